@@ -1,0 +1,30 @@
+/**
+ * The analyze stage: from lowered definitions to the model every emitter reads. Passes run in a
+ * fixed order; each is a pure function of the previous result.
+ */
+import type { Definition, DefinitionId } from "../ir/nodes.js";
+import { dedupeDefinitions } from "./dedupe.js";
+import { detectDiscriminators } from "./discriminators.js";
+import { nameDefinitions, type NamedDefinition } from "./naming.js";
+import { simplify } from "./simplify.js";
+import { findStatusModel, type StatusModel } from "./status.js";
+
+export interface Model {
+  /** Every declaration, in emission order. */
+  readonly definitions: readonly NamedDefinition[];
+  readonly byId: ReadonlyMap<DefinitionId, NamedDefinition>;
+  readonly status?: StatusModel;
+}
+
+export function analyze(lowered: readonly Definition[]): Model {
+  const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node) }));
+  const deduped = dedupeDefinitions(simplified);
+  const discriminated = detectDiscriminators(deduped);
+  const definitions = nameDefinitions(discriminated);
+  const status = findStatusModel(definitions);
+  return {
+    definitions,
+    byId: new Map(definitions.map((d) => [d.id, d])),
+    ...(status ? { status } : {}),
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Naming: the one place that chooses TypeScript identifiers. Definitions keep the name the
+ * schema gives them; anonymous objects and discriminated-union variants get a name from their
+ * place (`GetTaskRequest` › `params` → `GetTaskRequestParams`; a `mode: "form"` variant of
+ * `McpServerElicitationRequestParams` → `McpServerElicitationRequestParamsForm`). No numeric
+ * suffixes, ever: a clash between definitions is an error, a clash of derived names falls back
+ * to a longer, still meaningful name.
+ */
+import { GeneratorError, formatLocation } from "../diagnostics.js";
+import type { Definition, DefinitionId, Node, RefNode } from "../ir/nodes.js";
+import { mapChildren, mapObjectChildren } from "../ir/walk.js";
+
+const RESERVED = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
+    "as implements interface let package private protected public static yield any boolean number string symbol " +
+    "unknown never object undefined bigint type"
+  ).split(" "),
+);
+
+export function isIdentifier(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED.has(name);
+}
+
+/** `io.modelcontextprotocol/related-task` → `IoModelcontextprotocolRelatedTask`. */
+export function pascalCase(text: string): string {
+  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+  if (joined === "") return "Value";
+  return /^[0-9]/.test(joined) ? `N${joined}` : joined;
+}
+
+/** Like pascalCase, but keeps separators visible, for names that would otherwise clash. */
+function spelledOut(text: string): string {
+  const named: Record<string, string> = { "/": "Slash", ".": "Dot", "-": "Dash", "_": "Underscore", ":": "Colon", " ": "Space" };
+  return pascalCase(text.replace(/[/.\-_: ]/g, (c) => ` ${named[c]} `));
+}
+
+/** The part of a property name that names the thing: `io.modelcontextprotocol/related-task` → `RelatedTask`. */
+function placeName(property: string): string {
+  const last = property.split("/").pop() ?? property;
+  return pascalCase(last);
+}
+
+/** The identifier a definition is declared under. */
+export function definitionName(def: Definition): string {
+  return isIdentifier(def.nameHint) ? def.nameHint : pascalCase(def.nameHint);
+}
+
+export interface NamedDefinition extends Definition {
+  readonly name: string;
+  /** For hoisted definitions: the definition they were found in. */
+  readonly owner?: DefinitionId;
+}
+
+/**
+ * Names every definition, then hoists anonymous objects and discriminated variants into
+ * definitions of their own (replacing them by references), named from their place.
+ */
+export function nameDefinitions(definitions: readonly Definition[]): NamedDefinition[] {
+  const taken = new Map<string, Definition>();
+  const named: NamedDefinition[] = [];
+  for (const def of definitions) {
+    const name = definitionName(def);
+    const clash = taken.get(name);
+    if (clash) {
+      throw new GeneratorError(
+        def.loc,
+        `two definitions would get the same name "${name}": this one and ${formatLocation(clash.loc)}; rename one of them`,
+      );
+    }
+    taken.set(name, def);
+    named.push({ ...def, name });
+  }
+
+  const names = new Set(taken.keys());
+  const result: NamedDefinition[] = [];
+  for (const def of named) {
+    // Parents before the children hoisted out of them, in the order they appear.
+    const hoisted: (NamedDefinition | undefined)[] = [];
+    const claim = (candidates: string[]): string => {
+      const name = candidates.find((c) => !names.has(c)) ?? candidates[candidates.length - 1]!;
+      names.add(name);
+      return name;
+    };
+    const hoist = (node: Node, candidates: string[]): RefNode => {
+      const name = claim(candidates);
+      const id = `${formatLocation(node.loc)}@${name}`;
+      const slot = hoisted.push(undefined) - 1;
+      const body = visitChildren(node, name);
+      hoisted[slot] = { id, loc: node.loc, node: body, nameHint: name, exported: def.exported, name, owner: def.id };
+      return { kind: "ref", target: id, loc: node.loc };
+    };
+    const visit = (node: Node, owner: string, place: string | undefined): Node => {
+      if (place !== undefined && node.kind === "object" && node.properties.length > 0) {
+        return hoist(node, derivedNames(owner, place, node.loc.pointer));
+      }
+      if (place !== undefined && node.kind === "union" && node.discriminator) {
+        return hoist(node, derivedNames(owner, place, node.loc.pointer));
+      }
+      return visitChildren(node, owner);
+    };
+    const visitChildren = (node: Node, owner: string): Node => {
+      switch (node.kind) {
+        case "object":
+          return mapObjectChildren(
+            node,
+            (child, name) => visit(child, owner, placeName(name)),
+            (child) => visit(child, owner, undefined),
+          );
+        case "map":
+          return mapChildren(node, (child) => visit(child, owner, child === node.values ? "Value" : undefined));
+        case "array":
+          return mapChildren(node, (child) => visit(child, owner, child === node.items ? "Item" : undefined));
+        case "union": {
+          const discriminator = node.discriminator;
+          if (!discriminator) return mapChildren(node, (child) => visit(child, owner, undefined));
+          const labels = discriminator.cases.map((c) => c.values.map((v) => pascalCase(String(v))).join("Or"));
+          const clashing = new Set(labels.filter((l, i) => labels.indexOf(l) !== i));
+          return {
+            ...node,
+            variants: node.variants.map((variant, i) => {
+              if (variant.kind !== "object") return visit(variant, owner, undefined);
+              const values = discriminator.cases[i]!.values.map(String);
+              const label = clashing.has(labels[i]!) ? values.map(spelledOut).join("Or") : labels[i]!;
+              return hoist(variant, derivedNames(owner, label, variant.loc.pointer));
+            }),
+          };
+        }
+        default:
+          return mapChildren(node, (child) => visit(child, owner, undefined));
+      }
+    };
+    const body = visitChildren(def.node, def.name);
+    result.push({ ...def, node: body }, ...hoisted.filter((h): h is NamedDefinition => h !== undefined));
+  }
+  return result;
+}
+
+function derivedNames(owner: string, place: string, pointer: string): string[] {
+  return [`${owner}${place}`, `${owner}${place}Object`, `${owner}${pascalCase(pointer)}`];
+}

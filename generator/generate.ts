@@ -1,0 +1,96 @@
+/**
+ * The pipeline, end to end and in memory:
+ * schema files ─load─▶ registry ─lower─▶ IR ─analyze─▶ model ─emit─▶ files ─format─▶ result.
+ * Nothing here touches the output folder; writing is the caller's choice (see output/files.ts).
+ */
+import { pathToFileURL } from "node:url";
+import { analyze, type Model } from "./analyze/model.js";
+import { displayPath, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { fileHeader } from "./emit/header.js";
+import type { Definition } from "./ir/nodes.js";
+import { emitIndex } from "./emit/index-module.js";
+import { emitStatusHelpers } from "./emit/status.js";
+import { emitTypes } from "./emit/types.js";
+import { readSchemaFile, type SchemaFile } from "./load/documents.js";
+import { SchemaRegistry } from "./load/registry.js";
+import { formatTypeScript } from "./output/format.js";
+import type { GeneratedFile, GeneratedSet } from "./output/files.js";
+import { Lowerer, nameHintFor } from "./resolve/lower.js";
+import { VERSION } from "./version.js";
+
+export interface GenerateResult {
+  readonly sets: readonly GeneratedSet[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Generates every set of a resolved config; throws GeneratorError on bad input. */
+export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
+  const sets: GeneratedSet[] = [];
+  for (const set of config.sets) sets.push(await generateSet(set, config.rootDir));
+  return { sets, diagnostics: [] };
+}
+
+export interface LoadedSet {
+  readonly model: Model;
+  readonly sources: readonly SchemaFile[];
+}
+
+/** Load, lower and analyze one set: everything up to (not including) emitting. */
+export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
+  const registry = new SchemaRegistry(set.defaultDialect);
+  const inputs = set.schemas.map((path) => readSchemaFile(path, displayPath(path, rootDir)));
+  const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, displayPath(path, rootDir)) }));
+  // Remote mappings first, so an input that is also mapped keeps its own file as retrieval URI.
+  for (const { url, file } of remotes) {
+    registry.addDocument({ file: file.display, retrievalUri: url, json: file.json, aliases: [pathToFileURL(file.path).href] });
+  }
+  const lowerer = new Lowerer(registry, { extraAnnotations: set.annotations });
+  const declared: string[] = [];
+  const roots = inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
+  for (const root of roots) {
+    const schema = root.schema as Record<string, unknown> | boolean;
+    if (typeof schema !== "object" || schema === null) continue;
+    for (const container of ["$defs", "definitions"] as const) {
+      const defs = schema[container];
+      if (!defs || typeof defs !== "object") continue;
+      for (const key of Object.keys(defs)) {
+        const located = registry.resolveRef(`#/${container}/${escapeToken(key)}`, root.context);
+        declared.push(lowerer.define(located, key, true));
+      }
+    }
+    if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
+  }
+  const model = analyze(inSourceOrder(lowerer.list(), declared));
+  return { model, sources: [...inputs, ...remotes.map((r) => r.file)] };
+}
+
+function escapeToken(key: string): string {
+  return encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1"));
+}
+
+/** Input definitions first, in the order they were written; then the ones only referenced. */
+function inSourceOrder(definitions: readonly Definition[], declared: readonly string[]): Definition[] {
+  const rank = new Map(declared.map((id, i) => [id, i]));
+  const position = (d: Definition) => rank.get(d.id) ?? declared.length;
+  return [...definitions].sort((a, b) => position(a) - position(b));
+}
+
+/** Whether a root schema says anything about values (a root that only holds `$defs` does not). */
+function hasAssertions(schema: Record<string, unknown>): boolean {
+  const container = new Set(["$schema", "$id", "$comment", "$defs", "definitions", "title", "description", "$anchor", "$vocabulary"]);
+  return Object.keys(schema).some((k) => !container.has(k));
+}
+
+async function generateSet(set: ResolvedSet, rootDir: string): Promise<GeneratedSet> {
+  const { model, sources } = loadSet(set, rootDir);
+  const header = fileHeader({ version: VERSION, sources, options: { defaultDialect: set.defaultDialect } });
+  const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
+  if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
+  const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
+  const files: GeneratedFile[] = [];
+  for (const m of [...modules, { file: "index", code: index, typeOnly: false }]) {
+    files.push({ name: `${m.file}.ts`, contents: header + (await formatTypeScript(m.code)) });
+  }
+  return { name: set.name, outDir: set.outDir, files };
+}

@@ -1,0 +1,23 @@
+/**
+ * The library API: everything the CLI does, callable in-process.
+ *
+ * ```ts
+ * import { generate, readConfigFile, writeSets } from "mcp-tasks-gen";
+ * const result = await generate(readConfigFile("mcp-tasks-gen.config.json"));
+ * writeSets(result.sets);
+ * ```
+ */
+export { generate, loadSet, type GenerateResult, type LoadedSet } from "./generate.js";
+export {
+  readConfigFile,
+  resolveConfig,
+  checkConfig,
+  DEFAULT_CONFIG_FILE,
+  type UserConfig,
+  type SchemaSetConfig,
+  type ResolvedConfig,
+  type ResolvedSet,
+} from "./config/config.js";
+export { writeSets, compareSets, type GeneratedSet, type GeneratedFile, type Difference } from "./output/files.js";
+export { GeneratorError, formatDiagnostic, type Diagnostic, type SourceLocation } from "./diagnostics.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,413 @@
+/**
+ * Lowering: JSON Schema → IR. Each keyword of a schema object becomes part of a node here, and
+ * this is the one place that decides what a keyword means in a dialect. Anything it does not
+ * implement stops generation with the keyword's location.
+ */
+import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
+import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Node, ObjectNode, PrimitiveNode, PrimitiveType, RefNode } from "../ir/nodes.js";
+import { hasArrayItems, keywordRole, refHasSiblings } from "../load/dialect.js";
+import { appendPointer } from "../load/json-pointer.js";
+import type { LocatedSchema, SchemaContext, SchemaRegistry } from "../load/registry.js";
+
+export interface LowerOptions {
+  /** Keywords (besides `x-*`) to accept as annotations though no dialect defines them. */
+  readonly extraAnnotations?: readonly string[];
+}
+
+type SchemaObject = Record<string, unknown>;
+
+const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "object", "array"] as const;
+type JsonType = (typeof JSON_TYPES)[number];
+
+const STRING_KEYWORDS = ["minLength", "maxLength", "pattern"];
+const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
+const OBJECT_KEYWORDS = [
+  "properties",
+  "required",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "dependencies",
+  "dependentRequired",
+  "dependentSchemas",
+];
+const ARRAY_KEYWORDS = ["items", "prefixItems", "additionalItems", "contains", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains"];
+
+export class Lowerer {
+  private readonly definitions = new Map<DefinitionId, Definition>();
+  private readonly inProgress = new Set<DefinitionId>();
+  /** Ids in the order definitions were first met, so output follows the order of the sources. */
+  private readonly order: DefinitionId[] = [];
+
+  constructor(
+    private readonly registry: SchemaRegistry,
+    private readonly options: LowerOptions = {},
+  ) {}
+
+  /** Lowers a schema as a definition of its own (once); returns its id. */
+  define(located: LocatedSchema, nameHint: string, exported: boolean): DefinitionId {
+    const id = formatLocation(located.context.loc);
+    const existing = this.definitions.get(id);
+    if (existing) {
+      if (exported && !existing.exported) this.definitions.set(id, { ...existing, exported, nameHint });
+      return id;
+    }
+    if (this.inProgress.has(id)) return id;
+    this.inProgress.add(id);
+    this.order.push(id);
+    const node = this.lower(located.schema, located.context);
+    this.inProgress.delete(id);
+    this.definitions.set(id, { id, loc: located.context.loc, node, nameHint, exported });
+    return id;
+  }
+
+  /** Every definition lowered so far, in the order first met. */
+  list(): Definition[] {
+    return this.order.map((id) => this.definitions.get(id)!);
+  }
+
+  lower(schema: unknown, context: SchemaContext): Node {
+    const ctx = (schema !== null && typeof schema === "object" && this.registry.contextOf(schema)) || context;
+    const loc = ctx.loc;
+    if (schema === true) return { kind: "unknown", loc };
+    if (schema === false) return { kind: "never", loc };
+    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+      throw new GeneratorError(loc, `a schema must be an object or a boolean, got ${describe(schema)}`);
+    }
+    const s = schema as SchemaObject;
+    const docs = docsOf(s, loc);
+
+    if (typeof s.$ref === "string" && !refHasSiblings(ctx.dialect)) {
+      // draft-07: keywords beside $ref are ignored (the lint pass reports them).
+      return withDocs(this.refTo(s.$ref, ctx), docs);
+    }
+    this.checkKeywords(s, ctx);
+
+    const parts: Node[] = [];
+    if ("$ref" in s) parts.push(this.refTo(expectString(s.$ref, at(loc, "$ref")), ctx));
+    const typed = this.typePart(s, ctx);
+    if (typed) parts.push(typed);
+    if ("enum" in s) {
+      const values = s.enum;
+      if (!Array.isArray(values)) throw new GeneratorError(at(loc, "enum"), "enum must be an array");
+      parts.push({ kind: "literal", values: values as JsonValue[], keyword: "enum", loc });
+    }
+    if ("const" in s) parts.push({ kind: "literal", values: [s.const as JsonValue], keyword: "const", loc });
+    if ("allOf" in s) {
+      this.schemaList(s, "allOf", ctx).forEach((part) => parts.push(part));
+    }
+    if ("anyOf" in s) {
+      parts.push({ kind: "union", variants: this.schemaList(s, "anyOf", ctx), exclusive: false, loc: at(loc, "anyOf") });
+    }
+    if ("oneOf" in s) {
+      parts.push({ kind: "union", variants: this.schemaList(s, "oneOf", ctx), exclusive: true, loc: at(loc, "oneOf") });
+    }
+    if ("not" in s) parts.push({ kind: "not", node: this.sub(s.not, ctx, "not"), loc: at(loc, "not") });
+    if ("if" in s) {
+      const then = "then" in s ? this.sub(s.then, ctx, "then") : undefined;
+      const otherwise = "else" in s ? this.sub(s.else, ctx, "else") : undefined;
+      parts.push({
+        kind: "conditional",
+        if: this.sub(s.if, ctx, "if"),
+        ...(then ? { then } : {}),
+        ...(otherwise ? { else: otherwise } : {}),
+        loc: at(loc, "if"),
+      });
+    }
+
+    if (parts.length === 0) return withDocs({ kind: "unknown", loc }, docs);
+    if (parts.length === 1) return withDocs(parts[0]!, docs);
+    return withDocs({ kind: "intersection", parts, loc }, docs);
+  }
+
+  private refTo(ref: string, ctx: SchemaContext): RefNode {
+    const target = this.registry.resolveRef(ref, ctx);
+    const id = this.define(target, nameHintFor(target), false);
+    return { kind: "ref", target: id, loc: at(ctx.loc, "$ref") };
+  }
+
+  private sub(value: unknown, ctx: SchemaContext, ...tokens: (string | number)[]): Node {
+    return this.lower(value, { ...ctx, loc: at(ctx.loc, ...tokens) });
+  }
+
+  private schemaList(s: SchemaObject, keyword: string, ctx: SchemaContext): Node[] {
+    const list = s[keyword];
+    if (!Array.isArray(list) || (list.length === 0 && keyword !== "prefixItems")) {
+      throw new GeneratorError(at(ctx.loc, keyword), `${keyword} must be a non-empty array of schemas`);
+    }
+    return list.map((item, i) => this.sub(item, ctx, keyword, i));
+  }
+
+  private checkKeywords(s: SchemaObject, ctx: SchemaContext): void {
+    for (const keyword of Object.keys(s)) {
+      const role = keywordRole(ctx.dialect, keyword);
+      if (role === "unsupported") {
+        throw new GeneratorError(
+          at(ctx.loc, keyword),
+          `keyword "${keyword}" is not supported by mcp-tasks-gen (it would change what is valid, so it cannot be ignored)`,
+        );
+      }
+      if (role === undefined && !keyword.startsWith("x-") && !this.options.extraAnnotations?.includes(keyword)) {
+        throw new GeneratorError(
+          at(ctx.loc, keyword),
+          `unknown keyword "${keyword}" (not part of JSON Schema ${ctx.dialect}); rename it to "x-${keyword}" or list it under "annotations" in the config to keep it as an annotation`,
+        );
+      }
+    }
+  }
+
+  /** The node for `type` and the keywords that only apply to one JSON type. */
+  private typePart(s: SchemaObject, ctx: SchemaContext): Node | undefined {
+    const loc = ctx.loc;
+    let types: JsonType[];
+    if ("type" in s) {
+      const raw = Array.isArray(s.type) ? s.type : [s.type];
+      for (const t of raw) {
+        if (!JSON_TYPES.includes(t as JsonType)) {
+          throw new GeneratorError(at(loc, "type"), `unknown type ${describe(t)}; expected one of ${JSON_TYPES.join(", ")}`);
+        }
+      }
+      types = [...new Set(raw as JsonType[])];
+      if (types.includes("number")) types = types.filter((t) => t !== "integer");
+      if (types.length === 0) return { kind: "never", loc: at(loc, "type") };
+    } else {
+      const constrained = [STRING_KEYWORDS, NUMBER_KEYWORDS, OBJECT_KEYWORDS, ARRAY_KEYWORDS].some((group) =>
+        group.some((k) => k in s),
+      );
+      if (!constrained) return undefined;
+      types = ["string", "number", "boolean", "null", "object", "array"];
+    }
+    const variants = types.map((t) => this.nodeForType(t, s, ctx));
+    if (variants.length === 1) return variants[0];
+    return { kind: "union", variants, exclusive: false, byType: !("type" in s), loc: at(loc, "type") };
+  }
+
+  private nodeForType(type: JsonType, s: SchemaObject, ctx: SchemaContext): Node {
+    const loc = ctx.loc;
+    switch (type) {
+      case "object":
+        return this.objectNode(s, ctx);
+      case "array":
+        return this.arrayNode(s, ctx);
+      case "string": {
+        const string = {
+          ...optionalCount(s, "minLength", loc),
+          ...optionalCount(s, "maxLength", loc),
+          ...optionalPattern(s, "pattern", loc),
+        };
+        return primitive("string", loc, Object.keys(string).length ? { string } : {});
+      }
+      case "number":
+      case "integer": {
+        const number = {
+          ...optionalNumber(s, "minimum", loc),
+          ...optionalNumber(s, "maximum", loc),
+          ...optionalNumber(s, "exclusiveMinimum", loc),
+          ...optionalNumber(s, "exclusiveMaximum", loc),
+          ...optionalNumber(s, "multipleOf", loc),
+        };
+        if (number.multipleOf !== undefined && !(number.multipleOf > 0)) {
+          throw new GeneratorError(at(loc, "multipleOf"), "multipleOf must be greater than 0");
+        }
+        return primitive(type, loc, Object.keys(number).length ? { number } : {});
+      }
+      default:
+        return primitive(type, loc, {});
+    }
+  }
+
+  private objectNode(s: SchemaObject, ctx: SchemaContext): ObjectNode | MapNode {
+    const loc = ctx.loc;
+    const required = "required" in s ? expectStringArray(s.required, at(loc, "required")) : [];
+    const props = "properties" in s ? expectObject(s.properties, at(loc, "properties")) : {};
+    const properties = Object.keys(props).map((name) => ({
+      name,
+      node: this.sub(props[name], ctx, "properties", name),
+      required: required.includes(name),
+    }));
+    const requiredOnly = [...new Set(required.filter((name) => !Object.prototype.hasOwnProperty.call(props, name)))];
+    const additional = "additionalProperties" in s ? this.sub(s.additionalProperties, ctx, "additionalProperties") : undefined;
+    const patterns = "patternProperties" in s ? expectObject(s.patternProperties, at(loc, "patternProperties")) : {};
+    const patternProperties = Object.keys(patterns).map((pattern) => {
+      checkRegex(pattern, at(loc, "patternProperties", pattern));
+      return { pattern, node: this.sub(patterns[pattern], ctx, "patternProperties", pattern) };
+    });
+    const propertyNames = "propertyNames" in s ? this.sub(s.propertyNames, ctx, "propertyNames") : undefined;
+    const counts = { ...optionalCount(s, "minProperties", loc), ...optionalCount(s, "maxProperties", loc) };
+
+    const dependentRequired: { name: string; requires: string[] }[] = [];
+    const dependentSchemas: { name: string; node: Node }[] = [];
+    const addDependencies = (keyword: string, allowArrays: boolean, allowSchemas: boolean) => {
+      const deps = expectObject(s[keyword], at(loc, keyword));
+      for (const [name, dep] of Object.entries(deps)) {
+        if (Array.isArray(dep) && allowArrays) {
+          dependentRequired.push({ name, requires: expectStringArray(dep, at(loc, keyword, name)) });
+        } else if (allowSchemas) {
+          dependentSchemas.push({ name, node: this.sub(dep, ctx, keyword, name) });
+        } else {
+          throw new GeneratorError(at(loc, keyword, name), `${keyword} values must be arrays of property names`);
+        }
+      }
+    };
+    if ("dependencies" in s) addDependencies("dependencies", true, true);
+    if ("dependentRequired" in s) addDependencies("dependentRequired", true, false);
+    if ("dependentSchemas" in s) addDependencies("dependentSchemas", false, true);
+
+    const isMap =
+      additional !== undefined &&
+      properties.length === 0 &&
+      requiredOnly.length === 0 &&
+      patternProperties.length === 0 &&
+      dependentRequired.length === 0 &&
+      dependentSchemas.length === 0 &&
+      additional.kind !== "never";
+    if (isMap) {
+      return { kind: "map", values: additional, ...(propertyNames ? { keys: propertyNames } : {}), ...counts, loc };
+    }
+    return {
+      kind: "object",
+      properties,
+      requiredOnly,
+      ...(additional ? { additional } : {}),
+      patternProperties,
+      ...(propertyNames ? { propertyNames } : {}),
+      ...counts,
+      dependentRequired,
+      dependentSchemas,
+      loc,
+    };
+  }
+
+  private arrayNode(s: SchemaObject, ctx: SchemaContext): ArrayNode {
+    const loc = ctx.loc;
+    let prefixItems: Node[] = [];
+    let items: Node | undefined;
+    if (Array.isArray(s.items)) {
+      if (!hasArrayItems(ctx.dialect)) {
+        throw new GeneratorError(at(loc, "items"), "in JSON Schema 2020-12 `items` takes one schema; use `prefixItems` for positions");
+      }
+      prefixItems = s.items.map((item, i) => this.sub(item, ctx, "items", i));
+      if ("additionalItems" in s) items = this.sub(s.additionalItems, ctx, "additionalItems");
+    } else {
+      if ("prefixItems" in s) prefixItems = this.schemaList(s, "prefixItems", ctx);
+      if ("items" in s) items = this.sub(s.items, ctx, "items");
+    }
+    const contains = "contains" in s ? this.sub(s.contains, ctx, "contains") : undefined;
+    const uniqueItems = "uniqueItems" in s ? expectBoolean(s.uniqueItems, at(loc, "uniqueItems")) : undefined;
+    return {
+      kind: "array",
+      prefixItems,
+      ...(items ? { items } : {}),
+      ...(contains ? { contains } : {}),
+      ...(contains ? optionalCount(s, "minContains", loc) : {}),
+      ...(contains ? optionalCount(s, "maxContains", loc) : {}),
+      ...optionalCount(s, "minItems", loc),
+      ...optionalCount(s, "maxItems", loc),
+      ...(uniqueItems ? { uniqueItems } : {}),
+      loc,
+    };
+  }
+}
+
+/** The name a schema suggests for itself when it becomes a definition. */
+export function nameHintFor(located: LocatedSchema): string {
+  const pointer = located.context.loc.pointer;
+  const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
+  if (match) return match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  const schema = located.schema as SchemaObject | undefined;
+  if (pointer === "" && schema && typeof schema === "object" && typeof schema.title === "string") return schema.title;
+  if (pointer === "") {
+    const base = located.context.loc.file.split("/").pop() ?? "Schema";
+    return base.replace(/\.schema\.json$|\.json$/, "");
+  }
+  return pointer.split("/").filter(Boolean).slice(-2).join("-");
+}
+
+function primitive(type: PrimitiveType, loc: SourceLocation, constraints: Partial<PrimitiveNode>): PrimitiveNode {
+  return { kind: "primitive", type, ...constraints, loc };
+}
+
+function docsOf(s: SchemaObject, loc: SourceLocation): Docs | undefined {
+  const docs: { -readonly [K in keyof Docs]: Docs[K] } = {};
+  if (typeof s.title === "string") docs.title = s.title;
+  if (typeof s.description === "string") docs.description = s.description;
+  if (s.deprecated === true) docs.deprecated = true;
+  if ("default" in s) docs.default = s.default as JsonValue;
+  if (Array.isArray(s.examples)) docs.examples = s.examples as JsonValue[];
+  if ("format" in s) docs.format = expectString(s.format, at(loc, "format"));
+  return Object.keys(docs).length ? docs : undefined;
+}
+
+function withDocs<T extends Node>(node: T, docs: Docs | undefined): T {
+  if (!docs) return node;
+  return { ...node, docs: { ...node.docs, ...docs } };
+}
+
+function at(loc: SourceLocation, ...tokens: (string | number)[]): SourceLocation {
+  return { file: loc.file, pointer: appendPointer(loc.pointer, ...tokens) };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? JSON.stringify(value) : typeof value;
+}
+
+function expectString(value: unknown, loc: SourceLocation): string {
+  if (typeof value !== "string") throw new GeneratorError(loc, `expected a string, got ${describe(value)}`);
+  return value;
+}
+
+function expectBoolean(value: unknown, loc: SourceLocation): boolean {
+  if (typeof value !== "boolean") throw new GeneratorError(loc, `expected a boolean, got ${describe(value)}`);
+  return value;
+}
+
+function expectObject(value: unknown, loc: SourceLocation): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new GeneratorError(loc, `expected an object, got ${describe(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function expectStringArray(value: unknown, loc: SourceLocation): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    throw new GeneratorError(loc, `expected an array of strings, got ${describe(value)}`);
+  }
+  return value as string[];
+}
+
+function optionalNumber<K extends string>(s: SchemaObject, keyword: K, loc: SourceLocation): { [P in K]?: number } {
+  if (!(keyword in s)) return {};
+  const value = s[keyword];
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new GeneratorError(at(loc, keyword), `${keyword} must be a number, got ${describe(value)}`);
+  }
+  return { [keyword]: value } as { [P in K]?: number };
+}
+
+function optionalCount<K extends string>(s: SchemaObject, keyword: K, loc: SourceLocation): { [P in K]?: number } {
+  if (!(keyword in s)) return {};
+  const value = s[keyword];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new GeneratorError(at(loc, keyword), `${keyword} must be a non-negative integer, got ${describe(value)}`);
+  }
+  return { [keyword]: value } as { [P in K]?: number };
+}
+
+function optionalPattern(s: SchemaObject, keyword: "pattern", loc: SourceLocation): { pattern?: string } {
+  if (!(keyword in s)) return {};
+  const pattern = expectString(s[keyword], at(loc, keyword));
+  checkRegex(pattern, at(loc, keyword));
+  return { pattern };
+}
+
+function checkRegex(pattern: string, loc: SourceLocation): void {
+  try {
+    new RegExp(pattern, "u");
+  } catch (e) {
+    throw new GeneratorError(loc, `invalid regular expression: ${(e as Error).message}`);
+  }
+}
