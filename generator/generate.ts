@@ -12,6 +12,8 @@ import type { Definition } from "./ir/nodes.js";
 import { emitIndex } from "./emit/index-module.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
+import { runtimeSource } from "./emit/templates.js";
+import { emitValidators } from "./emit/validators/module.js";
 import { readSchemaFile, type SchemaFile } from "./load/documents.js";
 import { SchemaRegistry } from "./load/registry.js";
 import { formatTypeScript } from "./output/format.js";
@@ -86,9 +88,11 @@ async function generateSet(set: ResolvedSet, rootDir: string): Promise<Generated
   const { model, sources } = loadSet(set, rootDir);
   const header = fileHeader({ version: VERSION, sources, options: { defaultDialect: set.defaultDialect } });
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
+  modules.push({ file: "validators", code: emitValidators(model), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
   const files: GeneratedFile[] = [];
+  files.push({ name: "runtime.ts", contents: header + (await formatTypeScript(runtimeSource())) });
   for (const m of [...modules, { file: "index", code: index, typeOnly: false }]) {
     files.push({ name: `${m.file}.ts`, contents: header + (await formatTypeScript(m.code)) });
   }

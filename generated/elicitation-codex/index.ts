@@ -4,3 +4,4 @@
 // Options: {"defaultDialect":"2020-12"}
 
 export type * from "./types.js";
+export * from "./validators.js";

@@ -4,4 +4,5 @@
 // Options: {"defaultDialect":"2020-12"}
 
 export type * from "./types.js";
+export * from "./validators.js";
 export * from "./status.js";

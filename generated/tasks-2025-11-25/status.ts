@@ -37,11 +37,6 @@ export const TASK_STATUS_TRANSITIONS: { readonly [S in TaskStatus]: readonly Tas
   cancelled: [],
 };
 
-/** Whether a value is one of the task statuses. */
-export function isTaskStatus(value: unknown): value is TaskStatus {
-  return typeof value === "string" && (TASK_STATUSES as readonly string[]).includes(value);
-}
-
 /** Whether a status is terminal (completed, failed or cancelled). */
 export function isTerminalStatus(status: TaskStatus): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);

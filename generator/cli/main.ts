@@ -3,8 +3,9 @@
  * The `mcp-tasks-gen` command. Exit codes: 0 done, 1 `--check` found differences,
  * 2 bad input, configuration or output folder, 3 a bug in mcp-tasks-gen.
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type ResolvedConfig } from "../config/config.js";
 import { GeneratorError } from "../diagnostics.js";
@@ -123,9 +124,9 @@ function configFrom(values: { config?: string; schema?: string[]; out?: string; 
   return readConfigFile(path);
 }
 
-// Run when executed as the bin (not when imported by tests).
-const invokedAs = process.argv[1] ? resolve(process.argv[1]) : "";
-if (invokedAs.endsWith("main.js") || invokedAs.endsWith("mcp-tasks-gen")) {
+// Run when executed as the bin (through npm's symlink too), not when imported by tests.
+const invokedAs = process.argv[1] ? realpathSync(resolve(process.argv[1])) : "";
+if (invokedAs === realpathSync(fileURLToPath(import.meta.url))) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -29,3 +29,8 @@ export function renderTemplate(name: string, data: object): string {
   }
   return template(data);
 }
+
+/** The validators' runtime helpers: a fixed module copied into every set. */
+export function runtimeSource(): string {
+  return readFileSync(join(templatesDir(), "runtime.ts"), "utf8");
+}

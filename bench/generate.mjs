@@ -1,0 +1,105 @@
+// `npm run bench:generate`: wall time of a cold `mcp-tasks-gen` run generating every set (all
+// artifacts) against json-schema-to-typescript producing types alone for the same inputs.
+// Goal: ours takes less time. Usage: node bench/generate.mjs [--runs N]  (or BENCH_RUNS=N)
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const { values } = parseArgs({ options: { runs: { type: "string" } } });
+const runs = Number(values.runs ?? process.env.BENCH_RUNS ?? 15);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs expects a positive integer, got ${values.runs ?? process.env.BENCH_RUNS}`);
+
+// Both tools read a temp copy of the config and schemas, so nothing writes into the repo.
+const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-"));
+cpSync(join(root, "mcp-tasks-gen.config.json"), join(work, "mcp-tasks-gen.config.json"));
+cpSync(join(root, "schemas"), join(work, "schemas"), { recursive: true });
+const configPath = join(work, "mcp-tasks-gen.config.json");
+const config = JSON.parse(readFileSync(configPath, "utf8"));
+const setNames = config.sets.map((s) => s.name);
+
+const jstsVersion = createRequire(import.meta.url)("json-schema-to-typescript/package.json").version;
+const tools = [
+  {
+    name: "mcp-tasks-gen",
+    outDir: join(work, config.outDir ?? "generated"),
+    args: [join(root, "dist/generator/cli/main.js"), "--config", configPath],
+    times: [],
+  },
+  {
+    name: `json-schema-to-typescript ${jstsVersion}`,
+    outDir: join(work, "jsts-out"),
+    args: [join(root, "bench/jsts-runner.mjs"), configPath, join(work, "jsts-out")],
+    times: [],
+  },
+];
+
+// One cold run: a fresh node process, so module loading and JIT warm-up count as in a user's
+// build step. The output folder is emptied first, so no run profits from files already there.
+function run(tool) {
+  rmSync(tool.outDir, { recursive: true, force: true });
+  const start = performance.now();
+  const result = spawnSync(process.execPath, tool.args, { cwd: work, encoding: "utf8" });
+  const ms = performance.now() - start;
+  if (result.status !== 0) throw new Error(`${tool.name} exited with ${result.status ?? result.signal}:\n${result.stderr}`);
+  tool.output = outputOf(tool);
+  return ms;
+}
+
+// Files each set produced; fails unless every set has non-empty files, so the benchmark
+// cannot silently time an error path.
+function outputOf(tool) {
+  const files = setNames.flatMap((set) => {
+    const dir = join(tool.outDir, set);
+    const names = readdirSync(dir);
+    if (names.length === 0) throw new Error(`${tool.name} produced no files for set ${set}`);
+    return names.map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
+  });
+  const empty = files.find((f) => f.bytes === 0);
+  if (empty) throw new Error(`${tool.name} wrote an empty ${empty.name}`);
+  return { files: files.length, names: [...new Set(files.map((f) => f.name))].sort(), bytes: files.reduce((n, f) => n + f.bytes, 0) };
+}
+
+try {
+  // Interleaved (ours, jsts, ours, ...) so both sides share whatever noise the machine has.
+  for (let i = 0; i <= runs; i++) {
+    for (const tool of tools) {
+      const ms = run(tool);
+      if (i > 0) tool.times.push(ms); // run 0 is the warm-up (disk cache), not measured
+    }
+    process.stderr.write(i === 0 ? "warm-up done " : ".");
+  }
+  process.stderr.write("\n");
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const stats = (times) => {
+  const s = [...times].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return { median, min: s[0], p90: s[Math.ceil(0.9 * s.length) - 1] }; // nearest-rank p90
+};
+const [ours, jsts] = tools.map((t) => ({ ...t, ...stats(t.times) }));
+const ms = (x) => `${Math.round(x)} ms`;
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const ratio = jsts.median / ours.median;
+
+console.log(`Machine: Node ${process.version}, ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, ${process.platform} ${process.arch}`);
+console.log(`Command: npm run bench:generate (${runs} cold runs each after 1 warm-up, interleaved; inputs: ${setNames.length} sets, ${setNames.join(", ")})`);
+console.log("");
+console.log("| Tool | Output | Median | Min | p90 |");
+console.log("| --- | --- | ---: | ---: | ---: |");
+console.log(`| mcp-tasks-gen (all artifacts) | ${ours.output.files} files (${ours.output.names.join(", ")}), ${kb(ours.output.bytes)} | ${ms(ours.median)} | ${ms(ours.min)} | ${ms(ours.p90)} |`);
+console.log(`| ${jsts.name} (types only) | ${jsts.output.files} files (${jsts.output.names.join(", ")}), ${kb(jsts.output.bytes)} | ${ms(jsts.median)} | ${ms(jsts.min)} | ${ms(jsts.p90)} |`);
+console.log("");
+console.log(`Ratio (jsts median / ours median): ${ratio.toFixed(2)}× ${ratio >= 1 ? "faster" : "(slower)"}`);
+console.log(
+  ours.median < jsts.median
+    ? `Verdict: goal met: mcp-tasks-gen generates all artifacts in less time than json-schema-to-typescript takes for types alone.`
+    : `Verdict: goal NOT met: mcp-tasks-gen takes longer for all artifacts than json-schema-to-typescript for types alone.`,
+);

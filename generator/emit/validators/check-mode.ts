@@ -1,0 +1,260 @@
+/**
+ * The error mode: code that finds every error of an invalid value, each with its JSON-pointer
+ * path, keyword, message and schema location. Decisions (which union variant, whether `if`
+ * holds) reuse the boolean mode, so both modes agree on what is valid.
+ */
+import type { Model } from "../../analyze/model.js";
+import { formatLocation } from "../../diagnostics.js";
+import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import { appendPointer } from "../../load/json-pointer.js";
+import { arrayConditions, containsBounds, literal, literalCondition, objectSizeConditions, primitiveConditions, str, typeName, typeTest, type Condition } from "./conditions.js";
+import { describeTypes, jsonTypesOf, typeGuard } from "./json-types.js";
+import { FunctionScope, indent, propertyAccess, type ModuleScope } from "./scope.js";
+import type { TestEmitter } from "./test-mode.js";
+
+export class CheckEmitter {
+  constructor(
+    private readonly model: Model,
+    private readonly scope: ModuleScope,
+    private readonly test: TestEmitter,
+  ) {}
+
+  checkName(id: string): string {
+    return `check${this.model.byId.get(id)!.name}`;
+  }
+
+  /** Body of `checkX(value, path, errors)`. */
+  body(node: Node, owner: string): string[] {
+    return this.statements(node, "value", "path", new FunctionScope(), owner);
+  }
+
+  private report(path: string, keyword: string, message: string, node: Node, schemaKeyword?: string): string {
+    const at = schemaKeyword === undefined ? node.loc : { ...node.loc, pointer: appendPointer(node.loc.pointer, schemaKeyword) };
+    return `${this.scope.runtime("report")}(errors, ${path}, ${str(keyword)}, ${message}, ${str(formatLocation(at))});`;
+  }
+
+  private describe(x: string): string {
+    return `${this.scope.runtime("describe")}(${x})`;
+  }
+
+  private conditions(conditions: readonly Condition[], path: string, node: Node): string[] {
+    return conditions.map((c) => `if (!(${c.test})) ${this.report(path, c.keyword, c.message, node, c.keyword)}`);
+  }
+
+  statements(node: Node, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    switch (node.kind) {
+      case "unknown":
+        return [];
+      case "never":
+        return [this.report(path, "false", str("no value is allowed here"), node)];
+      case "primitive": {
+        const typeError = this.report(path, "type", `${str(`expected ${typeName(node.type)}, got `)} + ${this.describe(v)}`, node, "type");
+        const constraints = this.conditions(primitiveConditions(node, v, this.scope), path, node);
+        return ifElse(`!(${typeTest(node.type, v)})`, [typeError], constraints);
+      }
+      case "literal": {
+        const c = literalCondition(node, v, this.scope);
+        return [`if (!(${c.test})) ${this.report(path, c.keyword, c.message, node, c.keyword)}`];
+      }
+      case "ref":
+        return [`${this.checkName(node.target)}(${v}, ${path}, errors);`];
+      case "object":
+        return this.objectStatements(node, v, path, fn, owner);
+      case "map":
+        return this.mapStatements(node, v, path, fn, owner);
+      case "array":
+        return this.arrayStatements(node, v, path, fn, owner);
+      case "union":
+        return this.unionStatements(node, v, path, fn, owner);
+      case "intersection":
+        return node.parts.flatMap((part) => this.statements(part, v, path, fn, owner));
+      case "not":
+        return [`if (${this.test.opaque(node.node, v, owner)}) ${this.report(path, "not", str("must not match the schema it is forbidden to match"), node)}`];
+      case "conditional": {
+        const then = node.then ? this.statements(node.then, v, path, fn, owner) : [];
+        const otherwise = node.else ? this.statements(node.else, v, path, fn, owner) : [];
+        return ifElse(this.test.opaque(node.if, v, owner), then, otherwise);
+      }
+    }
+  }
+
+  private objectGuard(v: string, path: string, node: Node): string {
+    return this.report(path, "type", `${str("expected an object, got ")} + ${this.describe(v)}`, node, "type");
+  }
+
+  private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    const body: string[] = [];
+    for (const property of node.properties) {
+      const x = fn.local("value");
+      const childPath = `${path} + ${str("/" + escapeToken(property.name))}`;
+      body.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
+      const inner = this.statements(property.node, x, childPath, fn, owner);
+      if (property.required) {
+        const missing = this.report(childPath, "required", str(`missing required property "${property.name}"`), node, "required");
+        body.push(...ifElse(`${x} === undefined`, [missing], inner));
+      } else if (inner.length) {
+        body.push(...ifElse(`${x} !== undefined`, inner, []));
+      }
+    }
+    for (const name of node.requiredOnly) {
+      const missing = this.report(`${path} + ${str("/" + escapeToken(name))}`, "required", str(`missing required property "${name}"`), node, "required");
+      body.push(`if (${propertyAccess(v, name, this.scope)} === undefined) ${missing}`);
+    }
+    body.push(...this.keyLoop(node, v, path, fn, owner));
+    body.push(...this.conditions(objectSizeConditions(node, v), path, node));
+    for (const dependency of node.dependentRequired) {
+      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
+      const checks = dependency.requires.map((r) => {
+        const message = str(`missing property "${r}", required when "${dependency.name}" is present`);
+        return `if (${propertyAccess(v, r, this.scope)} === undefined) ${this.report(`${path} + ${str("/" + escapeToken(r))}`, "dependentRequired", message, node)}`;
+      });
+      if (checks.length) body.push(...ifElse(present, checks, []));
+    }
+    for (const dependency of node.dependentSchemas) {
+      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
+      body.push(...ifElse(present, this.statements(dependency.node, v, path, fn, owner), []));
+    }
+    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+  }
+
+  private keyLoop(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    const additional = node.additional && node.additional.kind !== "unknown" ? node.additional : undefined;
+    const names = node.propertyNames && node.propertyNames.kind !== "unknown" ? node.propertyNames : undefined;
+    if (!additional && !names && node.patternProperties.length === 0) return [];
+    const key = fn.local("key");
+    const item = fn.local("item");
+    const keyPath = `${path} + "/" + ${this.scope.runtime("pointerToken")}(${key})`;
+    const body: string[] = [`const ${item} = ${v}[${key}];`];
+    if (names) {
+      const message = `${str("property name ")} + JSON.stringify(${key}) + ${str(" is not allowed")}`;
+      body.push(`if (!${this.test.opaque(names, key, owner)}) ${this.report(keyPath, "propertyNames", message, node, "propertyNames")}`);
+    }
+    const matched = node.patternProperties.length > 0 && additional ? fn.local("matched") : undefined;
+    if (matched) body.push(`let ${matched} = false;`);
+    for (const pattern of node.patternProperties) {
+      const re = this.scope.constant("PATTERN", `new RegExp(${JSON.stringify(pattern.pattern)}, "u")`);
+      const inner = [...(matched ? [`${matched} = true;`] : []), ...this.statements(pattern.node, item, keyPath, fn, owner)];
+      if (inner.length) body.push(...ifElse(`${re}.test(${key})`, inner, []));
+    }
+    if (additional) {
+      const known = node.properties.map((p) => `${key} === ${literal(p.name)}`);
+      const unmatched = [...(known.length ? [`!(${known.join(" || ")})`] : []), ...(matched ? [`!${matched}`] : [])];
+      const inner =
+        additional.kind === "never"
+          ? [this.report(keyPath, "additionalProperties", `${str("unexpected property ")} + JSON.stringify(${key})`, node, "additionalProperties")]
+          : this.statements(additional, item, keyPath, fn, owner);
+      body.push(...ifElse(unmatched.length ? unmatched.join(" && ") : "true", inner, []));
+    }
+    const usesItem = body.slice(1).some((line) => new RegExp(`\\b${item}\\b`).test(line));
+    return [`for (const ${key} in ${v}) {`, ...indent(usesItem ? body : body.slice(1)), "}"];
+  }
+
+  private mapStatements(node: MapNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    const key = fn.local("key");
+    const item = fn.local("item");
+    const keyPath = `${path} + "/" + ${this.scope.runtime("pointerToken")}(${key})`;
+    const loop: string[] = [];
+    if (node.keys && node.keys.kind !== "unknown") {
+      const message = `${str("property name ")} + JSON.stringify(${key}) + ${str(" is not allowed")}`;
+      loop.push(`if (!${this.test.opaque(node.keys, key, owner)}) ${this.report(keyPath, "propertyNames", message, node, "propertyNames")}`);
+    }
+    const inner = this.statements(node.values, item, keyPath, fn, owner);
+    if (inner.length) loop.push(`const ${item} = ${v}[${key}];`, ...inner);
+    const body = [
+      ...(loop.length ? [`for (const ${key} in ${v}) {`, ...indent(loop), "}"] : []),
+      ...this.conditions(objectSizeConditions(node, v), path, node),
+    ];
+    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+  }
+
+  private arrayStatements(node: ArrayNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    const body = this.conditions(arrayConditions(node, v, this.scope), path, node);
+    node.prefixItems.forEach((item, i) => {
+      const x = fn.local("item");
+      const inner = this.statements(item, x, `${path} + "/${i}"`, fn, owner);
+      if (inner.length) body.push(...ifElse(`${v}.length > ${i}`, [`const ${x} = ${v}[${i}];`, ...inner], []));
+    });
+    if (node.items && node.items.kind !== "unknown") {
+      const i = fn.local("i");
+      const x = fn.local("item");
+      const inner = this.statements(node.items, x, `${path} + "/" + ${i}`, fn, owner);
+      body.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, `  const ${x} = ${v}[${i}];`, ...indent(inner), "}");
+    }
+    if (node.contains) {
+      const { min, max } = containsBounds(node);
+      if (min > 0 || max !== undefined) {
+        const count = fn.local("found");
+        const item = fn.local("item");
+        body.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${this.test.opaque(node.contains, item, owner)}) ${count}++;`);
+        if (min > 0) body.push(`if (${count} < ${min}) ${this.report(path, min === 1 && node.minContains === undefined ? "contains" : "minContains", str(`must contain at least ${min} matching item${min === 1 ? "" : "s"}`), node, "contains")}`);
+        if (max !== undefined) body.push(`if (${count} > ${max}) ${this.report(path, "maxContains", str(`must contain at most ${max} matching item${max === 1 ? "" : "s"}`), node, "maxContains")}`);
+      }
+    }
+    const guard = this.report(path, "type", `${str("expected an array, got ")} + ${this.describe(v)}`, node, "type");
+    return ifElse(`!Array.isArray(${v})`, [guard], body);
+  }
+
+  private unionStatements(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    if (node.discriminator) return this.discriminated(node, v, path, fn, owner);
+    const keyword = node.exclusive ? "oneOf" : "anyOf";
+    const tests = node.variants.map((variant) => this.test.opaque(variant, v, owner));
+    const explain = this.explainNoMatch(node, v, path, fn, owner, keyword);
+    if (!node.exclusive) return ifElse(`!(${tests.join(" || ")})`, explain, []);
+    const count = fn.local("matches");
+    const many = this.report(path, "oneOf", `${str("must match exactly one of the allowed schemas, but matches ")} + ${count}`, node);
+    return [
+      `let ${count} = 0;`,
+      ...tests.map((t) => `if (${t}) ${count}++;`),
+      ...ifElse(`${count} === 0`, explain, [`if (${count} > 1) ${many}`]),
+    ];
+  }
+
+  /**
+   * Errors for a value no variant accepts. When the variants take distinct JSON types, the one
+   * for the value's type explains best (its own errors); otherwise one error for the union.
+   */
+  private explainNoMatch(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string, keyword: string): string[] {
+    const types = node.variants.map((variant) => jsonTypesOf(variant, this.model));
+    const disjoint =
+      types.every((t) => t !== undefined && t.size > 0) &&
+      types.every((t, i) => types.every((u, j) => i === j || [...t!].every((name) => !u!.has(name))));
+    if (!disjoint) {
+      return [this.report(path, keyword, str(`must match ${node.exclusive ? "exactly" : "at least"} one of the ${node.variants.length} allowed schemas`), node)];
+    }
+    const isObject = this.scope.runtime("isObject");
+    const all = new Set(types.flatMap((t) => [...t!]));
+    let code = [this.report(path, "type", `${str(`expected ${describeTypes(all)}, got `)} + ${this.describe(v)}`, node)];
+    for (let i = node.variants.length - 1; i >= 0; i--) {
+      code = ifElse(`${this.test.opaqueGuard(typeGuard(types[i]!, "value", isObject), v, owner)}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
+    }
+    return code;
+  }
+
+  private discriminated(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    const discriminator = node.discriminator!;
+    const tag = fn.local("tag");
+    const tagPath = `${path} + ${str("/" + escapeToken(discriminator.property))}`;
+    const allowed = discriminator.cases.flatMap((c) => c.values.map((value) => JSON.stringify(value))).join(" | ");
+    const body = [`const ${tag} = ${propertyAccess(v, discriminator.property, this.scope)};`, `switch (${tag}) {`];
+    for (const c of discriminator.cases) {
+      for (const value of c.values) body.push(`  case ${literal(value)}:`);
+      body.push(...indent(indent(this.statements(node.variants[c.variant]!, v, path, fn, owner))), "    break;");
+    }
+    const missing = this.report(tagPath, "required", str(`missing required property "${discriminator.property}"`), node);
+    const unknown = this.report(tagPath, "discriminator", `${str(`expected one of ${allowed}, got `)} + ${this.describe(tag)}`, node);
+    body.push("  default:", ...indent(indent(ifElse(`${tag} === undefined`, [missing], [unknown]))), "}");
+    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+  }
+}
+
+/** `if (test) { then } else { otherwise }`, without empty branches. */
+function ifElse(test: string, then: readonly string[], otherwise: readonly string[]): string[] {
+  if (then.length === 0 && otherwise.length === 0) return [];
+  if (then.length === 0) return [`if (!(${test})) {`, ...indent(otherwise), "}"];
+  if (otherwise.length === 0) return [`if (${test}) {`, ...indent(then), "}"];
+  return [`if (${test}) {`, ...indent(then), "} else {", ...indent(otherwise), "}"];
+}
+
+function escapeToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}

@@ -1,0 +1,67 @@
+/**
+ * `validators.ts` of a schema set: per definition `X`, `isX` (boolean, no allocations),
+ * `validateX` (every error), `parseX` (throws), plus the private `checkX` that collects errors.
+ * No imports beyond the set's own `types.ts` and `runtime.ts`; no eval at run time.
+ */
+import type { Model } from "../../analyze/model.js";
+import { CheckEmitter } from "./check-mode.js";
+import { ModuleScope, indent } from "./scope.js";
+import { TestEmitter } from "./test-mode.js";
+
+export function emitValidators(model: Model): string {
+  const scope = new ModuleScope();
+  const test = new TestEmitter(model, scope);
+  const check = new CheckEmitter(model, scope, test);
+  const functions: string[] = [];
+  for (const def of model.definitions) {
+    const name = def.name;
+    functions.push(
+      [
+        `/** Whether a value is a valid \`${name}\` (fast: builds no error objects). */`,
+        `export function is${name}(value: unknown): value is ${name} {`,
+        ...indent(test.body(def.node, "value", name)),
+        "}",
+      ].join("\n"),
+      [
+        `function check${name}(value: unknown, path: string, errors: ValidationError[]): void {`,
+        ...indent(check.body(def.node, name)),
+        "}",
+      ].join("\n"),
+      [
+        `/** Validates a value as \`${name}\`, reporting every error with its path. */`,
+        `export function validate${name}(value: unknown): ValidationResult<${name}> {`,
+        `  if (is${name}(value)) return { ok: true, value };`,
+        "  const errors: ValidationError[] = [];",
+        `  check${name}(value, "", errors);`,
+        `  return { ok: false, errors: ${scope.runtime("distinctErrors")}(errors) };`,
+        "}",
+      ].join("\n"),
+      [
+        `/** Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying every error. */`,
+        `export function parse${name}(value: unknown): ${name} {`,
+        `  if (is${name}(value)) return value;`,
+        "  const errors: ValidationError[] = [];",
+        `  check${name}(value, "", errors);`,
+        `  throw new ${scope.runtime("ValidationFailed")}(${JSON.stringify(name)}, ${scope.runtime("distinctErrors")}(errors));`,
+        "}",
+      ].join("\n"),
+    );
+  }
+  const typeNames = model.definitions.map((d) => d.name);
+  const runtime = [...scope.runtimeImports].sort();
+  return [
+    `import type { ${typeNames.join(", ")} } from "./types.js";`,
+    `import type { ValidationError, ValidationResult } from "./runtime.js";`,
+    runtime.length ? `import { ${runtime.join(", ")} } from "./runtime.js";` : "",
+    "",
+    `export type { ValidationError, ValidationResult } from "./runtime.js";`,
+    `export { ValidationFailed } from "./runtime.js";`,
+    "",
+    ...scope.constantDeclarations,
+    "",
+    ...functions,
+    "",
+    ...scope.helperFunctions,
+    "",
+  ].join("\n");
+}

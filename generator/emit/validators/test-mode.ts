@@ -1,0 +1,252 @@
+/**
+ * The boolean mode: code that answers "is this value valid?" and stops at the first failure,
+ * building no error objects. `statements` gives code that does `return false` on failure (for a
+ * function body); `expression` gives a boolean expression, moving anything that needs statements
+ * into a private helper function.
+ */
+import type { Model } from "../../analyze/model.js";
+import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import { arrayConditions, containsBounds, literal, literalCondition, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
+import { FunctionScope, indent, propertyAccess, type ModuleScope } from "./scope.js";
+
+export class TestEmitter {
+  constructor(
+    private readonly model: Model,
+    private readonly scope: ModuleScope,
+  ) {}
+
+  /** Name of the `is` function of a definition. */
+  isName(id: string): string {
+    const def = this.model.byId.get(id);
+    if (!def) throw new Error(`internal: no definition ${id}`);
+    return `is${def.name}`;
+  }
+
+  /** A complete function body testing `v` (a parameter of type unknown). */
+  body(node: Node, v: string, owner: string): string[] {
+    return [...this.statements(node, v, new FunctionScope(), owner), "return true;"];
+  }
+
+  statements(node: Node, v: string, fn: FunctionScope, owner: string): string[] {
+    switch (node.kind) {
+      case "unknown":
+        return [];
+      case "never":
+        return ["return false;"];
+      case "object":
+        return this.objectStatements(node, v, fn, owner);
+      case "map":
+        return this.mapStatements(node, v, fn, owner);
+      case "array":
+        return this.arrayStatements(node, v, fn, owner);
+      case "intersection": {
+        // The first part may narrow `v` in place; later parts are tested as expressions so one
+        // part's narrowing never leaks into another's code.
+        const [first, ...rest] = node.parts;
+        return [
+          ...this.statements(first!, v, fn, owner),
+          ...rest.map((part) => `if (!${this.opaque(part, v, owner)}) return false;`),
+        ];
+      }
+      case "union":
+        if (node.discriminator) return this.discriminatedStatements(node, v, fn, owner);
+        if (node.exclusive) {
+          const count = fn.local("matches");
+          return [
+            `let ${count} = 0;`,
+            ...node.variants.map((variant) => `if (${this.expression(variant, v, owner)}) ${count}++;`),
+            `if (${count} !== 1) return false;`,
+          ];
+        }
+        return [`if (!${this.wrap(this.expression(node, v, owner))}) return false;`];
+      case "conditional": {
+        const test = this.opaque(node.if, v, owner);
+        const then = node.then ? this.opaque(node.then, v, owner) : "true";
+        const otherwise = node.else ? this.opaque(node.else, v, owner) : "true";
+        return [`if (${test} ? !${this.wrap(then)} : !${this.wrap(otherwise)}) return false;`];
+      }
+      case "not":
+        return [`if (${this.expression(node.node, v, owner)}) return false;`];
+      default:
+        return [`if (!${this.wrap(this.expression(node, v, owner))}) return false;`];
+    }
+  }
+
+  /** A boolean expression testing `v`. */
+  expression(node: Node, v: string, owner: string): string {
+    switch (node.kind) {
+      case "unknown":
+        return "true";
+      case "never":
+        return "false";
+      case "primitive":
+        return [typeTest(node.type, v), ...primitiveConditions(node, v, this.scope).map((c) => c.test)].join(" && ");
+      case "literal":
+        return literalCondition(node, v, this.scope).test;
+      case "ref":
+        return `${this.isName(node.target)}(${v})`;
+      case "not":
+        return `!${this.wrap(this.expression(node.node, v, owner))}`;
+      case "union":
+        if (!node.exclusive && !node.discriminator) {
+          if (node.variants.some((variant) => variant.kind === "unknown")) return "true";
+          return `(${node.variants.map((variant) => this.wrap(this.expression(variant, v, owner))).join(" || ")})`;
+        }
+        return this.helper(node, v, owner);
+      default:
+        return this.helper(node, v, owner);
+    }
+  }
+
+  /**
+   * A test that narrows nothing at its call site (a function call), for conditions whose
+   * outcome decides which code runs next: TypeScript must not carry a narrowing from the
+   * condition into code written for another shape.
+   */
+  opaque(node: Node, v: string, owner: string): string {
+    if (node.kind === "ref") return this.expression(node, v, owner);
+    if (node.kind === "unknown") return "true";
+    if (node.kind === "never") return "false";
+    return this.helper(node, v, owner);
+  }
+
+  /** An expression over `value` made opaque (see `opaque`), shared by identical uses. */
+  opaqueGuard(expression: string, v: string, owner: string): string {
+    let name = this.guards.get(expression);
+    if (!name) {
+      name = this.scope.helperName(`is${owner}Part`);
+      this.guards.set(expression, name);
+      this.scope.helperFunctions.push(`function ${name}(value: unknown): boolean {\n  return ${expression};\n}`);
+    }
+    return `${name}(${v})`;
+  }
+
+  private readonly guards = new Map<string, string>();
+
+  private helper(node: Node, v: string, owner: string): string {
+    const name = this.scope.helperName(`is${owner}Part`);
+    const body = this.statements(node, "value", new FunctionScope(), owner);
+    this.scope.helperFunctions.push(
+      [`function ${name}(value: unknown): boolean {`, ...indent(body), "  return true;", "}"].join("\n"),
+    );
+    return `${name}(${v})`;
+  }
+
+  private wrap(expression: string): string {
+    return /^[\w$.]+(\([^()]*\))?$/.test(expression) || /^\(.*\)$/.test(expression) ? expression : `(${expression})`;
+  }
+
+  private objectStatements(node: ObjectNode, v: string, fn: FunctionScope, owner: string): string[] {
+    const isObject = this.scope.runtime("isObject");
+    const out = [`if (!${isObject}(${v})) return false;`];
+    for (const property of node.properties) {
+      const x = fn.local("value");
+      out.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
+      const test = this.expression(property.node, x, owner);
+      if (property.required) out.push(`if (${x} === undefined || !${this.wrap(test)}) return false;`);
+      else if (test !== "true") out.push(`if (${x} !== undefined && !${this.wrap(test)}) return false;`);
+    }
+    for (const name of node.requiredOnly) {
+      out.push(`if (${propertyAccess(v, name, this.scope)} === undefined) return false;`);
+    }
+    out.push(...this.keyLoop(node, v, fn, owner));
+    for (const condition of objectSizeConditions(node, v)) out.push(`if (!(${condition.test})) return false;`);
+    for (const dependency of node.dependentRequired) {
+      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
+      const missing = dependency.requires.map((r) => `${propertyAccess(v, r, this.scope)} === undefined`);
+      if (missing.length) out.push(`if (${present} && (${missing.join(" || ")})) return false;`);
+    }
+    for (const dependency of node.dependentSchemas) {
+      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
+      out.push(`if (${present} && !${this.wrap(this.expression(dependency.node, v, owner))}) return false;`);
+    }
+    return out;
+  }
+
+  /** The loop over an object's keys for `additionalProperties`, `patternProperties` and `propertyNames`. */
+  private keyLoop(node: ObjectNode, v: string, fn: FunctionScope, owner: string): string[] {
+    const additional = node.additional && node.additional.kind !== "unknown" ? node.additional : undefined;
+    const names = node.propertyNames && node.propertyNames.kind !== "unknown" ? node.propertyNames : undefined;
+    if (!additional && !names && node.patternProperties.length === 0) return [];
+    const key = fn.local("key");
+    const item = fn.local("item");
+    const body: string[] = [`const ${item} = ${v}[${key}];`];
+    if (names) body.push(`if (!${this.wrap(this.expression(names, key, owner))}) return false;`);
+    const matched = node.patternProperties.length > 0 && additional ? fn.local("matched") : undefined;
+    if (matched) body.push(`let ${matched} = false;`);
+    for (const pattern of node.patternProperties) {
+      const re = this.scope.constant("PATTERN", `new RegExp(${JSON.stringify(pattern.pattern)}, "u")`);
+      const test = this.expression(pattern.node, item, owner);
+      const then = [...(matched ? [`${matched} = true;`] : []), ...(test !== "true" ? [`if (!${this.wrap(test)}) return false;`] : [])];
+      if (then.length) body.push(`if (${re}.test(${key})) {`, ...indent(then), "}");
+    }
+    if (additional) {
+      const known = node.properties.map((p) => `${key} === ${literal(p.name)}`);
+      const unmatched = [...(known.length ? [`!(${known.join(" || ")})`] : []), ...(matched ? [`!${matched}`] : [])];
+      const test = additional.kind === "never" ? "false" : this.expression(additional, item, owner);
+      const parts = [...unmatched, ...(test === "false" ? [] : [`!${this.wrap(test)}`])];
+      body.push(`if (${parts.length ? parts.join(" && ") : "true"}) return false;`);
+    }
+    // Bind the property's value only when some check reads it.
+    const usesItem = body.slice(1).some((line) => new RegExp(`\\b${item}\\b`).test(line));
+    return [`for (const ${key} in ${v}) {`, ...indent(usesItem ? body : body.slice(1)), "}"];
+  }
+
+  private mapStatements(node: MapNode, v: string, fn: FunctionScope, owner: string): string[] {
+    const out = [`if (!${this.scope.runtime("isObject")}(${v})) return false;`];
+    const keys = node.keys && node.keys.kind !== "unknown" ? node.keys : undefined;
+    const key = fn.local("key");
+    const item = fn.local("item");
+    const valueTest = this.expression(node.values, item, owner);
+    const body = [
+      ...(valueTest !== "true" ? [`const ${item} = ${v}[${key}];`] : []),
+      ...(keys ? [`if (!${this.wrap(this.expression(keys, key, owner))}) return false;`] : []),
+      ...(valueTest !== "true" ? [`if (!${this.wrap(valueTest)}) return false;`] : []),
+    ];
+    if (body.length) out.push(`for (const ${key} in ${v}) {`, ...indent(body), "}");
+    for (const condition of objectSizeConditions(node, v)) out.push(`if (!(${condition.test})) return false;`);
+    return out;
+  }
+
+  private arrayStatements(node: ArrayNode, v: string, fn: FunctionScope, owner: string): string[] {
+    const out = [`if (!Array.isArray(${v})) return false;`];
+    for (const condition of arrayConditions(node, v, this.scope)) out.push(`if (!(${condition.test})) return false;`);
+    node.prefixItems.forEach((item, i) => {
+      const test = this.expression(item, `${v}[${i}]`, owner);
+      if (test !== "true") out.push(`if (${v}.length > ${i} && !${this.wrap(test)}) return false;`);
+    });
+    if (node.items && node.items.kind !== "unknown") {
+      const i = fn.local("i");
+      const test = this.expression(node.items, `${v}[${i}]`, owner);
+      out.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, `  if (!${this.wrap(test)}) return false;`, "}");
+    }
+    if (node.contains) {
+      const { min, max } = containsBounds(node);
+      if (min > 0 || max !== undefined) {
+        const count = fn.local("found");
+        const item = fn.local("item");
+        const test = this.expression(node.contains, item, owner);
+        out.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${test}) ${count}++;`);
+        const bounds = [...(min > 0 ? [`${count} < ${min}`] : []), ...(max !== undefined ? [`${count} > ${max}`] : [])];
+        out.push(`if (${bounds.join(" || ")}) return false;`);
+      }
+    }
+    return out;
+  }
+
+  private discriminatedStatements(node: UnionNode, v: string, fn: FunctionScope, owner: string): string[] {
+    const discriminator = node.discriminator!;
+    const tag = fn.local("tag");
+    const out = [
+      `if (!${this.scope.runtime("isObject")}(${v})) return false;`,
+      `const ${tag} = ${propertyAccess(v, discriminator.property, this.scope)};`,
+      `switch (${tag}) {`,
+    ];
+    for (const c of discriminator.cases) {
+      for (const value of c.values) out.push(`  case ${literal(value)}:`);
+      out.push(`    if (!${this.wrap(this.expression(node.variants[c.variant]!, v, owner))}) return false;`, "    break;");
+    }
+    out.push("  default:", "    return false;", "}");
+    return out;
+  }
+}

@@ -1,0 +1,126 @@
+/** One reason a value was rejected. */
+export interface ValidationError {
+  /** JSON pointer to the offending part of the value ("" is the value itself). */
+  readonly path: string;
+  /** The JSON Schema keyword that failed (`type`, `required`, `enum`, ...; `discriminator` for a union's tag). */
+  readonly keyword: string;
+  /** A sentence a person can act on. */
+  readonly message: string;
+  /** Where the failing keyword sits in the schema: `file#/json/pointer`. */
+  readonly schemaPath: string;
+}
+
+export type ValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly errors: readonly ValidationError[] };
+
+/** Thrown by the `parse*` functions; carries the same errors `validate*` returns. */
+export class ValidationFailed extends Error {
+  override readonly name = "ValidationFailed";
+  constructor(
+    readonly typeName: string,
+    readonly errors: readonly ValidationError[],
+  ) {
+    super(
+      `invalid ${typeName}: ` +
+        errors
+          .slice(0, 5)
+          .map((e) => `${e.path || "(root)"}: ${e.message}`)
+          .join("; ") +
+        (errors.length > 5 ? `; and ${errors.length - 5} more` : ""),
+    );
+  }
+}
+
+/** Records one error (kept out of line so the generated checks stay short). */
+export function report(errors: ValidationError[], path: string, keyword: string, message: string, schemaPath: string): void {
+  errors.push({ path, keyword, message, schemaPath });
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Own properties only: `{}` has no "constructor" as far as JSON is concerned. */
+export function ownValue(object: JsonObject, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+/** String length in Unicode code points, as JSON Schema counts it (not UTF-16 units). */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    length++;
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return length;
+}
+
+/** JSON equality: numbers by value, objects regardless of key order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false;
+  for (const key of aKeys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    if (!jsonEqual((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  }
+  return true;
+}
+
+/** Whether an array has two JSON-equal items (`uniqueItems`). */
+export function hasDuplicates(items: readonly unknown[]): boolean {
+  for (let i = 1; i < items.length; i++) {
+    for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
+  }
+  return false;
+}
+
+export function isMultipleOf(value: number, divisor: number): boolean {
+  return Number.isInteger(value / divisor);
+}
+
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** A short description of a value for messages: `"done"`, `3`, `an object`. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    case "number":
+    case "boolean":
+      return String(value);
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
+
+/** Drops repeated errors (an `allOf` can report the same type mismatch from several branches). */
+export function distinctErrors(errors: ValidationError[]): ValidationError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.path}\u0000${e.keyword}\u0000${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

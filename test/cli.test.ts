@@ -1,0 +1,322 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../generator/cli/main.js";
+import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
+import { projectRoot } from "./support/shared.js";
+
+/**
+ * The `mcp-tasks-gen` command: flags, exit codes (0 done, 1 stale, 2 bad input, 3 internal) and
+ * what it writes. Most tests call `main(argv, out, err)` in-process with absolute paths (a vitest
+ * worker must not `chdir`); the last group spawns the built bin to prove the real command works.
+ */
+
+const CONFIG_NAME = "mcp-tasks-gen.config.json";
+const REPO_CONFIG = join(projectRoot, CONFIG_NAME);
+const ELICITATION_SCHEMA = join(projectRoot, "schemas", "codex-mcp-elicitation-request-params.schema.json");
+const GOOD_FIXTURE = join(projectRoot, "test", "fixtures", "bad-input", "good.schema.json");
+const BIN = join(projectRoot, "dist", "generator", "cli", "main.js");
+const VERSION = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string }).version;
+const FLAGS = ["--config", "--check", "--schema", "--out", "--remote", "--help", "--version"];
+const STACK_FRAME = /^\s+at /m;
+
+/** A writable stream that keeps what is written, as text. */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join("") };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(argv: string[]): Promise<Run> {
+  const out = collector();
+  const err = collector();
+  const code = await main(argv, out.stream, err.stream);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+function runBin(argv: string[], cwd: string, bin = BIN): Run {
+  const result = spawnSync(process.execPath, [bin, ...argv], { cwd, encoding: "utf8", timeout: 60_000 });
+  if (result.error) throw result.error;
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Every directory and file below `root` (dot entries included), files with their bytes. */
+function snapshot(root: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const rel = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        entries.set(`${rel}/`, "<dir>");
+        walk(join(dir, entry.name), `${rel}/`);
+      } else {
+        entries.set(rel, readFileSync(join(dir, entry.name)).toString("base64"));
+      }
+    }
+  };
+  walk(root, "");
+  return entries;
+}
+
+const temps: string[] = [];
+function tempDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-cli-${label}-`));
+  temps.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of this project's config and schemas (no generated/) in a fresh temp folder. */
+function copyProject(): { dir: string; config: string } {
+  const dir = tempDir("project");
+  cpSync(REPO_CONFIG, join(dir, CONFIG_NAME));
+  cpSync(join(projectRoot, "schemas"), join(dir, "schemas"), { recursive: true });
+  return { dir, config: join(dir, CONFIG_NAME) };
+}
+
+/** What the generator produces for a config, computed in-process (the reference for the CLI). */
+async function expected(config: string): Promise<readonly GeneratedSet[]> {
+  return (await generate(readConfigFile(config))).sets;
+}
+
+/** Asserts that each set's folder holds exactly the generated files, byte for byte. */
+function expectWritten(sets: readonly GeneratedSet[]): void {
+  for (const set of sets) {
+    expect(readdirSync(set.outDir).sort(), set.name).toEqual(set.files.map((f) => f.name).sort());
+    for (const file of set.files) expect(readFileSync(join(set.outDir, file.name), "utf8"), `${set.name}/${file.name}`).toBe(file.contents);
+  }
+}
+
+/** The part of a generated file after its `// ...` header. */
+const body = (contents: string) => contents.slice(contents.indexOf("\n\n") + 2);
+
+describe("main() in-process: generating and checking", () => {
+  it("--check passes against the committed generated/ of this repository", async () => {
+    const { code, stdout, stderr } = await run(["--config", REPO_CONFIG, "--check"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/up to date/);
+  });
+
+  it("a normal run writes every generated file, and a second run with --check passes", async () => {
+    const { dir, config } = copyProject();
+    const sets = await expected(config);
+    const first = await run(["--config", config]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expectWritten(sets);
+    for (const set of sets) expect(first.stdout).toContain(`generated/${set.name}/`);
+
+    const before = snapshot(dir);
+    const check = await run(["--config", config, "--check"]);
+    expect(check).toMatchObject({ code: 0, stderr: "" });
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("--check names each modified, missing and extra file, exits 1 and writes nothing", async () => {
+    const { dir, config } = copyProject();
+    expect((await run(["--config", config])).code).toBe(0);
+    const sets = await expected(config);
+    expect(sets.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = [sets[0]!, sets[1]!];
+    const last = sets[sets.length - 1]!;
+    const modified = { set: first.name, file: first.files[0]!.name };
+    const missing = { set: second.name, file: second.files[second.files.length - 1]!.name };
+    const extra = { set: last.name, file: "hand-written.ts" };
+    writeFileSync(join(first.outDir, modified.file), `${first.files[0]!.contents}// edited by hand\n`);
+    unlinkSync(join(second.outDir, missing.file));
+    writeFileSync(join(last.outDir, extra.file), "export const x = 1;\n");
+
+    const before = snapshot(dir);
+    const { code, stdout, stderr } = await run(["--config", config, "--check"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).not.toMatch(STACK_FRAME);
+    const fileLines = stderr.split("\n").filter((line) => /\/generated\//.test(line));
+    expect(fileLines).toHaveLength(3);
+    for (const [change, { set, file }] of Object.entries({ modified, missing, extra })) {
+      const line = fileLines.find((l) => l.endsWith(`/generated/${set}/${file}`));
+      expect(line, `a line for ${set}/${file}`).toBeDefined();
+      expect(line).toMatch(new RegExp(`^${change}\\b`));
+    }
+    expect(stderr).toMatch(/\b3 file\(s\) differ/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("--check with no generated folder at all lists every file as missing and creates nothing", async () => {
+    const { dir, config } = copyProject();
+    const sets = await expected(config);
+    const { code, stderr } = await run(["--config", config, "--check"]);
+    expect(code).toBe(1);
+    const missing = stderr.split("\n").filter((line) => line.startsWith("missing"));
+    expect(missing).toHaveLength(sets.reduce((n, s) => n + s.files.length, 0));
+    expect(existsSync(join(dir, "generated"))).toBe(false);
+  });
+});
+
+describe("main() in-process: --schema with --out", () => {
+  it("generates every definition and the titled root of a schema file into DIR/types.ts", async () => {
+    const out = join(tempDir("schema"), "elicitation");
+    const { code, stderr } = await run(["--schema", ELICITATION_SCHEMA, "--out", out]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const types = readFileSync(join(out, "types.ts"), "utf8");
+    const schema = JSON.parse(readFileSync(ELICITATION_SCHEMA, "utf8")) as { title: string; definitions: Record<string, unknown> };
+    expect(schema.title).toBe("McpServerElicitationRequestParams");
+    for (const name of [schema.title, ...Object.keys(schema.definitions)]) {
+      expect(types, name).toMatch(new RegExp(`^export (type|interface) ${name}\\b`, "m"));
+    }
+    // Ad-hoc mode reads the schema the same way the config does: same declarations.
+    const committed = readFileSync(join(projectRoot, "generated", "elicitation-codex", "types.ts"), "utf8");
+    expect(body(types)).toBe(body(committed));
+  });
+
+  it("takes --schema more than once and puts every file's definitions into one set", async () => {
+    const out = join(tempDir("schemas"), "mixed");
+    const { code, stderr } = await run(["--schema", ELICITATION_SCHEMA, "--schema", GOOD_FIXTURE, "--out", out]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const types = readFileSync(join(out, "types.ts"), "utf8");
+    expect(types).toMatch(/^export (type|interface) McpServerElicitationRequestParams\b/m);
+    expect(types).toMatch(/^export (type|interface) Note\b/m);
+  });
+});
+
+describe("main() in-process: usage and configuration errors exit 2", () => {
+  it("an unknown flag", async () => {
+    const { code, stdout, stderr } = await run(["--bogus"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("--bogus");
+    expect(stderr).toContain("--help");
+  });
+
+  it("--schema without --out", async () => {
+    const { code, stderr } = await run(["--schema", ELICITATION_SCHEMA]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^[^\n]*--out[^\n]*\n$/);
+  });
+
+  it("--out without --schema, and --schema together with --config", async () => {
+    const out = join(tempDir("flags"), "out");
+    const outOnly = await run(["--out", out]);
+    expect(outOnly.code).toBe(2);
+    expect(outOnly.stderr).toContain("--schema");
+    const both = await run(["--config", REPO_CONFIG, "--schema", ELICITATION_SCHEMA, "--out", out]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--config");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("--config naming a file that does not exist", async () => {
+    const config = join(tempDir("no-config"), CONFIG_NAME);
+    const { code, stderr } = await run(["--config", config]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^[^\n]+\n$/);
+    expect(stderr).toContain(config);
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("--out below a regular file: exit 2, no stack trace, the file untouched", async () => {
+    const dir = tempDir("blocked");
+    const blocker = join(dir, "blocker");
+    writeFileSync(blocker, "not a folder\n");
+    const { code, stderr } = await run(["--schema", GOOD_FIXTURE, "--out", join(blocker, "out")]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^[^\n]+\n$/);
+    expect(stderr).toMatch(/cannot write/);
+    expect(stderr).not.toMatch(STACK_FRAME);
+    expect(readdirSync(dir)).toEqual(["blocker"]);
+    expect(readFileSync(blocker, "utf8")).toBe("not a folder\n");
+  });
+
+  it("--help and --version print and exit 0", async () => {
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    for (const flag of FLAGS) expect(help.stdout, flag).toContain(flag);
+    expect(await run(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+});
+
+/** Whether dist/ holds a compiled file at least as new as every generator source. */
+function distIsFresh(): boolean {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return walk(join(projectRoot, "generator"))
+    .filter((f) => f.endsWith(".ts"))
+    .every((source) => {
+      const compiled = join(projectRoot, "dist", relative(projectRoot, source)).replace(/\.ts$/, ".js");
+      return existsSync(compiled) && statSync(compiled).mtimeMs >= statSync(source).mtimeMs;
+    });
+}
+
+describe("the built bin (dist/generator/cli/main.js), spawned", () => {
+  beforeAll(() => {
+    if (distIsFresh()) return;
+    const build = spawnSync(process.execPath, [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
+      cwd: projectRoot,
+      encoding: "utf8",
+    });
+    expect(build.status, `npm run build failed:\n${build.stdout}${build.stderr}`).toBe(0);
+  });
+
+  it("--version prints package.json's version", () => {
+    expect(runBin(["--version"], tempDir("bin-version"))).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+
+  it("--help exits 0 and mentions every flag", () => {
+    const { code, stdout } = runBin(["--help"], tempDir("bin-help"));
+    expect(code).toBe(0);
+    for (const flag of FLAGS) expect(stdout, flag).toContain(flag);
+  });
+
+  it("runs through a symlink, as npm installs bins", () => {
+    const dir = tempDir("bin-link");
+    const link = join(dir, "mcp-tasks-gen");
+    symlinkSync(BIN, link);
+    expect(runBin(["--version"], dir, link)).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+
+  it("in a folder without a config file: exit 2, a message pointing to --help, no stack trace", () => {
+    const { code, stdout, stderr } = runBin([], tempDir("bin-empty"));
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(CONFIG_NAME);
+    expect(stderr).toContain("--help");
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("end to end in a project folder: generate, then --check passes", async () => {
+    const { dir, config } = copyProject();
+    const generated = runBin([], dir);
+    expect(generated.stderr).toBe("");
+    expect(generated.code).toBe(0);
+    expectWritten(await expected(config));
+    expect(runBin(["--check"], dir)).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("reports a config mistake as mcp-tasks-gen.config.json#/pointer relative to the working folder", () => {
+    const dir = tempDir("bin-bad-config");
+    writeFileSync(join(dir, CONFIG_NAME), JSON.stringify({ sets: [{ name: "x", schemas: "x.json" }] }));
+    const { code, stdout, stderr } = runBin([], dir);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(`${CONFIG_NAME}#/sets/0/schemas: expected an array of strings, got the string "x.json"\n`);
+  });
+});
