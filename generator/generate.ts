@@ -9,6 +9,7 @@ import { displayPath, type ResolvedConfig, type ResolvedSet } from "./config/con
 import type { Diagnostic } from "./diagnostics.js";
 import { fileHeader } from "./emit/header.js";
 import type { Definition } from "./ir/nodes.js";
+import type { Dialect } from "./load/dialect.js";
 import { emitIndex } from "./emit/index-module.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
@@ -87,14 +88,53 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
 async function generateSet(set: ResolvedSet, rootDir: string): Promise<GeneratedSet> {
   const { model, sources } = loadSet(set, rootDir);
   const header = fileHeader({ version: VERSION, sources, options: { defaultDialect: set.defaultDialect } });
+  const files = await emitFiles(model, header, true);
+  return { name: set.name, outDir: set.outDir, files, ...(set.outDirOrigin ? { outDirOrigin: set.outDirOrigin } : {}) };
+}
+
+/** Every file of a set, from its model. Without `format` the code is valid but not prettified (for tests). */
+async function emitFiles(model: Model, header: string, format: boolean): Promise<GeneratedFile[]> {
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
   modules.push({ file: "validators", code: emitValidators(model), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
-  const files: GeneratedFile[] = [];
-  files.push({ name: "runtime.ts", contents: header + (await formatTypeScript(runtimeSource())) });
-  for (const m of [...modules, { file: "index", code: index, typeOnly: false }]) {
-    files.push({ name: `${m.file}.ts`, contents: header + (await formatTypeScript(m.code)) });
-  }
-  return { name: set.name, outDir: set.outDir, files };
+  const all = [{ file: "runtime", code: runtimeSource() }, ...modules, { file: "index", code: index }];
+  return Promise.all(
+    all.map(async (m) => ({ name: `${m.file}.ts`, contents: header + (format ? await formatTypeScript(m.code) : m.code) })),
+  );
+}
+
+/** A schema held in memory, known by a URI. */
+export interface MemoryDocument {
+  readonly uri: string;
+  readonly json: unknown;
+  /** How messages name it (default: the URI). */
+  readonly display?: string;
+}
+
+export interface MemorySet {
+  /** Every document `$ref`s may reach (remote documents included). */
+  readonly documents: readonly MemoryDocument[];
+  /** The schemas to declare, each under a name, found by URI (a fragment may point inside). */
+  readonly roots: readonly { readonly name: string; readonly uri: string }[];
+  readonly defaultDialect?: Dialect;
+  /** Run prettier over the output (default true). */
+  readonly format?: boolean;
+}
+
+/**
+ * Generates a set from schemas in memory, declaring exactly the given roots (and what they
+ * reference). For tools and tests that have no files, such as the JSON Schema Test Suite runner.
+ */
+export async function generateFromMemory(input: MemorySet): Promise<{ files: GeneratedFile[]; model: Model }> {
+  const registry = new SchemaRegistry(input.defaultDialect ?? "2020-12");
+  for (const doc of input.documents) registry.addDocument({ file: doc.display ?? doc.uri, retrievalUri: doc.uri, json: doc.json });
+  const lowerer = new Lowerer(registry);
+  const declared = input.roots.map((root) => {
+    const located = registry.resolveRef(root.uri, { loc: { file: "(roots)", pointer: "" }, baseUri: root.uri, dialect: input.defaultDialect ?? "2020-12" });
+    return lowerer.define(located, root.name, true);
+  });
+  const model = analyze(inSourceOrder(lowerer.list(), declared));
+  const header = fileHeader({ version: VERSION, sources: [], options: { defaultDialect: input.defaultDialect ?? "2020-12" } });
+  return { files: await emitFiles(model, header, input.format ?? true), model };
 }

@@ -7,7 +7,7 @@
  * writeSets(result.sets);
  * ```
  */
-export { generate, loadSet, type GenerateResult, type LoadedSet } from "./generate.js";
+export { generate, generateFromMemory, loadSet, type GenerateResult, type LoadedSet, type MemoryDocument, type MemorySet } from "./generate.js";
 export {
   readConfigFile,
   resolveConfig,

@@ -8,7 +8,7 @@ import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type ResolvedConfig } from "../config/config.js";
-import { GeneratorError } from "../diagnostics.js";
+import { formatLocation, GeneratorError } from "../diagnostics.js";
 import { generate } from "../generate.js";
 import { compareSets, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
@@ -57,6 +57,7 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
     return EXIT.badInput;
   }
   const { values } = args;
+  let config: ResolvedConfig | undefined;
   if (values.help) {
     out.write(HELP);
     return EXIT.ok;
@@ -66,7 +67,7 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
     return EXIT.ok;
   }
   try {
-    const config = configFrom(values);
+    config = configFrom(values);
     const result = await generate(config);
     if (values.check) {
       const differences = compareSets(result.sets);
@@ -88,12 +89,24 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
     return EXIT.ok;
   } catch (e) {
     if (e instanceof GeneratorError) {
-      err.write(`${e.message}\n`);
+      err.write(`${messageFor(e, config, values.out)}\n`);
       return EXIT.badInput;
     }
     err.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
     return EXIT.internal;
   }
+}
+
+/**
+ * The one-line message for an error. Schema files are named relative to the config (as in
+ * generated headers); here they are named relative to the working folder, so a terminal or CI
+ * log can open them.
+ */
+function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, out: string | undefined): string {
+  if (error.kind === "output" && !error.location && out) return `--out ${out}: ${error.detail}`;
+  if (error.kind !== "input" || !error.location || !config) return error.message;
+  const file = displayPath(resolve(config.rootDir, error.location.file), process.cwd());
+  return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
 }
 
 function configFrom(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }): ResolvedConfig {

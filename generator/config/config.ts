@@ -33,6 +33,8 @@ export interface UserConfig {
 export interface ResolvedSet {
   readonly name: string;
   readonly outDir: string;
+  /** Where the output folder comes from (the config's `outDir`), for messages. */
+  readonly outDirOrigin?: SourceLocation;
   readonly schemas: readonly string[];
   readonly remotes: Readonly<Record<string, string>>;
   readonly defaultDialect: Dialect;
@@ -62,16 +64,17 @@ export function readConfigFile(path: string): ResolvedConfig {
     throw new GeneratorError({ file: display, pointer: "" }, `the config file is not valid JSON: ${(e as Error).message}`, "config");
   }
   const config = checkConfig(json, display);
-  return resolveConfig(config, dirname(resolve(path)));
+  return resolveConfig(config, dirname(resolve(path)), display);
 }
 
-export function resolveConfig(config: UserConfig, rootDir: string): ResolvedConfig {
+export function resolveConfig(config: UserConfig, rootDir: string, configDisplay?: string): ResolvedConfig {
   const outDir = resolve(rootDir, config.outDir ?? "generated");
   return {
     rootDir,
-    sets: config.sets.map((set) => ({
+    sets: config.sets.map((set, i) => ({
       name: set.name,
       outDir: resolve(outDir, set.name),
+      ...(configDisplay ? { outDirOrigin: { file: configDisplay, pointer: config.outDir ? "/outDir" : `/sets/${i}/name` } } : {}),
       schemas: set.schemas.map((s) => resolve(rootDir, s)),
       remotes: Object.fromEntries(Object.entries(set.remotes ?? {}).map(([url, file]) => [url, resolve(rootDir, file)])),
       defaultDialect: set.defaultDialect ?? "2020-12",

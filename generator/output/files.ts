@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { GeneratorError } from "../diagnostics.js";
+import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 
 export interface GeneratedFile {
   /** File name inside its set folder (`types.ts`). */
@@ -18,6 +18,8 @@ export interface GeneratedSet {
   /** Absolute path of the set's output folder. */
   readonly outDir: string;
   readonly files: readonly GeneratedFile[];
+  /** Where the output folder was configured, for messages when it cannot be written. */
+  readonly outDirOrigin?: SourceLocation;
 }
 
 export function writeSets(sets: readonly GeneratedSet[]): void {
@@ -31,7 +33,8 @@ export function writeSets(sets: readonly GeneratedSet[]): void {
     }
   } catch (e) {
     for (const { staging } of staged) rmSync(staging, { recursive: true, force: true });
-    throw new GeneratorError(undefined, `cannot write the output folder: ${(e as Error).message}`, "output");
+    const failed = staged.length < sets.length ? sets[staged.length] : staged[staged.length - 1]?.set;
+    throw new GeneratorError(failed?.outDirOrigin, `cannot write the output folder: ${(e as Error).message}`, "output");
   }
   for (const { set, staging } of staged) {
     const backup = `${staging}.old`;
@@ -42,7 +45,7 @@ export function writeSets(sets: readonly GeneratedSet[]): void {
     } catch (e) {
       if (hadTarget && existsSync(backup) && !existsSync(set.outDir)) renameSync(backup, set.outDir);
       rmSync(staging, { recursive: true, force: true });
-      throw new GeneratorError(undefined, `cannot replace ${set.outDir}: ${(e as Error).message}`, "output");
+      throw new GeneratorError(set.outDirOrigin, `cannot replace ${set.outDir}: ${(e as Error).message}`, "output");
     }
     rmSync(backup, { recursive: true, force: true });
   }
