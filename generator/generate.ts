@@ -15,6 +15,8 @@ import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
 import { runtimeSource } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
+import { emitClient } from "./emit/stubs/client.js";
+import { emitServer } from "./emit/stubs/server.js";
 import { readSchemaFile, type SchemaFile } from "./load/documents.js";
 import { SchemaRegistry } from "./load/registry.js";
 import { formatTypeScript } from "./output/format.js";
@@ -97,6 +99,10 @@ async function emitFiles(model: Model, header: string, format: boolean): Promise
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
   modules.push({ file: "validators", code: emitValidators(model), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
+  const client = emitClient(model);
+  if (client) modules.push({ file: "client", code: client, typeOnly: false });
+  const server = emitServer(model);
+  if (server) modules.push({ file: "server", code: server, typeOnly: false });
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
   const all = [{ file: "runtime", code: runtimeSource() }, ...modules, { file: "index", code: index }];
   return Promise.all(

@@ -8,12 +8,14 @@ import { detectDiscriminators } from "./discriminators.js";
 import { nameDefinitions, type NamedDefinition } from "./naming.js";
 import { simplify } from "./simplify.js";
 import { findStatusModel, type StatusModel } from "./status.js";
+import { buildMethodTable, type MethodTable } from "./methods.js";
 
 export interface Model {
   /** Every declaration, in emission order. */
   readonly definitions: readonly NamedDefinition[];
   readonly byId: ReadonlyMap<DefinitionId, NamedDefinition>;
   readonly status?: StatusModel;
+  readonly methods: MethodTable;
 }
 
 export function analyze(lowered: readonly Definition[]): Model {
@@ -24,6 +26,7 @@ export function analyze(lowered: readonly Definition[]): Model {
   const status = findStatusModel(definitions);
   return {
     definitions,
+    methods: buildMethodTable(definitions),
     byId: new Map(definitions.map((d) => [d.id, d])),
     ...(status ? { status } : {}),
   };
