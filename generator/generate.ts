@@ -5,7 +5,8 @@
  */
 import { pathToFileURL } from "node:url";
 import { analyze, type Model } from "./analyze/model.js";
-import { displayPath, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
+import { displayPath, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
+import { mergeIntersections } from "./analyze/merge.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { fileHeader } from "./emit/header.js";
 import type { Definition } from "./ir/nodes.js";
@@ -89,15 +90,17 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
 
 async function generateSet(set: ResolvedSet, rootDir: string): Promise<GeneratedSet> {
   const { model, sources } = loadSet(set, rootDir);
-  const header = fileHeader({ version: VERSION, sources, options: { defaultDialect: set.defaultDialect } });
-  const files = await emitFiles(model, header, true);
+  const header = fileHeader({ version: VERSION, sources, options: { allOf: set.allOf, defaultDialect: set.defaultDialect } });
+  const files = await emitFiles(model, set.allOf, header, true);
   return { name: set.name, outDir: set.outDir, files, ...(set.outDirOrigin ? { outDirOrigin: set.outDirOrigin } : {}) };
 }
 
 /** Every file of a set, from its model. Without `format` the code is valid but not prettified (for tests). */
-async function emitFiles(model: Model, header: string, format: boolean): Promise<GeneratedFile[]> {
+async function emitFiles(model: Model, allOf: AllOfMode, header: string, format: boolean): Promise<GeneratedFile[]> {
+  // Types mean the TypeScript intersection in both modes; only validators read the merged model.
+  const validatorModel = allOf === "merged" ? mergeIntersections(model) : model;
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
-  modules.push({ file: "validators", code: emitValidators(model), typeOnly: false });
+  modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const client = emitClient(model);
   if (client) modules.push({ file: "client", code: client, typeOnly: false });
@@ -124,6 +127,7 @@ export interface MemorySet {
   /** The schemas to declare, each under a name, found by URI (a fragment may point inside). */
   readonly roots: readonly { readonly name: string; readonly uri: string }[];
   readonly defaultDialect?: Dialect;
+  readonly allOf?: AllOfMode;
   /** Run prettier over the output (default true). */
   readonly format?: boolean;
 }
@@ -141,6 +145,7 @@ export async function generateFromMemory(input: MemorySet): Promise<{ files: Gen
     return lowerer.define(located, root.name, true);
   });
   const model = analyze(inSourceOrder(lowerer.list(), declared));
-  const header = fileHeader({ version: VERSION, sources: [], options: { defaultDialect: input.defaultDialect ?? "2020-12" } });
-  return { files: await emitFiles(model, header, input.format ?? true), model };
+  const allOf = input.allOf ?? "json-schema";
+  const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
+  return { files: await emitFiles(model, allOf, header, input.format ?? true), model };
 }

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
-// Options: {"defaultDialect":"2020-12"}
+// Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 
 /** The status of a task. */
 export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";

@@ -7,7 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type ResolvedConfig } from "../config/config.js";
+import { ALL_OF_MODES, DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type AllOfMode, type ResolvedConfig } from "../config/config.js";
 import { formatLocation, GeneratorError } from "../diagnostics.js";
 import { generate } from "../generate.js";
 import { compareSets, writeSets } from "../output/files.js";
@@ -29,6 +29,8 @@ Options:
   --schema FILE     a schema file (repeatable); its definitions and titled root are generated
   --out DIR         output folder for --schema
   --remote URL=FILE map a remote $ref URL to a local file (repeatable, with --schema)
+  --allof MODE      how allOf of objects is read: json-schema (default: JSON Schema's
+                    meaning) or merged (the TypeScript intersection); overrides the config
   --help            show this help
   --version         show the version
 
@@ -46,6 +48,7 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
         schema: { type: "string", multiple: true },
         out: { type: "string" },
         remote: { type: "string", multiple: true },
+        allof: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -109,7 +112,17 @@ function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, o
   return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
 }
 
-function configFrom(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }): ResolvedConfig {
+function configFrom(values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string }): ResolvedConfig {
+  const allOf = values.allof;
+  if (allOf !== undefined && !ALL_OF_MODES.includes(allOf as AllOfMode)) {
+    throw new GeneratorError(undefined, `--allof expects one of ${ALL_OF_MODES.join(", ")}, got "${allOf}"`, "config");
+  }
+  const config = configWithoutMode(values);
+  if (allOf === undefined) return config;
+  return { ...config, sets: config.sets.map((set) => ({ ...set, allOf: allOf as AllOfMode })) };
+}
+
+function configWithoutMode(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }): ResolvedConfig {
   if (values.schema) {
     if (!values.out) throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
     if (values.config) throw new GeneratorError(undefined, "use either --config or --schema, not both", "config");
@@ -122,7 +135,9 @@ function configFrom(values: { config?: string; schema?: string[]; out?: string; 
     }
     return {
       rootDir: process.cwd(),
-      sets: [{ name: basename(outDir), outDir, schemas: values.schema.map((s) => resolve(s)), remotes, defaultDialect: "2020-12", annotations: [] }],
+      sets: [
+        { name: basename(outDir), outDir, schemas: values.schema.map((s) => resolve(s)), remotes, defaultDialect: "2020-12", annotations: [], allOf: "json-schema" },
+      ],
     };
   }
   if (values.out) throw new GeneratorError(undefined, "--out only goes with --schema", "config");

@@ -22,7 +22,13 @@ export interface SchemaSetConfig {
   readonly defaultDialect?: Dialect;
   /** Extra keywords to accept as annotations. */
   readonly annotations?: readonly string[];
+  /** How `allOf` of objects is read: JSON Schema's meaning (default) or the TypeScript intersection. */
+  readonly allOf?: AllOfMode;
 }
+
+/** `json-schema`: every branch judges the whole value. `merged`: one object with the properties of all branches. */
+export type AllOfMode = "json-schema" | "merged";
+export const ALL_OF_MODES: readonly AllOfMode[] = ["json-schema", "merged"];
 
 export interface UserConfig {
   readonly outDir?: string;
@@ -39,6 +45,7 @@ export interface ResolvedSet {
   readonly remotes: Readonly<Record<string, string>>;
   readonly defaultDialect: Dialect;
   readonly annotations: readonly string[];
+  readonly allOf: AllOfMode;
 }
 
 export interface ResolvedConfig {
@@ -79,6 +86,7 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       remotes: Object.fromEntries(Object.entries(set.remotes ?? {}).map(([url, file]) => [url, resolve(rootDir, file)])),
       defaultDialect: set.defaultDialect ?? "2020-12",
       annotations: set.annotations ?? [],
+      allOf: set.allOf ?? "json-schema",
     })),
   };
 }
@@ -115,7 +123,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
   const names = new Set<string>();
   const sets = (root.sets as unknown[]).map((raw, i): SchemaSetConfig => {
     const at = `/sets/${i}`;
-    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations"]);
+    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf"]);
     const name = string(set.name, `${at}/name`);
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) fail(`${at}/name`, `"${name}" is not a usable folder name (letters, digits, ".", "_", "-")`);
     if (names.has(name)) fail(`${at}/name`, `two sets are named "${name}"`);
@@ -134,12 +142,17 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       defaultDialect = set.defaultDialect as Dialect;
     }
     const annotations = "annotations" in set ? strings(set.annotations, `${at}/annotations`, false) : undefined;
+    if ("allOf" in set && !ALL_OF_MODES.includes(set.allOf as AllOfMode)) {
+      fail(`${at}/allOf`, `expected one of ${ALL_OF_MODES.map((m) => `"${m}"`).join(", ")}`);
+    }
+    const allOf = set.allOf as AllOfMode | undefined;
     return {
       name,
       schemas,
       ...(remotes ? { remotes } : {}),
       ...(defaultDialect ? { defaultDialect } : {}),
       ...(annotations ? { annotations } : {}),
+      ...(allOf ? { allOf } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;

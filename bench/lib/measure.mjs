@@ -1,0 +1,79 @@
+// Interleaved throughput measurement for `npm run bench` (bench/validators.mjs).
+
+/**
+ * A loop calling `call(input)` over `inputs`, `times` over, returning a number derived from every
+ * result (so no call can be dropped as dead code). Each contender gets its own compiled loop
+ * (distinct source, hence its own type feedback): one shared loop would make the call site
+ * megamorphic and keep V8 from inlining any contender into it.
+ */
+export function makeLoop(name, call) {
+  const source = `// loop for ${JSON.stringify(name)}
+    let sink = 0;
+    for (let t = 0; t < times; t++) {
+      for (let i = 0; i < inputs.length; i++) sink += score(call(inputs[i]));
+    }
+    return sink;`;
+  const loop = new Function("call", "score", "inputs", "times", source);
+  return (score, inputs, times) => loop(call, score, inputs, times);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+/**
+ * Measures every contender on every input group. A contender is `{ name, call, score }` (`score`
+ * turns a result into a number for the sink). In each round every contender runs one batch per
+ * group, in an order rotated from round to round, so all of them share the machine's noise; the
+ * rounds continue until `seconds` have passed (after a warm-up of a tenth of that) and at least
+ * `minRounds` were run. Returns per contender and group the median ops/s across rounds, and the
+ * sink.
+ */
+export function measure(contenders, groups, { seconds, minRounds = 15, batchMs = 4 }) {
+  const loops = contenders.map((c) => makeLoop(c.name, c.call));
+  const groupNames = Object.keys(groups);
+  let sink = 0;
+  const runBatch = (ci, group, times) => {
+    const start = process.hrtime.bigint();
+    sink += loops[ci](contenders[ci].score, groups[group], times);
+    return Number(process.hrtime.bigint() - start) / 1e6; // ms
+  };
+
+  // Warm-up (lets V8 optimize every loop) and calibration: each group gets a repeat count that
+  // makes one batch of the slowest contender take about `batchMs`, judged on the median of the
+  // warm-up passes (a single pass may have hit a GC or another process).
+  const times = {};
+  const msPerRepeat = {};
+  for (const group of groupNames) [times[group], msPerRepeat[group]] = [1, []];
+  const warmUntil = performance.now() + (seconds * 1000) / 10;
+  do {
+    for (const group of groupNames) {
+      let slowest = 0;
+      for (let ci = 0; ci < loops.length; ci++) slowest = Math.max(slowest, runBatch(ci, group, times[group]));
+      msPerRepeat[group].push(slowest / times[group]);
+      times[group] = Math.max(1, Math.round(batchMs / 4 / median(msPerRepeat[group].slice(-5)))); // short passes while warming
+    }
+  } while (performance.now() < warmUntil);
+  for (const group of groupNames) times[group] = Math.max(1, Math.round(batchMs / median(msPerRepeat[group].slice(-9))));
+
+  const samples = contenders.map(() => Object.fromEntries(groupNames.map((g) => [g, []])));
+  const until = performance.now() + seconds * 1000;
+  let rounds = 0;
+  while (rounds < minRounds || performance.now() < until) {
+    for (let k = 0; k < loops.length; k++) {
+      const ci = (k + rounds) % loops.length;
+      for (const group of groupNames) {
+        const ms = runBatch(ci, group, times[group]);
+        samples[ci][group].push((times[group] * groups[group].length * 1000) / ms);
+      }
+    }
+    rounds++;
+  }
+  const results = contenders.map((c, ci) => ({
+    name: c.name,
+    opsPerSec: Object.fromEntries(groupNames.map((g) => [g, median(samples[ci][g])])),
+  }));
+  return { results, rounds, sink, times };
+}

@@ -1,0 +1,118 @@
+/**
+ * Helpers for running the official JSON Schema Test Suite through the generator: reading the
+ * suite's files, registering the documents its schemas refer to, and turning a generated set
+ * into modules that can be imported and called.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript";
+import type { GeneratedFile, MemoryDocument } from "../../generator/index.js";
+
+export interface SuiteCase {
+  readonly description: string;
+  readonly data: unknown;
+  readonly valid: boolean;
+}
+
+export interface SuiteGroup {
+  readonly description: string;
+  readonly schema: unknown;
+  readonly tests: readonly SuiteCase[];
+}
+
+/** The suite's keyword files of one draft folder (not `optional/`), sorted by name. */
+export function keywordFiles(testsDir: string): string[] {
+  return readdirSync(testsDir)
+    .filter((name) => name.endsWith(".json") && statSync(join(testsDir, name)).isFile())
+    .sort();
+}
+
+export function readGroups(path: string): SuiteGroup[] {
+  return JSON.parse(readFileSync(path, "utf8")) as SuiteGroup[];
+}
+
+/**
+ * The suite's remote documents as its README serves them, at `http://localhost:1234/<path>`:
+ * the files at the top of `remotes/` and those of the given draft's own folder. Other drafts'
+ * folders are left out: no test of this draft outside `optional/` refers to them, and their
+ * `$schema` names dialects the generator does not read (drafts 3, 4, 6, 2019-09 and "v1").
+ */
+export function remoteDocuments(remotesDir: string, draftFolder: string): MemoryDocument[] {
+  const documents: MemoryDocument[] = [];
+  const visit = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const rel = relative(remotesDir, path).split("\\").join("/");
+      if (statSync(path).isDirectory()) {
+        if (dir !== remotesDir || name === draftFolder || !/^(draft|v\d)/.test(name)) visit(path);
+      } else if (name.endsWith(".json")) {
+        documents.push({ uri: `http://localhost:1234/${rel}`, json: readJson(path), display: `remotes/${rel}` });
+      }
+    }
+  };
+  visit(remotesDir);
+  return documents;
+}
+
+/**
+ * The draft's meta-schemas, which the suite expects every implementation to know (some groups
+ * `$ref` them). They come from ajv's package, the project's test oracle; each is registered
+ * under its own `$id`.
+ */
+export function metaSchemaDocuments(draftFolder: "draft7" | "draft2020-12"): MemoryDocument[] {
+  const refs = join(dirname(createRequire(import.meta.url).resolve("ajv")), "refs");
+  const paths =
+    draftFolder === "draft7"
+      ? [join(refs, "json-schema-draft-07.json")]
+      : [join(refs, "json-schema-2020-12", "schema.json"), ...readdirSync(join(refs, "json-schema-2020-12", "meta")).sort().map((f) => join(refs, "json-schema-2020-12", "meta", f))];
+  return paths.map((path) => {
+    const json = readJson(path) as { $id: string };
+    return { uri: json.$id.replace(/#$/, ""), json, display: `ajv/${relative(refs, path).split("\\").join("/")}` };
+  });
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+/** The members a generated `validators.ts` exports for a root named `Root`. */
+export interface RootValidators {
+  isRoot(value: unknown): boolean;
+  validateRoot(value: unknown): { ok: true; value: unknown } | { ok: false; errors: readonly Record<string, unknown>[] };
+  parseRoot(value: unknown): unknown;
+}
+
+/** Transpiled modules by source text: `runtime.ts` is the same in every set, so it is done once. */
+const transpiled = new Map<string, string>();
+
+/** TypeScript to an ES module, without type checking (the generated code is type-checked elsewhere). */
+function transpile(file: GeneratedFile): string {
+  let js = transpiled.get(file.contents);
+  if (js === undefined) {
+    js = ts.transpileModule(file.contents, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      fileName: file.name,
+      reportDiagnostics: false,
+    }).outputText;
+    transpiled.set(file.contents, js);
+  }
+  return js;
+}
+
+/**
+ * Writes the runtime parts of a generated set (`validators.ts` and `runtime.ts`; `types.ts` is
+ * only imported for types) as ES modules into `dir`, and imports its validators. `dir` must lie
+ * inside a folder whose package.json says `"type": "module"`, so the `./x.js` specifiers of the
+ * generated code resolve as written.
+ */
+export async function importValidators(files: readonly GeneratedFile[], dir: string): Promise<RootValidators> {
+  mkdirSync(dir, { recursive: true });
+  for (const name of ["validators.ts", "runtime.ts"]) {
+    const file = files.find((f) => f.name === name);
+    if (!file) throw new Error(`the generator produced no ${name}`);
+    writeFileSync(join(dir, name.replace(/\.ts$/, ".js")), transpile(file));
+  }
+  return (await import(/* @vite-ignore */ pathToFileURL(join(dir, "validators.js")).href)) as RootValidators;
+}
