@@ -20,7 +20,7 @@ import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
 import { readSchemaFile, type SchemaFile } from "./load/documents.js";
 import { SchemaRegistry } from "./load/registry.js";
-import { formatTypeScript } from "./output/format.js";
+import { formatAll } from "./output/format.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
 import { Lowerer, nameHintFor } from "./resolve/lower.js";
 import { VERSION } from "./version.js";
@@ -32,9 +32,24 @@ export interface GenerateResult {
 
 /** Generates every set of a resolved config; throws GeneratorError on bad input. */
 export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
-  const sets: GeneratedSet[] = [];
-  for (const set of config.sets) sets.push(await generateSet(set, config.rootDir));
+  const unformatted = config.sets.map((set) => generateSet(set, config.rootDir));
+  // Format every module of every set in one batch, so the work can be shared between threads.
+  const formatted = await formatModules(unformatted.flatMap((set) => set.files));
+  let next = 0;
+  const sets = unformatted.map((set) => ({ ...set, files: set.files.map(() => formatted[next++]!) }));
   return { sets, diagnostics: [] };
+}
+
+/** The header stays as written; prettier formats the code below it. */
+async function formatModules(files: readonly GeneratedModule[]): Promise<GeneratedFile[]> {
+  const bodies = await formatAll(files.map((f) => f.code));
+  return files.map((f, i) => ({ name: f.name, contents: f.header + bodies[i]! }));
+}
+
+interface GeneratedModule {
+  readonly name: string;
+  readonly header: string;
+  readonly code: string;
 }
 
 export interface LoadedSet {
@@ -88,15 +103,15 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
   return Object.keys(schema).some((k) => !container.has(k));
 }
 
-async function generateSet(set: ResolvedSet, rootDir: string): Promise<GeneratedSet> {
+function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[] } {
   const { model, sources } = loadSet(set, rootDir);
   const header = fileHeader({ version: VERSION, sources, options: { allOf: set.allOf, defaultDialect: set.defaultDialect } });
-  const files = await emitFiles(model, set.allOf, header, true);
+  const files = emitModules(model, set.allOf, header);
   return { name: set.name, outDir: set.outDir, files, ...(set.outDirOrigin ? { outDirOrigin: set.outDirOrigin } : {}) };
 }
 
-/** Every file of a set, from its model. Without `format` the code is valid but not prettified (for tests). */
-async function emitFiles(model: Model, allOf: AllOfMode, header: string, format: boolean): Promise<GeneratedFile[]> {
+/** Every module of a set, from its model, not yet formatted. */
+function emitModules(model: Model, allOf: AllOfMode, header: string): GeneratedModule[] {
   // Types mean the TypeScript intersection in both modes; only validators read the merged model.
   const validatorModel = allOf === "merged" ? mergeIntersections(model) : model;
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
@@ -108,9 +123,7 @@ async function emitFiles(model: Model, allOf: AllOfMode, header: string, format:
   if (server) modules.push({ file: "server", code: server, typeOnly: false });
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
   const all = [{ file: "runtime", code: runtimeSource() }, ...modules, { file: "index", code: index }];
-  return Promise.all(
-    all.map(async (m) => ({ name: `${m.file}.ts`, contents: header + (format ? await formatTypeScript(m.code) : m.code) })),
-  );
+  return all.map((m) => ({ name: `${m.file}.ts`, header, code: m.code }));
 }
 
 /** A schema held in memory, known by a URI. */
@@ -147,5 +160,8 @@ export async function generateFromMemory(input: MemorySet): Promise<{ files: Gen
   const model = analyze(inSourceOrder(lowerer.list(), declared));
   const allOf = input.allOf ?? "json-schema";
   const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
-  return { files: await emitFiles(model, allOf, header, input.format ?? true), model };
+  const modules = emitModules(model, allOf, header);
+  const files =
+    input.format ?? true ? await formatModules(modules) : modules.map((m) => ({ name: m.name, contents: m.header + m.code }));
+  return { files, model };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { displayPath } from "../generator/config/config.js";
 import { main } from "../generator/cli/main.js";
 import { projectRoot } from "./support/shared.js";
 
@@ -91,10 +92,14 @@ async function expectRejected(where: string, phrase: string | RegExp): Promise<v
   expect(snapshot(project)).toEqual(before);
 }
 
-/** Replaces the project's schema with a bad fixture, then expects the run to be rejected. */
+/**
+ * Replaces the project's schema with a bad fixture, then expects the run to be rejected. The
+ * CLI names schema files relative to the working folder (so a terminal can open them), which for
+ * this temporary project is its absolute path.
+ */
 async function expectSchemaRejected(fixture: string, pointer: string, phrase: string | RegExp): Promise<void> {
   copyFileSync(join(FIXTURES, fixture), join(project, SCHEMA));
-  await expectRejected(`${SCHEMA}#${pointer}`, phrase);
+  await expectRejected(`${displayPath(join(project, SCHEMA), process.cwd())}#${pointer}`, phrase);
 }
 
 describe("bad schema input: exit 2, one located line, nothing written", () => {

@@ -20,9 +20,7 @@ export interface McpElicitationConstOption {
 }
 
 export type McpElicitationEnumSchema =
-  | McpElicitationSingleSelectEnumSchema
-  | McpElicitationMultiSelectEnumSchema
-  | McpElicitationLegacyTitledEnumSchema;
+  McpElicitationSingleSelectEnumSchema | McpElicitationMultiSelectEnumSchema | McpElicitationLegacyTitledEnumSchema;
 
 export interface McpElicitationLegacyTitledEnumSchema {
   default?: string | null;
@@ -50,10 +48,7 @@ export type McpElicitationNumberType = "number" | "integer";
 export type McpElicitationObjectType = "object";
 
 export type McpElicitationPrimitiveSchema =
-  | McpElicitationEnumSchema
-  | McpElicitationStringSchema
-  | McpElicitationNumberSchema
-  | McpElicitationBooleanSchema;
+  McpElicitationEnumSchema | McpElicitationStringSchema | McpElicitationNumberSchema | McpElicitationBooleanSchema;
 
 /**
  * Typed form schema for MCP `elicitation/create` requests.

@@ -33,14 +33,7 @@ import type {
   McpServerElicitationRequestParamsUrl,
 } from "./types.js";
 import type { ValidationError, ValidationResult } from "./runtime.js";
-import {
-  ValidationFailed,
-  describe,
-  distinctErrors,
-  isObject,
-  pointerToken,
-  report,
-} from "./runtime.js";
+import { describe, isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -50,40 +43,20 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
   if (!(value === "array")) return false;
   return true;
 }
-function checkMcpElicitationArrayType(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!(value === "array"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected "array", got ' + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType/enum",
-    );
+function checkMcpElicitationArrayType(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
+  if (value !== "array") unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationArrayType`, reporting every error with its path. */
-export function validateMcpElicitationArrayType(
-  value: unknown,
-): ValidationResult<McpElicitationArrayType> {
-  if (isMcpElicitationArrayType(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationArrayType(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationArrayType(value: unknown): ValidationResult<McpElicitationArrayType> {
+  return validateWith(value, isMcpElicitationArrayType, checkMcpElicitationArrayType);
 }
 /** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  if (isMcpElicitationArrayType(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationArrayType(value, "", errors);
-  throw new ValidationFailed("McpElicitationArrayType", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationArrayType, checkMcpElicitationArrayType, "McpElicitationArrayType");
 }
 /** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects). */
-export function isMcpElicitationBooleanSchema(
-  value: unknown,
-): value is McpElicitationBooleanSchema {
+export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
   if (!isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
@@ -94,214 +67,107 @@ export function isMcpElicitationBooleanSchema(
   const value4 = value.type;
   if (value4 === undefined || !isMcpElicitationBooleanType(value4)) return false;
   for (const key5 in value) {
-    if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
-      return false;
+    if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) return false;
   }
   return true;
 }
-function checkMcpElicitationBooleanSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/type",
-    );
-  } else {
+function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        isMcpElicitationBooleanSchemaPart1(value1) || isMcpElicitationBooleanSchemaPart2(value1)
-      )) {
+      if (!(isMcpElicitationBooleanSchemaPart1(value1) || isMcpElicitationBooleanSchemaPart2(value1))) {
         if (isMcpElicitationBooleanSchemaPart4(value1)) {
-          if (!(typeof value1 === "boolean")) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a boolean, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/default/type",
-            );
-          }
+          if (typeof value1 !== "boolean")
+            unexpected(errors, path + "/default", "type", "a boolean", value1, at + "/properties/default/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a boolean or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "a boolean or null", value1, at + "/properties/default/type");
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        isMcpElicitationBooleanSchemaPart5(value2) || isMcpElicitationBooleanSchemaPart6(value2)
-      )) {
+      if (!(isMcpElicitationBooleanSchemaPart5(value2) || isMcpElicitationBooleanSchemaPart6(value2))) {
         if (isMcpElicitationBooleanSchemaPart7(value2)) {
-          if (!(typeof value2 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/description/type",
-            );
-          }
+          if (typeof value2 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+          if (value2 !== null)
+            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value2)) {
-            if (!(value2 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value2),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value2,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value3 = value.title;
     if (value3 !== undefined) {
-      if (!(
-        isMcpElicitationBooleanSchemaPart8(value3) || isMcpElicitationBooleanSchemaPart9(value3)
-      )) {
+      if (!(isMcpElicitationBooleanSchemaPart8(value3) || isMcpElicitationBooleanSchemaPart9(value3))) {
         if (isMcpElicitationBooleanSchemaPart7(value3)) {
-          if (!(typeof value3 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/title/type",
-            );
-          }
+          if (typeof value3 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+          if (value3 !== null)
+            unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value3)) {
-            if (!(value3 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value3),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value3, at + "/properties/title/type");
         }
       }
     }
     const value4 = value.type;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/required",
-      );
-    } else {
-      checkMcpElicitationBooleanType(value4, path + "/type", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationBooleanType(value4, path + "/type", errors);
     for (const key5 in value) {
-      if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) {
+      if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
         report(
           errors,
           path + "/" + pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `McpElicitationBooleanSchema`, reporting every error with its path. */
-export function validateMcpElicitationBooleanSchema(
-  value: unknown,
-): ValidationResult<McpElicitationBooleanSchema> {
-  if (isMcpElicitationBooleanSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationBooleanSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationBooleanSchema(value: unknown): ValidationResult<McpElicitationBooleanSchema> {
+  return validateWith(value, isMcpElicitationBooleanSchema, checkMcpElicitationBooleanSchema);
 }
 /** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  if (isMcpElicitationBooleanSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationBooleanSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationBooleanSchema", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpElicitationBooleanSchema,
+    checkMcpElicitationBooleanSchema,
+    "McpElicitationBooleanSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   if (!(value === "boolean")) return false;
   return true;
 }
-function checkMcpElicitationBooleanType(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!(value === "boolean"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected "boolean", got ' + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType/enum",
-    );
+function checkMcpElicitationBooleanType(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
+  if (value !== "boolean") unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationBooleanType`, reporting every error with its path. */
-export function validateMcpElicitationBooleanType(
-  value: unknown,
-): ValidationResult<McpElicitationBooleanType> {
-  if (isMcpElicitationBooleanType(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationBooleanType(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationBooleanType(value: unknown): ValidationResult<McpElicitationBooleanType> {
+  return validateWith(value, isMcpElicitationBooleanType, checkMcpElicitationBooleanType);
 }
 /** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  if (isMcpElicitationBooleanType(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationBooleanType(value, "", errors);
-  throw new ValidationFailed("McpElicitationBooleanType", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationBooleanType, checkMcpElicitationBooleanType, "McpElicitationBooleanType");
 }
 /** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects). */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
@@ -315,88 +181,37 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
   return true;
 }
-function checkMcpElicitationConstOption(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption/type",
-    );
-  } else {
+function checkMcpElicitationConstOption(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.const;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/const",
-        "required",
-        'missing required property "const"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/const",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption/properties/const/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "const", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
     const value2 = value.title;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/title",
-        "required",
-        'missing required property "title"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/title",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption/properties/title/type",
-        );
-      }
-    }
+    if (value2 === undefined) missing(errors, path, "title", at + "/required");
+    else if (typeof value2 !== "string")
+      unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
     for (const key3 in value) {
-      if (!(key3 === "const" || key3 === "title")) {
+      if (!(key3 === "const" || key3 === "title"))
         report(
           errors,
           path + "/" + pointerToken(key3),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `McpElicitationConstOption`, reporting every error with its path. */
-export function validateMcpElicitationConstOption(
-  value: unknown,
-): ValidationResult<McpElicitationConstOption> {
-  if (isMcpElicitationConstOption(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationConstOption(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationConstOption(value: unknown): ValidationResult<McpElicitationConstOption> {
+  return validateWith(value, isMcpElicitationConstOption, checkMcpElicitationConstOption);
 }
 /** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  if (isMcpElicitationConstOption(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationConstOption(value, "", errors);
-  throw new ValidationFailed("McpElicitationConstOption", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationConstOption, checkMcpElicitationConstOption, "McpElicitationConstOption");
 }
 /** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
@@ -408,45 +223,25 @@ export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitat
     return false;
   return true;
 }
-function checkMcpElicitationEnumSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
+function checkMcpElicitationEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     isMcpElicitationSingleSelectEnumSchema(value) ||
     isMcpElicitationMultiSelectEnumSchema(value) ||
     isMcpElicitationLegacyTitledEnumSchema(value)
-  )) {
-    report(
-      errors,
-      path,
-      "anyOf",
-      "must match at least one of the 3 allowed schemas",
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema/anyOf",
-    );
-  }
+  ))
+    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationEnumSchema`, reporting every error with its path. */
-export function validateMcpElicitationEnumSchema(
-  value: unknown,
-): ValidationResult<McpElicitationEnumSchema> {
-  if (isMcpElicitationEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationEnumSchema(value: unknown): ValidationResult<McpElicitationEnumSchema> {
+  return validateWith(value, isMcpElicitationEnumSchema, checkMcpElicitationEnumSchema);
 }
 /** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  if (isMcpElicitationEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationEnumSchema", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationEnumSchema, checkMcpElicitationEnumSchema, "McpElicitationEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects). */
-export function isMcpElicitationLegacyTitledEnumSchema(
-  value: unknown,
-): value is McpElicitationLegacyTitledEnumSchema {
+export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
   if (!isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
@@ -455,11 +250,7 @@ export function isMcpElicitationLegacyTitledEnumSchema(
   const value3 = value.enum;
   if (value3 === undefined || !isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
   const value4 = value.enumNames;
-  if (
-    value4 !== undefined &&
-    !(isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)
-  )
-    return false;
+  if (value4 !== undefined && !(isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
@@ -477,234 +268,117 @@ export function isMcpElicitationLegacyTitledEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationLegacyTitledEnumSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/type",
-    );
-  } else {
+function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart3(value1) ||
-        isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
+        isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/default/type",
-            );
-          }
+          if (typeof value1 !== "string")
+            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart5(value2) ||
-        isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
+        isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value2)) {
-          if (!(typeof value2 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/description/type",
-            );
-          }
+          if (typeof value2 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+          if (value2 !== null)
+            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value2)) {
-            if (!(value2 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value2),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value2,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value3 = value.enum;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/enum",
-        "required",
-        'missing required property "enum"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/required",
-      );
-    } else {
-      if (!Array.isArray(value3)) {
-        report(
-          errors,
-          path + "/enum",
-          "type",
-          "expected an array, got " + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/enum/type",
-        );
-      } else {
-        for (let i4 = 0; i4 < value3.length; i4++) {
-          const item5 = value3[i4];
-          if (!(typeof item5 === "string")) {
-            report(
-              errors,
-              path + "/enum" + "/" + i4,
-              "type",
-              "expected a string, got " + describe(item5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/enum/items/type",
-            );
-          }
-        }
+    if (value3 === undefined) missing(errors, path, "enum", at + "/required");
+    else if (!Array.isArray(value3))
+      unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
+    else {
+      for (let i4 = 0; i4 < value3.length; i4++) {
+        const item5 = value3[i4];
+        if (typeof item5 !== "string")
+          unexpected(errors, path + "/enum" + "/" + i4, "type", "a string", item5, at + "/properties/enum/items/type");
       }
     }
     const value6 = value.enumNames;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart7(value6) ||
-        isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
+        isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
       )) {
         if (isMcpElicitationLegacyTitledEnumSchemaPart9(value6)) {
-          if (!Array.isArray(value6)) {
-            report(
-              errors,
-              path + "/enumNames",
-              "type",
-              "expected an array, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/enumNames/type",
-            );
-          } else {
+          if (!Array.isArray(value6))
+            unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
+          else {
             for (let i7 = 0; i7 < value6.length; i7++) {
               const item8 = value6[i7];
-              if (!(typeof item8 === "string")) {
-                report(
+              if (typeof item8 !== "string")
+                unexpected(
                   errors,
                   path + "/enumNames" + "/" + i7,
                   "type",
-                  "expected a string, got " + describe(item8),
-                  "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/enumNames/items/type",
+                  "a string",
+                  item8,
+                  at + "/properties/enumNames/items/type",
                 );
-              }
             }
           }
+        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+          if (value6 !== null)
+            unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/enumNames",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/enumNames/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/enumNames",
-              "type",
-              "expected an array or null, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/enumNames/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/enumNames",
+            "type",
+            "an array or null",
+            value6,
+            at + "/properties/enumNames/type",
+          );
         }
       }
     }
     const value9 = value.title;
     if (value9 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart10(value9) ||
-        isMcpElicitationLegacyTitledEnumSchemaPart11(value9)
+        isMcpElicitationLegacyTitledEnumSchemaPart10(value9) || isMcpElicitationLegacyTitledEnumSchemaPart11(value9)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value9)) {
-          if (!(typeof value9 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value9),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/title/type",
-            );
-          }
+          if (typeof value9 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value9)) {
+          if (value9 !== null)
+            unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value9)) {
-            if (!(value9 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value9),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value9),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value9, at + "/properties/title/type");
         }
       }
     }
     const value10 = value.type;
-    if (value10 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationStringType(value10, path + "/type", errors);
-    }
+    if (value10 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationStringType(value10, path + "/type", errors);
     for (const key11 in value) {
       if (!(
         key11 === "default" ||
@@ -713,15 +387,14 @@ function checkMcpElicitationLegacyTitledEnumSchema(
         key11 === "enumNames" ||
         key11 === "title" ||
         key11 === "type"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -729,89 +402,57 @@ function checkMcpElicitationLegacyTitledEnumSchema(
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationLegacyTitledEnumSchema> {
-  if (isMcpElicitationLegacyTitledEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationLegacyTitledEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpElicitationLegacyTitledEnumSchema, checkMcpElicitationLegacyTitledEnumSchema);
 }
 /** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpElicitationLegacyTitledEnumSchema(
-  value: unknown,
-): McpElicitationLegacyTitledEnumSchema {
-  if (isMcpElicitationLegacyTitledEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationLegacyTitledEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationLegacyTitledEnumSchema", distinctErrors(errors));
+export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
+  return parseWith(
+    value,
+    isMcpElicitationLegacyTitledEnumSchema,
+    checkMcpElicitationLegacyTitledEnumSchema,
+    "McpElicitationLegacyTitledEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
-export function isMcpElicitationMultiSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationMultiSelectEnumSchema {
-  if (!(
-    isMcpElicitationUntitledMultiSelectEnumSchema(value) ||
-    isMcpElicitationTitledMultiSelectEnumSchema(value)
-  ))
+export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
+  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
     return false;
   return true;
 }
-function checkMcpElicitationMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!(
-    isMcpElicitationUntitledMultiSelectEnumSchema(value) ||
-    isMcpElicitationTitledMultiSelectEnumSchema(value)
-  )) {
-    report(
-      errors,
-      path,
-      "anyOf",
-      "must match at least one of the 2 allowed schemas",
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema/anyOf",
-    );
-  }
+function checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
+  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
+    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  if (isMcpElicitationMultiSelectEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationMultiSelectEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpElicitationMultiSelectEnumSchema, checkMcpElicitationMultiSelectEnumSchema);
 }
 /** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpElicitationMultiSelectEnumSchema(
-  value: unknown,
-): McpElicitationMultiSelectEnumSchema {
-  if (isMcpElicitationMultiSelectEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationMultiSelectEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationMultiSelectEnumSchema", distinctErrors(errors));
+export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
+  return parseWith(
+    value,
+    isMcpElicitationMultiSelectEnumSchema,
+    checkMcpElicitationMultiSelectEnumSchema,
+    "McpElicitationMultiSelectEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects). */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
   if (!isObject(value)) return false;
   const value1 = value.default;
-  if (
-    value1 !== undefined &&
-    !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null)
-  )
+  if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.maximum;
-  if (
-    value3 !== undefined &&
-    !((typeof value3 === "number" && Number.isFinite(value3)) || value3 === null)
-  )
+  if (value3 !== undefined && !((typeof value3 === "number" && Number.isFinite(value3)) || value3 === null))
     return false;
   const value4 = value.minimum;
-  if (
-    value4 !== undefined &&
-    !((typeof value4 === "number" && Number.isFinite(value4)) || value4 === null)
-  )
+  if (value4 !== undefined && !((typeof value4 === "number" && Number.isFinite(value4)) || value4 === null))
     return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
@@ -830,222 +471,90 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function checkMcpElicitationNumberSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/type",
-    );
-  } else {
+function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        isMcpElicitationNumberSchemaPart1(value1) || isMcpElicitationNumberSchemaPart2(value1)
-      )) {
+      if (!(isMcpElicitationNumberSchemaPart1(value1) || isMcpElicitationNumberSchemaPart2(value1))) {
         if (isMcpElicitationNumberSchemaPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isFinite(value1))) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a number, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/default/type",
-            );
-          }
+          if (!(typeof value1 === "number" && Number.isFinite(value1)))
+            unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a number or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "a number or null", value1, at + "/properties/default/type");
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        isMcpElicitationNumberSchemaPart4(value2) || isMcpElicitationNumberSchemaPart5(value2)
-      )) {
+      if (!(isMcpElicitationNumberSchemaPart4(value2) || isMcpElicitationNumberSchemaPart5(value2))) {
         if (isMcpElicitationBooleanSchemaPart7(value2)) {
-          if (!(typeof value2 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/description/type",
-            );
-          }
+          if (typeof value2 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+          if (value2 !== null)
+            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value2)) {
-            if (!(value2 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value2),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value2,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value3 = value.maximum;
     if (value3 !== undefined) {
-      if (!(
-        isMcpElicitationNumberSchemaPart6(value3) || isMcpElicitationNumberSchemaPart7(value3)
-      )) {
+      if (!(isMcpElicitationNumberSchemaPart6(value3) || isMcpElicitationNumberSchemaPart7(value3))) {
         if (isMcpElicitationNumberSchemaPart3(value3)) {
-          if (!(typeof value3 === "number" && Number.isFinite(value3))) {
-            report(
-              errors,
-              path + "/maximum",
-              "type",
-              "expected a number, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/maximum/type",
-            );
-          }
+          if (!(typeof value3 === "number" && Number.isFinite(value3)))
+            unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+          if (value3 !== null)
+            unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value3)) {
-            if (!(value3 === null)) {
-              report(
-                errors,
-                path + "/maximum",
-                "type",
-                "expected null, got " + describe(value3),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/maximum/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/maximum",
-              "type",
-              "expected a number or null, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/maximum/type",
-            );
-          }
+          unexpected(errors, path + "/maximum", "type", "a number or null", value3, at + "/properties/maximum/type");
         }
       }
     }
     const value4 = value.minimum;
     if (value4 !== undefined) {
-      if (!(
-        isMcpElicitationNumberSchemaPart8(value4) || isMcpElicitationNumberSchemaPart9(value4)
-      )) {
+      if (!(isMcpElicitationNumberSchemaPart8(value4) || isMcpElicitationNumberSchemaPart9(value4))) {
         if (isMcpElicitationNumberSchemaPart3(value4)) {
-          if (!(typeof value4 === "number" && Number.isFinite(value4))) {
-            report(
-              errors,
-              path + "/minimum",
-              "type",
-              "expected a number, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/minimum/type",
-            );
-          }
+          if (!(typeof value4 === "number" && Number.isFinite(value4)))
+            unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+          if (value4 !== null)
+            unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value4)) {
-            if (!(value4 === null)) {
-              report(
-                errors,
-                path + "/minimum",
-                "type",
-                "expected null, got " + describe(value4),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/minimum/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/minimum",
-              "type",
-              "expected a number or null, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/minimum/type",
-            );
-          }
+          unexpected(errors, path + "/minimum", "type", "a number or null", value4, at + "/properties/minimum/type");
         }
       }
     }
     const value5 = value.title;
     if (value5 !== undefined) {
-      if (!(
-        isMcpElicitationNumberSchemaPart10(value5) || isMcpElicitationNumberSchemaPart11(value5)
-      )) {
+      if (!(isMcpElicitationNumberSchemaPart10(value5) || isMcpElicitationNumberSchemaPart11(value5))) {
         if (isMcpElicitationBooleanSchemaPart7(value5)) {
-          if (!(typeof value5 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/title/type",
-            );
-          }
+          if (typeof value5 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value5)) {
+          if (value5 !== null)
+            unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value5)) {
-            if (!(value5 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value5),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value5, at + "/properties/title/type");
         }
       }
     }
     const value6 = value.type;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/required",
-      );
-    } else {
-      checkMcpElicitationNumberType(value6, path + "/type", errors);
-    }
+    if (value6 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationNumberType(value6, path + "/type", errors);
     for (const key7 in value) {
       if (!(
         key7 === "default" ||
@@ -1054,108 +563,62 @@ function checkMcpElicitationNumberSchema(
         key7 === "minimum" ||
         key7 === "title" ||
         key7 === "type"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key7),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key7),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `McpElicitationNumberSchema`, reporting every error with its path. */
-export function validateMcpElicitationNumberSchema(
-  value: unknown,
-): ValidationResult<McpElicitationNumberSchema> {
-  if (isMcpElicitationNumberSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationNumberSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationNumberSchema(value: unknown): ValidationResult<McpElicitationNumberSchema> {
+  return validateWith(value, isMcpElicitationNumberSchema, checkMcpElicitationNumberSchema);
 }
 /** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  if (isMcpElicitationNumberSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationNumberSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationNumberSchema", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationNumberSchema, checkMcpElicitationNumberSchema, "McpElicitationNumberSchema");
 }
 /** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   if (!(value === "number" || value === "integer")) return false;
   return true;
 }
-function checkMcpElicitationNumberType(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
+function checkMcpElicitationNumberType(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected one of "number" | "integer", got ' + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType/enum",
-    );
+    unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationNumberType`, reporting every error with its path. */
-export function validateMcpElicitationNumberType(
-  value: unknown,
-): ValidationResult<McpElicitationNumberType> {
-  if (isMcpElicitationNumberType(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationNumberType(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationNumberType(value: unknown): ValidationResult<McpElicitationNumberType> {
+  return validateWith(value, isMcpElicitationNumberType, checkMcpElicitationNumberType);
 }
 /** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  if (isMcpElicitationNumberType(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationNumberType(value, "", errors);
-  throw new ValidationFailed("McpElicitationNumberType", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationNumberType, checkMcpElicitationNumberType, "McpElicitationNumberType");
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   if (!(value === "object")) return false;
   return true;
 }
-function checkMcpElicitationObjectType(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!(value === "object"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected "object", got ' + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType/enum",
-    );
+function checkMcpElicitationObjectType(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
+  if (value !== "object") unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationObjectType`, reporting every error with its path. */
-export function validateMcpElicitationObjectType(
-  value: unknown,
-): ValidationResult<McpElicitationObjectType> {
-  if (isMcpElicitationObjectType(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationObjectType(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationObjectType(value: unknown): ValidationResult<McpElicitationObjectType> {
+  return validateWith(value, isMcpElicitationObjectType, checkMcpElicitationObjectType);
 }
 /** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  if (isMcpElicitationObjectType(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationObjectType(value, "", errors);
-  throw new ValidationFailed("McpElicitationObjectType", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationObjectType, checkMcpElicitationObjectType, "McpElicitationObjectType");
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
-export function isMcpElicitationPrimitiveSchema(
-  value: unknown,
-): value is McpElicitationPrimitiveSchema {
+export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
   if (!(
     isMcpElicitationEnumSchema(value) ||
     isMcpElicitationStringSchema(value) ||
@@ -1165,41 +628,28 @@ export function isMcpElicitationPrimitiveSchema(
     return false;
   return true;
 }
-function checkMcpElicitationPrimitiveSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
+function checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     isMcpElicitationEnumSchema(value) ||
     isMcpElicitationStringSchema(value) ||
     isMcpElicitationNumberSchema(value) ||
     isMcpElicitationBooleanSchema(value)
-  )) {
-    report(
-      errors,
-      path,
-      "anyOf",
-      "must match at least one of the 4 allowed schemas",
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema/anyOf",
-    );
-  }
+  ))
+    report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationPrimitiveSchema`, reporting every error with its path. */
-export function validateMcpElicitationPrimitiveSchema(
-  value: unknown,
-): ValidationResult<McpElicitationPrimitiveSchema> {
-  if (isMcpElicitationPrimitiveSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationPrimitiveSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationPrimitiveSchema(value: unknown): ValidationResult<McpElicitationPrimitiveSchema> {
+  return validateWith(value, isMcpElicitationPrimitiveSchema, checkMcpElicitationPrimitiveSchema);
 }
 /** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  if (isMcpElicitationPrimitiveSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationPrimitiveSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationPrimitiveSchema", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpElicitationPrimitiveSchema,
+    checkMcpElicitationPrimitiveSchema,
+    "McpElicitationPrimitiveSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
@@ -1209,268 +659,137 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   const value2 = value.properties;
   if (value2 === undefined || !isMcpElicitationSchemaPart1(value2)) return false;
   const value3 = value.required;
-  if (value3 !== undefined && !(isMcpElicitationSchemaPart2(value3) || value3 === null))
-    return false;
+  if (value3 !== undefined && !(isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
   const value4 = value.type;
   if (value4 === undefined || !isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
-    if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type"))
-      return false;
+    if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type")) return false;
   }
   return true;
 }
 function checkMcpElicitationSchema(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/type",
-    );
-  } else {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
       if (!(isMcpElicitationSchemaPart3(value1) || isMcpElicitationSchemaPart4(value1))) {
         if (isMcpElicitationBooleanSchemaPart7(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
-              errors,
-              path + "/$schema",
-              "type",
-              "expected a string, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/$schema/type",
-            );
-          }
+          if (typeof value1 !== "string")
+            unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/$schema",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/$schema/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/$schema",
-              "type",
-              "expected a string or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/$schema/type",
-            );
-          }
+          unexpected(errors, path + "/$schema", "type", "a string or null", value1, at + "/properties/$schema/type");
         }
       }
     }
     const value2 = value.properties;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/properties",
-        "required",
-        'missing required property "properties"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/required",
-      );
-    } else {
-      if (!isObject(value2)) {
-        report(
-          errors,
-          path + "/properties",
-          "type",
-          "expected an object, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/properties/type",
-        );
-      } else {
-        for (const key3 in value2) {
-          const item4 = value2[key3];
-          checkMcpElicitationPrimitiveSchema(
-            item4,
-            path + "/properties" + "/" + pointerToken(key3),
-            errors,
-          );
-        }
+    if (value2 === undefined) missing(errors, path, "properties", at + "/required");
+    else if (!isObject(value2))
+      unexpected(errors, path + "/properties", "type", "an object", value2, at + "/properties/properties/type");
+    else {
+      for (const key3 in value2) {
+        const item4 = value2[key3];
+        checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
     if (value5 !== undefined) {
       if (!(isMcpElicitationSchemaPart5(value5) || isMcpElicitationSchemaPart6(value5))) {
         if (isMcpElicitationLegacyTitledEnumSchemaPart9(value5)) {
-          if (!Array.isArray(value5)) {
-            report(
-              errors,
-              path + "/required",
-              "type",
-              "expected an array, got " + describe(value5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/required/type",
-            );
-          } else {
+          if (!Array.isArray(value5))
+            unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
+          else {
             for (let i6 = 0; i6 < value5.length; i6++) {
               const item7 = value5[i6];
-              if (!(typeof item7 === "string")) {
-                report(
+              if (typeof item7 !== "string")
+                unexpected(
                   errors,
                   path + "/required" + "/" + i6,
                   "type",
-                  "expected a string, got " + describe(item7),
-                  "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/required/items/type",
+                  "a string",
+                  item7,
+                  at + "/properties/required/items/type",
                 );
-              }
             }
           }
+        } else if (isMcpElicitationBooleanSchemaPart3(value5)) {
+          if (value5 !== null)
+            unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value5)) {
-            if (!(value5 === null)) {
-              report(
-                errors,
-                path + "/required",
-                "type",
-                "expected null, got " + describe(value5),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/required/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/required",
-              "type",
-              "expected an array or null, got " + describe(value5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/properties/required/type",
-            );
-          }
+          unexpected(errors, path + "/required", "type", "an array or null", value5, at + "/properties/required/type");
         }
       }
     }
     const value8 = value.type;
-    if (value8 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/required",
-      );
-    } else {
-      checkMcpElicitationObjectType(value8, path + "/type", errors);
-    }
+    if (value8 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationObjectType(value8, path + "/type", errors);
     for (const key9 in value) {
-      if (!(
-        key9 === "$schema" ||
-        key9 === "properties" ||
-        key9 === "required" ||
-        key9 === "type"
-      )) {
+      if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
         report(
           errors,
           path + "/" + pointerToken(key9),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key9),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `McpElicitationSchema`, reporting every error with its path. */
-export function validateMcpElicitationSchema(
-  value: unknown,
-): ValidationResult<McpElicitationSchema> {
-  if (isMcpElicitationSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationSchema(value: unknown): ValidationResult<McpElicitationSchema> {
+  return validateWith(value, isMcpElicitationSchema, checkMcpElicitationSchema);
 }
 /** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  if (isMcpElicitationSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationSchema", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationSchema, checkMcpElicitationSchema, "McpElicitationSchema");
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
-export function isMcpElicitationSingleSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationSingleSelectEnumSchema {
-  if (!(
-    isMcpElicitationUntitledSingleSelectEnumSchema(value) ||
-    isMcpElicitationTitledSingleSelectEnumSchema(value)
-  ))
+export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
+  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
     return false;
   return true;
 }
-function checkMcpElicitationSingleSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!(
-    isMcpElicitationUntitledSingleSelectEnumSchema(value) ||
-    isMcpElicitationTitledSingleSelectEnumSchema(value)
-  )) {
-    report(
-      errors,
-      path,
-      "anyOf",
-      "must match at least one of the 2 allowed schemas",
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema/anyOf",
-    );
-  }
+function checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
+  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
+    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationSingleSelectEnumSchema> {
-  if (isMcpElicitationSingleSelectEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationSingleSelectEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpElicitationSingleSelectEnumSchema, checkMcpElicitationSingleSelectEnumSchema);
 }
 /** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpElicitationSingleSelectEnumSchema(
-  value: unknown,
-): McpElicitationSingleSelectEnumSchema {
-  if (isMcpElicitationSingleSelectEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationSingleSelectEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationSingleSelectEnumSchema", distinctErrors(errors));
+export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
+  return parseWith(
+    value,
+    isMcpElicitationSingleSelectEnumSchema,
+    checkMcpElicitationSingleSelectEnumSchema,
+    "McpElicitationSingleSelectEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
-  if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    return false;
+  if (!(value === "email" || value === "uri" || value === "date" || value === "date-time")) return false;
   return true;
 }
-function checkMcpElicitationStringFormat(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
+function checkMcpElicitationStringFormat(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected one of "email" | "uri" | "date" | "date-time", got ' + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat/enum",
-    );
+    unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationStringFormat`, reporting every error with its path. */
-export function validateMcpElicitationStringFormat(
-  value: unknown,
-): ValidationResult<McpElicitationStringFormat> {
-  if (isMcpElicitationStringFormat(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationStringFormat(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationStringFormat(value: unknown): ValidationResult<McpElicitationStringFormat> {
+  return validateWith(value, isMcpElicitationStringFormat, checkMcpElicitationStringFormat);
 }
 /** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  if (isMcpElicitationStringFormat(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationStringFormat(value, "", errors);
-  throw new ValidationFailed("McpElicitationStringFormat", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationStringFormat, checkMcpElicitationStringFormat, "McpElicitationStringFormat");
 }
 /** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects). */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
@@ -1480,8 +799,7 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.format;
-  if (value3 !== undefined && !(isMcpElicitationStringFormat(value3) || value3 === null))
-    return false;
+  if (value3 !== undefined && !(isMcpElicitationStringFormat(value3) || value3 === null)) return false;
   const value4 = value.maxLength;
   if (
     value4 !== undefined &&
@@ -1512,268 +830,121 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function checkMcpElicitationStringSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/type",
-    );
-  } else {
+function checkMcpElicitationStringSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        isMcpElicitationStringSchemaPart1(value1) || isMcpElicitationStringSchemaPart2(value1)
-      )) {
+      if (!(isMcpElicitationStringSchemaPart1(value1) || isMcpElicitationStringSchemaPart2(value1))) {
         if (isMcpElicitationBooleanSchemaPart7(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/default/type",
-            );
-          }
+          if (typeof value1 !== "string")
+            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        isMcpElicitationStringSchemaPart3(value2) || isMcpElicitationStringSchemaPart4(value2)
-      )) {
+      if (!(isMcpElicitationStringSchemaPart3(value2) || isMcpElicitationStringSchemaPart4(value2))) {
         if (isMcpElicitationBooleanSchemaPart7(value2)) {
-          if (!(typeof value2 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/description/type",
-            );
-          }
+          if (typeof value2 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+          if (value2 !== null)
+            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value2)) {
-            if (!(value2 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value2),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value2,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value3 = value.format;
     if (value3 !== undefined) {
       if (!(isMcpElicitationStringFormat(value3) || isMcpElicitationStringSchemaPart5(value3))) {
-        if (isMcpElicitationBooleanSchemaPart7(value3)) {
+        if (isMcpElicitationBooleanSchemaPart7(value3))
           checkMcpElicitationStringFormat(value3, path + "/format", errors);
+        else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+          if (value3 !== null)
+            unexpected(errors, path + "/format", "type", "null", value3, at + "/properties/format/anyOf/1/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value3)) {
-            if (!(value3 === null)) {
-              report(
-                errors,
-                path + "/format",
-                "type",
-                "expected null, got " + describe(value3),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/format/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/format",
-              "type",
-              "expected a string or null, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/format/anyOf",
-            );
-          }
+          unexpected(errors, path + "/format", "type", "a string or null", value3, at + "/properties/format/anyOf");
         }
       }
     }
     const value4 = value.maxLength;
     if (value4 !== undefined) {
-      if (!(
-        isMcpElicitationStringSchemaPart6(value4) || isMcpElicitationStringSchemaPart7(value4)
-      )) {
+      if (!(isMcpElicitationStringSchemaPart6(value4) || isMcpElicitationStringSchemaPart7(value4))) {
         if (isMcpElicitationNumberSchemaPart3(value4)) {
-          if (!(typeof value4 === "number" && Number.isInteger(value4))) {
-            report(
-              errors,
-              path + "/maxLength",
-              "type",
-              "expected an integer, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/maxLength/type",
-            );
-          } else {
-            if (!(value4 >= 0))
-              report(
-                errors,
-                path + "/maxLength",
-                "minimum",
-                "must be >= 0",
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/maxLength/minimum",
-              );
-          }
+          if (!(typeof value4 === "number" && Number.isInteger(value4)))
+            unexpected(errors, path + "/maxLength", "type", "an integer", value4, at + "/properties/maxLength/type");
+          else if (!(value4 >= 0))
+            report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
+        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+          if (value4 !== null)
+            unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value4)) {
-            if (!(value4 === null)) {
-              report(
-                errors,
-                path + "/maxLength",
-                "type",
-                "expected null, got " + describe(value4),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/maxLength/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/maxLength",
-              "type",
-              "expected a number or null, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/maxLength/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/maxLength",
+            "type",
+            "an integer or null",
+            value4,
+            at + "/properties/maxLength/type",
+          );
         }
       }
     }
     const value5 = value.minLength;
     if (value5 !== undefined) {
-      if (!(
-        isMcpElicitationStringSchemaPart8(value5) || isMcpElicitationStringSchemaPart9(value5)
-      )) {
+      if (!(isMcpElicitationStringSchemaPart8(value5) || isMcpElicitationStringSchemaPart9(value5))) {
         if (isMcpElicitationNumberSchemaPart3(value5)) {
-          if (!(typeof value5 === "number" && Number.isInteger(value5))) {
-            report(
-              errors,
-              path + "/minLength",
-              "type",
-              "expected an integer, got " + describe(value5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/minLength/type",
-            );
-          } else {
-            if (!(value5 >= 0))
-              report(
-                errors,
-                path + "/minLength",
-                "minimum",
-                "must be >= 0",
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/minLength/minimum",
-              );
-          }
+          if (!(typeof value5 === "number" && Number.isInteger(value5)))
+            unexpected(errors, path + "/minLength", "type", "an integer", value5, at + "/properties/minLength/type");
+          else if (!(value5 >= 0))
+            report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
+        } else if (isMcpElicitationBooleanSchemaPart3(value5)) {
+          if (value5 !== null)
+            unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value5)) {
-            if (!(value5 === null)) {
-              report(
-                errors,
-                path + "/minLength",
-                "type",
-                "expected null, got " + describe(value5),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/minLength/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/minLength",
-              "type",
-              "expected a number or null, got " + describe(value5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/minLength/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/minLength",
+            "type",
+            "an integer or null",
+            value5,
+            at + "/properties/minLength/type",
+          );
         }
       }
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        isMcpElicitationStringSchemaPart10(value6) || isMcpElicitationStringSchemaPart11(value6)
-      )) {
+      if (!(isMcpElicitationStringSchemaPart10(value6) || isMcpElicitationStringSchemaPart11(value6))) {
         if (isMcpElicitationBooleanSchemaPart7(value6)) {
-          if (!(typeof value6 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/title/type",
-            );
-          }
+          if (typeof value6 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+          if (value6 !== null)
+            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/required",
-      );
-    } else {
-      checkMcpElicitationStringType(value7, path + "/type", errors);
-    }
+    if (value7 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(
         key8 === "default" ||
@@ -1783,73 +954,44 @@ function checkMcpElicitationStringSchema(
         key8 === "minLength" ||
         key8 === "title" ||
         key8 === "type"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `McpElicitationStringSchema`, reporting every error with its path. */
-export function validateMcpElicitationStringSchema(
-  value: unknown,
-): ValidationResult<McpElicitationStringSchema> {
-  if (isMcpElicitationStringSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationStringSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationStringSchema(value: unknown): ValidationResult<McpElicitationStringSchema> {
+  return validateWith(value, isMcpElicitationStringSchema, checkMcpElicitationStringSchema);
 }
 /** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  if (isMcpElicitationStringSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationStringSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationStringSchema", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationStringSchema, checkMcpElicitationStringSchema, "McpElicitationStringSchema");
 }
 /** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   if (!(value === "string")) return false;
   return true;
 }
-function checkMcpElicitationStringType(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!(value === "string"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected "string", got ' + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType/enum",
-    );
+function checkMcpElicitationStringType(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
+  if (value !== "string") unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationStringType`, reporting every error with its path. */
-export function validateMcpElicitationStringType(
-  value: unknown,
-): ValidationResult<McpElicitationStringType> {
-  if (isMcpElicitationStringType(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationStringType(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationStringType(value: unknown): ValidationResult<McpElicitationStringType> {
+  return validateWith(value, isMcpElicitationStringType, checkMcpElicitationStringType);
 }
 /** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  if (isMcpElicitationStringType(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationStringType(value, "", errors);
-  throw new ValidationFailed("McpElicitationStringType", distinctErrors(errors));
+  return parseWith(value, isMcpElicitationStringType, checkMcpElicitationStringType, "McpElicitationStringType");
 }
 /** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects). */
-export function isMcpElicitationTitledEnumItems(
-  value: unknown,
-): value is McpElicitationTitledEnumItems {
+export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!isObject(value)) return false;
   const value1 = value.anyOf;
   if (value1 === undefined || !isMcpElicitationTitledEnumItemsPart1(value1)) return false;
@@ -1858,73 +1000,44 @@ export function isMcpElicitationTitledEnumItems(
   }
   return true;
 }
-function checkMcpElicitationTitledEnumItems(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems/type",
-    );
-  } else {
+function checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.anyOf;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/anyOf",
-        "required",
-        'missing required property "anyOf"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems/required",
-      );
-    } else {
-      if (!Array.isArray(value1)) {
-        report(
-          errors,
-          path + "/anyOf",
-          "type",
-          "expected an array, got " + describe(value1),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems/properties/anyOf/type",
-        );
-      } else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          const item3 = value1[i2];
-          checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
-        }
+    if (value1 === undefined) missing(errors, path, "anyOf", at + "/required");
+    else if (!Array.isArray(value1))
+      unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        const item3 = value1[i2];
+        checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "anyOf")) {
+      if (!(key4 === "anyOf"))
         report(
           errors,
           path + "/" + pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `McpElicitationTitledEnumItems`, reporting every error with its path. */
-export function validateMcpElicitationTitledEnumItems(
-  value: unknown,
-): ValidationResult<McpElicitationTitledEnumItems> {
-  if (isMcpElicitationTitledEnumItems(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationTitledEnumItems(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateMcpElicitationTitledEnumItems(value: unknown): ValidationResult<McpElicitationTitledEnumItems> {
+  return validateWith(value, isMcpElicitationTitledEnumItems, checkMcpElicitationTitledEnumItems);
 }
 /** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  if (isMcpElicitationTitledEnumItems(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationTitledEnumItems(value, "", errors);
-  throw new ValidationFailed("McpElicitationTitledEnumItems", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpElicitationTitledEnumItems,
+    checkMcpElicitationTitledEnumItems,
+    "McpElicitationTitledEnumItems",
+  );
 }
 /** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
@@ -1932,10 +1045,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 ): value is McpElicitationTitledMultiSelectEnumSchema {
   if (!isObject(value)) return false;
   const value1 = value.default;
-  if (
-    value1 !== undefined &&
-    !(isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null)
-  )
+  if (value1 !== undefined && !(isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
@@ -1971,20 +1081,11 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationTitledMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/type",
-    );
-  } else {
+function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
@@ -1992,48 +1093,27 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
         isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
       )) {
         if (isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
-          if (!Array.isArray(value1)) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected an array, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/default/type",
-            );
-          } else {
+          if (!Array.isArray(value1))
+            unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
+          else {
             for (let i2 = 0; i2 < value1.length; i2++) {
               const item3 = value1[i2];
-              if (!(typeof item3 === "string")) {
-                report(
+              if (typeof item3 !== "string")
+                unexpected(
                   errors,
                   path + "/default" + "/" + i2,
                   "type",
-                  "expected a string, got " + describe(item3),
-                  "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/default/items/type",
+                  "a string",
+                  item3,
+                  at + "/properties/default/items/type",
                 );
-              }
             }
           }
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected an array or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "an array or null", value1, at + "/properties/default/type");
         }
       }
     }
@@ -2044,50 +1124,26 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
         isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value4)) {
-          if (!(typeof value4 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/description/type",
-            );
-          }
+          if (typeof value4 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value4, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+          if (value4 !== null)
+            unexpected(errors, path + "/description", "type", "null", value4, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value4)) {
-            if (!(value4 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value4),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value4,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value5 = value.items;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/items",
-        "required",
-        'missing required property "items"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
-    }
+    if (value5 === undefined) missing(errors, path, "items", at + "/required");
+    else checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
       if (!(
@@ -2095,44 +1151,22 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
         isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
       )) {
         if (isMcpElicitationNumberSchemaPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isInteger(value6))) {
-            report(
-              errors,
-              path + "/maxItems",
-              "type",
-              "expected an integer, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/maxItems/type",
-            );
-          } else {
-            if (!(value6 >= 0))
-              report(
-                errors,
-                path + "/maxItems",
-                "minimum",
-                "must be >= 0",
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/maxItems/minimum",
-              );
-          }
+          if (!(typeof value6 === "number" && Number.isInteger(value6)))
+            unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
+          else if (!(value6 >= 0))
+            report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+          if (value6 !== null)
+            unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/maxItems",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/maxItems/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/maxItems",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/maxItems/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/maxItems",
+            "type",
+            "an integer or null",
+            value6,
+            at + "/properties/maxItems/type",
+          );
         }
       }
     }
@@ -2143,44 +1177,22 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
         isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
       )) {
         if (isMcpElicitationNumberSchemaPart3(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7))) {
-            report(
-              errors,
-              path + "/minItems",
-              "type",
-              "expected an integer, got " + describe(value7),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/minItems/type",
-            );
-          } else {
-            if (!(value7 >= 0))
-              report(
-                errors,
-                path + "/minItems",
-                "minimum",
-                "must be >= 0",
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/minItems/minimum",
-              );
-          }
+          if (!(typeof value7 === "number" && Number.isInteger(value7)))
+            unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
+          else if (!(value7 >= 0))
+            report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+        } else if (isMcpElicitationBooleanSchemaPart3(value7)) {
+          if (value7 !== null)
+            unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value7)) {
-            if (!(value7 === null)) {
-              report(
-                errors,
-                path + "/minItems",
-                "type",
-                "expected null, got " + describe(value7),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/minItems/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/minItems",
-              "type",
-              "expected a number or null, got " + describe(value7),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/minItems/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/minItems",
+            "type",
+            "an integer or null",
+            value7,
+            at + "/properties/minItems/type",
+          );
         }
       }
     }
@@ -2191,50 +1203,19 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
         isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value8)) {
-          if (!(typeof value8 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value8),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/title/type",
-            );
-          }
+          if (typeof value8 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value8)) {
+          if (value8 !== null)
+            unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value8)) {
-            if (!(value8 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value8),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value8),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value8, at + "/properties/title/type");
         }
       }
     }
     const value9 = value.type;
-    if (value9 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationArrayType(value9, path + "/type", errors);
-    }
+    if (value9 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
       if (!(
         key10 === "default" ||
@@ -2244,15 +1225,14 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
         key10 === "minItems" ||
         key10 === "title" ||
         key10 === "type"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key10),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key10),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -2260,19 +1240,22 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
-  if (isMcpElicitationTitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationTitledMultiSelectEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isMcpElicitationTitledMultiSelectEnumSchema,
+    checkMcpElicitationTitledMultiSelectEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  if (isMcpElicitationTitledMultiSelectEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationTitledMultiSelectEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationTitledMultiSelectEnumSchema", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpElicitationTitledMultiSelectEnumSchema,
+    checkMcpElicitationTitledMultiSelectEnumSchema,
+    "McpElicitationTitledMultiSelectEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
@@ -2284,20 +1267,13 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (value3 === undefined || !isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3))
-    return false;
+  if (value3 === undefined || !isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
   if (value5 === undefined || !isMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
-    if (!(
-      key6 === "default" ||
-      key6 === "description" ||
-      key6 === "oneOf" ||
-      key6 === "title" ||
-      key6 === "type"
-    ))
+    if (!(key6 === "default" || key6 === "description" || key6 === "oneOf" || key6 === "title" || key6 === "type"))
       return false;
   }
   return true;
@@ -2307,15 +1283,10 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/type",
-    );
-  } else {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
@@ -2323,35 +1294,13 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
         isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/default/type",
-            );
-          }
+          if (typeof value1 !== "string")
+            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
         }
       }
     }
@@ -2362,61 +1311,31 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
         isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value2)) {
-          if (!(typeof value2 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/description/type",
-            );
-          }
+          if (typeof value2 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+          if (value2 !== null)
+            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value2)) {
-            if (!(value2 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value2),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value2,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value3 = value.oneOf;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/oneOf",
-        "required",
-        'missing required property "oneOf"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/required",
-      );
-    } else {
-      if (!Array.isArray(value3)) {
-        report(
-          errors,
-          path + "/oneOf",
-          "type",
-          "expected an array, got " + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/oneOf/type",
-        );
-      } else {
-        for (let i4 = 0; i4 < value3.length; i4++) {
-          const item5 = value3[i4];
-          checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
-        }
+    if (value3 === undefined) missing(errors, path, "oneOf", at + "/required");
+    else if (!Array.isArray(value3))
+      unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
+    else {
+      for (let i4 = 0; i4 < value3.length; i4++) {
+        const item5 = value3[i4];
+        checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
       }
     }
     const value6 = value.title;
@@ -2426,66 +1345,28 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
         isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value6)) {
-          if (!(typeof value6 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/title/type",
-            );
-          }
+          if (typeof value6 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+          if (value6 !== null)
+            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationStringType(value7, path + "/type", errors);
-    }
+    if (value7 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
-      if (!(
-        key8 === "default" ||
-        key8 === "description" ||
-        key8 === "oneOf" ||
-        key8 === "title" ||
-        key8 === "type"
-      )) {
+      if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
         report(
           errors,
           path + "/" + pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -2493,24 +1374,25 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
-  if (isMcpElicitationTitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationTitledSingleSelectEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isMcpElicitationTitledSingleSelectEnumSchema,
+    checkMcpElicitationTitledSingleSelectEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  if (isMcpElicitationTitledSingleSelectEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationTitledSingleSelectEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationTitledSingleSelectEnumSchema", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpElicitationTitledSingleSelectEnumSchema,
+    checkMcpElicitationTitledSingleSelectEnumSchema,
+    "McpElicitationTitledSingleSelectEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects). */
-export function isMcpElicitationUntitledEnumItems(
-  value: unknown,
-): value is McpElicitationUntitledEnumItems {
+export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!isObject(value)) return false;
   const value1 = value.enum;
   if (value1 === undefined || !isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
@@ -2521,75 +1403,33 @@ export function isMcpElicitationUntitledEnumItems(
   }
   return true;
 }
-function checkMcpElicitationUntitledEnumItems(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems/type",
-    );
-  } else {
+function checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.enum;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/enum",
-        "required",
-        'missing required property "enum"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems/required",
-      );
-    } else {
-      if (!Array.isArray(value1)) {
-        report(
-          errors,
-          path + "/enum",
-          "type",
-          "expected an array, got " + describe(value1),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems/properties/enum/type",
-        );
-      } else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          const item3 = value1[i2];
-          if (!(typeof item3 === "string")) {
-            report(
-              errors,
-              path + "/enum" + "/" + i2,
-              "type",
-              "expected a string, got " + describe(item3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems/properties/enum/items/type",
-            );
-          }
-        }
+    if (value1 === undefined) missing(errors, path, "enum", at + "/required");
+    else if (!Array.isArray(value1))
+      unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          unexpected(errors, path + "/enum" + "/" + i2, "type", "a string", item3, at + "/properties/enum/items/type");
       }
     }
     const value4 = value.type;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems/required",
-      );
-    } else {
-      checkMcpElicitationStringType(value4, path + "/type", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationStringType(value4, path + "/type", errors);
     for (const key5 in value) {
-      if (!(key5 === "enum" || key5 === "type")) {
+      if (!(key5 === "enum" || key5 === "type"))
         report(
           errors,
           path + "/" + pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -2597,19 +1437,16 @@ function checkMcpElicitationUntitledEnumItems(
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
 ): ValidationResult<McpElicitationUntitledEnumItems> {
-  if (isMcpElicitationUntitledEnumItems(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationUntitledEnumItems(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpElicitationUntitledEnumItems, checkMcpElicitationUntitledEnumItems);
 }
 /** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpElicitationUntitledEnumItems(
-  value: unknown,
-): McpElicitationUntitledEnumItems {
-  if (isMcpElicitationUntitledEnumItems(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationUntitledEnumItems(value, "", errors);
-  throw new ValidationFailed("McpElicitationUntitledEnumItems", distinctErrors(errors));
+export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
+  return parseWith(
+    value,
+    isMcpElicitationUntitledEnumItems,
+    checkMcpElicitationUntitledEnumItems,
+    "McpElicitationUntitledEnumItems",
+  );
 }
 /** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
@@ -2617,10 +1454,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
   if (!isObject(value)) return false;
   const value1 = value.default;
-  if (
-    value1 !== undefined &&
-    !(isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null)
-  )
+  if (value1 !== undefined && !(isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
@@ -2661,15 +1495,10 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/type",
-    );
-  } else {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
@@ -2677,48 +1506,27 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
       )) {
         if (isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
-          if (!Array.isArray(value1)) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected an array, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/default/type",
-            );
-          } else {
+          if (!Array.isArray(value1))
+            unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
+          else {
             for (let i2 = 0; i2 < value1.length; i2++) {
               const item3 = value1[i2];
-              if (!(typeof item3 === "string")) {
-                report(
+              if (typeof item3 !== "string")
+                unexpected(
                   errors,
                   path + "/default" + "/" + i2,
                   "type",
-                  "expected a string, got " + describe(item3),
-                  "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/default/items/type",
+                  "a string",
+                  item3,
+                  at + "/properties/default/items/type",
                 );
-              }
             }
           }
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected an array or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "an array or null", value1, at + "/properties/default/type");
         }
       }
     }
@@ -2729,50 +1537,26 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value4)) {
-          if (!(typeof value4 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/description/type",
-            );
-          }
+          if (typeof value4 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value4, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+          if (value4 !== null)
+            unexpected(errors, path + "/description", "type", "null", value4, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value4)) {
-            if (!(value4 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value4),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value4),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value4,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value5 = value.items;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/items",
-        "required",
-        'missing required property "items"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
-    }
+    if (value5 === undefined) missing(errors, path, "items", at + "/required");
+    else checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
       if (!(
@@ -2780,44 +1564,22 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
       )) {
         if (isMcpElicitationNumberSchemaPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isInteger(value6))) {
-            report(
-              errors,
-              path + "/maxItems",
-              "type",
-              "expected an integer, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/maxItems/type",
-            );
-          } else {
-            if (!(value6 >= 0))
-              report(
-                errors,
-                path + "/maxItems",
-                "minimum",
-                "must be >= 0",
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/maxItems/minimum",
-              );
-          }
+          if (!(typeof value6 === "number" && Number.isInteger(value6)))
+            unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
+          else if (!(value6 >= 0))
+            report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+          if (value6 !== null)
+            unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/maxItems",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/maxItems/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/maxItems",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/maxItems/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/maxItems",
+            "type",
+            "an integer or null",
+            value6,
+            at + "/properties/maxItems/type",
+          );
         }
       }
     }
@@ -2828,44 +1590,22 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
       )) {
         if (isMcpElicitationNumberSchemaPart3(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7))) {
-            report(
-              errors,
-              path + "/minItems",
-              "type",
-              "expected an integer, got " + describe(value7),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/minItems/type",
-            );
-          } else {
-            if (!(value7 >= 0))
-              report(
-                errors,
-                path + "/minItems",
-                "minimum",
-                "must be >= 0",
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/minItems/minimum",
-              );
-          }
+          if (!(typeof value7 === "number" && Number.isInteger(value7)))
+            unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
+          else if (!(value7 >= 0))
+            report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+        } else if (isMcpElicitationBooleanSchemaPart3(value7)) {
+          if (value7 !== null)
+            unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value7)) {
-            if (!(value7 === null)) {
-              report(
-                errors,
-                path + "/minItems",
-                "type",
-                "expected null, got " + describe(value7),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/minItems/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/minItems",
-              "type",
-              "expected a number or null, got " + describe(value7),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/minItems/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/minItems",
+            "type",
+            "an integer or null",
+            value7,
+            at + "/properties/minItems/type",
+          );
         }
       }
     }
@@ -2876,50 +1616,19 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value8)) {
-          if (!(typeof value8 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value8),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/title/type",
-            );
-          }
+          if (typeof value8 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value8)) {
+          if (value8 !== null)
+            unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value8)) {
-            if (!(value8 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value8),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value8),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value8, at + "/properties/title/type");
         }
       }
     }
     const value9 = value.type;
-    if (value9 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationArrayType(value9, path + "/type", errors);
-    }
+    if (value9 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
       if (!(
         key10 === "default" ||
@@ -2929,15 +1638,14 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         key10 === "minItems" ||
         key10 === "title" ||
         key10 === "type"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key10),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key10),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -2945,19 +1653,22 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
-  if (isMcpElicitationUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationUntitledMultiSelectEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isMcpElicitationUntitledMultiSelectEnumSchema,
+    checkMcpElicitationUntitledMultiSelectEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  if (isMcpElicitationUntitledMultiSelectEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationUntitledMultiSelectEnumSchema(value, "", errors);
-  throw new ValidationFailed("McpElicitationUntitledMultiSelectEnumSchema", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpElicitationUntitledMultiSelectEnumSchema,
+    checkMcpElicitationUntitledMultiSelectEnumSchema,
+    "McpElicitationUntitledMultiSelectEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
@@ -2969,20 +1680,13 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (value3 === undefined || !isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3))
-    return false;
+  if (value3 === undefined || !isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
   if (value5 === undefined || !isMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
-    if (!(
-      key6 === "default" ||
-      key6 === "description" ||
-      key6 === "enum" ||
-      key6 === "title" ||
-      key6 === "type"
-    ))
+    if (!(key6 === "default" || key6 === "description" || key6 === "enum" || key6 === "title" || key6 === "type"))
       return false;
   }
   return true;
@@ -2992,15 +1696,10 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/type",
-    );
-  } else {
+  const at =
+    "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
@@ -3008,35 +1707,13 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
         isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/default/type",
-            );
-          }
+          if (typeof value1 !== "string")
+            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+          if (value1 !== null)
+            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value1)) {
-            if (!(value1 === null)) {
-              report(
-                errors,
-                path + "/default",
-                "type",
-                "expected null, got " + describe(value1),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/default/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/default",
-              "type",
-              "expected a string or null, got " + describe(value1),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/default/type",
-            );
-          }
+          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
         }
       }
     }
@@ -3047,69 +1724,32 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
         isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value2)) {
-          if (!(typeof value2 === "string")) {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/description/type",
-            );
-          }
+          if (typeof value2 !== "string")
+            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+          if (value2 !== null)
+            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value2)) {
-            if (!(value2 === null)) {
-              report(
-                errors,
-                path + "/description",
-                "type",
-                "expected null, got " + describe(value2),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/description/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/description",
-              "type",
-              "expected a string or null, got " + describe(value2),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/description/type",
-            );
-          }
+          unexpected(
+            errors,
+            path + "/description",
+            "type",
+            "a string or null",
+            value2,
+            at + "/properties/description/type",
+          );
         }
       }
     }
     const value3 = value.enum;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/enum",
-        "required",
-        'missing required property "enum"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/required",
-      );
-    } else {
-      if (!Array.isArray(value3)) {
-        report(
-          errors,
-          path + "/enum",
-          "type",
-          "expected an array, got " + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/enum/type",
-        );
-      } else {
-        for (let i4 = 0; i4 < value3.length; i4++) {
-          const item5 = value3[i4];
-          if (!(typeof item5 === "string")) {
-            report(
-              errors,
-              path + "/enum" + "/" + i4,
-              "type",
-              "expected a string, got " + describe(item5),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/enum/items/type",
-            );
-          }
-        }
+    if (value3 === undefined) missing(errors, path, "enum", at + "/required");
+    else if (!Array.isArray(value3))
+      unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
+    else {
+      for (let i4 = 0; i4 < value3.length; i4++) {
+        const item5 = value3[i4];
+        if (typeof item5 !== "string")
+          unexpected(errors, path + "/enum" + "/" + i4, "type", "a string", item5, at + "/properties/enum/items/type");
       }
     }
     const value6 = value.title;
@@ -3119,66 +1759,28 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
         isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
       )) {
         if (isMcpElicitationBooleanSchemaPart7(value6)) {
-          if (!(typeof value6 === "string")) {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/title/type",
-            );
-          }
+          if (typeof value6 !== "string")
+            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+          if (value6 !== null)
+            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          if (isMcpElicitationBooleanSchemaPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/title",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/title/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/title",
-              "type",
-              "expected a string or null, got " + describe(value6),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/properties/title/type",
-            );
-          }
+          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) {
-      report(
-        errors,
-        path + "/type",
-        "required",
-        'missing required property "type"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/required",
-      );
-    } else {
-      checkMcpElicitationStringType(value7, path + "/type", errors);
-    }
+    if (value7 === undefined) missing(errors, path, "type", at + "/required");
+    else checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
-      if (!(
-        key8 === "default" ||
-        key8 === "description" ||
-        key8 === "enum" ||
-        key8 === "title" ||
-        key8 === "type"
-      )) {
+      if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
         report(
           errors,
           path + "/" + pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -3186,27 +1788,25 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
-  if (isMcpElicitationUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpElicitationUntitledSingleSelectEnumSchema(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isMcpElicitationUntitledSingleSelectEnumSchema,
+    checkMcpElicitationUntitledSingleSelectEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  if (isMcpElicitationUntitledSingleSelectEnumSchema(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpElicitationUntitledSingleSelectEnumSchema(value, "", errors);
-  throw new ValidationFailed(
+  return parseWith(
+    value,
+    isMcpElicitationUntitledSingleSelectEnumSchema,
+    checkMcpElicitationUntitledSingleSelectEnumSchema,
     "McpElicitationUntitledSingleSelectEnumSchema",
-    distinctErrors(errors),
   );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParams` (fast: builds no error objects). */
-export function isMcpServerElicitationRequestParams(
-  value: unknown,
-): value is McpServerElicitationRequestParams {
+export function isMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.serverName;
   if (value1 === undefined || !(typeof value1 === "string")) return false;
@@ -3217,141 +1817,63 @@ export function isMcpServerElicitationRequestParams(
   if (!isMcpServerElicitationRequestParamsPart1(value)) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/type",
-    );
-  } else {
-    const value1 = value.serverName;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/serverName",
-        "required",
-        'missing required property "serverName"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/serverName",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/properties/serverName/type",
-        );
-      }
-    }
-    const value2 = value.threadId;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/threadId",
-        "required",
-        'missing required property "threadId"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/threadId",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/properties/threadId/type",
-        );
-      }
-    }
-    const value3 = value.turnId;
-    if (value3 !== undefined) {
-      if (!(
-        isMcpServerElicitationRequestParamsPart2(value3) ||
-        isMcpServerElicitationRequestParamsPart3(value3)
-      )) {
-        if (isMcpElicitationBooleanSchemaPart7(value3)) {
-          if (!(typeof value3 === "string")) {
-            report(
-              errors,
-              path + "/turnId",
-              "type",
-              "expected a string, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/properties/turnId/type",
-            );
-          }
-        } else {
-          if (isMcpElicitationBooleanSchemaPart3(value3)) {
-            if (!(value3 === null)) {
-              report(
-                errors,
-                path + "/turnId",
-                "type",
-                "expected null, got " + describe(value3),
-                "schemas/codex-mcp-elicitation-request-params.schema.json#/properties/turnId/type",
-              );
-            }
+function checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
+    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+    else {
+      const value1 = value.serverName;
+      if (value1 === undefined) missing(errors, path, "serverName", at + "/required");
+      else if (typeof value1 !== "string")
+        unexpected(errors, path + "/serverName", "type", "a string", value1, at + "/properties/serverName/type");
+      const value2 = value.threadId;
+      if (value2 === undefined) missing(errors, path, "threadId", at + "/required");
+      else if (typeof value2 !== "string")
+        unexpected(errors, path + "/threadId", "type", "a string", value2, at + "/properties/threadId/type");
+      const value3 = value.turnId;
+      if (value3 !== undefined) {
+        if (!(isMcpServerElicitationRequestParamsPart2(value3) || isMcpServerElicitationRequestParamsPart3(value3))) {
+          if (isMcpElicitationBooleanSchemaPart7(value3)) {
+            if (typeof value3 !== "string")
+              unexpected(errors, path + "/turnId", "type", "a string", value3, at + "/properties/turnId/type");
+          } else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+            if (value3 !== null)
+              unexpected(errors, path + "/turnId", "type", "null", value3, at + "/properties/turnId/type");
           } else {
-            report(
-              errors,
-              path + "/turnId",
-              "type",
-              "expected a string or null, got " + describe(value3),
-              "schemas/codex-mcp-elicitation-request-params.schema.json#/properties/turnId/type",
-            );
+            unexpected(errors, path + "/turnId", "type", "a string or null", value3, at + "/properties/turnId/type");
           }
         }
       }
     }
-  }
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/type",
-    );
-  } else {
-    const tag4 = value.mode;
-    switch (tag4) {
-      case "form":
-        checkMcpServerElicitationRequestParamsForm(value, path, errors);
-        break;
-      case "openai/form":
-        checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
-        break;
-      case "openaiForm":
-        checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
-        break;
-      case "url":
-        checkMcpServerElicitationRequestParamsUrl(value, path, errors);
-        break;
-      default:
-        if (tag4 === undefined) {
-          report(
-            errors,
-            path + "/mode",
-            "required",
-            'missing required property "mode"',
-            "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf",
-          );
-        } else {
-          report(
-            errors,
-            path + "/mode",
-            "discriminator",
-            'expected one of "form" | "openai/form" | "openaiForm" | "url", got ' + describe(tag4),
-            "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf",
-          );
-        }
+    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/oneOf");
+    else {
+      const tag4 = value.mode;
+      switch (tag4) {
+        case "form":
+          checkMcpServerElicitationRequestParamsForm(value, path, errors);
+          break;
+        case "openai/form":
+          checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
+          break;
+        case "openaiForm":
+          checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
+          break;
+        case "url":
+          checkMcpServerElicitationRequestParamsUrl(value, path, errors);
+          break;
+        default:
+          if (tag4 === undefined) missing(errors, path, "mode", at + "/oneOf");
+          else
+            unexpected(
+              errors,
+              path + "/mode",
+              "discriminator",
+              'one of "form" | "openai/form" | "openaiForm" | "url"',
+              tag4,
+              at + "/oneOf",
+            );
+      }
     }
   }
 }
@@ -3359,19 +1881,16 @@ function checkMcpServerElicitationRequestParams(
 export function validateMcpServerElicitationRequestParams(
   value: unknown,
 ): ValidationResult<McpServerElicitationRequestParams> {
-  if (isMcpServerElicitationRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpServerElicitationRequestParams, checkMcpServerElicitationRequestParams);
 }
 /** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpServerElicitationRequestParams(
-  value: unknown,
-): McpServerElicitationRequestParams {
-  if (isMcpServerElicitationRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParams(value, "", errors);
-  throw new ValidationFailed("McpServerElicitationRequestParams", distinctErrors(errors));
+export function parseMcpServerElicitationRequestParams(value: unknown): McpServerElicitationRequestParams {
+  return parseWith(
+    value,
+    isMcpServerElicitationRequestParams,
+    checkMcpServerElicitationRequestParams,
+    "McpServerElicitationRequestParams",
+  );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsForm` (fast: builds no error objects). */
 export function isMcpServerElicitationRequestParamsForm(
@@ -3387,91 +1906,37 @@ export function isMcpServerElicitationRequestParamsForm(
   if (value4 === undefined || !isMcpElicitationSchema(value4)) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParamsForm(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0/type",
-    );
-  } else {
-    const value1 = value._meta;
+function checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value2 = value.message;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/message",
-        "required",
-        'missing required property "message"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/message",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0/properties/message/type",
-        );
-      }
-    }
+    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    else if (typeof value2 !== "string")
+      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/mode",
-        "required",
-        'missing required property "mode"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0/required",
-      );
-    } else {
-      if (!(value3 === "form"))
-        report(
-          errors,
-          path + "/mode",
-          "enum",
-          'expected "form", got ' + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0/properties/mode/enum",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "mode", at + "/required");
+    else if (value3 !== "form")
+      unexpected(errors, path + "/mode", "enum", '"form"', value3, at + "/properties/mode/enum");
     const value4 = value.requestedSchema;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/requestedSchema",
-        "required",
-        'missing required property "requestedSchema"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0/required",
-      );
-    } else {
-      checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
+    else checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsForm`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsForm(
   value: unknown,
 ): ValidationResult<McpServerElicitationRequestParamsForm> {
-  if (isMcpServerElicitationRequestParamsForm(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsForm(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpServerElicitationRequestParamsForm, checkMcpServerElicitationRequestParamsForm);
 }
 /** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpServerElicitationRequestParamsForm(
-  value: unknown,
-): McpServerElicitationRequestParamsForm {
-  if (isMcpServerElicitationRequestParamsForm(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsForm(value, "", errors);
-  throw new ValidationFailed("McpServerElicitationRequestParamsForm", distinctErrors(errors));
+export function parseMcpServerElicitationRequestParamsForm(value: unknown): McpServerElicitationRequestParamsForm {
+  return parseWith(
+    value,
+    isMcpServerElicitationRequestParamsForm,
+    checkMcpServerElicitationRequestParamsForm,
+    "McpServerElicitationRequestParamsForm",
+  );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiSlashForm` (fast: builds no error objects). */
 export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
@@ -3492,86 +1957,40 @@ function checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1/type",
-    );
-  } else {
-    const value1 = value._meta;
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value2 = value.message;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/message",
-        "required",
-        'missing required property "message"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/message",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1/properties/message/type",
-        );
-      }
-    }
+    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    else if (typeof value2 !== "string")
+      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/mode",
-        "required",
-        'missing required property "mode"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1/required",
-      );
-    } else {
-      if (!(value3 === "openai/form"))
-        report(
-          errors,
-          path + "/mode",
-          "enum",
-          'expected "openai/form", got ' + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1/properties/mode/enum",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "mode", at + "/required");
+    else if (value3 !== "openai/form")
+      unexpected(errors, path + "/mode", "enum", '"openai/form"', value3, at + "/properties/mode/enum");
     const value4 = value.requestedSchema;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/requestedSchema",
-        "required",
-        'missing required property "requestedSchema"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1/required",
-      );
-    }
+    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
-  if (isMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isMcpServerElicitationRequestParamsOpenaiSlashForm,
+    checkMcpServerElicitationRequestParamsOpenaiSlashForm,
+  );
 }
 /** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiSlashForm {
-  if (isMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, "", errors);
-  throw new ValidationFailed(
+  return parseWith(
+    value,
+    isMcpServerElicitationRequestParamsOpenaiSlashForm,
+    checkMcpServerElicitationRequestParamsOpenaiSlashForm,
     "McpServerElicitationRequestParamsOpenaiSlashForm",
-    distinctErrors(errors),
   );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiForm` (fast: builds no error objects). */
@@ -3593,89 +2012,44 @@ function checkMcpServerElicitationRequestParamsOpenaiForm(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2/type",
-    );
-  } else {
-    const value1 = value._meta;
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value2 = value.message;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/message",
-        "required",
-        'missing required property "message"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/message",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2/properties/message/type",
-        );
-      }
-    }
+    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    else if (typeof value2 !== "string")
+      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/mode",
-        "required",
-        'missing required property "mode"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2/required",
-      );
-    } else {
-      if (!(value3 === "openaiForm"))
-        report(
-          errors,
-          path + "/mode",
-          "enum",
-          'expected "openaiForm", got ' + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2/properties/mode/enum",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "mode", at + "/required");
+    else if (value3 !== "openaiForm")
+      unexpected(errors, path + "/mode", "enum", '"openaiForm"', value3, at + "/properties/mode/enum");
     const value4 = value.requestedSchema;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/requestedSchema",
-        "required",
-        'missing required property "requestedSchema"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2/required",
-      );
-    }
+    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
-  if (isMcpServerElicitationRequestParamsOpenaiForm(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsOpenaiForm(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isMcpServerElicitationRequestParamsOpenaiForm,
+    checkMcpServerElicitationRequestParamsOpenaiForm,
+  );
 }
 /** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiForm {
-  if (isMcpServerElicitationRequestParamsOpenaiForm(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsOpenaiForm(value, "", errors);
-  throw new ValidationFailed("McpServerElicitationRequestParamsOpenaiForm", distinctErrors(errors));
+  return parseWith(
+    value,
+    isMcpServerElicitationRequestParamsOpenaiForm,
+    checkMcpServerElicitationRequestParamsOpenaiForm,
+    "McpServerElicitationRequestParamsOpenaiForm",
+  );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects). */
-export function isMcpServerElicitationRequestParamsUrl(
-  value: unknown,
-): value is McpServerElicitationRequestParamsUrl {
+export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
   if (!isObject(value)) return false;
   const value1 = value._meta;
   const value2 = value.elicitationId;
@@ -3688,119 +2062,42 @@ export function isMcpServerElicitationRequestParamsUrl(
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParamsUrl(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/type",
-    );
-  } else {
-    const value1 = value._meta;
+function checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value2 = value.elicitationId;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/elicitationId",
-        "required",
-        'missing required property "elicitationId"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/elicitationId",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/properties/elicitationId/type",
-        );
-      }
-    }
+    if (value2 === undefined) missing(errors, path, "elicitationId", at + "/required");
+    else if (typeof value2 !== "string")
+      unexpected(errors, path + "/elicitationId", "type", "a string", value2, at + "/properties/elicitationId/type");
     const value3 = value.message;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/message",
-        "required",
-        'missing required property "message"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/required",
-      );
-    } else {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/message",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/properties/message/type",
-        );
-      }
-    }
+    if (value3 === undefined) missing(errors, path, "message", at + "/required");
+    else if (typeof value3 !== "string")
+      unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
     const value4 = value.mode;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/mode",
-        "required",
-        'missing required property "mode"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/required",
-      );
-    } else {
-      if (!(value4 === "url"))
-        report(
-          errors,
-          path + "/mode",
-          "enum",
-          'expected "url", got ' + describe(value4),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/properties/mode/enum",
-        );
-    }
+    if (value4 === undefined) missing(errors, path, "mode", at + "/required");
+    else if (value4 !== "url")
+      unexpected(errors, path + "/mode", "enum", '"url"', value4, at + "/properties/mode/enum");
     const value5 = value.url;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/url",
-        "required",
-        'missing required property "url"',
-        "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/url",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3/properties/url/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "url", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/url", "type", "a string", value5, at + "/properties/url/type");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsUrl`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsUrl(
   value: unknown,
 ): ValidationResult<McpServerElicitationRequestParamsUrl> {
-  if (isMcpServerElicitationRequestParamsUrl(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsUrl(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isMcpServerElicitationRequestParamsUrl, checkMcpServerElicitationRequestParamsUrl);
 }
 /** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpServerElicitationRequestParamsUrl(
-  value: unknown,
-): McpServerElicitationRequestParamsUrl {
-  if (isMcpServerElicitationRequestParamsUrl(value)) return value;
-  const errors: ValidationError[] = [];
-  checkMcpServerElicitationRequestParamsUrl(value, "", errors);
-  throw new ValidationFailed("McpServerElicitationRequestParamsUrl", distinctErrors(errors));
+export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpServerElicitationRequestParamsUrl {
+  return parseWith(
+    value,
+    isMcpServerElicitationRequestParamsUrl,
+    checkMcpServerElicitationRequestParamsUrl,
+    "McpServerElicitationRequestParamsUrl",
+  );
 }
 
 function isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {

@@ -16,8 +16,7 @@ export interface ValidationError {
 }
 
 export type ValidationResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly errors: readonly ValidationError[] };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ValidationError[] };
 
 /** Thrown by the `parse*` functions; carries the same errors `validate*` returns. */
 export class ValidationFailed extends Error {
@@ -101,10 +100,14 @@ export function hasDuplicates(items: readonly unknown[]): boolean {
 }
 
 export function isMultipleOf(value: number, divisor: number): boolean {
-  return Number.isInteger(value / divisor);
+  const quotient = value / divisor;
+  // A quotient too large for a double is still an exact multiple when the remainder is zero.
+  return Number.isFinite(quotient) ? Number.isInteger(quotient) : value % divisor === 0;
 }
 
+/** A property name as one JSON-pointer token (`a/b` → `a~1b`). */
 export function pointerToken(key: string): string {
+  if (!key.includes("~") && !key.includes("/")) return key;
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -127,11 +130,59 @@ export function describe(value: unknown): string {
 
 /** Drops repeated errors (an `allOf` can report the same type mismatch from several branches). */
 export function distinctErrors(errors: ValidationError[]): ValidationError[] {
-  const seen = new Set<string>();
-  return errors.filter((e) => {
-    const key = `${e.path}\u0000${e.keyword}\u0000${e.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+  if (errors.length < 2) return errors;
+  return errors.filter((e, i) => {
+    for (let j = 0; j < i; j++) {
+      const other = errors[j]!;
+      if (other.path === e.path && other.keyword === e.keyword && other.message === e.message) return false;
+    }
     return true;
   });
+}
+
+/** Reports a value that is not what a keyword expects (`type`, `const`, `enum`, ...). */
+export function unexpected(
+  errors: ValidationError[],
+  path: string,
+  keyword: string,
+  expected: string,
+  value: unknown,
+  schemaPath: string,
+): void {
+  errors.push({ path, keyword, message: `expected ${expected}, got ${describe(value)}`, schemaPath });
+}
+
+/** Reports a required property that is absent. */
+export function missing(errors: ValidationError[], path: string, name: string, schemaPath: string): void {
+  errors.push({
+    path: `${path}/${pointerToken(name)}`,
+    keyword: "required",
+    message: `missing required property "${name}"`,
+    schemaPath,
+  });
+}
+
+/** `validateX`: the fast check first; the error-collecting check only for invalid values. */
+export function validateWith<T>(
+  value: unknown,
+  is: (value: unknown) => value is T,
+  check: (value: unknown, path: string, errors: ValidationError[]) => void,
+): ValidationResult<T> {
+  if (is(value)) return { ok: true, value };
+  const errors: ValidationError[] = [];
+  check(value, "", errors);
+  return { ok: false, errors: distinctErrors(errors) };
+}
+
+/** `parseX`: the value typed, or `ValidationFailed` carrying every error. */
+export function parseWith<T>(
+  value: unknown,
+  is: (value: unknown) => value is T,
+  check: (value: unknown, path: string, errors: ValidationError[]) => void,
+  typeName: string,
+): T {
+  if (is(value)) return value;
+  const errors: ValidationError[] = [];
+  check(value, "", errors);
+  throw new ValidationFailed(typeName, distinctErrors(errors));
 }

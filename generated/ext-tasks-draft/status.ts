@@ -15,11 +15,7 @@ export const TASK_STATUSES = [
 ] as const satisfies readonly TaskStatus[];
 
 /** The statuses a task never leaves. */
-export const TERMINAL_STATUSES = [
-  "completed",
-  "failed",
-  "cancelled",
-] as const satisfies readonly TaskStatus[];
+export const TERMINAL_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly TaskStatus[];
 
 /** A status a task never leaves. */
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];

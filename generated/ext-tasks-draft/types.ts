@@ -65,8 +65,7 @@ export interface CreateTaskResultMetaRelatedTask {
   taskId: string;
 }
 
-export type DetailedTask =
-  WorkingTask | InputRequiredTask | CompletedTask | FailedTask | CancelledTask;
+export type DetailedTask = WorkingTask | InputRequiredTask | CompletedTask | FailedTask | CancelledTask;
 
 export interface FailedTask {
   taskId: string;

@@ -41,14 +41,7 @@ import type {
   WorkingTask,
 } from "./types.js";
 import type { ValidationError, ValidationResult } from "./runtime.js";
-import {
-  ValidationFailed,
-  describe,
-  distinctErrors,
-  isObject,
-  pointerToken,
-  report,
-} from "./runtime.js";
+import { describe, isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -75,158 +68,75 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   const value4 = value.params;
   if (value4 === undefined || !isCancelTaskRequestParams(value4)) return false;
   for (const key5 in value) {
-    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-      return false;
+    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
   return true;
 }
 function checkCancelTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      if (!(value1 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value1 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      if (!(isCancelTaskRequestPart1(value2) || isCancelTaskRequestPart2(value2))) {
-        if (isCancelTaskRequestPart4(value2)) {
-          if (!(typeof value2 === "string")) {
+    if (value2 === undefined) missing(errors, path, "id", at + "/required");
+    else if (!(isCancelTaskRequestPart1(value2) || isCancelTaskRequestPart2(value2))) {
+      if (isCancelTaskRequestPart4(value2)) {
+        if (typeof value2 !== "string")
+          unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
+      } else if (isCancelTaskRequestPart3(value2)) {
+        if (!(typeof value2 === "number" && Number.isInteger(value2)))
+          unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
+        else {
+          if (!(value2 >= -9007199254740991))
             report(
               errors,
               path + "/id",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/id/anyOf/0/type",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/id/anyOf/1/minimum",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value2)) {
-            if (!(typeof value2 === "number" && Number.isInteger(value2))) {
-              report(
-                errors,
-                path + "/id",
-                "type",
-                "expected an integer, got " + describe(value2),
-                "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/id/anyOf/1/type",
-              );
-            } else {
-              if (!(value2 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/id",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/id/anyOf/1/minimum",
-                );
-              if (!(value2 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/id",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/id/anyOf/1/maximum",
-                );
-            }
-          } else {
+          if (!(value2 <= 9007199254740991))
             report(
               errors,
               path + "/id",
-              "type",
-              "expected a string or a number, got " + describe(value2),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/id/anyOf",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/id/anyOf/1/maximum",
             );
-          }
         }
+      } else {
+        unexpected(errors, path + "/id", "type", "a string or an integer", value2, at + "/properties/id/anyOf");
       }
     }
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/cancel"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/cancel", got ' + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/cancel")
+      unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      checkCancelTaskRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "params", at + "/required");
+    else checkCancelTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
-      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) {
+      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
         report(
           errors,
           path + "/" + pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
 export function validateCancelTaskRequest(value: unknown): ValidationResult<CancelTaskRequest> {
-  if (isCancelTaskRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCancelTaskRequest, checkCancelTaskRequest);
 }
 /** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  if (isCancelTaskRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequest(value, "", errors);
-  throw new ValidationFailed("CancelTaskRequest", distinctErrors(errors));
+  return parseWith(value, isCancelTaskRequest, checkCancelTaskRequest, "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
@@ -238,68 +148,33 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   }
   return true;
 }
-function checkCancelTaskRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/params/type",
-    );
-  } else {
+function checkCancelTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/params";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/params/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/params/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId")) {
+      if (!(key2 === "taskId"))
         report(
           errors,
           path + "/" + pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/params/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(
-  value: unknown,
-): ValidationResult<CancelTaskRequestParams> {
-  if (isCancelTaskRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateCancelTaskRequestParams(value: unknown): ValidationResult<CancelTaskRequestParams> {
+  return validateWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams);
 }
 /** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  if (isCancelTaskRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequestParams(value, "", errors);
-  throw new ValidationFailed("CancelTaskRequestParams", distinctErrors(errors));
+  return parseWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams, "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
@@ -309,34 +184,20 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   return true;
 }
 function checkCancelTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
-    if (value1 !== undefined) {
-      checkCancelTaskResultMeta(value1, path + "/_meta", errors);
-    }
+    if (value1 !== undefined) checkCancelTaskResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `CancelTaskResult`, reporting every error with its path. */
 export function validateCancelTaskResult(value: unknown): ValidationResult<CancelTaskResult> {
-  if (isCancelTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCancelTaskResult, checkCancelTaskResult);
 }
 /** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  if (isCancelTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskResult(value, "", errors);
-  throw new ValidationFailed("CancelTaskResult", distinctErrors(errors));
+  return parseWith(value, isCancelTaskResult, checkCancelTaskResult, "CancelTaskResult");
 }
 /** Whether a value is a valid `CancelTaskResultMeta` (fast: builds no error objects). */
 export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResultMeta {
@@ -358,98 +219,77 @@ export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResul
   return true;
 }
 function checkCancelTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
       if (!(isCancelTaskResultMetaPart1(value1) || isCancelTaskResultMetaPart2(value1))) {
         if (isCancelTaskRequestPart4(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
+          if (typeof value1 !== "string")
+            unexpected(
               errors,
               path + "/progressToken",
               "type",
-              "expected a string, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/progressToken/anyOf/0/type",
+              "a string",
+              value1,
+              at + "/properties/progressToken/anyOf/0/type",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value1)) {
-            if (!(typeof value1 === "number" && Number.isInteger(value1))) {
+        } else if (isCancelTaskRequestPart3(value1)) {
+          if (!(typeof value1 === "number" && Number.isInteger(value1)))
+            unexpected(
+              errors,
+              path + "/progressToken",
+              "type",
+              "an integer",
+              value1,
+              at + "/properties/progressToken/anyOf/1/type",
+            );
+          else {
+            if (!(value1 >= -9007199254740991))
               report(
                 errors,
                 path + "/progressToken",
-                "type",
-                "expected an integer, got " + describe(value1),
-                "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/progressToken/anyOf/1/type",
+                "minimum",
+                "must be >= -9007199254740991",
+                at + "/properties/progressToken/anyOf/1/minimum",
               );
-            } else {
-              if (!(value1 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/progressToken/anyOf/1/minimum",
-                );
-              if (!(value1 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/progressToken/anyOf/1/maximum",
-                );
-            }
-          } else {
-            report(
-              errors,
-              path + "/progressToken",
-              "type",
-              "expected a string or a number, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/progressToken/anyOf",
-            );
+            if (!(value1 <= 9007199254740991))
+              report(
+                errors,
+                path + "/progressToken",
+                "maximum",
+                "must be <= 9007199254740991",
+                at + "/properties/progressToken/anyOf/1/maximum",
+              );
           }
+        } else {
+          unexpected(
+            errors,
+            path + "/progressToken",
+            "type",
+            "a string or an integer",
+            value1,
+            at + "/properties/progressToken/anyOf",
+          );
         }
       }
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined) {
-      checkCancelTaskResultMetaRelatedTask(
-        value2,
-        path + "/io.modelcontextprotocol~1related-task",
-        errors,
-      );
-    }
+    if (value2 !== undefined)
+      checkCancelTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `CancelTaskResultMeta`, reporting every error with its path. */
-export function validateCancelTaskResultMeta(
-  value: unknown,
-): ValidationResult<CancelTaskResultMeta> {
-  if (isCancelTaskResultMeta(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskResultMeta(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateCancelTaskResultMeta(value: unknown): ValidationResult<CancelTaskResultMeta> {
+  return validateWith(value, isCancelTaskResultMeta, checkCancelTaskResultMeta);
 }
 /** Returns the value as `CancelTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResultMeta(value: unknown): CancelTaskResultMeta {
-  if (isCancelTaskResultMeta(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskResultMeta(value, "", errors);
-  throw new ValidationFailed("CancelTaskResultMeta", distinctErrors(errors));
+  return parseWith(value, isCancelTaskResultMeta, checkCancelTaskResultMeta, "CancelTaskResultMeta");
 }
 /** Whether a value is a valid `CancelTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isCancelTaskResultMetaRelatedTask(
-  value: unknown,
-): value is CancelTaskResultMetaRelatedTask {
+export function isCancelTaskResultMetaRelatedTask(value: unknown): value is CancelTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
   if (value1 === undefined || !(typeof value1 === "string")) return false;
@@ -458,50 +298,24 @@ export function isCancelTaskResultMetaRelatedTask(
   }
   return true;
 }
-function checkCancelTaskResultMetaRelatedTask(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/type",
-    );
-  } else {
+function checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId")) {
+      if (!(key2 === "taskId"))
         report(
           errors,
           path + "/" + pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -509,19 +323,16 @@ function checkCancelTaskResultMetaRelatedTask(
 export function validateCancelTaskResultMetaRelatedTask(
   value: unknown,
 ): ValidationResult<CancelTaskResultMetaRelatedTask> {
-  if (isCancelTaskResultMetaRelatedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskResultMetaRelatedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCancelTaskResultMetaRelatedTask, checkCancelTaskResultMetaRelatedTask);
 }
 /** Returns the value as `CancelTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseCancelTaskResultMetaRelatedTask(
-  value: unknown,
-): CancelTaskResultMetaRelatedTask {
-  if (isCancelTaskResultMetaRelatedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskResultMetaRelatedTask(value, "", errors);
-  throw new ValidationFailed("CancelTaskResultMetaRelatedTask", distinctErrors(errors));
+export function parseCancelTaskResultMetaRelatedTask(value: unknown): CancelTaskResultMetaRelatedTask {
+  return parseWith(
+    value,
+    isCancelTaskResultMetaRelatedTask,
+    checkCancelTaskResultMetaRelatedTask,
+    "CancelTaskResultMetaRelatedTask",
+  );
 }
 /** Whether a value is a valid `CancelledTask` (fast: builds no error objects). */
 export function isCancelledTask(value: unknown): value is CancelledTask {
@@ -537,14 +348,10 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   const value6 = value.ttlMs;
-  if (
-    value6 === undefined ||
-    !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)
-  )
+  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
     return false;
   const value7 = value.pollIntervalMs;
-  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7)))
-    return false;
+  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   for (const key8 in value) {
     if (!(
       key8 === "taskId" ||
@@ -560,161 +367,54 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
   return true;
 }
 function checkCancelledTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/required",
-      );
-    } else {
-      if (!(value2 === "cancelled"))
-        report(
-          errors,
-          path + "/status",
-          "const",
-          'expected "cancelled", got ' + describe(value2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/status/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    else if (value2 !== "cancelled")
+      unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/statusMessage/type",
-        );
-      }
+      if (typeof value3 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/required",
-      );
-    } else {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/createdAt/type",
-        );
-      }
-    }
+    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value4 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
     const value6 = value.ttlMs;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/ttlMs",
-        "required",
-        'missing required property "ttlMs"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/required",
-      );
-    } else {
-      if (!(isCancelledTaskPart1(value6) || isCancelledTaskPart2(value6))) {
-        if (isCancelTaskRequestPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isFinite(value6))) {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/ttlMs/anyOf/0/type",
-            );
-          }
-        } else {
-          if (isCancelledTaskPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/ttlMs",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/ttlMs/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/ttlMs/anyOf",
-            );
-          }
-        }
+    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
+    else if (!(isCancelledTaskPart1(value6) || isCancelledTaskPart2(value6))) {
+      if (isCancelTaskRequestPart3(value6)) {
+        if (!(typeof value6 === "number" && Number.isFinite(value6)))
+          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+      } else if (isCancelledTaskPart3(value6)) {
+        if (value6 !== null)
+          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+      } else {
+        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7))) {
-        report(
+      if (!(typeof value7 === "number" && Number.isFinite(value7)))
+        unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
-          "expected a number, got " + describe(value7),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/properties/pollIntervalMs/type",
+          "a number",
+          value7,
+          at + "/properties/pollIntervalMs/type",
         );
-      }
     }
     for (const key8 in value) {
       if (!(
@@ -725,31 +425,24 @@ function checkCancelledTask(value: unknown, path: string, errors: ValidationErro
         key8 === "lastUpdatedAt" ||
         key8 === "ttlMs" ||
         key8 === "pollIntervalMs"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `CancelledTask`, reporting every error with its path. */
 export function validateCancelledTask(value: unknown): ValidationResult<CancelledTask> {
-  if (isCancelledTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelledTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCancelledTask, checkCancelledTask);
 }
 /** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  if (isCancelledTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelledTask(value, "", errors);
-  throw new ValidationFailed("CancelledTask", distinctErrors(errors));
+  return parseWith(value, isCancelledTask, checkCancelledTask, "CancelledTask");
 }
 /** Whether a value is a valid `CompletedTask` (fast: builds no error objects). */
 export function isCompletedTask(value: unknown): value is CompletedTask {
@@ -765,14 +458,10 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   const value6 = value.ttlMs;
-  if (
-    value6 === undefined ||
-    !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)
-  )
+  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
     return false;
   const value7 = value.pollIntervalMs;
-  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7)))
-    return false;
+  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.result;
   if (value8 === undefined || !isCompletedTaskPart1(value8)) return false;
   for (const key9 in value) {
@@ -791,182 +480,59 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   return true;
 }
 function checkCompletedTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/required",
-      );
-    } else {
-      if (!(value2 === "completed"))
-        report(
-          errors,
-          path + "/status",
-          "const",
-          'expected "completed", got ' + describe(value2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/status/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    else if (value2 !== "completed")
+      unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/statusMessage/type",
-        );
-      }
+      if (typeof value3 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/required",
-      );
-    } else {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/createdAt/type",
-        );
-      }
-    }
+    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value4 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
     const value6 = value.ttlMs;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/ttlMs",
-        "required",
-        'missing required property "ttlMs"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/required",
-      );
-    } else {
-      if (!(isCompletedTaskPart2(value6) || isCompletedTaskPart3(value6))) {
-        if (isCancelTaskRequestPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isFinite(value6))) {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/ttlMs/anyOf/0/type",
-            );
-          }
-        } else {
-          if (isCancelledTaskPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/ttlMs",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/ttlMs/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/ttlMs/anyOf",
-            );
-          }
-        }
+    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
+    else if (!(isCompletedTaskPart2(value6) || isCompletedTaskPart3(value6))) {
+      if (isCancelTaskRequestPart3(value6)) {
+        if (!(typeof value6 === "number" && Number.isFinite(value6)))
+          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+      } else if (isCancelledTaskPart3(value6)) {
+        if (value6 !== null)
+          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+      } else {
+        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7))) {
-        report(
+      if (!(typeof value7 === "number" && Number.isFinite(value7)))
+        unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
-          "expected a number, got " + describe(value7),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/pollIntervalMs/type",
+          "a number",
+          value7,
+          at + "/properties/pollIntervalMs/type",
         );
-      }
     }
     const value8 = value.result;
-    if (value8 === undefined) {
-      report(
-        errors,
-        path + "/result",
-        "required",
-        'missing required property "result"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/required",
-      );
-    } else {
-      if (!isObject(value8)) {
-        report(
-          errors,
-          path + "/result",
-          "type",
-          "expected an object, got " + describe(value8),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/properties/result/type",
-        );
-      }
-    }
+    if (value8 === undefined) missing(errors, path, "result", at + "/required");
+    else if (!isObject(value8))
+      unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
     for (const key11 in value) {
       if (!(
         key11 === "taskId" ||
@@ -977,31 +543,24 @@ function checkCompletedTask(value: unknown, path: string, errors: ValidationErro
         key11 === "ttlMs" ||
         key11 === "pollIntervalMs" ||
         key11 === "result"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `CompletedTask`, reporting every error with its path. */
 export function validateCompletedTask(value: unknown): ValidationResult<CompletedTask> {
-  if (isCompletedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCompletedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCompletedTask, checkCompletedTask);
 }
 /** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  if (isCompletedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCompletedTask(value, "", errors);
-  throw new ValidationFailed("CompletedTask", distinctErrors(errors));
+  return parseWith(value, isCompletedTask, checkCompletedTask, "CompletedTask");
 }
 /** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
@@ -1012,35 +571,24 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   return true;
 }
 function checkCreateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/type",
-    );
-  } else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      checkCreateTaskResultMeta(value1, path + "/_meta", errors);
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  else {
+    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+    else {
+      const value1 = value._meta;
+      if (value1 !== undefined) checkCreateTaskResultMeta(value1, path + "/_meta", errors);
     }
+    checkTask(value, path, errors);
   }
-  checkTask(value, path, errors);
 }
 /** Validates a value as `CreateTaskResult`, reporting every error with its path. */
 export function validateCreateTaskResult(value: unknown): ValidationResult<CreateTaskResult> {
-  if (isCreateTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCreateTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCreateTaskResult, checkCreateTaskResult);
 }
 /** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  if (isCreateTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCreateTaskResult(value, "", errors);
-  throw new ValidationFailed("CreateTaskResult", distinctErrors(errors));
+  return parseWith(value, isCreateTaskResult, checkCreateTaskResult, "CreateTaskResult");
 }
 /** Whether a value is a valid `CreateTaskResultMeta` (fast: builds no error objects). */
 export function isCreateTaskResultMeta(value: unknown): value is CreateTaskResultMeta {
@@ -1062,98 +610,77 @@ export function isCreateTaskResultMeta(value: unknown): value is CreateTaskResul
   return true;
 }
 function checkCreateTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
       if (!(isCreateTaskResultMetaPart1(value1) || isCreateTaskResultMetaPart2(value1))) {
         if (isCancelTaskRequestPart4(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
+          if (typeof value1 !== "string")
+            unexpected(
               errors,
               path + "/progressToken",
               "type",
-              "expected a string, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/0/type",
+              "a string",
+              value1,
+              at + "/properties/progressToken/anyOf/0/type",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value1)) {
-            if (!(typeof value1 === "number" && Number.isInteger(value1))) {
+        } else if (isCancelTaskRequestPart3(value1)) {
+          if (!(typeof value1 === "number" && Number.isInteger(value1)))
+            unexpected(
+              errors,
+              path + "/progressToken",
+              "type",
+              "an integer",
+              value1,
+              at + "/properties/progressToken/anyOf/1/type",
+            );
+          else {
+            if (!(value1 >= -9007199254740991))
               report(
                 errors,
                 path + "/progressToken",
-                "type",
-                "expected an integer, got " + describe(value1),
-                "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/1/type",
+                "minimum",
+                "must be >= -9007199254740991",
+                at + "/properties/progressToken/anyOf/1/minimum",
               );
-            } else {
-              if (!(value1 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/1/minimum",
-                );
-              if (!(value1 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/1/maximum",
-                );
-            }
-          } else {
-            report(
-              errors,
-              path + "/progressToken",
-              "type",
-              "expected a string or a number, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf",
-            );
+            if (!(value1 <= 9007199254740991))
+              report(
+                errors,
+                path + "/progressToken",
+                "maximum",
+                "must be <= 9007199254740991",
+                at + "/properties/progressToken/anyOf/1/maximum",
+              );
           }
+        } else {
+          unexpected(
+            errors,
+            path + "/progressToken",
+            "type",
+            "a string or an integer",
+            value1,
+            at + "/properties/progressToken/anyOf",
+          );
         }
       }
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined) {
-      checkCreateTaskResultMetaRelatedTask(
-        value2,
-        path + "/io.modelcontextprotocol~1related-task",
-        errors,
-      );
-    }
+    if (value2 !== undefined)
+      checkCreateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `CreateTaskResultMeta`, reporting every error with its path. */
-export function validateCreateTaskResultMeta(
-  value: unknown,
-): ValidationResult<CreateTaskResultMeta> {
-  if (isCreateTaskResultMeta(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCreateTaskResultMeta(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateCreateTaskResultMeta(value: unknown): ValidationResult<CreateTaskResultMeta> {
+  return validateWith(value, isCreateTaskResultMeta, checkCreateTaskResultMeta);
 }
 /** Returns the value as `CreateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResultMeta(value: unknown): CreateTaskResultMeta {
-  if (isCreateTaskResultMeta(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCreateTaskResultMeta(value, "", errors);
-  throw new ValidationFailed("CreateTaskResultMeta", distinctErrors(errors));
+  return parseWith(value, isCreateTaskResultMeta, checkCreateTaskResultMeta, "CreateTaskResultMeta");
 }
 /** Whether a value is a valid `CreateTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isCreateTaskResultMetaRelatedTask(
-  value: unknown,
-): value is CreateTaskResultMetaRelatedTask {
+export function isCreateTaskResultMetaRelatedTask(value: unknown): value is CreateTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
   if (value1 === undefined || !(typeof value1 === "string")) return false;
@@ -1162,50 +689,24 @@ export function isCreateTaskResultMetaRelatedTask(
   }
   return true;
 }
-function checkCreateTaskResultMetaRelatedTask(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/type",
-    );
-  } else {
+function checkCreateTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId")) {
+      if (!(key2 === "taskId"))
         report(
           errors,
           path + "/" + pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -1213,19 +714,16 @@ function checkCreateTaskResultMetaRelatedTask(
 export function validateCreateTaskResultMetaRelatedTask(
   value: unknown,
 ): ValidationResult<CreateTaskResultMetaRelatedTask> {
-  if (isCreateTaskResultMetaRelatedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCreateTaskResultMetaRelatedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCreateTaskResultMetaRelatedTask, checkCreateTaskResultMetaRelatedTask);
 }
 /** Returns the value as `CreateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateTaskResultMetaRelatedTask(
-  value: unknown,
-): CreateTaskResultMetaRelatedTask {
-  if (isCreateTaskResultMetaRelatedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCreateTaskResultMetaRelatedTask(value, "", errors);
-  throw new ValidationFailed("CreateTaskResultMetaRelatedTask", distinctErrors(errors));
+export function parseCreateTaskResultMetaRelatedTask(value: unknown): CreateTaskResultMetaRelatedTask {
+  return parseWith(
+    value,
+    isCreateTaskResultMetaRelatedTask,
+    checkCreateTaskResultMetaRelatedTask,
+    "CreateTaskResultMetaRelatedTask",
+  );
 }
 /** Whether a value is a valid `DetailedTask` (fast: builds no error objects). */
 export function isDetailedTask(value: unknown): value is DetailedTask {
@@ -1253,15 +751,9 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
   return true;
 }
 function checkDetailedTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask/anyOf/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  else {
     const tag1 = value.status;
     switch (tag1) {
       case "working":
@@ -1280,40 +772,26 @@ function checkDetailedTask(value: unknown, path: string, errors: ValidationError
         checkCancelledTask(value, path, errors);
         break;
       default:
-        if (tag1 === undefined) {
-          report(
-            errors,
-            path + "/status",
-            "required",
-            'missing required property "status"',
-            "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask/anyOf",
-          );
-        } else {
-          report(
+        if (tag1 === undefined) missing(errors, path, "status", at + "/anyOf");
+        else
+          unexpected(
             errors,
             path + "/status",
             "discriminator",
-            'expected one of "working" | "input_required" | "completed" | "failed" | "cancelled", got ' +
-              describe(tag1),
-            "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask/anyOf",
+            'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
+            tag1,
+            at + "/anyOf",
           );
-        }
     }
   }
 }
 /** Validates a value as `DetailedTask`, reporting every error with its path. */
 export function validateDetailedTask(value: unknown): ValidationResult<DetailedTask> {
-  if (isDetailedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkDetailedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isDetailedTask, checkDetailedTask);
 }
 /** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  if (isDetailedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkDetailedTask(value, "", errors);
-  throw new ValidationFailed("DetailedTask", distinctErrors(errors));
+  return parseWith(value, isDetailedTask, checkDetailedTask, "DetailedTask");
 }
 /** Whether a value is a valid `FailedTask` (fast: builds no error objects). */
 export function isFailedTask(value: unknown): value is FailedTask {
@@ -1329,14 +807,10 @@ export function isFailedTask(value: unknown): value is FailedTask {
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   const value6 = value.ttlMs;
-  if (
-    value6 === undefined ||
-    !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)
-  )
+  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
     return false;
   const value7 = value.pollIntervalMs;
-  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7)))
-    return false;
+  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.error;
   if (value8 === undefined || !isFailedTaskPart1(value8)) return false;
   for (const key9 in value) {
@@ -1355,182 +829,59 @@ export function isFailedTask(value: unknown): value is FailedTask {
   return true;
 }
 function checkFailedTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/required",
-      );
-    } else {
-      if (!(value2 === "failed"))
-        report(
-          errors,
-          path + "/status",
-          "const",
-          'expected "failed", got ' + describe(value2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/status/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    else if (value2 !== "failed")
+      unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/statusMessage/type",
-        );
-      }
+      if (typeof value3 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/required",
-      );
-    } else {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/createdAt/type",
-        );
-      }
-    }
+    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value4 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
     const value6 = value.ttlMs;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/ttlMs",
-        "required",
-        'missing required property "ttlMs"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/required",
-      );
-    } else {
-      if (!(isFailedTaskPart2(value6) || isFailedTaskPart3(value6))) {
-        if (isCancelTaskRequestPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isFinite(value6))) {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/ttlMs/anyOf/0/type",
-            );
-          }
-        } else {
-          if (isCancelledTaskPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/ttlMs",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/ttlMs/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/ttlMs/anyOf",
-            );
-          }
-        }
+    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
+    else if (!(isFailedTaskPart2(value6) || isFailedTaskPart3(value6))) {
+      if (isCancelTaskRequestPart3(value6)) {
+        if (!(typeof value6 === "number" && Number.isFinite(value6)))
+          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+      } else if (isCancelledTaskPart3(value6)) {
+        if (value6 !== null)
+          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+      } else {
+        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7))) {
-        report(
+      if (!(typeof value7 === "number" && Number.isFinite(value7)))
+        unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
-          "expected a number, got " + describe(value7),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/pollIntervalMs/type",
+          "a number",
+          value7,
+          at + "/properties/pollIntervalMs/type",
         );
-      }
     }
     const value8 = value.error;
-    if (value8 === undefined) {
-      report(
-        errors,
-        path + "/error",
-        "required",
-        'missing required property "error"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/required",
-      );
-    } else {
-      if (!isObject(value8)) {
-        report(
-          errors,
-          path + "/error",
-          "type",
-          "expected an object, got " + describe(value8),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/properties/error/type",
-        );
-      }
-    }
+    if (value8 === undefined) missing(errors, path, "error", at + "/required");
+    else if (!isObject(value8))
+      unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
     for (const key11 in value) {
       if (!(
         key11 === "taskId" ||
@@ -1541,31 +892,24 @@ function checkFailedTask(value: unknown, path: string, errors: ValidationError[]
         key11 === "ttlMs" ||
         key11 === "pollIntervalMs" ||
         key11 === "error"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
-          "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `FailedTask`, reporting every error with its path. */
 export function validateFailedTask(value: unknown): ValidationResult<FailedTask> {
-  if (isFailedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkFailedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isFailedTask, checkFailedTask);
 }
 /** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseFailedTask(value: unknown): FailedTask {
-  if (isFailedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkFailedTask(value, "", errors);
-  throw new ValidationFailed("FailedTask", distinctErrors(errors));
+  return parseWith(value, isFailedTask, checkFailedTask, "FailedTask");
 }
 /** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -1589,158 +933,75 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value4 = value.params;
   if (value4 === undefined || !isGetTaskRequestParams(value4)) return false;
   for (const key5 in value) {
-    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-      return false;
+    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
   return true;
 }
 function checkGetTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      if (!(value1 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value1 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      if (!(isGetTaskRequestPart1(value2) || isGetTaskRequestPart2(value2))) {
-        if (isCancelTaskRequestPart4(value2)) {
-          if (!(typeof value2 === "string")) {
+    if (value2 === undefined) missing(errors, path, "id", at + "/required");
+    else if (!(isGetTaskRequestPart1(value2) || isGetTaskRequestPart2(value2))) {
+      if (isCancelTaskRequestPart4(value2)) {
+        if (typeof value2 !== "string")
+          unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
+      } else if (isCancelTaskRequestPart3(value2)) {
+        if (!(typeof value2 === "number" && Number.isInteger(value2)))
+          unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
+        else {
+          if (!(value2 >= -9007199254740991))
             report(
               errors,
               path + "/id",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/id/anyOf/0/type",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/id/anyOf/1/minimum",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value2)) {
-            if (!(typeof value2 === "number" && Number.isInteger(value2))) {
-              report(
-                errors,
-                path + "/id",
-                "type",
-                "expected an integer, got " + describe(value2),
-                "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/id/anyOf/1/type",
-              );
-            } else {
-              if (!(value2 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/id",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/id/anyOf/1/minimum",
-                );
-              if (!(value2 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/id",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/id/anyOf/1/maximum",
-                );
-            }
-          } else {
+          if (!(value2 <= 9007199254740991))
             report(
               errors,
               path + "/id",
-              "type",
-              "expected a string or a number, got " + describe(value2),
-              "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/id/anyOf",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/id/anyOf/1/maximum",
             );
-          }
         }
+      } else {
+        unexpected(errors, path + "/id", "type", "a string or an integer", value2, at + "/properties/id/anyOf");
       }
     }
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/get"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/get", got ' + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/get")
+      unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      checkGetTaskRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "params", at + "/required");
+    else checkGetTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
-      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) {
+      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
         report(
           errors,
           path + "/" + pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `GetTaskRequest`, reporting every error with its path. */
 export function validateGetTaskRequest(value: unknown): ValidationResult<GetTaskRequest> {
-  if (isGetTaskRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isGetTaskRequest, checkGetTaskRequest);
 }
 /** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  if (isGetTaskRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskRequest(value, "", errors);
-  throw new ValidationFailed("GetTaskRequest", distinctErrors(errors));
+  return parseWith(value, isGetTaskRequest, checkGetTaskRequest, "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
@@ -1753,63 +1014,32 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   return true;
 }
 function checkGetTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/params/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/params";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/params/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/params/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId")) {
+      if (!(key2 === "taskId"))
         report(
           errors,
           path + "/" + pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/params/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(
-  value: unknown,
-): ValidationResult<GetTaskRequestParams> {
-  if (isGetTaskRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateGetTaskRequestParams(value: unknown): ValidationResult<GetTaskRequestParams> {
+  return validateWith(value, isGetTaskRequestParams, checkGetTaskRequestParams);
 }
 /** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  if (isGetTaskRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskRequestParams(value, "", errors);
-  throw new ValidationFailed("GetTaskRequestParams", distinctErrors(errors));
+  return parseWith(value, isGetTaskRequestParams, checkGetTaskRequestParams, "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
@@ -1820,35 +1050,24 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
   return true;
 }
 function checkGetTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/type",
-    );
-  } else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      checkGetTaskResultMeta(value1, path + "/_meta", errors);
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  else {
+    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+    else {
+      const value1 = value._meta;
+      if (value1 !== undefined) checkGetTaskResultMeta(value1, path + "/_meta", errors);
     }
+    checkDetailedTask(value, path, errors);
   }
-  checkDetailedTask(value, path, errors);
 }
 /** Validates a value as `GetTaskResult`, reporting every error with its path. */
 export function validateGetTaskResult(value: unknown): ValidationResult<GetTaskResult> {
-  if (isGetTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isGetTaskResult, checkGetTaskResult);
 }
 /** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  if (isGetTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskResult(value, "", errors);
-  throw new ValidationFailed("GetTaskResult", distinctErrors(errors));
+  return parseWith(value, isGetTaskResult, checkGetTaskResult, "GetTaskResult");
 }
 /** Whether a value is a valid `GetTaskResultMeta` (fast: builds no error objects). */
 export function isGetTaskResultMeta(value: unknown): value is GetTaskResultMeta {
@@ -1870,96 +1089,77 @@ export function isGetTaskResultMeta(value: unknown): value is GetTaskResultMeta 
   return true;
 }
 function checkGetTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
       if (!(isGetTaskResultMetaPart1(value1) || isGetTaskResultMetaPart2(value1))) {
         if (isCancelTaskRequestPart4(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
+          if (typeof value1 !== "string")
+            unexpected(
               errors,
               path + "/progressToken",
               "type",
-              "expected a string, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/0/type",
+              "a string",
+              value1,
+              at + "/properties/progressToken/anyOf/0/type",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value1)) {
-            if (!(typeof value1 === "number" && Number.isInteger(value1))) {
+        } else if (isCancelTaskRequestPart3(value1)) {
+          if (!(typeof value1 === "number" && Number.isInteger(value1)))
+            unexpected(
+              errors,
+              path + "/progressToken",
+              "type",
+              "an integer",
+              value1,
+              at + "/properties/progressToken/anyOf/1/type",
+            );
+          else {
+            if (!(value1 >= -9007199254740991))
               report(
                 errors,
                 path + "/progressToken",
-                "type",
-                "expected an integer, got " + describe(value1),
-                "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/1/type",
+                "minimum",
+                "must be >= -9007199254740991",
+                at + "/properties/progressToken/anyOf/1/minimum",
               );
-            } else {
-              if (!(value1 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/1/minimum",
-                );
-              if (!(value1 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf/1/maximum",
-                );
-            }
-          } else {
-            report(
-              errors,
-              path + "/progressToken",
-              "type",
-              "expected a string or a number, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/progressToken/anyOf",
-            );
+            if (!(value1 <= 9007199254740991))
+              report(
+                errors,
+                path + "/progressToken",
+                "maximum",
+                "must be <= 9007199254740991",
+                at + "/properties/progressToken/anyOf/1/maximum",
+              );
           }
+        } else {
+          unexpected(
+            errors,
+            path + "/progressToken",
+            "type",
+            "a string or an integer",
+            value1,
+            at + "/properties/progressToken/anyOf",
+          );
         }
       }
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined) {
-      checkGetTaskResultMetaRelatedTask(
-        value2,
-        path + "/io.modelcontextprotocol~1related-task",
-        errors,
-      );
-    }
+    if (value2 !== undefined)
+      checkGetTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `GetTaskResultMeta`, reporting every error with its path. */
 export function validateGetTaskResultMeta(value: unknown): ValidationResult<GetTaskResultMeta> {
-  if (isGetTaskResultMeta(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskResultMeta(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isGetTaskResultMeta, checkGetTaskResultMeta);
 }
 /** Returns the value as `GetTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResultMeta(value: unknown): GetTaskResultMeta {
-  if (isGetTaskResultMeta(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskResultMeta(value, "", errors);
-  throw new ValidationFailed("GetTaskResultMeta", distinctErrors(errors));
+  return parseWith(value, isGetTaskResultMeta, checkGetTaskResultMeta, "GetTaskResultMeta");
 }
 /** Whether a value is a valid `GetTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isGetTaskResultMetaRelatedTask(
-  value: unknown,
-): value is GetTaskResultMetaRelatedTask {
+export function isGetTaskResultMetaRelatedTask(value: unknown): value is GetTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
   if (value1 === undefined || !(typeof value1 === "string")) return false;
@@ -1968,68 +1168,39 @@ export function isGetTaskResultMetaRelatedTask(
   }
   return true;
 }
-function checkGetTaskResultMetaRelatedTask(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/type",
-    );
-  } else {
+function checkGetTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId")) {
+      if (!(key2 === "taskId"))
         report(
           errors,
           path + "/" + pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `GetTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateGetTaskResultMetaRelatedTask(
-  value: unknown,
-): ValidationResult<GetTaskResultMetaRelatedTask> {
-  if (isGetTaskResultMetaRelatedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskResultMetaRelatedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateGetTaskResultMetaRelatedTask(value: unknown): ValidationResult<GetTaskResultMetaRelatedTask> {
+  return validateWith(value, isGetTaskResultMetaRelatedTask, checkGetTaskResultMetaRelatedTask);
 }
 /** Returns the value as `GetTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResultMetaRelatedTask(value: unknown): GetTaskResultMetaRelatedTask {
-  if (isGetTaskResultMetaRelatedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskResultMetaRelatedTask(value, "", errors);
-  throw new ValidationFailed("GetTaskResultMetaRelatedTask", distinctErrors(errors));
+  return parseWith(
+    value,
+    isGetTaskResultMetaRelatedTask,
+    checkGetTaskResultMetaRelatedTask,
+    "GetTaskResultMetaRelatedTask",
+  );
 }
 /** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
 export function isInputRequest(value: unknown): value is InputRequest {
@@ -2037,29 +1208,17 @@ export function isInputRequest(value: unknown): value is InputRequest {
   return true;
 }
 function checkInputRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!(true || true || true)) {
-    report(
-      errors,
-      path,
-      "anyOf",
-      "must match at least one of the 3 allowed schemas",
-      "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest/anyOf",
-    );
-  }
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
+  if (!(true || true || true))
+    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `InputRequest`, reporting every error with its path. */
 export function validateInputRequest(value: unknown): ValidationResult<InputRequest> {
-  if (isInputRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkInputRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isInputRequest, checkInputRequest);
 }
 /** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseInputRequest(value: unknown): InputRequest {
-  if (isInputRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkInputRequest(value, "", errors);
-  throw new ValidationFailed("InputRequest", distinctErrors(errors));
+  return parseWith(value, isInputRequest, checkInputRequest, "InputRequest");
 }
 /** Whether a value is a valid `InputRequests` (fast: builds no error objects). */
 export function isInputRequests(value: unknown): value is InputRequests {
@@ -2067,42 +1226,29 @@ export function isInputRequests(value: unknown): value is InputRequests {
   return true;
 }
 function checkInputRequests(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     for (const key1 in value) {
       const item2 = value[key1];
-      if (!(true || true || true)) {
+      if (!(true || true || true))
         report(
           errors,
           path + "/" + pointerToken(key1),
           "anyOf",
           "must match at least one of the 3 allowed schemas",
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests/additionalProperties/anyOf",
+          at + "/additionalProperties/anyOf",
         );
-      }
     }
   }
 }
 /** Validates a value as `InputRequests`, reporting every error with its path. */
 export function validateInputRequests(value: unknown): ValidationResult<InputRequests> {
-  if (isInputRequests(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkInputRequests(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isInputRequests, checkInputRequests);
 }
 /** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying every error. */
 export function parseInputRequests(value: unknown): InputRequests {
-  if (isInputRequests(value)) return value;
-  const errors: ValidationError[] = [];
-  checkInputRequests(value, "", errors);
-  throw new ValidationFailed("InputRequests", distinctErrors(errors));
+  return parseWith(value, isInputRequests, checkInputRequests, "InputRequests");
 }
 /** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects). */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
@@ -2118,14 +1264,10 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   const value6 = value.ttlMs;
-  if (
-    value6 === undefined ||
-    !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)
-  )
+  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
     return false;
   const value7 = value.pollIntervalMs;
-  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7)))
-    return false;
+  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.inputRequests;
   if (value8 === undefined || !isInputRequests(value8)) return false;
   for (const key9 in value) {
@@ -2144,174 +1286,58 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   return true;
 }
 function checkInputRequiredTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/required",
-      );
-    } else {
-      if (!(value2 === "input_required"))
-        report(
-          errors,
-          path + "/status",
-          "const",
-          'expected "input_required", got ' + describe(value2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/status/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    else if (value2 !== "input_required")
+      unexpected(errors, path + "/status", "const", '"input_required"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/statusMessage/type",
-        );
-      }
+      if (typeof value3 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/required",
-      );
-    } else {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/createdAt/type",
-        );
-      }
-    }
+    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value4 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
     const value6 = value.ttlMs;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/ttlMs",
-        "required",
-        'missing required property "ttlMs"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/required",
-      );
-    } else {
-      if (!(isInputRequiredTaskPart1(value6) || isInputRequiredTaskPart2(value6))) {
-        if (isCancelTaskRequestPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isFinite(value6))) {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/ttlMs/anyOf/0/type",
-            );
-          }
-        } else {
-          if (isCancelledTaskPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/ttlMs",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/ttlMs/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/ttlMs/anyOf",
-            );
-          }
-        }
+    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
+    else if (!(isInputRequiredTaskPart1(value6) || isInputRequiredTaskPart2(value6))) {
+      if (isCancelTaskRequestPart3(value6)) {
+        if (!(typeof value6 === "number" && Number.isFinite(value6)))
+          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+      } else if (isCancelledTaskPart3(value6)) {
+        if (value6 !== null)
+          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+      } else {
+        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7))) {
-        report(
+      if (!(typeof value7 === "number" && Number.isFinite(value7)))
+        unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
-          "expected a number, got " + describe(value7),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/properties/pollIntervalMs/type",
+          "a number",
+          value7,
+          at + "/properties/pollIntervalMs/type",
         );
-      }
     }
     const value8 = value.inputRequests;
-    if (value8 === undefined) {
-      report(
-        errors,
-        path + "/inputRequests",
-        "required",
-        'missing required property "inputRequests"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/required",
-      );
-    } else {
-      checkInputRequests(value8, path + "/inputRequests", errors);
-    }
+    if (value8 === undefined) missing(errors, path, "inputRequests", at + "/required");
+    else checkInputRequests(value8, path + "/inputRequests", errors);
     for (const key9 in value) {
       if (!(
         key9 === "taskId" ||
@@ -2322,31 +1348,24 @@ function checkInputRequiredTask(value: unknown, path: string, errors: Validation
         key9 === "ttlMs" ||
         key9 === "pollIntervalMs" ||
         key9 === "inputRequests"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key9),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key9),
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `InputRequiredTask`, reporting every error with its path. */
 export function validateInputRequiredTask(value: unknown): ValidationResult<InputRequiredTask> {
-  if (isInputRequiredTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkInputRequiredTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isInputRequiredTask, checkInputRequiredTask);
 }
 /** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying every error. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  if (isInputRequiredTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkInputRequiredTask(value, "", errors);
-  throw new ValidationFailed("InputRequiredTask", distinctErrors(errors));
+  return parseWith(value, isInputRequiredTask, checkInputRequiredTask, "InputRequiredTask");
 }
 /** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
 export function isInputResponse(value: unknown): value is InputResponse {
@@ -2354,29 +1373,17 @@ export function isInputResponse(value: unknown): value is InputResponse {
   return true;
 }
 function checkInputResponse(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!(true || true || true)) {
-    report(
-      errors,
-      path,
-      "anyOf",
-      "must match at least one of the 3 allowed schemas",
-      "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse/anyOf",
-    );
-  }
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
+  if (!(true || true || true))
+    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `InputResponse`, reporting every error with its path. */
 export function validateInputResponse(value: unknown): ValidationResult<InputResponse> {
-  if (isInputResponse(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkInputResponse(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isInputResponse, checkInputResponse);
 }
 /** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying every error. */
 export function parseInputResponse(value: unknown): InputResponse {
-  if (isInputResponse(value)) return value;
-  const errors: ValidationError[] = [];
-  checkInputResponse(value, "", errors);
-  throw new ValidationFailed("InputResponse", distinctErrors(errors));
+  return parseWith(value, isInputResponse, checkInputResponse, "InputResponse");
 }
 /** Whether a value is a valid `InputResponses` (fast: builds no error objects). */
 export function isInputResponses(value: unknown): value is InputResponses {
@@ -2384,42 +1391,29 @@ export function isInputResponses(value: unknown): value is InputResponses {
   return true;
 }
 function checkInputResponses(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     for (const key1 in value) {
       const item2 = value[key1];
-      if (!(true || true || true)) {
+      if (!(true || true || true))
         report(
           errors,
           path + "/" + pointerToken(key1),
           "anyOf",
           "must match at least one of the 3 allowed schemas",
-          "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses/additionalProperties/anyOf",
+          at + "/additionalProperties/anyOf",
         );
-      }
     }
   }
 }
 /** Validates a value as `InputResponses`, reporting every error with its path. */
 export function validateInputResponses(value: unknown): ValidationResult<InputResponses> {
-  if (isInputResponses(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkInputResponses(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isInputResponses, checkInputResponses);
 }
 /** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying every error. */
 export function parseInputResponses(value: unknown): InputResponses {
-  if (isInputResponses(value)) return value;
-  const errors: ValidationError[] = [];
-  checkInputResponses(value, "", errors);
-  throw new ValidationFailed("InputResponses", distinctErrors(errors));
+  return parseWith(value, isInputResponses, checkInputResponses, "InputResponses");
 }
 /** Whether a value is a valid `Task` (fast: builds no error objects). */
 export function isTask(value: unknown): value is Task {
@@ -2435,14 +1429,10 @@ export function isTask(value: unknown): value is Task {
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   const value6 = value.ttlMs;
-  if (
-    value6 === undefined ||
-    !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)
-  )
+  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
     return false;
   const value7 = value.pollIntervalMs;
-  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7)))
-    return false;
+  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   for (const key8 in value) {
     if (!(
       key8 === "taskId" ||
@@ -2458,154 +1448,53 @@ export function isTask(value: unknown): value is Task {
   return true;
 }
 function checkTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/Task/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/Task/required",
-      );
-    } else {
-      checkTaskStatus(value2, path + "/status", errors);
-    }
+    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    else checkTaskStatus(value2, path + "/status", errors);
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/statusMessage/type",
-        );
-      }
+      if (typeof value3 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/createdAt/type",
-        );
-      }
-    }
+    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value4 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
     const value6 = value.ttlMs;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/ttlMs",
-        "required",
-        'missing required property "ttlMs"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(isTaskPart1(value6) || isTaskPart2(value6))) {
-        if (isCancelTaskRequestPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isFinite(value6))) {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/ttlMs/anyOf/0/type",
-            );
-          }
-        } else {
-          if (isCancelledTaskPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/ttlMs",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/ttlMs/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/ttlMs/anyOf",
-            );
-          }
-        }
+    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
+    else if (!(isTaskPart1(value6) || isTaskPart2(value6))) {
+      if (isCancelTaskRequestPart3(value6)) {
+        if (!(typeof value6 === "number" && Number.isFinite(value6)))
+          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+      } else if (isCancelledTaskPart3(value6)) {
+        if (value6 !== null)
+          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+      } else {
+        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7))) {
-        report(
+      if (!(typeof value7 === "number" && Number.isFinite(value7)))
+        unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
-          "expected a number, got " + describe(value7),
-          "schemas/ext-tasks-draft.schema.json#/$defs/Task/properties/pollIntervalMs/type",
+          "a number",
+          value7,
+          at + "/properties/pollIntervalMs/type",
         );
-      }
     }
     for (const key8 in value) {
       if (!(
@@ -2616,86 +1505,60 @@ function checkTask(value: unknown, path: string, errors: ValidationError[]): voi
         key8 === "lastUpdatedAt" ||
         key8 === "ttlMs" ||
         key8 === "pollIntervalMs"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
-          "schemas/ext-tasks-draft.schema.json#/$defs/Task/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `Task`, reporting every error with its path. */
 export function validateTask(value: unknown): ValidationResult<Task> {
-  if (isTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTask, checkTask);
 }
 /** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
 export function parseTask(value: unknown): Task {
-  if (isTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTask(value, "", errors);
-  throw new ValidationFailed("Task", distinctErrors(errors));
+  return parseWith(value, isTask, checkTask, "Task");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
-export function isTaskStatusNotificationParams(
-  value: unknown,
-): value is TaskStatusNotificationParams {
+export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isTaskStatusNotificationParamsPart1(value1)) return false;
   if (!isDetailedTask(value)) return false;
   return true;
 }
-function checkTaskStatusNotificationParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams/allOf/0/type",
-    );
-  } else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/_meta",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams/allOf/0/properties/_meta/type",
-        );
+function checkTaskStatusNotificationParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  else {
+    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+    else {
+      const value1 = value._meta;
+      if (value1 !== undefined) {
+        if (!isObject(value1))
+          unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/allOf/0/properties/_meta/type");
       }
     }
+    checkDetailedTask(value, path, errors);
   }
-  checkDetailedTask(value, path, errors);
 }
 /** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
-export function validateTaskStatusNotificationParams(
-  value: unknown,
-): ValidationResult<TaskStatusNotificationParams> {
-  if (isTaskStatusNotificationParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotificationParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<TaskStatusNotificationParams> {
+  return validateWith(value, isTaskStatusNotificationParams, checkTaskStatusNotificationParams);
 }
 /** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  if (isTaskStatusNotificationParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotificationParams(value, "", errors);
-  throw new ValidationFailed("TaskStatusNotificationParams", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskStatusNotificationParams,
+    checkTaskStatusNotificationParams,
+    "TaskStatusNotificationParams",
+  );
 }
 /** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
@@ -2711,98 +1574,40 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   }
   return true;
 }
-function checkTaskStatusNotification(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/type",
-    );
-  } else {
+function checkTaskStatusNotification(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/required",
-      );
-    } else {
-      if (!(value1 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/properties/jsonrpc/const",
-        );
-    }
+    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value1 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.method;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/required",
-      );
-    } else {
-      if (!(value2 === "notifications/tasks"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "notifications/tasks", got ' + describe(value2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/properties/method/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value2 !== "notifications/tasks")
+      unexpected(errors, path + "/method", "const", '"notifications/tasks"', value2, at + "/properties/method/const");
     const value3 = value.params;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/required",
-      );
-    } else {
-      checkTaskStatusNotificationParams(value3, path + "/params", errors);
-    }
+    if (value3 === undefined) missing(errors, path, "params", at + "/required");
+    else checkTaskStatusNotificationParams(value3, path + "/params", errors);
     for (const key4 in value) {
-      if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params")) {
+      if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params"))
         report(
           errors,
           path + "/" + pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(
-  value: unknown,
-): ValidationResult<TaskStatusNotification> {
-  if (isTaskStatusNotification(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotification(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskStatusNotification(value: unknown): ValidationResult<TaskStatusNotification> {
+  return validateWith(value, isTaskStatusNotification, checkTaskStatusNotification);
 }
 /** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  if (isTaskStatusNotification(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotification(value, "", errors);
-  throw new ValidationFailed("TaskStatusNotification", distinctErrors(errors));
+  return parseWith(value, isTaskStatusNotification, checkTaskStatusNotification, "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
@@ -2817,6 +1622,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
   return true;
 }
 function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
     value === "input_required" ||
@@ -2824,28 +1630,22 @@ function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]
     value === "failed" ||
     value === "cancelled"
   ))
-    report(
+    unexpected(
       errors,
       path,
       "enum",
-      'expected one of "working" | "input_required" | "completed" | "failed" | "cancelled", got ' +
-        describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus/anyOf/enum",
+      'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
+      value,
+      at + "/anyOf",
     );
 }
 /** Validates a value as `TaskStatus`, reporting every error with its path. */
 export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  if (isTaskStatus(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskStatus(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskStatus, checkTaskStatus);
 }
 /** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  if (isTaskStatus(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskStatus(value, "", errors);
-  throw new ValidationFailed("TaskStatus", distinctErrors(errors));
+  return parseWith(value, isTaskStatus, checkTaskStatus, "TaskStatus");
 }
 /** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects). */
 export function isTaskSubscriptionAcknowledgedNotifications(
@@ -2853,62 +1653,44 @@ export function isTaskSubscriptionAcknowledgedNotifications(
 ): value is TaskSubscriptionAcknowledgedNotifications {
   if (!isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !isTaskSubscriptionAcknowledgedNotificationsPart1(value1))
-    return false;
+  if (value1 !== undefined && !isTaskSubscriptionAcknowledgedNotificationsPart1(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
   return true;
 }
-function checkTaskSubscriptionAcknowledgedNotifications(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications/type",
-    );
-  } else {
+function checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
-      if (!Array.isArray(value1)) {
-        report(
-          errors,
-          path + "/taskIds",
-          "type",
-          "expected an array, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications/properties/taskIds/type",
-        );
-      } else {
+      if (!Array.isArray(value1))
+        unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
+      else {
         for (let i2 = 0; i2 < value1.length; i2++) {
           const item3 = value1[i2];
-          if (!(typeof item3 === "string")) {
-            report(
+          if (typeof item3 !== "string")
+            unexpected(
               errors,
               path + "/taskIds" + "/" + i2,
               "type",
-              "expected a string, got " + describe(item3),
-              "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications/properties/taskIds/items/type",
+              "a string",
+              item3,
+              at + "/properties/taskIds/items/type",
             );
-          }
         }
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "taskIds")) {
+      if (!(key4 === "taskIds"))
         report(
           errors,
           path + "/" + pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -2916,24 +1698,25 @@ function checkTaskSubscriptionAcknowledgedNotifications(
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
-  if (isTaskSubscriptionAcknowledgedNotifications(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskSubscriptionAcknowledgedNotifications(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isTaskSubscriptionAcknowledgedNotifications,
+    checkTaskSubscriptionAcknowledgedNotifications,
+  );
 }
 /** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
-  if (isTaskSubscriptionAcknowledgedNotifications(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskSubscriptionAcknowledgedNotifications(value, "", errors);
-  throw new ValidationFailed("TaskSubscriptionAcknowledgedNotifications", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskSubscriptionAcknowledgedNotifications,
+    checkTaskSubscriptionAcknowledgedNotifications,
+    "TaskSubscriptionAcknowledgedNotifications",
+  );
 }
 /** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects). */
-export function isTaskSubscriptionNotifications(
-  value: unknown,
-): value is TaskSubscriptionNotifications {
+export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
   if (!isObject(value)) return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !isTaskSubscriptionNotificationsPart1(value1)) return false;
@@ -2942,73 +1725,53 @@ export function isTaskSubscriptionNotifications(
   }
   return true;
 }
-function checkTaskSubscriptionNotifications(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications/type",
-    );
-  } else {
+function checkTaskSubscriptionNotifications(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
-      if (!Array.isArray(value1)) {
-        report(
-          errors,
-          path + "/taskIds",
-          "type",
-          "expected an array, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications/properties/taskIds/type",
-        );
-      } else {
+      if (!Array.isArray(value1))
+        unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
+      else {
         for (let i2 = 0; i2 < value1.length; i2++) {
           const item3 = value1[i2];
-          if (!(typeof item3 === "string")) {
-            report(
+          if (typeof item3 !== "string")
+            unexpected(
               errors,
               path + "/taskIds" + "/" + i2,
               "type",
-              "expected a string, got " + describe(item3),
-              "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications/properties/taskIds/items/type",
+              "a string",
+              item3,
+              at + "/properties/taskIds/items/type",
             );
-          }
         }
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "taskIds")) {
+      if (!(key4 === "taskIds"))
         report(
           errors,
           path + "/" + pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `TaskSubscriptionNotifications`, reporting every error with its path. */
-export function validateTaskSubscriptionNotifications(
-  value: unknown,
-): ValidationResult<TaskSubscriptionNotifications> {
-  if (isTaskSubscriptionNotifications(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskSubscriptionNotifications(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskSubscriptionNotifications(value: unknown): ValidationResult<TaskSubscriptionNotifications> {
+  return validateWith(value, isTaskSubscriptionNotifications, checkTaskSubscriptionNotifications);
 }
 /** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
-  if (isTaskSubscriptionNotifications(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskSubscriptionNotifications(value, "", errors);
-  throw new ValidationFailed("TaskSubscriptionNotifications", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskSubscriptionNotifications,
+    checkTaskSubscriptionNotifications,
+    "TaskSubscriptionNotifications",
+  );
 }
 /** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
@@ -3019,20 +1782,10 @@ export function isTasksExtensionCapability(value: unknown): value is TasksExtens
   }
   return true;
 }
-function checkTasksExtensionCapability(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability/type",
-    );
-  } else {
+function checkTasksExtensionCapability(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     for (const key1 in value) {
       const item2 = value[key1];
       report(
@@ -3040,26 +1793,18 @@ function checkTasksExtensionCapability(
         path + "/" + pointerToken(key1),
         "false",
         "no value is allowed here",
-        "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability/additionalProperties/not",
+        at + "/additionalProperties/not",
       );
     }
   }
 }
 /** Validates a value as `TasksExtensionCapability`, reporting every error with its path. */
-export function validateTasksExtensionCapability(
-  value: unknown,
-): ValidationResult<TasksExtensionCapability> {
-  if (isTasksExtensionCapability(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTasksExtensionCapability(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTasksExtensionCapability(value: unknown): ValidationResult<TasksExtensionCapability> {
+  return validateWith(value, isTasksExtensionCapability, checkTasksExtensionCapability);
 }
 /** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying every error. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
-  if (isTasksExtensionCapability(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTasksExtensionCapability(value, "", errors);
-  throw new ValidationFailed("TasksExtensionCapability", distinctErrors(errors));
+  return parseWith(value, isTasksExtensionCapability, checkTasksExtensionCapability, "TasksExtensionCapability");
 }
 /** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects). */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
@@ -3083,158 +1828,75 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
   const value4 = value.params;
   if (value4 === undefined || !isUpdateTaskRequestParams(value4)) return false;
   for (const key5 in value) {
-    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-      return false;
+    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
   return true;
 }
 function checkUpdateTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/required",
-      );
-    } else {
-      if (!(value1 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value1 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/required",
-      );
-    } else {
-      if (!(isUpdateTaskRequestPart1(value2) || isUpdateTaskRequestPart2(value2))) {
-        if (isCancelTaskRequestPart4(value2)) {
-          if (!(typeof value2 === "string")) {
+    if (value2 === undefined) missing(errors, path, "id", at + "/required");
+    else if (!(isUpdateTaskRequestPart1(value2) || isUpdateTaskRequestPart2(value2))) {
+      if (isCancelTaskRequestPart4(value2)) {
+        if (typeof value2 !== "string")
+          unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
+      } else if (isCancelTaskRequestPart3(value2)) {
+        if (!(typeof value2 === "number" && Number.isInteger(value2)))
+          unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
+        else {
+          if (!(value2 >= -9007199254740991))
             report(
               errors,
               path + "/id",
-              "type",
-              "expected a string, got " + describe(value2),
-              "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/id/anyOf/0/type",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/id/anyOf/1/minimum",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value2)) {
-            if (!(typeof value2 === "number" && Number.isInteger(value2))) {
-              report(
-                errors,
-                path + "/id",
-                "type",
-                "expected an integer, got " + describe(value2),
-                "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/id/anyOf/1/type",
-              );
-            } else {
-              if (!(value2 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/id",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/id/anyOf/1/minimum",
-                );
-              if (!(value2 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/id",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/id/anyOf/1/maximum",
-                );
-            }
-          } else {
+          if (!(value2 <= 9007199254740991))
             report(
               errors,
               path + "/id",
-              "type",
-              "expected a string or a number, got " + describe(value2),
-              "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/id/anyOf",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/id/anyOf/1/maximum",
             );
-          }
         }
+      } else {
+        unexpected(errors, path + "/id", "type", "a string or an integer", value2, at + "/properties/id/anyOf");
       }
     }
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/update"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/update", got ' + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/update")
+      unexpected(errors, path + "/method", "const", '"tasks/update"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/required",
-      );
-    } else {
-      checkUpdateTaskRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "params", at + "/required");
+    else checkUpdateTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
-      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) {
+      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
         report(
           errors,
           path + "/" + pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `UpdateTaskRequest`, reporting every error with its path. */
 export function validateUpdateTaskRequest(value: unknown): ValidationResult<UpdateTaskRequest> {
-  if (isUpdateTaskRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkUpdateTaskRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isUpdateTaskRequest, checkUpdateTaskRequest);
 }
 /** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  if (isUpdateTaskRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkUpdateTaskRequest(value, "", errors);
-  throw new ValidationFailed("UpdateTaskRequest", distinctErrors(errors));
+  return parseWith(value, isUpdateTaskRequest, checkUpdateTaskRequest, "UpdateTaskRequest");
 }
 /** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects). */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
@@ -3248,80 +1910,36 @@ export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRe
   }
   return true;
 }
-function checkUpdateTaskRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params/type",
-    );
-  } else {
+function checkUpdateTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.inputResponses;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/inputResponses",
-        "required",
-        'missing required property "inputResponses"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params/required",
-      );
-    } else {
-      checkInputResponses(value2, path + "/inputResponses", errors);
-    }
+    if (value2 === undefined) missing(errors, path, "inputResponses", at + "/required");
+    else checkInputResponses(value2, path + "/inputResponses", errors);
     for (const key3 in value) {
-      if (!(key3 === "taskId" || key3 === "inputResponses")) {
+      if (!(key3 === "taskId" || key3 === "inputResponses"))
         report(
           errors,
           path + "/" + pointerToken(key3),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `UpdateTaskRequestParams`, reporting every error with its path. */
-export function validateUpdateTaskRequestParams(
-  value: unknown,
-): ValidationResult<UpdateTaskRequestParams> {
-  if (isUpdateTaskRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkUpdateTaskRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateUpdateTaskRequestParams(value: unknown): ValidationResult<UpdateTaskRequestParams> {
+  return validateWith(value, isUpdateTaskRequestParams, checkUpdateTaskRequestParams);
 }
 /** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  if (isUpdateTaskRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkUpdateTaskRequestParams(value, "", errors);
-  throw new ValidationFailed("UpdateTaskRequestParams", distinctErrors(errors));
+  return parseWith(value, isUpdateTaskRequestParams, checkUpdateTaskRequestParams, "UpdateTaskRequestParams");
 }
 /** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects). */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
@@ -3331,34 +1949,20 @@ export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   return true;
 }
 function checkUpdateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
-    if (value1 !== undefined) {
-      checkUpdateTaskResultMeta(value1, path + "/_meta", errors);
-    }
+    if (value1 !== undefined) checkUpdateTaskResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `UpdateTaskResult`, reporting every error with its path. */
 export function validateUpdateTaskResult(value: unknown): ValidationResult<UpdateTaskResult> {
-  if (isUpdateTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkUpdateTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isUpdateTaskResult, checkUpdateTaskResult);
 }
 /** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  if (isUpdateTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkUpdateTaskResult(value, "", errors);
-  throw new ValidationFailed("UpdateTaskResult", distinctErrors(errors));
+  return parseWith(value, isUpdateTaskResult, checkUpdateTaskResult, "UpdateTaskResult");
 }
 /** Whether a value is a valid `UpdateTaskResultMeta` (fast: builds no error objects). */
 export function isUpdateTaskResultMeta(value: unknown): value is UpdateTaskResultMeta {
@@ -3380,98 +1984,77 @@ export function isUpdateTaskResultMeta(value: unknown): value is UpdateTaskResul
   return true;
 }
 function checkUpdateTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
       if (!(isUpdateTaskResultMetaPart1(value1) || isUpdateTaskResultMetaPart2(value1))) {
         if (isCancelTaskRequestPart4(value1)) {
-          if (!(typeof value1 === "string")) {
-            report(
+          if (typeof value1 !== "string")
+            unexpected(
               errors,
               path + "/progressToken",
               "type",
-              "expected a string, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/progressToken/anyOf/0/type",
+              "a string",
+              value1,
+              at + "/properties/progressToken/anyOf/0/type",
             );
-          }
-        } else {
-          if (isCancelTaskRequestPart3(value1)) {
-            if (!(typeof value1 === "number" && Number.isInteger(value1))) {
+        } else if (isCancelTaskRequestPart3(value1)) {
+          if (!(typeof value1 === "number" && Number.isInteger(value1)))
+            unexpected(
+              errors,
+              path + "/progressToken",
+              "type",
+              "an integer",
+              value1,
+              at + "/properties/progressToken/anyOf/1/type",
+            );
+          else {
+            if (!(value1 >= -9007199254740991))
               report(
                 errors,
                 path + "/progressToken",
-                "type",
-                "expected an integer, got " + describe(value1),
-                "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/progressToken/anyOf/1/type",
+                "minimum",
+                "must be >= -9007199254740991",
+                at + "/properties/progressToken/anyOf/1/minimum",
               );
-            } else {
-              if (!(value1 >= -9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "minimum",
-                  "must be >= -9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/progressToken/anyOf/1/minimum",
-                );
-              if (!(value1 <= 9007199254740991))
-                report(
-                  errors,
-                  path + "/progressToken",
-                  "maximum",
-                  "must be <= 9007199254740991",
-                  "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/progressToken/anyOf/1/maximum",
-                );
-            }
-          } else {
-            report(
-              errors,
-              path + "/progressToken",
-              "type",
-              "expected a string or a number, got " + describe(value1),
-              "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/progressToken/anyOf",
-            );
+            if (!(value1 <= 9007199254740991))
+              report(
+                errors,
+                path + "/progressToken",
+                "maximum",
+                "must be <= 9007199254740991",
+                at + "/properties/progressToken/anyOf/1/maximum",
+              );
           }
+        } else {
+          unexpected(
+            errors,
+            path + "/progressToken",
+            "type",
+            "a string or an integer",
+            value1,
+            at + "/properties/progressToken/anyOf",
+          );
         }
       }
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined) {
-      checkUpdateTaskResultMetaRelatedTask(
-        value2,
-        path + "/io.modelcontextprotocol~1related-task",
-        errors,
-      );
-    }
+    if (value2 !== undefined)
+      checkUpdateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `UpdateTaskResultMeta`, reporting every error with its path. */
-export function validateUpdateTaskResultMeta(
-  value: unknown,
-): ValidationResult<UpdateTaskResultMeta> {
-  if (isUpdateTaskResultMeta(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkUpdateTaskResultMeta(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateUpdateTaskResultMeta(value: unknown): ValidationResult<UpdateTaskResultMeta> {
+  return validateWith(value, isUpdateTaskResultMeta, checkUpdateTaskResultMeta);
 }
 /** Returns the value as `UpdateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResultMeta(value: unknown): UpdateTaskResultMeta {
-  if (isUpdateTaskResultMeta(value)) return value;
-  const errors: ValidationError[] = [];
-  checkUpdateTaskResultMeta(value, "", errors);
-  throw new ValidationFailed("UpdateTaskResultMeta", distinctErrors(errors));
+  return parseWith(value, isUpdateTaskResultMeta, checkUpdateTaskResultMeta, "UpdateTaskResultMeta");
 }
 /** Whether a value is a valid `UpdateTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isUpdateTaskResultMetaRelatedTask(
-  value: unknown,
-): value is UpdateTaskResultMetaRelatedTask {
+export function isUpdateTaskResultMetaRelatedTask(value: unknown): value is UpdateTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
   if (value1 === undefined || !(typeof value1 === "string")) return false;
@@ -3480,50 +2063,24 @@ export function isUpdateTaskResultMetaRelatedTask(
   }
   return true;
 }
-function checkUpdateTaskResultMetaRelatedTask(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/type",
-    );
-  } else {
+function checkUpdateTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId")) {
+      if (!(key2 === "taskId"))
         report(
           errors,
           path + "/" + pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
@@ -3531,19 +2088,16 @@ function checkUpdateTaskResultMetaRelatedTask(
 export function validateUpdateTaskResultMetaRelatedTask(
   value: unknown,
 ): ValidationResult<UpdateTaskResultMetaRelatedTask> {
-  if (isUpdateTaskResultMetaRelatedTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkUpdateTaskResultMetaRelatedTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isUpdateTaskResultMetaRelatedTask, checkUpdateTaskResultMetaRelatedTask);
 }
 /** Returns the value as `UpdateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseUpdateTaskResultMetaRelatedTask(
-  value: unknown,
-): UpdateTaskResultMetaRelatedTask {
-  if (isUpdateTaskResultMetaRelatedTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkUpdateTaskResultMetaRelatedTask(value, "", errors);
-  throw new ValidationFailed("UpdateTaskResultMetaRelatedTask", distinctErrors(errors));
+export function parseUpdateTaskResultMetaRelatedTask(value: unknown): UpdateTaskResultMetaRelatedTask {
+  return parseWith(
+    value,
+    isUpdateTaskResultMetaRelatedTask,
+    checkUpdateTaskResultMetaRelatedTask,
+    "UpdateTaskResultMetaRelatedTask",
+  );
 }
 /** Whether a value is a valid `WorkingTask` (fast: builds no error objects). */
 export function isWorkingTask(value: unknown): value is WorkingTask {
@@ -3559,14 +2113,10 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined || !(typeof value5 === "string")) return false;
   const value6 = value.ttlMs;
-  if (
-    value6 === undefined ||
-    !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)
-  )
+  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
     return false;
   const value7 = value.pollIntervalMs;
-  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7)))
-    return false;
+  if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   for (const key8 in value) {
     if (!(
       key8 === "taskId" ||
@@ -3582,161 +2132,54 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
   return true;
 }
 function checkWorkingTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/type",
-    );
-  } else {
+  const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/required",
-      );
-    } else {
-      if (!(value2 === "working"))
-        report(
-          errors,
-          path + "/status",
-          "const",
-          'expected "working", got ' + describe(value2),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/status/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    else if (value2 !== "working")
+      unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value3),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/statusMessage/type",
-        );
-      }
+      if (typeof value3 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/required",
-      );
-    } else {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/createdAt/type",
-        );
-      }
-    }
+    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value4 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/required",
-      );
-    } else {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value5 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
     const value6 = value.ttlMs;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/ttlMs",
-        "required",
-        'missing required property "ttlMs"',
-        "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/required",
-      );
-    } else {
-      if (!(isWorkingTaskPart1(value6) || isWorkingTaskPart2(value6))) {
-        if (isCancelTaskRequestPart3(value6)) {
-          if (!(typeof value6 === "number" && Number.isFinite(value6))) {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/ttlMs/anyOf/0/type",
-            );
-          }
-        } else {
-          if (isCancelledTaskPart3(value6)) {
-            if (!(value6 === null)) {
-              report(
-                errors,
-                path + "/ttlMs",
-                "type",
-                "expected null, got " + describe(value6),
-                "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/ttlMs/anyOf/1/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttlMs",
-              "type",
-              "expected a number or null, got " + describe(value6),
-              "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/ttlMs/anyOf",
-            );
-          }
-        }
+    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
+    else if (!(isWorkingTaskPart1(value6) || isWorkingTaskPart2(value6))) {
+      if (isCancelTaskRequestPart3(value6)) {
+        if (!(typeof value6 === "number" && Number.isFinite(value6)))
+          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+      } else if (isCancelledTaskPart3(value6)) {
+        if (value6 !== null)
+          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+      } else {
+        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7))) {
-        report(
+      if (!(typeof value7 === "number" && Number.isFinite(value7)))
+        unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
-          "expected a number, got " + describe(value7),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/properties/pollIntervalMs/type",
+          "a number",
+          value7,
+          at + "/properties/pollIntervalMs/type",
         );
-      }
     }
     for (const key8 in value) {
       if (!(
@@ -3747,31 +2190,24 @@ function checkWorkingTask(value: unknown, path: string, errors: ValidationError[
         key8 === "lastUpdatedAt" ||
         key8 === "ttlMs" ||
         key8 === "pollIntervalMs"
-      )) {
+      ))
         report(
           errors,
           path + "/" + pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
-          "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask/additionalProperties",
+          at + "/additionalProperties",
         );
-      }
     }
   }
 }
 /** Validates a value as `WorkingTask`, reporting every error with its path. */
 export function validateWorkingTask(value: unknown): ValidationResult<WorkingTask> {
-  if (isWorkingTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkWorkingTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isWorkingTask, checkWorkingTask);
 }
 /** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying every error. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  if (isWorkingTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkWorkingTask(value, "", errors);
-  throw new ValidationFailed("WorkingTask", distinctErrors(errors));
+  return parseWith(value, isWorkingTask, checkWorkingTask, "WorkingTask");
 }
 
 function isCancelTaskRequestPart1(value: unknown): boolean {

@@ -7,3 +7,4 @@
 export type * from "./types.js";
 export * from "./validators.js";
 export * from "./status.js";
+export * from "./server.js";

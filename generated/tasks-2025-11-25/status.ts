@@ -16,11 +16,7 @@ export const TASK_STATUSES = [
 ] as const satisfies readonly TaskStatus[];
 
 /** The statuses a task never leaves. */
-export const TERMINAL_STATUSES = [
-  "completed",
-  "failed",
-  "cancelled",
-] as const satisfies readonly TaskStatus[];
+export const TERMINAL_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly TaskStatus[];
 
 /** A status a task never leaves. */
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -48,9 +44,7 @@ export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
 }
 
 /** A task (or anything carrying a task's status) narrowed to the given status. */
-export type TaskWithStatus<S extends TaskStatus, T extends { status: TaskStatus } = Task> = T & {
-  status: S;
-};
+export type TaskWithStatus<S extends TaskStatus, T extends { status: TaskStatus } = Task> = T & { status: S };
 
 /** Narrows a task to the given statuses. */
 export function hasStatus<T extends { status: TaskStatus }, S extends TaskStatus>(
@@ -61,9 +55,7 @@ export function hasStatus<T extends { status: TaskStatus }, S extends TaskStatus
 }
 
 /** Whether a task has reached a terminal status. */
-export function isTerminalTask<T extends { status: TaskStatus }>(
-  task: T,
-): task is TaskWithStatus<TerminalStatus, T> {
+export function isTerminalTask<T extends { status: TaskStatus }>(task: T): task is TaskWithStatus<TerminalStatus, T> {
   return isTerminalStatus(task.status);
 }
 
@@ -73,10 +65,7 @@ export type StatusHandlers<R, T extends { status: TaskStatus } = Task> = {
 };
 
 /** Exhaustive dispatch over a task's status: adding a status to the schema makes every call site fail to compile until handled. */
-export function matchStatus<R, T extends { status: TaskStatus } = Task>(
-  task: T,
-  handlers: StatusHandlers<R, T>,
-): R {
+export function matchStatus<R, T extends { status: TaskStatus } = Task>(task: T, handlers: StatusHandlers<R, T>): R {
   const handler = handlers[task.status] as (task: T) => R;
   return handler(task);
 }

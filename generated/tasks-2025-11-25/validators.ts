@@ -43,14 +43,7 @@ import type {
   NotificationParams,
 } from "./types.js";
 import type { ValidationError, ValidationResult } from "./runtime.js";
-import {
-  ValidationFailed,
-  describe,
-  distinctErrors,
-  isObject,
-  pointerToken,
-  report,
-} from "./runtime.js";
+import { describe, isObject, missing, parseWith, pointerToken, unexpected, validateWith } from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -68,6 +61,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
   return true;
 }
 function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus";
   if (!(
     value === "cancelled" ||
     value === "completed" ||
@@ -75,74 +69,48 @@ function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]
     value === "input_required" ||
     value === "working"
   ))
-    report(
+    unexpected(
       errors,
       path,
       "enum",
-      'expected one of "cancelled" | "completed" | "failed" | "input_required" | "working", got ' +
-        describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus/enum",
+      'one of "cancelled" | "completed" | "failed" | "input_required" | "working"',
+      value,
+      at + "/enum",
     );
 }
 /** Validates a value as `TaskStatus`, reporting every error with its path. */
 export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  if (isTaskStatus(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskStatus(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskStatus, checkTaskStatus);
 }
 /** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  if (isTaskStatus(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskStatus(value, "", errors);
-  throw new ValidationFailed("TaskStatus", distinctErrors(errors));
+  return parseWith(value, isTaskStatus, checkTaskStatus, "TaskStatus");
 }
 /** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
   if (!isObject(value)) return false;
   const value1 = value.ttl;
-  if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1)))
-    return false;
+  if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1))) return false;
   return true;
 }
 function checkTaskMetadata(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isInteger(value1))) {
-        report(
-          errors,
-          path + "/ttl",
-          "type",
-          "expected an integer, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata/properties/ttl/type",
-        );
-      }
+      if (!(typeof value1 === "number" && Number.isInteger(value1)))
+        unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
     }
   }
 }
 /** Validates a value as `TaskMetadata`, reporting every error with its path. */
 export function validateTaskMetadata(value: unknown): ValidationResult<TaskMetadata> {
-  if (isTaskMetadata(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskMetadata(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskMetadata, checkTaskMetadata);
 }
 /** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  if (isTaskMetadata(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskMetadata(value, "", errors);
-  throw new ValidationFailed("TaskMetadata", distinctErrors(errors));
+  return parseWith(value, isTaskMetadata, checkTaskMetadata, "TaskMetadata");
 }
 /** Whether a value is a valid `RelatedTaskMetadata` (fast: builds no error objects). */
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
@@ -152,50 +120,22 @@ export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetad
   return true;
 }
 function checkRelatedTaskMetadata(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `RelatedTaskMetadata`, reporting every error with its path. */
 export function validateRelatedTaskMetadata(value: unknown): ValidationResult<RelatedTaskMetadata> {
-  if (isRelatedTaskMetadata(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkRelatedTaskMetadata(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isRelatedTaskMetadata, checkRelatedTaskMetadata);
 }
 /** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` carrying every error. */
 export function parseRelatedTaskMetadata(value: unknown): RelatedTaskMetadata {
-  if (isRelatedTaskMetadata(value)) return value;
-  const errors: ValidationError[] = [];
-  checkRelatedTaskMetadata(value, "", errors);
-  throw new ValidationFailed("RelatedTaskMetadata", distinctErrors(errors));
+  return parseWith(value, isRelatedTaskMetadata, checkRelatedTaskMetadata, "RelatedTaskMetadata");
 }
 /** Whether a value is a valid `Task` (fast: builds no error objects). */
 export function isTask(value: unknown): value is Task {
@@ -205,8 +145,7 @@ export function isTask(value: unknown): value is Task {
   const value2 = value.lastUpdatedAt;
   if (value2 === undefined || !(typeof value2 === "string")) return false;
   const value3 = value.pollInterval;
-  if (value3 !== undefined && !(typeof value3 === "number" && Number.isInteger(value3)))
-    return false;
+  if (value3 !== undefined && !(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.status;
   if (value4 === undefined || !isTaskStatus(value4)) return false;
   const value5 = value.statusMessage;
@@ -214,178 +153,60 @@ export function isTask(value: unknown): value is Task {
   const value6 = value.taskId;
   if (value6 === undefined || !(typeof value6 === "string")) return false;
   const value7 = value.ttl;
-  if (
-    value7 === undefined ||
-    !((typeof value7 === "number" && Number.isInteger(value7)) || value7 === null)
-  )
+  if (value7 === undefined || !((typeof value7 === "number" && Number.isInteger(value7)) || value7 === null))
     return false;
   return true;
 }
 function checkTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/Task/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.createdAt;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/createdAt",
-        "required",
-        'missing required property "createdAt"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/createdAt",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/createdAt/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "createdAt", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/createdAt", "type", "a string", value1, at + "/properties/createdAt/type");
     const value2 = value.lastUpdatedAt;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/lastUpdatedAt",
-        "required",
-        'missing required property "lastUpdatedAt"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/lastUpdatedAt",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/lastUpdatedAt/type",
-        );
-      }
-    }
+    if (value2 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    else if (typeof value2 !== "string")
+      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value2, at + "/properties/lastUpdatedAt/type");
     const value3 = value.pollInterval;
     if (value3 !== undefined) {
-      if (!(typeof value3 === "number" && Number.isInteger(value3))) {
-        report(
-          errors,
-          path + "/pollInterval",
-          "type",
-          "expected an integer, got " + describe(value3),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/pollInterval/type",
-        );
-      }
+      if (!(typeof value3 === "number" && Number.isInteger(value3)))
+        unexpected(errors, path + "/pollInterval", "type", "an integer", value3, at + "/properties/pollInterval/type");
     }
     const value4 = value.status;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/status",
-        "required",
-        'missing required property "status"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/Task/required",
-      );
-    } else {
-      checkTaskStatus(value4, path + "/status", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "status", at + "/required");
+    else checkTaskStatus(value4, path + "/status", errors);
     const value5 = value.statusMessage;
     if (value5 !== undefined) {
-      if (!(typeof value5 === "string")) {
-        report(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "expected a string, got " + describe(value5),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/statusMessage/type",
-        );
-      }
+      if (typeof value5 !== "string")
+        unexpected(errors, path + "/statusMessage", "type", "a string", value5, at + "/properties/statusMessage/type");
     }
     const value6 = value.taskId;
-    if (value6 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(typeof value6 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value6),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/taskId/type",
-        );
-      }
-    }
+    if (value6 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value6 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value6, at + "/properties/taskId/type");
     const value7 = value.ttl;
-    if (value7 === undefined) {
-      report(
-        errors,
-        path + "/ttl",
-        "required",
-        'missing required property "ttl"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/Task/required",
-      );
-    } else {
-      if (!(isTaskPart1(value7) || isTaskPart2(value7))) {
-        if (isTaskPart4(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7))) {
-            report(
-              errors,
-              path + "/ttl",
-              "type",
-              "expected an integer, got " + describe(value7),
-              "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/ttl/type",
-            );
-          }
-        } else {
-          if (isTaskPart3(value7)) {
-            if (!(value7 === null)) {
-              report(
-                errors,
-                path + "/ttl",
-                "type",
-                "expected null, got " + describe(value7),
-                "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/ttl/type",
-              );
-            }
-          } else {
-            report(
-              errors,
-              path + "/ttl",
-              "type",
-              "expected a number or null, got " + describe(value7),
-              "schemas/tasks-2025-11-25.schema.json#/$defs/Task/properties/ttl/type",
-            );
-          }
-        }
+    if (value7 === undefined) missing(errors, path, "ttl", at + "/required");
+    else if (!(isTaskPart1(value7) || isTaskPart2(value7))) {
+      if (isTaskPart4(value7)) {
+        if (!(typeof value7 === "number" && Number.isInteger(value7)))
+          unexpected(errors, path + "/ttl", "type", "an integer", value7, at + "/properties/ttl/type");
+      } else if (isTaskPart3(value7)) {
+        if (value7 !== null) unexpected(errors, path + "/ttl", "type", "null", value7, at + "/properties/ttl/type");
+      } else {
+        unexpected(errors, path + "/ttl", "type", "an integer or null", value7, at + "/properties/ttl/type");
       }
     }
   }
 }
 /** Validates a value as `Task`, reporting every error with its path. */
 export function validateTask(value: unknown): ValidationResult<Task> {
-  if (isTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTask(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTask, checkTask);
 }
 /** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
 export function parseTask(value: unknown): Task {
-  if (isTask(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTask(value, "", errors);
-  throw new ValidationFailed("Task", distinctErrors(errors));
+  return parseWith(value, isTask, checkTask, "Task");
 }
 /** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
@@ -397,54 +218,26 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   return true;
 }
 function checkCreateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/_meta",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult/properties/_meta/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.task;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/task",
-        "required",
-        'missing required property "task"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult/required",
-      );
-    } else {
-      checkTask(value4, path + "/task", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "task", at + "/required");
+    else checkTask(value4, path + "/task", errors);
   }
 }
 /** Validates a value as `CreateTaskResult`, reporting every error with its path. */
 export function validateCreateTaskResult(value: unknown): ValidationResult<CreateTaskResult> {
-  if (isCreateTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCreateTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCreateTaskResult, checkCreateTaskResult);
 }
 /** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  if (isCreateTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCreateTaskResult(value, "", errors);
-  throw new ValidationFailed("CreateTaskResult", distinctErrors(errors));
+  return parseWith(value, isCreateTaskResult, checkCreateTaskResult, "CreateTaskResult");
 }
 /** Whether a value is a valid `TaskAugmentedRequestParams` (fast: builds no error objects). */
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
@@ -455,92 +248,53 @@ export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugme
   if (value2 !== undefined && !isTaskMetadata(value2)) return false;
   return true;
 }
-function checkTaskAugmentedRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/type",
-    );
-  } else {
+function checkTaskAugmentedRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
-    if (value1 !== undefined) {
-      checkTaskAugmentedRequestParamsMeta(value1, path + "/_meta", errors);
-    }
+    if (value1 !== undefined) checkTaskAugmentedRequestParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.task;
-    if (value2 !== undefined) {
-      checkTaskMetadata(value2, path + "/task", errors);
-    }
+    if (value2 !== undefined) checkTaskMetadata(value2, path + "/task", errors);
   }
 }
 /** Validates a value as `TaskAugmentedRequestParams`, reporting every error with its path. */
-export function validateTaskAugmentedRequestParams(
-  value: unknown,
-): ValidationResult<TaskAugmentedRequestParams> {
-  if (isTaskAugmentedRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskAugmentedRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskAugmentedRequestParams(value: unknown): ValidationResult<TaskAugmentedRequestParams> {
+  return validateWith(value, isTaskAugmentedRequestParams, checkTaskAugmentedRequestParams);
 }
 /** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRequestParams {
-  if (isTaskAugmentedRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskAugmentedRequestParams(value, "", errors);
-  throw new ValidationFailed("TaskAugmentedRequestParams", distinctErrors(errors));
+  return parseWith(value, isTaskAugmentedRequestParams, checkTaskAugmentedRequestParams, "TaskAugmentedRequestParams");
 }
 /** Whether a value is a valid `TaskAugmentedRequestParamsMeta` (fast: builds no error objects). */
-export function isTaskAugmentedRequestParamsMeta(
-  value: unknown,
-): value is TaskAugmentedRequestParamsMeta {
+export function isTaskAugmentedRequestParamsMeta(value: unknown): value is TaskAugmentedRequestParamsMeta {
   if (!isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !isProgressToken(value1)) return false;
   return true;
 }
-function checkTaskAugmentedRequestParamsMeta(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta/type",
-    );
-  } else {
+function checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      checkProgressToken(value1, path + "/progressToken", errors);
-    }
+    if (value1 !== undefined) checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
 /** Validates a value as `TaskAugmentedRequestParamsMeta`, reporting every error with its path. */
 export function validateTaskAugmentedRequestParamsMeta(
   value: unknown,
 ): ValidationResult<TaskAugmentedRequestParamsMeta> {
-  if (isTaskAugmentedRequestParamsMeta(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskAugmentedRequestParamsMeta(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskAugmentedRequestParamsMeta, checkTaskAugmentedRequestParamsMeta);
 }
 /** Returns the value as `TaskAugmentedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseTaskAugmentedRequestParamsMeta(
-  value: unknown,
-): TaskAugmentedRequestParamsMeta {
-  if (isTaskAugmentedRequestParamsMeta(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskAugmentedRequestParamsMeta(value, "", errors);
-  throw new ValidationFailed("TaskAugmentedRequestParamsMeta", distinctErrors(errors));
+export function parseTaskAugmentedRequestParamsMeta(value: unknown): TaskAugmentedRequestParamsMeta {
+  return parseWith(
+    value,
+    isTaskAugmentedRequestParamsMeta,
+    checkTaskAugmentedRequestParamsMeta,
+    "TaskAugmentedRequestParamsMeta",
+  );
 }
 /** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -556,92 +310,32 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   return true;
 }
 function checkGetTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.id;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      checkRequestId(value1, path + "/id", errors);
-    }
+    if (value1 === undefined) missing(errors, path, "id", at + "/required");
+    else checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      if (!(value2 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value2 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/get"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/get", got ' + describe(value3),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/get")
+      unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/required",
-      );
-    } else {
-      checkGetTaskRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "params", at + "/required");
+    else checkGetTaskRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `GetTaskRequest`, reporting every error with its path. */
 export function validateGetTaskRequest(value: unknown): ValidationResult<GetTaskRequest> {
-  if (isGetTaskRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isGetTaskRequest, checkGetTaskRequest);
 }
 /** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  if (isGetTaskRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskRequest(value, "", errors);
-  throw new ValidationFailed("GetTaskRequest", distinctErrors(errors));
+  return parseWith(value, isGetTaskRequest, checkGetTaskRequest, "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
@@ -651,52 +345,22 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   return true;
 }
 function checkGetTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(
-  value: unknown,
-): ValidationResult<GetTaskRequestParams> {
-  if (isGetTaskRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateGetTaskRequestParams(value: unknown): ValidationResult<GetTaskRequestParams> {
+  return validateWith(value, isGetTaskRequestParams, checkGetTaskRequestParams);
 }
 /** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  if (isGetTaskRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskRequestParams(value, "", errors);
-  throw new ValidationFailed("GetTaskRequestParams", distinctErrors(errors));
+  return parseWith(value, isGetTaskRequestParams, checkGetTaskRequestParams, "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
@@ -705,22 +369,20 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
   return true;
 }
 function checkGetTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  checkResult(value, path, errors);
-  checkTask(value, path, errors);
+  if (!isObject(value))
+    unexpected(errors, path, "type", "an object", value, "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type");
+  else {
+    checkResult(value, path, errors);
+    checkTask(value, path, errors);
+  }
 }
 /** Validates a value as `GetTaskResult`, reporting every error with its path. */
 export function validateGetTaskResult(value: unknown): ValidationResult<GetTaskResult> {
-  if (isGetTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isGetTaskResult, checkGetTaskResult);
 }
 /** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  if (isGetTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskResult(value, "", errors);
-  throw new ValidationFailed("GetTaskResult", distinctErrors(errors));
+  return parseWith(value, isGetTaskResult, checkGetTaskResult, "GetTaskResult");
 }
 /** Whether a value is a valid `GetTaskPayloadRequest` (fast: builds no error objects). */
 export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
@@ -736,155 +398,62 @@ export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayload
   return true;
 }
 function checkGetTaskPayloadRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.id;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/required",
-      );
-    } else {
-      checkRequestId(value1, path + "/id", errors);
-    }
+    if (value1 === undefined) missing(errors, path, "id", at + "/required");
+    else checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/required",
-      );
-    } else {
-      if (!(value2 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value2 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/result"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/result", got ' + describe(value3),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/result")
+      unexpected(errors, path + "/method", "const", '"tasks/result"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/required",
-      );
-    } else {
-      checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "params", at + "/required");
+    else checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `GetTaskPayloadRequest`, reporting every error with its path. */
-export function validateGetTaskPayloadRequest(
-  value: unknown,
-): ValidationResult<GetTaskPayloadRequest> {
-  if (isGetTaskPayloadRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskPayloadRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateGetTaskPayloadRequest(value: unknown): ValidationResult<GetTaskPayloadRequest> {
+  return validateWith(value, isGetTaskPayloadRequest, checkGetTaskPayloadRequest);
 }
 /** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadRequest {
-  if (isGetTaskPayloadRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskPayloadRequest(value, "", errors);
-  throw new ValidationFailed("GetTaskPayloadRequest", distinctErrors(errors));
+  return parseWith(value, isGetTaskPayloadRequest, checkGetTaskPayloadRequest, "GetTaskPayloadRequest");
 }
 /** Whether a value is a valid `GetTaskPayloadRequestParams` (fast: builds no error objects). */
-export function isGetTaskPayloadRequestParams(
-  value: unknown,
-): value is GetTaskPayloadRequestParams {
+export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
   if (value1 === undefined || !(typeof value1 === "string")) return false;
   return true;
 }
-function checkGetTaskPayloadRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params/type",
-    );
-  } else {
+function checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `GetTaskPayloadRequestParams`, reporting every error with its path. */
-export function validateGetTaskPayloadRequestParams(
-  value: unknown,
-): ValidationResult<GetTaskPayloadRequestParams> {
-  if (isGetTaskPayloadRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskPayloadRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateGetTaskPayloadRequestParams(value: unknown): ValidationResult<GetTaskPayloadRequestParams> {
+  return validateWith(value, isGetTaskPayloadRequestParams, checkGetTaskPayloadRequestParams);
 }
 /** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskPayloadRequestParams(value: unknown): GetTaskPayloadRequestParams {
-  if (isGetTaskPayloadRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskPayloadRequestParams(value, "", errors);
-  throw new ValidationFailed("GetTaskPayloadRequestParams", distinctErrors(errors));
+  return parseWith(
+    value,
+    isGetTaskPayloadRequestParams,
+    checkGetTaskPayloadRequestParams,
+    "GetTaskPayloadRequestParams",
+  );
 }
 /** Whether a value is a valid `GetTaskPayloadResult` (fast: builds no error objects). */
 export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
@@ -894,44 +463,23 @@ export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadR
   return true;
 }
 function checkGetTaskPayloadResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/_meta",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult/properties/_meta/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
 /** Validates a value as `GetTaskPayloadResult`, reporting every error with its path. */
-export function validateGetTaskPayloadResult(
-  value: unknown,
-): ValidationResult<GetTaskPayloadResult> {
-  if (isGetTaskPayloadResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkGetTaskPayloadResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateGetTaskPayloadResult(value: unknown): ValidationResult<GetTaskPayloadResult> {
+  return validateWith(value, isGetTaskPayloadResult, checkGetTaskPayloadResult);
 }
 /** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskPayloadResult(value: unknown): GetTaskPayloadResult {
-  if (isGetTaskPayloadResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkGetTaskPayloadResult(value, "", errors);
-  throw new ValidationFailed("GetTaskPayloadResult", distinctErrors(errors));
+  return parseWith(value, isGetTaskPayloadResult, checkGetTaskPayloadResult, "GetTaskPayloadResult");
 }
 /** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
@@ -947,92 +495,32 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   return true;
 }
 function checkCancelTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.id;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      checkRequestId(value1, path + "/id", errors);
-    }
+    if (value1 === undefined) missing(errors, path, "id", at + "/required");
+    else checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      if (!(value2 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value2 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/cancel"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/cancel", got ' + describe(value3),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/cancel")
+      unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/required",
-      );
-    } else {
-      checkCancelTaskRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 === undefined) missing(errors, path, "params", at + "/required");
+    else checkCancelTaskRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
 export function validateCancelTaskRequest(value: unknown): ValidationResult<CancelTaskRequest> {
-  if (isCancelTaskRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCancelTaskRequest, checkCancelTaskRequest);
 }
 /** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  if (isCancelTaskRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequest(value, "", errors);
-  throw new ValidationFailed("CancelTaskRequest", distinctErrors(errors));
+  return parseWith(value, isCancelTaskRequest, checkCancelTaskRequest, "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
@@ -1041,57 +529,23 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   if (value1 === undefined || !(typeof value1 === "string")) return false;
   return true;
 }
-function checkCancelTaskRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params/type",
-    );
-  } else {
+function checkCancelTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.taskId;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/taskId",
-        "required",
-        'missing required property "taskId"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params/required",
-      );
-    } else {
-      if (!(typeof value1 === "string")) {
-        report(
-          errors,
-          path + "/taskId",
-          "type",
-          "expected a string, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params/properties/taskId/type",
-        );
-      }
-    }
+    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    else if (typeof value1 !== "string")
+      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(
-  value: unknown,
-): ValidationResult<CancelTaskRequestParams> {
-  if (isCancelTaskRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateCancelTaskRequestParams(value: unknown): ValidationResult<CancelTaskRequestParams> {
+  return validateWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams);
 }
 /** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  if (isCancelTaskRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskRequestParams(value, "", errors);
-  throw new ValidationFailed("CancelTaskRequestParams", distinctErrors(errors));
+  return parseWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams, "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
@@ -1100,22 +554,20 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   return true;
 }
 function checkCancelTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  checkResult(value, path, errors);
-  checkTask(value, path, errors);
+  if (!isObject(value))
+    unexpected(errors, path, "type", "an object", value, "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type");
+  else {
+    checkResult(value, path, errors);
+    checkTask(value, path, errors);
+  }
 }
 /** Validates a value as `CancelTaskResult`, reporting every error with its path. */
 export function validateCancelTaskResult(value: unknown): ValidationResult<CancelTaskResult> {
-  if (isCancelTaskResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkCancelTaskResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isCancelTaskResult, checkCancelTaskResult);
 }
 /** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  if (isCancelTaskResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkCancelTaskResult(value, "", errors);
-  throw new ValidationFailed("CancelTaskResult", distinctErrors(errors));
+  return parseWith(value, isCancelTaskResult, checkCancelTaskResult, "CancelTaskResult");
 }
 /** Whether a value is a valid `ListTasksRequest` (fast: builds no error objects). */
 export function isListTasksRequest(value: unknown): value is ListTasksRequest {
@@ -1131,84 +583,31 @@ export function isListTasksRequest(value: unknown): value is ListTasksRequest {
   return true;
 }
 function checkListTasksRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.id;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/id",
-        "required",
-        'missing required property "id"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest/required",
-      );
-    } else {
-      checkRequestId(value1, path + "/id", errors);
-    }
+    if (value1 === undefined) missing(errors, path, "id", at + "/required");
+    else checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest/required",
-      );
-    } else {
-      if (!(value2 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest/properties/jsonrpc/const",
-        );
-    }
+    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value2 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest/required",
-      );
-    } else {
-      if (!(value3 === "tasks/list"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "tasks/list", got ' + describe(value3),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest/properties/method/const",
-        );
-    }
+    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value3 !== "tasks/list")
+      unexpected(errors, path + "/method", "const", '"tasks/list"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 !== undefined) {
-      checkPaginatedRequestParams(value4, path + "/params", errors);
-    }
+    if (value4 !== undefined) checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `ListTasksRequest`, reporting every error with its path. */
 export function validateListTasksRequest(value: unknown): ValidationResult<ListTasksRequest> {
-  if (isListTasksRequest(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkListTasksRequest(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isListTasksRequest, checkListTasksRequest);
 }
 /** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseListTasksRequest(value: unknown): ListTasksRequest {
-  if (isListTasksRequest(value)) return value;
-  const errors: ValidationError[] = [];
-  checkListTasksRequest(value, "", errors);
-  throw new ValidationFailed("ListTasksRequest", distinctErrors(errors));
+  return parseWith(value, isListTasksRequest, checkListTasksRequest, "ListTasksRequest");
 }
 /** Whether a value is a valid `ListTasksResult` (fast: builds no error objects). */
 export function isListTasksResult(value: unknown): value is ListTasksResult {
@@ -1222,111 +621,72 @@ export function isListTasksResult(value: unknown): value is ListTasksResult {
   return true;
 }
 function checkListTasksResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult/type",
-    );
-  } else {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/_meta",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult/properties/_meta/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.nextCursor;
     if (value4 !== undefined) {
-      if (!(typeof value4 === "string")) {
-        report(
-          errors,
-          path + "/nextCursor",
-          "type",
-          "expected a string, got " + describe(value4),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult/properties/nextCursor/type",
-        );
-      }
+      if (typeof value4 !== "string")
+        unexpected(errors, path + "/nextCursor", "type", "a string", value4, at + "/properties/nextCursor/type");
     }
     const value5 = value.tasks;
-    if (value5 === undefined) {
-      report(
-        errors,
-        path + "/tasks",
-        "required",
-        'missing required property "tasks"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult/required",
-      );
-    } else {
-      if (!Array.isArray(value5)) {
-        report(
-          errors,
-          path + "/tasks",
-          "type",
-          "expected an array, got " + describe(value5),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult/properties/tasks/type",
-        );
-      } else {
-        for (let i6 = 0; i6 < value5.length; i6++) {
-          const item7 = value5[i6];
-          checkTask(item7, path + "/tasks" + "/" + i6, errors);
-        }
+    if (value5 === undefined) missing(errors, path, "tasks", at + "/required");
+    else if (!Array.isArray(value5))
+      unexpected(errors, path + "/tasks", "type", "an array", value5, at + "/properties/tasks/type");
+    else {
+      for (let i6 = 0; i6 < value5.length; i6++) {
+        const item7 = value5[i6];
+        checkTask(item7, path + "/tasks" + "/" + i6, errors);
       }
     }
   }
 }
 /** Validates a value as `ListTasksResult`, reporting every error with its path. */
 export function validateListTasksResult(value: unknown): ValidationResult<ListTasksResult> {
-  if (isListTasksResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkListTasksResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isListTasksResult, checkListTasksResult);
 }
 /** Returns the value as `ListTasksResult`, or throws `ValidationFailed` carrying every error. */
 export function parseListTasksResult(value: unknown): ListTasksResult {
-  if (isListTasksResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkListTasksResult(value, "", errors);
-  throw new ValidationFailed("ListTasksResult", distinctErrors(errors));
+  return parseWith(value, isListTasksResult, checkListTasksResult, "ListTasksResult");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
-export function isTaskStatusNotificationParams(
-  value: unknown,
-): value is TaskStatusNotificationParams {
+export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!isNotificationParams(value)) return false;
   if (!isTask(value)) return false;
   return true;
 }
-function checkTaskStatusNotificationParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  checkNotificationParams(value, path, errors);
-  checkTask(value, path, errors);
+function checkTaskStatusNotificationParams(value: unknown, path: string, errors: ValidationError[]): void {
+  if (!isObject(value))
+    unexpected(
+      errors,
+      path,
+      "type",
+      "an object",
+      value,
+      "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams/type",
+    );
+  else {
+    checkNotificationParams(value, path, errors);
+    checkTask(value, path, errors);
+  }
 }
 /** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
-export function validateTaskStatusNotificationParams(
-  value: unknown,
-): ValidationResult<TaskStatusNotificationParams> {
-  if (isTaskStatusNotificationParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotificationParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<TaskStatusNotificationParams> {
+  return validateWith(value, isTaskStatusNotificationParams, checkTaskStatusNotificationParams);
 }
 /** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  if (isTaskStatusNotificationParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotificationParams(value, "", errors);
-  throw new ValidationFailed("TaskStatusNotificationParams", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskStatusNotificationParams,
+    checkTaskStatusNotificationParams,
+    "TaskStatusNotificationParams",
+  );
 }
 /** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
@@ -1339,87 +699,37 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   if (value3 === undefined || !isTaskStatusNotificationParams(value3)) return false;
   return true;
 }
-function checkTaskStatusNotification(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification/type",
-    );
-  } else {
+function checkTaskStatusNotification(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) {
-      report(
-        errors,
-        path + "/jsonrpc",
-        "required",
-        'missing required property "jsonrpc"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification/required",
-      );
-    } else {
-      if (!(value1 === "2.0"))
-        report(
-          errors,
-          path + "/jsonrpc",
-          "const",
-          'expected "2.0", got ' + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification/properties/jsonrpc/const",
-        );
-    }
+    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    else if (value1 !== "2.0")
+      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.method;
-    if (value2 === undefined) {
-      report(
+    if (value2 === undefined) missing(errors, path, "method", at + "/required");
+    else if (value2 !== "notifications/tasks/status")
+      unexpected(
         errors,
         path + "/method",
-        "required",
-        'missing required property "method"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification/required",
+        "const",
+        '"notifications/tasks/status"',
+        value2,
+        at + "/properties/method/const",
       );
-    } else {
-      if (!(value2 === "notifications/tasks/status"))
-        report(
-          errors,
-          path + "/method",
-          "const",
-          'expected "notifications/tasks/status", got ' + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification/properties/method/const",
-        );
-    }
     const value3 = value.params;
-    if (value3 === undefined) {
-      report(
-        errors,
-        path + "/params",
-        "required",
-        'missing required property "params"',
-        "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification/required",
-      );
-    } else {
-      checkTaskStatusNotificationParams(value3, path + "/params", errors);
-    }
+    if (value3 === undefined) missing(errors, path, "params", at + "/required");
+    else checkTaskStatusNotificationParams(value3, path + "/params", errors);
   }
 }
 /** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(
-  value: unknown,
-): ValidationResult<TaskStatusNotification> {
-  if (isTaskStatusNotification(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotification(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskStatusNotification(value: unknown): ValidationResult<TaskStatusNotification> {
+  return validateWith(value, isTaskStatusNotification, checkTaskStatusNotification);
 }
 /** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  if (isTaskStatusNotification(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskStatusNotification(value, "", errors);
-  throw new ValidationFailed("TaskStatusNotification", distinctErrors(errors));
+  return parseWith(value, isTaskStatusNotification, checkTaskStatusNotification, "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskServerCapabilities` (fast: builds no error objects). */
 export function isTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
@@ -1428,46 +738,24 @@ export function isTaskServerCapabilities(value: unknown): value is TaskServerCap
   if (value1 !== undefined && !isTaskServerCapabilitiesTasks(value1)) return false;
   return true;
 }
-function checkTaskServerCapabilities(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/type",
-    );
-  } else {
+function checkTaskServerCapabilities(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.tasks;
-    if (value1 !== undefined) {
-      checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
-    }
+    if (value1 !== undefined) checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
 /** Validates a value as `TaskServerCapabilities`, reporting every error with its path. */
-export function validateTaskServerCapabilities(
-  value: unknown,
-): ValidationResult<TaskServerCapabilities> {
-  if (isTaskServerCapabilities(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilities(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskServerCapabilities(value: unknown): ValidationResult<TaskServerCapabilities> {
+  return validateWith(value, isTaskServerCapabilities, checkTaskServerCapabilities);
 }
 /** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilities(value: unknown): TaskServerCapabilities {
-  if (isTaskServerCapabilities(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilities(value, "", errors);
-  throw new ValidationFailed("TaskServerCapabilities", distinctErrors(errors));
+  return parseWith(value, isTaskServerCapabilities, checkTaskServerCapabilities, "TaskServerCapabilities");
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasks` (fast: builds no error objects). */
-export function isTaskServerCapabilitiesTasks(
-  value: unknown,
-): value is TaskServerCapabilitiesTasks {
+export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
   if (!isObject(value)) return false;
   const value1 = value.list;
   if (value1 !== undefined && !isTaskServerCapabilitiesTasksPart1(value1)) return false;
@@ -1477,112 +765,66 @@ export function isTaskServerCapabilitiesTasks(
   if (value3 !== undefined && !isTaskServerCapabilitiesTasksRequests(value3)) return false;
   return true;
 }
-function checkTaskServerCapabilitiesTasks(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/type",
-    );
-  } else {
+function checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/list",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/list/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!isObject(value2)) {
-        report(
-          errors,
-          path + "/cancel",
-          "type",
-          "expected an object, got " + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/cancel/type",
-        );
-      }
+      if (!isObject(value2))
+        unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
-    if (value3 !== undefined) {
-      checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
-    }
+    if (value3 !== undefined) checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
 /** Validates a value as `TaskServerCapabilitiesTasks`, reporting every error with its path. */
-export function validateTaskServerCapabilitiesTasks(
-  value: unknown,
-): ValidationResult<TaskServerCapabilitiesTasks> {
-  if (isTaskServerCapabilitiesTasks(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilitiesTasks(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskServerCapabilitiesTasks(value: unknown): ValidationResult<TaskServerCapabilitiesTasks> {
+  return validateWith(value, isTaskServerCapabilitiesTasks, checkTaskServerCapabilitiesTasks);
 }
 /** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilitiesTasks(value: unknown): TaskServerCapabilitiesTasks {
-  if (isTaskServerCapabilitiesTasks(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilitiesTasks(value, "", errors);
-  throw new ValidationFailed("TaskServerCapabilitiesTasks", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskServerCapabilitiesTasks,
+    checkTaskServerCapabilitiesTasks,
+    "TaskServerCapabilitiesTasks",
+  );
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasksRequests` (fast: builds no error objects). */
-export function isTaskServerCapabilitiesTasksRequests(
-  value: unknown,
-): value is TaskServerCapabilitiesTasksRequests {
+export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
   if (!isObject(value)) return false;
   const value1 = value.tools;
   if (value1 !== undefined && !isTaskServerCapabilitiesTasksRequestsTools(value1)) return false;
   return true;
 }
-function checkTaskServerCapabilitiesTasksRequests(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/type",
-    );
-  } else {
+function checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.tools;
-    if (value1 !== undefined) {
-      checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
-    }
+    if (value1 !== undefined) checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
   }
 }
 /** Validates a value as `TaskServerCapabilitiesTasksRequests`, reporting every error with its path. */
 export function validateTaskServerCapabilitiesTasksRequests(
   value: unknown,
 ): ValidationResult<TaskServerCapabilitiesTasksRequests> {
-  if (isTaskServerCapabilitiesTasksRequests(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilitiesTasksRequests(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskServerCapabilitiesTasksRequests, checkTaskServerCapabilitiesTasksRequests);
 }
 /** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying every error. */
-export function parseTaskServerCapabilitiesTasksRequests(
-  value: unknown,
-): TaskServerCapabilitiesTasksRequests {
-  if (isTaskServerCapabilitiesTasksRequests(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilitiesTasksRequests(value, "", errors);
-  throw new ValidationFailed("TaskServerCapabilitiesTasksRequests", distinctErrors(errors));
+export function parseTaskServerCapabilitiesTasksRequests(value: unknown): TaskServerCapabilitiesTasksRequests {
+  return parseWith(
+    value,
+    isTaskServerCapabilitiesTasksRequests,
+    checkTaskServerCapabilitiesTasksRequests,
+    "TaskServerCapabilitiesTasksRequests",
+  );
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasksRequestsTools` (fast: builds no error objects). */
 export function isTaskServerCapabilitiesTasksRequestsTools(
@@ -1590,35 +832,18 @@ export function isTaskServerCapabilitiesTasksRequestsTools(
 ): value is TaskServerCapabilitiesTasksRequestsTools {
   if (!isObject(value)) return false;
   const value1 = value.call;
-  if (value1 !== undefined && !isTaskServerCapabilitiesTasksRequestsToolsPart1(value1))
-    return false;
+  if (value1 !== undefined && !isTaskServerCapabilitiesTasksRequestsToolsPart1(value1)) return false;
   return true;
 }
-function checkTaskServerCapabilitiesTasksRequestsTools(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools/type",
-    );
-  } else {
+function checkTaskServerCapabilitiesTasksRequestsTools(value: unknown, path: string, errors: ValidationError[]): void {
+  const at =
+    "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.call;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/call",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
     }
   }
 }
@@ -1626,19 +851,18 @@ function checkTaskServerCapabilitiesTasksRequestsTools(
 export function validateTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
-  if (isTaskServerCapabilitiesTasksRequestsTools(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilitiesTasksRequestsTools(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskServerCapabilitiesTasksRequestsTools, checkTaskServerCapabilitiesTasksRequestsTools);
 }
 /** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): TaskServerCapabilitiesTasksRequestsTools {
-  if (isTaskServerCapabilitiesTasksRequestsTools(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskServerCapabilitiesTasksRequestsTools(value, "", errors);
-  throw new ValidationFailed("TaskServerCapabilitiesTasksRequestsTools", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskServerCapabilitiesTasksRequestsTools,
+    checkTaskServerCapabilitiesTasksRequestsTools,
+    "TaskServerCapabilitiesTasksRequestsTools",
+  );
 }
 /** Whether a value is a valid `TaskClientCapabilities` (fast: builds no error objects). */
 export function isTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
@@ -1647,46 +871,24 @@ export function isTaskClientCapabilities(value: unknown): value is TaskClientCap
   if (value1 !== undefined && !isTaskClientCapabilitiesTasks(value1)) return false;
   return true;
 }
-function checkTaskClientCapabilities(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/type",
-    );
-  } else {
+function checkTaskClientCapabilities(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.tasks;
-    if (value1 !== undefined) {
-      checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
-    }
+    if (value1 !== undefined) checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
 /** Validates a value as `TaskClientCapabilities`, reporting every error with its path. */
-export function validateTaskClientCapabilities(
-  value: unknown,
-): ValidationResult<TaskClientCapabilities> {
-  if (isTaskClientCapabilities(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilities(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskClientCapabilities(value: unknown): ValidationResult<TaskClientCapabilities> {
+  return validateWith(value, isTaskClientCapabilities, checkTaskClientCapabilities);
 }
 /** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilities(value: unknown): TaskClientCapabilities {
-  if (isTaskClientCapabilities(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilities(value, "", errors);
-  throw new ValidationFailed("TaskClientCapabilities", distinctErrors(errors));
+  return parseWith(value, isTaskClientCapabilities, checkTaskClientCapabilities, "TaskClientCapabilities");
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasks` (fast: builds no error objects). */
-export function isTaskClientCapabilitiesTasks(
-  value: unknown,
-): value is TaskClientCapabilitiesTasks {
+export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
   if (!isObject(value)) return false;
   const value1 = value.list;
   if (value1 !== undefined && !isTaskClientCapabilitiesTasksPart1(value1)) return false;
@@ -1696,119 +898,71 @@ export function isTaskClientCapabilitiesTasks(
   if (value3 !== undefined && !isTaskClientCapabilitiesTasksRequests(value3)) return false;
   return true;
 }
-function checkTaskClientCapabilitiesTasks(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/type",
-    );
-  } else {
+function checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/list",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/list/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!isObject(value2)) {
-        report(
-          errors,
-          path + "/cancel",
-          "type",
-          "expected an object, got " + describe(value2),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/cancel/type",
-        );
-      }
+      if (!isObject(value2))
+        unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
-    if (value3 !== undefined) {
-      checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
-    }
+    if (value3 !== undefined) checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
 /** Validates a value as `TaskClientCapabilitiesTasks`, reporting every error with its path. */
-export function validateTaskClientCapabilitiesTasks(
-  value: unknown,
-): ValidationResult<TaskClientCapabilitiesTasks> {
-  if (isTaskClientCapabilitiesTasks(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasks(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validateTaskClientCapabilitiesTasks(value: unknown): ValidationResult<TaskClientCapabilitiesTasks> {
+  return validateWith(value, isTaskClientCapabilitiesTasks, checkTaskClientCapabilitiesTasks);
 }
 /** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasks(value: unknown): TaskClientCapabilitiesTasks {
-  if (isTaskClientCapabilitiesTasks(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasks(value, "", errors);
-  throw new ValidationFailed("TaskClientCapabilitiesTasks", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskClientCapabilitiesTasks,
+    checkTaskClientCapabilitiesTasks,
+    "TaskClientCapabilitiesTasks",
+  );
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasksRequests` (fast: builds no error objects). */
-export function isTaskClientCapabilitiesTasksRequests(
-  value: unknown,
-): value is TaskClientCapabilitiesTasksRequests {
+export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
   if (!isObject(value)) return false;
   const value1 = value.sampling;
   if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
   const value2 = value.elicitation;
-  if (value2 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitation(value2))
-    return false;
+  if (value2 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitation(value2)) return false;
   return true;
 }
-function checkTaskClientCapabilitiesTasksRequests(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/type",
-    );
-  } else {
+function checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.sampling;
-    if (value1 !== undefined) {
-      checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
-    }
+    if (value1 !== undefined) checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
     const value2 = value.elicitation;
-    if (value2 !== undefined) {
+    if (value2 !== undefined)
       checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
-    }
   }
 }
 /** Validates a value as `TaskClientCapabilitiesTasksRequests`, reporting every error with its path. */
 export function validateTaskClientCapabilitiesTasksRequests(
   value: unknown,
 ): ValidationResult<TaskClientCapabilitiesTasksRequests> {
-  if (isTaskClientCapabilitiesTasksRequests(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasksRequests(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isTaskClientCapabilitiesTasksRequests, checkTaskClientCapabilitiesTasksRequests);
 }
 /** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying every error. */
-export function parseTaskClientCapabilitiesTasksRequests(
-  value: unknown,
-): TaskClientCapabilitiesTasksRequests {
-  if (isTaskClientCapabilitiesTasksRequests(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasksRequests(value, "", errors);
-  throw new ValidationFailed("TaskClientCapabilitiesTasksRequests", distinctErrors(errors));
+export function parseTaskClientCapabilitiesTasksRequests(value: unknown): TaskClientCapabilitiesTasksRequests {
+  return parseWith(
+    value,
+    isTaskClientCapabilitiesTasksRequests,
+    checkTaskClientCapabilitiesTasksRequests,
+    "TaskClientCapabilitiesTasksRequests",
+  );
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsSampling` (fast: builds no error objects). */
 export function isTaskClientCapabilitiesTasksRequestsSampling(
@@ -1816,8 +970,7 @@ export function isTaskClientCapabilitiesTasksRequestsSampling(
 ): value is TaskClientCapabilitiesTasksRequestsSampling {
   if (!isObject(value)) return false;
   const value1 = value.createMessage;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSamplingPart1(value1))
-    return false;
+  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSamplingPart1(value1)) return false;
   return true;
 }
 function checkTaskClientCapabilitiesTasksRequestsSampling(
@@ -1825,26 +978,14 @@ function checkTaskClientCapabilitiesTasksRequestsSampling(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling/type",
-    );
-  } else {
+  const at =
+    "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.createMessage;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/createMessage",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/createMessage", "type", "an object", value1, at + "/properties/createMessage/type");
     }
   }
 }
@@ -1852,19 +993,22 @@ function checkTaskClientCapabilitiesTasksRequestsSampling(
 export function validateTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
-  if (isTaskClientCapabilitiesTasksRequestsSampling(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasksRequestsSampling(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isTaskClientCapabilitiesTasksRequestsSampling,
+    checkTaskClientCapabilitiesTasksRequestsSampling,
+  );
 }
 /** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsSampling {
-  if (isTaskClientCapabilitiesTasksRequestsSampling(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasksRequestsSampling(value, "", errors);
-  throw new ValidationFailed("TaskClientCapabilitiesTasksRequestsSampling", distinctErrors(errors));
+  return parseWith(
+    value,
+    isTaskClientCapabilitiesTasksRequestsSampling,
+    checkTaskClientCapabilitiesTasksRequestsSampling,
+    "TaskClientCapabilitiesTasksRequestsSampling",
+  );
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsElicitation` (fast: builds no error objects). */
 export function isTaskClientCapabilitiesTasksRequestsElicitation(
@@ -1872,8 +1016,7 @@ export function isTaskClientCapabilitiesTasksRequestsElicitation(
 ): value is TaskClientCapabilitiesTasksRequestsElicitation {
   if (!isObject(value)) return false;
   const value1 = value.create;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitationPart1(value1))
-    return false;
+  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitationPart1(value1)) return false;
   return true;
 }
 function checkTaskClientCapabilitiesTasksRequestsElicitation(
@@ -1881,26 +1024,14 @@ function checkTaskClientCapabilitiesTasksRequestsElicitation(
   path: string,
   errors: ValidationError[],
 ): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation/type",
-    );
-  } else {
+  const at =
+    "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.create;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/create",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
     }
   }
 }
@@ -1908,21 +1039,21 @@ function checkTaskClientCapabilitiesTasksRequestsElicitation(
 export function validateTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
-  if (isTaskClientCapabilitiesTasksRequestsElicitation(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasksRequestsElicitation(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(
+    value,
+    isTaskClientCapabilitiesTasksRequestsElicitation,
+    checkTaskClientCapabilitiesTasksRequestsElicitation,
+  );
 }
 /** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsElicitation {
-  if (isTaskClientCapabilitiesTasksRequestsElicitation(value)) return value;
-  const errors: ValidationError[] = [];
-  checkTaskClientCapabilitiesTasksRequestsElicitation(value, "", errors);
-  throw new ValidationFailed(
+  return parseWith(
+    value,
+    isTaskClientCapabilitiesTasksRequestsElicitation,
+    checkTaskClientCapabilitiesTasksRequestsElicitation,
     "TaskClientCapabilitiesTasksRequestsElicitation",
-    distinctErrors(errors),
   );
 }
 /** Whether a value is a valid `ToolTaskSupport` (fast: builds no error objects). */
@@ -1931,138 +1062,69 @@ export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
   return true;
 }
 function checkToolTaskSupport(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
-    report(
-      errors,
-      path,
-      "enum",
-      'expected one of "forbidden" | "optional" | "required", got ' + describe(value),
-      "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport/enum",
-    );
+    unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
 }
 /** Validates a value as `ToolTaskSupport`, reporting every error with its path. */
 export function validateToolTaskSupport(value: unknown): ValidationResult<ToolTaskSupport> {
-  if (isToolTaskSupport(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkToolTaskSupport(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isToolTaskSupport, checkToolTaskSupport);
 }
 /** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` carrying every error. */
 export function parseToolTaskSupport(value: unknown): ToolTaskSupport {
-  if (isToolTaskSupport(value)) return value;
-  const errors: ValidationError[] = [];
-  checkToolTaskSupport(value, "", errors);
-  throw new ValidationFailed("ToolTaskSupport", distinctErrors(errors));
+  return parseWith(value, isToolTaskSupport, checkToolTaskSupport, "ToolTaskSupport");
 }
 /** Whether a value is a valid `ProgressToken` (fast: builds no error objects). */
 export function isProgressToken(value: unknown): value is ProgressToken {
-  if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value))))
-    return false;
+  if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) return false;
   return true;
 }
 function checkProgressToken(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/ProgressToken";
   if (!(isProgressTokenPart1(value) || isProgressTokenPart2(value))) {
     if (isProgressTokenPart3(value)) {
-      if (!(typeof value === "string")) {
-        report(
-          errors,
-          path,
-          "type",
-          "expected a string, got " + describe(value),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/ProgressToken/type",
-        );
-      }
+      if (typeof value !== "string") unexpected(errors, path, "type", "a string", value, at + "/type");
+    } else if (isTaskPart4(value)) {
+      if (!(typeof value === "number" && Number.isInteger(value)))
+        unexpected(errors, path, "type", "an integer", value, at + "/type");
     } else {
-      if (isTaskPart4(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value))) {
-          report(
-            errors,
-            path,
-            "type",
-            "expected an integer, got " + describe(value),
-            "schemas/mcp-core-2025-11-25.schema.json#/$defs/ProgressToken/type",
-          );
-        }
-      } else {
-        report(
-          errors,
-          path,
-          "type",
-          "expected a string or a number, got " + describe(value),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/ProgressToken/type",
-        );
-      }
+      unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
     }
   }
 }
 /** Validates a value as `ProgressToken`, reporting every error with its path. */
 export function validateProgressToken(value: unknown): ValidationResult<ProgressToken> {
-  if (isProgressToken(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkProgressToken(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isProgressToken, checkProgressToken);
 }
 /** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying every error. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  if (isProgressToken(value)) return value;
-  const errors: ValidationError[] = [];
-  checkProgressToken(value, "", errors);
-  throw new ValidationFailed("ProgressToken", distinctErrors(errors));
+  return parseWith(value, isProgressToken, checkProgressToken, "ProgressToken");
 }
 /** Whether a value is a valid `RequestId` (fast: builds no error objects). */
 export function isRequestId(value: unknown): value is RequestId {
-  if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value))))
-    return false;
+  if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) return false;
   return true;
 }
 function checkRequestId(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId";
   if (!(isRequestIdPart1(value) || isRequestIdPart2(value))) {
     if (isProgressTokenPart3(value)) {
-      if (!(typeof value === "string")) {
-        report(
-          errors,
-          path,
-          "type",
-          "expected a string, got " + describe(value),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId/type",
-        );
-      }
+      if (typeof value !== "string") unexpected(errors, path, "type", "a string", value, at + "/type");
+    } else if (isTaskPart4(value)) {
+      if (!(typeof value === "number" && Number.isInteger(value)))
+        unexpected(errors, path, "type", "an integer", value, at + "/type");
     } else {
-      if (isTaskPart4(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value))) {
-          report(
-            errors,
-            path,
-            "type",
-            "expected an integer, got " + describe(value),
-            "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId/type",
-          );
-        }
-      } else {
-        report(
-          errors,
-          path,
-          "type",
-          "expected a string or a number, got " + describe(value),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId/type",
-        );
-      }
+      unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
     }
   }
 }
 /** Validates a value as `RequestId`, reporting every error with its path. */
 export function validateRequestId(value: unknown): ValidationResult<RequestId> {
-  if (isRequestId(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkRequestId(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isRequestId, checkRequestId);
 }
 /** Returns the value as `RequestId`, or throws `ValidationFailed` carrying every error. */
 export function parseRequestId(value: unknown): RequestId {
-  if (isRequestId(value)) return value;
-  const errors: ValidationError[] = [];
-  checkRequestId(value, "", errors);
-  throw new ValidationFailed("RequestId", distinctErrors(errors));
+  return parseWith(value, isRequestId, checkRequestId, "RequestId");
 }
 /** Whether a value is a valid `Result` (fast: builds no error objects). */
 export function isResult(value: unknown): value is Result {
@@ -2072,42 +1134,23 @@ export function isResult(value: unknown): value is Result {
   return true;
 }
 function checkResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type",
-    );
-  } else {
+  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/_meta",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/properties/_meta/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
 /** Validates a value as `Result`, reporting every error with its path. */
 export function validateResult(value: unknown): ValidationResult<Result> {
-  if (isResult(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkResult(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isResult, checkResult);
 }
 /** Returns the value as `Result`, or throws `ValidationFailed` carrying every error. */
 export function parseResult(value: unknown): Result {
-  if (isResult(value)) return value;
-  const errors: ValidationError[] = [];
-  checkResult(value, "", errors);
-  throw new ValidationFailed("Result", distinctErrors(errors));
+  return parseWith(value, isResult, checkResult, "Result");
 }
 /** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects). */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
@@ -2118,53 +1161,26 @@ export function isPaginatedRequestParams(value: unknown): value is PaginatedRequ
   if (value2 !== undefined && !(typeof value2 === "string")) return false;
   return true;
 }
-function checkPaginatedRequestParams(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/type",
-    );
-  } else {
+function checkPaginatedRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
-    if (value1 !== undefined) {
-      checkPaginatedRequestParamsMeta(value1, path + "/_meta", errors);
-    }
+    if (value1 !== undefined) checkPaginatedRequestParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.cursor;
     if (value2 !== undefined) {
-      if (!(typeof value2 === "string")) {
-        report(
-          errors,
-          path + "/cursor",
-          "type",
-          "expected a string, got " + describe(value2),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/properties/cursor/type",
-        );
-      }
+      if (typeof value2 !== "string")
+        unexpected(errors, path + "/cursor", "type", "a string", value2, at + "/properties/cursor/type");
     }
   }
 }
 /** Validates a value as `PaginatedRequestParams`, reporting every error with its path. */
-export function validatePaginatedRequestParams(
-  value: unknown,
-): ValidationResult<PaginatedRequestParams> {
-  if (isPaginatedRequestParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkPaginatedRequestParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validatePaginatedRequestParams(value: unknown): ValidationResult<PaginatedRequestParams> {
+  return validateWith(value, isPaginatedRequestParams, checkPaginatedRequestParams);
 }
 /** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  if (isPaginatedRequestParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkPaginatedRequestParams(value, "", errors);
-  throw new ValidationFailed("PaginatedRequestParams", distinctErrors(errors));
+  return parseWith(value, isPaginatedRequestParams, checkPaginatedRequestParams, "PaginatedRequestParams");
 }
 /** Whether a value is a valid `PaginatedRequestParamsMeta` (fast: builds no error objects). */
 export function isPaginatedRequestParamsMeta(value: unknown): value is PaginatedRequestParamsMeta {
@@ -2173,41 +1189,21 @@ export function isPaginatedRequestParamsMeta(value: unknown): value is Paginated
   if (value1 !== undefined && !isProgressToken(value1)) return false;
   return true;
 }
-function checkPaginatedRequestParamsMeta(
-  value: unknown,
-  path: string,
-  errors: ValidationError[],
-): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/properties/_meta/type",
-    );
-  } else {
+function checkPaginatedRequestParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/properties/_meta";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      checkProgressToken(value1, path + "/progressToken", errors);
-    }
+    if (value1 !== undefined) checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
 /** Validates a value as `PaginatedRequestParamsMeta`, reporting every error with its path. */
-export function validatePaginatedRequestParamsMeta(
-  value: unknown,
-): ValidationResult<PaginatedRequestParamsMeta> {
-  if (isPaginatedRequestParamsMeta(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkPaginatedRequestParamsMeta(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+export function validatePaginatedRequestParamsMeta(value: unknown): ValidationResult<PaginatedRequestParamsMeta> {
+  return validateWith(value, isPaginatedRequestParamsMeta, checkPaginatedRequestParamsMeta);
 }
 /** Returns the value as `PaginatedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parsePaginatedRequestParamsMeta(value: unknown): PaginatedRequestParamsMeta {
-  if (isPaginatedRequestParamsMeta(value)) return value;
-  const errors: ValidationError[] = [];
-  checkPaginatedRequestParamsMeta(value, "", errors);
-  throw new ValidationFailed("PaginatedRequestParamsMeta", distinctErrors(errors));
+  return parseWith(value, isPaginatedRequestParamsMeta, checkPaginatedRequestParamsMeta, "PaginatedRequestParamsMeta");
 }
 /** Whether a value is a valid `NotificationParams` (fast: builds no error objects). */
 export function isNotificationParams(value: unknown): value is NotificationParams {
@@ -2217,42 +1213,23 @@ export function isNotificationParams(value: unknown): value is NotificationParam
   return true;
 }
 function checkNotificationParams(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value)) {
-    report(
-      errors,
-      path,
-      "type",
-      "expected an object, got " + describe(value),
-      "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams/type",
-    );
-  } else {
+  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams";
+  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1)) {
-        report(
-          errors,
-          path + "/_meta",
-          "type",
-          "expected an object, got " + describe(value1),
-          "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams/properties/_meta/type",
-        );
-      }
+      if (!isObject(value1))
+        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
 /** Validates a value as `NotificationParams`, reporting every error with its path. */
 export function validateNotificationParams(value: unknown): ValidationResult<NotificationParams> {
-  if (isNotificationParams(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  checkNotificationParams(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  return validateWith(value, isNotificationParams, checkNotificationParams);
 }
 /** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying every error. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  if (isNotificationParams(value)) return value;
-  const errors: ValidationError[] = [];
-  checkNotificationParams(value, "", errors);
-  throw new ValidationFailed("NotificationParams", distinctErrors(errors));
+  return parseWith(value, isNotificationParams, checkNotificationParams, "NotificationParams");
 }
 
 function isTaskPart1(value: unknown): boolean {

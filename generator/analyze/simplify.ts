@@ -136,7 +136,7 @@ function simplifyUnion(union: UnionNode): Node {
     }
     // oneOf of overlapping constants rejects the shared values, so it cannot become one enum.
     if (!(union.exclusive && overlapping)) {
-      return carry({ kind: "literal", values, keyword: "enum", loc: union.loc }, union.docs);
+      return carry({ kind: "literal", values, keyword: "enum", loc: union.loc, origin: union.loc }, union.docs);
     }
   }
   return { ...union, variants };

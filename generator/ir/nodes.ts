@@ -66,6 +66,11 @@ export interface LiteralNode extends NodeBase {
   readonly kind: "literal";
   readonly values: readonly JsonValue[];
   readonly keyword: "enum" | "const";
+  /**
+   * Where the values were listed, when that is not `loc` + `keyword` (an `anyOf` of constants
+   * merged into one set keeps pointing at its `anyOf`).
+   */
+  readonly origin?: SourceLocation;
 }
 
 export interface Property {

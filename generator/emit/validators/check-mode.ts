@@ -4,11 +4,23 @@
  * holds) reuse the boolean mode, so both modes agree on what is valid.
  */
 import type { Model } from "../../analyze/model.js";
-import { formatLocation } from "../../diagnostics.js";
+import { formatLocation, type SourceLocation } from "../../diagnostics.js";
 import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
 import { appendPointer } from "../../load/json-pointer.js";
-import { arrayConditions, containsBounds, literal, literalCondition, objectSizeConditions, primitiveConditions, str, typeName, typeTest, type Condition } from "./conditions.js";
-import { describeTypes, jsonTypesOf, typeGuard } from "./json-types.js";
+import {
+  arrayConditions,
+  containsBounds,
+  literal,
+  literalCondition,
+  negate,
+  objectSizeConditions,
+  primitiveConditions,
+  str,
+  typeName,
+  typeTest,
+  type Condition,
+} from "./conditions.js";
+import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, propertyAccess, type ModuleScope } from "./scope.js";
 import type { TestEmitter } from "./test-mode.js";
 
@@ -23,14 +35,50 @@ export class CheckEmitter {
     return `check${this.model.byId.get(id)!.name}`;
   }
 
-  /** Body of `checkX(value, path, errors)`. */
-  body(node: Node, owner: string): string[] {
-    return this.statements(node, "value", "path", new FunctionScope(), owner);
+  /** Schema locations under this prefix are written `at + "/rest"`, to keep the code short. */
+  private base = "";
+  private baseUsed = false;
+
+  /** Body of `checkX(value, path, errors)` for a definition found at `loc`. */
+  body(node: Node, owner: string, loc: SourceLocation): string[] {
+    this.base = formatLocation(loc);
+    this.baseUsed = false;
+    const statements = this.statements(node, "value", "path", new FunctionScope(), owner);
+    return this.baseUsed ? [`const at = ${str(this.base)};`, ...statements] : statements;
+  }
+
+  /** The schema location of a node's keyword, as an expression. */
+  private schemaPath(node: Node, keyword?: string): string {
+    const located = node.kind === "literal" && node.origin && keyword === node.keyword ? node.origin : undefined;
+    const at = formatLocation(
+      located ?? (keyword === undefined ? node.loc : { ...node.loc, pointer: appendPointer(node.loc.pointer, keyword) }),
+    );
+    if (at === this.base) {
+      this.baseUsed = true;
+      return "at";
+    }
+    if (at.startsWith(`${this.base}/`)) {
+      this.baseUsed = true;
+      return `at + ${str(at.slice(this.base.length))}`;
+    }
+    return str(at);
   }
 
   private report(path: string, keyword: string, message: string, node: Node, schemaKeyword?: string): string {
-    const at = schemaKeyword === undefined ? node.loc : { ...node.loc, pointer: appendPointer(node.loc.pointer, schemaKeyword) };
-    return `${this.scope.runtime("report")}(errors, ${path}, ${str(keyword)}, ${message}, ${str(formatLocation(at))});`;
+    return `${this.scope.runtime("report")}(errors, ${path}, ${str(keyword)}, ${message}, ${this.schemaPath(node, schemaKeyword)});`;
+  }
+
+  private typeError(path: string, expected: string, v: string, node: Node, schemaKeyword?: string): string {
+    return this.unexpected(path, "type", expected, v, node, schemaKeyword);
+  }
+
+  private unexpected(path: string, keyword: string, expected: string, v: string, node: Node, schemaKeyword?: string): string {
+    const at = this.schemaPath(node, schemaKeyword);
+    return `${this.scope.runtime("unexpected")}(errors, ${path}, ${str(keyword)}, ${str(expected)}, ${v}, ${at});`;
+  }
+
+  private missing(path: string, name: string, node: Node): string {
+    return `${this.scope.runtime("missing")}(errors, ${path}, ${str(name)}, ${this.schemaPath(node, "required")});`;
   }
 
   private describe(x: string): string {
@@ -38,7 +86,7 @@ export class CheckEmitter {
   }
 
   private conditions(conditions: readonly Condition[], path: string, node: Node): string[] {
-    return conditions.map((c) => `if (!(${c.test})) ${this.report(path, c.keyword, c.message, node, c.keyword)}`);
+    return conditions.map((c) => `if (${negate(c.test)}) ${this.report(path, c.keyword, c.message, node, c.keyword)}`);
   }
 
   statements(node: Node, v: string, path: string, fn: FunctionScope, owner: string): string[] {
@@ -48,13 +96,13 @@ export class CheckEmitter {
       case "never":
         return [this.report(path, "false", str("no value is allowed here"), node)];
       case "primitive": {
-        const typeError = this.report(path, "type", `${str(`expected ${typeName(node.type)}, got `)} + ${this.describe(v)}`, node, "type");
+        const typeError = this.typeError(path, typeName(node.type), v, node, "type");
         const constraints = this.conditions(primitiveConditions(node, v, this.scope), path, node);
-        return ifElse(`!(${typeTest(node.type, v)})`, [typeError], constraints);
+        return ifElse(negate(typeTest(node.type, v)), [typeError], constraints);
       }
       case "literal": {
         const c = literalCondition(node, v, this.scope);
-        return [`if (!(${c.test})) ${this.report(path, c.keyword, c.message, node, c.keyword)}`];
+        return [`if (${negate(c.test)}) ${this.unexpected(path, c.keyword, c.expected!, v, node, c.keyword)}`];
       }
       case "ref":
         return [`${this.checkName(node.target)}(${v}, ${path}, errors);`];
@@ -66,8 +114,18 @@ export class CheckEmitter {
         return this.arrayStatements(node, v, path, fn, owner);
       case "union":
         return this.unionStatements(node, v, path, fn, owner);
-      case "intersection":
-        return node.parts.flatMap((part) => this.statements(part, v, path, fn, owner));
+      case "intersection": {
+        const parts = node.parts.flatMap((part) => this.statements(part, v, path, fn, owner));
+        // When every part takes only objects, one type error says it all (and costs one check).
+        const objectsOnly = node.parts.every((part) => {
+          const types = jsonTypesOf(part, this.model);
+          return types !== undefined && types.size === 1 && types.has("object");
+        });
+        // The type error points at the `type: "object"` of the first part that has one.
+        const typed = node.parts.map((part) => this.objectTypeOwner(part)).find((owner) => owner !== undefined);
+        const guard = typed ? this.objectGuard(v, path, typed) : this.typeError(path, "an object", v, node);
+        return objectsOnly ? ifElse(`!${this.scope.runtime("isObject")}(${v})`, [guard], parts) : parts;
+      }
       case "not":
         return [`if (${this.test.opaque(node.node, v, owner)}) ${this.report(path, "not", str("must not match the schema it is forbidden to match"), node)}`];
       case "conditional": {
@@ -78,8 +136,24 @@ export class CheckEmitter {
     }
   }
 
+  /** The object node (possibly behind references) whose schema says `type: "object"`. */
+  private objectTypeOwner(node: Node, seen = new Set<string>()): Node | undefined {
+    if (node.kind === "object" || node.kind === "map") return node;
+    if (node.kind === "ref" && !seen.has(node.target)) {
+      const def = this.model.byId.get(node.target);
+      return def ? this.objectTypeOwner(def.node, new Set([...seen, node.target])) : undefined;
+    }
+    if (node.kind === "intersection") {
+      for (const part of node.parts) {
+        const owner = this.objectTypeOwner(part, seen);
+        if (owner) return owner;
+      }
+    }
+    return undefined;
+  }
+
   private objectGuard(v: string, path: string, node: Node): string {
-    return this.report(path, "type", `${str("expected an object, got ")} + ${this.describe(v)}`, node, "type");
+    return this.typeError(path, "an object", v, node, "type");
   }
 
   private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
@@ -87,18 +161,17 @@ export class CheckEmitter {
     for (const property of node.properties) {
       const x = fn.local("value");
       const childPath = `${path} + ${str("/" + escapeToken(property.name))}`;
-      body.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
       const inner = this.statements(property.node, x, childPath, fn, owner);
+      if (!property.required && inner.length === 0) continue; // nothing to check: no need to read it
+      body.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
       if (property.required) {
-        const missing = this.report(childPath, "required", str(`missing required property "${property.name}"`), node, "required");
-        body.push(...ifElse(`${x} === undefined`, [missing], inner));
+        body.push(...ifElse(`${x} === undefined`, [this.missing(path, property.name, node)], inner));
       } else if (inner.length) {
         body.push(...ifElse(`${x} !== undefined`, inner, []));
       }
     }
     for (const name of node.requiredOnly) {
-      const missing = this.report(`${path} + ${str("/" + escapeToken(name))}`, "required", str(`missing required property "${name}"`), node, "required");
-      body.push(`if (${propertyAccess(v, name, this.scope)} === undefined) ${missing}`);
+      body.push(`if (${propertyAccess(v, name, this.scope)} === undefined) ${this.missing(path, name, node)}`);
     }
     body.push(...this.keyLoop(node, v, path, fn, owner));
     body.push(...this.conditions(objectSizeConditions(node, v), path, node));
@@ -190,8 +263,7 @@ export class CheckEmitter {
         if (max !== undefined) body.push(`if (${count} > ${max}) ${this.report(path, "maxContains", str(`must contain at most ${max} matching item${max === 1 ? "" : "s"}`), node, "maxContains")}`);
       }
     }
-    const guard = this.report(path, "type", `${str("expected an array, got ")} + ${this.describe(v)}`, node, "type");
-    return ifElse(`!Array.isArray(${v})`, [guard], body);
+    return ifElse(`!Array.isArray(${v})`, [this.typeError(path, "an array", v, node, "type")], body);
   }
 
   private unionStatements(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
@@ -217,13 +289,13 @@ export class CheckEmitter {
     const types = node.variants.map((variant) => jsonTypesOf(variant, this.model));
     const disjoint =
       types.every((t) => t !== undefined && t.size > 0) &&
-      types.every((t, i) => types.every((u, j) => i === j || [...t!].every((name) => !u!.has(name))));
+      types.every((t, i) => types.every((u, j) => i === j || !overlaps(t!, u!)));
     if (!disjoint) {
       return [this.report(path, keyword, str(`must match ${node.exclusive ? "exactly" : "at least"} one of the ${node.variants.length} allowed schemas`), node)];
     }
     const isObject = this.scope.runtime("isObject");
     const all = new Set(types.flatMap((t) => [...t!]));
-    let code = [this.report(path, "type", `${str(`expected ${describeTypes(all)}, got `)} + ${this.describe(v)}`, node)];
+    let code = [this.typeError(path, describeTypes(all), v, node)];
     for (let i = node.variants.length - 1; i >= 0; i--) {
       code = ifElse(`${this.test.opaqueGuard(typeGuard(types[i]!, "value", isObject), v, owner)}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
     }
@@ -240,19 +312,50 @@ export class CheckEmitter {
       for (const value of c.values) body.push(`  case ${literal(value)}:`);
       body.push(...indent(indent(this.statements(node.variants[c.variant]!, v, path, fn, owner))), "    break;");
     }
-    const missing = this.report(tagPath, "required", str(`missing required property "${discriminator.property}"`), node);
-    const unknown = this.report(tagPath, "discriminator", `${str(`expected one of ${allowed}, got `)} + ${this.describe(tag)}`, node);
+    const missing = `${this.scope.runtime("missing")}(errors, ${path}, ${str(discriminator.property)}, ${this.schemaPath(node)});`;
+    const unknown = this.unexpected(tagPath, "discriminator", `one of ${allowed}`, tag, node);
     body.push("  default:", ...indent(indent(ifElse(`${tag} === undefined`, [missing], [unknown]))), "}");
-    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.typeError(path, "an object", v, node)], body);
   }
 }
 
-/** `if (test) { then } else { otherwise }`, without empty branches. */
+/**
+ * `if (test) { then } else { otherwise }`, without empty branches, and without braces around a
+ * branch that is one simple statement (an `else` chain reads better than nested blocks).
+ */
 function ifElse(test: string, then: readonly string[], otherwise: readonly string[]): string[] {
   if (then.length === 0 && otherwise.length === 0) return [];
-  if (then.length === 0) return [`if (!(${test})) {`, ...indent(otherwise), "}"];
-  if (otherwise.length === 0) return [`if (${test}) {`, ...indent(then), "}"];
-  return [`if (${test}) {`, ...indent(then), "} else {", ...indent(otherwise), "}"];
+  if (then.length === 0) return ifElse(negate(test), otherwise, []);
+  const simpleThen = isSimple(then);
+  if (otherwise.length === 0) return simpleThen ? [`if (${test}) ${then[0]}`] : [`if (${test}) {`, ...indent(then), "}"];
+  const head = simpleThen ? [`if (${test}) ${then[0]}`] : [`if (${test}) {`, ...indent(then), "}"];
+  const chained = otherwise[0]!.startsWith("if (") && isChain(otherwise);
+  if (chained) return simpleThen ? [...head, `else ${otherwise[0]}`, ...otherwise.slice(1)] : [...head.slice(0, -1), `} else ${otherwise[0]}`, ...otherwise.slice(1)];
+  if (isSimple(otherwise)) return simpleThen ? [...head, `else ${otherwise[0]}`] : [...head.slice(0, -1), "} else {", ...indent(otherwise), "}"];
+  return simpleThen ? [...head, "else {", ...indent(otherwise), "}"] : [...head.slice(0, -1), "} else {", ...indent(otherwise), "}"];
+}
+
+/**
+ * One statement that can stand as a branch without braces: not an `if` (it would capture a
+ * following `else`), not a loop, not a declaration (not allowed there).
+ */
+function isSimple(lines: readonly string[]): boolean {
+  return lines.length === 1 && !/^(if|for|const|let|var|function|class)\b/.test(lines[0]!) && lines[0]!.endsWith(";");
+}
+
+/** A complete if/else-if chain produced by ifElse (so it can follow an `else`). */
+function isChain(lines: readonly string[]): boolean {
+  let depth = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const atTop = depth === 0;
+    if (atTop && i > 0 && !/^(else\b|\} else\b)/.test(line)) return false;
+    for (const c of line) {
+      if (c === "{") depth++;
+      else if (c === "}") depth--;
+    }
+  }
+  return depth === 0;
 }
 
 function escapeToken(name: string): string {

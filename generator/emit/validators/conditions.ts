@@ -14,6 +14,17 @@ export interface Condition {
   readonly test: string;
   /** A TypeScript expression producing the message. */
   readonly message: string;
+  /** For "expected X, got <value>" messages: X (the message is then built at run time). */
+  readonly expected?: string;
+}
+
+/** The negation of a test, written the way a person would (`a !== b`, not `!(a === b)`). */
+export function negate(test: string): string {
+  const comparison = /^([^&|!=<>()]+?) === ([^&|!=<>()]+)$/.exec(test);
+  if (comparison) return `${comparison[1]} !== ${comparison[2]}`;
+  if (/^![\w$.]+\([^()]*\)$/.test(test)) return test.slice(1);
+  if (/^[\w$.]+\([^()]*\)$/.test(test)) return `!${test}`;
+  return `!(${test})`;
 }
 
 /** The JSON type check of a primitive, as an expression over `x`. */
@@ -74,11 +85,9 @@ export function typeName(type: PrimitiveNode["type"]): string {
 export function literalCondition(node: LiteralNode, x: string, scope: ModuleScope): Condition {
   const describe = scope.runtime("describe");
   const shown = node.values.map((v) => canonicalJson(v)).join(" | ");
-  const message =
-    node.values.length === 1
-      ? `${str(`expected ${shorten(shown)}, got `)} + ${describe}(${x})`
-      : `${str(`expected one of ${shorten(shown)}, got `)} + ${describe}(${x})`;
-  return { keyword: node.keyword, test: literalTest(node.values, x, scope), message };
+  const expected = node.values.length === 1 ? shorten(shown) : `one of ${shorten(shown)}`;
+  const message = `${str(`expected ${expected}, got `)} + ${describe}(${x})`;
+  return { keyword: node.keyword, test: literalTest(node.values, x, scope), message, expected };
 }
 
 function literalTest(values: readonly JsonValue[], x: string, scope: ModuleScope): string {

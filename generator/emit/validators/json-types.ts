@@ -2,13 +2,14 @@
 import type { Model } from "../../analyze/model.js";
 import type { JsonValue, Node } from "../../ir/nodes.js";
 
-export type JsonTypeName = "string" | "number" | "boolean" | "null" | "object" | "array";
+/** JSON types as messages name them; `integer` is the part of `number` a schema may ask for alone. */
+export type JsonTypeName = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array";
 
 /** undefined: any type may pass. */
 export function jsonTypesOf(node: Node, model: Model, seen = new Set<string>()): Set<JsonTypeName> | undefined {
   switch (node.kind) {
     case "primitive":
-      return new Set([node.type === "integer" ? "number" : node.type]);
+      return new Set([node.type]);
     case "literal":
       return new Set(node.values.map(typeOfValue));
     case "object":
@@ -56,6 +57,8 @@ export function typeGuard(types: ReadonlySet<JsonTypeName>, x: string, isObject:
     switch (t) {
       case "null":
         return `${x} === null`;
+      case "integer":
+        return `typeof ${x} === "number"`;
       case "object":
         return `${isObject}(${x})`;
       case "array":
@@ -67,7 +70,14 @@ export function typeGuard(types: ReadonlySet<JsonTypeName>, x: string, isObject:
   return tests.length === 0 ? "false" : tests.join(" || ");
 }
 
+/** Whether two type sets share a JSON type (integers are numbers). */
+export function overlaps(a: ReadonlySet<JsonTypeName>, b: ReadonlySet<JsonTypeName>): boolean {
+  const widen = (t: JsonTypeName) => (t === "integer" ? "number" : t);
+  const wide = new Set([...b].map(widen));
+  return [...a].some((t) => wide.has(widen(t)));
+}
+
 export function describeTypes(types: ReadonlySet<JsonTypeName>): string {
-  const names = [...types].map((t) => (t === "null" ? "null" : t === "array" ? "an array" : t === "object" ? "an object" : `a ${t}`));
+  const names = [...types].map((t) => (t === "null" ? "null" : t === "array" ? "an array" : t === "object" ? "an object" : t === "integer" ? "an integer" : `a ${t}`));
   return names.length <= 1 ? (names[0] ?? "nothing") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
 }

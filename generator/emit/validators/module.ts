@@ -24,25 +24,19 @@ export function emitValidators(model: Model): string {
       ].join("\n"),
       [
         `function check${name}(value: unknown, path: string, errors: ValidationError[]): void {`,
-        ...indent(check.body(def.node, name)),
+        ...indent(check.body(def.node, name, def.loc)),
         "}",
       ].join("\n"),
       [
         `/** Validates a value as \`${name}\`, reporting every error with its path. */`,
         `export function validate${name}(value: unknown): ValidationResult<${name}> {`,
-        `  if (is${name}(value)) return { ok: true, value };`,
-        "  const errors: ValidationError[] = [];",
-        `  check${name}(value, "", errors);`,
-        `  return { ok: false, errors: ${scope.runtime("distinctErrors")}(errors) };`,
+        `  return ${scope.runtime("validateWith")}(value, is${name}, check${name});`,
         "}",
       ].join("\n"),
       [
         `/** Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying every error. */`,
         `export function parse${name}(value: unknown): ${name} {`,
-        `  if (is${name}(value)) return value;`,
-        "  const errors: ValidationError[] = [];",
-        `  check${name}(value, "", errors);`,
-        `  throw new ${scope.runtime("ValidationFailed")}(${JSON.stringify(name)}, ${scope.runtime("distinctErrors")}(errors));`,
+        `  return ${scope.runtime("parseWith")}(value, is${name}, check${name}, ${JSON.stringify(name)});`,
         "}",
       ].join("\n"),
     );

@@ -1,0 +1,245 @@
+/**
+ * What the generated Tasks server must do, read from the analyzed model of a schema set: which
+ * task methods exist, what their params and results look like, and the revision behaviour those
+ * shapes imply. Nothing here looks at the set's name; a new revision of the specification that
+ * keeps the shapes needs no change, and one that changes them changes the server with them.
+ *
+ * Derivations (each from the schema, never from a revision label):
+ * - routes: every request of the method table whose method the server implements
+ *   (`tasks/get`, `tasks/cancel`, `tasks/list`, `tasks/result`, `tasks/update`); any other method is
+ *   answered -32601, so a revision without `tasks/list` or `tasks/result` rejects them.
+ * - detailed: `tasks/get`'s result refers to the union with one variant per status, so a task is
+ *   shown with its result, error or pending input inlined by status (otherwise the plain task,
+ *   and the result is fetched with `tasks/result`).
+ * - flatCreate: `CreateTaskResult` carries the task's fields itself instead of a nested `task`.
+ *   A flat CreateTaskResult can only be told apart from the request's own result by a tag, so
+ *   results carry `resultType` ("task" for a created task, "complete" otherwise).
+ * - cancelAck: `tasks/cancel`'s result has no task fields, so it is an empty acknowledgement and
+ *   cancelling a finished task gets the same acknowledgement; when it returns the task,
+ *   cancelling a finished task is an error (-32602).
+ * - extension: the schema declares the tasks capability as an extension capability (a definition
+ *   named `…ExtensionCapability`). Such a capability is declared by the client per request in
+ *   `_meta` (there is no initialize handshake to remember it), so every task method checks it
+ *   (-32021 without it), and the Streamable HTTP routing header `Mcp-Name` must match `taskId`.
+ * - stripMeta: a params object closed with `additionalProperties: false` that does not declare
+ *   `_meta` would reject the `_meta` every request may carry; such params are validated without
+ *   it (`_meta` itself must be an object).
+ */
+import { GeneratorError } from "../../diagnostics.js";
+import { objectOf } from "../../analyze/discriminators.js";
+import type { MethodEntry } from "../../analyze/methods.js";
+import type { Model } from "../../analyze/model.js";
+import type { NamedDefinition } from "../../analyze/naming.js";
+import type { DefinitionId, Node, Property } from "../../ir/nodes.js";
+
+/** The task methods the server implements, by their role. */
+export const SERVER_METHODS = {
+  "tasks/get": "get",
+  "tasks/cancel": "cancel",
+  "tasks/list": "list",
+  "tasks/result": "payload",
+  "tasks/update": "update",
+} as const;
+export type RouteRole = (typeof SERVER_METHODS)[keyof typeof SERVER_METHODS];
+
+export interface Route {
+  readonly method: string;
+  readonly role: RouteRole;
+  /** The params type (`GetTaskRequestParams`). */
+  readonly params: string;
+  /** Its validator (`validateGetTaskRequestParams`). */
+  readonly validate: string;
+  readonly paramsRequired: boolean;
+  /** Validate params without `_meta` (see the module comment). */
+  readonly stripMeta: boolean;
+  /** The result type (`GetTaskResult`). */
+  readonly result: string;
+}
+
+/** One variant of the per-status task union and what it inlines from the stored task. */
+export interface StatusVariant {
+  readonly status: string;
+  /** The property the variant adds to the task (`result`), if any. */
+  readonly field?: string;
+  /** Which part of the stored task fills it. */
+  readonly source?: "result" | "error" | "inputRequests";
+}
+
+export interface ServerFeatures {
+  readonly routes: readonly Route[];
+  readonly byRole: Partial<Record<RouteRole, Route>>;
+  readonly statusType: string;
+  readonly taskType: string;
+  /** The per-status union shown by tasks/get, when tasks/get inlines by status. */
+  readonly detailed?: { readonly union: string; readonly variants: readonly StatusVariant[]; readonly inputRequestsOf?: string };
+  readonly ttlField: string;
+  readonly pollField?: string;
+  readonly createResult: string;
+  readonly flatCreate: boolean;
+  readonly cancelAck: boolean;
+  readonly extension: boolean;
+  /** For tasks/update: the params property holding the answers (`inputResponses`). */
+  readonly responsesField?: string;
+  /** For tasks/list: the params property holding the cursor. */
+  readonly cursorField?: string;
+  readonly notification?: { readonly method: string; readonly type: string; readonly detailed: boolean };
+}
+
+/** The server's features, or undefined when the set has no task methods to serve. */
+export function serverFeatures(model: Model): ServerFeatures | undefined {
+  const status = model.status;
+  const get = model.methods.requests.find((r) => r.method === "tasks/get");
+  if (!status?.taskType || !get) return undefined;
+  const byName = new Map(model.definitions.map((d) => [d.name, d]));
+  const byId = model.byId;
+  const definition = (name: string): NamedDefinition => {
+    const def = byName.get(name);
+    if (!def) throw new GeneratorError(undefined, `server stub: definition ${name} is missing from the model`);
+    return def;
+  };
+  const properties = (name: string) => propertiesOf(definition(name).node, byId);
+
+  const routes: Route[] = [];
+  for (const entry of model.methods.requests) {
+    const role = (SERVER_METHODS as Record<string, RouteRole | undefined>)[entry.method];
+    if (!role) continue;
+    routes.push(route(entry, role, definition));
+  }
+  const byRole: Partial<Record<RouteRole, Route>> = Object.fromEntries(routes.map((r) => [r.role, r]));
+
+  const taskProperties = properties(status.taskType);
+  const ttlField = taskProperties.find((p) => /^ttl/.test(p.name))?.name;
+  if (!ttlField) throw new GeneratorError(definition(status.taskType).loc, "server stub: the task type has no ttl property");
+  const pollField = taskProperties.find((p) => /^pollInterval/.test(p.name))?.name;
+
+  const getResult = definition(byRole.get!.result);
+  const union = status.variantUnion;
+  const detailed =
+    union && refersTo(getResult.node, definition(union.name).id, byId)
+      ? {
+          union: union.name,
+          variants: union.variants.map((v) => statusVariant(v.status, v.name, taskProperties, definition, byId)),
+        }
+      : undefined;
+  const inputVariant = detailed?.variants.find((v) => v.source === "inputRequests");
+
+  const createResult = model.definitions.find((d) => d.name === "CreateTaskResult");
+  if (!createResult) throw new GeneratorError(undefined, "server stub: the schema has no CreateTaskResult");
+  const createProperties = propertiesOf(createResult.node, byId).map((p) => p.name);
+  const flatCreate = createProperties.includes("taskId");
+  if (!flatCreate && !createProperties.includes("task")) {
+    throw new GeneratorError(createResult.loc, "server stub: CreateTaskResult has neither the task's fields nor a `task` property");
+  }
+
+  const cancel = byRole.cancel;
+  const cancelAck = cancel ? !properties(cancel.result).some((p) => p.name === "status") : false;
+
+  const update = byRole.update;
+  const responsesField = update
+    ? properties(update.params).find((p) => p.name !== "taskId" && p.name !== "_meta")?.name
+    : undefined;
+  if (update && (!responsesField || !inputVariant)) {
+    throw new GeneratorError(definition(update.params).loc, "server stub: tasks/update needs an answers property and an input_required task with pending requests");
+  }
+  const list = byRole.list;
+  const cursorField = list ? properties(list.params).find((p) => p.name === "cursor")?.name : undefined;
+
+  const notificationEntry = model.methods.notifications.find(
+    (n) => n.params !== undefined && properties(n.params).some((p) => p.name === "status"),
+  );
+  const notification = notificationEntry
+    ? {
+        method: notificationEntry.method,
+        type: notificationEntry.message,
+        detailed: detailed !== undefined && refersTo(definition(notificationEntry.params!).node, definition(detailed.union).id, byId),
+      }
+    : undefined;
+
+  return {
+    routes,
+    byRole,
+    statusType: status.statusType,
+    taskType: status.taskType,
+    ...(detailed ? { detailed: { ...detailed, ...(inputVariant ? { inputRequestsOf: inputVariantName(union!, inputVariant) } : {}) } } : {}),
+    ttlField,
+    ...(pollField ? { pollField } : {}),
+    createResult: createResult.name,
+    flatCreate,
+    cancelAck,
+    extension: model.definitions.some((d) => /ExtensionCapability$/.test(d.name)),
+    ...(responsesField ? { responsesField } : {}),
+    ...(cursorField ? { cursorField } : {}),
+    ...(notification ? { notification } : {}),
+  };
+}
+
+function route(entry: MethodEntry, role: RouteRole, definition: (name: string) => NamedDefinition): Route {
+  if (!entry.params || !entry.result) {
+    throw new GeneratorError(definition(entry.message).loc, `server stub: ${entry.method} needs a named params and result definition`);
+  }
+  const params = definition(entry.params);
+  const object = params.node.kind === "object" ? params.node : undefined;
+  const closed = object?.additional?.kind === "never";
+  return {
+    method: entry.method,
+    role,
+    params: entry.params,
+    validate: `validate${entry.params}`,
+    paramsRequired: entry.paramsRequired,
+    stripMeta: closed && !object!.properties.some((p) => p.name === "_meta"),
+    result: entry.result,
+  };
+}
+
+/** Which stored part a status variant inlines: the property it adds beyond the task's own. */
+function statusVariant(
+  status: string,
+  name: string,
+  taskProperties: readonly Property[],
+  definition: (name: string) => NamedDefinition,
+  byId: ReadonlyMap<DefinitionId, NamedDefinition>,
+): StatusVariant {
+  const own = new Set(taskProperties.map((p) => p.name));
+  const extra = propertiesOf(definition(name).node, byId).filter((p) => p.required && !own.has(p.name));
+  const source = ({ input_required: "inputRequests", completed: "result", failed: "error" } as const)[status as "completed"];
+  if (extra.length === 0 && source === undefined) return { status };
+  if (extra.length === 1 && source !== undefined) return { status, field: extra[0]!.name, source };
+  throw new GeneratorError(
+    definition(name).loc,
+    `server stub: the ${status} task variant adds ${extra.map((p) => p.name).join(", ") || "nothing"}; ` +
+      `expected ${source ? "one property (its " + source + ")" : "none"}`,
+  );
+}
+
+function inputVariantName(union: { readonly variants: readonly { status: string; name: string }[] }, variant: StatusVariant): string {
+  return `${union.variants.find((v) => v.status === variant.status)!.name}["${variant.field!}"]`;
+}
+
+/** The properties of an object type, through references and intersections (`Result & Task`). */
+function propertiesOf(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): Property[] {
+  if (node.kind === "intersection") return node.parts.flatMap((part) => propertiesOf(part, byId, seen));
+  if (node.kind === "ref") {
+    if (seen.has(node.target)) return [];
+    seen.add(node.target);
+    const def = byId.get(node.target);
+    return def ? propertiesOf(def.node, byId, seen) : [];
+  }
+  if (node.kind === "union") {
+    // A union's properties are the ones every variant has (`status` of a per-status task union).
+    const [first, ...rest] = node.variants.map((variant) => propertiesOf(variant, byId, new Set(seen)));
+    return (first ?? []).filter((p) => rest.every((props) => props.some((q) => q.name === p.name)));
+  }
+  const object = objectOf(node, byId);
+  return object ? [...object.properties] : [];
+}
+
+/** Whether a type is, or intersects, a reference to the given definition. */
+function refersTo(node: Node, target: DefinitionId, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): boolean {
+  if (node.kind === "intersection") return node.parts.some((part) => refersTo(part, target, byId, seen));
+  if (node.kind !== "ref") return false;
+  if (node.target === target) return true;
+  if (seen.has(node.target)) return false;
+  seen.add(node.target);
+  const def = byId.get(node.target);
+  return def ? refersTo(def.node, target, byId, seen) : false;
+}
