@@ -3,6 +3,7 @@
  * schema files ─load─▶ registry ─lower─▶ IR ─analyze─▶ model ─emit─▶ files ─format─▶ result.
  * Nothing here touches the output folder; writing is the caller's choice (see output/files.ts).
  */
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyze, type Model } from "./analyze/model.js";
 import { displayPath, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
@@ -21,6 +22,7 @@ import { emitServer } from "./emit/stubs/server.js";
 import { readSchemaFile, type SchemaFile } from "./load/documents.js";
 import { SchemaRegistry } from "./load/registry.js";
 import { formatAll } from "./output/format.js";
+import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
 import { Lowerer, nameHintFor } from "./resolve/lower.js";
 import { VERSION } from "./version.js";
@@ -34,16 +36,23 @@ export interface GenerateResult {
 export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
   const unformatted = config.sets.map((set) => generateSet(set, config.rootDir));
   // Format every module of every set in one batch, so the work can be shared between threads.
-  const formatted = await formatModules(unformatted.flatMap((set) => set.files));
+  const formatted = await formatModules(unformatted.flatMap((set) => set.files.map((file) => ({ ...file, existing: join(set.outDir, file.name) }))));
   let next = 0;
   const sets = unformatted.map((set) => ({ ...set, files: set.files.map(() => formatted[next++]!) }));
   return { sets, diagnostics: [] };
 }
 
-/** The header stays as written; prettier formats the code below it. */
-async function formatModules(files: readonly GeneratedModule[]): Promise<GeneratedFile[]> {
-  const bodies = await formatAll(files.map((f) => f.code));
-  return files.map((f, i) => ({ name: f.name, contents: f.header + bodies[i]! }));
+/**
+ * The header stays as written; prettier formats the code below it, except where an existing file
+ * (`existing`) already holds exactly that formatting (see output/reuse.ts).
+ */
+async function formatModules(files: readonly (GeneratedModule & { existing?: string })[]): Promise<GeneratedFile[]> {
+  const inputs = files.map((f) => inputFingerprint(f.code));
+  const reused = files.map((f, i) => (f.existing ? reusableBody(f.existing, inputs[i]!) : undefined));
+  const toFormat = files.filter((_, i) => reused[i] === undefined);
+  const formatted = await formatAll(toFormat.map((f) => f.code));
+  let next = 0;
+  return files.map((f, i) => ({ name: f.name, contents: withFingerprint(f.header, inputs[i]!, reused[i] ?? formatted[next++]!) }));
 }
 
 interface GeneratedModule {

@@ -2,6 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 33e5bb57520f0ee0d9c2bd3065e958526deeb5d3ba2c3e2af48a22fbdd1b1cbe 7bf11da7087947600e9c4d43dfdf88c79989e11bcce04d3d3a3bf5685f743d39
 
 export type McpElicitationArrayType = "array";
 

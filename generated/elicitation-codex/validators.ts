@@ -2,6 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 288635b3540a2b0a9781194c94f0d01998d156088febacc0ea846c7f96a06110 7e67e6c45319a5634defabe853533bc0482d98937dc9c6fa82753ee54ce0a9c1
 
 import type {
   McpElicitationArrayType,

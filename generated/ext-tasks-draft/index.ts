@@ -2,6 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: be3868786212493cb1b69d46b35831d622bb510d321ab309faa608a32db91269 92966545f2ccfa40ced7d48e1d179d2210476c026582ba5fc40f232cf3e397c2
 
 export type * from "./types.js";
 export * from "./validators.js";

@@ -2,6 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 54bc0c08b575e099a5131e76c28481770c29e8828ff892d9afedf59270231474 d64bc634740c7799041149a59d1032e599f1068025bf92343921b12a2595d052
 
 import type { TaskStatus, DetailedTask } from "./types.js";
 

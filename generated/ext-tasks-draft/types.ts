@@ -2,6 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: c4a2415a965311aff24175176a897abb5d0b993bc68984f9b883404c27b20fea 985183d275a05ad27ceccca098b2a80ed0a8e03ea1c2453baa5a2e9d7b75ef7f
 
 export interface CancelTaskRequest {
   jsonrpc: "2.0";

@@ -2,6 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 057756144d491517e7b9b32ca2c047eb5ce2f476fcacddf7c81d3ef07ea06dd5 289ab3c232d76ccacd4d1644fb530a01e82328df0f6fd8324aca4d0b86d1d41f
 
 import type {
   CancelTaskRequest,

@@ -3,6 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 89a64144148ab3ef23548b6ac53384d5681e18e64f360f9561fcc3a44314c69a aa699fc03401338f539166e7d7ab049f3ab2aa7ee80ec4a8830085633ef46ab8
 
 import type { TaskStatus, Task } from "./types.js";
 

@@ -3,6 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 9ae864afd1228680d4dac6ba7ca46eb770294b3866b24597309789b5fac8af6f 8d0ba8e4b1d4eaae34a4282d3b77bdbc8e96adb664aaeacede50a2e99eff353b
 
 /** The status of a task. */
 export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";

@@ -3,6 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
+// Fingerprint: 4e923e70d318ace5a3a6a73df5ff5cdc0f23bf4d7b5675983be7ea93bcca5e4d e5ba68c6b0d52d97cd54d63c2b1f903ad131756f670cbc307693f63fa9d9c548
 
 import type {
   TaskStatus,

@@ -3,12 +3,13 @@
  * The babel-ts parser prints the same as the typescript parser for the code we emit (checked by
  * test/format.test.ts) and parses it about twice as fast.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import * as prettier from "prettier";
+import type { Options } from "prettier";
 
-const OPTIONS: prettier.Options = {
+const OPTIONS: Options = {
   parser: "babel-ts",
   printWidth: 120,
   tabWidth: 2,
@@ -21,8 +22,19 @@ const OPTIONS: prettier.Options = {
   endOfLine: "lf",
 };
 
-export function formatTypeScript(code: string): Promise<string> {
-  return prettier.format(code, OPTIONS);
+const prettierVersion = (
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve("prettier/package.json"), "utf8")) as { version: string }
+).version;
+
+/** Who formats, exactly: part of every output fingerprint (see reuse.ts). */
+export const FORMATTER_ID = `prettier ${prettierVersion} ${JSON.stringify(OPTIONS)}`;
+
+/** prettier is loaded on first use: a run that reuses every file never pays for loading it. */
+let loaded: Promise<typeof import("prettier")> | undefined;
+
+export async function formatTypeScript(code: string): Promise<string> {
+  loaded ??= import("prettier");
+  return (await loaded).format(code, OPTIONS);
 }
 
 /** Below this much code a second thread costs more than it saves. */
