@@ -61,18 +61,27 @@ export interface NamedDefinition extends Definition {
 export function nameDefinitions(definitions: readonly Definition[]): NamedDefinition[] {
   const taken = new Map<string, Definition>();
   const named: NamedDefinition[] = [];
-  for (const def of definitions) {
-    const name = definitionName(def);
-    const clash = taken.get(name);
-    if (clash) {
+  // Definitions of the input files first: their names are the schema's own, and a clash between
+  // two of them is the schema's problem to fix. A definition only reached through a `$ref` yields
+  // its plain name to them and takes a name qualified by where it lives.
+  const ordered = [...definitions.filter((d) => d.exported), ...definitions.filter((d) => !d.exported)];
+  for (const def of ordered) {
+    const plain = definitionName(def);
+    const clash = taken.get(plain);
+    let name = plain;
+    if (clash && def.exported) {
       throw new GeneratorError(
         def.loc,
-        `two definitions would get the same name "${name}": this one and ${formatLocation(clash.loc)}; rename one of them`,
+        `two definitions would get the same name "${plain}": this one and ${formatLocation(clash.loc)}; rename one of them`,
       );
     }
+    if (clash) name = [qualifiedName(def, plain), pascalCase(`${def.loc.file} ${def.loc.pointer}`)].find((n) => !taken.has(n))!;
+    if (taken.has(name)) throw new GeneratorError(def.loc, `no unique name for this definition (tried "${plain}" and "${name}")`);
     taken.set(name, def);
     named.push({ ...def, name });
   }
+  const position = new Map(definitions.map((d, i) => [d.id, i]));
+  named.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
 
   const names = new Set(taken.keys());
   const result: NamedDefinition[] = [];
@@ -136,6 +145,12 @@ export function nameDefinitions(definitions: readonly Definition[]): NamedDefini
     result.push({ ...def, node: body }, ...hoisted.filter((h): h is NamedDefinition => h !== undefined));
   }
   return result;
+}
+
+/** `Tree` from `schemas/tree.schema.json` → `TreeSchemaTree`: the document's name, then the definition's. */
+function qualifiedName(def: Definition, plain: string): string {
+  const document = (def.loc.file.split("/").pop() ?? "").replace(/\.json$/, "");
+  return `${pascalCase(document)}${plain}`;
 }
 
 function derivedNames(owner: string, place: string, pointer: string): string[] {
