@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 288635b3540a2b0a9781194c94f0d01998d156088febacc0ea846c7f96a06110 7e67e6c45319a5634defabe853533bc0482d98937dc9c6fa82753ee54ce0a9c1
+// Fingerprint: 19156e9a0eff9ef73c0cd28ef25ebf2f15c62deb6ec67a5a904cd85d8a26a46f be8a639874d81b5e3bac642f2df532436a618b6d4c08df0dd847147cbfeafa31
 
 import type {
   McpElicitationArrayType,
@@ -41,7 +41,7 @@ export { ValidationFailed } from "./runtime.js";
 
 /** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
-  if (!(value === "array")) return false;
+  if (value !== "array") return false;
   return true;
 }
 function checkMcpElicitationArrayType(value: unknown, path: string, errors: ValidationError[]): void {
@@ -66,7 +66,7 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   const value3 = value.title;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   const value4 = value.type;
-  if (value4 === undefined || !isMcpElicitationBooleanType(value4)) return false;
+  if (!isMcpElicitationBooleanType(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) return false;
   }
@@ -155,7 +155,7 @@ export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitation
 }
 /** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
-  if (!(value === "boolean")) return false;
+  if (value !== "boolean") return false;
   return true;
 }
 function checkMcpElicitationBooleanType(value: unknown, path: string, errors: ValidationError[]): void {
@@ -174,9 +174,9 @@ export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBo
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
   if (!isObject(value)) return false;
   const value1 = value.const;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.title;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   for (const key3 in value) {
     if (!(key3 === "const" || key3 === "title")) return false;
   }
@@ -249,13 +249,13 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (value3 === undefined || !isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
+  if (!isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
   const value4 = value.enumNames;
   if (value4 !== undefined && !(isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (value6 === undefined || !isMcpElicitationStringType(value6)) return false;
+  if (!isMcpElicitationStringType(value6)) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -458,7 +458,7 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (value6 === undefined || !isMcpElicitationNumberType(value6)) return false;
+  if (!isMcpElicitationNumberType(value6)) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -603,7 +603,7 @@ export function parseMcpElicitationNumberType(value: unknown): McpElicitationNum
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
-  if (!(value === "object")) return false;
+  if (value !== "object") return false;
   return true;
 }
 function checkMcpElicitationObjectType(value: unknown, path: string, errors: ValidationError[]): void {
@@ -658,11 +658,11 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
-  if (value2 === undefined || !isMcpElicitationSchemaPart1(value2)) return false;
+  if (!isMcpElicitationSchemaPart1(value2)) return false;
   const value3 = value.required;
   if (value3 !== undefined && !(isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
   const value4 = value.type;
-  if (value4 === undefined || !isMcpElicitationObjectType(value4)) return false;
+  if (!isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type")) return false;
   }
@@ -816,7 +816,7 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (value7 === undefined || !isMcpElicitationStringType(value7)) return false;
+  if (!isMcpElicitationStringType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -976,7 +976,7 @@ export function parseMcpElicitationStringSchema(value: unknown): McpElicitationS
 }
 /** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
-  if (!(value === "string")) return false;
+  if (value !== "string") return false;
   return true;
 }
 function checkMcpElicitationStringType(value: unknown, path: string, errors: ValidationError[]): void {
@@ -995,7 +995,7 @@ export function parseMcpElicitationStringType(value: unknown): McpElicitationStr
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!isObject(value)) return false;
   const value1 = value.anyOf;
-  if (value1 === undefined || !isMcpElicitationTitledEnumItemsPart1(value1)) return false;
+  if (!isMcpElicitationTitledEnumItemsPart1(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "anyOf")) return false;
   }
@@ -1051,7 +1051,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
-  if (value3 === undefined || !isMcpElicitationTitledEnumItems(value3)) return false;
+  if (!isMcpElicitationTitledEnumItems(value3)) return false;
   const value4 = value.maxItems;
   if (
     value4 !== undefined &&
@@ -1067,7 +1067,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (value7 === undefined || !isMcpElicitationArrayType(value7)) return false;
+  if (!isMcpElicitationArrayType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1268,11 +1268,11 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (value3 === undefined || !isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (value5 === undefined || !isMcpElicitationStringType(value5)) return false;
+  if (!isMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "oneOf" || key6 === "title" || key6 === "type"))
       return false;
@@ -1396,9 +1396,9 @@ export function parseMcpElicitationTitledSingleSelectEnumSchema(
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!isObject(value)) return false;
   const value1 = value.enum;
-  if (value1 === undefined || !isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
+  if (!isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
   const value2 = value.type;
-  if (value2 === undefined || !isMcpElicitationStringType(value2)) return false;
+  if (!isMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
     if (!(key3 === "enum" || key3 === "type")) return false;
   }
@@ -1460,7 +1460,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
-  if (value3 === undefined || !isMcpElicitationUntitledEnumItems(value3)) return false;
+  if (!isMcpElicitationUntitledEnumItems(value3)) return false;
   const value4 = value.maxItems;
   if (
     value4 !== undefined &&
@@ -1476,7 +1476,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (value7 === undefined || !isMcpElicitationArrayType(value7)) return false;
+  if (!isMcpElicitationArrayType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1681,11 +1681,11 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (value3 === undefined || !isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (value5 === undefined || !isMcpElicitationStringType(value5)) return false;
+  if (!isMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "enum" || key6 === "title" || key6 === "type"))
       return false;
@@ -1810,9 +1810,9 @@ export function parseMcpElicitationUntitledSingleSelectEnumSchema(
 export function isMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.serverName;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.threadId;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   const value3 = value.turnId;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   if (!isMcpServerElicitationRequestParamsPart1(value)) return false;
@@ -1900,11 +1900,11 @@ export function isMcpServerElicitationRequestParamsForm(
   if (!isObject(value)) return false;
   const value1 = value._meta;
   const value2 = value.message;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   const value3 = value.mode;
-  if (value3 === undefined || !(value3 === "form")) return false;
+  if (value3 !== "form") return false;
   const value4 = value.requestedSchema;
-  if (value4 === undefined || !isMcpElicitationSchema(value4)) return false;
+  if (!isMcpElicitationSchema(value4)) return false;
   return true;
 }
 function checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: ValidationError[]): void {
@@ -1946,9 +1946,9 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   if (!isObject(value)) return false;
   const value1 = value._meta;
   const value2 = value.message;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   const value3 = value.mode;
-  if (value3 === undefined || !(value3 === "openai/form")) return false;
+  if (value3 !== "openai/form") return false;
   const value4 = value.requestedSchema;
   if (value4 === undefined || !true) return false;
   return true;
@@ -2001,9 +2001,9 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
   if (!isObject(value)) return false;
   const value1 = value._meta;
   const value2 = value.message;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   const value3 = value.mode;
-  if (value3 === undefined || !(value3 === "openaiForm")) return false;
+  if (value3 !== "openaiForm") return false;
   const value4 = value.requestedSchema;
   if (value4 === undefined || !true) return false;
   return true;
@@ -2054,13 +2054,13 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
   if (!isObject(value)) return false;
   const value1 = value._meta;
   const value2 = value.elicitationId;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   const value3 = value.message;
-  if (value3 === undefined || !(typeof value3 === "string")) return false;
+  if (typeof value3 !== "string") return false;
   const value4 = value.mode;
-  if (value4 === undefined || !(value4 === "url")) return false;
+  if (value4 !== "url") return false;
   const value5 = value.url;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   return true;
 }
 function checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: ValidationError[]): void {
@@ -2102,11 +2102,11 @@ export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpSe
 }
 
 function isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
-  if (!(typeof value === "boolean")) return false;
+  if (typeof value !== "boolean") return false;
   return true;
 }
 function isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
@@ -2116,74 +2116,74 @@ function isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
   return typeof value === "boolean";
 }
 function isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
   return typeof value === "string";
 }
 function isMcpElicitationBooleanSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationBooleanSchemaPart9(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
   return Array.isArray(value);
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationLegacyTitledEnumSchemaPart11(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
@@ -2191,18 +2191,18 @@ function isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
   return true;
 }
 function isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
   return typeof value === "number";
 }
 function isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
@@ -2210,7 +2210,7 @@ function isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
   return true;
 }
 function isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
@@ -2218,15 +2218,15 @@ function isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
   return true;
 }
 function isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationNumberSchemaPart11(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationSchemaPart1(value: unknown): boolean {
@@ -2240,47 +2240,47 @@ function isMcpElicitationSchemaPart1(value: unknown): boolean {
 function isMcpElicitationSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationSchemaPart3(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationSchemaPart4(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationSchemaPart5(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationSchemaPart6(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart3(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart4(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart5(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart6(value: unknown): boolean {
@@ -2288,7 +2288,7 @@ function isMcpElicitationStringSchemaPart6(value: unknown): boolean {
   return true;
 }
 function isMcpElicitationStringSchemaPart7(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart8(value: unknown): boolean {
@@ -2296,15 +2296,15 @@ function isMcpElicitationStringSchemaPart8(value: unknown): boolean {
   return true;
 }
 function isMcpElicitationStringSchemaPart9(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart10(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationStringSchemaPart11(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
@@ -2317,27 +2317,27 @@ function isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
 function isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
@@ -2345,7 +2345,7 @@ function isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boole
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
@@ -2353,15 +2353,15 @@ function isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boole
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
@@ -2372,60 +2372,60 @@ function isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): bool
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
@@ -2433,7 +2433,7 @@ function isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boo
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
@@ -2441,46 +2441,46 @@ function isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boo
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
@@ -2505,10 +2505,10 @@ function isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
   return true;
 }
 function isMcpServerElicitationRequestParamsPart2(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isMcpServerElicitationRequestParamsPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }

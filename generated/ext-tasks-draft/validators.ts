@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 057756144d491517e7b9b32ca2c047eb5ce2f476fcacddf7c81d3ef07ea06dd5 289ab3c232d76ccacd4d1644fb530a01e82328df0f6fd8324aca4d0b86d1d41f
+// Fingerprint: c5af87ba085b54166ecc5fc1fb7bcbe826ab87ae1f86bac14dbe13c90f0dfada 03fab1d425f3c4c171957b0d87f1bcdc03690a59cf86388820bade8e475f3e37
 
 import type {
   CancelTaskRequest,
@@ -51,23 +51,20 @@ export { ValidationFailed } from "./runtime.js";
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   if (!isObject(value)) return false;
   const value1 = value.jsonrpc;
-  if (value1 === undefined || !(value1 === "2.0")) return false;
+  if (value1 !== "2.0") return false;
   const value2 = value.id;
-  if (
-    value2 === undefined ||
-    !(
-      typeof value2 === "string" ||
-      (typeof value2 === "number" &&
-        Number.isInteger(value2) &&
-        value2 >= -9007199254740991 &&
-        value2 <= 9007199254740991)
-    )
-  )
+  if (!(
+    typeof value2 === "string" ||
+    (typeof value2 === "number" &&
+      Number.isInteger(value2) &&
+      value2 >= -9007199254740991 &&
+      value2 <= 9007199254740991)
+  ))
     return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/cancel")) return false;
+  if (value3 !== "tasks/cancel") return false;
   const value4 = value.params;
-  if (value4 === undefined || !isCancelTaskRequestParams(value4)) return false;
+  if (!isCancelTaskRequestParams(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
@@ -143,7 +140,7 @@ export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   for (const key2 in value) {
     if (!(key2 === "taskId")) return false;
   }
@@ -293,7 +290,7 @@ export function parseCancelTaskResultMeta(value: unknown): CancelTaskResultMeta 
 export function isCancelTaskResultMetaRelatedTask(value: unknown): value is CancelTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   for (const key2 in value) {
     if (!(key2 === "taskId")) return false;
   }
@@ -339,18 +336,17 @@ export function parseCancelTaskResultMetaRelatedTask(value: unknown): CancelTask
 export function isCancelledTask(value: unknown): value is CancelledTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (value2 === undefined || !(value2 === "cancelled")) return false;
+  if (value2 !== "cancelled") return false;
   const value3 = value.statusMessage;
-  if (value3 !== undefined && !(typeof value3 === "string")) return false;
+  if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
-  if (value4 === undefined || !(typeof value4 === "string")) return false;
+  if (typeof value4 !== "string") return false;
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   const value6 = value.ttlMs;
-  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
-    return false;
+  if (!((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)) return false;
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   for (const key8 in value) {
@@ -449,22 +445,21 @@ export function parseCancelledTask(value: unknown): CancelledTask {
 export function isCompletedTask(value: unknown): value is CompletedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (value2 === undefined || !(value2 === "completed")) return false;
+  if (value2 !== "completed") return false;
   const value3 = value.statusMessage;
-  if (value3 !== undefined && !(typeof value3 === "string")) return false;
+  if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
-  if (value4 === undefined || !(typeof value4 === "string")) return false;
+  if (typeof value4 !== "string") return false;
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   const value6 = value.ttlMs;
-  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
-    return false;
+  if (!((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)) return false;
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.result;
-  if (value8 === undefined || !isCompletedTaskPart1(value8)) return false;
+  if (!isCompletedTaskPart1(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -684,7 +679,7 @@ export function parseCreateTaskResultMeta(value: unknown): CreateTaskResultMeta 
 export function isCreateTaskResultMetaRelatedTask(value: unknown): value is CreateTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   for (const key2 in value) {
     if (!(key2 === "taskId")) return false;
   }
@@ -798,22 +793,21 @@ export function parseDetailedTask(value: unknown): DetailedTask {
 export function isFailedTask(value: unknown): value is FailedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (value2 === undefined || !(value2 === "failed")) return false;
+  if (value2 !== "failed") return false;
   const value3 = value.statusMessage;
-  if (value3 !== undefined && !(typeof value3 === "string")) return false;
+  if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
-  if (value4 === undefined || !(typeof value4 === "string")) return false;
+  if (typeof value4 !== "string") return false;
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   const value6 = value.ttlMs;
-  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
-    return false;
+  if (!((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)) return false;
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.error;
-  if (value8 === undefined || !isFailedTaskPart1(value8)) return false;
+  if (!isFailedTaskPart1(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -916,23 +910,20 @@ export function parseFailedTask(value: unknown): FailedTask {
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   if (!isObject(value)) return false;
   const value1 = value.jsonrpc;
-  if (value1 === undefined || !(value1 === "2.0")) return false;
+  if (value1 !== "2.0") return false;
   const value2 = value.id;
-  if (
-    value2 === undefined ||
-    !(
-      typeof value2 === "string" ||
-      (typeof value2 === "number" &&
-        Number.isInteger(value2) &&
-        value2 >= -9007199254740991 &&
-        value2 <= 9007199254740991)
-    )
-  )
+  if (!(
+    typeof value2 === "string" ||
+    (typeof value2 === "number" &&
+      Number.isInteger(value2) &&
+      value2 >= -9007199254740991 &&
+      value2 <= 9007199254740991)
+  ))
     return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/get")) return false;
+  if (value3 !== "tasks/get") return false;
   const value4 = value.params;
-  if (value4 === undefined || !isGetTaskRequestParams(value4)) return false;
+  if (!isGetTaskRequestParams(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
@@ -1008,7 +999,7 @@ export function parseGetTaskRequest(value: unknown): GetTaskRequest {
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   for (const key2 in value) {
     if (!(key2 === "taskId")) return false;
   }
@@ -1163,7 +1154,7 @@ export function parseGetTaskResultMeta(value: unknown): GetTaskResultMeta {
 export function isGetTaskResultMetaRelatedTask(value: unknown): value is GetTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   for (const key2 in value) {
     if (!(key2 === "taskId")) return false;
   }
@@ -1255,22 +1246,21 @@ export function parseInputRequests(value: unknown): InputRequests {
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (value2 === undefined || !(value2 === "input_required")) return false;
+  if (value2 !== "input_required") return false;
   const value3 = value.statusMessage;
-  if (value3 !== undefined && !(typeof value3 === "string")) return false;
+  if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
-  if (value4 === undefined || !(typeof value4 === "string")) return false;
+  if (typeof value4 !== "string") return false;
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   const value6 = value.ttlMs;
-  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
-    return false;
+  if (!((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)) return false;
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.inputRequests;
-  if (value8 === undefined || !isInputRequests(value8)) return false;
+  if (!isInputRequests(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -1420,18 +1410,17 @@ export function parseInputResponses(value: unknown): InputResponses {
 export function isTask(value: unknown): value is Task {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (value2 === undefined || !isTaskStatus(value2)) return false;
+  if (!isTaskStatus(value2)) return false;
   const value3 = value.statusMessage;
-  if (value3 !== undefined && !(typeof value3 === "string")) return false;
+  if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
-  if (value4 === undefined || !(typeof value4 === "string")) return false;
+  if (typeof value4 !== "string") return false;
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   const value6 = value.ttlMs;
-  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
-    return false;
+  if (!((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)) return false;
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   for (const key8 in value) {
@@ -1565,11 +1554,11 @@ export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNot
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
   if (!isObject(value)) return false;
   const value1 = value.jsonrpc;
-  if (value1 === undefined || !(value1 === "2.0")) return false;
+  if (value1 !== "2.0") return false;
   const value2 = value.method;
-  if (value2 === undefined || !(value2 === "notifications/tasks")) return false;
+  if (value2 !== "notifications/tasks") return false;
   const value3 = value.params;
-  if (value3 === undefined || !isTaskStatusNotificationParams(value3)) return false;
+  if (!isTaskStatusNotificationParams(value3)) return false;
   for (const key4 in value) {
     if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params")) return false;
   }
@@ -1811,23 +1800,20 @@ export function parseTasksExtensionCapability(value: unknown): TasksExtensionCap
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   if (!isObject(value)) return false;
   const value1 = value.jsonrpc;
-  if (value1 === undefined || !(value1 === "2.0")) return false;
+  if (value1 !== "2.0") return false;
   const value2 = value.id;
-  if (
-    value2 === undefined ||
-    !(
-      typeof value2 === "string" ||
-      (typeof value2 === "number" &&
-        Number.isInteger(value2) &&
-        value2 >= -9007199254740991 &&
-        value2 <= 9007199254740991)
-    )
-  )
+  if (!(
+    typeof value2 === "string" ||
+    (typeof value2 === "number" &&
+      Number.isInteger(value2) &&
+      value2 >= -9007199254740991 &&
+      value2 <= 9007199254740991)
+  ))
     return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/update")) return false;
+  if (value3 !== "tasks/update") return false;
   const value4 = value.params;
-  if (value4 === undefined || !isUpdateTaskRequestParams(value4)) return false;
+  if (!isUpdateTaskRequestParams(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
@@ -1903,9 +1889,9 @@ export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
-  if (value2 === undefined || !isInputResponses(value2)) return false;
+  if (!isInputResponses(value2)) return false;
   for (const key3 in value) {
     if (!(key3 === "taskId" || key3 === "inputResponses")) return false;
   }
@@ -2058,7 +2044,7 @@ export function parseUpdateTaskResultMeta(value: unknown): UpdateTaskResultMeta 
 export function isUpdateTaskResultMetaRelatedTask(value: unknown): value is UpdateTaskResultMetaRelatedTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   for (const key2 in value) {
     if (!(key2 === "taskId")) return false;
   }
@@ -2104,18 +2090,17 @@ export function parseUpdateTaskResultMetaRelatedTask(value: unknown): UpdateTask
 export function isWorkingTask(value: unknown): value is WorkingTask {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (value2 === undefined || !(value2 === "working")) return false;
+  if (value2 !== "working") return false;
   const value3 = value.statusMessage;
-  if (value3 !== undefined && !(typeof value3 === "string")) return false;
+  if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
-  if (value4 === undefined || !(typeof value4 === "string")) return false;
+  if (typeof value4 !== "string") return false;
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined || !(typeof value5 === "string")) return false;
+  if (typeof value5 !== "string") return false;
   const value6 = value.ttlMs;
-  if (value6 === undefined || !((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null))
-    return false;
+  if (!((typeof value6 === "number" && Number.isFinite(value6)) || value6 === null)) return false;
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   for (const key8 in value) {
@@ -2212,7 +2197,7 @@ export function parseWorkingTask(value: unknown): WorkingTask {
 }
 
 function isCancelTaskRequestPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isCancelTaskRequestPart2(value: unknown): boolean {
@@ -2232,7 +2217,7 @@ function isCancelTaskRequestPart4(value: unknown): boolean {
   return typeof value === "string";
 }
 function isCancelTaskResultMetaPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isCancelTaskResultMetaPart2(value: unknown): boolean {
@@ -2250,7 +2235,7 @@ function isCancelledTaskPart1(value: unknown): boolean {
   return true;
 }
 function isCancelledTaskPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isCancelledTaskPart3(value: unknown): boolean {
@@ -2265,11 +2250,11 @@ function isCompletedTaskPart2(value: unknown): boolean {
   return true;
 }
 function isCompletedTaskPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isCreateTaskResultMetaPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isCreateTaskResultMetaPart2(value: unknown): boolean {
@@ -2291,11 +2276,11 @@ function isFailedTaskPart2(value: unknown): boolean {
   return true;
 }
 function isFailedTaskPart3(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isGetTaskRequestPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isGetTaskRequestPart2(value: unknown): boolean {
@@ -2309,7 +2294,7 @@ function isGetTaskRequestPart2(value: unknown): boolean {
   return true;
 }
 function isGetTaskResultMetaPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isGetTaskResultMetaPart2(value: unknown): boolean {
@@ -2327,7 +2312,7 @@ function isInputRequiredTaskPart1(value: unknown): boolean {
   return true;
 }
 function isInputRequiredTaskPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isTaskPart1(value: unknown): boolean {
@@ -2335,7 +2320,7 @@ function isTaskPart1(value: unknown): boolean {
   return true;
 }
 function isTaskPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isTaskStatusNotificationParamsPart1(value: unknown): boolean {
@@ -2345,19 +2330,19 @@ function isTaskStatusNotificationParamsPart1(value: unknown): boolean {
 function isTaskSubscriptionAcknowledgedNotificationsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isTaskSubscriptionNotificationsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(typeof value[i1] === "string")) return false;
+    if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
 function isUpdateTaskRequestPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isUpdateTaskRequestPart2(value: unknown): boolean {
@@ -2371,7 +2356,7 @@ function isUpdateTaskRequestPart2(value: unknown): boolean {
   return true;
 }
 function isUpdateTaskResultMetaPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isUpdateTaskResultMetaPart2(value: unknown): boolean {
@@ -2389,6 +2374,6 @@ function isWorkingTaskPart1(value: unknown): boolean {
   return true;
 }
 function isWorkingTaskPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }

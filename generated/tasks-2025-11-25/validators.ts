@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4e923e70d318ace5a3a6a73df5ff5cdc0f23bf4d7b5675983be7ea93bcca5e4d e5ba68c6b0d52d97cd54d63c2b1f903ad131756f670cbc307693f63fa9d9c548
+// Fingerprint: 91c7a41a0d6b3181b0eda45867cae625eab2a37d7dce74496129305fbef1aa04 da7ef19d9e130e139ed3bf07d5b4b565383cf4289c551dff1ef9455a28b07f7d
 
 import type {
   TaskStatus,
@@ -117,7 +117,7 @@ export function parseTaskMetadata(value: unknown): TaskMetadata {
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   return true;
 }
 function checkRelatedTaskMetadata(value: unknown, path: string, errors: ValidationError[]): void {
@@ -142,20 +142,19 @@ export function parseRelatedTaskMetadata(value: unknown): RelatedTaskMetadata {
 export function isTask(value: unknown): value is Task {
   if (!isObject(value)) return false;
   const value1 = value.createdAt;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   const value2 = value.lastUpdatedAt;
-  if (value2 === undefined || !(typeof value2 === "string")) return false;
+  if (typeof value2 !== "string") return false;
   const value3 = value.pollInterval;
   if (value3 !== undefined && !(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.status;
-  if (value4 === undefined || !isTaskStatus(value4)) return false;
+  if (!isTaskStatus(value4)) return false;
   const value5 = value.statusMessage;
-  if (value5 !== undefined && !(typeof value5 === "string")) return false;
+  if (value5 !== undefined && typeof value5 !== "string") return false;
   const value6 = value.taskId;
-  if (value6 === undefined || !(typeof value6 === "string")) return false;
+  if (typeof value6 !== "string") return false;
   const value7 = value.ttl;
-  if (value7 === undefined || !((typeof value7 === "number" && Number.isInteger(value7)) || value7 === null))
-    return false;
+  if (!((typeof value7 === "number" && Number.isInteger(value7)) || value7 === null)) return false;
   return true;
 }
 function checkTask(value: unknown, path: string, errors: ValidationError[]): void {
@@ -215,7 +214,7 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   const value1 = value._meta;
   if (value1 !== undefined && !isCreateTaskResultPart1(value1)) return false;
   const value2 = value.task;
-  if (value2 === undefined || !isTask(value2)) return false;
+  if (!isTask(value2)) return false;
   return true;
 }
 function checkCreateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
@@ -301,13 +300,13 @@ export function parseTaskAugmentedRequestParamsMeta(value: unknown): TaskAugment
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   if (!isObject(value)) return false;
   const value1 = value.id;
-  if (value1 === undefined || !isRequestId(value1)) return false;
+  if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
-  if (value2 === undefined || !(value2 === "2.0")) return false;
+  if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/get")) return false;
+  if (value3 !== "tasks/get") return false;
   const value4 = value.params;
-  if (value4 === undefined || !isGetTaskRequestParams(value4)) return false;
+  if (!isGetTaskRequestParams(value4)) return false;
   return true;
 }
 function checkGetTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
@@ -342,7 +341,7 @@ export function parseGetTaskRequest(value: unknown): GetTaskRequest {
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   return true;
 }
 function checkGetTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
@@ -389,13 +388,13 @@ export function parseGetTaskResult(value: unknown): GetTaskResult {
 export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
   if (!isObject(value)) return false;
   const value1 = value.id;
-  if (value1 === undefined || !isRequestId(value1)) return false;
+  if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
-  if (value2 === undefined || !(value2 === "2.0")) return false;
+  if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/result")) return false;
+  if (value3 !== "tasks/result") return false;
   const value4 = value.params;
-  if (value4 === undefined || !isGetTaskPayloadRequestParams(value4)) return false;
+  if (!isGetTaskPayloadRequestParams(value4)) return false;
   return true;
 }
 function checkGetTaskPayloadRequest(value: unknown, path: string, errors: ValidationError[]): void {
@@ -430,7 +429,7 @@ export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadReques
 export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   return true;
 }
 function checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
@@ -486,13 +485,13 @@ export function parseGetTaskPayloadResult(value: unknown): GetTaskPayloadResult 
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   if (!isObject(value)) return false;
   const value1 = value.id;
-  if (value1 === undefined || !isRequestId(value1)) return false;
+  if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
-  if (value2 === undefined || !(value2 === "2.0")) return false;
+  if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/cancel")) return false;
+  if (value3 !== "tasks/cancel") return false;
   const value4 = value.params;
-  if (value4 === undefined || !isCancelTaskRequestParams(value4)) return false;
+  if (!isCancelTaskRequestParams(value4)) return false;
   return true;
 }
 function checkCancelTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
@@ -527,7 +526,7 @@ export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
   if (!isObject(value)) return false;
   const value1 = value.taskId;
-  if (value1 === undefined || !(typeof value1 === "string")) return false;
+  if (typeof value1 !== "string") return false;
   return true;
 }
 function checkCancelTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
@@ -574,11 +573,11 @@ export function parseCancelTaskResult(value: unknown): CancelTaskResult {
 export function isListTasksRequest(value: unknown): value is ListTasksRequest {
   if (!isObject(value)) return false;
   const value1 = value.id;
-  if (value1 === undefined || !isRequestId(value1)) return false;
+  if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
-  if (value2 === undefined || !(value2 === "2.0")) return false;
+  if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (value3 === undefined || !(value3 === "tasks/list")) return false;
+  if (value3 !== "tasks/list") return false;
   const value4 = value.params;
   if (value4 !== undefined && !isPaginatedRequestParams(value4)) return false;
   return true;
@@ -616,9 +615,9 @@ export function isListTasksResult(value: unknown): value is ListTasksResult {
   const value1 = value._meta;
   if (value1 !== undefined && !isListTasksResultPart1(value1)) return false;
   const value2 = value.nextCursor;
-  if (value2 !== undefined && !(typeof value2 === "string")) return false;
+  if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.tasks;
-  if (value3 === undefined || !isListTasksResultPart2(value3)) return false;
+  if (!isListTasksResultPart2(value3)) return false;
   return true;
 }
 function checkListTasksResult(value: unknown, path: string, errors: ValidationError[]): void {
@@ -693,11 +692,11 @@ export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNot
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
   if (!isObject(value)) return false;
   const value1 = value.jsonrpc;
-  if (value1 === undefined || !(value1 === "2.0")) return false;
+  if (value1 !== "2.0") return false;
   const value2 = value.method;
-  if (value2 === undefined || !(value2 === "notifications/tasks/status")) return false;
+  if (value2 !== "notifications/tasks/status") return false;
   const value3 = value.params;
-  if (value3 === undefined || !isTaskStatusNotificationParams(value3)) return false;
+  if (!isTaskStatusNotificationParams(value3)) return false;
   return true;
 }
 function checkTaskStatusNotification(value: unknown, path: string, errors: ValidationError[]): void {
@@ -1159,7 +1158,7 @@ export function isPaginatedRequestParams(value: unknown): value is PaginatedRequ
   const value1 = value._meta;
   if (value1 !== undefined && !isPaginatedRequestParamsMeta(value1)) return false;
   const value2 = value.cursor;
-  if (value2 !== undefined && !(typeof value2 === "string")) return false;
+  if (value2 !== undefined && typeof value2 !== "string") return false;
   return true;
 }
 function checkPaginatedRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
@@ -1238,7 +1237,7 @@ function isTaskPart1(value: unknown): boolean {
   return true;
 }
 function isTaskPart2(value: unknown): boolean {
-  if (!(value === null)) return false;
+  if (value !== null) return false;
   return true;
 }
 function isTaskPart3(value: unknown): boolean {
@@ -1295,7 +1294,7 @@ function isTaskClientCapabilitiesTasksRequestsElicitationPart1(value: unknown): 
   return true;
 }
 function isProgressTokenPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isProgressTokenPart2(value: unknown): boolean {
@@ -1306,7 +1305,7 @@ function isProgressTokenPart3(value: unknown): boolean {
   return typeof value === "string";
 }
 function isRequestIdPart1(value: unknown): boolean {
-  if (!(typeof value === "string")) return false;
+  if (typeof value !== "string") return false;
   return true;
 }
 function isRequestIdPart2(value: unknown): boolean {

@@ -6,7 +6,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
-import { arrayConditions, containsBounds, literal, literalCondition, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
+import { arrayConditions, containsBounds, literal, literalCondition, negate, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
 import { FunctionScope, indent, propertyAccess, type ModuleScope } from "./scope.js";
 
 export class TestEmitter {
@@ -58,17 +58,17 @@ export class TestEmitter {
             `if (${count} !== 1) return false;`,
           ];
         }
-        return [`if (!${this.wrap(this.expression(node, v, owner))}) return false;`];
+        return [`if (${this.not(this.expression(node, v, owner))}) return false;`];
       case "conditional": {
         const test = this.opaque(node.if, v, owner);
         const then = node.then ? this.opaque(node.then, v, owner) : "true";
         const otherwise = node.else ? this.opaque(node.else, v, owner) : "true";
-        return [`if (${test} ? !${this.wrap(then)} : !${this.wrap(otherwise)}) return false;`];
+        return [`if (${test} ? ${this.not(then)} : ${this.not(otherwise)}) return false;`];
       }
       case "not":
         return [`if (${this.expression(node.node, v, owner)}) return false;`];
       default:
-        return [`if (!${this.wrap(this.expression(node, v, owner))}) return false;`];
+        return [`if (${this.not(this.expression(node, v, owner))}) return false;`];
     }
   }
 
@@ -86,7 +86,7 @@ export class TestEmitter {
       case "ref":
         return `${this.isName(node.target)}(${v})`;
       case "not":
-        return `!${this.wrap(this.expression(node.node, v, owner))}`;
+        return `${this.not(this.expression(node.node, v, owner))}`;
       case "union":
         if (!node.exclusive && !node.discriminator) {
           if (node.variants.some((variant) => variant.kind === "unknown")) return "true";
@@ -132,6 +132,36 @@ export class TestEmitter {
     return `${name}(${v})`;
   }
 
+  /** The negation of a test, as a person would write it (`a !== b`, `!isX(v)`, `!(a || b)`). */
+  private not(expression: string): string {
+    if (/^\(.*\)$/.test(expression) && balancedInside(expression)) return `!${expression}`;
+    return negate(expression);
+  }
+
+  /** Whether a node rejects `undefined` (so a separate "is it present" test is not needed). */
+  private rejectsUndefined(node: Node, seen = new Set<string>()): boolean {
+    switch (node.kind) {
+      case "primitive":
+      case "literal":
+      case "object":
+      case "map":
+      case "array":
+      case "never":
+        return true;
+      case "union":
+        return node.variants.every((v) => this.rejectsUndefined(v, seen));
+      case "intersection":
+        return node.parts.some((p) => this.rejectsUndefined(p, seen));
+      case "ref": {
+        if (seen.has(node.target)) return false;
+        const def = this.model.byId.get(node.target);
+        return def ? this.rejectsUndefined(def.node, new Set([...seen, node.target])) : false;
+      }
+      default:
+        return false;
+    }
+  }
+
   private wrap(expression: string): string {
     return /^[\w$.]+(\([^()]*\))?$/.test(expression) || /^\(.*\)$/.test(expression) ? expression : `(${expression})`;
   }
@@ -143,8 +173,11 @@ export class TestEmitter {
       const x = fn.local("value");
       out.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
       const test = this.expression(property.node, x, owner);
-      if (property.required) out.push(`if (${x} === undefined || !${this.wrap(test)}) return false;`);
-      else if (test !== "true") out.push(`if (${x} !== undefined && !${this.wrap(test)}) return false;`);
+      if (property.required) {
+        const absent = this.rejectsUndefined(property.node) ? "" : `${x} === undefined || `;
+        out.push(`if (${absent}${this.not(test)}) return false;`);
+      }
+      else if (test !== "true") out.push(`if (${x} !== undefined && ${this.not(test)}) return false;`);
     }
     for (const name of node.requiredOnly) {
       out.push(`if (${propertyAccess(v, name, this.scope)} === undefined) return false;`);
@@ -158,7 +191,7 @@ export class TestEmitter {
     }
     for (const dependency of node.dependentSchemas) {
       const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
-      out.push(`if (${present} && !${this.wrap(this.expression(dependency.node, v, owner))}) return false;`);
+      out.push(`if (${present} && ${this.not(this.expression(dependency.node, v, owner))}) return false;`);
     }
     return out;
   }
@@ -171,20 +204,20 @@ export class TestEmitter {
     const key = fn.local("key");
     const item = fn.local("item");
     const body: string[] = [`const ${item} = ${v}[${key}];`];
-    if (names) body.push(`if (!${this.wrap(this.expression(names, key, owner))}) return false;`);
+    if (names) body.push(`if (${this.not(this.expression(names, key, owner))}) return false;`);
     const matched = node.patternProperties.length > 0 && additional ? fn.local("matched") : undefined;
     if (matched) body.push(`let ${matched} = false;`);
     for (const pattern of node.patternProperties) {
       const re = this.scope.constant("PATTERN", `new RegExp(${JSON.stringify(pattern.pattern)}, "u")`);
       const test = this.expression(pattern.node, item, owner);
-      const then = [...(matched ? [`${matched} = true;`] : []), ...(test !== "true" ? [`if (!${this.wrap(test)}) return false;`] : [])];
+      const then = [...(matched ? [`${matched} = true;`] : []), ...(test !== "true" ? [`if (${this.not(test)}) return false;`] : [])];
       if (then.length) body.push(`if (${re}.test(${key})) {`, ...indent(then), "}");
     }
     if (additional) {
       const known = node.properties.map((p) => `${key} === ${literal(p.name)}`);
       const unmatched = [...(known.length ? [`!(${known.join(" || ")})`] : []), ...(matched ? [`!${matched}`] : [])];
       const test = additional.kind === "never" ? "false" : this.expression(additional, item, owner);
-      const parts = [...unmatched, ...(test === "false" ? [] : [`!${this.wrap(test)}`])];
+      const parts = [...unmatched, ...(test === "false" ? [] : [`${this.not(test)}`])];
       body.push(`if (${parts.length ? parts.join(" && ") : "true"}) return false;`);
     }
     // Bind the property's value only when some check reads it.
@@ -200,8 +233,8 @@ export class TestEmitter {
     const valueTest = this.expression(node.values, item, owner);
     const body = [
       ...(valueTest !== "true" ? [`const ${item} = ${v}[${key}];`] : []),
-      ...(keys ? [`if (!${this.wrap(this.expression(keys, key, owner))}) return false;`] : []),
-      ...(valueTest !== "true" ? [`if (!${this.wrap(valueTest)}) return false;`] : []),
+      ...(keys ? [`if (${this.not(this.expression(keys, key, owner))}) return false;`] : []),
+      ...(valueTest !== "true" ? [`if (${this.not(valueTest)}) return false;`] : []),
     ];
     if (body.length) out.push(`for (const ${key} in ${v}) {`, ...indent(body), "}");
     for (const condition of objectSizeConditions(node, v)) out.push(`if (!(${condition.test})) return false;`);
@@ -213,12 +246,12 @@ export class TestEmitter {
     for (const condition of arrayConditions(node, v, this.scope)) out.push(`if (!(${condition.test})) return false;`);
     node.prefixItems.forEach((item, i) => {
       const test = this.expression(item, `${v}[${i}]`, owner);
-      if (test !== "true") out.push(`if (${v}.length > ${i} && !${this.wrap(test)}) return false;`);
+      if (test !== "true") out.push(`if (${v}.length > ${i} && ${this.not(test)}) return false;`);
     });
     if (node.items && node.items.kind !== "unknown") {
       const i = fn.local("i");
       const test = this.expression(node.items, `${v}[${i}]`, owner);
-      out.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, `  if (!${this.wrap(test)}) return false;`, "}");
+      out.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, `  if (${this.not(test)}) return false;`, "}");
     }
     if (node.contains) {
       const { min, max } = containsBounds(node);
@@ -244,9 +277,20 @@ export class TestEmitter {
     ];
     for (const c of discriminator.cases) {
       for (const value of c.values) out.push(`  case ${literal(value)}:`);
-      out.push(`    if (!${this.wrap(this.expression(node.variants[c.variant]!, v, owner))}) return false;`, "    break;");
+      out.push(`    if (${this.not(this.expression(node.variants[c.variant]!, v, owner))}) return false;`, "    break;");
     }
     out.push("  default:", "    return false;", "}");
     return out;
   }
+}
+
+/** Whether the parentheses around an expression enclose all of it (`(a) || (b)` is not enclosed). */
+function balancedInside(expression: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i];
+    if (c === "(") depth++;
+    else if (c === ")" && --depth === 0 && i < expression.length - 1) return false;
+  }
+  return depth === 0;
 }
