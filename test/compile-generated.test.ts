@@ -18,6 +18,11 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   exactOptionalPropertyTypes: true,
   noUncheckedIndexedAccess: true,
   verbatimModuleSyntax: true,
+  // Common in users' projects: generated code must not trip them.
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noImplicitReturns: true,
+  noFallthroughCasesInSwitch: true,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
   target: ts.ScriptTarget.ES2022,

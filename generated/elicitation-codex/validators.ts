@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 19156e9a0eff9ef73c0cd28ef25ebf2f15c62deb6ec67a5a904cd85d8a26a46f be8a639874d81b5e3bac642f2df532436a618b6d4c08df0dd847147cbfeafa31
+// Fingerprint: 8889235be5fc98f772ab07f4bbed740351194190c13320685a11494615f8cfef fcf2a770a1d997e655b672a2eed552ae11c0e1ec229210b90bd6573b89d2280e
 
 import type {
   McpElicitationArrayType,
@@ -34,7 +34,7 @@ import type {
   McpServerElicitationRequestParamsUrl,
 } from "./types.js";
 import type { ValidationError, ValidationResult } from "./runtime.js";
-import { describe, isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
+import { isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -1898,7 +1898,6 @@ export function isMcpServerElicitationRequestParamsForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsForm {
   if (!isObject(value)) return false;
-  const value1 = value._meta;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
@@ -1944,13 +1943,12 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiSlashForm {
   if (!isObject(value)) return false;
-  const value1 = value._meta;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
   if (value3 !== "openai/form") return false;
   const value4 = value.requestedSchema;
-  if (value4 === undefined || !true) return false;
+  if (value4 === undefined || false) return false;
   return true;
 }
 function checkMcpServerElicitationRequestParamsOpenaiSlashForm(
@@ -1999,13 +1997,12 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiForm {
   if (!isObject(value)) return false;
-  const value1 = value._meta;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
   if (value3 !== "openaiForm") return false;
   const value4 = value.requestedSchema;
-  if (value4 === undefined || !true) return false;
+  if (value4 === undefined || false) return false;
   return true;
 }
 function checkMcpServerElicitationRequestParamsOpenaiForm(
@@ -2052,7 +2049,6 @@ export function parseMcpServerElicitationRequestParamsOpenaiForm(
 /** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects). */
 export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
   if (!isObject(value)) return false;
-  const value1 = value._meta;
   const value2 = value.elicitationId;
   if (typeof value2 !== "string") return false;
   const value3 = value.message;

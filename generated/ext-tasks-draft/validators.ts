@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c5af87ba085b54166ecc5fc1fb7bcbe826ab87ae1f86bac14dbe13c90f0dfada 03fab1d425f3c4c171957b0d87f1bcdc03690a59cf86388820bade8e475f3e37
+// Fingerprint: 779b0f8feea2deaee1e5e56d4822d1d6096d00b44673d9ec602e3a96293c19dc 469ad024b74ae11c2238f5eb9215f55e4fa9c9903a047230e2b066e314f833b8
 
 import type {
   CancelTaskRequest,
@@ -42,7 +42,7 @@ import type {
   WorkingTask,
 } from "./types.js";
 import type { ValidationError, ValidationResult } from "./runtime.js";
-import { describe, isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
+import { isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -1195,15 +1195,10 @@ export function parseGetTaskResultMetaRelatedTask(value: unknown): GetTaskResult
   );
 }
 /** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
-export function isInputRequest(value: unknown): value is InputRequest {
-  if (!true) return false;
+export function isInputRequest(_value: unknown): _value is InputRequest {
   return true;
 }
-function checkInputRequest(value: unknown, path: string, errors: ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!(true || true || true))
-    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
-}
+function checkInputRequest(_value: unknown, _path: string, _errors: ValidationError[]): void {}
 /** Validates a value as `InputRequest`, reporting every error with its path. */
 export function validateInputRequest(value: unknown): ValidationResult<InputRequest> {
   return validateWith(value, isInputRequest, checkInputRequest);
@@ -1220,19 +1215,6 @@ export function isInputRequests(value: unknown): value is InputRequests {
 function checkInputRequests(value: unknown, path: string, errors: ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
   if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      const item2 = value[key1];
-      if (!(true || true || true))
-        report(
-          errors,
-          path + "/" + pointerToken(key1),
-          "anyOf",
-          "must match at least one of the 3 allowed schemas",
-          at + "/additionalProperties/anyOf",
-        );
-    }
-  }
 }
 /** Validates a value as `InputRequests`, reporting every error with its path. */
 export function validateInputRequests(value: unknown): ValidationResult<InputRequests> {
@@ -1359,15 +1341,10 @@ export function parseInputRequiredTask(value: unknown): InputRequiredTask {
   return parseWith(value, isInputRequiredTask, checkInputRequiredTask, "InputRequiredTask");
 }
 /** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
-export function isInputResponse(value: unknown): value is InputResponse {
-  if (!true) return false;
+export function isInputResponse(_value: unknown): _value is InputResponse {
   return true;
 }
-function checkInputResponse(value: unknown, path: string, errors: ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
-  if (!(true || true || true))
-    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
-}
+function checkInputResponse(_value: unknown, _path: string, _errors: ValidationError[]): void {}
 /** Validates a value as `InputResponse`, reporting every error with its path. */
 export function validateInputResponse(value: unknown): ValidationResult<InputResponse> {
   return validateWith(value, isInputResponse, checkInputResponse);
@@ -1384,19 +1361,6 @@ export function isInputResponses(value: unknown): value is InputResponses {
 function checkInputResponses(value: unknown, path: string, errors: ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
   if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      const item2 = value[key1];
-      if (!(true || true || true))
-        report(
-          errors,
-          path + "/" + pointerToken(key1),
-          "anyOf",
-          "must match at least one of the 3 allowed schemas",
-          at + "/additionalProperties/anyOf",
-        );
-    }
-  }
 }
 /** Validates a value as `InputResponses`, reporting every error with its path. */
 export function validateInputResponses(value: unknown): ValidationResult<InputResponses> {
@@ -1766,10 +1730,7 @@ export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscrip
 /** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
   if (!isObject(value)) return false;
-  for (const key1 in value) {
-    const item2 = value[key1];
-    if (!false) return false;
-  }
+  if (Object.keys(value).length !== 0) return false;
   return true;
 }
 function checkTasksExtensionCapability(value: unknown, path: string, errors: ValidationError[]): void {
@@ -1777,7 +1738,6 @@ function checkTasksExtensionCapability(value: unknown, path: string, errors: Val
   if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
-      const item2 = value[key1];
       report(
         errors,
         path + "/" + pointerToken(key1),

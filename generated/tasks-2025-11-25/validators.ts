@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 91c7a41a0d6b3181b0eda45867cae625eab2a37d7dce74496129305fbef1aa04 da7ef19d9e130e139ed3bf07d5b4b565383cf4289c551dff1ef9455a28b07f7d
+// Fingerprint: bfdcb117617966bcf6ce8de3711757d2bd6527633ff0d8e68011a84711d7d6f9 eaa547b826c38b76ce64f6f32794387dff042a921d66c9fa61c9ab43a23b10a1
 
 import type {
   TaskStatus,
@@ -44,7 +44,7 @@ import type {
   NotificationParams,
 } from "./types.js";
 import type { ValidationError, ValidationResult } from "./runtime.js";
-import { describe, isObject, missing, parseWith, pointerToken, unexpected, validateWith } from "./runtime.js";
+import { isObject, missing, parseWith, unexpected, validateWith } from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";

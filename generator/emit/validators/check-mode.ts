@@ -81,10 +81,6 @@ export class CheckEmitter {
     return `${this.scope.runtime("missing")}(errors, ${path}, ${str(name)}, ${this.schemaPath(node, "required")});`;
   }
 
-  private describe(x: string): string {
-    return `${this.scope.runtime("describe")}(${x})`;
-  }
-
   private conditions(conditions: readonly Condition[], path: string, node: Node): string[] {
     return conditions.map((c) => `if (${negate(c.test)}) ${this.report(path, c.keyword, c.message, node, c.keyword)}`);
   }
@@ -232,7 +228,8 @@ export class CheckEmitter {
       loop.push(`if (!${this.test.opaque(node.keys, key, owner)}) ${this.report(keyPath, "propertyNames", message, node, "propertyNames")}`);
     }
     const inner = this.statements(node.values, item, keyPath, fn, owner);
-    if (inner.length) loop.push(`const ${item} = ${v}[${key}];`, ...inner);
+    const readsItem = inner.some((line) => new RegExp(`\\b${item}\\b`).test(line));
+    if (inner.length) loop.push(...(readsItem ? [`const ${item} = ${v}[${key}];`] : []), ...inner);
     const body = [
       ...(loop.length ? [`for (const ${key} in ${v}) {`, ...indent(loop), "}"] : []),
       ...this.conditions(objectSizeConditions(node, v), path, node),
@@ -268,6 +265,8 @@ export class CheckEmitter {
 
   private unionStatements(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
     if (node.discriminator) return this.discriminated(node, v, path, fn, owner);
+    // A variant that takes anything makes an `anyOf` take anything (a placeholder union).
+    if (!node.exclusive && node.variants.some((variant) => variant.kind === "unknown")) return [];
     const keyword = node.exclusive ? "oneOf" : "anyOf";
     const tests = node.variants.map((variant) => this.test.opaque(variant, v, owner));
     const explain = this.explainNoMatch(node, v, path, fn, owner, keyword);

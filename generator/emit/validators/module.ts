@@ -15,16 +15,21 @@ export function emitValidators(model: Model): string {
   const functions: string[] = [];
   for (const def of model.definitions) {
     const name = def.name;
+    const isBody = test.body(def.node, "value", name);
+    const checkBody = check.body(def.node, name, def.loc);
+    // A schema that accepts anything reads none of its parameters: mark them unused for `noUnusedParameters`.
+    const param = (lines: readonly string[], p: string) => (lines.some((l) => new RegExp(`\\b${p}\\b`).test(l)) ? p : `_${p}`);
+    const value = param(isBody, "value");
     functions.push(
       [
         `/** Whether a value is a valid \`${name}\` (fast: builds no error objects). */`,
-        `export function is${name}(value: unknown): value is ${name} {`,
-        ...indent(test.body(def.node, "value", name)),
+        `export function is${name}(${value}: unknown): ${value} is ${name} {`,
+        ...indent(isBody),
         "}",
       ].join("\n"),
       [
-        `function check${name}(value: unknown, path: string, errors: ValidationError[]): void {`,
-        ...indent(check.body(def.node, name, def.loc)),
+        `function check${name}(${param(checkBody, "value")}: unknown, ${param(checkBody, "path")}: string, ${param(checkBody, "errors")}: ValidationError[]): void {`,
+        ...indent(checkBody),
         "}",
       ].join("\n"),
       [
@@ -42,7 +47,9 @@ export function emitValidators(model: Model): string {
     );
   }
   const typeNames = model.definitions.map((d) => d.name);
-  const runtime = [...scope.runtimeImports].sort();
+  // Import only what the final code calls: some helpers are asked for by code later left out.
+  const code = [...scope.constantDeclarations, ...functions, ...scope.helperFunctions].join("\n");
+  const runtime = [...scope.runtimeImports].filter((name) => new RegExp(`\\b${name}\\b`).test(code)).sort();
   return [
     `import type { ${typeNames.join(", ")} } from "./types.js";`,
     `import type { ValidationError, ValidationResult } from "./runtime.js";`,

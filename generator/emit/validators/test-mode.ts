@@ -27,6 +27,13 @@ export class TestEmitter {
     return [...this.statements(node, v, new FunctionScope(), owner), "return true;"];
   }
 
+  /** `if (failed) return false;`, folding a condition that is known in advance. */
+  private failIf(condition: string): string[] {
+    if (condition === "false") return [];
+    if (condition === "true") return ["return false;"];
+    return [`if (${condition}) return false;`];
+  }
+
   statements(node: Node, v: string, fn: FunctionScope, owner: string): string[] {
     switch (node.kind) {
       case "unknown":
@@ -58,7 +65,7 @@ export class TestEmitter {
             `if (${count} !== 1) return false;`,
           ];
         }
-        return [`if (${this.not(this.expression(node, v, owner))}) return false;`];
+        return this.failIf(this.not(this.expression(node, v, owner)));
       case "conditional": {
         const test = this.opaque(node.if, v, owner);
         const then = node.then ? this.opaque(node.then, v, owner) : "true";
@@ -68,7 +75,7 @@ export class TestEmitter {
       case "not":
         return [`if (${this.expression(node.node, v, owner)}) return false;`];
       default:
-        return [`if (${this.not(this.expression(node, v, owner))}) return false;`];
+        return this.failIf(this.not(this.expression(node, v, owner)));
     }
   }
 
@@ -134,6 +141,8 @@ export class TestEmitter {
 
   /** The negation of a test, as a person would write it (`a !== b`, `!isX(v)`, `!(a || b)`). */
   private not(expression: string): string {
+    if (expression === "true") return "false";
+    if (expression === "false") return "true";
     if (/^\(.*\)$/.test(expression) && balancedInside(expression)) return `!${expression}`;
     return negate(expression);
   }
@@ -171,8 +180,9 @@ export class TestEmitter {
     const out = [`if (!${isObject}(${v})) return false;`];
     for (const property of node.properties) {
       const x = fn.local("value");
-      out.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
       const test = this.expression(property.node, x, owner);
+      if (!property.required && test === "true") continue; // any value will do: nothing to read
+      out.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
       if (property.required) {
         const absent = this.rejectsUndefined(property.node) ? "" : `${x} === undefined || `;
         out.push(`if (${absent}${this.not(test)}) return false;`);
@@ -218,7 +228,7 @@ export class TestEmitter {
       const unmatched = [...(known.length ? [`!(${known.join(" || ")})`] : []), ...(matched ? [`!${matched}`] : [])];
       const test = additional.kind === "never" ? "false" : this.expression(additional, item, owner);
       const parts = [...unmatched, ...(test === "false" ? [] : [`${this.not(test)}`])];
-      body.push(`if (${parts.length ? parts.join(" && ") : "true"}) return false;`);
+      body.push(...this.failIf(parts.length ? parts.join(" && ") : "true"));
     }
     // Bind the property's value only when some check reads it.
     const usesItem = body.slice(1).some((line) => new RegExp(`\\b${item}\\b`).test(line));
@@ -232,11 +242,12 @@ export class TestEmitter {
     const item = fn.local("item");
     const valueTest = this.expression(node.values, item, owner);
     const body = [
-      ...(valueTest !== "true" ? [`const ${item} = ${v}[${key}];`] : []),
+      ...(valueTest !== "true" && valueTest !== "false" ? [`const ${item} = ${v}[${key}];`] : []),
       ...(keys ? [`if (${this.not(this.expression(keys, key, owner))}) return false;`] : []),
-      ...(valueTest !== "true" ? [`if (${this.not(valueTest)}) return false;`] : []),
+      ...(valueTest !== "true" ? this.failIf(this.not(valueTest)) : []),
     ];
-    if (body.length) out.push(`for (const ${key} in ${v}) {`, ...indent(body), "}");
+    if (valueTest === "false" && !keys) out.push(`if (Object.keys(${v}).length !== 0) return false;`); // no property allowed
+    else if (body.length) out.push(`for (const ${key} in ${v}) {`, ...indent(body), "}");
     for (const condition of objectSizeConditions(node, v)) out.push(`if (!(${condition.test})) return false;`);
     return out;
   }
