@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { treeSnapshot } from "./support/tree.js";
 import { displayPath } from "../generator/config/config.js";
 import { main } from "../generator/cli/main.js";
 import { projectRoot } from "./support/shared.js";
@@ -36,23 +37,7 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout: out.text(), stderr: err.text() };
 }
 
-/** Every directory and file below `root` (dot entries included), files with their bytes. */
-function snapshot(root: string): Map<string, string> {
-  const entries = new Map<string, string>();
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const rel = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) {
-        entries.set(`${rel}/`, "<dir>");
-        walk(join(dir, entry.name), `${rel}/`);
-      } else {
-        entries.set(rel, readFileSync(join(dir, entry.name)).toString("base64"));
-      }
-    }
-  };
-  walk(root, "");
-  return entries;
-}
+const snapshot = treeSnapshot;
 
 let project: string;
 let configPath: string;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { treeSnapshot } from "./support/tree.js";
 import { main } from "../generator/cli/main.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
@@ -54,23 +55,7 @@ function runBin(argv: string[], cwd: string, bin = BIN): Run {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Every directory and file below `root` (dot entries included), files with their bytes. */
-function snapshot(root: string): Map<string, string> {
-  const entries = new Map<string, string>();
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const rel = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) {
-        entries.set(`${rel}/`, "<dir>");
-        walk(join(dir, entry.name), `${rel}/`);
-      } else {
-        entries.set(rel, readFileSync(join(dir, entry.name)).toString("base64"));
-      }
-    }
-  };
-  walk(root, "");
-  return entries;
-}
+const snapshot = treeSnapshot;
 
 const temps: string[] = [];
 function tempDir(label: string): string {

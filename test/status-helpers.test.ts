@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Project, ts } from "ts-morph";
 import { afterAll, describe, expect, it } from "vitest";
+import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 
@@ -142,17 +143,7 @@ describe.each(TASK_SETS)("%s status.ts at runtime", (name) => {
 function prober(name: string): (code: string) => string[] {
   const project = new Project({
     useInMemoryFileSystem: true,
-    compilerOptions: {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      verbatimModuleSyntax: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      types: [],
-      skipLibCheck: true,
-    },
+    compilerOptions: STRICT_COMPILER_OPTIONS,
   });
   project.createSourceFile("/package.json", '{ "type": "module" }');
   for (const file of generatedSet(name).files) project.createSourceFile(`/set/${file.name}`, file.contents);

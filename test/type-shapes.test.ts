@@ -11,6 +11,7 @@ import {
   type TypeAliasDeclaration,
 } from "ts-morph";
 import { describe, expect, it } from "vitest";
+import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 
@@ -24,17 +25,7 @@ import { projectRoot } from "./support/shared.js";
 const config = readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json"));
 const { sets } = await generate(config);
 
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  verbatimModuleSyntax: true,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  target: ts.ScriptTarget.ES2022,
-  types: [],
-  skipLibCheck: true,
-};
+const COMPILER_OPTIONS = STRICT_COMPILER_OPTIONS;
 
 interface LoadedSet {
   readonly project: Project;
