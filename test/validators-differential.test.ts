@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, readConfigFile, type ResolvedSet } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 
@@ -100,9 +101,11 @@ type ValidatorModule = Record<string, (value: unknown) => unknown>;
 
 let tempDir = "";
 const modules = new Map<string, ValidatorModule>();
+let generatedSets: Awaited<ReturnType<typeof generate>>["sets"] = [];
 
 beforeAll(async () => {
   const result = await generate(config);
+  generatedSets = result.sets;
   tempDir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-differential-"));
   writeFileSync(join(tempDir, "package.json"), JSON.stringify({ type: "module" }));
   for (const set of result.sets) {
@@ -462,6 +465,18 @@ interface Tally {
 }
 const tallies = new Map<string, Tally>();
 
+/** Values the validators accepted, per set and definition: the type check below reuses them. */
+const acceptedSamples = new Map<string, Map<string, unknown[]>>();
+const SAMPLES_PER_DEFINITION = 12;
+function keepSample(setName: string, definition: string, value: unknown): void {
+  const bySet = acceptedSamples.get(setName) ?? new Map<string, unknown[]>();
+  acceptedSamples.set(setName, bySet);
+  const list = bySet.get(definition) ?? [];
+  bySet.set(definition, list);
+  // `__proto__` in an object literal sets a prototype instead of a property: not the same value.
+  if (list.length < SAMPLES_PER_DEFINITION && !JSON.stringify(value).includes('"__proto__"')) list.push(value);
+}
+
 afterAll(() => {
   const rows = [...tallies].map(([definition, t]) => ({
     definition,
@@ -507,8 +522,10 @@ for (const resolved of config.sets) {
             threw = true;
           }
           expect(threw, "parseX(v) throws").toBe(!expected);
-          if (expected) tally.accepted++;
-          else tally.rejected++;
+          if (expected) {
+            tally.accepted++;
+            keepSample(set.name, name, value);
+          } else tally.rejected++;
           return expected;
         };
 
@@ -534,3 +551,42 @@ for (const resolved of config.sets) {
     }
   });
 }
+
+// Types are never narrower than validators: every value a validator accepted above must be
+// assignable to the generated type of the same name, as the TypeScript compiler judges it.
+describe("every accepted value is assignable to its generated type", () => {
+  for (const resolved of config.sets) {
+    it(resolved.name, () => {
+      const samples = acceptedSamples.get(resolved.name);
+      expect(samples?.size, "accepted samples were collected").toBeGreaterThan(0);
+      const set = generatedSets.find((s) => s.name === resolved.name)!;
+      const folder = join(tempDir, `types-${set.name}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
+      for (const file of set.files) writeFileSync(join(folder, file.name), file.contents);
+      // Each value gets its exact type (`as const`, made mutable again) and is assigned through a
+      // call, so TypeScript judges plain assignability, not the excess-property rule for literals.
+      const lines = [
+        `import type * as T from "./types.js";`,
+        "type Mutable<V> = { -readonly [K in keyof V]: Mutable<V[K]> };",
+        "const exactly = <V,>(value: V): Mutable<V> => value as Mutable<V>;",
+      ];
+      let count = 0;
+      for (const [definition, values] of samples!) {
+        for (const value of values) {
+          // `as const` takes literals only: a bare null or number is its own exact type already.
+          const literal = value === null || typeof value === "number" ? JSON.stringify(value) : `${JSON.stringify(value)} as const`;
+          lines.push(`export const value${count}: T.${definition} = exactly(${literal});`);
+          count++;
+        }
+      }
+      writeFileSync(join(folder, "probe.ts"), lines.join("\n"));
+      const program = ts.createProgram([join(folder, "probe.ts")], { ...STRICT_COMPILER_OPTIONS, noEmit: true });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+      expect(count, "values checked").toBeGreaterThan(50);
+      expect(problems).toEqual([]);
+    });
+  }
+});
