@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { analyze, type Model } from "./analyze/model.js";
 import { displayPath, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
 import { mergeIntersections } from "./analyze/merge.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { formatLocation, type Diagnostic } from "./diagnostics.js";
 import { fileHeader } from "./emit/header.js";
 import type { Definition } from "./ir/nodes.js";
 import type { Dialect } from "./load/dialect.js";
@@ -25,11 +25,14 @@ import { formatAll } from "./output/format.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
 import { Lowerer, nameHintFor } from "./resolve/lower.js";
+import { visitNodes } from "./ir/walk.js";
+import { dedupe, lintSchemas, type LintDiagnostic } from "./lint/lint.js";
 import { VERSION } from "./version.js";
 
 export interface GenerateResult {
   readonly sets: readonly GeneratedSet[];
-  readonly diagnostics: readonly Diagnostic[];
+  /** Lint findings of every set (warnings; they do not change the output), each naming its set. */
+  readonly diagnostics: readonly LintDiagnostic[];
 }
 
 /** Generates every set of a resolved config; throws GeneratorError on bad input. */
@@ -38,8 +41,13 @@ export async function generate(config: ResolvedConfig): Promise<GenerateResult> 
   // Format every module of every set in one batch, so the work can be shared between threads.
   const formatted = await formatModules(unformatted.flatMap((set) => set.files.map((file) => ({ ...file, existing: join(set.outDir, file.name) }))));
   let next = 0;
-  const sets = unformatted.map((set) => ({ ...set, files: set.files.map(() => formatted[next++]!) }));
-  return { sets, diagnostics: [] };
+  const sets = unformatted.map(({ diagnostics: _lint, ...set }) => ({ ...set, files: set.files.map(() => formatted[next++]!) }));
+  return { sets, diagnostics: dedupe(unformatted.flatMap((set) => set.diagnostics)) };
+}
+
+/** Lints every set of a resolved config without emitting anything (`mcp-tasks-gen lint`). */
+export function lint(config: ResolvedConfig): readonly LintDiagnostic[] {
+  return dedupe(config.sets.flatMap((set) => loadSet(set, config.rootDir).diagnostics.map((d) => ({ ...d, set: set.name }))));
 }
 
 /**
@@ -64,10 +72,39 @@ interface GeneratedModule {
 export interface LoadedSet {
   readonly model: Model;
   readonly sources: readonly SchemaFile[];
+  /** Lint findings (see generator/lint/). */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** Load, lower and analyze one set: everything up to (not including) emitting. */
 export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
+  const { registry, definitions, sources } = lowerSet(set, rootDir);
+  const model = analyze(definitions);
+  const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(mergeIntersections(model)) : undefined;
+  const diagnostics = lintSchemas({ registry, definitions, ...(unmergedIntersections ? { unmergedIntersections } : {}) });
+  return { model, sources, diagnostics };
+}
+
+/** Where the intersections a model still holds sit (`file#/pointer`). */
+function intersectionLocations(model: Model): Set<string> {
+  const found = new Set<string>();
+  for (const def of model.definitions) {
+    visitNodes(def.node, (node) => {
+      if (node.kind === "intersection") found.add(formatLocation(node.loc));
+    });
+  }
+  return found;
+}
+
+export interface LoweredSet {
+  readonly registry: SchemaRegistry;
+  /** Every definition, lowered (not yet analyzed), in source order. */
+  readonly definitions: readonly Definition[];
+  readonly sources: readonly SchemaFile[];
+}
+
+/** Load and lower one set: the schemas as IR, before analyze rewrites anything. */
+export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const registry = new SchemaRegistry(set.defaultDialect);
   const inputs = set.schemas.map((path) => readSchemaFile(path, displayPath(path, rootDir)));
   const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, displayPath(path, rootDir)) }));
@@ -91,8 +128,7 @@ export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
     }
     if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
   }
-  const model = analyze(inSourceOrder(lowerer.list(), declared));
-  return { model, sources: [...inputs, ...remotes.map((r) => r.file)] };
+  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file)] };
 }
 
 function escapeToken(key: string): string {
@@ -112,11 +148,17 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
   return Object.keys(schema).some((k) => !container.has(k));
 }
 
-function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[] } {
-  const { model, sources } = loadSet(set, rootDir);
+function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
+  const { model, sources, diagnostics } = loadSet(set, rootDir);
   const header = fileHeader({ version: VERSION, sources, options: { allOf: set.allOf, defaultDialect: set.defaultDialect } });
   const files = emitModules(model, set.allOf, header);
-  return { name: set.name, outDir: set.outDir, files, ...(set.outDirOrigin ? { outDirOrigin: set.outDirOrigin } : {}) };
+  return {
+    name: set.name,
+    outDir: set.outDir,
+    files,
+    ...(set.outDirOrigin ? { outDirOrigin: set.outDirOrigin } : {}),
+    diagnostics: diagnostics.map((d) => ({ ...d, set: set.name })),
+  };
 }
 
 /** Every module of a set, from its model, not yet formatted. */

@@ -7,7 +7,32 @@
  * writeSets(result.sets);
  * ```
  */
-export { generate, generateFromMemory, loadSet, type GenerateResult, type LoadedSet, type MemoryDocument, type MemorySet } from "./generate.js";
+export {
+  generate,
+  generateFromMemory,
+  lint,
+  loadSet,
+  lowerSet,
+  type GenerateResult,
+  type LoadedSet,
+  type LoweredSet,
+  type MemoryDocument,
+  type MemorySet,
+} from "./generate.js";
+export { LINT_RULES, type LintDiagnostic, type LintRule, type LintRuleId } from "./lint/lint.js";
+export {
+  diffModels,
+  diffSets,
+  hasBreaking,
+  renderDiffJson,
+  renderDiffText,
+  type ApiChange,
+  type ApiDiff,
+  type ChangeKind,
+  type Flow,
+  type Impact,
+  type RevisionInput,
+} from "./diff/index.js";
 export {
   readConfigFile,
   resolveConfig,

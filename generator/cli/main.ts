@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 /**
- * The `mcp-tasks-gen` command. Exit codes: 0 done, 1 `--check` found differences,
- * 2 bad input, configuration or output folder, 3 a bug in mcp-tasks-gen.
+ * The `mcp-tasks-gen` command, and its `lint` and `diff` subcommands. Exit codes: 0 done,
+ * 1 `--check` found differences (or `diff --fail-on-breaking` a breaking change), 2 bad input,
+ * configuration or output folder (or lint findings with `--strict`), 3 a bug in mcp-tasks-gen.
  */
-import { existsSync, realpathSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ALL_OF_MODES, DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type AllOfMode, type ResolvedConfig } from "../config/config.js";
-import { formatLocation, GeneratorError } from "../diagnostics.js";
-import { generate } from "../generate.js";
+import { ALL_OF_MODES, DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "../config/config.js";
+import { formatDiagnostic, formatLocation, GeneratorError, type Diagnostic } from "../diagnostics.js";
+import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
+import { generate, lint } from "../generate.js";
+import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
 import { compareSets, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
 
@@ -22,22 +25,39 @@ Usage:
   mcp-tasks-gen --check               write nothing; exit 1 if generated files are stale
   mcp-tasks-gen --schema FILE --out DIR
                                       generate one ad-hoc set from schema files
+  mcp-tasks-gen lint [--json] [--strict] [--config FILE | --schema FILE...]
+                                      report schema problems without generating
+  mcp-tasks-gen diff OLD NEW [--json] [--fail-on-breaking]
+                                      list the changes of the generated API between two
+                                      revisions; OLD and NEW are each a schema file, a folder
+                                      of schema files, or the name of a set of the config
 
 Options:
   --config FILE     config file (default: ./${DEFAULT_CONFIG_FILE})
   --check           compare instead of writing; lists each differing file
   --schema FILE     a schema file (repeatable); its definitions and titled root are generated
   --out DIR         output folder for --schema
-  --remote URL=FILE map a remote $ref URL to a local file (repeatable, with --schema)
+  --remote URL=FILE map a remote $ref URL to a local file (repeatable; with --schema, or
+                    with schema files and folders given to diff)
   --allof MODE      how allOf of objects is read: json-schema (default: JSON Schema's
                     meaning) or merged (the TypeScript intersection); overrides the config
+  --strict          lint warnings are errors: exit 2 and write nothing
+  --json            (lint, diff) print JSON instead of text
+  --fail-on-breaking
+                    (diff) exit 1 when a change breaks clients or servers
   --help            show this help
   --version         show the version
 
-Exit codes: 0 done, 1 --check found differences, 2 bad input or configuration, 3 internal error.
+Lint findings print as file#/json/pointer: [rule-id] message on stderr while generating; they
+are warnings and do not change the exit code unless --strict is given.
+
+Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with --fail-on-breaking),
+2 bad input or configuration (or lint findings with --strict), 3 internal error.
 `;
 
 export async function main(argv: readonly string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  if (argv[0] === "lint") return lintCommand(argv.slice(1), out, err);
+  if (argv[0] === "diff") return diffCommand(argv.slice(1), out, err);
   let args;
   try {
     args = parseArgs({
@@ -49,6 +69,7 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
         out: { type: "string" },
         remote: { type: "string", multiple: true },
         allof: { type: "string" },
+        strict: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -72,6 +93,12 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
   try {
     config = configFrom(values);
     const result = await generate(config);
+    const diagnostics = values.strict ? strictly(result.diagnostics) : result.diagnostics;
+    for (const d of diagnostics) err.write(`${diagnosticLine(d, config)}\n`);
+    if (countBySeverity(diagnostics).errors > 0) {
+      err.write(`mcp-tasks-gen --strict: ${diagnostics.length} lint finding(s) are errors; nothing written\n`);
+      return EXIT.badInput;
+    }
     if (values.check) {
       const differences = compareSets(result.sets);
       if (differences.length === 0) {
@@ -91,12 +118,7 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
     }
     return EXIT.ok;
   } catch (e) {
-    if (e instanceof GeneratorError) {
-      err.write(`${messageFor(e, config, values.out)}\n`);
-      return EXIT.badInput;
-    }
-    err.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
-    return EXIT.internal;
+    return reportFailure(e, config, values.out, err);
   }
 }
 
@@ -112,33 +134,198 @@ function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, o
   return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
 }
 
-function configFrom(values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string }): ResolvedConfig {
-  const allOf = values.allof;
+/** A lint finding as one line, its file named relative to the working folder (like error messages). */
+function diagnosticLine(d: Diagnostic, config: ResolvedConfig): string {
+  const file = displayPath(resolve(config.rootDir, d.location.file), process.cwd());
+  return formatDiagnostic({ ...d, location: { ...d.location, file } });
+}
+
+/** `mcp-tasks-gen lint`: load and lint every set, emit nothing. */
+async function lintCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: "string" },
+        schema: { type: "string", multiple: true },
+        remote: { type: "string", multiple: true },
+        allof: { type: "string" },
+        json: { type: "boolean" },
+        strict: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (e) {
+    err.write(`mcp-tasks-gen lint: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
+    return EXIT.badInput;
+  }
+  if (values.help) {
+    out.write(HELP);
+    return EXIT.ok;
+  }
+  let config: ResolvedConfig | undefined;
+  try {
+    config = configFrom(values, { needsOut: false });
+    const found = lint(config);
+    const diagnostics = values.strict ? strictly(found) : [...found];
+    const counts = countBySeverity(diagnostics);
+    if (values.json) {
+      out.write(`${JSON.stringify(lintJson(diagnostics, config, counts), null, 2)}\n`);
+    } else {
+      for (const d of diagnostics) out.write(`${diagnosticLine(d, config)}\n`);
+      out.write(`mcp-tasks-gen lint: ${config.sets.length} set(s), ${counts.errors} error(s), ${counts.warnings} warning(s)\n`);
+    }
+    return counts.errors > 0 ? EXIT.badInput : EXIT.ok;
+  } catch (e) {
+    return reportFailure(e, config, undefined, err);
+  }
+}
+
+/** The JSON `lint --json` prints: one entry per finding, and the counts. */
+function lintJson(diagnostics: readonly LintDiagnostic[], config: ResolvedConfig, counts: { errors: number; warnings: number }) {
+  return {
+    diagnostics: diagnostics.map((d) => ({
+      set: d.set,
+      rule: d.rule,
+      severity: d.severity,
+      file: displayPath(resolve(config.rootDir, d.location.file), process.cwd()),
+      pointer: d.location.pointer,
+      message: d.message,
+    })),
+    summary: { sets: config.sets.length, ...counts },
+  };
+}
+
+/** `mcp-tasks-gen diff OLD NEW`. */
+async function diffCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: "string" },
+        remote: { type: "string", multiple: true },
+        allof: { type: "string" },
+        json: { type: "boolean" },
+        "fail-on-breaking": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    err.write(`mcp-tasks-gen diff: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
+    return EXIT.badInput;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out.write(HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 2) {
+    err.write(`mcp-tasks-gen diff: expected two revisions, OLD and NEW (schema files, folders or set names), got ${positionals.length}\nRun mcp-tasks-gen --help for usage.\n`);
+    return EXIT.badInput;
+  }
+  try {
+    const mode = allOfFlag(values.allof);
+    const [before, after] = positionals.map((arg) => revisionFrom(arg, values, mode)) as [Revision, Revision];
+    const diff = diffSets(before.set, after.set, process.cwd(), { old: before.label, new: after.label });
+    out.write(values.json ? renderDiffJson(diff) : renderDiffText(diff));
+    return values["fail-on-breaking"] && hasBreaking(diff) ? EXIT.differences : EXIT.ok;
+  } catch (e) {
+    return reportFailure(e, undefined, undefined, err);
+  }
+}
+
+interface Revision {
+  readonly set: ResolvedSet;
+  readonly label: string;
+}
+
+/**
+ * One side of a diff: an existing file is a schema file, an existing folder holds the schema
+ * files of one revision (every `*.json` in it), anything else names a set of the config.
+ */
+function revisionFrom(arg: string, values: { config?: string; remote?: string[] }, mode: AllOfMode | undefined): Revision {
+  const path = resolve(arg);
+  if (existsSync(path)) {
+    const schemas = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((name) => name.endsWith(".json"))
+          .sort()
+          .map((name) => join(path, name))
+      : [path];
+    if (schemas.length === 0) throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
+    return { set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema"), label: arg };
+  }
+  const configPath = resolve(values.config ?? DEFAULT_CONFIG_FILE);
+  if (!values.config && !existsSync(configPath)) {
+    throw new GeneratorError(undefined, `"${arg}" is not a schema file or folder, and there is no ${DEFAULT_CONFIG_FILE} here to find a set of that name in`, "config");
+  }
+  const config = readConfigFile(configPath);
+  const set = config.sets.find((s) => s.name === arg);
+  if (!set) {
+    throw new GeneratorError(
+      undefined,
+      `"${arg}" is not a schema file or folder, nor a set of ${displayPath(configPath, process.cwd())} (sets: ${config.sets.map((s) => s.name).join(", ")})`,
+      "config",
+    );
+  }
+  // Schema paths of a config set are shown relative to the working folder, like a file operand.
+  return { set: mode ? { ...set, allOf: mode } : set, label: arg };
+}
+
+function adHocSet(name: string, outDir: string, schemas: readonly string[], remotes: Record<string, string>, allOf: AllOfMode): ResolvedSet {
+  return { name, outDir, schemas, remotes, defaultDialect: "2020-12", annotations: [], allOf };
+}
+
+function remotesFrom(entries: readonly string[] | undefined): Record<string, string> {
+  const remotes: Record<string, string> = {};
+  for (const entry of entries ?? []) {
+    const eq = entry.lastIndexOf("=");
+    if (eq <= 0) throw new GeneratorError(undefined, `--remote expects URL=FILE, got "${entry}"`, "config");
+    remotes[entry.slice(0, eq)] = resolve(entry.slice(eq + 1));
+  }
+  return remotes;
+}
+
+function allOfFlag(allOf: string | undefined): AllOfMode | undefined {
   if (allOf !== undefined && !ALL_OF_MODES.includes(allOf as AllOfMode)) {
     throw new GeneratorError(undefined, `--allof expects one of ${ALL_OF_MODES.join(", ")}, got "${allOf}"`, "config");
   }
-  const config = configWithoutMode(values);
-  if (allOf === undefined) return config;
-  return { ...config, sets: config.sets.map((set) => ({ ...set, allOf: allOf as AllOfMode })) };
+  return allOf as AllOfMode | undefined;
 }
 
-function configWithoutMode(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }): ResolvedConfig {
+/** Exit code and one line on stderr for a failure of a subcommand. */
+function reportFailure(e: unknown, config: ResolvedConfig | undefined, out: string | undefined, err: NodeJS.WritableStream): number {
+  if (e instanceof GeneratorError) {
+    err.write(`${messageFor(e, config, out)}\n`);
+    return EXIT.badInput;
+  }
+  err.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
+  return EXIT.internal;
+}
+
+function configFrom(
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string },
+  options: { needsOut: boolean } = { needsOut: true },
+): ResolvedConfig {
+  const allOf = allOfFlag(values.allof);
+  const config = configWithoutMode(values, options.needsOut);
+  if (allOf === undefined) return config;
+  return { ...config, sets: config.sets.map((set) => ({ ...set, allOf })) };
+}
+
+function configWithoutMode(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }, needsOut: boolean): ResolvedConfig {
   if (values.schema) {
-    if (!values.out) throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
+    if (!values.out && needsOut) throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
     if (values.config) throw new GeneratorError(undefined, "use either --config or --schema, not both", "config");
-    const outDir = resolve(values.out);
-    const remotes: Record<string, string> = {};
-    for (const entry of values.remote ?? []) {
-      const eq = entry.lastIndexOf("=");
-      if (eq <= 0) throw new GeneratorError(undefined, `--remote expects URL=FILE, got "${entry}"`, "config");
-      remotes[entry.slice(0, eq)] = resolve(entry.slice(eq + 1));
-    }
-    return {
-      rootDir: process.cwd(),
-      sets: [
-        { name: basename(outDir), outDir, schemas: values.schema.map((s) => resolve(s)), remotes, defaultDialect: "2020-12", annotations: [], allOf: "json-schema" },
-      ],
-    };
+    const outDir = resolve(values.out ?? basename(values.schema[0]!).replace(/(\.schema)?\.json$/, ""));
+    const schemas = values.schema.map((s) => resolve(s));
+    return { rootDir: process.cwd(), sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema")] };
   }
   if (values.out) throw new GeneratorError(undefined, "--out only goes with --schema", "config");
   const path = resolve(values.config ?? DEFAULT_CONFIG_FILE);
