@@ -205,6 +205,7 @@ describe("ext-tasks server: input and cancellation", () => {
     const server = createTasksServer();
     const task = await server.createTask({});
     const answered = task.requireInput("k", ask("?"));
+    await waitForStatus(server, task.taskId, "input_required");
     await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { k: { action: "accept" } } });
     await answered;
     await expect(task.requireInput("k", ask("again?"))).rejects.toThrow(/already used/);
@@ -234,7 +235,7 @@ describe("ext-tasks server: input and cancellation", () => {
     await expect(task.fail({ code: -32603, message: "late" })).rejects.toThrow(/already completed/);
     const other = await server.createTask({});
     await expect(other.fail({ message: "no code" } as never)).rejects.toThrow(TypeError);
-    expect(() => other.complete("text" as never)).toThrow(TypeError);
+    await expect(other.complete("text" as never)).rejects.toThrow(TypeError);
   });
 });
 
@@ -246,6 +247,7 @@ describe("ext-tasks server: store and notifications", () => {
     const task = await server.createTask({ owner: "alice" });
     await task.update("halfway");
     const input = task.requireInput("k", ask("?"));
+    await waitForStatus(server, task.taskId, "input_required", { owner: "alice" });
     await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { k: { action: "accept" } } }, { owner: "alice" });
     await input;
     await task.complete({ content: [{ type: "text", text: "done" }] });
@@ -287,9 +289,9 @@ describe("ext-tasks server: store and notifications", () => {
 });
 
 /** Polls tasks/get until the task has the status (input is registered asynchronously). */
-async function waitForStatus(server: TasksServer, taskId: string, status: string): Promise<void> {
+async function waitForStatus(server: TasksServer, taskId: string, status: string, transport?: TransportContext): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if (result(await call(server, "tasks/get", { taskId })).status === status) return;
+    if (result(await call(server, "tasks/get", { taskId }, transport)).status === status) return;
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   throw new Error(`task ${taskId} never reached ${status}`);

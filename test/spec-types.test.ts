@@ -203,7 +203,9 @@ beforeAll(async () => {
   const result = await generate(readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json")));
   const set = result.sets.find((s) => s.name === SET_NAME);
   if (!set) throw new Error(`the generator produced no set named ${SET_NAME}`);
-  genFiles = set.files;
+  // The comparison is about types: types.ts and what it imports (nothing). The other modules use
+  // the types, so a deliberately narrowed copy (below) would also break them, which is not the point.
+  genFiles = set.files.filter((f) => f.name === "types.ts");
   specText = readFileSync(sharedPath("seeds", "tasks-2025-11-25.schema.ts"), "utf8");
   actual = judge(genFiles, specText);
 });

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2a1aaf4456665048562fb541750bfb47c1c80f1819b51473374f2f54f2702ea7 769b8f3c852677dd1a62fe1476ff77992ed027a6ab4b71c66d71c9cf66a3c62c
+// Fingerprint: e99a3b60d2375290b7e41ae6dfc2257aa4db09cbabf06d9ca11d41244bc158af affb157cdc97fbcb82f0772cc0afd904883924c0a119886e45c8e8eb8ec9693d
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -698,15 +698,15 @@ class Server implements TasksServer {
         return input(key);
       },
       input,
-      complete: (result) => {
+      complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
-        return change("complete", (current) => ({ ...current, status: "completed", result, ...NO_INPUT }));
+        await change("complete", (current) => ({ ...current, status: "completed", result, ...NO_INPUT }));
       },
-      fail: (error) => {
+      fail: async (error) => {
         if (!isJsonRpcErrorObject(error))
           throw new TypeError("fail: the error must be a JSON-RPC error object { code, message, data? }");
         const { code, message, data } = error;
-        return change("fail", (current) => ({
+        await change("fail", (current) => ({
           ...current,
           status: "failed",
           error: data === undefined ? { code, message } : { code, message, data },

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d0880a917ac47951b3bcfe4cbe4d5b87f950fe57f3883bc8e32dfc30d4c50438 2a4acf76045ea3b7e37a51ba310bd69f831d948ddc5c43ec06943ba84314b35b
+// Fingerprint: ae6b70f563b992fa498536a0240c9cc45a6259dcebb2a3652131d44aeb9c969e f23f790ef6920db7297d5196ed75a98f64f59b463bca904daff27abeb3ef03dd
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -609,15 +609,15 @@ class Server implements TasksServer {
       signal: controller.signal,
       createResult: toCreateTaskResult(task),
       update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
-      complete: (result) => {
+      complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
-        return change("complete", (current) => ({ ...current, status: "completed", result }));
+        await change("complete", (current) => ({ ...current, status: "completed", result }));
       },
-      fail: (error) => {
+      fail: async (error) => {
         if (!isJsonRpcErrorObject(error))
           throw new TypeError("fail: the error must be a JSON-RPC error object { code, message, data? }");
         const { code, message, data } = error;
-        return change("fail", (current) => ({
+        await change("fail", (current) => ({
           ...current,
           status: "failed",
           error: data === undefined ? { code, message } : { code, message, data },
@@ -822,14 +822,6 @@ function validParams<T>(validate: (value: unknown) => ValidationResult<T>, param
     `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
     { errors },
   );
-}
-
-/** The params without `_meta`, for params the schema closes without room for it (every request may carry `_meta`). */
-function withoutMeta(params: JsonObject): JsonObject {
-  if (!Object.hasOwn(params, "_meta")) return params;
-  const copy = { ...params };
-  delete copy._meta;
-  return copy;
 }
 
 function unknownTask(): JsonRpcError {

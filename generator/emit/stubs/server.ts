@@ -42,6 +42,7 @@ function templateData(f: ServerFeatures): object {
     typeImports: [...typeImports].sort(),
     validatorImports: [...new Set(f.routes.map((r) => r.validate))].sort(),
     routes: f.routes.map((r) => ({ ...r, handler: HANDLERS[r.role] })),
+    stripsMeta: f.routes.some((r) => r.stripMeta),
     statusType: f.statusType,
     taskType: f.taskType,
     get: get ?? false,
