@@ -2,9 +2,10 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: be3868786212493cb1b69d46b35831d622bb510d321ab309faa608a32db91269 92966545f2ccfa40ced7d48e1d179d2210476c026582ba5fc40f232cf3e397c2
+// Fingerprint: e9026242fc967c6b85e8ba17f0382f21d62814032edb1c8d9bc835d8ad291ae4 ec8a85b5e406db04daa1b6c1dac527696feadbf69e3a58de9331bdbe6390cdc7
 
 export type * from "./types.js";
 export * from "./validators.js";
 export * from "./status.js";
+export * from "./client.js";
 export * from "./server.js";

@@ -3,9 +3,10 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: be3868786212493cb1b69d46b35831d622bb510d321ab309faa608a32db91269 92966545f2ccfa40ced7d48e1d179d2210476c026582ba5fc40f232cf3e397c2
+// Fingerprint: e9026242fc967c6b85e8ba17f0382f21d62814032edb1c8d9bc835d8ad291ae4 ec8a85b5e406db04daa1b6c1dac527696feadbf69e3a58de9331bdbe6390cdc7
 
 export type * from "./types.js";
 export * from "./validators.js";
 export * from "./status.js";
+export * from "./client.js";
 export * from "./server.js";

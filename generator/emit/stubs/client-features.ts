@@ -1,0 +1,202 @@
+/**
+ * What the generated Tasks client must do, read from the analyzed model of a schema set. The
+ * revision facts the server also needs (which task methods exist, whether `tasks/get` inlines
+ * the outcome by status, flat CreateTaskResult, extension capability, ttl and poll field names)
+ * come from `serverFeatures`, so client and server of a set can never disagree about them; this
+ * module adds what only a client needs. Nothing here looks at the set's name.
+ *
+ * Client-only derivations (each from the schema):
+ * - resultTag: a flat CreateTaskResult can only be told apart from a plain result by a tag, so
+ *   results carry `resultType`. When no result definition declares `resultType`, the schema does
+ *   not model it: the client reads it from the result and validates the rest.
+ * - metaApart: a result (or notification params) whose schema rejects a `_meta` property (an
+ *   `allOf` with a branch closed by `additionalProperties: false` that does not declare it, as the
+ *   ext-tasks seed has) would fail on the `_meta` every result may carry. Such a value has its
+ *   `_meta` checked apart, with the schema's own definition of `_meta` (the one its other branch
+ *   declares), and the rest checked by the value's validator.
+ * - augment: a params definition with an optional `task` property whose type has a `ttl…` field
+ *   and no `taskId` is how a request asks to run as a task (`TaskAugmentedRequestParams.task:
+ *   TaskMetadata`); the client then offers `createTask` and reads `CreateTaskResult.task`.
+ * - taskSupport: an enum of exactly forbidden | optional | required is the per-tool declaration.
+ */
+import { GeneratorError } from "../../diagnostics.js";
+import { objectOf } from "../../analyze/discriminators.js";
+import type { Model } from "../../analyze/model.js";
+import type { NamedDefinition } from "../../analyze/naming.js";
+import type { DefinitionId, Node, ObjectNode } from "../../ir/nodes.js";
+import { serverFeatures, type Route, type ServerFeatures } from "./server-features.js";
+
+/** How a value's `_meta` is checked when its schema has no room for it. */
+export type MetaCheck =
+  /** A named definition's validator (`validateGetTaskResultMeta`). */
+  | { readonly kind: "validator"; readonly name: string; readonly type: string }
+  /** The schema only says "an object". */
+  | { readonly kind: "object" };
+
+/** How the client checks one message body (a result or notification params). */
+export interface BodyCheck {
+  /** The type (`GetTaskResult`). */
+  readonly type: string;
+  readonly validate: string;
+  /** Set when `_meta` must be checked apart (see the module comment). */
+  readonly metaApart?: MetaCheck;
+}
+
+export interface ClientRoute extends Route {
+  readonly resultCheck: BodyCheck;
+}
+
+export interface ClientFeatures {
+  readonly server: ServerFeatures;
+  readonly routes: readonly ClientRoute[];
+  /** The `resultType` tag, when results carry one the schema does not model. */
+  readonly resultTag: boolean;
+  readonly createResult: BodyCheck;
+  /** The property of tasks/list's result holding the page of tasks, and the one holding the next cursor. */
+  readonly listFields?: { readonly items: string; readonly nextCursor?: string };
+  readonly notification?: BodyCheck & { readonly method: string; readonly detailed: boolean };
+  readonly augment?: { readonly field: string; readonly type: string; readonly validate: string };
+  readonly taskSupport?: { readonly type: string };
+}
+
+/** The client's features, or undefined when the set has no task methods. */
+export function clientFeatures(model: Model): ClientFeatures | undefined {
+  const server = serverFeatures(model);
+  if (!server) return undefined;
+  const byName = new Map(model.definitions.map((d) => [d.name, d]));
+  const definition = (name: string): NamedDefinition => {
+    const def = byName.get(name);
+    if (!def) throw new GeneratorError(undefined, `client stub: definition ${name} is missing from the model`);
+    return def;
+  };
+  const check = (name: string): BodyCheck => bodyCheck(definition(name), model);
+
+  const resultNames = [...server.routes.map((r) => r.result), server.createResult];
+  const resultTag = server.flatCreate && !resultNames.some((name) => declares(definition(name).node, "resultType", model.byId));
+
+  const notificationEntry = server.notification
+    ? model.methods.notifications.find((n) => n.method === server.notification!.method)
+    : undefined;
+  const notification =
+    server.notification && notificationEntry?.params
+      ? { ...check(notificationEntry.params), method: server.notification.method, detailed: server.notification.detailed }
+      : undefined;
+
+  const list = server.byRole.list;
+  const listProperties = list ? objectOf(definition(list.result).node, model.byId)?.properties ?? [] : [];
+  const listItems = listProperties.find((p) => p.required && p.node.kind === "array")?.name;
+  const nextCursor = listProperties.find((p) => /cursor$/i.test(p.name))?.name;
+  if (list && !listItems) throw new GeneratorError(definition(list.result).loc, `client stub: ${list.result} has no array of tasks`);
+  const listFields = listItems ? { items: listItems, ...(nextCursor ? { nextCursor } : {}) } : undefined;
+
+  const augment = findAugmentation(model);
+  const taskSupport = model.definitions.find(
+    (d) =>
+      d.node.kind === "literal" &&
+      d.node.values.length === 3 &&
+      ["forbidden", "optional", "required"].every((v) => (d.node as { values: readonly unknown[] }).values.includes(v)),
+  );
+
+  return {
+    server,
+    routes: server.routes.map((route) => ({ ...route, resultCheck: check(route.result) })),
+    resultTag,
+    createResult: check(server.createResult),
+    ...(listFields ? { listFields } : {}),
+    ...(notification ? { notification } : {}),
+    ...(augment ? { augment } : {}),
+    ...(taskSupport ? { taskSupport: { type: taskSupport.name } } : {}),
+  };
+}
+
+function bodyCheck(def: NamedDefinition, model: Model): BodyCheck {
+  const base = { type: def.name, validate: `validate${def.name}` };
+  if (!rejectsKey(def.node, "_meta", model.byId)) return base;
+  const meta = findProperty(def.node, "_meta", model.byId);
+  if (meta?.kind === "ref") {
+    const target = model.byId.get(meta.target);
+    if (target) return { ...base, metaApart: { kind: "validator", name: `validate${target.name}`, type: target.name } };
+  }
+  if (meta?.kind === "map" && meta.values.kind === "unknown" && meta.keys === undefined) return { ...base, metaApart: { kind: "object" } };
+  throw new GeneratorError(def.loc, `client stub: ${def.name} rejects \`_meta\` and declares no \`_meta\` the client could check apart`);
+}
+
+/** `params.task` of a task-augmentable request: an optional property whose type has a ttl and is not a task. */
+function findAugmentation(model: Model): ClientFeatures["augment"] {
+  for (const def of model.definitions) {
+    const object = objectOf(def.node, model.byId);
+    const task = object?.properties.find((p) => p.name === "task" && !p.required && p.node.kind === "ref");
+    if (!task || task.node.kind !== "ref") continue;
+    const metadata = model.byId.get(task.node.target);
+    const fields = metadata ? objectOf(metadata.node, model.byId)?.properties.map((p) => p.name) ?? [] : [];
+    if (metadata && fields.some((f) => /^ttl/.test(f)) && !fields.includes("taskId")) {
+      return { field: "task", type: metadata.name, validate: `validate${metadata.name}` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a schema rejects every object that has the property `key`, whatever its value: a
+ * closed object without it, an intersection with such a part, a union all of whose variants do.
+ */
+export function rejectsKey(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): boolean {
+  switch (node.kind) {
+    case "ref": {
+      if (seen.has(node.target)) return false;
+      const def = byId.get(node.target);
+      return def ? rejectsKey(def.node, key, byId, new Set(seen).add(node.target)) : false;
+    }
+    case "object":
+      return closedWithout(node, key);
+    case "map":
+      return node.values.kind === "never";
+    case "never":
+      return true;
+    case "intersection":
+      return node.parts.some((part) => rejectsKey(part, key, byId, seen));
+    case "union":
+      return node.variants.every((variant) => rejectsKey(variant, key, byId, seen));
+    default:
+      return false;
+  }
+}
+
+function closedWithout(object: ObjectNode, key: string): boolean {
+  if (object.properties.some((p) => p.name === key)) return false;
+  if (object.patternProperties.some((p) => new RegExp(p.pattern, "u").test(key))) return false;
+  return object.additional?.kind === "never";
+}
+
+/** Whether any object part of a schema declares the property. */
+function declares(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>): boolean {
+  return findProperty(node, key, byId) !== undefined;
+}
+
+/** The schema of a declared property, found through references, intersections and unions. */
+function findProperty(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): Node | undefined {
+  switch (node.kind) {
+    case "ref": {
+      if (seen.has(node.target)) return undefined;
+      seen.add(node.target);
+      const def = byId.get(node.target);
+      return def ? findProperty(def.node, key, byId, seen) : undefined;
+    }
+    case "object":
+      return node.properties.find((p) => p.name === key)?.node;
+    case "intersection":
+      for (const part of node.parts) {
+        const found = findProperty(part, key, byId, seen);
+        if (found) return found;
+      }
+      return undefined;
+    case "union":
+      for (const variant of node.variants) {
+        const found = findProperty(variant, key, byId, seen);
+        if (found) return found;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
