@@ -88,13 +88,16 @@ export function nameDefinitions(definitions: readonly Definition[]): NamedDefini
   for (const def of named) {
     // Parents before the children hoisted out of them, in the order they appear.
     const hoisted: (NamedDefinition | undefined)[] = [];
-    const claim = (candidates: string[]): string => {
-      const name = candidates.find((c) => !names.has(c)) ?? candidates[candidates.length - 1]!;
+    const claim = (candidates: string[], node: Node): string => {
+      const name = candidates.find((c) => !names.has(c));
+      if (name === undefined) {
+        throw new GeneratorError(node.loc, `no unique name for this inline schema (tried ${candidates.map((c) => `"${c}"`).join(", ")})`);
+      }
       names.add(name);
       return name;
     };
     const hoist = (node: Node, candidates: string[]): RefNode => {
-      const name = claim(candidates);
+      const name = claim(candidates, node);
       const id = `${formatLocation(node.loc)}@${name}`;
       const slot = hoisted.push(undefined) - 1;
       const body = visitChildren(node, name);
