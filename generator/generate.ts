@@ -19,9 +19,12 @@ import { runtimeSource } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
+import { emitElicitation } from "./emit/elicitation/emit.js";
+import { bindSchemas } from "./bind/bindings.js";
 import { readSchemaFile, type SchemaFile } from "./load/documents.js";
 import { SchemaRegistry } from "./load/registry.js";
 import { formatAll } from "./output/format.js";
+import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
 import { Lowerer, nameHintFor } from "./resolve/lower.js";
@@ -37,12 +40,34 @@ export interface GenerateResult {
 
 /** Generates every set of a resolved config; throws GeneratorError on bad input. */
 export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
-  const unformatted = config.sets.map((set) => generateSet(set, config.rootDir));
+  const unformatted = await asJavaScriptWhereAsked(
+    config.sets,
+    config.sets.map((set) => generateSet(set, config.rootDir)),
+  );
   // Format every module of every set in one batch, so the work can be shared between threads.
   const formatted = await formatModules(unformatted.flatMap((set) => set.files.map((file) => ({ ...file, existing: join(set.outDir, file.name) }))));
   let next = 0;
-  const sets = unformatted.map(({ diagnostics: _lint, ...set }) => ({ ...set, files: set.files.map(() => formatted[next++]!) }));
+  const sets = unformatted.map(({ diagnostics: _lint, ...set }, i) => {
+    const files = set.files.map(() => formatted[next++]!);
+    // A JavaScript set's folder says its .js files are ES modules (see output/javascript.ts).
+    return { ...set, files: config.sets[i]!.emit === "js" ? [...files, MODULE_PACKAGE_JSON] : files };
+  });
   return { sets, diagnostics: dedupe(unformatted.flatMap((set) => set.diagnostics)) };
+}
+
+/** The sets whose config asks for JavaScript, with their modules compiled to `.js` and `.d.ts` (same header). */
+async function asJavaScriptWhereAsked<S extends { readonly outDir: string; readonly files: readonly GeneratedModule[] }>(
+  configured: readonly ResolvedSet[],
+  sets: readonly S[],
+): Promise<S[]> {
+  const compiled = await emitJavaScript(
+    sets.map((set, i) => ({ outDir: set.outDir, modules: set.files, javascript: configured[i]!.emit === "js" })),
+  );
+  return sets.map((set, i) => {
+    const modules = compiled[i];
+    const header = set.files[0]?.header ?? "";
+    return modules ? { ...set, files: modules.map((m) => ({ name: m.name, header, code: m.code })) } : set;
+  });
 }
 
 /** Lints every set of a resolved config without emitting anything (`mcp-tasks-gen lint`). */
@@ -106,15 +131,20 @@ export interface LoweredSet {
 /** Load and lower one set: the schemas as IR, before analyze rewrites anything. */
 export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const registry = new SchemaRegistry(set.defaultDialect);
-  const inputs = set.schemas.map((path) => readSchemaFile(path, displayPath(path, rootDir)));
-  const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, displayPath(path, rootDir)) }));
+  const display = (path: string) => set.sourceNames?.[path] ?? displayPath(path, rootDir);
+  const inputs = set.schemas.map((path) => readSchemaFile(path, display(path)));
+  const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, display(path)) }));
+  // Bindings rewrite the inputs and bring in the files they reach (see bind/bindings.ts).
+  const bound = bindSchemas(set.bindings, inputs, remotes.map((r) => r.file), display);
   // Remote mappings first, so an input that is also mapped keeps its own file as retrieval URI.
   for (const { url, file } of remotes) {
     registry.addDocument({ file: file.display, retrievalUri: url, json: file.json, aliases: [pathToFileURL(file.path).href] });
   }
   const lowerer = new Lowerer(registry, { extraAnnotations: set.annotations });
   const declared: string[] = [];
-  const roots = inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
+  for (const file of bound.extra) registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json });
+  const roots = bound.inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
+  bound.checkRefs(registry);
   for (const root of roots) {
     const schema = root.schema as Record<string, unknown> | boolean;
     if (typeof schema !== "object" || schema === null) continue;
@@ -128,7 +158,7 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
     }
     if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
   }
-  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file)] };
+  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra] };
 }
 
 function escapeToken(key: string): string {
@@ -150,7 +180,9 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
 
 function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
   const { model, sources, diagnostics } = loadSet(set, rootDir);
-  const header = fileHeader({ version: VERSION, sources, options: { allOf: set.allOf, defaultDialect: set.defaultDialect } });
+  // `emit` is recorded only for JavaScript, so TypeScript output reads as it always has.
+  const options = { allOf: set.allOf, defaultDialect: set.defaultDialect, ...(set.emit === "js" ? { emit: "js" } : {}) };
+  const header = fileHeader({ version: VERSION, sources, options });
   const files = emitModules(model, set.allOf, header);
   return {
     name: set.name,
@@ -168,6 +200,8 @@ function emitModules(model: Model, allOf: AllOfMode, header: string): GeneratedM
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
+  const elicitation = emitElicitation(model);
+  if (elicitation) modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
   const client = emitClient(model);
   if (client) modules.push({ file: "client", code: client, typeOnly: false });
   const server = emitServer(model);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientFeatures } from "../generator/emit/stubs/client-features.js";
-import { generate, loadSet, readConfigFile, resolveConfig, type SchemaSetConfig } from "../generator/index.js";
+import { checkConfig, generate, loadSet, readConfigFile, resolveConfig, type SchemaSetConfig } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 
 /**
@@ -16,6 +16,12 @@ import { projectRoot } from "./support/shared.js";
 const CONFIG = readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json"));
 const setConfig = (name: string) => CONFIG.sets.find((s) => s.name === name)!;
 const CORE_URL = Object.keys(setConfig("tasks-2025-11-25").remotes)[0]!;
+/** A set's `bindings` as the repository config writes them (they belong with its schema, whatever the set is called). */
+const bindingsOf = (name: string): Pick<SchemaSetConfig, "bindings"> => {
+  const written = checkConfig(JSON.parse(readFileSync(join(projectRoot, "mcp-tasks-gen.config.json"), "utf8")), "mcp-tasks-gen.config.json");
+  const bindings = written.sets.find((s) => s.name === name)?.bindings;
+  return bindings ? { bindings } : {};
+};
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-client-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -66,14 +72,14 @@ describe("client.ts emission", () => {
     // Each schema generated under the other's name gives the client its own schema implies.
     const swapped = await generateSets([
       { name: "ext-tasks-draft", schemas: setConfig("tasks-2025-11-25").schemas, remotes: setConfig("tasks-2025-11-25").remotes },
-      { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-draft").schemas },
+      { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-draft").schemas, ...bindingsOf("ext-tasks-draft") },
     ]);
     expect(body(swapped.get("ext-tasks-draft")?.get("client.ts"))).toBe(body(committed("tasks-2025-11-25")));
     expect(body(swapped.get("tasks-2025-11-25")?.get("client.ts"))).toBe(body(committed("ext-tasks-draft")));
   });
 
   it("is the same client in merged allOf mode (its _meta handling does not depend on the mode)", async () => {
-    const merged = await generateSets([{ name: "ext-tasks-draft", schemas: setConfig("ext-tasks-draft").schemas, allOf: "merged" }]);
+    const merged = await generateSets([{ name: "ext-tasks-draft", schemas: setConfig("ext-tasks-draft").schemas, ...bindingsOf("ext-tasks-draft"), allOf: "merged" }]);
     const files = merged.get("ext-tasks-draft")!;
     expect(body(files.get("client.ts"))).toBe(body(committed("ext-tasks-draft")));
     // ...while the validators do differ: merged mode accepts _meta beside the task.
@@ -82,7 +88,7 @@ describe("client.ts emission", () => {
   });
 
   it("is byte-identical from run to run", async () => {
-    const sets = [{ name: "ext-tasks-draft", schemas: setConfig("ext-tasks-draft").schemas }];
+    const sets = [{ name: "ext-tasks-draft", schemas: setConfig("ext-tasks-draft").schemas, ...bindingsOf("ext-tasks-draft") }];
     const first = await generateSets(sets);
     const second = await generateSets(sets);
     expect(second.get("ext-tasks-draft")?.get("client.ts")).toBe(first.get("ext-tasks-draft")?.get("client.ts"));

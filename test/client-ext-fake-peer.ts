@@ -202,7 +202,7 @@ export class FakePeer {
         if (step.status === "input_required" && step.keys > 0) {
           for (let i = 0; i < step.keys; i++) {
             const key = `k${this.#nextKey++}`;
-            this.#pending.set(key, { method: "elicitation/create", params: { message: `answer ${key}`, requestedSchema: { type: "object" } } });
+            this.#pending.set(key, { method: "elicitation/create", params: { message: `answer ${key}`, requestedSchema: { type: "object", properties: { key: { type: "string" } } } } });
           }
           this.#status = "input_required";
         } else {

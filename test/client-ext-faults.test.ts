@@ -349,7 +349,7 @@ describe("waitForTask, scenario by scenario", () => {
     client.handleNotification({
       jsonrpc: "2.0",
       method: "notifications/tasks",
-      params: { ...peer.snapshot(), status: "input_required", lastUpdatedAt: new Date(CREATED_AT + 1).toISOString(), inputRequests: { s1: { method: "sampling/createMessage", params: {} } } },
+      params: { ...peer.snapshot(), status: "input_required", lastUpdatedAt: new Date(CREATED_AT + 1).toISOString(), inputRequests: { s1: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } } },
     });
     await until(outcome);
     expect(outcome.error).toMatchObject({ name: "TaskInputError", key: "s1", method: "sampling/createMessage" });

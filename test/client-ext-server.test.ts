@@ -12,6 +12,7 @@ import {
   type TaskSnapshot,
 } from "../generated/ext-tasks-draft/index.js";
 import { createTasksServer, type TaskHandle, type TasksServer } from "../generated/ext-tasks-draft/server.js";
+import type { InputRequest } from "../generated/ext-tasks-draft/types.js";
 
 /**
  * End to end, in process: the generated ext-tasks (SEP-2663) client against the generated
@@ -32,7 +33,7 @@ let decorate: (result: JsonObject, request: TasksClientRequest) => JsonObject;
 let handles: Map<string, TaskHandle>;
 
 const text = (value: string) => ({ content: [{ type: "text", text: value }] });
-const elicit = (message: string) => ({
+const elicit = (message: string): InputRequest => ({
   method: "elicitation/create",
   params: { mode: "form", message, requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
 });

@@ -39,7 +39,7 @@ describe("Streamable HTTP adapter against a small HTTP host of the generated ser
           if (body.method === "tools/call") {
             // Answer as an SSE stream: a notification first, then the response (the session is assigned here).
             const task = await tasks.createTask({});
-            void task.requireInput("name", { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object" } } }).then((answer) =>
+            void task.requireInput("name", { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "number" } } } } }).then((answer) =>
               task.complete(text(`Hi ${JSON.stringify(answer)}`)),
             );
             response.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": "session-1" });

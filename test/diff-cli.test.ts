@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -46,6 +46,19 @@ function tempDir(): string {
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The repository config without its sets' `bindings`, written to a temporary folder (paths made absolute). */
+function unboundConfig(): string {
+  const config = JSON.parse(readFileSync(REPO_CONFIG, "utf8")) as { sets: { schemas: string[]; remotes?: Record<string, string>; bindings?: unknown }[] };
+  const sets = config.sets.map(({ bindings: _bound, ...set }) => ({
+    ...set,
+    schemas: set.schemas.map((file) => join(projectRoot, file)),
+    ...(set.remotes ? { remotes: Object.fromEntries(Object.entries(set.remotes).map(([url, file]) => [url, join(projectRoot, file)])) } : {}),
+  }));
+  const file = join(tempDir(), "mcp-tasks-gen.config.json");
+  writeFileSync(file, JSON.stringify({ ...config, sets }));
+  return file;
+}
 
 /** A one-request protocol whose params have the given properties (all optional). */
 function pingSchema(params: Record<string, unknown>): string {
@@ -112,7 +125,10 @@ describe("mcp-tasks-gen diff on the bundled revisions", () => {
   });
 
   it("schema files as operands (with --remote for the core $refs) give the same changes as the config's sets", async () => {
-    const bySet = JSON.parse((await run([...BUNDLED, "--json"])).stdout) as ApiDiff;
+    // File operands carry no `bindings`, so the sets are read as their schema files alone define them.
+    const unbound = unboundConfig();
+    const bySet = JSON.parse((await run(["diff", "tasks-2025-11-25", "ext-tasks-draft", "--config", unbound, "--json"])).stdout) as ApiDiff;
+    expect(bySet.changes.length).toBeGreaterThan(0);
     const { code, stdout, stderr } = await run([
       "diff",
       join(SCHEMAS, "tasks-2025-11-25.schema.json"),

@@ -1,9 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { compile, type Options as JstsOptions } from "json-schema-to-typescript";
 import { Node, Project, ts, type SourceFile, type Type } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet, type ResolvedSet } from "../generator/index.js";
+import { bindSchemas } from "../generator/bind/bindings.js";
+import { readSchemaFile } from "../generator/load/documents.js";
 import { projectRoot } from "./support/shared.js";
 
 /**
@@ -27,8 +30,6 @@ const JSTS_FAULTS = {
     "ours is `{[key: string]: never}`, which admits exactly the values that validate (the empty object)",
   numberedDuplicate:
     "jsts declares a `$ref` that has a sibling keyword (`task: {$ref: TaskMetadata, description}`) again under a numbered name instead of reusing the definition",
-  dropsUnknownDefinition:
-    "jsts's optimizer turns a union with an `unknown` member (`anyOf: [{}, {}, {}]`) into its shared `unknown` node, losing the definition's name, so the definition is never declared",
   inlinesRemotePrimitive:
     "jsts names a definition reached by `$ref` into another document only when it is an object or array schema; " +
     "`RequestId`/`ProgressToken` (`type: [string, integer]`) are inlined at each use and never declared",
@@ -80,6 +81,38 @@ const EXPECTED_DIFFERENCES: Record<SetName, Record<string, ExpectedDifference>> 
   },
   "ext-tasks-draft": {
     TasksExtensionCapability: { genToJsts: true, jstsToGen: false, reason: "notEmptyMap" },
+    // The config binds InputRequest/InputResponse to the input requests and results of
+    // schemas/mcp-input-requests-2025-11-25.schema.json, which (like MCP's own schema) writes no
+    // `additionalProperties` on its objects; the ext-tasks definitions holding them differ through them.
+    DetailedTask: indexSignature,
+    GetTaskResult: indexSignature,
+    InputRequest: indexSignature,
+    InputRequests: indexSignature,
+    InputRequiredTask: indexSignature,
+    InputResponse: indexSignature,
+    InputResponses: indexSignature,
+    TaskStatusNotificationParams: indexSignature,
+    TaskStatusNotification: indexSignature,
+    UpdateTaskRequest: indexSignature,
+    // The bound definitions themselves, declared by both tools.
+    ElicitRequest: indexSignature,
+    ElicitRequestURLParams: indexSignature,
+    TaskMetadata: indexSignature,
+    ElicitRequestFormParams: indexSignature,
+    CreateMessageRequest: indexSignature,
+    CreateMessageRequestParams: indexSignature,
+    SamplingMessage: indexSignature,
+    SamplingMessageContentBlock: indexSignature,
+    ModelPreferences: indexSignature,
+    ModelHint: indexSignature,
+    ToolChoice: indexSignature,
+    Tool: indexSignature,
+    ListRootsRequest: indexSignature,
+    RequestParams: indexSignature,
+    ElicitResult: indexSignature,
+    CreateMessageResult: indexSignature,
+    ListRootsResult: indexSignature,
+    Root: indexSignature,
   },
   "elicitation-codex": {
     // The root object and its four `oneOf` branches have no `additionalProperties` keyword.
@@ -90,7 +123,8 @@ const EXPECTED_DIFFERENCES: Record<SetName, Record<string, ExpectedDifference>> 
 /** Definitions the generator declares and jsts does not, per set. */
 const NOT_IN_JSTS: Record<SetName, Record<string, Reason>> = {
   "tasks-2025-11-25": { RequestId: "inlinesRemotePrimitive", ProgressToken: "inlinesRemotePrimitive" },
-  "ext-tasks-draft": { InputRequest: "dropsUnknownDefinition", InputResponse: "dropsUnknownDefinition" },
+  // (InputRequest and InputResponse were missing while they were `anyOf: [{}, {}, {}]` placeholders; the config binds them now.)
+  "ext-tasks-draft": {},
   "elicitation-codex": {},
 };
 
@@ -113,7 +147,14 @@ const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileS
  * remote `$ref` fails instead of reaching the network or the disk.
  */
 function jstsOptions(set: ResolvedSet, extra: Partial<JstsOptions> = {}): Partial<JstsOptions> {
-  const localFile = (url: string) => set.remotes[url.split("#")[0]!];
+  // Remote URLs map to their configured files; the files a binding reaches are read by their file URL.
+  const bound = new Set(boundInput(set).extra.map((f) => f.path));
+  const localFile = (url: string) => {
+    const resource = url.split("#")[0]!;
+    if (set.remotes[resource]) return set.remotes[resource];
+    const path = resource.startsWith("file:") ? fileURLToPath(resource) : resource;
+    return bound.has(path) ? path : undefined;
+  };
   return {
     unreachableDefinitions: true,
     bannerComment: "",
@@ -133,10 +174,14 @@ function jstsOptions(set: ResolvedSet, extra: Partial<JstsOptions> = {}): Partia
   };
 }
 
-/** The set's one input schema (every configured set has exactly one). */
+/** The set's one input schema (every configured set has exactly one), as its bindings rewrite it: both tools read the same schema. */
 function inputSchema(set: ResolvedSet): Record<string, unknown> {
   expect(set.schemas).toHaveLength(1);
-  return readJson(set.schemas[0]!);
+  return boundInput(set).inputs[0]!.json as Record<string, unknown>;
+}
+
+function boundInput(set: ResolvedSet) {
+  return bindSchemas(set.bindings, [readSchemaFile(set.schemas[0]!, set.schemas[0]!)], [], (path) => path);
 }
 
 const defKeys = (schema: Record<string, unknown>): string[] =>

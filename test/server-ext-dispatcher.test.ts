@@ -10,7 +10,7 @@ import {
   type TasksServer,
   type TransportContext,
 } from "../generated/ext-tasks-draft/server.js";
-import type { TaskStatusNotification } from "../generated/ext-tasks-draft/types.js";
+import type { InputRequest, TaskStatusNotification } from "../generated/ext-tasks-draft/types.js";
 
 /**
  * The generated ext-tasks (SEP-2663) server, driven through its JSON-RPC handler the way a
@@ -36,7 +36,7 @@ function errorOf(response: JsonRpcResponse) {
   return response.error;
 }
 
-const ask = (message: string) => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
+const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
 
 describe("ext-tasks server: tasks/get", () => {
   it("shows each status with what it inlines, and resultType complete", async () => {
@@ -182,7 +182,7 @@ describe("ext-tasks server: input and cancellation", () => {
     const second = task.requireInput("second", ask("Two?"));
     await waitForStatus(server, task.taskId, "input_required");
 
-    expect(result(await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { first: { action: "accept" }, bogus: 1 } }))).toEqual({
+    expect(result(await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { first: { action: "accept" }, bogus: { action: "decline" } } }))).toEqual({
       resultType: "complete",
     });
     // The first answer is applied before the ack: the task still waits for the second, and only for it.
@@ -199,6 +199,26 @@ describe("ext-tasks server: input and cancellation", () => {
     await expect(second).resolves.toEqual({ action: "accept", content: { n: 2 } });
     expect(result(await call(server, "tasks/get", { taskId: task.taskId }))).not.toHaveProperty("inputRequests");
     expect(result(await call(server, "tasks/get", { taskId: task.taskId })).status).toBe("working");
+  });
+
+  it("validates the answers a task awaits and ignores the others, whatever they hold", async () => {
+    const server = createTasksServer();
+    const task = await server.createTask({});
+    const pending = task.requireInput("k", ask("?"));
+    await waitForStatus(server, task.taskId, "input_required");
+
+    // An answer for a key the task does not await is ignored, even one that fits no answer shape.
+    expect(result(await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { other: 42 } }))).toEqual({ resultType: "complete" });
+    // An answer it awaits must be a valid answer: -32602 with the validator's errors, and the task keeps waiting.
+    const invalid = errorOf(await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { k: { action: "maybe" } } }));
+    expect(invalid.code).toBe(-32602);
+    expect(JSON.stringify(invalid.data)).toContain("/inputResponses/k");
+    expect(result(await call(server, "tasks/get", { taskId: task.taskId })).status).toBe("input_required");
+    // The map itself must still be an object.
+    expect(errorOf(await call(server, "tasks/update", { taskId: task.taskId, inputResponses: [] })).code).toBe(-32602);
+
+    await call(server, "tasks/update", { taskId: task.taskId, inputResponses: { k: { action: "decline" } } });
+    await expect(pending).resolves.toEqual({ action: "decline" });
   });
 
   it("keeps input keys unique for the task's lifetime", async () => {

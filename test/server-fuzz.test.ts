@@ -85,7 +85,7 @@ describe("fuzz: the dispatcher never throws and always answers well-formed", () 
     const server = ext.createTasksServer();
     const working = await server.createTask({});
     const waiting = await server.createTask({});
-    void waiting.requireInput("k", { method: "elicitation/create" }).catch(() => {});
+    void waiting.requireInput("k", { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } }).catch(() => {});
     const done = await server.createTask({});
     await done.complete({ ok: true });
     const meta = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } } };

@@ -9,6 +9,10 @@ import {
   type TaskStore,
 } from "../generated/ext-tasks-draft/server.js";
 import { canTransition, isTerminalStatus } from "../generated/ext-tasks-draft/status.js";
+import type { InputRequest } from "../generated/ext-tasks-draft/types.js";
+
+/** An elicitation asking for nothing in particular: what a task asks does not matter to the load. */
+const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
 
 /**
  * 1,000 tasks at once against one ext-tasks server: tool code completing, failing and asking for
@@ -82,11 +86,11 @@ describe("load: 1,000 concurrent tasks", () => {
       try {
         if (plan === "fail") return await task.fail({ code: -32000 - (i % 10), message: `failure ${i}` });
         if (plan === "one-input" || plan === "cancel-waiting") {
-          const answer = await task.requireInput(`q${i}`, { method: "elicitation/create", params: { message: `q${i}` } });
+          const answer = await task.requireInput(`q${i}`, ask(`q${i}`));
           return await task.complete({ n: i, answers: [answer] });
         }
         if (plan === "two-inputs") {
-          const answers = await Promise.all([task.requireInput("a", { i }), task.requireInput("b", { i })]);
+          const answers = await Promise.all([task.requireInput("a", ask(`a${i}`)), task.requireInput("b", ask(`b${i}`))]);
           return await task.complete({ n: i, answers });
         }
         if (plan === "cancel-working") await pause(20 + rand() * 20); // long enough for the cancel to land first
@@ -113,7 +117,7 @@ describe("load: 1,000 concurrent tasks", () => {
           }
           const keys = Object.keys(task.inputRequests);
           // Answer one key at a time, with an unknown key and a repeat mixed in.
-          await call("tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { key: keys[0], i } }, bogus: {} } }, owner);
+          await call("tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { key: keys[0], i } }, bogus: { action: "decline" } } }, owner);
           await call("tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "decline" } } }, owner);
         }
         await pause(rand() * 3);

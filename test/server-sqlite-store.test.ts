@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as ext from "../generated/ext-tasks-draft/server.js";
+import type { InputRequest } from "../generated/ext-tasks-draft/types.js";
 import * as v2025 from "../generated/tasks-2025-11-25/server.js";
 import { SqliteTaskStore } from "../stores/sqlite-task-store.js";
 
@@ -36,7 +37,7 @@ async function call(server: ext.TasksServer | v2025.TasksServer, method: string,
   return response.result as Record<string, any>;
 }
 
-const ask = (message: string) => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
+const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
 
 describe("SqliteTaskStore", () => {
   it("keeps tasks, results and outstanding input across a restart", async () => {

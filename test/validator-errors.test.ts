@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import * as codex from "../generated/elicitation-codex/index.js";
-import * as ext from "../generated/ext-tasks-draft/index.js";
-import * as t25 from "../generated/tasks-2025-11-25/index.js";
+// The validators modules (an index also exports other modules' functions, such as validateElicitationContent).
+import * as codex from "../generated/elicitation-codex/validators.js";
+import * as ext from "../generated/ext-tasks-draft/validators.js";
+import * as t25 from "../generated/tasks-2025-11-25/validators.js";
 import { projectRoot } from "./support/shared.js";
 
 /**
@@ -24,7 +25,11 @@ type Module = Record<string, unknown>;
 
 /** Each set's module and the schema files its errors may point into (seed first, then remotes). */
 const SETS = {
-  "ext-tasks-draft": { module: ext as Module, files: ["schemas/ext-tasks-draft.schema.json"] },
+  "ext-tasks-draft": {
+    module: ext as Module,
+    // The files the config's bindings reach (bound InputRequest/InputResponse) come after the seed.
+    files: ["schemas/ext-tasks-draft.schema.json", "schemas/mcp-input-requests-2025-11-25.schema.json", "schemas/codex-mcp-elicitation-request-params.schema.json"],
+  },
   "tasks-2025-11-25": {
     module: t25 as Module,
     files: ["schemas/tasks-2025-11-25.schema.json", "schemas/mcp-core-2025-11-25.schema.json"],

@@ -2,7 +2,8 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bcb458874dc6a8a9e534d1c040126eae13a50aebcca3d63d524feae5e54fca73 e579509a53afd5fb8f171b0df3b22ba30afe3217840cc40be41cece82f5a4407
+// Fingerprint: 91fdaadae9fc6c998e10e37345023b59d6ca635af1a1e7d2737a37173b359ea7 0794f160fa5b887e2b72e77eb839e3a08ee6442f95c8da7afe1609e7c66e0b4f
 
 export type * from "./types.js";
 export * from "./validators.js";
+export * from "./elicitation.js";

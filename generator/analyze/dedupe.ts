@@ -64,10 +64,10 @@ function isWorthSharing(node: Node): boolean {
   }
 }
 
-/** `inputRequests` → `inputRequest`: the place name of one entry of a collection. */
+/** `inputRequests` → `inputRequest`, `inputResponses` → `inputResponse`: the place name of one entry of a collection. */
 export function singular(word: string): string {
   if (/ies$/.test(word)) return word.slice(0, -3) + "y";
-  if (/ses$/.test(word)) return word.slice(0, -2);
+  if (/(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
   if (/[^s]s$/.test(word)) return word.slice(0, -1);
   return word;
 }

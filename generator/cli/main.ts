@@ -8,7 +8,19 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ALL_OF_MODES, DEFAULT_CONFIG_FILE, displayPath, readConfigFile, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "../config/config.js";
+import {
+  ALL_OF_MODES,
+  DEFAULT_CONFIG_FILE,
+  displayPath,
+  EMIT_LANGUAGES,
+  readConfigFile,
+  type AllOfMode,
+  type EmitLanguage,
+  type ResolvedConfig,
+  type ResolvedSet,
+} from "../config/config.js";
+import { BUNDLED_SET_NAMES, PACKAGE_PREFIX } from "../init/bundled.js";
+import { DEFAULT_INIT_OUT_DIR, initProject, initReport } from "../init/init.js";
 import { formatDiagnostic, formatLocation, GeneratorError, type Diagnostic } from "../diagnostics.js";
 import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
 import { generate, lint } from "../generate.js";
@@ -21,6 +33,13 @@ export const EXIT = { ok: 0, differences: 1, badInput: 2, internal: 3 } as const
 const HELP = `mcp-tasks-gen ${VERSION}: TypeScript bindings for the MCP Tasks protocol and elicitation, from their JSON Schemas.
 
 Usage:
+  mcp-tasks-gen init [--out DIR] [--emit js] [--set NAME]... [--force]
+                                      write a ${DEFAULT_CONFIG_FILE} naming the bundled
+                                      schema sets (${BUNDLED_SET_NAMES.join(", ")});
+                                      --out: where the generated folders go
+                                      (default ${DEFAULT_INIT_OUT_DIR}); --set: only these sets;
+                                      --force: replace an existing config; --config FILE: write
+                                      the config there instead
   mcp-tasks-gen                       generate every set of ${DEFAULT_CONFIG_FILE}
   mcp-tasks-gen --check               write nothing; exit 1 if generated files are stale
   mcp-tasks-gen --schema FILE --out DIR
@@ -41,6 +60,9 @@ Options:
                     with schema files and folders given to diff)
   --allof MODE      how allOf of objects is read: json-schema (default: JSON Schema's
                     meaning) or merged (the TypeScript intersection); overrides the config
+  --emit LANG       ts (default): TypeScript; js: JavaScript ES modules with .d.ts
+                    declarations, for projects without a TypeScript build step;
+                    overrides the config's "emit"
   --strict          lint warnings are errors: exit 2 and write nothing
   --json            (lint, diff) print JSON instead of text
   --fail-on-breaking
@@ -58,6 +80,7 @@ Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with -
 export async function main(argv: readonly string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   if (argv[0] === "lint") return lintCommand(argv.slice(1), out, err);
   if (argv[0] === "diff") return diffCommand(argv.slice(1), out, err);
+  if (argv[0] === "init") return initCommand(argv.slice(1), out, err);
   let args;
   try {
     args = parseArgs({
@@ -69,6 +92,7 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
         out: { type: "string" },
         remote: { type: "string", multiple: true },
         allof: { type: "string" },
+        emit: { type: "string" },
         strict: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -130,14 +154,19 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
 function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, out: string | undefined): string {
   if (error.kind === "output" && !error.location && out) return `--out ${out}: ${error.detail}`;
   if (error.kind !== "input" || !error.location || !config) return error.message;
-  const file = displayPath(resolve(config.rootDir, error.location.file), process.cwd());
+  const file = shownSource(error.location.file, config);
   return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
 }
 
 /** A lint finding as one line, its file named relative to the working folder (like error messages). */
 function diagnosticLine(d: Diagnostic, config: ResolvedConfig): string {
-  const file = displayPath(resolve(config.rootDir, d.location.file), process.cwd());
+  const file = shownSource(d.location.file, config);
   return formatDiagnostic({ ...d, location: { ...d.location, file } });
+}
+
+/** A source file as messages name it: relative to the working folder; a bundled schema as `mcp-tasks-gen:schemas/<file>`. */
+function shownSource(file: string, config: ResolvedConfig): string {
+  return file.startsWith(PACKAGE_PREFIX) ? file : displayPath(resolve(config.rootDir, file), process.cwd());
 }
 
 /** `mcp-tasks-gen lint`: load and lint every set, emit nothing. */
@@ -191,7 +220,7 @@ function lintJson(diagnostics: readonly LintDiagnostic[], config: ResolvedConfig
       set: d.set,
       rule: d.rule,
       severity: d.severity,
-      file: displayPath(resolve(config.rootDir, d.location.file), process.cwd()),
+      file: shownSource(d.location.file, config),
       pointer: d.location.pointer,
       message: d.message,
     })),
@@ -310,13 +339,68 @@ function reportFailure(e: unknown, config: ResolvedConfig | undefined, out: stri
 }
 
 function configFrom(
-  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string },
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string; emit?: string },
   options: { needsOut: boolean } = { needsOut: true },
 ): ResolvedConfig {
   const allOf = allOfFlag(values.allof);
+  const emit = emitFlag(values.emit);
   const config = configWithoutMode(values, options.needsOut);
-  if (allOf === undefined) return config;
-  return { ...config, sets: config.sets.map((set) => ({ ...set, allOf })) };
+  if (allOf === undefined && emit === undefined) return config;
+  return { ...config, sets: config.sets.map((set) => ({ ...set, ...(allOf ? { allOf } : {}), ...(emit ? { emit } : {}) })) };
+}
+
+function emitFlag(emit: string | undefined): EmitLanguage | undefined {
+  if (emit !== undefined && !EMIT_LANGUAGES.includes(emit as EmitLanguage)) {
+    throw new GeneratorError(undefined, `--emit expects ${EMIT_LANGUAGES.join(" or ")}, got "${emit}"`, "config");
+  }
+  return emit as EmitLanguage | undefined;
+}
+
+/** `mcp-tasks-gen init`: a starting config naming the bundled sets; never replaces one unless --force. */
+async function initCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: "string" },
+        out: { type: "string" },
+        emit: { type: "string" },
+        set: { type: "string", multiple: true },
+        force: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (e) {
+    err.write(`mcp-tasks-gen init: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
+    return EXIT.badInput;
+  }
+  if (values.help) {
+    out.write(HELP);
+    return EXIT.ok;
+  }
+  try {
+    const cwd = process.cwd();
+    const emit = emitFlag(values.emit);
+    const result = initProject({
+      configPath: resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE),
+      cwd,
+      ...(values.out !== undefined ? { outDir: values.out } : {}),
+      ...(values.set ? { sets: values.set } : {}),
+      ...(emit ? { emit } : {}),
+      ...(values.force ? { force: true } : {}),
+    });
+    out.write(initReport(result, cwd));
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof GeneratorError) {
+      err.write(`mcp-tasks-gen init: ${e.message}\n`);
+      return EXIT.badInput;
+    }
+    return reportFailure(e, undefined, undefined, err);
+  }
 }
 
 function configWithoutMode(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }, needsOut: boolean): ResolvedConfig {
@@ -332,7 +416,7 @@ function configWithoutMode(values: { config?: string; schema?: string[]; out?: s
   if (!values.config && !existsSync(path)) {
     throw new GeneratorError(
       undefined,
-      `no ${DEFAULT_CONFIG_FILE} here (${process.cwd()}). Create one (see README, "Configuration"), pass --config FILE, or use --schema FILE --out DIR. See mcp-tasks-gen --help.`,
+      `mcp-tasks-gen: no ${DEFAULT_CONFIG_FILE} in ${process.cwd()}. Create one with \`npx mcp-tasks-gen init\` (the bundled schema sets; --out DIR picks the output folder), or pass --config FILE; see \`npx mcp-tasks-gen --help\`.`,
       "config",
     );
   }

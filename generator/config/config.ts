@@ -7,6 +7,9 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import type { Dialect } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
+import type { JsonValue } from "../ir/nodes.js";
+import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
+import { BUNDLED_SET_NAMES, bundledSchemaNames, bundledSet } from "../init/bundled.js";
 
 export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
 
@@ -24,7 +27,23 @@ export interface SchemaSetConfig {
   readonly annotations?: readonly string[];
   /** How `allOf` of objects is read: JSON Schema's meaning (default) or the TypeScript intersection. */
   readonly allOf?: AllOfMode;
+  /**
+   * Definitions of the set's schemas given a schema of their own, by name: `"InputRequest": { "anyOf": [{ "$ref": ... }] }`
+   * fills in a placeholder with real shapes. `$ref`s are relative to the config file (see bind/bindings.ts).
+   */
+  readonly bindings?: Readonly<Record<string, JsonValue>>;
+  /**
+   * A schema set bundled with mcp-tasks-gen, by name (`BUNDLED_SET_NAMES`), instead of the user's
+   * own schema files: `checkConfig` fills `schemas` and `remotes` with the bundled files (absolute
+   * paths into the installed package; the set's own `remotes` are added over them), and headers
+   * name those files `mcp-tasks-gen:schemas/<file>`.
+   */
+  readonly bundled?: string;
 }
+
+/** What a set is generated as: TypeScript (`.ts`), or JavaScript ES modules with declarations (`.js` + `.d.ts`). */
+export type EmitLanguage = "ts" | "js";
+export const EMIT_LANGUAGES: readonly EmitLanguage[] = ["ts", "js"];
 
 /** `json-schema`: every branch judges the whole value. `merged`: one object with the properties of all branches. */
 export type AllOfMode = "json-schema" | "merged";
@@ -33,6 +52,8 @@ export const ALL_OF_MODES: readonly AllOfMode[] = ["json-schema", "merged"];
 export interface UserConfig {
   readonly outDir?: string;
   readonly sets: readonly SchemaSetConfig[];
+  /** What every set is generated as (default `ts`). */
+  readonly emit?: EmitLanguage;
 }
 
 /** A schema set with every path made absolute and the output folder decided. */
@@ -46,6 +67,12 @@ export interface ResolvedSet {
   readonly defaultDialect: Dialect;
   readonly annotations: readonly string[];
   readonly allOf: AllOfMode;
+  /** Bound definitions, by name, with their `$ref`s absolute (see bind/bindings.ts). */
+  readonly bindings?: Readonly<Record<string, Binding>>;
+  /** How headers and messages name a source file, by absolute path (default: relative to `rootDir`). */
+  readonly sourceNames?: Readonly<Record<string, string>>;
+  /** TypeScript (default) or JavaScript with declarations. */
+  readonly emit?: EmitLanguage;
 }
 
 export interface ResolvedConfig {
@@ -87,6 +114,9 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       defaultDialect: set.defaultDialect ?? "2020-12",
       annotations: set.annotations ?? [],
       allOf: set.allOf ?? "json-schema",
+      ...(set.bindings ? { bindings: resolveBindings(set.bindings, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }) } : {}),
+      ...(set.bundled ? { sourceNames: bundledSchemaNames() } : {}),
+      ...(config.emit && config.emit !== "ts" ? { emit: config.emit } : {}),
     })),
   };
 }
@@ -117,23 +147,30 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     return list.map((item, i) => string(item, appendPointer(pointer, i)));
   };
 
-  const root = object(json, "", ["$schema", "$comment", "outDir", "sets"]);
+  const root = object(json, "", ["$schema", "$comment", "outDir", "sets", "emit"]);
   if (!("sets" in root)) fail("", 'missing field "sets": the schema sets to generate');
   if (!Array.isArray(root.sets) || root.sets.length === 0) fail("/sets", "expected a non-empty array of schema sets");
   const names = new Set<string>();
   const sets = (root.sets as unknown[]).map((raw, i): SchemaSetConfig => {
     const at = `/sets/${i}`;
-    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf"]);
-    const name = string(set.name, `${at}/name`);
+    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings"]);
+    const bundled = "bundled" in set ? bundledFrom(set, at) : undefined;
+    // A bundled set is named after what it bundles unless it says otherwise.
+    const name = bundled && !("name" in set) ? bundled.name : string(set.name, `${at}/name`);
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) fail(`${at}/name`, `"${name}" is not a usable folder name (letters, digits, ".", "_", "-")`);
     if (names.has(name)) fail(`${at}/name`, `two sets are named "${name}"`);
     names.add(name);
-    const schemas = strings(set.schemas, `${at}/schemas`, true);
+    if (!bundled && !("schemas" in set)) {
+      fail(at, `missing field "schemas" (your schema files, relative to the config) or "bundled" (a set that ships with mcp-tasks-gen: ${quoted(BUNDLED_SET_NAMES)})`);
+    }
+    const schemas = bundled ? bundled.schemas : strings(set.schemas, `${at}/schemas`, true);
     let remotes: Record<string, string> | undefined;
     if ("remotes" in set) {
       const map = object(set.remotes, `${at}/remotes`, Object.keys(set.remotes ?? {}));
       remotes = Object.fromEntries(Object.entries(map).map(([url, file]) => [url, string(file, appendPointer(`${at}/remotes`, url))]));
     }
+    // The set's own remotes are added over the bundled ones (a user's copy of a remote document wins).
+    if (bundled && (remotes || Object.keys(bundled.remotes).length > 0)) remotes = { ...bundled.remotes, ...remotes };
     let defaultDialect: Dialect | undefined;
     if ("defaultDialect" in set) {
       if (!DIALECTS.includes(set.defaultDialect as Dialect)) {
@@ -153,10 +190,32 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(defaultDialect ? { defaultDialect } : {}),
       ...(annotations ? { annotations } : {}),
       ...(allOf ? { allOf } : {}),
+      ...("bindings" in set ? { bindings: checkBindings(set.bindings, `${at}/bindings`, fail) } : {}),
+      ...(bundled ? { bundled: bundled.name } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
-  return { ...(outDir ? { outDir } : {}), sets };
+  if ("emit" in root && !EMIT_LANGUAGES.includes(root.emit as EmitLanguage)) {
+    fail("/emit", `expected ${quoted(EMIT_LANGUAGES, " or ")} (TypeScript, or JavaScript ES modules with .d.ts declarations), got ${kindOf(root.emit)}`);
+  }
+  const emit = root.emit as EmitLanguage | undefined;
+  return { ...(outDir ? { outDir } : {}), sets, ...(emit ? { emit } : {}) };
+
+  /** The bundled set a config set names, checked: a known name, and no schema files of its own beside it. */
+  function bundledFrom(set: Record<string, unknown>, at: string): { name: string; schemas: string[]; remotes: Record<string, string> } {
+    const name = string(set.bundled, `${at}/bundled`);
+    const files = bundledSet(name);
+    if (!files) fail(`${at}/bundled`, `unknown bundled set "${name}"; the bundled sets are ${quoted(BUNDLED_SET_NAMES)}`);
+    if ("schemas" in set) {
+      fail(`${at}/schemas`, `a set takes either "bundled" (a set that ships with mcp-tasks-gen) or "schemas" (your own schema files), not both`);
+    }
+    return { name, ...files! };
+  }
+}
+
+function quoted(values: readonly string[], last = ", "): string {
+  const list = values.map((v) => `"${v}"`);
+  return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")}${last}${list[list.length - 1]}`;
 }
 
 function kindOf(value: unknown): string {

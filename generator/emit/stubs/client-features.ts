@@ -121,9 +121,14 @@ function bodyCheck(def: NamedDefinition, model: Model): BodyCheck {
   throw new GeneratorError(def.loc, `client stub: ${def.name} rejects \`_meta\` and declares no \`_meta\` the client could check apart`);
 }
 
-/** `params.task` of a task-augmentable request: an optional property whose type has a ttl and is not a task. */
+/**
+ * `params.task` of a task-augmentable request: an optional property whose type has a ttl and is not a task.
+ * Only the set's own definitions count: one only reached by `$ref` into another document (a bound input
+ * request's params, say) describes a request the client is sent, not one it sends.
+ */
 function findAugmentation(model: Model): ClientFeatures["augment"] {
   for (const def of model.definitions) {
+    if (!def.exported) continue;
     const object = objectOf(def.node, model.byId);
     const task = object?.properties.find((p) => p.name === "task" && !p.required && p.node.kind === "ref");
     if (!task || task.node.kind !== "ref") continue;

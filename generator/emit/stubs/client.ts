@@ -3,6 +3,7 @@ import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
 import { renderTemplate } from "../templates.js";
 import type { RouteRole } from "./server-features.js";
+import { inputRouting } from "./client-input.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "./client-features.js";
 
 /** The client method of each task method, and what its comment says. */
@@ -58,6 +59,9 @@ function templateData(f: ClientFeatures, model: Model): object {
   if (completedVariant) typeImports.add(completedVariant);
   const inputVariant = input ? variantName(input.status) : undefined;
   if (inputVariant && update) typeImports.add(inputVariant);
+  const routing =
+    update && input?.field && s.responsesField && inputVariant ? inputRouting(model, inputVariant, input.field, update.params, s.responsesField) : undefined;
+  for (const name of routing?.imports ?? []) typeImports.add(name);
   if (f.augment) {
     typeImports.add(f.augment.type);
     validatorImports.add(f.augment.validate);
@@ -121,6 +125,9 @@ function templateData(f: ClientFeatures, model: Model): object {
             responsesField: s.responsesField,
             updateParams: update.params,
             validate: update.validate,
+            requestType: `${inputVariant}["${input.field}"][string]`,
+            responseType: `${update.params}["${s.responsesField}"][string]`,
+            typed: routing ?? false,
           }
         : false,
     notification: f.notification ? { ...checkData(f.notification), method: f.notification.method } : false,

@@ -41,7 +41,9 @@ function templateData(f: ServerFeatures): object {
     notes: notes(f),
     typeImports: [...typeImports].sort(),
     validatorImports: [...new Set(f.routes.map((r) => r.validate))].sort(),
-    routes: f.routes.map((r) => ({ ...r, handler: HANDLERS[r.role] })),
+    // tasks/update: answers to keys the task does not await are ignored, content included, so their
+    // values are validated in the handler, for the keys it uses (deferResponses), not up front.
+    routes: f.routes.map((r) => ({ ...r, handler: HANDLERS[r.role], deferResponses: r.role === "update" && f.responsesField !== undefined })),
     stripsMeta: f.routes.some((r) => r.stripMeta),
     statusType: f.statusType,
     taskType: f.taskType,

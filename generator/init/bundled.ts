@@ -1,0 +1,72 @@
+/**
+ * The schema sets that ship with mcp-tasks-gen, by name: what `mcp-tasks-gen init` offers and
+ * what a config set's `"bundled"` field names. Their files live in the installed package's own
+ * `schemas/` folder; headers and messages name them `mcp-tasks-gen:schemas/<file>`, the same on
+ * every machine whatever the install layout (npm, pnpm, a workspace).
+ */
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { templatesDir } from "../emit/templates.js";
+
+export interface BundledSet {
+  /** What the set is, for the `$comment` `init` writes. */
+  readonly description: string;
+  /** Schema files, relative to the package root. */
+  readonly schemas: readonly string[];
+  /** Remote `$ref` URLs and the bundled files that stand for them, relative to the package root. */
+  readonly remotes: Readonly<Record<string, string>>;
+}
+
+/** The MCP 2025-11-25 core schema, which the 2025-11-25 Tasks schema `$ref`s remotely. */
+const CORE_2025_11_25_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-11-25/schema.json";
+
+export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
+  "tasks-2025-11-25": {
+    description:
+      "The Tasks protocol of MCP 2025-11-25 (tasks/get, tasks/result, tasks/cancel, tasks/list; task-augmented requests): types, validators, status helpers, client and server. Its remote $refs into the MCP core schema resolve to a bundled copy of the definitions they need.",
+    schemas: ["schemas/tasks-2025-11-25.schema.json"],
+    remotes: { [CORE_2025_11_25_URL]: "schemas/mcp-core-2025-11-25.schema.json" },
+  },
+  "ext-tasks-draft": {
+    description:
+      "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks): types, validators, status helpers, client and server.",
+    schemas: ["schemas/ext-tasks-draft.schema.json"],
+    remotes: {},
+  },
+  "elicitation-codex": {
+    description: "MCP elicitation request params as the Codex host emits them: types and validators.",
+    schemas: ["schemas/codex-mcp-elicitation-request-params.schema.json"],
+    remotes: {},
+  },
+};
+
+export const BUNDLED_SET_NAMES: readonly string[] = Object.keys(BUNDLED_SETS);
+
+/** The prefix that names a file of the installed package in headers and messages. */
+export const PACKAGE_PREFIX = "mcp-tasks-gen:";
+
+/** The root folder of the installed package (where `templates/` and `schemas/` are). */
+export function packageRoot(): string {
+  return dirname(templatesDir());
+}
+
+/** A bundled set with its files as absolute paths into the installed package; undefined for an unknown name. */
+export function bundledSet(name: string): { readonly schemas: string[]; readonly remotes: Record<string, string> } | undefined {
+  if (!Object.hasOwn(BUNDLED_SETS, name)) return undefined;
+  const set = BUNDLED_SETS[name]!;
+  const root = packageRoot();
+  return {
+    schemas: set.schemas.map((file) => join(root, file)),
+    remotes: Object.fromEntries(Object.entries(set.remotes).map(([url, file]) => [url, join(root, file)])),
+  };
+}
+
+/**
+ * `mcp-tasks-gen:schemas/<file>` for every file of the installed package's `schemas/` folder, by
+ * absolute path: how a bundled set's headers and messages name the files it reads (its schemas,
+ * remote documents, and any other bundled file they reach).
+ */
+export function bundledSchemaNames(): Record<string, string> {
+  const dir = join(packageRoot(), "schemas");
+  return Object.fromEntries(readdirSync(dir).map((file) => [join(dir, file), `${PACKAGE_PREFIX}schemas/${file}`]));
+}

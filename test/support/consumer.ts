@@ -1,0 +1,186 @@
+/**
+ * The code of a project that uses generated sets, as that project would write it: once in
+ * TypeScript (type-checked under strict settings, with `@ts-expect-error` lines that prove the
+ * declarations carry real types), once in plain JavaScript. Both export `run()`, which validates
+ * values with each set's validators and follows one task from a generated ext-tasks client to a
+ * generated server and back, and resolves with a summary (`EXPECTED_SUMMARY`).
+ *
+ * `base` is the import path of the folder holding the sets (`./src/generated`).
+ */
+
+/** What `run()` resolves with when everything works. */
+export const EXPECTED_SUMMARY = {
+  extValid: true,
+  extInvalid: { path: "/status", keyword: "discriminator" },
+  parseError: "ValidationFailed",
+  tasks2025Invalid: "/ttl",
+  elicitationValid: true,
+  elicitationInvalid: "/mode",
+  roundTrip: {
+    result: { content: [{ type: "text", text: "done: report.pdf" }] },
+    created: "working",
+    last: "completed",
+    methods: ["tools/call", "tasks/get"],
+  },
+};
+
+const VALUES = `
+const workingTask = { taskId: "t-1", status: "working", createdAt: "2025-11-25T10:00:00Z", lastUpdatedAt: "2025-11-25T10:00:00Z", ttlMs: 60000 };
+const doneTask = { taskId: "t-1", status: "done", createdAt: "2025-11-25T10:00:00Z", lastUpdatedAt: "2025-11-25T10:00:00Z", ttlMs: null };
+const task2025 = { taskId: "t-2", status: "working", createdAt: "2025-11-25T10:00:00Z", lastUpdatedAt: "2025-11-25T10:00:00Z", ttl: "forever" };
+const urlElicitation = { serverName: "files", threadId: "th-1", mode: "url", message: "Sign in", elicitationId: "e-1", url: "https://example.com/login" };
+const smsElicitation = { serverName: "files", threadId: "th-1", mode: "sms", message: "Sign in" };
+`;
+
+/** The TypeScript consumer: `app.ts` of the project. */
+export function consumerTypeScript(base: string): string {
+  return `import {
+  createTasksClient,
+  createTasksServer,
+  matchStatus,
+  parseGetTaskResult,
+  validateGetTaskResult,
+  ValidationFailed,
+  type DetailedTask,
+  type TasksClientSend,
+  type TaskStatus,
+} from "${base}/ext-tasks-draft/index.js";
+import { validateTask, type Task } from "${base}/tasks-2025-11-25/index.js";
+import {
+  validateMcpServerElicitationRequestParams,
+  type McpServerElicitationRequestParams,
+} from "${base}/elicitation-codex/index.js";
+${VALUES}
+/** Exhaustive over the statuses: leaving one out does not compile. */
+export function describeTask(task: DetailedTask): string {
+  return matchStatus(task, {
+    working: (t) => t.statusMessage ?? "working",
+    input_required: (t) => Object.keys(t.inputRequests).join(", "),
+    completed: (t) => JSON.stringify(t.result),
+    failed: (t) => JSON.stringify(t.error),
+    cancelled: () => "cancelled",
+  });
+}
+
+// The declarations carry the schema's types: each of these lines must be a type error.
+// @ts-expect-error "done" is not a status
+export const notAStatus: TaskStatus = "done";
+// @ts-expect-error a 2025-11-25 Task needs its ttl
+export const noTtl: Task = { taskId: "t", status: "working", createdAt: "", lastUpdatedAt: "" };
+// @ts-expect-error the url mode needs its url
+export const noUrl: McpServerElicitationRequestParams = { serverName: "s", threadId: "t", mode: "url", message: "m", elicitationId: "e" };
+// @ts-expect-error every status needs its handler
+export const missingHandler = (task: DetailedTask) => matchStatus(task, { working: () => 1 });
+
+export async function run() {
+  const ext = validateGetTaskResult(workingTask);
+  const extInvalid = validateGetTaskResult(doneTask);
+  if (ext.ok) describeTask(ext.value);
+  let parseError = "none";
+  try {
+    parseGetTaskResult(doneTask);
+  } catch (e) {
+    if (e instanceof ValidationFailed) parseError = "ValidationFailed";
+  }
+  const tasks2025 = validateTask(task2025);
+  const elicitation = validateMcpServerElicitationRequestParams(urlElicitation);
+  const elicitationInvalid = validateMcpServerElicitationRequestParams(smsElicitation);
+
+  const server = createTasksServer({ pollInterval: 5 });
+  const methods: string[] = [];
+  const send: TasksClientSend = async (request) => {
+    if (!methods.includes(request.method)) methods.push(request.method);
+    if (request.method !== "tools/call") return server.handle(request);
+    // The tool: start a task, answer with it at once, finish the work later.
+    const task = await server.createTask({});
+    const job = String((request.params?.arguments as { job?: unknown } | undefined)?.job);
+    void (async () => {
+      await task.update("halfway");
+      await task.complete({ content: [{ type: "text", text: \`done: \${job}\` }] });
+    })();
+    return { jsonrpc: "2.0", id: request.id, result: { ...task.createResult } };
+  };
+  // No notifications: the client learns the outcome through tasks/get, which the server's handle() answers.
+  const client = createTasksClient({ send, minPollMs: 5 });
+  let created = "none";
+  const statuses: TaskStatus[] = [];
+  const result = await client.callTool(
+    { name: "convert", arguments: { job: "report.pdf" } },
+    { onTaskCreated: (task) => (created = task.status), onUpdate: (task) => statuses.push(task.status) },
+  );
+  client.close();
+  server.close();
+  return {
+    extValid: ext.ok,
+    extInvalid: extInvalid.ok ? "accepted" : { path: extInvalid.errors[0]?.path, keyword: extInvalid.errors[0]?.keyword },
+    parseError,
+    tasks2025Invalid: tasks2025.ok ? "accepted" : tasks2025.errors[0]?.path,
+    elicitationValid: elicitation.ok,
+    elicitationInvalid: elicitationInvalid.ok ? "accepted" : elicitationInvalid.errors[0]?.path,
+    roundTrip: { result, created, last: statuses[statuses.length - 1], methods },
+  };
+}
+`;
+}
+
+/** The JavaScript consumer: `app.mjs` of a project without a TypeScript build step. */
+export function consumerJavaScript(base: string): string {
+  return `import { createTasksClient, createTasksServer, parseGetTaskResult, validateGetTaskResult, ValidationFailed } from "${base}/ext-tasks-draft/index.js";
+import { validateTask } from "${base}/tasks-2025-11-25/index.js";
+import { validateMcpServerElicitationRequestParams } from "${base}/elicitation-codex/index.js";
+${VALUES}
+export async function run() {
+  const ext = validateGetTaskResult(workingTask);
+  const extInvalid = validateGetTaskResult(doneTask);
+  let parseError = "none";
+  try {
+    parseGetTaskResult(doneTask);
+  } catch (e) {
+    if (e instanceof ValidationFailed) parseError = "ValidationFailed";
+  }
+  const tasks2025 = validateTask(task2025);
+  const elicitation = validateMcpServerElicitationRequestParams(urlElicitation);
+  const elicitationInvalid = validateMcpServerElicitationRequestParams(smsElicitation);
+
+  const server = createTasksServer({ pollInterval: 5 });
+  const methods = [];
+  const send = async (request) => {
+    if (!methods.includes(request.method)) methods.push(request.method);
+    if (request.method !== "tools/call") return server.handle(request);
+    const task = await server.createTask({});
+    const job = String(request.params?.arguments?.job);
+    void (async () => {
+      await task.update("halfway");
+      await task.complete({ content: [{ type: "text", text: \`done: \${job}\` }] });
+    })();
+    return { jsonrpc: "2.0", id: request.id, result: { ...task.createResult } };
+  };
+  // No notifications: the client learns the outcome through tasks/get, which the server's handle() answers.
+  const client = createTasksClient({ send, minPollMs: 5 });
+  let created = "none";
+  const statuses = [];
+  const result = await client.callTool(
+    { name: "convert", arguments: { job: "report.pdf" } },
+    { onTaskCreated: (task) => (created = task.status), onUpdate: (task) => statuses.push(task.status) },
+  );
+  client.close();
+  server.close();
+  return {
+    extValid: ext.ok,
+    extInvalid: extInvalid.ok ? "accepted" : { path: extInvalid.errors[0]?.path, keyword: extInvalid.errors[0]?.keyword },
+    parseError,
+    tasks2025Invalid: tasks2025.ok ? "accepted" : tasks2025.errors[0]?.path,
+    elicitationValid: elicitation.ok,
+    elicitationInvalid: elicitationInvalid.ok ? "accepted" : elicitationInvalid.errors[0]?.path,
+    roundTrip: { result, created, last: statuses[statuses.length - 1], methods },
+  };
+}
+`;
+}
+
+/** A plain-node script that runs a consumer module and prints its summary as JSON. */
+export function runnerScript(module: string): string {
+  return `import { run } from "${module}";
+console.log(JSON.stringify(await run()));
+`;
+}
