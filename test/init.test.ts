@@ -214,7 +214,10 @@ describe('a config set naming a bundled set ("bundled")', () => {
     // The reference: the same schema files copied into a project and named by path, as a user's own schemas are.
     const copy = tempDir("by-path");
     cpSync(join(packageRoot(), "schemas"), join(copy, "schemas"), { recursive: true });
-    const byPath = BUNDLED_SET_NAMES.map((name) => ({ name, schemas: BUNDLED_SETS[name]!.schemas, remotes: BUNDLED_SETS[name]!.remotes }));
+    const byPath = BUNDLED_SET_NAMES.map((name) => {
+      const { schemas, remotes, bindings } = BUNDLED_SETS[name]!;
+      return { name, schemas, remotes, ...(bindings ? { bindings } : {}) };
+    });
     byPathSets = (await generate(readConfigFile(writeJson(join(copy, CONFIG_NAME), { sets: byPath })))).sets;
     const config = { outDir: "out", sets: BUNDLED_SET_NAMES.map((bundled) => ({ bundled })) };
     bundledSets = (await generate(readConfigFile(writeJson(join(tempDir("bundled"), CONFIG_NAME), config)))).sets;
@@ -276,13 +279,15 @@ describe('a config set naming a bundled set ("bundled")', () => {
 
   it("bundles the schema files and remote mappings this repository's own config generates from", () => {
     const own = JSON.parse(readFileSync(join(projectRoot, CONFIG_NAME), "utf8")) as {
-      sets: { name: string; schemas: string[]; remotes?: Record<string, string> }[];
+      sets: { name: string; schemas: string[]; remotes?: Record<string, string>; bindings?: Record<string, unknown> }[];
     };
     expect(own.sets.map((s) => s.name)).toEqual(BUNDLED_SET_NAMES);
     for (const set of own.sets) {
-      expect({ schemas: set.schemas, remotes: set.remotes ?? {} }, set.name).toEqual({
+      const { $comment: _note, ...bindings } = set.bindings ?? {};
+      expect({ schemas: set.schemas, remotes: set.remotes ?? {}, bindings }, set.name).toEqual({
         schemas: BUNDLED_SETS[set.name]!.schemas,
         remotes: BUNDLED_SETS[set.name]!.remotes,
+        bindings: BUNDLED_SETS[set.name]!.bindings ?? {},
       });
     }
   });
@@ -313,6 +318,8 @@ describe('a config set naming a bundled set ("bundled")', () => {
     expect(code).toBe(0);
     const files = (JSON.parse(stdout) as { diagnostics: { file: string }[] }).diagnostics.map((d) => d.file);
     expect(files.length).toBeGreaterThan(0);
-    expect(new Set(files)).toEqual(new Set(["mcp-tasks-gen:schemas/ext-tasks-draft.schema.json"]));
+    // The bound input shapes reach the Codex elicitation schema too: every file is named the bundled way.
+    expect(files).toContain("mcp-tasks-gen:schemas/ext-tasks-draft.schema.json");
+    for (const file of files) expect(file).toMatch(/^mcp-tasks-gen:schemas\/[\w.-]+\.json$/);
   });
 });

@@ -9,7 +9,7 @@ import type { Dialect } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
 import type { JsonValue } from "../ir/nodes.js";
 import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
-import { BUNDLED_SET_NAMES, bundledSchemaNames, bundledSet } from "../init/bundled.js";
+import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
 
 export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
 
@@ -114,10 +114,22 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       defaultDialect: set.defaultDialect ?? "2020-12",
       annotations: set.annotations ?? [],
       allOf: set.allOf ?? "json-schema",
-      ...(set.bindings ? { bindings: resolveBindings(set.bindings, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }) } : {}),
+      ...bindingsOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }),
       ...(set.bundled ? { sourceNames: bundledSchemaNames() } : {}),
       ...(config.emit && config.emit !== "ts" ? { emit: config.emit } : {}),
     })),
+  };
+}
+
+/** A set's bindings: a bundled set's own (relative to the package), then the config's, which win by name. */
+function bindingsOf(set: SchemaSetConfig, rootDir: string, origin: SourceLocation): { bindings?: Readonly<Record<string, Binding>> } {
+  const bundled = set.bundled ? bundledSet(set.bundled)?.bindings : undefined;
+  if (!bundled && !set.bindings) return {};
+  return {
+    bindings: {
+      ...(bundled ? resolveBindings(bundled, packageRoot(), { file: `${PACKAGE_PREFIX}bundled`, pointer: `/${set.bundled}/bindings` }) : {}),
+      ...(set.bindings ? resolveBindings(set.bindings, rootDir, origin) : {}),
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  * every machine whatever the install layout (npm, pnpm, a workspace).
  */
 import { readdirSync } from "node:fs";
+import type { JsonValue } from "../ir/nodes.js";
 import { dirname, join } from "node:path";
 import { templatesDir } from "../emit/templates.js";
 
@@ -15,7 +16,16 @@ export interface BundledSet {
   readonly schemas: readonly string[];
   /** Remote `$ref` URLs and the bundled files that stand for them, relative to the package root. */
   readonly remotes: Readonly<Record<string, string>>;
+  /** Definitions given real shapes (see bind/bindings.ts), `$ref`s relative to the package root. */
+  readonly bindings?: Readonly<Record<string, JsonValue>>;
 }
+
+/** The extension draft's placeholders, bound to the request and result shapes a task's input takes. */
+const INPUT_FILE = "schemas/mcp-input-requests-2025-11-25.schema.json";
+const INPUT_BINDINGS: Readonly<Record<string, JsonValue>> = {
+  InputRequest: { anyOf: ["ElicitRequest", "CreateMessageRequest", "ListRootsRequest"].map((d) => ({ $ref: `${INPUT_FILE}#/$defs/${d}` })) },
+  InputResponse: { anyOf: ["ElicitResult", "CreateMessageResult", "ListRootsResult"].map((d) => ({ $ref: `${INPUT_FILE}#/$defs/${d}` })) },
+};
 
 /** The MCP 2025-11-25 core schema, which the 2025-11-25 Tasks schema `$ref`s remotely. */
 const CORE_2025_11_25_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-11-25/schema.json";
@@ -29,9 +39,10 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
   },
   "ext-tasks-draft": {
     description:
-      "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks): types, validators, status helpers, client and server.",
+      "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks): types, validators, status helpers, client and server. Its placeholder InputRequest/InputResponse are bound to the elicitation, sampling and roots requests and results.",
     schemas: ["schemas/ext-tasks-draft.schema.json"],
     remotes: {},
+    bindings: INPUT_BINDINGS,
   },
   "elicitation-codex": {
     description: "MCP elicitation request params as the Codex host emits them: types and validators.",
@@ -51,13 +62,16 @@ export function packageRoot(): string {
 }
 
 /** A bundled set with its files as absolute paths into the installed package; undefined for an unknown name. */
-export function bundledSet(name: string): { readonly schemas: string[]; readonly remotes: Record<string, string> } | undefined {
+export function bundledSet(
+  name: string,
+): { readonly schemas: string[]; readonly remotes: Record<string, string>; readonly bindings?: Readonly<Record<string, JsonValue>> } | undefined {
   if (!Object.hasOwn(BUNDLED_SETS, name)) return undefined;
   const set = BUNDLED_SETS[name]!;
   const root = packageRoot();
   return {
     schemas: set.schemas.map((file) => join(root, file)),
     remotes: Object.fromEntries(Object.entries(set.remotes).map(([url, file]) => [url, join(root, file)])),
+    ...(set.bindings ? { bindings: set.bindings } : {}),
   };
 }
 
