@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import {
   ALL_OF_MODES,
   DEFAULT_CONFIG_FILE,
@@ -77,13 +77,36 @@ Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with -
 2 bad input or configuration (or lint findings with --strict), 3 internal error.
 `;
 
-export async function main(argv: readonly string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+/** A mistake in how a command was called: one line naming the command, and where to read more. */
+function usageError(command: string, message: string, err: NodeJS.WritableStream): void {
+  err.write(`mcp-tasks-gen${command ? ` ${command}` : ""}: ${message}\nRun mcp-tasks-gen --help for usage.\n`);
+}
+
+/** A command's flags, parsed strictly; undefined (after saying why) when they are wrong. */
+function parseFlags<T extends ParseArgsConfig>(
+  command: string,
+  config: T,
+  err: NodeJS.WritableStream,
+): ReturnType<typeof parseArgs<T>> | undefined {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    usageError(command, (e as Error).message, err);
+    return undefined;
+  }
+}
+
+export async function main(
+  argv: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   if (argv[0] === "lint") return lintCommand(argv.slice(1), out, err);
   if (argv[0] === "diff") return diffCommand(argv.slice(1), out, err);
   if (argv[0] === "init") return initCommand(argv.slice(1), out, err);
-  let args;
-  try {
-    args = parseArgs({
+  const args = parseFlags(
+    "",
+    {
       args: [...argv],
       options: {
         config: { type: "string" },
@@ -99,11 +122,10 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
       },
       allowPositionals: false,
       strict: true,
-    });
-  } catch (e) {
-    err.write(`mcp-tasks-gen: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
-    return EXIT.badInput;
-  }
+    },
+    err,
+  );
+  if (!args) return EXIT.badInput;
   const { values } = args;
   let config: ResolvedConfig | undefined;
   if (values.help) {
@@ -133,7 +155,9 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
         const set = result.sets.find((s) => s.name === d.set)!;
         err.write(`${d.change.padEnd(8)} ${displayPath(resolve(set.outDir, d.file), process.cwd())}\n`);
       }
-      err.write(`mcp-tasks-gen --check: ${differences.length} file(s) differ from what the schemas generate; run mcp-tasks-gen and commit the result\n`);
+      err.write(
+        `mcp-tasks-gen --check: ${differences.length} file(s) differ from what the schemas generate; run mcp-tasks-gen and commit the result\n`,
+      );
       return EXIT.differences;
     }
     writeSets(result.sets);
@@ -170,10 +194,14 @@ function shownSource(file: string, config: ResolvedConfig): string {
 }
 
 /** `mcp-tasks-gen lint`: load and lint every set, emit nothing. */
-async function lintCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
+async function lintCommand(
+  argv: readonly string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const parsed = parseFlags(
+    "lint",
+    {
       args: [...argv],
       options: {
         config: { type: "string" },
@@ -186,11 +214,11 @@ async function lintCommand(argv: readonly string[], out: NodeJS.WritableStream, 
       },
       allowPositionals: false,
       strict: true,
-    }).values;
-  } catch (e) {
-    err.write(`mcp-tasks-gen lint: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
-    return EXIT.badInput;
-  }
+    },
+    err,
+  );
+  if (!parsed) return EXIT.badInput;
+  const { values } = parsed;
   if (values.help) {
     out.write(HELP);
     return EXIT.ok;
@@ -205,7 +233,9 @@ async function lintCommand(argv: readonly string[], out: NodeJS.WritableStream, 
       out.write(`${JSON.stringify(lintJson(diagnostics, config, counts), null, 2)}\n`);
     } else {
       for (const d of diagnostics) out.write(`${diagnosticLine(d, config)}\n`);
-      out.write(`mcp-tasks-gen lint: ${config.sets.length} set(s), ${counts.errors} error(s), ${counts.warnings} warning(s)\n`);
+      out.write(
+        `mcp-tasks-gen lint: ${config.sets.length} set(s), ${counts.errors} error(s), ${counts.warnings} warning(s)\n`,
+      );
     }
     return counts.errors > 0 ? EXIT.badInput : EXIT.ok;
   } catch (e) {
@@ -214,7 +244,11 @@ async function lintCommand(argv: readonly string[], out: NodeJS.WritableStream, 
 }
 
 /** The JSON `lint --json` prints: one entry per finding, and the counts. */
-function lintJson(diagnostics: readonly LintDiagnostic[], config: ResolvedConfig, counts: { errors: number; warnings: number }) {
+function lintJson(
+  diagnostics: readonly LintDiagnostic[],
+  config: ResolvedConfig,
+  counts: { errors: number; warnings: number },
+) {
   return {
     diagnostics: diagnostics.map((d) => ({
       set: d.set,
@@ -229,10 +263,14 @@ function lintJson(diagnostics: readonly LintDiagnostic[], config: ResolvedConfig
 }
 
 /** `mcp-tasks-gen diff OLD NEW`. */
-async function diffCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+async function diffCommand(
+  argv: readonly string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const parsed = parseFlags(
+    "diff",
+    {
       args: [...argv],
       options: {
         config: { type: "string" },
@@ -244,18 +282,21 @@ async function diffCommand(argv: readonly string[], out: NodeJS.WritableStream, 
       },
       allowPositionals: true,
       strict: true,
-    });
-  } catch (e) {
-    err.write(`mcp-tasks-gen diff: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
-    return EXIT.badInput;
-  }
+    },
+    err,
+  );
+  if (!parsed) return EXIT.badInput;
   const { values, positionals } = parsed;
   if (values.help) {
     out.write(HELP);
     return EXIT.ok;
   }
   if (positionals.length !== 2) {
-    err.write(`mcp-tasks-gen diff: expected two revisions, OLD and NEW (schema files, folders or set names), got ${positionals.length}\nRun mcp-tasks-gen --help for usage.\n`);
+    usageError(
+      "diff",
+      `expected two revisions, OLD and NEW (schema files, folders or set names), got ${positionals.length}`,
+      err,
+    );
     return EXIT.badInput;
   }
   try {
@@ -278,7 +319,11 @@ interface Revision {
  * One side of a diff: an existing file is a schema file, an existing folder holds the schema
  * files of one revision (every `*.json` in it), anything else names a set of the config.
  */
-function revisionFrom(arg: string, values: { config?: string; remote?: string[] }, mode: AllOfMode | undefined): Revision {
+function revisionFrom(
+  arg: string,
+  values: { config?: string; remote?: string[] },
+  mode: AllOfMode | undefined,
+): Revision {
   const path = resolve(arg);
   if (existsSync(path)) {
     const schemas = statSync(path).isDirectory()
@@ -287,12 +332,20 @@ function revisionFrom(arg: string, values: { config?: string; remote?: string[] 
           .sort()
           .map((name) => join(path, name))
       : [path];
-    if (schemas.length === 0) throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
-    return { set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema"), label: arg };
+    if (schemas.length === 0)
+      throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
+    return {
+      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema"),
+      label: arg,
+    };
   }
   const configPath = resolve(values.config ?? DEFAULT_CONFIG_FILE);
   if (!values.config && !existsSync(configPath)) {
-    throw new GeneratorError(undefined, `"${arg}" is not a schema file or folder, and there is no ${DEFAULT_CONFIG_FILE} here to find a set of that name in`, "config");
+    throw new GeneratorError(
+      undefined,
+      `"${arg}" is not a schema file or folder, and there is no ${DEFAULT_CONFIG_FILE} here to find a set of that name in`,
+      "config",
+    );
   }
   const config = readConfigFile(configPath);
   const set = config.sets.find((s) => s.name === arg);
@@ -307,7 +360,13 @@ function revisionFrom(arg: string, values: { config?: string; remote?: string[] 
   return { set: mode ? { ...set, allOf: mode } : set, label: arg };
 }
 
-function adHocSet(name: string, outDir: string, schemas: readonly string[], remotes: Record<string, string>, allOf: AllOfMode): ResolvedSet {
+function adHocSet(
+  name: string,
+  outDir: string,
+  schemas: readonly string[],
+  remotes: Record<string, string>,
+  allOf: AllOfMode,
+): ResolvedSet {
   return { name, outDir, schemas, remotes, defaultDialect: "2020-12", annotations: [], allOf };
 }
 
@@ -329,7 +388,12 @@ function allOfFlag(allOf: string | undefined): AllOfMode | undefined {
 }
 
 /** Exit code and one line on stderr for a failure of a subcommand. */
-function reportFailure(e: unknown, config: ResolvedConfig | undefined, out: string | undefined, err: NodeJS.WritableStream): number {
+function reportFailure(
+  e: unknown,
+  config: ResolvedConfig | undefined,
+  out: string | undefined,
+  err: NodeJS.WritableStream,
+): number {
   if (e instanceof GeneratorError) {
     err.write(`${messageFor(e, config, out)}\n`);
     return EXIT.badInput;
@@ -346,7 +410,10 @@ function configFrom(
   const emit = emitFlag(values.emit);
   const config = configWithoutMode(values, options.needsOut);
   if (allOf === undefined && emit === undefined) return config;
-  return { ...config, sets: config.sets.map((set) => ({ ...set, ...(allOf ? { allOf } : {}), ...(emit ? { emit } : {}) })) };
+  return {
+    ...config,
+    sets: config.sets.map((set) => ({ ...set, ...(allOf ? { allOf } : {}), ...(emit ? { emit } : {}) })),
+  };
 }
 
 function emitFlag(emit: string | undefined): EmitLanguage | undefined {
@@ -357,10 +424,14 @@ function emitFlag(emit: string | undefined): EmitLanguage | undefined {
 }
 
 /** `mcp-tasks-gen init`: a starting config naming the bundled sets; never replaces one unless --force. */
-async function initCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
+async function initCommand(
+  argv: readonly string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const parsed = parseFlags(
+    "init",
+    {
       args: [...argv],
       options: {
         config: { type: "string" },
@@ -372,11 +443,11 @@ async function initCommand(argv: readonly string[], out: NodeJS.WritableStream, 
       },
       allowPositionals: false,
       strict: true,
-    }).values;
-  } catch (e) {
-    err.write(`mcp-tasks-gen init: ${(e as Error).message}\nRun mcp-tasks-gen --help for usage.\n`);
-    return EXIT.badInput;
-  }
+    },
+    err,
+  );
+  if (!parsed) return EXIT.badInput;
+  const { values } = parsed;
   if (values.help) {
     out.write(HELP);
     return EXIT.ok;
@@ -403,13 +474,20 @@ async function initCommand(argv: readonly string[], out: NodeJS.WritableStream, 
   }
 }
 
-function configWithoutMode(values: { config?: string; schema?: string[]; out?: string; remote?: string[] }, needsOut: boolean): ResolvedConfig {
+function configWithoutMode(
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[] },
+  needsOut: boolean,
+): ResolvedConfig {
   if (values.schema) {
-    if (!values.out && needsOut) throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
+    if (!values.out && needsOut)
+      throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
     if (values.config) throw new GeneratorError(undefined, "use either --config or --schema, not both", "config");
     const outDir = resolve(values.out ?? basename(values.schema[0]!).replace(/(\.schema)?\.json$/, ""));
     const schemas = values.schema.map((s) => resolve(s));
-    return { rootDir: process.cwd(), sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema")] };
+    return {
+      rootDir: process.cwd(),
+      sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema")],
+    };
   }
   if (values.out) throw new GeneratorError(undefined, "--out only goes with --schema", "config");
   const path = resolve(values.config ?? DEFAULT_CONFIG_FILE);
