@@ -1,11 +1,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "./support/cli.js";
 import { treeSnapshot } from "./support/tree.js";
 import { displayPath } from "../generator/config/config.js";
-import { main } from "../generator/cli/main.js";
 import { projectRoot } from "./support/shared.js";
 
 /**
@@ -18,24 +17,8 @@ const FIXTURES = join(projectRoot, "test", "fixtures", "bad-input");
 const SCHEMA = "schemas/input.schema.json";
 const CONFIG = "mcp-tasks-gen.config.json";
 
-/** A writable stream that keeps what is written, as text. */
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join("") };
-}
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = collector();
-  const err = collector();
-  const code = await main(argv, out.stream, err.stream);
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = runCli;
 
 const snapshot = treeSnapshot;
 

@@ -2,10 +2,9 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beyondLint, runCli } from "./support/cli.js";
 import { treeSnapshot } from "./support/tree.js";
-import { main } from "../generator/cli/main.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 
@@ -24,17 +23,6 @@ const VERSION = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf
 const FLAGS = ["--config", "--check", "--schema", "--out", "--remote", "--help", "--version"];
 const STACK_FRAME = /^\s+at /m;
 
-/** A writable stream that keeps what is written, as text. */
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join("") };
-}
 
 interface Run {
   code: number | null;
@@ -42,21 +30,8 @@ interface Run {
   stderr: string;
 }
 
-async function run(argv: string[]): Promise<Run> {
-  const out = collector();
-  const err = collector();
-  const code = await main(argv, out.stream, err.stream);
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = runCli;
 
-/** stderr without lint findings (`file#/pointer: [rule-id] message`), which the bundled schemas have by design. */
-const LINT_LINE = /^[^\s]+#[^\s:]*: \[[a-z-]+\] /;
-function beyondLint(stderr: string): string {
-  return stderr
-    .split("\n")
-    .filter((line) => line !== "" && !LINT_LINE.test(line))
-    .join("\n");
-}
 
 function runBin(argv: string[], cwd: string, bin = BIN): Run {
   const result = spawnSync(process.execPath, [bin, ...argv], { cwd, encoding: "utf8", timeout: 60_000 });

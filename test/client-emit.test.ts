@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { clientFeatures } from "../generator/emit/stubs/client-features.js";
 import { checkConfig, generate, loadSet, readConfigFile, resolveConfig, type SchemaSetConfig } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
@@ -43,18 +44,7 @@ function typeCheck(files: ReadonlyMap<string, string>): string[] {
   for (const [name, contents] of files) writeFileSync(join(dir, "set", name), contents);
   const program = ts.createProgram({
     rootNames: [...files.keys()].map((name) => join(dir, "set", name)),
-    options: {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      verbatimModuleSyntax: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      lib: ["lib.es2022.d.ts"],
-      types: [],
-      noEmit: true,
-    },
+    options: { ...STRICT_COMPILER_OPTIONS, skipLibCheck: false, lib: ["lib.es2022.d.ts"], noEmit: true },
   });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }

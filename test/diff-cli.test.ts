@@ -1,9 +1,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./support/cli.js";
 import type { ApiDiff } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 import { treeSnapshot } from "./support/tree.js";
@@ -19,23 +18,8 @@ const SCHEMAS = join(projectRoot, "schemas");
 const CORE_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-11-25/schema.json";
 const BUNDLED = ["diff", "tasks-2025-11-25", "ext-tasks-draft", "--config", REPO_CONFIG];
 
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join("") };
-}
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = collector();
-  const err = collector();
-  const code = await main(argv, out.stream, err.stream);
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = runCli;
 
 const temps: string[] = [];
 function tempDir(): string {

@@ -2,9 +2,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./support/cli.js";
 import { checkConfig, generate, GeneratorError, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS, packageRoot } from "../generator/init/bundled.js";
 import { ensureBuilt } from "./support/pack.js";
@@ -32,23 +31,8 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join("") };
-}
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = collector();
-  const err = collector();
-  const code = await main(argv, out.stream, err.stream);
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = runCli;
 
 function runBin(argv: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [BIN, ...argv], { cwd, encoding: "utf8", timeout: 120_000 });

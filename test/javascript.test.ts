@@ -2,10 +2,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./support/cli.js";
 import { compareSets, generate, readConfigFile, writeSets, type GeneratedSet, type ResolvedConfig } from "../generator/index.js";
 import { BUNDLED_SET_NAMES } from "../generator/init/bundled.js";
 import { formatTypeScript } from "../generator/output/format.js";
@@ -32,23 +31,8 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join("") };
-}
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = collector();
-  const err = collector();
-  const code = await main(argv, out.stream, err.stream);
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = runCli;
 
 /** The config every test reads: the bundled sets, as JavaScript, into `out/`. */
 const CONFIG = { outDir: "out", emit: "js", sets: BUNDLED_SET_NAMES.map((bundled) => ({ bundled })) };

@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./support/cli.js";
 import { displayPath } from "../generator/config/config.js";
 import { projectRoot } from "./support/shared.js";
 import { treeSnapshot } from "./support/tree.js";
@@ -25,23 +24,8 @@ const EXPECTED_LINES = [
   `${SHOWN}#/$defs/FiresOpenApi/format: [unknown-format] format "int32" is not a JSON Schema format ("int32" is an OpenAPI/schemars format, not a JSON Schema one); it is kept as documentation and nothing checks it`,
 ];
 
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => chunks.join("") };
-}
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = collector();
-  const err = collector();
-  const code = await main(argv, out.stream, err.stream);
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = runCli;
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "");
 

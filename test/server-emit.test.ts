@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Project, ts } from "ts-morph";
 import { describe, expect, it } from "vitest";
+import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, generateFromMemory, readConfigFile } from "../generator/index.js";
 import { projectRoot } from "./support/shared.js";
 
@@ -57,18 +58,12 @@ describe("server.ts per set", () => {
       const project = new Project({
         useInMemoryFileSystem: true,
         compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          verbatimModuleSyntax: true,
+          ...STRICT_COMPILER_OPTIONS,
+          skipLibCheck: false,
           noUnusedLocals: true,
           noUnusedParameters: true,
           noImplicitReturns: true,
-          module: ts.ModuleKind.NodeNext,
-          moduleResolution: ts.ModuleResolutionKind.NodeNext,
-          target: ts.ScriptTarget.ES2022,
           lib: ["lib.es2022.d.ts"],
-          types: [],
         },
       });
       project.createSourceFile("/package.json", '{ "type": "module" }');
