@@ -96,6 +96,8 @@ interface GeneratedModule {
 
 export interface LoadedSet {
   readonly model: Model;
+  /** What the validators read: the model itself, or in merged `allOf` mode the merged model. */
+  readonly validatorModel: Model;
   readonly sources: readonly SchemaFile[];
   /** Lint findings (see generator/lint/). */
   readonly diagnostics: readonly Diagnostic[];
@@ -105,9 +107,15 @@ export interface LoadedSet {
 export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
   const { registry, definitions, sources } = lowerSet(set, rootDir);
   const model = analyze(definitions);
-  const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(mergeIntersections(model)) : undefined;
+  const validatorModel = validatorModelOf(model, set.allOf);
+  const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(validatorModel) : undefined;
   const diagnostics = lintSchemas({ registry, definitions, ...(unmergedIntersections ? { unmergedIntersections } : {}) });
-  return { model, sources, diagnostics };
+  return { model, validatorModel, sources, diagnostics };
+}
+
+/** Types mean the TypeScript intersection in both modes; only validators read the merged model. */
+function validatorModelOf(model: Model, allOf: AllOfMode): Model {
+  return allOf === "merged" ? mergeIntersections(model) : model;
 }
 
 /** Where the intersections a model still holds sit (`file#/pointer`). */
@@ -179,11 +187,11 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
 }
 
 function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
-  const { model, sources, diagnostics } = loadSet(set, rootDir);
+  const { model, validatorModel, sources, diagnostics } = loadSet(set, rootDir);
   // `emit` is recorded only for JavaScript, so TypeScript output reads as it always has.
   const options = { allOf: set.allOf, defaultDialect: set.defaultDialect, ...(set.emit === "js" ? { emit: "js" } : {}) };
   const header = fileHeader({ version: VERSION, sources, options });
-  const files = emitModules(model, set.allOf, header);
+  const files = emitModules(model, validatorModel, header);
   return {
     name: set.name,
     outDir: set.outDir,
@@ -194,9 +202,7 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
 }
 
 /** Every module of a set, from its model, not yet formatted. */
-function emitModules(model: Model, allOf: AllOfMode, header: string): GeneratedModule[] {
-  // Types mean the TypeScript intersection in both modes; only validators read the merged model.
-  const validatorModel = allOf === "merged" ? mergeIntersections(model) : model;
+function emitModules(model: Model, validatorModel: Model, header: string): GeneratedModule[] {
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
@@ -245,7 +251,7 @@ export async function generateFromMemory(input: MemorySet): Promise<{ files: Gen
   const model = analyze(inSourceOrder(lowerer.list(), declared));
   const allOf = input.allOf ?? "json-schema";
   const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
-  const modules = emitModules(model, allOf, header);
+  const modules = emitModules(model, validatorModelOf(model, allOf), header);
   const files =
     input.format ?? true ? await formatModules(modules) : modules.map((m) => ({ name: m.name, contents: m.header + m.code }));
   return { files, model };

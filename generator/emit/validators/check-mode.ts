@@ -21,7 +21,7 @@ import {
   type Condition,
 } from "./conditions.js";
 import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
-import { FunctionScope, indent, propertyAccess, type ModuleScope } from "./scope.js";
+import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import type { TestEmitter } from "./test-mode.js";
 
 export class CheckEmitter {
@@ -214,7 +214,7 @@ export class CheckEmitter {
           : this.statements(additional, item, keyPath, fn, owner);
       body.push(...ifElse(unmatched.length ? unmatched.join(" && ") : "true", inner, []));
     }
-    const usesItem = body.slice(1).some((line) => new RegExp(`\\b${item}\\b`).test(line));
+    const usesItem = mentions(body.slice(1), item);
     return [`for (const ${key} in ${v}) {`, ...indent(usesItem ? body : body.slice(1)), "}"];
   }
 
@@ -228,7 +228,7 @@ export class CheckEmitter {
       loop.push(`if (!${this.test.opaque(node.keys, key, owner)}) ${this.report(keyPath, "propertyNames", message, node, "propertyNames")}`);
     }
     const inner = this.statements(node.values, item, keyPath, fn, owner);
-    const readsItem = inner.some((line) => new RegExp(`\\b${item}\\b`).test(line));
+    const readsItem = mentions(inner, item);
     if (inner.length) loop.push(...(readsItem ? [`const ${item} = ${v}[${key}];`] : []), ...inner);
     const body = [
       ...(loop.length ? [`for (const ${key} in ${v}) {`, ...indent(loop), "}"] : []),

@@ -5,7 +5,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
-import { ModuleScope, indent } from "./scope.js";
+import { ModuleScope, indent, mentions } from "./scope.js";
 import { TestEmitter } from "./test-mode.js";
 
 export function emitValidators(model: Model): string {
@@ -18,7 +18,7 @@ export function emitValidators(model: Model): string {
     const isBody = test.body(def.node, "value", name);
     const checkBody = check.body(def.node, name, def.loc);
     // A schema that accepts anything reads none of its parameters: mark them unused for `noUnusedParameters`.
-    const param = (lines: readonly string[], p: string) => (lines.some((l) => new RegExp(`\\b${p}\\b`).test(l)) ? p : `_${p}`);
+    const param = (lines: readonly string[], p: string) => (mentions(lines, p) ? p : `_${p}`);
     const value = param(isBody, "value");
     functions.push(
       [
@@ -49,7 +49,7 @@ export function emitValidators(model: Model): string {
   const typeNames = model.definitions.map((d) => d.name);
   // Import only what the final code calls: some helpers are asked for by code later left out.
   const code = [...scope.constantDeclarations, ...functions, ...scope.helperFunctions].join("\n");
-  const runtime = [...scope.runtimeImports].filter((name) => new RegExp(`\\b${name}\\b`).test(code)).sort();
+  const runtime = [...scope.runtimeImports].filter((name) => mentions(code, name)).sort();
   return [
     `import type { ${typeNames.join(", ")} } from "./types.js";`,
     `import type { ValidationError, ValidationResult } from "./runtime.js";`,

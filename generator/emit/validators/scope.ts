@@ -58,3 +58,9 @@ const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype)
 export function indent(lines: readonly string[]): string[] {
   return lines.map((l) => `  ${l}`);
 }
+
+/** Whether generated code refers to an identifier (to leave out what nothing reads). */
+export function mentions(code: string | readonly string[], identifier: string): boolean {
+  const pattern = new RegExp(`\\b${identifier.replace(/\$/g, "\\$")}\\b`);
+  return typeof code === "string" ? pattern.test(code) : code.some((line) => pattern.test(line));
+}

@@ -7,7 +7,7 @@
 import type { Model } from "../../analyze/model.js";
 import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
 import { arrayConditions, containsBounds, literal, literalCondition, negate, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
-import { FunctionScope, indent, propertyAccess, type ModuleScope } from "./scope.js";
+import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 
 export class TestEmitter {
   constructor(
@@ -231,7 +231,7 @@ export class TestEmitter {
       body.push(...this.failIf(parts.length ? parts.join(" && ") : "true"));
     }
     // Bind the property's value only when some check reads it.
-    const usesItem = body.slice(1).some((line) => new RegExp(`\\b${item}\\b`).test(line));
+    const usesItem = mentions(body.slice(1), item);
     return [`for (const ${key} in ${v}) {`, ...indent(usesItem ? body : body.slice(1)), "}"];
   }
 
