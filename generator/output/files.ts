@@ -24,8 +24,10 @@ export interface GeneratedSet {
 
 export function writeSets(sets: readonly GeneratedSet[]): void {
   const staged: { set: GeneratedSet; staging: string }[] = [];
+  let current: GeneratedSet | undefined;
   try {
     for (const set of sets) {
+      current = set;
       mkdirSync(dirname(set.outDir), { recursive: true });
       const staging = mkdtempSync(join(dirname(set.outDir), `.${basename(set.outDir)}.tmp-`));
       staged.push({ set, staging });
@@ -33,8 +35,7 @@ export function writeSets(sets: readonly GeneratedSet[]): void {
     }
   } catch (e) {
     for (const { staging } of staged) rmSync(staging, { recursive: true, force: true });
-    const failed = staged.length < sets.length ? sets[staged.length] : staged[staged.length - 1]?.set;
-    throw new GeneratorError(failed?.outDirOrigin, `cannot write the output folder: ${(e as Error).message}`, "output");
+    throw new GeneratorError(current?.outDirOrigin, `cannot write the output folder: ${(e as Error).message}`, "output");
   }
   for (const { set, staging } of staged) {
     const backup = `${staging}.old`;
