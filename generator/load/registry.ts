@@ -154,6 +154,13 @@ export class SchemaRegistry {
         } catch (e) {
           throw new GeneratorError({ ...ctx.loc, pointer: appendPointer(ctx.loc.pointer, "$id") }, (e as Error).message);
         }
+        // A draft-07 `$id` may end in a plain-name fragment ("https://x/y#name"): the schema is then
+        // the resource "https://x/y" (a base URI never has a fragment) and "name" is an anchor in it.
+        const [resource, anchor] = splitFragment(uri);
+        if (anchor !== "" && !anchor.startsWith("/") && dialect === "draft-07") {
+          uri = resource;
+          this.anchors.set(`${resource}#${anchor}`, { schema, context: { ...ctx, baseUri: resource, dialect } });
+        }
         ctx = { ...ctx, baseUri: uri, dialect };
         if (!this.resources.has(uri) || isDocumentRoot) this.resources.set(uri, { schema, context: ctx });
       }
