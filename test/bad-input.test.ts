@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
 import { treeSnapshot } from "./support/tree.js";
 import { displayPath } from "../generator/config/config.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Bad input stops generation with exit 2 and one line `file#/json/pointer: what is wrong`, and

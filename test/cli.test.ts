@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beyondLint, runCli } from "./support/cli.js";
 import { treeSnapshot } from "./support/tree.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * The `mcp-tasks-gen` command: flags, exit codes (0 done, 1 stale, 2 bad input, 3 internal) and

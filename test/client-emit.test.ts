@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { clientFeatures } from "../generator/emit/stubs/client-features.js";
 import { checkConfig, generate, loadSet, readConfigFile, resolveConfig, type SchemaSetConfig } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * How `client.ts` is emitted: what it offers comes from the schema (never from the set's name),

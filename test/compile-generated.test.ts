@@ -2,7 +2,7 @@ import { join, posix } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * The design promises generated folders that compile under the strictest settings a user might

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLED_SET_NAMES } from "../generator/init/bundled.js";
 import { consumerJavaScript, consumerTypeScript, EXPECTED_SUMMARY, runnerScript } from "./support/consumer.js";
 import { filesBelow, npmPack, runNpm, transcript } from "./support/pack.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * mcp-tasks-gen as another project uses it: `npm pack` this package, install the tarball (and

@@ -4,7 +4,7 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { projectRoot, sharedPath } from "./support/shared.js";
+import { fixturePath, projectRoot } from "./support/paths.js";
 
 /**
  * schemas/mcp-core-2025-11-25.schema.json stands in for the five MCP core definitions that
@@ -16,7 +16,7 @@ const NAMES = ["RequestId", "Result", "ProgressToken", "PaginatedRequestParams",
 const RUNS = 2_000;
 
 const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, "utf8"));
-const real = readJson(sharedPath("mcp-spec", "2025-11-25", "schema.json"));
+const real = readJson(fixturePath("mcp-spec", "2025-11-25", "schema.json"));
 const local = readJson(join(projectRoot, "schemas", "mcp-core-2025-11-25.schema.json"));
 
 // Neither document is added under its own $id (the upstream one has none), so give each a key.

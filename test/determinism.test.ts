@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../generator/cli/main.js";
 import { generate, readConfigFile, type GeneratedSet, type SchemaSetConfig, type UserConfig } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Generated output is a pure function of the schemas, the options and the generator version:

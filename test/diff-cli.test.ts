@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
 import type { ApiDiff } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 import { treeSnapshot } from "./support/tree.js";
 
 /**

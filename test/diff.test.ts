@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffSets, readConfigFile, resolveConfig, type ApiChange, type ApiDiff, type ResolvedSet } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * `diffSets`: the changes of the generated API between two revisions, each classified for

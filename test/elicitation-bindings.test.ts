@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkConfig, generate, generateFromMemory, GeneratorError, lint, readConfigFile, resolveConfig, type SchemaSetConfig } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Bindings (`"bindings"` of a set in the config, generator/bind/bindings.ts) and what they turn

@@ -3,17 +3,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as codex from "../generated/elicitation-codex/index.js";
 import { elicitationDefaults, readElicitationForm, validateElicitationContent, parseElicitationContent, ElicitationContentInvalid } from "../generated/elicitation-codex/index.js";
-import { projectRoot, sharedPath } from "./support/shared.js";
+import { fixturePath, projectRoot } from "./support/paths.js";
 
 /**
  * The run-time form module of the elicitation set (`generated/elicitation-codex/elicitation.ts`):
- * the specification's own examples (`shared/mcp-spec/draft/examples/`) are accepted schemas and
+ * the specification's own examples (`test/fixtures/mcp-spec/draft/examples/`) are accepted schemas and
  * answers, every rule rejects a hand-made wrong answer at the exact field and keyword, malformed
  * forms are reported (never thrown), and the formats follow the JSON Schema Test Suite.
  */
 
 type Json = Record<string, unknown>;
-const examplesDir = (name: string) => sharedPath("mcp-spec", "draft", "examples", name);
+const examplesDir = (name: string) => fixturePath("mcp-spec", "draft", "examples", name);
 const readJson = (path: string): Json => JSON.parse(readFileSync(path, "utf8")) as Json;
 /** Every example of a definition folder, by file name. */
 function examplesOf(definition: string): [string, Json][] {
@@ -60,7 +60,7 @@ describe("the specification's examples", () => {
   };
 
   it("covers every *EnumSchema folder the examples have", () => {
-    const folders = readdirSync(sharedPath("mcp-spec", "draft", "examples")).filter((f) => f.endsWith("EnumSchema"));
+    const folders = readdirSync(fixturePath("mcp-spec", "draft", "examples")).filter((f) => f.endsWith("EnumSchema"));
     expect(folders.sort()).toEqual(Object.keys(PRIMITIVES).filter((k) => k.endsWith("EnumSchema")).sort());
   });
 
@@ -238,7 +238,7 @@ describe("a wrong answer is rejected at its field, with the keyword that failed"
 describe("formats, judged by the JSON Schema Test Suite (draft 2020-12, optional/format)", () => {
   const FORMATS = ["email", "uri", "date", "date-time"] as const;
   describe.each(FORMATS)("%s", (format) => {
-    const groups = JSON.parse(readFileSync(sharedPath("json-schema-test-suite", "tests", "draft2020-12", "optional", "format", `${format}.json`), "utf8")) as {
+    const groups = JSON.parse(readFileSync(fixturePath("json-schema-test-suite", "tests", "draft2020-12", "optional", "format", `${format}.json`), "utf8")) as {
       tests: { description: string; data: unknown; valid: boolean }[];
     }[];
     // Only strings reach a text field's format check (other types fail `type` first).

@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ext from "../generated/ext-tasks-draft/validators.js";
-import { projectRoot, sharedPath } from "./support/shared.js";
+import { fixturePath, projectRoot } from "./support/paths.js";
 
 /**
  * schemas/mcp-input-requests-2025-11-25.schema.json is the project's local stand-in for what a
@@ -25,7 +25,7 @@ import { projectRoot, sharedPath } from "./support/shared.js";
 type Json = Record<string, unknown>;
 const RUNS = 1_500;
 const readJson = (path: string): Json => JSON.parse(readFileSync(path, "utf8")) as Json;
-const real = readJson(sharedPath("mcp-spec", "2025-11-25", "schema.json"));
+const real = readJson(fixturePath("mcp-spec", "2025-11-25", "schema.json"));
 const local = readJson(join(projectRoot, "schemas", "mcp-input-requests-2025-11-25.schema.json"));
 const codex = readJson(join(projectRoot, "schemas", "codex-mcp-elicitation-request-params.schema.json"));
 
@@ -244,7 +244,7 @@ describe("sampling: upstream's requests and results, with content blocks and too
 // ---------------------------------------------------------------------------------------------
 
 function examples(definition: string): [string, Json][] {
-  const dir = sharedPath("mcp-spec", "draft", "examples", definition);
+  const dir = fixturePath("mcp-spec", "draft", "examples", definition);
   return readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort()

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { generate, readConfigFile } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 // The generator formats with prettier's babel-ts parser for speed; this proves the result is
 // exactly what the typescript parser prints too, i.e. the files are prettier-formatted TypeScript.

@@ -7,7 +7,7 @@ import { runCli } from "./support/cli.js";
 import { checkConfig, generate, GeneratorError, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS, packageRoot } from "../generator/init/bundled.js";
 import { ensureBuilt } from "./support/pack.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Using mcp-tasks-gen from another project: `mcp-tasks-gen init` writes a starting config, a

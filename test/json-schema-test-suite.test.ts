@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GeneratorError, generateFromMemory, type MemoryDocument } from "../generator/index.js";
 import { importValidators, keywordFiles, metaSchemaDocuments, readGroups, remoteDocuments, type RootValidators, type SuiteGroup } from "./support/json-schema-suite.js";
-import { sharedPath } from "./support/shared.js";
+import { fixturePath } from "./support/paths.js";
 
 /**
  * The official JSON Schema Test Suite as the referee of the generated validators (design.md:
@@ -100,8 +100,8 @@ afterAll(() => {
 type Generated = { readonly validators: RootValidators } | { readonly error: unknown };
 
 for (const draft of DRAFTS) {
-  const testsDir = sharedPath("json-schema-test-suite", "tests", draft.folder);
-  const known = [...remoteDocuments(sharedPath("json-schema-test-suite", "remotes"), draft.folder), ...metaSchemaDocuments(draft.folder)];
+  const testsDir = fixturePath("json-schema-test-suite", "tests", draft.folder);
+  const known = [...remoteDocuments(fixturePath("json-schema-test-suite", "remotes"), draft.folder), ...metaSchemaDocuments(draft.folder)];
 
   /** Generates one group's schema as the root `Root` and imports its validators. */
   async function generateGroup(file: string, index: number, group: SuiteGroup): Promise<Generated> {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet, type ResolvedSet } from "../generator/index.js";
 import { bindSchemas } from "../generator/bind/bindings.js";
 import { readSchemaFile } from "../generator/load/documents.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * json-schema-to-typescript ("jsts") as an oracle for the generated types. Both tools read the same

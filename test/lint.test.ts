@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, lint, LINT_RULES, readConfigFile, resolveConfig, type LintDiagnostic, type ResolvedConfig } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Schema lint, rule by rule. Each fixture in test/fixtures/lint/ holds `Fires*` definitions that

@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet, type ResolvedConfig, type ResolvedSet } from "../generator/index.js";
-import { projectRoot, sharedPath } from "./support/shared.js";
+import { fixturePath, projectRoot } from "./support/paths.js";
 
 /**
  * The merged-intersection mode (`"allOf": "merged"`, `--allof merged`) proven on the
@@ -32,7 +32,7 @@ const NOT_IN_SEEDS: Readonly<Record<string, string>> = {
   JSONRPCError: "the JSON-RPC error envelope is core MCP, not a definition of either Tasks seed",
 };
 
-const examples = (JSON.parse(readFileSync(sharedPath("mcp-spec", "tasks-examples.json"), "utf8")) as { examples: Example[] }).examples;
+const examples = (JSON.parse(readFileSync(fixturePath("mcp-spec", "tasks-examples.json"), "utf8")) as { examples: Example[] }).examples;
 const taskExamples = examples.map((example, index) => ({ example, index })).filter(({ example }) => TASK_SETS.includes(example.revision));
 
 const config = readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json"));

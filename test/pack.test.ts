@@ -5,7 +5,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BUNDLED_SETS } from "../generator/init/bundled.js";
 import { filesBelow, npmPack, type PackResult } from "./support/pack.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * What `npm publish` would ship, read from `npm pack --dry-run --json`: the built generator, the

@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12, its
  * SEP-2663 Tasks scenarios) against the example server built on the generated ext-tasks server,
  * started the way users start it (`examples/ext-tasks-server/run.mjs`, PORT=0). The suite needs
- * Node 22; both live in tools/conformance (see ../shared/conformance.md). When either is missing
+ * Node 22; both live in tools/conformance (installed by tools/conformance/install.mjs). When either is missing
  * this test fails: it never skips.
  */
 

@@ -4,7 +4,7 @@ import { Project, ts } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, generateFromMemory, readConfigFile } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * The server stub follows the schema, not the set's name: the two Tasks revisions get the

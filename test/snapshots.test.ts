@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { beyondLint, runCli } from "./support/cli.js";
 import { generate, readConfigFile } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * One file snapshot per generated file, so any change of generator or schema shows up in review

@@ -8,10 +8,10 @@ import { readConfigFile, type ResolvedSet } from "../generator/index.js";
 import * as elicitationCodex from "../generated/elicitation-codex/index.js";
 import * as extTasksDraft from "../generated/ext-tasks-draft/index.js";
 import * as tasks20251125 from "../generated/tasks-2025-11-25/index.js";
-import { projectRoot, sharedPath } from "./support/shared.js";
+import { fixturePath, projectRoot } from "./support/paths.js";
 
 /**
- * The messages the specification documents show (shared/mcp-spec/tasks-examples.json), each
+ * The messages the specification documents show (test/fixtures/mcp-spec/tasks-examples.json), each
  * labelled with its revision and the definition it is meant to match. The committed generated
  * validators must give every one the verdict ajv gives on the same seed schema: a seed that
  * rejects the spec's own example (the ext-tasks draft rejects `resultType` and `_meta`) is a
@@ -35,7 +35,7 @@ const NOT_IN_SEEDS: Readonly<Record<string, string>> = {
     "the JSON-RPC error envelope is core MCP, not part of either Tasks seed (the 2025-11-25 core stand-in carries only RequestId, Result, ProgressToken, PaginatedRequestParams and NotificationParams)",
 };
 
-const examplesFile = JSON.parse(readFileSync(sharedPath("mcp-spec", "tasks-examples.json"), "utf8")) as { examples?: unknown };
+const examplesFile = JSON.parse(readFileSync(fixturePath("mcp-spec", "tasks-examples.json"), "utf8")) as { examples?: unknown };
 const examples = examplesFile.examples as Example[];
 
 /** The generated modules, by set name (= the examples' revision label). */

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { Project, ts, type SourceFile } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedFile } from "../generator/index.js";
-import { projectRoot, sharedPath } from "./support/shared.js";
+import { fixturePath, projectRoot } from "./support/paths.js";
 
 /**
  * The generated 2025-11-25 types against the specification's own TypeScript
- * (`seeds/tasks-2025-11-25.schema.ts`). Every type the spec exports must be assignable to the
+ * (`test/fixtures/seeds/tasks-2025-11-25.schema.ts`). Every type the spec exports must be assignable to the
  * generated type of the same name (the generated type is never narrower), and the two must be
  * equivalent wherever the JSON Schema says as much as the TypeScript does.
  *
@@ -206,7 +206,7 @@ beforeAll(async () => {
   // The comparison is about types: types.ts and what it imports (nothing). The other modules use
   // the types, so a deliberately narrowed copy (below) would also break them, which is not the point.
   genFiles = set.files.filter((f) => f.name === "types.ts");
-  specText = readFileSync(sharedPath("seeds", "tasks-2025-11-25.schema.ts"), "utf8");
+  specText = readFileSync(fixturePath("seeds", "tasks-2025-11-25.schema.ts"), "utf8");
   actual = judge(genFiles, specText);
 });
 

@@ -5,7 +5,7 @@ import { Project, ts } from "ts-morph";
 import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * The generated `status.ts` of both Tasks sets: run for real (the set's files written to a temp

@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * The shapes the design asks of generated types, checked on the generator's in-memory output

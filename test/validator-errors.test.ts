@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as codex from "../generated/elicitation-codex/validators.js";
 import * as ext from "../generated/ext-tasks-draft/validators.js";
 import * as t25 from "../generated/tasks-2025-11-25/validators.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Error quality of the committed generated validators: for the mistakes people actually make,

@@ -11,7 +11,7 @@ import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 import { generate, readConfigFile, type ResolvedSet } from "../generator/index.js";
 import { bindSchemas } from "../generator/bind/bindings.js";
 import { readSchemaFile } from "../generator/load/documents.js";
-import { projectRoot } from "./support/shared.js";
+import { projectRoot } from "./support/paths.js";
 
 /**
  * Differential property tests: for every definition a schema file declares, the generated

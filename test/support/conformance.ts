@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "./shared.js";
+import { projectRoot } from "./paths.js";
 
 /**
  * The official MCP conformance suite and the Node 22 binary it needs, installed by

@@ -1,7 +1,7 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { projectRoot } from "./shared.js";
+import { projectRoot } from "./paths.js";
 
 /**
  * Building and packing this package, for the tests of what it publishes (test/pack.test.ts) and
