@@ -25,7 +25,7 @@ import { formatDiagnostic, formatLocation, GeneratorError, type Diagnostic } fro
 import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
 import { generate, lint } from "../generate.js";
 import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
-import { compareSets, writeSets } from "../output/files.js";
+import { compareSets, inspectTargets, refusalFor, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
 
 export const EXIT = { ok: 0, differences: 1, badInput: 2, internal: 3 } as const;
@@ -40,9 +40,9 @@ Usage:
                                       (default ${DEFAULT_INIT_OUT_DIR}); --set: only these sets;
                                       --force: replace an existing config; --config FILE: write
                                       the config there instead
-  mcp-tasks-gen                       generate every set of ${DEFAULT_CONFIG_FILE}
+  mcp-tasks-gen [--force]             generate every set of ${DEFAULT_CONFIG_FILE}
   mcp-tasks-gen --check               write nothing; exit 1 if generated files are stale
-  mcp-tasks-gen --schema FILE --out DIR
+  mcp-tasks-gen --schema FILE --out DIR [--force]
                                       generate one ad-hoc set from schema files
   mcp-tasks-gen lint [--json] [--strict] [--config FILE | --schema FILE...]
                                       report schema problems without generating
@@ -64,11 +64,18 @@ Options:
                     declarations, for projects without a TypeScript build step;
                     overrides the config's "emit"
   --strict          lint warnings are errors: exit 2 and write nothing
+  --force           (generating) delete files a user added to, or edited in, a generated
+                    folder instead of refusing; it never replaces a folder mcp-tasks-gen did
+                    not generate, nor a file in the place of a folder
   --json            (lint, diff) print JSON instead of text
   --fail-on-breaking
                     (diff) exit 1 when a change breaks clients or servers
   --help            show this help
   --version         show the version
+
+mcp-tasks-gen replaces only what it wrote: each generated folder holds a manifest
+(.mcp-tasks-gen.json) listing its files and their sha256. A target holding anything else (or
+a file where a folder should be) stops the run with exit 2, nothing written.
 
 Lint findings print as file#/json/pointer: [rule-id] message on stderr while generating; they
 are warnings and do not change the exit code unless --strict is given.
@@ -117,6 +124,7 @@ export async function main(
         allof: { type: "string" },
         emit: { type: "string" },
         strict: { type: "boolean" },
+        force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -136,6 +144,10 @@ export async function main(
     out.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  if (values.force && values.check) {
+    usageError("", "--force goes with generating, not with --check (which writes nothing)", err);
+    return EXIT.badInput;
+  }
   try {
     config = configFrom(values);
     const result = await generate(config);
@@ -146,6 +158,12 @@ export async function main(
       return EXIT.badInput;
     }
     if (values.check) {
+      // A target that is not a folder cannot be compared (or written): the same one line as generating.
+      const states = inspectTargets(result.sets);
+      for (const [i, set] of result.sets.entries()) {
+        if (states[i]!.kind !== "blocked") continue;
+        throw new GeneratorError(set.outDirOrigin, refusalFor(set.outDir, states[i]!, false, shownPath)!, "output");
+      }
       const differences = compareSets(result.sets);
       if (differences.length === 0) {
         out.write(`mcp-tasks-gen: ${result.sets.length} set(s) up to date\n`);
@@ -155,12 +173,17 @@ export async function main(
         const set = result.sets.find((s) => s.name === d.set)!;
         err.write(`${d.change.padEnd(8)} ${displayPath(resolve(set.outDir, d.file), process.cwd())}\n`);
       }
+      const extra = differences.filter((d) => d.change === "extra").length;
+      const foreign =
+        extra === 0
+          ? ""
+          : `; ${extra} of them (extra) were not written by mcp-tasks-gen: move them out of the generated folders first, as generating refuses to replace a folder holding them (--force deletes them)`;
       err.write(
-        `mcp-tasks-gen --check: ${differences.length} file(s) differ from what the schemas generate; run mcp-tasks-gen and commit the result\n`,
+        `mcp-tasks-gen --check: ${differences.length} file(s) differ from what the schemas generate; run mcp-tasks-gen and commit the result${foreign}\n`,
       );
       return EXIT.differences;
     }
-    writeSets(result.sets);
+    writeSets(result.sets, { force: values.force === true, show: shownPath });
     for (const set of result.sets) {
       out.write(`wrote ${displayPath(set.outDir, process.cwd())}/ (${set.files.map((f) => f.name).join(", ")})\n`);
     }
@@ -180,6 +203,12 @@ function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, o
   if (error.kind !== "input" || !error.location || !config) return error.message;
   const file = shownSource(error.location.file, config);
   return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
+}
+
+/** An output path as messages show it: relative to the working folder, the working folder itself by its absolute path. */
+function shownPath(path: string): string {
+  const cwd = process.cwd();
+  return resolve(path) === cwd ? cwd : displayPath(path, cwd);
 }
 
 /** A lint finding as one line, its file named relative to the working folder (like error messages). */
