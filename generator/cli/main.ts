@@ -150,6 +150,8 @@ export async function main(
   }
   try {
     config = configFrom(values);
+    // Refuse a target in the way before spending time on generating (writeSets checks again when writing).
+    refuseTargetsInTheWay(config.sets, values.check === true ? "check" : values.force === true ? "force" : "write");
     const result = await generate(config);
     const diagnostics = values.strict ? strictly(result.diagnostics) : result.diagnostics;
     for (const d of diagnostics) err.write(`${diagnosticLine(d, config)}\n`);
@@ -158,12 +160,6 @@ export async function main(
       return EXIT.badInput;
     }
     if (values.check) {
-      // A target that is not a folder cannot be compared (or written): the same one line as generating.
-      const states = inspectTargets(result.sets);
-      for (const [i, set] of result.sets.entries()) {
-        if (states[i]!.kind !== "blocked") continue;
-        throw new GeneratorError(set.outDirOrigin, refusalFor(set.outDir, states[i]!, false, shownPath)!, "output");
-      }
       const differences = compareSets(result.sets);
       if (differences.length === 0) {
         out.write(`mcp-tasks-gen: ${result.sets.length} set(s) up to date\n`);
@@ -203,6 +199,21 @@ function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, o
   if (error.kind !== "input" || !error.location || !config) return error.message;
   const file = shownSource(error.location.file, config);
   return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
+}
+
+/**
+ * Stops the run (GeneratorError) when a set's target holds what mcp-tasks-gen did not write, as
+ * writing would. `--check` writes nothing, so there only a target that is not a folder stops it
+ * (foreign files inside a folder are listed as `extra`).
+ */
+function refuseTargetsInTheWay(sets: readonly ResolvedSet[], mode: "write" | "force" | "check"): void {
+  const states = inspectTargets(sets);
+  for (const [i, set] of sets.entries()) {
+    const state = states[i]!;
+    if (mode === "check" && state.kind !== "blocked") continue;
+    const refusal = refusalFor(set.outDir, state, mode === "force", shownPath);
+    if (refusal) throw new GeneratorError(set.outDirOrigin, refusal, "output");
+  }
 }
 
 /** An output path as messages show it: relative to the working folder, the working folder itself by its absolute path. */

@@ -122,7 +122,7 @@ export function writeSets(sets: readonly GeneratedSet[], options: WriteOptions =
 }
 
 /** What stands at each set's target: a folder's foreign entries, or what blocks it. */
-export function inspectTargets(sets: readonly GeneratedSet[], fs: InspectFs = NODE_FS): TargetState[] {
+export function inspectTargets(sets: readonly Pick<GeneratedSet, "outDir" | "outDirOrigin">[], fs: InspectFs = NODE_FS): TargetState[] {
   return sets.map((set) => {
     try {
       return inspectTarget(set.outDir, fs);

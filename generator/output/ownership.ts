@@ -49,6 +49,7 @@ export type TargetState =
 
 /** What a non-folder is, in words, for messages. */
 export function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
   if (stats.isFile()) return "a regular file";
   if (stats.isSymbolicLink()) return "a symbolic link";
   if (stats.isFIFO()) return "a named pipe";
