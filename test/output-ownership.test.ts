@@ -353,6 +353,16 @@ describe("all or nothing across the run", () => {
     }
   });
 
+  it("two sets writing into the same folder, or one inside the other's, are refused before anything is written", async () => {
+    const { root, sets } = await twoSets();
+    const before = treeSnapshot(root);
+    const a = sets[0]!;
+    for (const outDir of [a.outDir, join(a.outDir, "inner")]) {
+      expect(() => writeSets([a, { ...sets[1]!, outDir }])).toThrow(/overlapping folders/);
+      expect(treeSnapshot(root)).toEqual(before);
+    }
+  });
+
   it("a second set whose target is refused stops the run before the first is written", async () => {
     const root = tempDir("refuse-second");
     const config = join(root, CONFIG_NAME);

@@ -81,7 +81,8 @@ Lint findings print as file#/json/pointer: [rule-id] message on stderr while gen
 are warnings and do not change the exit code unless --strict is given.
 
 Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with --fail-on-breaking),
-2 bad input or configuration (or lint findings with --strict), 3 internal error.
+2 bad input or configuration, an output folder in the way (or lint findings with --strict),
+3 internal error.
 `;
 
 /** A mistake in how a command was called: one line naming the command, and where to read more. */
