@@ -113,7 +113,7 @@ describe("a target holding what mcp-tasks-gen did not write: exit 2, one line, n
     const line = await expectRefused(root, ["--schema", join(project, "notes.schema.json"), "--out", project]);
     expect(line).toContain(project);
     expect(line).toMatch(/holds 5 entries \(\.git\/, README\.md, notes\.schema\.json, notes\.txt, src\/\) that mcp-tasks-gen did not write/);
-    expect(line).toContain("not a folder it generated");
+    expect(line).toContain("choose a new or empty folder");
   });
 
   it("--out src, a folder of hand-written files; --force does not change that", async () => {
@@ -122,7 +122,7 @@ describe("a target holding what mcp-tasks-gen did not write: exit 2, one line, n
     const line = await expectRefused(root, ["--schema", SCHEMA, "--out", src]);
     expect(line).toMatch(/src holds 1 entry \(main\.ts\) that mcp-tasks-gen did not write/);
     const forced = await expectRefused(root, ["--schema", SCHEMA, "--out", src, "--force"]);
-    expect(forced).toContain("--force only replaces folders mcp-tasks-gen generated");
+    expect(forced).toContain(`--force does not apply: the folder has no ${MANIFEST_FILE}`);
   });
 
   it("--out naming a regular file, a symbolic link, or a path below a regular file", async () => {
@@ -203,11 +203,21 @@ describe("inside a generated folder", () => {
     const { root, gen } = withEarlier();
     writeFileSync(join(gen, "helpers.ts"), "export const mine = 1;\n");
     const line = await expectRefused(root, ["--schema", SCHEMA, "--out", gen]);
-    expect(line).toMatch(/gen holds 1 entry \(helpers\.ts\) that mcp-tasks-gen did not write: nothing was written .*--force/);
+    expect(line).toMatch(/gen holds 1 entry \(helpers\.ts\) that mcp-tasks-gen did not write: nothing was written .*--force to delete them/);
     const forced = await runCli(["--schema", SCHEMA, "--out", gen, "--force"]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(existsSync(join(gen, "helpers.ts"))).toBe(false);
     expectGeneratedFolder(gen);
+  });
+
+  it("without a manifest --force does not apply: a generated file copied into src, or an old output with a file added", async () => {
+    const { root, project } = userProject();
+    const src = join(project, "src");
+    cpSync(join(earlier, "types.ts"), join(src, "types.ts"));
+    expect(await expectRefused(root, ["--schema", SCHEMA, "--out", src, "--force"])).toMatch(/1 entry \(main\.ts\).*--force does not apply/);
+    const { root: oldRoot, gen } = withEarlier({ manifest: false });
+    writeFileSync(join(gen, "helpers.ts"), "export {};\n");
+    expect(await expectRefused(oldRoot, ["--schema", SCHEMA, "--out", gen, "--force"])).toMatch(/1 entry \(helpers\.ts\).*--force does not apply/);
   });
 
   it("a generated file edited by hand (with or without a manifest): exit 2 naming it as edited", async () => {
@@ -416,10 +426,13 @@ describe("--check", () => {
     expect(await expectRefused(root, ["--config", config, "--check"])).toMatch(/generated\/notes is a regular file/);
   });
 
-  it("--force with --check is a usage error (it would do nothing)", async () => {
+  it("--force with --check is a usage error (it would do nothing); --help explains --force and the manifest", async () => {
     const { code, stderr } = await runCli(["--check", "--force"]);
     expect(code).toBe(2);
     expect(stderr).toContain("--force");
+    const help = await runCli(["--help"]);
+    expect(help.stdout).toMatch(/^ {2}--force +\(generating\)/m);
+    expect(help.stdout).toContain(MANIFEST_FILE);
   });
 });
 
@@ -519,9 +532,10 @@ describe("property: nothing the tool did not write is ever changed", () => {
   /** Copies an earlier output into `folder`, marking each file ours unless the variant adds or edits it. */
   function earlierOutput(folder: string, kind: Earlier, file: (p: string, t: string, ours?: boolean) => void, dir: (p: string) => void, generated: Set<string>): void {
     dir(folder);
-    generated.add(folder);
     const source = kind === "js-headers-only" ? earlierJs : earlier;
     const withManifest = kind === "manifest" || kind === "added-file" || kind === "added-folder" || kind === "edited-file";
+    // Only a manifest lets --force delete what is foreign in a folder.
+    if (withManifest) generated.add(folder);
     for (const name of readdirSync(source)) {
       if (name === MANIFEST_FILE && !withManifest) continue;
       const text = readFileSync(join(source, name), "utf8");

@@ -64,9 +64,9 @@ Options:
                     declarations, for projects without a TypeScript build step;
                     overrides the config's "emit"
   --strict          lint warnings are errors: exit 2 and write nothing
-  --force           (generating) delete files a user added to, or edited in, a generated
-                    folder instead of refusing; it never replaces a folder mcp-tasks-gen did
-                    not generate, nor a file in the place of a folder
+  --force           (generating) delete what a user added to, or edited in, a generated
+                    folder (one holding .mcp-tasks-gen.json) instead of refusing; it never
+                    replaces another folder, nor a file in the place of a folder
   --json            (lint, diff) print JSON instead of text
   --fail-on-breaking
                     (diff) exit 1 when a change breaks clients or servers

@@ -3,8 +3,8 @@
  *
  * The tool replaces only what it wrote (see ownership.ts): before anything is written, every
  * target of the run is inspected, and anything in the way that mcp-tasks-gen did not write stops
- * the run with one line naming it, nothing changed. `force` lets it delete foreign files inside a
- * folder that is recognisably a generated one, never anything else.
+ * the run with one line naming it, nothing changed. `force` lets it delete foreign entries inside a
+ * folder that holds its manifest, never anything else.
  *
  * Writing is all or nothing across the run: every set is first written to a staging folder inside
  * its target, then the sets are swapped in one after the other (the old entries moved to a backup
@@ -59,7 +59,7 @@ const NODE_FS: OutputFs = {
 };
 
 export interface WriteOptions {
-  /** Delete foreign entries inside generated folders instead of refusing (`--force`). */
+  /** Delete foreign entries inside folders holding our manifest instead of refusing (`--force`). */
   readonly force?: boolean;
   /** How messages show a path (default: as is, absolute). */
   readonly show?: (path: string) => string;
@@ -145,14 +145,12 @@ export function refusalFor(target: string, state: TargetState, force: boolean, s
     return `cannot write ${show(target)}: ${show(state.path)} is ${state.what}, not a folder; nothing was written`;
   }
   if (state.foreign.length === 0) return undefined;
-  if (force && state.generated) return undefined;
+  if (force && state.manifest) return undefined;
   const edited = state.foreign.some((e) => e.edited) ? " or that were edited since it wrote them" : "";
-  const holds = `${show(target)} holds ${entriesList(state.foreign)} that mcp-tasks-gen did not write${edited}`;
-  if (!state.generated) {
-    const forced = force ? "; --force only replaces folders mcp-tasks-gen generated" : "";
-    return `${holds}, and is not a folder it generated (no ${MANIFEST_FILE}): nothing was written${forced} (choose a new or empty folder)`;
-  }
-  return `${holds}: nothing was written (move them out of the generated folder, or pass --force to delete them)`;
+  const holds = `${show(target)} holds ${entriesList(state.foreign)} that mcp-tasks-gen did not write${edited}: nothing was written`;
+  if (state.manifest) return `${holds} (move them out of the generated folder, or pass --force to delete them)`;
+  const forced = force ? `; --force does not apply: the folder has no ${MANIFEST_FILE}, the manifest of a folder mcp-tasks-gen generated` : "";
+  return `${holds} (move them away, or choose a new or empty folder)${forced}`;
 }
 
 /** `3 entries (a.ts, notes/, types.ts (edited))`, the first few by name. */

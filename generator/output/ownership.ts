@@ -5,7 +5,8 @@
  * manifests existed) is its own when every file in it is a module with the generator's header and
  * a body matching its fingerprint (reuse.ts), or the fixed package.json of a JavaScript set.
  * Everything else in the folder is foreign: it stops the run unless `--force` is given, and even
- * then only inside a folder that is recognisably a generated one.
+ * then only inside a folder with our manifest. A header alone is not enough for `--force`: a
+ * generated file copied into a folder of hand-written code would otherwise expose the rest to it.
  */
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join } from "node:path";
@@ -44,8 +45,8 @@ export type TargetState =
   | { readonly kind: "missing" }
   /** The target, or a folder above it, is not a folder: nothing can be written there. */
   | { readonly kind: "blocked"; readonly path: string; readonly what: string }
-  /** A folder: `foreign` lists what the tool did not write; `generated` tells whether it is recognisably a generated folder. */
-  | { readonly kind: "folder"; readonly foreign: readonly ForeignEntry[]; readonly generated: boolean };
+  /** A folder: `foreign` lists what the tool did not write; `manifest` tells whether it holds our manifest (the only proof `--force` accepts). */
+  | { readonly kind: "folder"; readonly foreign: readonly ForeignEntry[]; readonly manifest: boolean };
 
 /** What a non-folder is, in words, for messages. */
 export function kindOf(stats: Stats): string {
@@ -89,12 +90,11 @@ function statOrUndefined(stat: () => Stats): Stats | undefined {
   }
 }
 
-function foreignEntries(folder: string, fs: InspectFs): { foreign: ForeignEntry[]; generated: boolean } {
+function foreignEntries(folder: string, fs: InspectFs): { foreign: ForeignEntry[]; manifest: boolean } {
   const entries = fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const manifestEntry = entries.find((e) => e.name === MANIFEST_FILE && e.isFile());
   const listed = manifestEntry ? readManifest(fs.readFileSync(join(folder, MANIFEST_FILE)).toString("utf8")) : undefined;
   const foreign: ForeignEntry[] = [];
-  let generated = listed !== undefined;
   for (const entry of entries) {
     if (entry.name === MANIFEST_FILE && listed) continue;
     if (entry.isDirectory() && TEMPORARY_FOLDER.test(entry.name)) continue;
@@ -112,8 +112,7 @@ function foreignEntries(folder: string, fs: InspectFs): { foreign: ForeignEntry[
     // No manifest: the file proves itself by its header and fingerprint (or is the fixed package.json).
     if (entry.name === MODULE_PACKAGE_JSON.name && bytesMatch(bytes, sha256(MODULE_PACKAGE_JSON.contents))) continue;
     const state = generatedModuleState(bytes.toString("utf8"));
-    if (state !== undefined) generated = true;
     if (state !== "intact") foreign.push({ name: entry.name, edited: state === "edited" });
   }
-  return { foreign, generated };
+  return { foreign, manifest: listed !== undefined };
 }
