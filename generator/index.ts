@@ -43,6 +43,15 @@ export {
   type ResolvedConfig,
   type ResolvedSet,
 } from "./config/config.js";
-export { writeSets, compareSets, type GeneratedSet, type GeneratedFile, type Difference } from "./output/files.js";
+export {
+  writeSets,
+  compareSets,
+  manifestOf,
+  type GeneratedSet,
+  type GeneratedFile,
+  type Difference,
+  type WriteOptions,
+} from "./output/files.js";
+export { MANIFEST_FILE } from "./output/manifest.js";
 export { GeneratorError, formatDiagnostic, type Diagnostic, type SourceLocation } from "./diagnostics.js";
 export { VERSION } from "./version.js";

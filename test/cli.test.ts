@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beyondLint, runCli } from "./support/cli.js";
 import { treeSnapshot } from "./support/tree.js";
-import { generate, readConfigFile, type GeneratedSet } from "../generator/index.js";
+import { generate, MANIFEST_FILE, manifestOf, readConfigFile, type GeneratedSet } from "../generator/index.js";
 import { projectRoot } from "./support/paths.js";
 
 /**
@@ -64,11 +64,11 @@ async function expected(config: string): Promise<readonly GeneratedSet[]> {
   return (await generate(readConfigFile(config))).sets;
 }
 
-/** Asserts that each set's folder holds exactly the generated files, byte for byte. */
+/** Asserts that each set's folder holds exactly the generated files and their manifest, byte for byte. */
 function expectWritten(sets: readonly GeneratedSet[]): void {
   for (const set of sets) {
-    expect(readdirSync(set.outDir).sort(), set.name).toEqual(set.files.map((f) => f.name).sort());
-    for (const file of set.files) expect(readFileSync(join(set.outDir, file.name), "utf8"), `${set.name}/${file.name}`).toBe(file.contents);
+    expect(readdirSync(set.outDir).sort(), set.name).toEqual([...set.files.map((f) => f.name), MANIFEST_FILE].sort());
+    for (const file of [...set.files, manifestOf(set)]) expect(readFileSync(join(set.outDir, file.name), "utf8"), `${set.name}/${file.name}`).toBe(file.contents);
   }
 }
 
@@ -135,7 +135,8 @@ describe("main() in-process: generating and checking", () => {
     const { code, stderr } = await run(["--config", config, "--check"]);
     expect(code).toBe(1);
     const missing = stderr.split("\n").filter((line) => line.startsWith("missing"));
-    expect(missing).toHaveLength(sets.reduce((n, s) => n + s.files.length, 0));
+    // Each set's files and its manifest.
+    expect(missing).toHaveLength(sets.reduce((n, s) => n + s.files.length + 1, 0));
     expect(existsSync(join(dir, "generated"))).toBe(false);
   });
 });
@@ -155,7 +156,7 @@ describe("main() in-process: --schema with --out", () => {
     // Ad-hoc mode reads the schema as the config's set of it does: the same files, same code.
     const viaConfig = (await expected(REPO_CONFIG)).find((set) => set.name === "elicitation-codex");
     if (!viaConfig) throw new Error("the repository config has no elicitation-codex set");
-    expect(readdirSync(out).sort()).toEqual(viaConfig.files.map((f) => f.name).sort());
+    expect(readdirSync(out).sort()).toEqual([...viaConfig.files.map((f) => f.name), MANIFEST_FILE].sort());
     for (const file of viaConfig.files) expect(body(readFileSync(join(out, file.name), "utf8")), file.name).toBe(body(file.contents));
   });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
-import { compareSets, generate, readConfigFile, writeSets, type GeneratedSet, type ResolvedConfig } from "../generator/index.js";
+import { compareSets, generate, MANIFEST_FILE, readConfigFile, writeSets, type GeneratedSet, type ResolvedConfig } from "../generator/index.js";
 import { BUNDLED_SET_NAMES } from "../generator/init/bundled.js";
 import { formatTypeScript } from "../generator/output/format.js";
 import { consumerJavaScript, consumerTypeScript, EXPECTED_SUMMARY, runnerScript } from "./support/consumer.js";
@@ -75,7 +75,7 @@ describe("JavaScript output: files, headers, formatting", () => {
         return base === "types" ? [`${base}.d.ts`] : [`${base}.js`, `${base}.d.ts`];
       });
       expect(set.files.map((f) => f.name), set.name).toEqual([...expected, "package.json"]);
-      expect(readdirSync(set.outDir).sort(), set.name).toEqual(set.files.map((f) => f.name).sort());
+      expect(readdirSync(set.outDir).sort(), set.name).toEqual([...set.files.map((f) => f.name), MANIFEST_FILE].sort());
       expect(JSON.parse(file(set, "package.json"))).toMatchObject({ type: "module" });
     }
   });

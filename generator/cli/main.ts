@@ -25,7 +25,7 @@ import { formatDiagnostic, formatLocation, GeneratorError, type Diagnostic } fro
 import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
 import { generate, lint } from "../generate.js";
 import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
-import { compareSets, writeSets } from "../output/files.js";
+import { compareSets, inspectTargets, refusalFor, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
 
 export const EXIT = { ok: 0, differences: 1, badInput: 2, internal: 3 } as const;
@@ -40,9 +40,9 @@ Usage:
                                       (default ${DEFAULT_INIT_OUT_DIR}); --set: only these sets;
                                       --force: replace an existing config; --config FILE: write
                                       the config there instead
-  mcp-tasks-gen                       generate every set of ${DEFAULT_CONFIG_FILE}
+  mcp-tasks-gen [--force]             generate every set of ${DEFAULT_CONFIG_FILE}
   mcp-tasks-gen --check               write nothing; exit 1 if generated files are stale
-  mcp-tasks-gen --schema FILE --out DIR
+  mcp-tasks-gen --schema FILE --out DIR [--force]
                                       generate one ad-hoc set from schema files
   mcp-tasks-gen lint [--json] [--strict] [--config FILE | --schema FILE...]
                                       report schema problems without generating
@@ -64,17 +64,25 @@ Options:
                     declarations, for projects without a TypeScript build step;
                     overrides the config's "emit"
   --strict          lint warnings are errors: exit 2 and write nothing
+  --force           (generating) delete what a user added to, or edited in, a generated
+                    folder (one holding .mcp-tasks-gen.json) instead of refusing; it never
+                    replaces another folder, nor a file in the place of a folder
   --json            (lint, diff) print JSON instead of text
   --fail-on-breaking
                     (diff) exit 1 when a change breaks clients or servers
   --help            show this help
   --version         show the version
 
+mcp-tasks-gen replaces only what it wrote: each generated folder holds a manifest
+(.mcp-tasks-gen.json) listing its files and their sha256. A target holding anything else (or
+a file where a folder should be) stops the run with exit 2, nothing written.
+
 Lint findings print as file#/json/pointer: [rule-id] message on stderr while generating; they
 are warnings and do not change the exit code unless --strict is given.
 
 Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with --fail-on-breaking),
-2 bad input or configuration (or lint findings with --strict), 3 internal error.
+2 bad input or configuration, an output folder in the way (or lint findings with --strict),
+3 internal error.
 `;
 
 /** A mistake in how a command was called: one line naming the command, and where to read more. */
@@ -117,6 +125,7 @@ export async function main(
         allof: { type: "string" },
         emit: { type: "string" },
         strict: { type: "boolean" },
+        force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -136,8 +145,14 @@ export async function main(
     out.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  if (values.force && values.check) {
+    usageError("", "--force goes with generating, not with --check (which writes nothing)", err);
+    return EXIT.badInput;
+  }
   try {
     config = configFrom(values);
+    // Refuse a target in the way before spending time on generating (writeSets checks again when writing).
+    refuseTargetsInTheWay(config.sets, values.check === true ? "check" : values.force === true ? "force" : "write");
     const result = await generate(config);
     const diagnostics = values.strict ? strictly(result.diagnostics) : result.diagnostics;
     for (const d of diagnostics) err.write(`${diagnosticLine(d, config)}\n`);
@@ -155,12 +170,17 @@ export async function main(
         const set = result.sets.find((s) => s.name === d.set)!;
         err.write(`${d.change.padEnd(8)} ${displayPath(resolve(set.outDir, d.file), process.cwd())}\n`);
       }
+      const extra = differences.filter((d) => d.change === "extra").length;
+      const foreign =
+        extra === 0
+          ? ""
+          : `; ${extra} of them (extra) were not written by mcp-tasks-gen: move them out of the generated folders first, as generating refuses to replace a folder holding them (--force deletes them)`;
       err.write(
-        `mcp-tasks-gen --check: ${differences.length} file(s) differ from what the schemas generate; run mcp-tasks-gen and commit the result\n`,
+        `mcp-tasks-gen --check: ${differences.length} file(s) differ from what the schemas generate; run mcp-tasks-gen and commit the result${foreign}\n`,
       );
       return EXIT.differences;
     }
-    writeSets(result.sets);
+    writeSets(result.sets, { force: values.force === true, show: shownPath });
     for (const set of result.sets) {
       out.write(`wrote ${displayPath(set.outDir, process.cwd())}/ (${set.files.map((f) => f.name).join(", ")})\n`);
     }
@@ -180,6 +200,27 @@ function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, o
   if (error.kind !== "input" || !error.location || !config) return error.message;
   const file = shownSource(error.location.file, config);
   return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
+}
+
+/**
+ * Stops the run (GeneratorError) when a set's target holds what mcp-tasks-gen did not write, as
+ * writing would. `--check` writes nothing, so there only a target that is not a folder stops it
+ * (foreign files inside a folder are listed as `extra`).
+ */
+function refuseTargetsInTheWay(sets: readonly ResolvedSet[], mode: "write" | "force" | "check"): void {
+  const states = inspectTargets(sets);
+  for (const [i, set] of sets.entries()) {
+    const state = states[i]!;
+    if (mode === "check" && state.kind !== "blocked") continue;
+    const refusal = refusalFor(set.outDir, state, mode === "force", shownPath);
+    if (refusal) throw new GeneratorError(set.outDirOrigin, refusal, "output");
+  }
+}
+
+/** An output path as messages show it: relative to the working folder, the working folder itself by its absolute path. */
+function shownPath(path: string): string {
+  const cwd = process.cwd();
+  return resolve(path) === cwd ? cwd : displayPath(path, cwd);
 }
 
 /** A lint finding as one line, its file named relative to the working folder (like error messages). */

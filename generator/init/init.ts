@@ -4,10 +4,12 @@
  * accepts at the root and in every set. The config names bundled schema sets (resolved from the
  * installed package, see bundled.ts), so it works unchanged on every machine.
  */
-import { writeFileSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { randomBytes } from "node:crypto";
+import { closeSync, lstatSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { DEFAULT_CONFIG_FILE, type EmitLanguage } from "../config/config.js";
 import { GeneratorError } from "../diagnostics.js";
+import { kindOf } from "../output/ownership.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "./bundled.js";
 
 /** Where generated sets go unless `--out` says otherwise (relative to the config). */
@@ -71,21 +73,57 @@ export function initProject(options: InitOptions): InitResult {
   // Relative to the config, so the config means the same on every machine (an absolute path elsewhere stays absolute).
   const outDir = isAbsolute(rel) ? outAbsolute : rel.split(sep).join("/");
   const emit = options.emit ?? "ts";
-  const text = initConfigText({ outDir, sets, emit });
+  writeConfig(options.configPath, initConfigText({ outDir, sets, emit }), options.force === true, shown(options.configPath, options.cwd));
+  return { configPath: options.configPath, outDir, sets, emit };
+}
+
+/**
+ * Writes the config file whole or not at all, so a failure never leaves a truncated config.
+ * Without `force` the file is created exclusively (it fails if one of that name exists, even one
+ * that appeared meanwhile) and removed again if writing it fails. With `force` the text goes to a
+ * temporary file beside it, which then takes the config's name; only a regular file is replaced
+ * (a folder, link or other non-file never is).
+ */
+function writeConfig(path: string, text: string, force: boolean, display: string): void {
+  const existing = lstatOrUndefined(path);
+  const refusal = `${display} already exists; mcp-tasks-gen init leaves it as it is (edit it, or pass --force to replace it)`;
+  if (existing && !force) throw new GeneratorError(undefined, refusal, "config");
+  if (existing && !existing.isFile()) {
+    throw new GeneratorError(undefined, `${display} is ${kindOf(existing)}, not a config file; mcp-tasks-gen init replaces only a regular file, even with --force`, "config");
+  }
   try {
-    writeFileSync(options.configPath, text, { flag: options.force ? "w" : "wx" });
+    if (force) {
+      const temporary = join(dirname(path), `.${basename(path)}.mcp-tasks-gen-${randomBytes(6).toString("hex")}`);
+      try {
+        writeFileSync(temporary, text, { flag: "wx" });
+        renameSync(temporary, path);
+      } finally {
+        rmSync(temporary, { force: true });
+      }
+    } else {
+      const fd = openSync(path, "wx");
+      try {
+        writeFileSync(fd, text);
+        closeSync(fd);
+      } catch (e) {
+        closeSync(fd);
+        unlinkSync(path);
+        throw e;
+      }
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") {
-      throw new GeneratorError(
-        undefined,
-        `${shown(options.configPath, options.cwd)} already exists; mcp-tasks-gen init leaves it as it is (edit it, or pass --force to replace it)`,
-        "config",
-      );
-    }
-    throw new GeneratorError(undefined, `cannot write ${shown(options.configPath, options.cwd)}: ${code ?? (e as Error).message}`, "config");
+    if (code === "EEXIST") throw new GeneratorError(undefined, refusal, "config");
+    throw new GeneratorError(undefined, `cannot write ${display}: ${code ?? (e as Error).message}`, "config");
   }
-  return { configPath: options.configPath, outDir, sets, emit };
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What `init` prints: what it wrote and what to run next. */

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * Every directory and file below `root` (dot entries included), files with their bytes: two
- * snapshots are equal only if nothing was written, removed or left behind.
+ * Every directory and file below `root` (dot entries included), files with their bytes, symbolic
+ * links with what they point to (not followed): two snapshots are equal only if nothing was
+ * written, removed or left behind.
  */
 export function treeSnapshot(root: string): Map<string, string> {
   const entries = new Map<string, string>();
@@ -13,6 +14,8 @@ export function treeSnapshot(root: string): Map<string, string> {
       if (entry.isDirectory()) {
         entries.set(`${rel}/`, "<dir>");
         walk(join(dir, entry.name), `${rel}/`);
+      } else if (entry.isSymbolicLink()) {
+        entries.set(rel, `<link> ${readlinkSync(join(dir, entry.name))}`);
       } else {
         entries.set(rel, readFileSync(join(dir, entry.name)).toString("base64"));
       }
