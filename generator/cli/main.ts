@@ -14,14 +14,17 @@ import {
   displayPath,
   EMIT_LANGUAGES,
   readConfigFile,
+  splitNameKey,
+  unusableName,
   type AllOfMode,
+  type ChosenName,
   type EmitLanguage,
   type ResolvedConfig,
   type ResolvedSet,
 } from "../config/config.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX } from "../init/bundled.js";
 import { DEFAULT_INIT_OUT_DIR, initProject, initReport } from "../init/init.js";
-import { formatDiagnostic, formatLocation, GeneratorError, type Diagnostic } from "../diagnostics.js";
+import { formatDiagnostic, formatLocation, GeneratorError, remedyText, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
 import { generate, lint } from "../generate.js";
 import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
@@ -58,6 +61,12 @@ Options:
   --out DIR         output folder for --schema
   --remote URL=FILE map a remote $ref URL to a local file (repeatable; with --schema, or
                     with schema files and folders given to diff)
+  --name FILE#/POINTER=Name
+                    with --schema: the TypeScript name of the schema at that JSON pointer
+                    (repeatable; the way out of a name clash); in a config: "names"
+  --annotation KEYWORD
+                    with --schema: keep a non-standard keyword as an annotation
+                    (repeatable); in a config: "annotations"
   --allof MODE      how allOf of objects is read: json-schema (default: JSON Schema's
                     meaning) or merged (the TypeScript intersection); overrides the config
   --emit LANG       ts (default): TypeScript; js: JavaScript ES modules with .d.ts
@@ -114,6 +123,8 @@ export async function main(
         schema: { type: "string", multiple: true },
         out: { type: "string" },
         remote: { type: "string", multiple: true },
+        name: { type: "string", multiple: true },
+        annotation: { type: "string", multiple: true },
         allof: { type: "string" },
         emit: { type: "string" },
         strict: { type: "boolean" },
@@ -177,9 +188,18 @@ export async function main(
  */
 function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, out: string | undefined): string {
   if (error.kind === "output" && !error.location && out) return `--out ${out}: ${error.detail}`;
-  if (error.kind !== "input" || !error.location || !config) return error.message;
-  const file = shownSource(error.location.file, config);
-  return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
+  if (!config) return error.message;
+  const shown = (loc: SourceLocation) => formatLocation({ ...loc, file: shownSource(loc.file, config) });
+  // Another place the message names is shown like the error's own place.
+  const related = error.related;
+  const withRelated = (text: string) => (related ? text.replace(formatLocation(related), shown(related)) : text);
+  if (error.kind !== "input" || !error.location) return withRelated(error.message);
+  // A config's `names` keys are relative to the config, as the error names files; `--name` is
+  // relative to the working folder, as messages name them.
+  const remedy = error.remedy
+    ? `; ${remedyText(error.remedy, error.remedy.set ? error.remedy.target.file : shownSource(error.remedy.target.file, config))}`
+    : "";
+  return `${shown(error.location)}: ${withRelated(error.detail)}${remedy}`;
 }
 
 /** A lint finding as one line, its file named relative to the working folder (like error messages). */
@@ -207,6 +227,8 @@ async function lintCommand(
         config: { type: "string" },
         schema: { type: "string", multiple: true },
         remote: { type: "string", multiple: true },
+        name: { type: "string", multiple: true },
+        annotation: { type: "string", multiple: true },
         allof: { type: "string" },
         json: { type: "boolean" },
         strict: { type: "boolean" },
@@ -366,8 +388,44 @@ function adHocSet(
   schemas: readonly string[],
   remotes: Record<string, string>,
   allOf: AllOfMode,
+  values: { annotation?: string[]; name?: string[] } = {},
 ): ResolvedSet {
-  return { name, outDir, schemas, remotes, defaultDialect: "2020-12", annotations: [], allOf };
+  const names = namesFrom(values.name);
+  return {
+    name,
+    outDir,
+    schemas,
+    remotes,
+    defaultDialect: "2020-12",
+    annotations: values.annotation ?? [],
+    allOf,
+    ...(names.length > 0 ? { names } : {}),
+  };
+}
+
+/** `--name FILE#/POINTER=Name` flags: the file relative to the working folder, the name an identifier. */
+function namesFrom(entries: readonly string[] | undefined): ChosenName[] {
+  return (entries ?? []).map((entry) => {
+    const flag = `--name ${entry}`;
+    // A name has no "=", a JSON pointer may: the last one separates them.
+    const eq = entry.lastIndexOf("=");
+    const key = eq > 0 ? splitNameKey(entry.slice(0, eq)) : undefined;
+    if (!key) throw new GeneratorError(undefined, `${flag}: expected FILE#/json/pointer=Name, such as "schemas/x.json#/$defs/a b=ASpaceB"`, "config");
+    const name = entry.slice(eq + 1);
+    const problem = unusableName(name);
+    if (problem) throw new GeneratorError(undefined, `${flag}: ${problem}`, "config");
+    return { file: resolve(key[0]), pointer: key[1], name, origin: { flag } };
+  });
+}
+
+/** Each `--schema`/`--remote` file exists: one line naming the flag and the folder it was looked for in. */
+function checkFlagFile(flag: string, given: string): string {
+  const path = resolve(given);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat || !stat.isFile()) {
+    throw new GeneratorError(undefined, `${flag} ${given}: ${stat ? "not a file" : "not found"} (resolved against ${process.cwd()})`, "config");
+  }
+  return path;
 }
 
 function remotesFrom(entries: readonly string[] | undefined): Record<string, string> {
@@ -375,7 +433,7 @@ function remotesFrom(entries: readonly string[] | undefined): Record<string, str
   for (const entry of entries ?? []) {
     const eq = entry.lastIndexOf("=");
     if (eq <= 0) throw new GeneratorError(undefined, `--remote expects URL=FILE, got "${entry}"`, "config");
-    remotes[entry.slice(0, eq)] = resolve(entry.slice(eq + 1));
+    remotes[entry.slice(0, eq)] = checkFlagFile("--remote", entry.slice(eq + 1));
   }
   return remotes;
 }
@@ -403,7 +461,7 @@ function reportFailure(
 }
 
 function configFrom(
-  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string; emit?: string },
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; name?: string[]; annotation?: string[]; allof?: string; emit?: string },
   options: { needsOut: boolean } = { needsOut: true },
 ): ResolvedConfig {
   const allOf = allOfFlag(values.allof);
@@ -475,7 +533,7 @@ async function initCommand(
 }
 
 function configWithoutMode(
-  values: { config?: string; schema?: string[]; out?: string; remote?: string[] },
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; name?: string[]; annotation?: string[] },
   needsOut: boolean,
 ): ResolvedConfig {
   if (values.schema) {
@@ -483,13 +541,19 @@ function configWithoutMode(
       throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
     if (values.config) throw new GeneratorError(undefined, "use either --config or --schema, not both", "config");
     const outDir = resolve(values.out ?? basename(values.schema[0]!).replace(/(\.schema)?\.json$/, ""));
-    const schemas = values.schema.map((s) => resolve(s));
+    const schemas = values.schema.map((s) => checkFlagFile("--schema", s));
+    // Output names schema files relative to the output folder: the same from any working folder.
     return {
-      rootDir: process.cwd(),
-      sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema")],
+      rootDir: outDir,
+      sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema", values)],
     };
   }
   if (values.out) throw new GeneratorError(undefined, "--out only goes with --schema", "config");
+  // A config says these per set; two places to say them would be two places to look.
+  if (values.name) throw new GeneratorError(undefined, '--name goes with --schema; in a config, choose names under "names" of the set', "config");
+  if (values.annotation) {
+    throw new GeneratorError(undefined, '--annotation goes with --schema; in a config, list the keyword under "annotations" of the set', "config");
+  }
   const path = resolve(values.config ?? DEFAULT_CONFIG_FILE);
   if (!values.config && !existsSync(path)) {
     throw new GeneratorError(
