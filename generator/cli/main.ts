@@ -297,6 +297,7 @@ async function diffCommand(
       options: {
         config: { type: "string" },
         remote: { type: "string", multiple: true },
+        annotation: { type: "string", multiple: true },
         allof: { type: "string" },
         json: { type: "boolean" },
         "fail-on-breaking": { type: "boolean" },
@@ -343,7 +344,7 @@ interface Revision {
  */
 function revisionFrom(
   arg: string,
-  values: { config?: string; remote?: string[] },
+  values: { config?: string; remote?: string[]; annotation?: string[] },
   mode: AllOfMode | undefined,
 ): Revision {
   const path = resolve(arg);
@@ -357,7 +358,7 @@ function revisionFrom(
     if (schemas.length === 0)
       throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
     return {
-      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema"),
+      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema", values),
       label: arg,
     };
   }

@@ -122,9 +122,9 @@ export function findSyntaxProblem(text: string): { offset: number; reason: strin
       member();
       space();
       if (text[at] === ",") {
-        at++;
+        const comma = at++;
         space();
-        if (text[at] === close) throw new Stop(at, `a trailing comma before "${close}" (JSON allows none)`);
+        if (text[at] === close) throw new Stop(comma, `a trailing comma before "${close}" (JSON allows none)`);
         continue;
       }
       if (text[at] === close) {
