@@ -187,6 +187,11 @@ describe("bad configuration or output folder: exit 2, one located line, nothing 
     await expectRejected(configAt("/sets/0/remotes/https:~1~1example.com~1a.json"), `schemas/a.json not found (resolved against ${project})`);
   });
 
+  it("names at the top level, where it would apply to no set in particular", async () => {
+    writeConfig({ ...goodConfig, names: { [`${SCHEMA}#/$defs/Note`]: "Memo" } });
+    await expectRejected(configAt("/names"), '"names" belongs to a set: move it into the set it is about (sets[i].names)');
+  });
+
   it("a names entry whose key is not file#/pointer", async () => {
     writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { Note: "Memo" } }] });
     await expectRejected(configAt("/sets/0/names/Note"), /^expected a key of the form "file#\/json\/pointer"/);

@@ -88,7 +88,7 @@ Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with -
 
 /** A mistake in how a command was called: one line naming the command, and where to read more. */
 function usageError(command: string, message: string, err: NodeJS.WritableStream): void {
-  err.write(`mcp-tasks-gen${command ? ` ${command}` : ""}: ${message}\nRun mcp-tasks-gen --help for usage.\n`);
+  err.write(`mcp-tasks-gen${command ? ` ${command}` : ""}: ${oneLine(message)} (see mcp-tasks-gen --help)\n`);
 }
 
 /** A command's flags, parsed strictly; undefined (after saying why) when they are wrong. */
@@ -446,6 +446,11 @@ function allOfFlag(allOf: string | undefined): AllOfMode | undefined {
   return allOf as AllOfMode | undefined;
 }
 
+/** Every error is one line, whatever text (a file name, a system message) went into it. */
+function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ");
+}
+
 /** Exit code and one line on stderr for a failure of a subcommand. */
 function reportFailure(
   e: unknown,
@@ -454,7 +459,7 @@ function reportFailure(
   err: NodeJS.WritableStream,
 ): number {
   if (e instanceof GeneratorError) {
-    err.write(`${messageFor(e, config, out)}\n`);
+    err.write(`${oneLine(messageFor(e, config, out))}\n`);
     return EXIT.badInput;
   }
   err.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);

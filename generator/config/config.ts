@@ -115,7 +115,9 @@ export function readConfigFile(path: string): ResolvedConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new GeneratorError({ file: display, pointer: "" }, `cannot read the config file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "config");
+    const code = (e as NodeJS.ErrnoException).code;
+    const detail = code === "ENOENT" ? `config file not found (resolved against ${process.cwd()})` : `cannot read the config file: ${code ?? (e as Error).message}`;
+    throw new GeneratorError({ file: display, pointer: "" }, detail, "config");
   }
   const parsed = parseJsonText(text);
   if (!parsed.ok) throw new GeneratorError({ file: display, pointer: "" }, describeJsonProblem(parsed), "config");
@@ -230,6 +232,13 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     return list.map((item, i) => string(item, appendPointer(pointer, i)));
   };
 
+  // These say something about a set's schemas, so they live in the set (a top-level "names" would
+  // also have to name a file of every set, or silently apply to some).
+  for (const field of ["names", "annotations", "remotes"]) {
+    if (json !== null && typeof json === "object" && !Array.isArray(json) && field in json) {
+      fail(`/${field}`, `"${field}" belongs to a set: move it into the set it is about (sets[i].${field})`);
+    }
+  }
   const root = object(json, "", ["$schema", "$comment", "outDir", "sets", "emit"]);
   if (!("sets" in root)) fail("", 'missing field "sets": the schema sets to generate');
   if (!Array.isArray(root.sets) || root.sets.length === 0) fail("/sets", "expected a non-empty array of schema sets");
