@@ -191,20 +191,18 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const roots = bound.inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
   bound.checkRefs(registry);
   for (const root of roots) {
-    // readSchemaFile accepts only objects and booleans as documents.
-    const schema = root.schema as Record<string, unknown> | boolean;
+    // readSchemaFile accepts only objects and booleans as documents; a boolean has no definitions.
+    const schema = typeof root.schema === "object" ? (root.schema as Record<string, unknown>) : {};
     const before = declared.length;
-    if (typeof schema === "object") {
-      for (const container of ["$defs", "definitions"] as const) {
-        const defs = schema[container];
-        if (!defs || typeof defs !== "object") continue;
-        for (const key of Object.keys(defs)) {
-          const located = registry.resolveRef(`#/${container}/${escapeToken(key)}`, root.context);
-          declared.push(lowerer.define(located, key, true));
-        }
+    for (const container of ["$defs", "definitions"] as const) {
+      const defs = schema[container];
+      if (!defs || typeof defs !== "object") continue;
+      for (const key of Object.keys(defs)) {
+        const located = registry.resolveRef(`#/${container}/${escapeToken(key)}`, root.context);
+        declared.push(lowerer.define(located, key, true));
       }
-      if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
     }
+    if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
     // A document with no definitions is one type: without it the file would generate nothing at all.
     if (declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
   }
