@@ -42,6 +42,7 @@ export {
   type SchemaSetConfig,
   type ResolvedConfig,
   type ResolvedSet,
+  type ChosenName,
 } from "./config/config.js";
 export { writeSets, compareSets, type GeneratedSet, type GeneratedFile, type Difference } from "./output/files.js";
 export { GeneratorError, formatDiagnostic, type Diagnostic, type SourceLocation } from "./diagnostics.js";

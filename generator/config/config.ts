@@ -161,7 +161,7 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...bindingsOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }),
       ...(set.bundled ? { sourceNames: bundledSchemaNames() } : {}),
       ...(config.emit && config.emit !== "ts" ? { emit: config.emit } : {}),
-      ...(configDisplay ? { origin: { file: configDisplay, pointer: `/sets/${i}` } } : {}),
+      origin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}` },
       ...(set.names ? { names: chosenNames(set.names, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/names` }) } : {}),
     })),
   };
