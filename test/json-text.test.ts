@@ -84,3 +84,16 @@ describe("did you mean", () => {
     expect(nearest("schemaFiles", fields)).toBeUndefined();
   });
 });
+
+describe("parseJsonText on text nested deeper than the scanner's stack", () => {
+  it("still reports one short line, never a stack overflow", () => {
+    const text = `${"[".repeat(200_000)}}`;
+    const result = parseJsonText(text);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.reason).not.toContain("\n");
+    expect(result.reason.length).toBeLessThanOrEqual(201);
+    // V8's message quotes the text back; the reason does not.
+    expect(result.reason).not.toContain("[[[");
+  });
+});

@@ -20,9 +20,25 @@ export function parseJsonText(text: string): JsonParseResult {
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch (e) {
-    const problem = findSyntaxProblem(body) ?? { offset: body.length, reason: (e as Error).message.split("\n")[0]! };
+    const problem = locatedProblem(body) ?? { offset: body.length, reason: v8Reason(e as Error) };
     return { ok: false, ...lineAndColumn(body, problem.offset), reason: problem.reason };
   }
+}
+
+/** The scanner recurses once per nesting level: text nested deeper than the stack allows gets V8's word alone. */
+function locatedProblem(text: string): { offset: number; reason: string } | undefined {
+  try {
+    return findSyntaxProblem(text);
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/** V8's message without the copy of the text some of its messages carry, on one short line. */
+function v8Reason(error: Error): string {
+  const reason = error.message.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, "").replace(/\s+/g, " ");
+  return reason.length > 200 ? `${reason.slice(0, 200)}…` : reason;
 }
 
 /** `line 3, column 14: expected ...`: how messages show a syntax problem. */
