@@ -6,9 +6,11 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyze, type Model } from "./analyze/model.js";
-import { displayPath, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
+import { sourcePath, type AllOfMode, type ChosenName, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
 import { mergeIntersections } from "./analyze/merge.js";
 import { formatLocation, type Diagnostic } from "./diagnostics.js";
+import { choiceError, pascalCase } from "./analyze/naming.js";
+import { getByPointer, parsePointer } from "./load/json-pointer.js";
 import { fileHeader } from "./emit/header.js";
 import type { Definition } from "./ir/nodes.js";
 import type { Dialect } from "./load/dialect.js";
@@ -106,11 +108,46 @@ export interface LoadedSet {
 /** Load, lower and analyze one set: everything up to (not including) emitting. */
 export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
   const { registry, definitions, sources } = lowerSet(set, rootDir);
-  const model = analyze(definitions);
+  const chosen = chosenNamesOf(set, rootDir);
+  checkChoicesExist(chosen, sources);
+  const model = analyze(definitions, { chosen, ...(set.origin ? { setOrigin: set.origin } : {}) });
+  checkChoicesUsed(chosen, model);
   const validatorModel = validatorModelOf(model, set.allOf);
   const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(validatorModel) : undefined;
   const diagnostics = lintSchemas({ registry, definitions, ...(unmergedIntersections ? { unmergedIntersections } : {}) });
   return { model, validatorModel, sources, diagnostics };
+}
+
+/** A set's chosen names by the location of the schema each names, as the set's files are shown (`file#/pointer`). */
+function chosenNamesOf(set: ResolvedSet, rootDir: string): Map<string, ChosenName> {
+  const display = sourceDisplay(set, rootDir);
+  return new Map((set.names ?? []).map((choice) => [formatLocation({ file: display(choice.file), pointer: choice.pointer }), choice]));
+}
+
+/** A chosen name must name a schema of the set: one that names nothing is a typo to report, not a wish to ignore. */
+function checkChoicesExist(chosen: ReadonlyMap<string, ChosenName>, sources: readonly SchemaFile[]): void {
+  for (const choice of chosen.values()) {
+    const file = sources.find((s) => s.path === choice.file);
+    if (!file) throw choiceError(choice, "names nothing: that file is not one of this set's schema files");
+    if (getByPointer(file.json, parsePointer(choice.pointer)) === undefined) throw choiceError(choice, `names nothing: the file has nothing at #${choice.pointer}`);
+  }
+}
+
+/** A chosen name must name something that gets a name: a definition, a root or an inline shape that is hoisted. */
+function checkChoicesUsed(chosen: ReadonlyMap<string, ChosenName>, model: Model): void {
+  const named = new Set(model.definitions.map((d) => formatLocation(d.loc)));
+  for (const [where, choice] of chosen) {
+    if (named.has(where)) continue;
+    throw choiceError(
+      choice,
+      `the schema at #${choice.pointer} does not become a type of its own (only definitions, roots, and inline objects and discriminated unions do), so it has no name to choose`,
+    );
+  }
+}
+
+/** How a set's files are named in output and messages: bundled ones by their package name, others relative to `rootDir`. */
+function sourceDisplay(set: ResolvedSet, rootDir: string): (path: string) => string {
+  return (path) => set.sourceNames?.[path] ?? sourcePath(path, rootDir);
 }
 
 /** Types mean the TypeScript intersection in both modes; only validators read the merged model. */
@@ -139,7 +176,7 @@ export interface LoweredSet {
 /** Load and lower one set: the schemas as IR, before analyze rewrites anything. */
 export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const registry = new SchemaRegistry(set.defaultDialect);
-  const display = (path: string) => set.sourceNames?.[path] ?? displayPath(path, rootDir);
+  const display = sourceDisplay(set, rootDir);
   const inputs = set.schemas.map((path) => readSchemaFile(path, display(path)));
   const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, display(path)) }));
   // Bindings rewrite the inputs and bring in the files they reach (see bind/bindings.ts).
@@ -154,8 +191,9 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const roots = bound.inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
   bound.checkRefs(registry);
   for (const root of roots) {
-    const schema = root.schema as Record<string, unknown> | boolean;
-    if (typeof schema !== "object" || schema === null) continue;
+    // readSchemaFile accepts only objects and booleans as documents; a boolean has no definitions.
+    const schema = typeof root.schema === "object" ? (root.schema as Record<string, unknown>) : {};
+    const before = declared.length;
     for (const container of ["$defs", "definitions"] as const) {
       const defs = schema[container];
       if (!defs || typeof defs !== "object") continue;
@@ -165,8 +203,23 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
       }
     }
     if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
+    // A document with no definitions is one type: without it the file would generate nothing at all.
+    if (declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
   }
   return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra] };
+}
+
+/**
+ * The name of a document's root type when it has no definitions: its title, or else its file name
+ * without `.schema.json`/`.json`, in PascalCase (`user-profile.schema.json` → `UserProfile`).
+ */
+function rootTypeName(root: { readonly schema: unknown; readonly context: { readonly loc: { readonly file: string } } }): string {
+  const schema = root.schema;
+  if (schema !== null && typeof schema === "object" && typeof (schema as { title?: unknown }).title === "string") {
+    return (schema as { title: string }).title;
+  }
+  const base = root.context.loc.file.split("/").pop() ?? "";
+  return pascalCase(base.replace(/(\.schema)?\.json$/i, ""));
 }
 
 function escapeToken(key: string): string {

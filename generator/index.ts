@@ -42,6 +42,7 @@ export {
   type SchemaSetConfig,
   type ResolvedConfig,
   type ResolvedSet,
+  type ChosenName,
 } from "./config/config.js";
 export {
   writeSets,

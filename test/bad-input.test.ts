@@ -71,8 +71,18 @@ async function expectSchemaRejected(fixture: string, pointer: string, phrase: st
 }
 
 describe("bad schema input: exit 2, one located line, nothing written", () => {
-  it("a schema file that is not JSON", async () => {
-    await expectSchemaRejected("not-json.schema.json", "", /^not valid JSON/);
+  it("a schema file that is not JSON: the line and column of the mistake", async () => {
+    // not-json.schema.json has a trailing comma at the end of line 4.
+    await expectSchemaRejected("not-json.schema.json", "", 'not valid JSON at line 4, column 33: a trailing comma before "}" (JSON allows none)');
+  });
+
+  it.each([
+    ["an array", "root-array.schema.json"],
+    ["a number", "root-number.schema.json"],
+    ["a string", "root-string.schema.json"],
+    ["null", "root-null.schema.json"],
+  ])("a root that is %s, not a schema", async (kind, fixture) => {
+    await expectSchemaRejected(fixture, "", `the root is ${kind}, not a JSON Schema (object or boolean)`);
   });
 
   it("an unknown $schema dialect", async () => {
@@ -111,17 +121,28 @@ describe("bad schema input: exit 2, one located line, nothing written", () => {
     );
   });
 
-  it("an unknown non-standard keyword", async () => {
-    await expectSchemaRejected("unknown-keyword.schema.json", "/$defs/Note/properties/text/foo", 'unknown keyword "foo"');
+  it("an unknown non-standard keyword: both ways to keep it as an annotation", async () => {
+    await expectSchemaRejected(
+      "unknown-keyword.schema.json",
+      "/$defs/Note/properties/text/foo",
+      /^unknown keyword "foo" .*list it under "annotations" of the set in the config, or pass --annotation foo with --schema/,
+    );
   });
 
-  it("two definitions that would get the same name (task-status PascalCases to TaskStatus)", async () => {
-    // The later definition is reported, and the message points at the one it clashes with.
+  it("two definitions that would get the same name (task-status PascalCases to TaskStatus), with the names entry to add", async () => {
+    // The later definition is reported; the message points at the one it clashes with (named like
+    // the first place, from the working folder) and gives the config entry that resolves it, its
+    // file relative to the config as "names" keys are.
     await expectSchemaRejected(
       "name-clash.schema.json",
       "/$defs/TaskStatus",
-      `two definitions would get the same name "TaskStatus": this one and ${SCHEMA}#/$defs/task-status`,
+      `two definitions would get the same name "TaskStatus": this one and ${displayPath(join(project, SCHEMA), process.cwd())}#/$defs/task-status; ` +
+        `to choose a name, add to "names" in ${configPath}#/sets/0: "${SCHEMA}#/$defs/TaskStatus": "InputSchemaTaskStatus"`,
     );
+  });
+
+  it("two definitions whose names differ only by separators (a b, a-b) suggest a spelled-out name", async () => {
+    await expectSchemaRejected("separator-clash.schema.json", "/$defs/a-b", /"AB".*: "schemas\/input\.schema\.json#\/\$defs\/a-b": "ADashB"\n$/);
   });
 });
 
@@ -136,9 +157,83 @@ describe("bad configuration or output folder: exit 2, one located line, nothing 
     await expectRejected(configAt("/outDir"), /cannot write/);
   });
 
-  it("a config file with an unknown field", async () => {
+  it("a config file with an unknown field in a set, and the field it probably meant", async () => {
     writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], remote: {} }] });
-    await expectRejected(configAt("/sets/0/remote"), 'unknown field "remote"');
+    await expectRejected(configAt("/sets/0/remote"), 'unknown field "remote"; did you mean "remotes"?');
+  });
+
+  it("a misspelt top-level field (two letters swapped), and the field it probably meant", async () => {
+    writeConfig({ ...goodConfig, otuDir: "out" });
+    await expectRejected(configAt("/otuDir"), 'unknown field "otuDir"; did you mean "outDir"?');
+  });
+
+  it("an unknown field like no known one lists the known ones", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], typescriptOptions: {} }] });
+    await expectRejected(configAt("/sets/0/typescriptOptions"), /^unknown field "typescriptOptions"; expected one of "\$comment", "name", "schemas"/);
+  });
+
+  it("a config file that is not JSON: one line with the line and column of the mistake", async () => {
+    writeFileSync(configPath, '{\n  "outDir": "generated",\n  "sets": [\n    { "name": "notes", "schemas": ["x.json"], }\n  ]\n}\n');
+    await expectRejected(configAt(""), 'not valid JSON at line 4, column 45: a trailing comma before "}" (JSON allows none)');
+  });
+
+  it("a schema file the config names that does not exist: the entry, and the folder it was looked for in", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA, "schemas/x.json"] }] });
+    await expectRejected(configAt("/sets/0/schemas/1"), `schemas/x.json not found (resolved against ${project})`);
+  });
+
+  it("a remote file the config names that does not exist", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], remotes: { "https://example.com/a.json": "schemas/a.json" } }] });
+    await expectRejected(configAt("/sets/0/remotes/https:~1~1example.com~1a.json"), `schemas/a.json not found (resolved against ${project})`);
+  });
+
+  it("names at the top level, where it would apply to no set in particular", async () => {
+    writeConfig({ ...goodConfig, names: { [`${SCHEMA}#/$defs/Note`]: "Memo" } });
+    await expectRejected(configAt("/names"), '"names" belongs to a set: move it into the set it is about (sets[i].names)');
+  });
+
+  it("a names entry whose key is not file#/pointer", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { Note: "Memo" } }] });
+    await expectRejected(configAt("/sets/0/names/Note"), /^expected a key of the form "file#\/json\/pointer"/);
+  });
+
+  it("a names entry whose name is not a TypeScript identifier", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { [`${SCHEMA}#/$defs/Note`]: "my-note" } }] });
+    await expectRejected(configAt(`/sets/0/names/${SCHEMA.replace(/\//g, "~1")}#~1$defs~1Note`), /^"my-note" is not a usable TypeScript name/);
+  });
+
+  it("a names entry pointing at nothing in the file (a typo)", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { [`${SCHEMA}#/$defs/Nte`]: "Memo" } }] });
+    await expectRejected(configAt(`/sets/0/names/${SCHEMA.replace(/\//g, "~1")}#~1$defs~1Nte`), "names nothing: the file has nothing at #/$defs/Nte");
+  });
+
+  it("a names entry naming a file that is not in the set", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { "schemas/other.json#/$defs/Note": "Memo" } }] });
+    await expectRejected(configAt("/sets/0/names/schemas~1other.json#~1$defs~1Note"), "names nothing: that file is not one of this set's schema files");
+  });
+
+  it("a names entry pointing at a schema that is no type of its own (a string property)", async () => {
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { [`${SCHEMA}#/$defs/Note/properties/text`]: "Text" } }] });
+    await expectRejected(
+      configAt(`/sets/0/names/${SCHEMA.replace(/\//g, "~1")}#~1$defs~1Note~1properties~1text`),
+      /^the schema at #\/\$defs\/Note\/properties\/text does not become a type of its own/,
+    );
+  });
+
+  it("a chosen name that another definition already has", async () => {
+    copyFileSync(join(FIXTURES, "separator-clash.schema.json"), join(project, SCHEMA));
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names: { [`${SCHEMA}#/$defs/a-b`]: "AB" } }] });
+    await expectRejected(
+      configAt(`/sets/0/names/${SCHEMA.replace(/\//g, "~1")}#~1$defs~1a-b`),
+      `the name "AB" is already the name of ${displayPath(join(project, SCHEMA), process.cwd())}#/$defs/a b; choose another`,
+    );
+  });
+
+  it("one name chosen twice", async () => {
+    copyFileSync(join(FIXTURES, "separator-clash.schema.json"), join(project, SCHEMA));
+    const names = { [`${SCHEMA}#/$defs/a b`]: "Same", [`${SCHEMA}#/$defs/a-b`]: "Same" };
+    writeConfig({ ...goodConfig, sets: [{ name: "notes", schemas: [SCHEMA], names }] });
+    await expectRejected(configAt(`/sets/0/names/${SCHEMA.replace(/\//g, "~1")}#~1$defs~1a-b`), `the name "Same" is already chosen for "${SCHEMA}#/$defs/a b"`);
   });
 
   it("a config file with a mistyped field (schemas as a string)", async () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { beyondLint, runCli } from "./support/cli.js";
 import { treeSnapshot } from "./support/tree.js";
@@ -20,7 +20,7 @@ const ELICITATION_SCHEMA = join(projectRoot, "schemas", "codex-mcp-elicitation-r
 const GOOD_FIXTURE = join(projectRoot, "test", "fixtures", "bad-input", "good.schema.json");
 const BIN = join(projectRoot, "dist", "generator", "cli", "main.js");
 const VERSION = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string }).version;
-const FLAGS = ["--config", "--check", "--schema", "--out", "--remote", "--help", "--version"];
+const FLAGS = ["--config", "--check", "--schema", "--out", "--remote", "--name", "--annotation", "--help", "--version"];
 const STACK_FRAME = /^\s+at /m;
 
 
@@ -71,9 +71,6 @@ function expectWritten(sets: readonly GeneratedSet[]): void {
     for (const file of [...set.files, manifestOf(set)]) expect(readFileSync(join(set.outDir, file.name), "utf8"), `${set.name}/${file.name}`).toBe(file.contents);
   }
 }
-
-/** The part of a generated file after its `// ...` header. */
-const body = (contents: string) => contents.slice(contents.indexOf("\n\n") + 2);
 
 describe("main() in-process: generating and checking", () => {
   it("--check passes against the committed generated/ of this repository", async () => {
@@ -153,11 +150,20 @@ describe("main() in-process: --schema with --out", () => {
     for (const name of [schema.title, ...Object.keys(schema.definitions)]) {
       expect(types, name).toMatch(new RegExp(`^export (type|interface) ${name}\\b`, "m"));
     }
-    // Ad-hoc mode reads the schema as the config's set of it does: the same files, same code.
-    const viaConfig = (await expected(REPO_CONFIG)).find((set) => set.name === "elicitation-codex");
-    if (!viaConfig) throw new Error("the repository config has no elicitation-codex set");
-    expect(readdirSync(out).sort()).toEqual([...viaConfig.files.map((f) => f.name), MANIFEST_FILE].sort());
-    for (const file of viaConfig.files) expect(body(readFileSync(join(out, file.name), "utf8")), file.name).toBe(body(file.contents));
+    // Ad-hoc mode reads the schema as a config's set of it does: the same files, byte for byte,
+    // when the schema lies at the same relative path from the output folder as from the config.
+    const dir = tempDir("same-as-config");
+    const copy = join(dir, "schemas", basename(ELICITATION_SCHEMA));
+    cpSync(ELICITATION_SCHEMA, copy);
+    const config = join(dir, "config", CONFIG_NAME);
+    mkdirSync(dirname(config));
+    writeFileSync(config, JSON.stringify({ sets: [{ name: "elicitation-codex", schemas: [`../schemas/${basename(copy)}`] }] }));
+    const adHocOut = join(dir, "elicitation");
+    expect((await run(["--schema", copy, "--out", adHocOut])).code).toBe(0);
+    const [viaConfig] = await expected(config);
+    expect(readdirSync(adHocOut).sort()).toEqual([...viaConfig!.files.map((f) => f.name), MANIFEST_FILE].sort());
+    expect(viaConfig!.files.find((f) => f.name === "validators.ts")!.contents).toContain(`"../schemas/${basename(copy)}#/definitions/`);
+    for (const file of viaConfig!.files) expect(readFileSync(join(adHocOut, file.name), "utf8"), file.name).toBe(file.contents);
   });
 
   it("takes --schema more than once and puts every file's definitions into one set", async () => {
@@ -171,11 +177,115 @@ describe("main() in-process: --schema with --out", () => {
   });
 });
 
+describe("main() in-process: --name and --annotation, the ad-hoc ways out", () => {
+  /** A schema file with the given JSON in a fresh folder, and the output folder beside it. */
+  function schemaFile(fileName: string, json: unknown): { schema: string; out: string; dir: string } {
+    const dir = tempDir("adhoc");
+    const schema = join(dir, fileName);
+    writeFileSync(schema, JSON.stringify(json, null, 2));
+    return { schema, out: join(dir, "out"), dir };
+  }
+  const exported = (out: string) => [...readFileSync(join(out, "types.ts"), "utf8").matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]);
+  const separatorClash = { $defs: { "a b": { type: "string" }, "a-b": { type: "number" } } };
+
+  it("a name clash prints the --name flag that resolves it; passing that flag generates both", async () => {
+    const { schema, out, dir } = schemaFile("clash.schema.json", separatorClash);
+    const before = snapshot(dir);
+    const failed = await run(["--schema", schema, "--out", out]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/^[^\n]+\n$/);
+    expect(snapshot(dir)).toEqual(before);
+    // The flag is printed shell-quoted, its file as given from the working folder (here: absolute).
+    const printed = /pass --name '([^']+)'\n$/.exec(failed.stderr);
+    expect(printed, failed.stderr).not.toBeNull();
+    expect(printed![1]).toBe(`${schema}#/$defs/a-b=ADashB`);
+    const fixed = await run(["--schema", schema, "--out", out, "--name", printed![1]!]);
+    expect(fixed.stderr).toBe("");
+    expect(fixed.code).toBe(0);
+    expect(exported(out)).toEqual(["AB", "ADashB"]);
+  });
+
+  it("--name names both sides of a clash, and an inline object by its JSON pointer", async () => {
+    const json = { ...separatorClash, $defs: { ...separatorClash.$defs, Box: { type: "object", properties: { inner: { type: "object", properties: { x: { type: "string" } } } } } } };
+    const { schema, out } = schemaFile("clash.schema.json", json);
+    const names = [`${schema}#/$defs/a b=ASpaceB`, `${schema}#/$defs/a-b=ADashB`, `${schema}#/$defs/Box/properties/inner=Content`];
+    const { code, stderr } = await run(["--schema", schema, "--out", out, ...names.flatMap((n) => ["--name", n])]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(exported(out)).toEqual(["ASpaceB", "ADashB", "Box", "Content"]);
+    expect(readFileSync(join(out, "types.ts"), "utf8")).toMatch(/inner\?: Content;/);
+  });
+
+  it("--name that names nothing, or no identifier, or goes with a config: exit 2, one line naming the flag", async () => {
+    const { schema, out, dir } = schemaFile("clash.schema.json", separatorClash);
+    const before = snapshot(dir);
+    const cases: [string[], string | RegExp][] = [
+      [["--name", `${schema}#/$defs/ab=X`], `--name ${schema}#/$defs/ab=X: names nothing: the file has nothing at #/$defs/ab\n`],
+      [["--name", `${schema}#/$defs/a b=1st`], /^--name [^\n]*: "1st" is not a usable TypeScript name/],
+      [["--name", `${schema}=X`], /^--name [^\n]*=X: expected FILE#\/json\/pointer=Name/],
+    ];
+    for (const [flags, message] of cases) {
+      const { code, stderr } = await run(["--schema", schema, "--out", out, ...flags]);
+      expect(code, flags.join(" ")).toBe(2);
+      expect(stderr).toMatch(/^[^\n]+\n$/);
+      if (typeof message === "string") expect(stderr).toBe(message);
+      else expect(stderr).toMatch(message);
+    }
+    const withConfig = await run(["--config", REPO_CONFIG, "--name", `${schema}#/$defs/a b=X`]);
+    expect(withConfig.code).toBe(2);
+    expect(withConfig.stderr).toMatch(/^--name goes with --schema; in a config, choose names under "names"/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("--annotation KEYWORD keeps an unknown keyword as an annotation; without it the error names the flag", async () => {
+    const json = { $defs: { Note: { type: "string", tsType: "Branded", allowTrailingCommas: true } } };
+    const { schema, out } = schemaFile("vendor.schema.json", json);
+    const failed = await run(["--schema", schema, "--out", out]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/#\/\$defs\/Note\/tsType: unknown keyword "tsType" .*pass --annotation tsType with --schema/);
+    const kept = await run(["--schema", schema, "--out", out, "--annotation", "tsType", "--annotation", "allowTrailingCommas"]);
+    expect(kept.stderr).toBe("");
+    expect(kept.code).toBe(0);
+    expect(exported(out)).toEqual(["Note"]);
+    const lintKept = await run(["lint", "--schema", schema, "--annotation", "tsType", "--annotation", "allowTrailingCommas"]);
+    expect(lintKept.code).toBe(0);
+  });
+
+  it("an untitled root without definitions is one type named from its file name", async () => {
+    const { schema, out } = schemaFile("user-profile.schema.json", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+    const { code, stderr } = await run(["--schema", schema, "--out", out]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(exported(out)).toEqual(["UserProfile"]);
+    expect(readFileSync(join(out, "validators.ts"), "utf8")).toMatch(/export function validateUserProfile\b/);
+  });
+
+  it("a boolean root and an empty root are types too (unknown, never), never an empty types.ts", async () => {
+    const always = schemaFile("anything.json", {});
+    const never = schemaFile("nothing.json", false);
+    for (const [{ schema, out }, name, type] of [[always, "Anything", "unknown"], [never, "Nothing", "never"]] as const) {
+      const { code, stderr } = await run(["--schema", schema, "--out", out]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(readFileSync(join(out, "types.ts"), "utf8")).toContain(`export type ${name} = ${type};`);
+    }
+  });
+
+  it("--schema naming a missing file: the flag, and the folder it was looked for in", async () => {
+    const out = join(tempDir("missing"), "out");
+    const { code, stderr } = await run(["--schema", "no/such.schema.json", "--out", out]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`--schema no/such.schema.json: not found (resolved against ${process.cwd()})\n`);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe("main() in-process: usage and configuration errors exit 2", () => {
   it("an unknown flag", async () => {
     const { code, stdout, stderr } = await run(["--bogus"]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
+    expect(stderr).toMatch(/^[^\n]+\n$/);
     expect(stderr).toContain("--bogus");
     expect(stderr).toContain("--help");
   });
@@ -201,8 +311,7 @@ describe("main() in-process: usage and configuration errors exit 2", () => {
     const config = join(tempDir("no-config"), CONFIG_NAME);
     const { code, stderr } = await run(["--config", config]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^[^\n]+\n$/);
-    expect(stderr).toContain(config);
+    expect(stderr).toBe(`${config}#: config file not found (resolved against ${process.cwd()})\n`);
     expect(stderr).not.toMatch(STACK_FRAME);
   });
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../generator/cli/main.js";
@@ -85,6 +85,97 @@ describe("byte-identical output", () => {
       expect(contents, name).not.toContain(projectRoot);
       expect(contents, name).not.toMatch(/\b20\d\d-\d\d-\d\dT\d\d:\d\d/);
     }
+  });
+});
+
+describe("output does not depend on the working folder or where the project lies", () => {
+  const REPO_SETS = (JSON.parse(readFileSync(REPO_CONFIG, "utf8")) as UserConfig).sets;
+  const tasks = REPO_SETS.find((set) => set.name === "tasks-2025-11-25")!;
+  const [remoteUrl, remoteFile] = Object.entries(tasks.remotes!)[0]!;
+
+  /**
+   * Runs the CLI with `cwd` as the working folder. The test worker is a forked process of its own
+   * (vitest.config.ts: pool "forks"), and the folder is put back before anything else runs.
+   */
+  async function runIn(cwd: string, argv: string[]): Promise<void> {
+    const previous = process.cwd();
+    const err: string[] = [];
+    const stderr = new Writable({
+      write(chunk, _encoding, done) {
+        err.push(String(chunk));
+        done();
+      },
+    });
+    process.chdir(cwd);
+    try {
+      const code = await main(argv, silent(), stderr);
+      expect(code, err.join("")).toBe(0);
+    } finally {
+      process.chdir(previous);
+    }
+  }
+
+  /** A fresh folder holding a copy of this repository's schemas under `schemas/`. */
+  function workspace(label: string): string {
+    const dir = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-paths-${label}-`));
+    temps.push(dir);
+    cpSync(join(projectRoot, "schemas"), join(dir, "schemas"), { recursive: true });
+    return dir;
+  }
+
+  /** The generated files of `out`, after checking that none names an absolute path of this machine. */
+  function outputOf(out: string, ...roots: string[]): Record<string, string> {
+    const files = readTree(out);
+    expect(Object.keys(files).length).toBeGreaterThan(0);
+    for (const [name, contents] of Object.entries(files)) {
+      for (const root of [...roots, tmpdir(), projectRoot]) expect(contents, name).not.toContain(root);
+    }
+    return files;
+  }
+
+  it("ad hoc: the same --schema/--remote/--out run from two working folders, and in a copy elsewhere, writes the same bytes", async () => {
+    const schema = tasks.schemas[0]!;
+    const argsFrom = (base: string) => {
+      // Paths as a user would type them, relative to the working folder.
+      const rel = (path: string) => relative(base, path) || ".";
+      return (dir: string) => ["--schema", rel(join(dir, schema)), "--remote", `${remoteUrl}=${rel(join(dir, remoteFile))}`, "--out", rel(join(dir, "src", "gen"))];
+    };
+    const a = workspace("adhoc-a");
+    await runIn(a, argsFrom(a)(a));
+    const first = outputOf(join(a, "src", "gen"), a);
+    rmSync(join(a, "src"), { recursive: true });
+    await runIn(join(a, "schemas"), argsFrom(join(a, "schemas"))(a));
+    expect(outputOf(join(a, "src", "gen"), a)).toEqual(first);
+    const b = workspace("adhoc-b");
+    await runIn(b, argsFrom(b)(b));
+    expect(outputOf(join(b, "src", "gen"), b)).toEqual(first);
+    // The header names the schema relative to the output folder.
+    expect(first["types.ts"]).toContain(`//   ../../${schema} sha256:`);
+  });
+
+  it("config: a set with a schema outside the config's folder writes the same bytes from any working folder and any location", async () => {
+    const project = (dir: string) => {
+      // The config lives in project/, the schemas beside it in schemas/ (outside the config's folder).
+      const config = join(dir, "project", CONFIG_NAME);
+      mkdirSync(join(dir, "project", "nested"), { recursive: true });
+      const set = { name: "tasks", schemas: tasks.schemas.map((f) => `../${f}`), remotes: { [remoteUrl]: `../${remoteFile}` } };
+      writeFileSync(config, JSON.stringify({ outDir: "generated", sets: [set] }, null, 2));
+      return config;
+    };
+    const a = workspace("config-a");
+    const configA = project(a);
+    await runIn(a, ["--config", relative(a, configA)]);
+    const out = join(a, "project", "generated", "tasks");
+    const first = outputOf(out, a);
+    rmSync(join(a, "project", "generated"), { recursive: true });
+    await runIn(join(a, "project", "nested"), ["--config", join("..", CONFIG_NAME)]);
+    expect(outputOf(out, a)).toEqual(first);
+    const b = workspace("config-b");
+    const configB = project(b);
+    await runIn(join(b, "project"), ["--config", relative(join(b, "project"), configB)]);
+    expect(outputOf(join(b, "project", "generated", "tasks"), b)).toEqual(first);
+    expect(first["validators.ts"]).toContain(`"../${tasks.schemas[0]}#/`);
+    expect(first["types.ts"]).toContain(`//   ../${remoteFile} sha256:`);
   });
 });
 

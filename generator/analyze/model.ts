@@ -5,7 +5,7 @@
 import type { Definition, DefinitionId } from "../ir/nodes.js";
 import { dedupeDefinitions } from "./dedupe.js";
 import { detectDiscriminators } from "./discriminators.js";
-import { nameDefinitions, type NamedDefinition } from "./naming.js";
+import { nameDefinitions, type NamedDefinition, type NamingOptions } from "./naming.js";
 import { simplify } from "./simplify.js";
 import { findStatusModel, type StatusModel } from "./status.js";
 import { buildMethodTable, type MethodTable } from "./methods.js";
@@ -18,11 +18,11 @@ export interface Model {
   readonly methods: MethodTable;
 }
 
-export function analyze(lowered: readonly Definition[]): Model {
+export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}): Model {
   const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node) }));
   const deduped = dedupeDefinitions(simplified);
   const discriminated = detectDiscriminators(deduped);
-  const definitions = nameDefinitions(discriminated);
+  const definitions = nameDefinitions(discriminated, naming);
   const status = findStatusModel(definitions);
   return {
     definitions,

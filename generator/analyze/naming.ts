@@ -6,7 +6,8 @@
  * suffixes, ever: a clash between definitions is an error, a clash of derived names falls back
  * to a longer, still meaningful name.
  */
-import { GeneratorError, formatLocation } from "../diagnostics.js";
+import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
+import type { ChosenName } from "../config/config.js";
 import type { Definition, DefinitionId, Node, RefNode } from "../ir/nodes.js";
 import { mapChildren, mapObjectChildren } from "../ir/walk.js";
 
@@ -54,25 +55,49 @@ export interface NamedDefinition extends Definition {
   readonly owner?: DefinitionId;
 }
 
+export interface NamingOptions {
+  /** Names the user chose (config `names`, `--name`), by the location of the schema they name (`file#/pointer`). */
+  readonly chosen?: ReadonlyMap<string, ChosenName>;
+  /** The set in the config, so a clash can say what to add there; absent for an ad-hoc run. */
+  readonly setOrigin?: SourceLocation;
+}
+
 /**
  * Names every definition, then hoists anonymous objects and discriminated variants into
  * definitions of their own (replacing them by references), named from their place.
  */
-export function nameDefinitions(definitions: readonly Definition[]): NamedDefinition[] {
+export function nameDefinitions(definitions: readonly Definition[], options: NamingOptions = {}): NamedDefinition[] {
+  const chosen = options.chosen ?? new Map<string, ChosenName>();
+  const chosenFor = (loc: SourceLocation) => chosen.get(formatLocation(loc));
+  checkChosenNames(definitions, chosen);
   const taken = new Map<string, Definition>();
   const named: NamedDefinition[] = [];
   // Definitions of the input files first: their names are the schema's own, and a clash between
   // two of them is the schema's problem to fix. A definition only reached through a `$ref` yields
-  // its plain name to them and takes a name qualified by where it lives.
+  // its plain name to them and takes a name qualified by where it lives. Chosen names are the
+  // user's word: they are claimed first.
   const ordered = [...definitions.filter((d) => d.exported), ...definitions.filter((d) => !d.exported)];
   for (const def of ordered) {
+    const choice = chosenFor(def.loc);
+    if (choice) taken.set(choice.name, def);
+  }
+  for (const def of ordered) {
+    const choice = chosenFor(def.loc);
+    if (choice) {
+      named.push({ ...def, name: choice.name });
+      continue;
+    }
     const plain = definitionName(def);
     const clash = taken.get(plain);
     let name = plain;
     if (clash && def.exported) {
+      const suggestion = [spelledOut(def.nameHint), qualifiedName(def, plain)].find((n) => n !== plain && isIdentifier(n) && !taken.has(n) && !isChosen(chosen, n));
       throw new GeneratorError(
         def.loc,
-        `two definitions would get the same name "${plain}": this one and ${formatLocation(clash.loc)}; rename one of them`,
+        `two definitions would get the same name "${plain}": this one and ${formatLocation(clash.loc)}`,
+        "input",
+        { target: def.loc, suggestion: suggestion ?? `${plain}Renamed`, ...(options.setOrigin ? { set: options.setOrigin } : {}) },
+        clash.loc,
       );
     }
     if (clash) name = [qualifiedName(def, plain), pascalCase(`${def.loc.file} ${def.loc.pointer}`)].find((n) => !taken.has(n))!;
@@ -83,7 +108,8 @@ export function nameDefinitions(definitions: readonly Definition[]): NamedDefini
   const position = new Map(definitions.map((d, i) => [d.id, i]));
   named.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
 
-  const names = new Set(taken.keys());
+  // Names chosen for inline shapes are reserved too, so no derived name takes them first.
+  const names = new Set([...taken.keys(), ...[...chosen.values()].map((c) => c.name)]);
   const result: NamedDefinition[] = [];
   for (const def of named) {
     // Parents before the children hoisted out of them, in the order they appear.
@@ -97,7 +123,7 @@ export function nameDefinitions(definitions: readonly Definition[]): NamedDefini
       return name;
     };
     const hoist = (node: Node, candidates: string[]): RefNode => {
-      const name = claim(candidates, node);
+      const name = chosenFor(node.loc)?.name ?? claim(candidates, node);
       const id = `${formatLocation(node.loc)}@${name}`;
       const slot = hoisted.push(undefined) - 1;
       const body = visitChildren(node, name);
@@ -148,6 +174,41 @@ export function nameDefinitions(definitions: readonly Definition[]): NamedDefini
     result.push({ ...def, node: body }, ...hoisted.filter((h): h is NamedDefinition => h !== undefined));
   }
   return result;
+}
+
+function isChosen(chosen: ReadonlyMap<string, ChosenName>, name: string): boolean {
+  return [...chosen.values()].some((c) => c.name === name);
+}
+
+/**
+ * A chosen name must be new: not chosen twice, and not the name another input definition already
+ * has (reported at the choice, which is where the fix goes).
+ */
+function checkChosenNames(definitions: readonly Definition[], chosen: ReadonlyMap<string, ChosenName>): void {
+  if (chosen.size === 0) return;
+  const byName = new Map<string, ChosenName>();
+  for (const choice of chosen.values()) {
+    const other = byName.get(choice.name);
+    if (other) throw choiceError(choice, `the name "${choice.name}" is also chosen for ${keyOf(other)}`);
+    byName.set(choice.name, choice);
+  }
+  for (const def of definitions) {
+    const choice = byName.get(definitionName(def));
+    if (def.exported && choice && !chosen.has(formatLocation(def.loc))) {
+      throw choiceError(choice, `the name "${choice.name}" is already the name of ${formatLocation(def.loc)}; choose another`, def.loc);
+    }
+  }
+}
+
+function keyOf(choice: ChosenName): string {
+  return "flag" in choice.origin ? choice.origin.flag : formatLocation(choice.origin);
+}
+
+/** An error about a chosen name, located where it was chosen (the config entry, or the flag). */
+export function choiceError(choice: ChosenName, detail: string, related?: SourceLocation): GeneratorError {
+  return "flag" in choice.origin
+    ? new GeneratorError(undefined, `${choice.origin.flag}: ${detail}`, "config", undefined, related)
+    : new GeneratorError(choice.origin, detail, "config", undefined, related);
 }
 
 /** `Tree` from `schemas/tree.schema.json` → `TreeSchemaTree`: the document's name, then the definition's. */

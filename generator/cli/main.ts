@@ -14,14 +14,17 @@ import {
   displayPath,
   EMIT_LANGUAGES,
   readConfigFile,
+  splitNameKey,
+  unusableName,
   type AllOfMode,
+  type ChosenName,
   type EmitLanguage,
   type ResolvedConfig,
   type ResolvedSet,
 } from "../config/config.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX } from "../init/bundled.js";
 import { DEFAULT_INIT_OUT_DIR, initProject, initReport } from "../init/init.js";
-import { formatDiagnostic, formatLocation, GeneratorError, type Diagnostic } from "../diagnostics.js";
+import { formatDiagnostic, formatLocation, GeneratorError, remedyText, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
 import { generate, lint } from "../generate.js";
 import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
@@ -58,6 +61,12 @@ Options:
   --out DIR         output folder for --schema
   --remote URL=FILE map a remote $ref URL to a local file (repeatable; with --schema, or
                     with schema files and folders given to diff)
+  --name FILE#/POINTER=Name
+                    with --schema: the TypeScript name of the schema at that JSON pointer
+                    (repeatable; the way out of a name clash); in a config: "names"
+  --annotation KEYWORD
+                    with --schema: keep a non-standard keyword as an annotation
+                    (repeatable); in a config: "annotations"
   --allof MODE      how allOf of objects is read: json-schema (default: JSON Schema's
                     meaning) or merged (the TypeScript intersection); overrides the config
   --emit LANG       ts (default): TypeScript; js: JavaScript ES modules with .d.ts
@@ -87,7 +96,7 @@ Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with -
 
 /** A mistake in how a command was called: one line naming the command, and where to read more. */
 function usageError(command: string, message: string, err: NodeJS.WritableStream): void {
-  err.write(`mcp-tasks-gen${command ? ` ${command}` : ""}: ${message}\nRun mcp-tasks-gen --help for usage.\n`);
+  err.write(`mcp-tasks-gen${command ? ` ${command}` : ""}: ${oneLine(message)} (see mcp-tasks-gen --help)\n`);
 }
 
 /** A command's flags, parsed strictly; undefined (after saying why) when they are wrong. */
@@ -122,6 +131,8 @@ export async function main(
         schema: { type: "string", multiple: true },
         out: { type: "string" },
         remote: { type: "string", multiple: true },
+        name: { type: "string", multiple: true },
+        annotation: { type: "string", multiple: true },
         allof: { type: "string" },
         emit: { type: "string" },
         strict: { type: "boolean" },
@@ -197,9 +208,18 @@ export async function main(
  */
 function messageFor(error: GeneratorError, config: ResolvedConfig | undefined, out: string | undefined): string {
   if (error.kind === "output" && !error.location && out) return `--out ${out}: ${error.detail}`;
-  if (error.kind !== "input" || !error.location || !config) return error.message;
-  const file = shownSource(error.location.file, config);
-  return `${formatLocation({ ...error.location, file })}: ${error.detail}`;
+  if (!config) return error.message;
+  const shown = (loc: SourceLocation) => formatLocation({ ...loc, file: shownSource(loc.file, config) });
+  // Another place the message names is shown like the error's own place.
+  const related = error.related;
+  const withRelated = (text: string) => (related ? text.replace(formatLocation(related), shown(related)) : text);
+  if (error.kind !== "input" || !error.location) return withRelated(error.message);
+  // A config's `names` keys are relative to the config, as the error names files; `--name` is
+  // relative to the working folder, as messages name them.
+  const remedy = error.remedy
+    ? `; ${remedyText(error.remedy, error.remedy.set ? error.remedy.target.file : shownSource(error.remedy.target.file, config))}`
+    : "";
+  return `${shown(error.location)}: ${withRelated(error.detail)}${remedy}`;
 }
 
 /**
@@ -248,6 +268,8 @@ async function lintCommand(
         config: { type: "string" },
         schema: { type: "string", multiple: true },
         remote: { type: "string", multiple: true },
+        name: { type: "string", multiple: true },
+        annotation: { type: "string", multiple: true },
         allof: { type: "string" },
         json: { type: "boolean" },
         strict: { type: "boolean" },
@@ -316,6 +338,7 @@ async function diffCommand(
       options: {
         config: { type: "string" },
         remote: { type: "string", multiple: true },
+        annotation: { type: "string", multiple: true },
         allof: { type: "string" },
         json: { type: "boolean" },
         "fail-on-breaking": { type: "boolean" },
@@ -362,7 +385,7 @@ interface Revision {
  */
 function revisionFrom(
   arg: string,
-  values: { config?: string; remote?: string[] },
+  values: { config?: string; remote?: string[]; annotation?: string[] },
   mode: AllOfMode | undefined,
 ): Revision {
   const path = resolve(arg);
@@ -376,7 +399,7 @@ function revisionFrom(
     if (schemas.length === 0)
       throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
     return {
-      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema"),
+      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema", values),
       label: arg,
     };
   }
@@ -407,8 +430,44 @@ function adHocSet(
   schemas: readonly string[],
   remotes: Record<string, string>,
   allOf: AllOfMode,
+  values: { annotation?: string[]; name?: string[] } = {},
 ): ResolvedSet {
-  return { name, outDir, schemas, remotes, defaultDialect: "2020-12", annotations: [], allOf };
+  const names = namesFrom(values.name);
+  return {
+    name,
+    outDir,
+    schemas,
+    remotes,
+    defaultDialect: "2020-12",
+    annotations: values.annotation ?? [],
+    allOf,
+    ...(names.length > 0 ? { names } : {}),
+  };
+}
+
+/** `--name FILE#/POINTER=Name` flags: the file relative to the working folder, the name an identifier. */
+function namesFrom(entries: readonly string[] | undefined): ChosenName[] {
+  return (entries ?? []).map((entry) => {
+    const flag = `--name ${entry}`;
+    // A name has no "=", a JSON pointer may: the last one separates them.
+    const eq = entry.lastIndexOf("=");
+    const key = eq > 0 ? splitNameKey(entry.slice(0, eq)) : undefined;
+    if (!key) throw new GeneratorError(undefined, `${flag}: expected FILE#/json/pointer=Name, such as "schemas/x.json#/$defs/a b=ASpaceB"`, "config");
+    const name = entry.slice(eq + 1);
+    const problem = unusableName(name);
+    if (problem) throw new GeneratorError(undefined, `${flag}: ${problem}`, "config");
+    return { file: resolve(key[0]), pointer: key[1], name, origin: { flag } };
+  });
+}
+
+/** Each `--schema`/`--remote` file exists: one line naming the flag and the folder it was looked for in. */
+function checkFlagFile(flag: string, given: string): string {
+  const path = resolve(given);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat || !stat.isFile()) {
+    throw new GeneratorError(undefined, `${flag} ${given}: ${stat ? "not a file" : "not found"} (resolved against ${process.cwd()})`, "config");
+  }
+  return path;
 }
 
 function remotesFrom(entries: readonly string[] | undefined): Record<string, string> {
@@ -416,7 +475,7 @@ function remotesFrom(entries: readonly string[] | undefined): Record<string, str
   for (const entry of entries ?? []) {
     const eq = entry.lastIndexOf("=");
     if (eq <= 0) throw new GeneratorError(undefined, `--remote expects URL=FILE, got "${entry}"`, "config");
-    remotes[entry.slice(0, eq)] = resolve(entry.slice(eq + 1));
+    remotes[entry.slice(0, eq)] = checkFlagFile("--remote", entry.slice(eq + 1));
   }
   return remotes;
 }
@@ -428,6 +487,11 @@ function allOfFlag(allOf: string | undefined): AllOfMode | undefined {
   return allOf as AllOfMode | undefined;
 }
 
+/** Every error is one line, whatever text (a file name, a system message) went into it. */
+function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ");
+}
+
 /** Exit code and one line on stderr for a failure of a subcommand. */
 function reportFailure(
   e: unknown,
@@ -436,7 +500,7 @@ function reportFailure(
   err: NodeJS.WritableStream,
 ): number {
   if (e instanceof GeneratorError) {
-    err.write(`${messageFor(e, config, out)}\n`);
+    err.write(`${oneLine(messageFor(e, config, out))}\n`);
     return EXIT.badInput;
   }
   err.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
@@ -444,7 +508,7 @@ function reportFailure(
 }
 
 function configFrom(
-  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; allof?: string; emit?: string },
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; name?: string[]; annotation?: string[]; allof?: string; emit?: string },
   options: { needsOut: boolean } = { needsOut: true },
 ): ResolvedConfig {
   const allOf = allOfFlag(values.allof);
@@ -516,7 +580,7 @@ async function initCommand(
 }
 
 function configWithoutMode(
-  values: { config?: string; schema?: string[]; out?: string; remote?: string[] },
+  values: { config?: string; schema?: string[]; out?: string; remote?: string[]; name?: string[]; annotation?: string[] },
   needsOut: boolean,
 ): ResolvedConfig {
   if (values.schema) {
@@ -524,13 +588,19 @@ function configWithoutMode(
       throw new GeneratorError(undefined, "--schema needs --out DIR: the folder to write into", "config");
     if (values.config) throw new GeneratorError(undefined, "use either --config or --schema, not both", "config");
     const outDir = resolve(values.out ?? basename(values.schema[0]!).replace(/(\.schema)?\.json$/, ""));
-    const schemas = values.schema.map((s) => resolve(s));
+    const schemas = values.schema.map((s) => checkFlagFile("--schema", s));
+    // Output names schema files relative to the output folder: the same from any working folder.
     return {
-      rootDir: process.cwd(),
-      sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema")],
+      rootDir: outDir,
+      sets: [adHocSet(basename(outDir), outDir, schemas, remotesFrom(values.remote), "json-schema", values)],
     };
   }
   if (values.out) throw new GeneratorError(undefined, "--out only goes with --schema", "config");
+  // A config says these per set; two places to say them would be two places to look.
+  if (values.name) throw new GeneratorError(undefined, '--name goes with --schema; in a config, choose names under "names" of the set', "config");
+  if (values.annotation) {
+    throw new GeneratorError(undefined, '--annotation goes with --schema; in a config, list the keyword under "annotations" of the set', "config");
+  }
   const path = resolve(values.config ?? DEFAULT_CONFIG_FILE);
   if (!values.config && !existsSync(path)) {
     throw new GeneratorError(

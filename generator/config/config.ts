@@ -2,11 +2,14 @@
  * The configuration: `mcp-tasks-gen.config.json`, checked field by field so a typo is reported
  * where it is (`mcp-tasks-gen.config.json#/sets/0/schemas: ...`) instead of being ignored.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
+import { isIdentifier } from "../analyze/naming.js";
 import type { Dialect } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
+import { describeJsonProblem, parseJsonText } from "../load/json-text.js";
+import { nearest } from "./suggest.js";
 import type { JsonValue } from "../ir/nodes.js";
 import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
@@ -39,6 +42,25 @@ export interface SchemaSetConfig {
    * name those files `mcp-tasks-gen:schemas/<file>`.
    */
   readonly bundled?: string;
+  /**
+   * Names chosen for schemas, by `file#/json/pointer` (the file relative to the config): the way out
+   * of a name clash, or a better name for an inline shape. Values are TypeScript identifiers.
+   */
+  readonly names?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
+ * command line). It replaces the name the schema would give, and must not clash itself.
+ */
+export interface ChosenName {
+  /** The schema file, as an absolute path. */
+  readonly file: string;
+  /** A JSON pointer into it (RFC 6901, not percent-encoded); "" is the whole document. */
+  readonly pointer: string;
+  readonly name: string;
+  /** Where the choice was made: the config entry, or (for `--name`) the flag as given. */
+  readonly origin: SourceLocation | { readonly flag: string };
 }
 
 /** What a set is generated as: TypeScript (`.ts`), or JavaScript ES modules with declarations (`.js` + `.d.ts`). */
@@ -73,6 +95,10 @@ export interface ResolvedSet {
   readonly sourceNames?: Readonly<Record<string, string>>;
   /** TypeScript (default) or JavaScript with declarations. */
   readonly emit?: EmitLanguage;
+  /** Where the set is written in the config (`#/sets/0`); absent for an ad-hoc `--schema` set. */
+  readonly origin?: SourceLocation;
+  /** Names chosen by JSON pointer (see ChosenName). */
+  readonly names?: readonly ChosenName[];
 }
 
 export interface ResolvedConfig {
@@ -89,16 +115,34 @@ export function readConfigFile(path: string): ResolvedConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new GeneratorError({ file: display, pointer: "" }, `cannot read the config file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "config");
+    const code = (e as NodeJS.ErrnoException).code;
+    const detail = code === "ENOENT" ? `config file not found (resolved against ${process.cwd()})` : `cannot read the config file: ${code ?? (e as Error).message}`;
+    throw new GeneratorError({ file: display, pointer: "" }, detail, "config");
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new GeneratorError({ file: display, pointer: "" }, `the config file is not valid JSON: ${(e as Error).message}`, "config");
-  }
-  const config = checkConfig(json, display);
-  return resolveConfig(config, dirname(resolve(path)), display);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new GeneratorError({ file: display, pointer: "" }, describeJsonProblem(parsed), "config");
+  const config = checkConfig(parsed.value, display);
+  const rootDir = dirname(resolve(path));
+  checkFilesExist(config, rootDir, display);
+  return resolveConfig(config, rootDir, display);
+}
+
+/**
+ * Every schema and remote file the config names exists and is a file, or an error pointing at
+ * the entry that names it and the folder it was looked for in (a typo and a wrong working
+ * assumption look alike otherwise).
+ */
+function checkFilesExist(config: UserConfig, rootDir: string, file: string): void {
+  const check = (given: string, pointer: string) => {
+    const stat = statSync(resolve(rootDir, given), { throwIfNoEntry: false });
+    if (!stat) throw new GeneratorError({ file, pointer }, `${given} not found (resolved against ${rootDir})`, "config");
+    if (!stat.isFile()) throw new GeneratorError({ file, pointer }, `${given} is not a file (resolved against ${rootDir})`, "config");
+  };
+  config.sets.forEach((set, i) => {
+    // A bundled set's files ship inside the package; only the user's own are checked here.
+    if (!set.bundled) set.schemas.forEach((schema, j) => check(schema, `/sets/${i}/schemas/${j}`));
+    for (const [url, remote] of Object.entries(set.remotes ?? {})) check(remote, appendPointer(`/sets/${i}/remotes`, url));
+  });
 }
 
 export function resolveConfig(config: UserConfig, rootDir: string, configDisplay?: string): ResolvedConfig {
@@ -117,8 +161,33 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...bindingsOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }),
       ...(set.bundled ? { sourceNames: bundledSchemaNames() } : {}),
       ...(config.emit && config.emit !== "ts" ? { emit: config.emit } : {}),
+      origin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}` },
+      ...(set.names ? { names: chosenNames(set.names, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/names` }) } : {}),
     })),
   };
+}
+
+/** A set's `names` entries with their files made absolute, each remembering its config entry. */
+function chosenNames(names: Readonly<Record<string, string>>, rootDir: string, at: SourceLocation): ChosenName[] {
+  return Object.entries(names).map(([key, name]) => {
+    const [file, pointer] = splitNameKey(key)!;
+    return { file: resolve(rootDir, file), pointer, name, origin: { file: at.file, pointer: appendPointer(at.pointer, key) } };
+  });
+}
+
+/** `schemas/x.json#/$defs/a b` → [`schemas/x.json`, `/$defs/a b`]; undefined when it is not of that form. */
+export function splitNameKey(key: string): [string, string] | undefined {
+  const hash = key.indexOf("#");
+  if (hash <= 0) return undefined;
+  const pointer = key.slice(hash + 1);
+  return pointer === "" || pointer.startsWith("/") ? [key.slice(0, hash), pointer] : undefined;
+}
+
+/** Why a chosen name cannot be used as one, or undefined when it can. */
+export function unusableName(name: string): string | undefined {
+  return isIdentifier(name)
+    ? undefined
+    : `${JSON.stringify(name)} is not a usable TypeScript name (letters, digits, "_" and "$", not starting with a digit, not a reserved word)`;
 }
 
 /** A set's bindings: a bundled set's own (relative to the package), then the config's, which win by name. */
@@ -143,7 +212,11 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       if (!allowed.includes(key)) {
-        fail(appendPointer(pointer, key), `unknown field "${key}"; expected one of ${allowed.map((a) => `"${a}"`).join(", ")}`);
+        const guess = nearest(key, allowed);
+        fail(
+          appendPointer(pointer, key),
+          guess ? `unknown field "${key}"; did you mean "${guess}"?` : `unknown field "${key}"; expected one of ${allowed.map((a) => `"${a}"`).join(", ")}`,
+        );
       }
     }
     return record;
@@ -159,13 +232,20 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     return list.map((item, i) => string(item, appendPointer(pointer, i)));
   };
 
+  // These say something about a set's schemas, so they live in the set (a top-level "names" would
+  // also have to name a file of every set, or silently apply to some).
+  for (const field of ["names", "annotations", "remotes"]) {
+    if (json !== null && typeof json === "object" && !Array.isArray(json) && field in json) {
+      fail(`/${field}`, `"${field}" belongs to a set: move it into the set it is about (sets[i].${field})`);
+    }
+  }
   const root = object(json, "", ["$schema", "$comment", "outDir", "sets", "emit"]);
   if (!("sets" in root)) fail("", 'missing field "sets": the schema sets to generate');
   if (!Array.isArray(root.sets) || root.sets.length === 0) fail("/sets", "expected a non-empty array of schema sets");
   const names = new Set<string>();
   const sets = (root.sets as unknown[]).map((raw, i): SchemaSetConfig => {
     const at = `/sets/${i}`;
-    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings"]);
+    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names"]);
     const bundled = "bundled" in set ? bundledFrom(set, at) : undefined;
     // A bundled set is named after what it bundles unless it says otherwise.
     const name = bundled && !("name" in set) ? bundled.name : string(set.name, `${at}/name`);
@@ -195,6 +275,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       fail(`${at}/allOf`, `expected one of ${ALL_OF_MODES.map((m) => `"${m}"`).join(", ")}`);
     }
     const allOf = set.allOf as AllOfMode | undefined;
+    const chosen = "names" in set ? namesFrom(set.names, `${at}/names`) : undefined;
     return {
       name,
       schemas,
@@ -204,6 +285,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(allOf ? { allOf } : {}),
       ...("bindings" in set ? { bindings: checkBindings(set.bindings, `${at}/bindings`, fail) } : {}),
       ...(bundled ? { bundled: bundled.name } : {}),
+      ...(chosen ? { names: chosen } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -212,6 +294,24 @@ export function checkConfig(json: unknown, file: string): UserConfig {
   }
   const emit = root.emit as EmitLanguage | undefined;
   return { ...(outDir ? { outDir } : {}), sets, ...(emit ? { emit } : {}) };
+
+  /** A set's `names`: `file#/pointer` keys, each mapped to a distinct TypeScript name. */
+  function namesFrom(value: unknown, at: string): Record<string, string> {
+    const map = object(value, at, Object.keys((value ?? {}) as object));
+    const chosenFor = new Map<string, string>();
+    for (const [key, name] of Object.entries(map)) {
+      const where = appendPointer(at, key);
+      if (!splitNameKey(key)) {
+        fail(where, `expected a key of the form "file#/json/pointer" (the file relative to the config), such as "schemas/x.json#/$defs/a b"; got ${JSON.stringify(key)}`);
+      }
+      const problem = unusableName(string(name, where));
+      if (problem) fail(where, problem);
+      const other = chosenFor.get(name as string);
+      if (other !== undefined) fail(where, `the name "${name as string}" is already chosen for "${other}"`);
+      chosenFor.set(name as string, key);
+    }
+    return map as Record<string, string>;
+  }
 
   /** The bundled set a config set names, checked: a known name, and no schema files of its own beside it. */
   function bundledFrom(set: Record<string, unknown>, at: string): { name: string; schemas: string[]; remotes: Record<string, string> } {
@@ -241,6 +341,17 @@ export function displayPath(path: string, base: string): string {
   const rel = relative(base, path);
   const shown = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? path : rel;
   return shown.split(sep).join("/");
+}
+
+/**
+ * How generated code names a source file: relative to `base` (the config's folder, or an ad-hoc
+ * run's output folder) even where that takes `../`, with forward slashes, so output is the same
+ * wherever the project lies and whatever the working folder is.
+ */
+export function sourcePath(path: string, base: string): string {
+  const rel = relative(base, path);
+  // On Windows a file on another drive has no relative path; its absolute path is all there is.
+  return (rel === "" ? "." : isAbsolute(rel) ? path : rel).split(sep).join("/");
 }
 
 export type { SourceLocation };

@@ -152,7 +152,7 @@ export class Lowerer {
       if (role === undefined && !keyword.startsWith("x-") && !this.options.extraAnnotations?.includes(keyword)) {
         throw new GeneratorError(
           at(ctx.loc, keyword),
-          `unknown keyword "${keyword}" (not part of JSON Schema ${ctx.dialect}); rename it to "x-${keyword}" or list it under "annotations" in the config to keep it as an annotation`,
+          `unknown keyword "${keyword}" (not part of JSON Schema ${ctx.dialect}); to keep it as an annotation, list it under "annotations" of the set in the config, or pass --annotation ${keyword} with --schema (or rename it to "x-${keyword}")`,
         );
       }
     }
