@@ -12,6 +12,7 @@ import { formatLocation, type Diagnostic } from "./diagnostics.js";
 import { fileHeader } from "./emit/header.js";
 import type { Definition } from "./ir/nodes.js";
 import type { Dialect } from "./load/dialect.js";
+import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
@@ -214,6 +215,7 @@ function emitModules(model: Model, validatorModel: Model, header: string): Gener
   if (server) modules.push({ file: "server", code: server, typeOnly: false });
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
   const all = [{ file: "runtime", code: runtimeSource() }, ...modules, { file: "index", code: index }];
+  checkDefinitionNames(model.definitions, all);
   return all.map((m) => ({ name: `${m.file}.ts`, header, code: m.code }));
 }
 

@@ -43,9 +43,15 @@ function placeName(property: string): string {
   return pascalCase(last);
 }
 
-/** The identifier a definition is declared under. */
+/**
+ * The identifier a definition is declared under: its schema name when that is an identifier,
+ * else the name in PascalCase. Names starting with `$` or `_` are PascalCased too: those prefixes
+ * belong to the generator's private names in generated code, which definitions must not reach.
+ * Names of JavaScript and TypeScript globals (`Error`, `Promise`, `Record`, `Object`) are kept:
+ * generated code never refers to a global by a name a definition can shadow in the same module.
+ */
 export function definitionName(def: Definition): string {
-  return isIdentifier(def.nameHint) ? def.nameHint : pascalCase(def.nameHint);
+  return isIdentifier(def.nameHint) && !/^[$_]/.test(def.nameHint) ? def.nameHint : pascalCase(def.nameHint);
 }
 
 export interface NamedDefinition extends Definition {
