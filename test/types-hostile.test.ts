@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix } from "node:path";
+import { basename, isAbsolute, join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
@@ -148,7 +148,7 @@ export const list: ListAlias = { head: 1, tail: { head: 2 } };
 export const badList: ListAlias = { head: 1, tail: { head: "2" } };
 `,
     );
-    const validators = await importTranspiled(files, "recursion");
+    const validators = await importTranspiled(files, "recursion", ["isTreeNode", "isJson", "isListAlias"]);
     expect(validators.isTreeNode({ value: "a", children: [{ value: "b", children: [{ value: "c" }] }] })).toBe(true);
     expect(validators.isTreeNode({ value: "a", children: [{ value: "b", children: [{ value: 3 }] }] })).toBe(false);
     expect(validators.isJson({ a: [1, { b: [null] }] })).toBe(true);
@@ -248,6 +248,29 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
     expectCompiles(await generateFixture("runtime-helper-names.schema.json"), "");
   });
 
+  it("used beside the global of that name as a value compile (a type-only import does not shadow a value)", async () => {
+    const files = await generateFixture("value-global.schema.json");
+    expect(files.get("elicitation.ts")).toMatch(/^import type \{ RegExp \} from "\.\/types\.js";$/m);
+    expect(files.get("elicitation.ts")).toMatch(/new RegExp\(/);
+    expectCompiles(files, `import type { RegExp } from "./index.js";\nexport const form: RegExp = { type: "object", properties: {} };\n`);
+  });
+
+  it("that a template module needs as a global type are a located error naming the remedy", async () => {
+    // The extension draft with its Task definition named Error: client.ts imports the task type
+    // and also declares errors as the global Error type.
+    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const renamed = draft.replace('\n    "Task": {', '\n    "Error": {').replaceAll('"#/$defs/Task"', '"#/$defs/Error"');
+    expect(renamed).not.toBe(draft);
+    const fixture = "task-named-error.schema.json";
+    writeFileSync(join(work, fixture), renamed);
+    const { stderr } = await expectRejected(
+      join(work, fixture),
+      "#/$defs/Error",
+      'the definition name "Error" is the name of a global type that the generated client.ts uses beside this definition',
+    );
+    expect(stderr).toContain('"ErrorDefinition"');
+  });
+
   const exported: readonly [fixture: string, name: string, module: string][] = [
     ["exported-ValidationError.error.schema.json", "ValidationError", "validators"],
     ["exported-ValidationFailed.error.schema.json", "ValidationFailed", "validators"],
@@ -326,16 +349,18 @@ export const wrongMap: KeyMap = { other: 1 };
 });
 
 /**
- * Runs the CLI on a fixture that must be refused, into a folder that already holds a generated
+ * Runs the CLI on a fixture (a name in FIXTURES, or a path) that must be refused, into a folder that already holds a generated
  * set, and checks the contract: exit 2, one line `…/<fixture><pointer>: <message>…`, nothing
  * written (the folder is byte-identical).
  */
 async function expectRejected(fixture: string, pointer: string, message: string): Promise<{ stderr: string }> {
+  const schema = isAbsolute(fixture) ? fixture : join(FIXTURES, fixture);
+  fixture = basename(fixture);
   const out = join(work, `refused-${fixture}`);
   const good = await runCli(["--schema", join(FIXTURES, "recursion-through-containers.schema.json"), "--out", out]);
   expect(good.code, good.stderr).toBe(0);
   const before = treeSnapshot(out);
-  const { code, stdout, stderr } = await runCli(["--schema", join(FIXTURES, fixture), "--out", out]);
+  const { code, stdout, stderr } = await runCli(["--schema", schema, "--out", out]);
   expect(stderr).toMatch(/^[^\n]+\n$/);
   // The line starts with the fixture's path (however the CLI displays it) and the pointer.
   const at = stderr.indexOf(`${fixture}${pointer}: ${message}`);
@@ -346,15 +371,15 @@ async function expectRejected(fixture: string, pointer: string, message: string)
   expect(treeSnapshot(out)).toEqual(before);
   // A fresh target is not even created.
   const fresh = join(work, `fresh-${fixture}`);
-  expect((await runCli(["--schema", join(FIXTURES, fixture), "--out", fresh])).code).toBe(2);
+  expect((await runCli(["--schema", schema, "--out", fresh])).code).toBe(2);
   expect(existsSync(fresh)).toBe(false);
   return { stderr };
 }
 
 type Predicate = (value: unknown) => boolean;
 
-/** Transpiles a generated set to JavaScript in a temp folder and imports its validators. */
-async function importTranspiled(files: ReadonlyMap<string, string>, name: string): Promise<Record<string, Predicate>> {
+/** Transpiles a generated set to JavaScript in a temp folder and imports the named validators from it. */
+async function importTranspiled<N extends string>(files: ReadonlyMap<string, string>, name: string, exports: readonly N[]): Promise<Record<N, Predicate>> {
   const dir = join(work, `js-${name}`);
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
@@ -363,5 +388,12 @@ async function importTranspiled(files: ReadonlyMap<string, string>, name: string
     const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
     writeFileSync(join(dir, file.replace(/\.ts$/, ".js")), js);
   }
-  return (await import(pathToFileURL(join(dir, "validators.js")).href)) as Record<string, Predicate>;
+  const module = (await import(pathToFileURL(join(dir, "validators.js")).href)) as { [name: string]: unknown };
+  const picked = {} as Record<N, Predicate>;
+  for (const exported of exports) {
+    const value = module[exported];
+    if (typeof value !== "function") throw new Error(`validators.ts exports no function ${exported}`);
+    picked[exported] = value as Predicate;
+  }
+  return picked;
 }
