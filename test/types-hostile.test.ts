@@ -255,6 +255,28 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
     expectCompiles(files, `import type { RegExp } from "./index.js";\nexport const form: RegExp = { type: "object", properties: {} };\n`);
   });
 
+  it("imported into status.ts beside the global type of that name are imported under an alias", async () => {
+    // The extension draft with its TaskStatus definition named Exclude, a global type status.ts uses.
+    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const renamed = draft.replace('\n    "TaskStatus": {', '\n    "Exclude": {').replaceAll('"#/$defs/TaskStatus"', '"#/$defs/Exclude"');
+    expect(renamed).not.toBe(draft);
+    writeFileSync(join(work, "status-named-exclude.schema.json"), renamed);
+    const out = join(work, "status-named-exclude");
+    const { code, stderr } = await runCli(["--schema", join(work, "status-named-exclude.schema.json"), "--out", out]);
+    expect(code, stderr).toBe(0);
+    const files = new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+    expect(files.get("status.ts")).toMatch(/^import type \{ Exclude as ExcludeDefinition, DetailedTask \} from "\.\/types\.js";$/m);
+    expectCompiles(
+      files,
+      `import type { Exclude, ActiveStatus } from "./index.js";
+export const status: Exclude = "working";
+export const active: ActiveStatus = "input_required";
+// @ts-expect-error a terminal status is not active
+export const terminal: ActiveStatus = "completed";
+`,
+    );
+  });
+
   it("that a template module needs as a global type are a located error naming the remedy", async () => {
     // The extension draft with its Task definition named Error: client.ts imports the task type
     // and also declares errors as the global Error type.
