@@ -218,6 +218,11 @@ export const checks = [isError({ code: 1, message: "m" }), isArray(["a", "b"]), 
       "NotAnIdentifier",
       "N2faCode",
       "Default",
+      "Await",
+      "Keyof",
+      "Readonly",
+      "Infer",
+      "Unique",
     ]);
     expectCompiles(
       files,

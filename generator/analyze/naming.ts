@@ -15,7 +15,9 @@ const RESERVED = new Set(
     "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
     "as implements interface let package private protected public static yield any boolean number string symbol " +
-    "unknown never object undefined bigint type"
+    "unknown never object undefined bigint type " +
+    // Not names of a type either: `await` at a module's top level, and the type operators.
+    "await keyof readonly infer unique"
   ).split(" "),
 );
 
