@@ -4,6 +4,8 @@ import { basename, isAbsolute, join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { templateTypeGlobals } from "../generator/emit/exports.js";
+import { STATUS_TEMPLATE_GLOBALS } from "../generator/emit/status.js";
 import { runCli } from "./support/cli.js";
 import { projectRoot } from "./support/shared.js";
 import { treeSnapshot } from "./support/tree.js";
@@ -280,6 +282,13 @@ export const active: ActiveStatus = "input_required";
 export const terminal: ActiveStatus = "completed";
 `,
     );
+  });
+
+  it("status.ts aliases exactly the global types its template uses", () => {
+    expect([...templateTypeGlobals("status.ts.hbs")].sort()).toEqual([...STATUS_TEMPLATE_GLOBALS].sort());
+    // The parse finds type uses, not value uses: the client's Error is a type, its Date only a value.
+    expect(templateTypeGlobals("client.ts.hbs")).toContain("Promise");
+    expect(templateTypeGlobals("client.ts.hbs")).not.toContain("Date");
   });
 
   it("that a template module needs as a global type are a located error naming the remedy", async () => {

@@ -4,8 +4,8 @@
  * `TaskWithStatus`, or `isFoo` beside a definition `Foo`) would make two exports of one name, and
  * the module that declares the other one would see two declarations of it. And a module written
  * from a template that imports a definition named like a global type the template uses (`Promise`
- * into a client whose methods return `Promise<T>`) would shadow that global. The names are read from the emitted
- * code and the templates themselves, so the check cannot fall behind a template or an emitter.
+ * into a client whose methods return `Promise<T>`) would shadow that global. The names are read
+ * from the emitted code and the templates themselves, so the check cannot fall behind either.
  */
 import { createRequire } from "node:module";
 import type TypeScript from "typescript";
@@ -32,7 +32,7 @@ export function checkDefinitionNames(definitions: readonly NamedDefinition[], mo
   for (const module of modules) {
     if (!TEMPLATE_MODULES.has(module.file)) continue;
     for (const name of importedTypeNames(module.code)) {
-      if (GLOBAL_NAMES.has(name) && !shadowing.has(name) && typeGlobalsOf(`${module.file}.ts.hbs`).has(name)) shadowing.set(name, module.file);
+      if (GLOBAL_NAMES.has(name) && !shadowing.has(name) && templateTypeGlobals(`${module.file}.ts.hbs`).has(name)) shadowing.set(name, module.file);
     }
   }
   for (const def of definitions) {
@@ -54,20 +54,21 @@ const TEMPLATE_MODULES = new Set(["status", "client", "server", "elicitation"]);
  * The global names of the ECMAScript library, TypeScript's utility types and the host functions
  * templates may call: the names a template can rely on without declaring them.
  */
-const GLOBAL_NAME_LIST = (
-  "Object Function Array Number String Boolean Symbol BigInt Math JSON Date RegExp Error TypeError RangeError " +
-  "SyntaxError ReferenceError EvalError URIError AggregateError Promise Map Set WeakMap WeakSet WeakRef " +
-  "FinalizationRegistry Proxy Reflect ArrayBuffer SharedArrayBuffer DataView Atomics Int8Array Uint8Array " +
-  "Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array " +
-  "BigUint64Array Intl globalThis Infinity NaN isFinite isNaN parseInt parseFloat encodeURI encodeURIComponent " +
-  "decodeURI decodeURIComponent eval Partial Required Readonly Pick Record Exclude Extract Omit NonNullable " +
-  "Parameters ConstructorParameters ReturnType InstanceType Awaited ThisType Uppercase Lowercase Capitalize " +
-  "Uncapitalize ReadonlyArray ArrayLike PromiseLike Iterable Iterator IterableIterator AsyncIterable Generator " +
-  "PropertyKey PropertyDescriptor TemplateStringsArray setTimeout clearTimeout setInterval clearInterval " +
-  "AsyncGenerator AsyncIterator AsyncIterableIterator queueMicrotask structuredClone AbortController AbortSignal " +
-  "console TextEncoder TextDecoder URL fetch"
-).split(" ");
-const GLOBAL_NAMES = new Set(GLOBAL_NAME_LIST);
+const GLOBAL_NAMES: ReadonlySet<string> = new Set(
+  (
+    "Object Function Array Number String Boolean Symbol BigInt Math JSON Date RegExp Error TypeError RangeError " +
+    "SyntaxError ReferenceError EvalError URIError AggregateError Promise Map Set WeakMap WeakSet WeakRef " +
+    "FinalizationRegistry Proxy Reflect ArrayBuffer SharedArrayBuffer DataView Atomics Int8Array Uint8Array " +
+    "Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array " +
+    "BigUint64Array Intl globalThis Infinity NaN isFinite isNaN parseInt parseFloat encodeURI encodeURIComponent " +
+    "decodeURI decodeURIComponent eval Partial Required Readonly Pick Record Exclude Extract Omit NonNullable " +
+    "Parameters ConstructorParameters ReturnType InstanceType Awaited ThisType Uppercase Lowercase Capitalize " +
+    "Uncapitalize ReadonlyArray ArrayLike PromiseLike Iterable Iterator IterableIterator AsyncIterable Generator " +
+    "PropertyKey PropertyDescriptor TemplateStringsArray setTimeout clearTimeout setInterval clearInterval " +
+    "AsyncGenerator AsyncIterator AsyncIterableIterator queueMicrotask structuredClone AbortController AbortSignal " +
+    "console TextEncoder TextDecoder URL fetch"
+  ).split(" "),
+);
 
 const typeGlobalsByTemplate = new Map<string, ReadonlySet<string>>();
 
@@ -77,7 +78,7 @@ const typeGlobalsByTemplate = new Map<string, ReadonlySet<string>>();
  * import has no value, so `new Date()` or `class X extends Error` still reach the global. Parsed with
  * TypeScript, loaded only when a definition with a global's name is imported, which is rare.
  */
-function typeGlobalsOf(template: string): ReadonlySet<string> {
+export function templateTypeGlobals(template: string): ReadonlySet<string> {
   let found = typeGlobalsByTemplate.get(template);
   if (found) return found;
   const ts = createRequire(import.meta.url)("typescript") as typeof TypeScript;

@@ -4,13 +4,14 @@ import { STATUS_TRANSITIONS, TASK_STATUSES, TERMINAL_STATUSES } from "../analyze
 import { renderTemplate } from "./templates.js";
 
 /**
- * The global types the template refers to by name. A definition it imports under one of these
- * names would shadow the global in status.ts, so such a definition is imported under an alias.
+ * The global types the template refers to by name (a test holds this to the template). A
+ * definition it imports under one of these names would shadow the global in status.ts, so such a
+ * definition is imported under an alias.
  */
-const TEMPLATE_GLOBALS = new Set(["Exclude", "Extract"]);
+export const STATUS_TEMPLATE_GLOBALS: ReadonlySet<string> = new Set(["Exclude", "Extract"]);
 
 export function emitStatusHelpers(status: StatusModel): string {
-  const local = (name: string) => (TEMPLATE_GLOBALS.has(name) ? `${name}Definition` : name);
+  const local = (name: string) => (STATUS_TEMPLATE_GLOBALS.has(name) ? `${name}Definition` : name);
   const imported = (name: string) => (local(name) === name ? name : `${name} as ${local(name)}`);
   const variantUnion = status.variantUnion;
   const taskType = status.taskType ? local(status.taskType) : "{ status: " + local(status.statusType) + " }";
