@@ -240,11 +240,13 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
     );
   });
 
-  it("named like the validators' runtime helpers compile in types.ts", async () => {
+  it("named like the validators' runtime helpers compile everywhere but in validators.ts", async () => {
     const files = await generateFixture("runtime-helper-names.schema.json");
     expect(declaredNames(files)).toEqual(["Object", "describe", "report"]);
     for (const [name, options] of Object.entries(OPTION_SETS)) {
       expect(diagnostics(new Map([["types.ts", files.get("types.ts")!]]), options), name).toEqual([]);
+      // validators.ts is the "valid" branch's to fix (see below); nothing else may break.
+      expect(diagnostics(files, options).filter((d) => !d.startsWith("validators.ts:")), name).toEqual([]);
     }
   });
 
