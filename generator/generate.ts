@@ -8,12 +8,13 @@ import { pathToFileURL } from "node:url";
 import { analyze, type Model } from "./analyze/model.js";
 import { sourcePath, type AllOfMode, type ChosenName, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
 import { mergeIntersections } from "./analyze/merge.js";
-import { formatLocation, type Diagnostic } from "./diagnostics.js";
+import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
 import { choiceError, pascalCase } from "./analyze/naming.js";
 import { getByPointer, parsePointer } from "./load/json-pointer.js";
 import { fileHeader } from "./emit/header.js";
 import type { Definition } from "./ir/nodes.js";
 import type { Dialect } from "./load/dialect.js";
+import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
@@ -244,7 +245,7 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
   // `emit` is recorded only for JavaScript, so TypeScript output reads as it always has.
   const options = { allOf: set.allOf, defaultDialect: set.defaultDialect, ...(set.emit === "js" ? { emit: "js" } : {}) };
   const header = fileHeader({ version: VERSION, sources, options });
-  const files = emitModules(model, validatorModel, header);
+  const files = emitModules(model, validatorModel, header, set.origin);
   return {
     name: set.name,
     outDir: set.outDir,
@@ -255,7 +256,7 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
 }
 
 /** Every module of a set, from its model, not yet formatted. */
-function emitModules(model: Model, validatorModel: Model, header: string): GeneratedModule[] {
+function emitModules(model: Model, validatorModel: Model, header: string, setOrigin?: SourceLocation): GeneratedModule[] {
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
@@ -267,6 +268,7 @@ function emitModules(model: Model, validatorModel: Model, header: string): Gener
   if (server) modules.push({ file: "server", code: server, typeOnly: false });
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
   const all = [{ file: "runtime", code: runtimeSource() }, ...modules, { file: "index", code: index }];
+  checkDefinitionNames(model.definitions, all, setOrigin);
   return all.map((m) => ({ name: `${m.file}.ts`, header, code: m.code }));
 }
 

@@ -3,6 +3,7 @@
  * fixed order; each is a pure function of the previous result.
  */
 import type { Definition, DefinitionId } from "../ir/nodes.js";
+import { checkPureRefCycles } from "./cycles.js";
 import { dedupeDefinitions } from "./dedupe.js";
 import { detectDiscriminators } from "./discriminators.js";
 import { nameDefinitions, type NamedDefinition, type NamingOptions } from "./naming.js";
@@ -19,6 +20,7 @@ export interface Model {
 }
 
 export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}): Model {
+  checkPureRefCycles(lowered);
   const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node) }));
   const deduped = dedupeDefinitions(simplified);
   const discriminated = detectDiscriminators(deduped);

@@ -16,7 +16,9 @@ const RESERVED = new Set(
     "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
     "as implements interface let package private protected public static yield any boolean number string symbol " +
-    "unknown never object undefined bigint type"
+    "unknown never object undefined bigint type " +
+    // Not names of a type either: `await` at a module's top level, and the type operators.
+    "await keyof readonly infer unique"
   ).split(" "),
 );
 
@@ -44,9 +46,15 @@ function placeName(property: string): string {
   return pascalCase(last);
 }
 
-/** The identifier a definition is declared under. */
+/**
+ * The identifier a definition is declared under: its schema name when that is an identifier,
+ * else the name in PascalCase. Names starting with `$` or `_` are PascalCased too: those prefixes
+ * belong to the generator's private names in generated code, which definitions must not reach.
+ * Names of JavaScript and TypeScript globals (`Error`, `Promise`, `Record`, `Object`) are kept:
+ * generated code never refers to a global by a name a definition can shadow in the same module.
+ */
 export function definitionName(def: Definition): string {
-  return isIdentifier(def.nameHint) ? def.nameHint : pascalCase(def.nameHint);
+  return isIdentifier(def.nameHint) && !/^[$_]/.test(def.nameHint) ? def.nameHint : pascalCase(def.nameHint);
 }
 
 export interface NamedDefinition extends Definition {

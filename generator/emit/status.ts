@@ -3,17 +3,26 @@ import type { StatusModel } from "../analyze/status.js";
 import { STATUS_TRANSITIONS, TASK_STATUSES, TERMINAL_STATUSES } from "../analyze/status.js";
 import { renderTemplate } from "./templates.js";
 
+/**
+ * The global types the template refers to by name (a test holds this to the template). A
+ * definition it imports under one of these names would shadow the global in status.ts, so such a
+ * definition is imported under an alias.
+ */
+export const STATUS_TEMPLATE_GLOBALS: ReadonlySet<string> = new Set(["Exclude", "Extract"]);
+
 export function emitStatusHelpers(status: StatusModel): string {
+  const local = (name: string) => (STATUS_TEMPLATE_GLOBALS.has(name) ? `${name}Definition` : name);
+  const imported = (name: string) => (local(name) === name ? name : `${name} as ${local(name)}`);
   const variantUnion = status.variantUnion;
-  const taskType = status.taskType ?? "{ status: " + status.statusType + " }";
+  const taskType = status.taskType ? local(status.taskType) : "{ status: " + local(status.statusType) + " }";
   const taskImports = variantUnion ? [variantUnion.name] : status.taskType ? [status.taskType] : [];
   return renderTemplate("status.ts.hbs", {
-    statusType: status.statusType,
-    taskImports,
+    statusType: local(status.statusType),
+    imports: [status.statusType, ...taskImports].map(imported).join(", "),
     statuses: TASK_STATUSES,
     terminal: TERMINAL_STATUSES,
     transitions: TASK_STATUSES.map((s) => ({ status: s, to: STATUS_TRANSITIONS[s] })),
-    variantUnion: variantUnion?.name ?? false,
+    variantUnion: variantUnion ? local(variantUnion.name) : false,
     completedVariant: variantUnion?.variants.find((v) => v.status === "completed")?.name ?? "",
     taskType,
   });

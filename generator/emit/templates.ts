@@ -19,11 +19,22 @@ export function templatesDir(): string {
 }
 
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
+const sources = new Map<string, string>();
+
+/** The text of a template as written (read once). */
+export function templateSource(name: string): string {
+  let source = sources.get(name);
+  if (source === undefined) {
+    source = readFileSync(join(templatesDir(), name), "utf8");
+    sources.set(name, source);
+  }
+  return source;
+}
 
 export function renderTemplate(name: string, data: object): string {
   let template = compiled.get(name);
   if (!template) {
-    const source = readFileSync(join(templatesDir(), name), "utf8");
+    const source = templateSource(name);
     template = Handlebars.compile(source, { noEscape: true, strict: true });
     compiled.set(name, template);
   }

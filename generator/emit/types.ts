@@ -4,7 +4,6 @@
  */
 import type { Model } from "../analyze/model.js";
 import type { NamedDefinition } from "../analyze/naming.js";
-import { isIdentifier } from "../analyze/naming.js";
 import type { ArrayNode, JsonValue, MapNode, Node, ObjectNode } from "../ir/nodes.js";
 import { jsDoc } from "./jsdoc.js";
 
@@ -107,6 +106,9 @@ class TypePrinter {
       valueTypes.push(type);
       lines.push(`${jsDoc(property.node.docs)}${propertyKey(property.name)}${property.required ? "" : "?"}: ${type};`);
     }
+    // Without exactOptionalPropertyTypes an optional property reads as `T | undefined`, and
+    // TypeScript checks that type against the index signature (TS2411), so it must admit `undefined`.
+    if (node.properties.some((p) => !p.required)) valueTypes.push("undefined");
     const extraType = this.indexType(node, []);
     for (const name of node.requiredOnly) lines.push(`${propertyKey(name)}: ${extraType ?? "unknown"};`);
     const indexType = this.indexType(node, valueTypes);
@@ -117,7 +119,7 @@ class TypePrinter {
   /**
    * The index signature an object needs: present when extra properties are typed (an explicit
    * `additionalProperties`, or `patternProperties`). TypeScript requires every declared property
-   * to fit it, so their types join in.
+   * to fit it (under plain `strict`, an optional one with `undefined`), so their types join in.
    */
   private indexType(node: ObjectNode, declared: readonly string[]): string | undefined {
     const extra: string[] = node.patternProperties.map((p) => this.print(p.node).text);
@@ -150,12 +152,24 @@ function primary(text: string): Printed {
   return { text, precedence: Precedence.Primary };
 }
 
+/**
+ * A property name as written in a type: bare when it is an identifier name (reserved words and
+ * `__proto__` included: in a type they are plain keys), otherwise a string literal.
+ */
 function propertyKey(name: string): string {
-  return isIdentifier(name) || /^(?:[A-Za-z_$][A-Za-z0-9_$]*)$/.test(name) ? name : JSON.stringify(name);
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
+}
+
+/** A string literal for TypeScript source: JSON's escaping, plus the line separators JSON leaves raw. */
+function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 /** The TypeScript type of exactly one JSON value. */
 export function literalType(value: JsonValue): string {
+  if (typeof value === "string") return stringLiteral(value);
+  // A number too large for a double (`1e400`) parses as Infinity, which has no literal type.
+  if (typeof value === "number" && !Number.isFinite(value)) return "number";
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(literalType).join(", ")}]`;
   const entries = Object.entries(value).map(([k, v]) => `${propertyKey(k)}: ${literalType(v)}`);
