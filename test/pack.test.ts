@@ -83,9 +83,9 @@ function moduleSpecifiers(name: string, code: string): string[] {
 const compiledFrom = (source: string) => [source.replace(/\.ts$/, ".js"), source.replace(/\.ts$/, ".d.ts")].map((f) => `dist/generator/${f}`);
 
 describe("npm pack: the published package", () => {
-  it("holds exactly LICENSE, README.md, package.json, dist/, schemas/ and templates/ at the top", () => {
+  it("holds exactly LICENSE, README.md, package.json, config.schema.json, dist/, schemas/ and templates/ at the top", () => {
     const top = new Set(paths.map((p) => (p.includes("/") ? `${p.slice(0, p.indexOf("/"))}/` : p)));
-    expect([...top].sort()).toEqual(["LICENSE", "README.md", "dist/", "package.json", "schemas/", "templates/"]);
+    expect([...top].sort()).toEqual(["LICENSE", "README.md", "config.schema.json", "dist/", "package.json", "schemas/", "templates/"]);
   });
 
   it("ships the built generator: for each generator source its .js and .d.ts, and nothing else under dist/", () => {

@@ -126,7 +126,7 @@ export interface ResolvedConfig {
   readonly sets: readonly ResolvedSet[];
 }
 
-const DIALECTS: readonly Dialect[] = ["draft-07", "2019-09", "2020-12"];
+export const DIALECTS: readonly Dialect[] = ["draft-07", "2019-09", "2020-12"];
 
 export function readConfigFile(path: string): ResolvedConfig {
   const display = displayPath(path, process.cwd());
