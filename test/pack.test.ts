@@ -9,7 +9,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLED_SETS } from "../generator/init/bundled.js";
 import { fileInTarball, filesBelow, npmEnvironment, npmPack, runNpm, transcript, type PackResult } from "./support/pack.js";
-import { REPOSITORY_ONLY_FIELDS } from "../tools/pack-manifest.mjs";
+import { publishedManifest, REPOSITORY_ONLY_FIELDS } from "../tools/pack-manifest.mjs";
 import { projectRoot } from "./support/paths.js";
 
 /**
@@ -154,6 +154,29 @@ describe("npm pack: the packed package.json", () => {
     for (const field of ["bin", "main", "types", "exports", "files", "dependencies", "engines", "type"]) expect(packed[field], field).toEqual(rest[field]);
   });
 
+  it("is written as the repository's is written: same indentation, line ends and final newline", () => {
+    const manifest = { name: "x", scripts: { prepare: "build" }, bin: { x: "x.js" }, allowScripts: { y: true } };
+    expect(publishedManifest(`${JSON.stringify(manifest, null, 2)}\n`)).toBe(`${JSON.stringify({ name: "x", bin: { x: "x.js" } }, null, 2)}\n`);
+    expect(publishedManifest(JSON.stringify(manifest, null, "\t").replace(/\n/g, "\r\n"))).toBe('{\r\n\t"name": "x",\r\n\t"bin": {\r\n\t\t"x": "x.js"\r\n\t}\r\n}');
+  });
+
+  it("two packs at once both ship the published manifest (the second waits for the first to restore package.json)", async () => {
+    const destinations = [tempDir(), tempDir()];
+    const packs = destinations.map(
+      (destination) =>
+        new Promise<number | null>((done) => {
+          const child = spawn("npm", ["pack", "--pack-destination", destination], { cwd: projectRoot, env: npmEnvironment(), stdio: "ignore", shell: process.platform === "win32" });
+          child.on("close", done);
+        }),
+    );
+    expect(await Promise.all(packs)).toEqual([0, 0]);
+    for (const destination of destinations) {
+      const manifest = JSON.parse(fileInTarball(join(destination, pack.filename), "package/package.json") ?? "null") as Record<string, unknown>;
+      expect(manifest).toEqual(packed);
+    }
+    expect(await repositoryManifestBack()).toBe(true);
+  }, 180_000);
+
   it("packing leaves the repository's package.json byte for byte as it was, and no save file", async () => {
     expect(await repositoryManifestBack(0)).toBe(true);
   });
@@ -195,7 +218,7 @@ describe("npm pack: the packed package.json", () => {
       const auth = `--${url.replace(/^http:/, "")}:_authToken=test-token`;
       // Spawned asynchronously: the stand-in registry answers from this process.
       const result = await new Promise<{ status: number | null; output: string }>((done) => {
-        const child = spawn("npm", ["publish", "--registry", url, auth], { cwd: projectRoot, env: npmEnvironment() });
+        const child = spawn("npm", ["publish", "--registry", url, auth], { cwd: projectRoot, env: npmEnvironment(), shell: process.platform === "win32" });
         let output = "";
         child.stdout.on("data", (c: Buffer) => (output += c.toString()));
         child.stderr.on("data", (c: Buffer) => (output += c.toString()));

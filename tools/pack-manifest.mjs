@@ -149,11 +149,13 @@ async function prepack() {
     rmSync(temporary, { force: true });
   }
   const original = readFileSync(MANIFEST);
+  const published = publishedManifest(original.toString("utf8"));
   writeWhole(SAVED, JSON.stringify({ npm, token, original: original.toString("base64") }));
-  writeWhole(MANIFEST, publishedManifest(original.toString("utf8")));
+  // The guard before the rewrite: from here on, whatever happens, package.json comes back.
   if (npm) {
     spawn(process.execPath, [fileURLToPath(import.meta.url), "guard", String(npm), token], { detached: true, stdio: "ignore" }).unref();
   }
+  writeWhole(MANIFEST, published);
 }
 
 /**
