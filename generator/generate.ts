@@ -32,12 +32,12 @@ import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
 import { Lowerer, nameHintFor } from "./resolve/lower.js";
 import { visitNodes } from "./ir/walk.js";
-import { dedupe, lintSchemas, type LintDiagnostic } from "./lint/lint.js";
+import { dedupe, lintSchemas, withoutSilenced, type LintDiagnostic } from "./lint/lint.js";
 import { VERSION } from "./version.js";
 
 export interface GenerateResult {
   readonly sets: readonly GeneratedSet[];
-  /** Lint findings of every set (warnings; they do not change the output), each naming its set. */
+  /** Lint findings of every set (warnings; they do not change the output), each naming its set; without the rules a set's config sets to "off". */
   readonly diagnostics: readonly LintDiagnostic[];
 }
 
@@ -75,7 +75,7 @@ async function asJavaScriptWhereAsked<S extends { readonly outDir: string; reado
 
 /** Lints every set of a resolved config without emitting anything (`mcp-tasks-gen lint`). */
 export function lint(config: ResolvedConfig): readonly LintDiagnostic[] {
-  return dedupe(config.sets.flatMap((set) => loadSet(set, config.rootDir).diagnostics.map((d) => ({ ...d, set: set.name }))));
+  return dedupe(config.sets.flatMap((set) => withoutSilenced(loadSet(set, config.rootDir).diagnostics, set.lint).map((d) => ({ ...d, set: set.name }))));
 }
 
 /**
@@ -251,7 +251,9 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
     outDir: set.outDir,
     files,
     ...(set.outDirOrigin ? { outDirOrigin: set.outDirOrigin } : {}),
-    diagnostics: diagnostics.map((d) => ({ ...d, set: set.name })),
+    // Rules the config sets to "off" for this set go before the findings of all sets are merged
+    // (a finding two sets share stays for the set that did not silence it).
+    diagnostics: withoutSilenced(diagnostics, set.lint).map((d) => ({ ...d, set: set.name })),
   };
 }
 

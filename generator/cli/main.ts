@@ -27,7 +27,7 @@ import { DEFAULT_INIT_OUT_DIR, initProject, initReport } from "../init/init.js";
 import { formatDiagnostic, formatLocation, GeneratorError, remedyText, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { diffSets, hasBreaking, renderDiffJson, renderDiffText } from "../diff/index.js";
 import { generate, lint } from "../generate.js";
-import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
+import { countBySeverity, strictly, userFindings, type LintDiagnostic } from "../lint/lint.js";
 import { compareSets, inspectTargets, refusalFor, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
 
@@ -87,7 +87,8 @@ mcp-tasks-gen replaces only what it wrote: each generated folder holds a manifes
 a file where a folder should be) stops the run with exit 2, nothing written.
 
 Lint findings print as file#/json/pointer: [rule-id] message on stderr while generating; they
-are warnings and do not change the exit code unless --strict is given.
+are warnings and do not change the exit code unless --strict is given. Findings about bundled
+sets are shown by \`mcp-tasks-gen lint\` only; a set's "lint": { "RULE-ID": "off" } silences a rule.
 
 Exit codes: 0 done, 1 --check found differences (diff: a breaking change, with --fail-on-breaking),
 2 bad input or configuration, an output folder in the way (or lint findings with --strict),
@@ -165,7 +166,9 @@ export async function main(
     // Refuse a target in the way before spending time on generating (writeSets checks again when writing).
     refuseTargetsInTheWay(config.sets, values.check === true ? "check" : values.force === true ? "force" : "write");
     const result = await generate(config);
-    const diagnostics = values.strict ? strictly(result.diagnostics) : result.diagnostics;
+    // Bundled sets' findings are left to `mcp-tasks-gen lint` (rules set to "off" are gone already).
+    const reported = userFindings(result.diagnostics, config.sets);
+    const diagnostics = values.strict ? strictly(reported) : reported;
     for (const d of diagnostics) err.write(`${diagnosticLine(d, config)}\n`);
     if (countBySeverity(diagnostics).errors > 0) {
       err.write(`mcp-tasks-gen --strict: ${diagnostics.length} lint finding(s) are errors; nothing written\n`);
@@ -289,6 +292,7 @@ async function lintCommand(
   let config: ResolvedConfig | undefined;
   try {
     config = configFrom(values, { needsOut: false });
+    // `lint` shows the bundled sets' findings too (it is how to see them); rules set to "off" stay silent.
     const found = lint(config);
     const diagnostics = values.strict ? strictly(found) : [...found];
     const counts = countBySeverity(diagnostics);

@@ -13,6 +13,7 @@ import { nearest } from "./suggest.js";
 import type { JsonValue } from "../ir/nodes.js";
 import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
+import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
 
 export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
 
@@ -47,7 +48,21 @@ export interface SchemaSetConfig {
    * of a name clash, or a better name for an inline shape. Values are TypeScript identifiers.
    */
   readonly names?: Readonly<Record<string, string>>;
+  /** Lint rules set per set, by rule id (see LintSettings). */
+  readonly lint?: LintSettings;
 }
+
+/**
+ * What a set's findings of one rule do: `off` silences them everywhere (`lint` too); `warn` prints them
+ * while generating, as for the user's own schemas (a bundled set's findings are otherwise shown by `lint` only).
+ */
+export type LintSetting = "off" | "warn";
+export const LINT_SETTINGS: readonly LintSetting[] = ["off", "warn"];
+export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
+
+/** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
+export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit"];
+export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint"];
 
 /**
  * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
@@ -99,6 +114,10 @@ export interface ResolvedSet {
   readonly origin?: SourceLocation;
   /** Names chosen by JSON pointer (see ChosenName). */
   readonly names?: readonly ChosenName[];
+  /** The bundled set this set generates, if it is one: its lint findings are not the user's to fix. */
+  readonly bundled?: string;
+  /** Lint rules set for this set (see LintSetting). */
+  readonly lint?: LintSettings;
 }
 
 export interface ResolvedConfig {
@@ -107,7 +126,7 @@ export interface ResolvedConfig {
   readonly sets: readonly ResolvedSet[];
 }
 
-const DIALECTS: readonly Dialect[] = ["draft-07", "2019-09", "2020-12"];
+export const DIALECTS: readonly Dialect[] = ["draft-07", "2019-09", "2020-12"];
 
 export function readConfigFile(path: string): ResolvedConfig {
   const display = displayPath(path, process.cwd());
@@ -163,6 +182,8 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...(config.emit && config.emit !== "ts" ? { emit: config.emit } : {}),
       origin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}` },
       ...(set.names ? { names: chosenNames(set.names, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/names` }) } : {}),
+      ...(set.bundled ? { bundled: set.bundled } : {}),
+      ...(set.lint ? { lint: set.lint } : {}),
     })),
   };
 }
@@ -239,13 +260,13 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       fail(`/${field}`, `"${field}" belongs to a set: move it into the set it is about (sets[i].${field})`);
     }
   }
-  const root = object(json, "", ["$schema", "$comment", "outDir", "sets", "emit"]);
+  const root = object(json, "", CONFIG_FIELDS);
   if (!("sets" in root)) fail("", 'missing field "sets": the schema sets to generate');
   if (!Array.isArray(root.sets) || root.sets.length === 0) fail("/sets", "expected a non-empty array of schema sets");
   const names = new Set<string>();
   const sets = (root.sets as unknown[]).map((raw, i): SchemaSetConfig => {
     const at = `/sets/${i}`;
-    const set = object(raw, at, ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names"]);
+    const set = object(raw, at, SET_FIELDS);
     const bundled = "bundled" in set ? bundledFrom(set, at) : undefined;
     // A bundled set is named after what it bundles unless it says otherwise.
     const name = bundled && !("name" in set) ? bundled.name : string(set.name, `${at}/name`);
@@ -276,6 +297,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     }
     const allOf = set.allOf as AllOfMode | undefined;
     const chosen = "names" in set ? namesFrom(set.names, `${at}/names`) : undefined;
+    const lint = "lint" in set ? lintFrom(set.lint, `${at}/lint`) : undefined;
     return {
       name,
       schemas,
@@ -286,6 +308,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...("bindings" in set ? { bindings: checkBindings(set.bindings, `${at}/bindings`, fail) } : {}),
       ...(bundled ? { bundled: bundled.name } : {}),
       ...(chosen ? { names: chosen } : {}),
+      ...(lint ? { lint } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -311,6 +334,28 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       chosenFor.set(name as string, key);
     }
     return map as Record<string, string>;
+  }
+
+  /** A set's `lint`: known rule ids (a misspelt one is reported with the nearest id), each `off` or `warn`. */
+  function lintFrom(value: unknown, at: string): LintSettings {
+    const ids: readonly string[] = LINT_RULES.map((rule) => rule.id);
+    const map = object(value, at, Object.keys((value ?? {}) as object));
+    const settings: Partial<Record<LintRuleId, LintSetting>> = {};
+    for (const [id, setting] of Object.entries(map)) {
+      if (id === "$comment") {
+        string(setting, appendPointer(at, id));
+        continue;
+      }
+      if (!ids.includes(id)) {
+        const guess = nearest(id, ids);
+        fail(appendPointer(at, id), `unknown lint rule "${id}"; ${guess ? `did you mean "${guess}"?` : `the rules are ${quoted(ids)}`}`);
+      }
+      if (!LINT_SETTINGS.includes(setting as LintSetting)) {
+        fail(appendPointer(at, id), `expected ${quoted(LINT_SETTINGS, " or ")} (off: never report this rule for the set), got ${kindOf(setting)}`);
+      }
+      settings[id as LintRuleId] = setting as LintSetting;
+    }
+    return settings;
   }
 
   /** The bundled set a config set names, checked: a known name, and no schema files of its own beside it. */

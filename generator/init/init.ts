@@ -37,12 +37,31 @@ export interface InitResult {
   readonly emit: EmitLanguage;
 }
 
+/** The JSON Schema of the config, at the root of the installed package: editors complete and check the config with it. */
+export const CONFIG_SCHEMA_FILE = "config.schema.json";
+
+/**
+ * `$schema` as `init` writes it: the config schema of mcp-tasks-gen as npm installs it into the
+ * project (`node_modules/mcp-tasks-gen/`, in the working folder `init` runs in), relative to the
+ * config, which is how editors resolve it: `./node_modules/mcp-tasks-gen/config.schema.json`
+ * beside the config. Not where this copy of mcp-tasks-gen runs from, which may be npx's cache.
+ */
+export function configSchemaReference(configDir: string, projectDir: string): string {
+  const target = join(projectDir, "node_modules", "mcp-tasks-gen", CONFIG_SCHEMA_FILE);
+  const rel = relative(configDir, target);
+  if (isAbsolute(rel)) return target.split(sep).join("/"); // another drive: only the absolute path reaches it
+  const shown = rel.split(sep).join("/");
+  return shown.startsWith("../") ? shown : `./${shown}`;
+}
+
 /** The config `init` writes, as text. */
-export function initConfigText(options: { outDir: string; sets: readonly string[]; emit: EmitLanguage }): string {
+export function initConfigText(options: { schema: string; outDir: string; sets: readonly string[]; emit: EmitLanguage }): string {
   const config = {
+    $schema: options.schema,
     $comment: [
       "mcp-tasks-gen config (typed, validated bindings for the MCP Tasks protocol and elicitation). After editing it or upgrading",
       "mcp-tasks-gen, run `npx mcp-tasks-gen` and commit the output; `npx mcp-tasks-gen --check` in CI fails when it is stale.",
+      "$schema: the config's JSON Schema in the installed package, so editors complete and check this file.",
       "Paths are relative to this file. outDir: one folder per set goes below it.",
       'emit: "ts" (TypeScript) or "js" (JavaScript ES modules with .d.ts declarations).',
       'sets: "bundled" sets ship with mcp-tasks-gen (delete those you do not need); for your own schema files write',
@@ -73,7 +92,8 @@ export function initProject(options: InitOptions): InitResult {
   // Relative to the config, so the config means the same on every machine (an absolute path elsewhere stays absolute).
   const outDir = isAbsolute(rel) ? outAbsolute : rel.split(sep).join("/");
   const emit = options.emit ?? "ts";
-  writeConfig(options.configPath, initConfigText({ outDir, sets, emit }), options.force === true, shown(options.configPath, options.cwd));
+  const schema = configSchemaReference(configDir, options.cwd);
+  writeConfig(options.configPath, initConfigText({ schema, outDir, sets, emit }), options.force === true, shown(options.configPath, options.cwd));
   return { configPath: options.configPath, outDir, sets, emit };
 }
 

@@ -71,3 +71,27 @@ export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: n
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   return { errors, warnings: diagnostics.length - errors };
 }
+
+/** A set's rules set to `off` in the config, by id (see config.ts LintSetting). */
+export type RuleSettings = Readonly<Partial<Record<string, "off" | "warn">>>;
+
+/** A set's findings without those of the rules its config sets to `off`. */
+export function withoutSilenced<T extends Diagnostic>(diagnostics: readonly T[], settings: RuleSettings | undefined): T[] {
+  return settings ? diagnostics.filter((d) => settings[d.rule] !== "off") : [...diagnostics];
+}
+
+/**
+ * The findings the command prints while generating: a bundled set's schemas ship with
+ * mcp-tasks-gen, so its findings are not the user's to fix; they are left to `mcp-tasks-gen lint`
+ * unless the config sets their rule to `warn` for the set (`--strict` would fail on them otherwise).
+ */
+export function userFindings<T extends LintDiagnostic>(
+  diagnostics: readonly T[],
+  sets: readonly { readonly name: string; readonly bundled?: string; readonly lint?: RuleSettings }[],
+): T[] {
+  const byName = new Map(sets.map((set) => [set.name, set]));
+  return diagnostics.filter((d) => {
+    const set = byName.get(d.set);
+    return set?.bundled === undefined || set.lint?.[d.rule] === "warn";
+  });
+}

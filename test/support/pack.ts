@@ -1,5 +1,6 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { join, relative } from "node:path";
 import { projectRoot } from "./paths.js";
 
@@ -68,16 +69,39 @@ export interface PackResult {
 }
 
 /**
- * `npm pack --json` of this package (after building it), either as a dry run (`destination`
- * undefined) or writing the tarball into `destination`. Lifecycle scripts are skipped: the
- * build they would run has just been done.
+ * `npm pack --json` of this package, either as a dry run (`destination` undefined) or writing the
+ * tarball into `destination`. Lifecycle scripts run, as in `npm publish`: `prepack` builds dist/
+ * and writes the published package.json, `postpack` restores the repository's (see
+ * tools/pack-manifest.mjs); two packs at once wait for each other there.
  */
 export function npmPack(destination?: string): PackResult {
-  ensureBuilt();
-  const args = ["pack", "--json", "--ignore-scripts", ...(destination ? ["--pack-destination", destination] : ["--dry-run"])];
+  const args = ["pack", "--json", ...(destination ? ["--pack-destination", destination] : ["--dry-run"])];
   const result = runNpm("npm", args, projectRoot);
   if (result.status !== 0) throw new Error(`npm ${args.join(" ")} failed:\n${transcript(result)}`);
   const parsed = JSON.parse(result.stdout) as PackResult[];
   if (parsed.length !== 1) throw new Error(`npm pack --json described ${parsed.length} packages, expected 1`);
   return parsed[0]!;
+}
+
+/**
+ * A file of a `.tgz` made by `npm pack`, as text; undefined when the tarball has no such file.
+ * A tar archive is a run of 512-byte headers, each followed by its file's bytes padded to 512;
+ * a pax header (type `x`) may give the next entry's path.
+ */
+export function fileInTarball(tarball: string, path: string): string | undefined {
+  const tar = gunzipSync(readFileSync(tarball));
+  const text = (from: number, length: number) => tar.subarray(from, from + length).toString("utf8").replace(/\0.*$/s, "");
+  let paxPath: string | undefined;
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+    const size = parseInt(text(at + 124, 12).trim() || "0", 8);
+    const type = text(at + 156, 1);
+    const prefix = text(at + 345, 155);
+    const name = paxPath ?? (prefix ? `${prefix}/${text(at, 100)}` : text(at, 100));
+    const body = tar.subarray(at + 512, at + 512 + size);
+    paxPath = undefined;
+    if (type === "x") paxPath = /\d+ path=([^\n]*)\n/.exec(body.toString("utf8"))?.[1];
+    else if (name === path) return body.toString("utf8");
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return undefined;
 }
