@@ -66,7 +66,8 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       mineSize += codes[i]!.length;
     }
   }
-  const worker = new Worker(workerFile, { workerData: theirs.map((i) => codes[i]!) });
+  // As much stack as the CLI's own thread (cli/main.ts): prettier recurses along the code's nesting.
+  const worker = new Worker(workerFile, { workerData: theirs.map((i) => codes[i]!), resourceLimits: { stackSizeMb: 512 } });
   const fromWorker = new Promise<string[]>((resolve, reject) => {
     worker.once("message", resolve);
     worker.once("error", reject);
