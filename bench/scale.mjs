@@ -26,7 +26,7 @@ const rssPreload = join(root, "bench/lib/report-rss.mjs");
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-scale-"));
 
-/** One cold run in a child process: wall time (ms), peak RSS (kB), output bytes. */
+/** One cold run in a child process: wall time and CPU time (ms), peak RSS (kB), output bytes. */
 function run(args, outDir) {
   rmSync(outDir, { recursive: true, force: true });
   const rssFile = join(work, "rss");
@@ -40,7 +40,7 @@ function run(args, outDir) {
   });
   const ms = performance.now() - start;
   if (result.status !== 0) throw new Error(`${args.join(" ")} exited with ${result.status ?? result.signal}:\n${result.stderr}`);
-  return { ms, rssKb: Number(readFileSync(rssFile, "utf8")), bytes: folderBytes(outDir) };
+  return { ms, ...JSON.parse(readFileSync(rssFile, "utf8")), bytes: folderBytes(outDir) };
 }
 
 /** Bytes written under a folder; fails on an empty output, so no error path is ever timed. */
@@ -71,7 +71,12 @@ try {
     const samples = tools.map(() => []);
     // Interleaved, so both tools share whatever noise the machine has.
     for (let i = 0; i < runs; i++) tools.forEach((tool, t) => samples[t].push(run(tool.args, tool.out)));
-    const [ours, jsts] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssKb: Math.max(...s.map((x) => x.rssKb)), bytes: s[0].bytes }));
+    const [ours, jsts] = samples.map((s) => ({
+      ms: median(s.map((x) => x.ms)),
+      cpuMs: median(s.map((x) => x.cpuMs)),
+      rssKb: Math.max(...s.map((x) => x.rssKb)),
+      bytes: s[0].bytes,
+    }));
     rows.push({ size, ours, jsts });
     process.stderr.write(`${size} definitions done\n`);
   }
@@ -83,13 +88,13 @@ const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (kb) => `${Math.round(kb / 1024)} MB`;
 const size = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`);
 console.log(`Machine: Node ${process.version}, ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, ${process.platform} ${process.arch}`);
-console.log(`Command: npm run bench:scale (median of ${runs} cold runs each, interleaved; peak RSS: the largest of the runs)`);
+console.log(`Command: npm run bench:scale (median of ${runs} cold runs each, interleaved; CPU: user + system time of every thread; peak RSS: the largest of the runs)`);
 console.log("");
-console.log(`| Definitions | mcp-tasks-gen time | peak RSS | output | jsts ${jstsVersion} time | peak RSS | output | time ours / jsts | ms per definition (ours) |`);
+console.log(`| Definitions | mcp-tasks-gen time (CPU) | peak RSS | output | jsts ${jstsVersion} time (CPU) | peak RSS | output | time ours / jsts | ms per definition (ours) |`);
 console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const r of rows) {
   console.log(
-    `| ${r.size.toLocaleString("en-US")} | ${s(r.ours.ms)} | ${mb(r.ours.rssKb)} | ${size(r.ours.bytes)} | ${s(r.jsts.ms)} | ${mb(r.jsts.rssKb)} | ${size(r.jsts.bytes)} | ${(r.ours.ms / r.jsts.ms).toFixed(2)}× | ${(r.ours.ms / r.size).toFixed(2)} |`,
+    `| ${r.size.toLocaleString("en-US")} | ${s(r.ours.ms)} (${s(r.ours.cpuMs)}) | ${mb(r.ours.rssKb)} | ${size(r.ours.bytes)} | ${s(r.jsts.ms)} (${s(r.jsts.cpuMs)}) | ${mb(r.jsts.rssKb)} | ${size(r.jsts.bytes)} | ${(r.ours.ms / r.jsts.ms).toFixed(2)}× | ${(r.ours.ms / r.size).toFixed(2)} |`,
   );
 }
 const at = (n) => rows.find((r) => r.size === n);

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateFromMemory } from "../generator/index.js";
 import { MAX_NESTING_LEVELS } from "../generator/load/registry.js";
 import { projectRoot } from "./support/shared.js";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
@@ -186,6 +187,24 @@ describe("output grows linearly with depth", () => {
     expect(names.slice(0, 6)).toEqual(["Root", "RootA", "RootAA", "RootAAA", "RootAAAA", "RootAALevel5"]);
     expect(Math.max(...names.map((n) => n.length))).toBeLessThanOrEqual("RootAALevel499".length);
   }, 120_000);
+});
+
+describe("names of nested anonymous objects", () => {
+  it("spell out the path up to four levels deep, then take the definition's name and the last two places", async () => {
+    let node: object = { type: "object", properties: { size: { type: "integer" } } };
+    for (const place of ["key", "primary", "certificates", "tls", "server"]) node = { type: "object", properties: { [place]: node } };
+    const uri = "file:///virtual/config.json";
+    const json = { definitions: { Config: node } };
+    const { model } = await generateFromMemory({ documents: [{ uri, json }], roots: [{ name: "Config", uri: `${uri}#/definitions/Config` }], format: false });
+    expect(model.definitions.map((d) => d.name)).toEqual([
+      "Config",
+      "ConfigServer",
+      "ConfigServerTls",
+      "ConfigServerTlsCertificates",
+      "ConfigServerTlsCertificatesPrimary",
+      "ConfigPrimaryKey",
+    ]);
+  });
 });
 
 describe(`nesting limit (${MAX_NESTING_LEVELS} levels)`, () => {

@@ -28,7 +28,9 @@ export interface Chunk {
 /**
  * Splits a module into top-level statements, or returns undefined when it cannot tell where they
  * begin (then the module is formatted whole). A statement begins on a line at column 0, outside
- * any bracket, after a line that ends a statement (`;` or `}`, not in a comment).
+ * any bracket, with a word or a comment, after a line that ends a statement (`;` or `}`, not in a
+ * comment). A split inside a statement leaves a part prettier cannot parse alone (`| B;`, `else`,
+ * `as const;`): then the module is formatted whole (see formatAll).
  */
 export function splitStatements(code: string): Chunk[] | undefined {
   const lines = code.split("\n");
@@ -47,7 +49,7 @@ export function splitStatements(code: string): Chunk[] | undefined {
     }
     // A comment line belongs to the statement after it (its JSDoc, a `prettier-ignore`).
     const startsStatement =
-      depths[i] === 0 && /^[^\s)\]}]/.test(line) && /[;}]$/.test(previous) && !/^\s*(\/\/|\/\*|\*)/.test(previous);
+      depths[i] === 0 && /^[A-Za-z_$@/]/.test(line) && /[;}]$/.test(previous) && !/^\s*(\/\/|\/\*|\*)/.test(previous);
     if (current.length > 0 && startsStatement) {
       chunks.push({ code: trimTrailingBlankLines(current), blankBefore });
       current = [];
@@ -159,8 +161,9 @@ export function skeletonOf(code: string): Skeleton {
       if (code.charCodeAt(j) !== c) return verbatim;
       j++;
       const printed = printedString(code.slice(i, j));
-      // An object key (or a `case`/ternary label) stays as it is: prettier may unquote it.
-      if (printed !== undefined && !/^\s*:/.test(code.slice(j, j + 8))) replace(i, j, `"${"#".repeat(printed.length - 2)}"`, printed);
+      // A property key stays as it is (prettier may unquote it); a `case` label is no key.
+      const key = /^\s*:/.test(code.slice(j, j + 8)) && !/\bcase\s*$/.test(code.slice(Math.max(0, i - 8), i));
+      if (printed !== undefined && !key) replace(i, j, `"${"#".repeat(printed.length - 2)}"`, printed);
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
@@ -286,8 +289,16 @@ function isIdentifierPart(c: number): boolean {
 
 /** Same length and case pattern: `isRecord12A` → `xxXxxxxx00X`. A keyword never comes out of it. */
 function casePattern(word: string): string {
-  return word.replace(/[a-z]/g, "x").replace(/[A-Z]/g, "X").replace(/[0-9]/g, "0");
+  let pattern = patterns.get(word);
+  if (pattern === undefined) {
+    pattern = word.replace(/[a-z]/g, "x").replace(/[A-Z]/g, "X").replace(/[0-9]/g, "0");
+    patterns.set(word, pattern);
+  }
+  return pattern;
 }
+
+/** Generated code repeats its identifiers: each pattern is worked out once. */
+const patterns = new Map<string, string>();
 
 /** A comment of the same length and shape: letters and digits become x, the rest stays. */
 function commentPattern(comment: string): string {

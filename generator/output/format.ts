@@ -161,8 +161,10 @@ const SEPARATOR = "// @mcp-tasks-gen-statement-boundary";
 export async function formatBatch(texts: readonly string[]): Promise<(string | undefined)[]> {
   if (!texts.some((t) => t.includes(SEPARATOR))) {
     try {
-      const parts = (await formatTypeScript(texts.join(`\n${SEPARATOR}\n`))).split(`${SEPARATOR}\n`);
-      if (parts.length === texts.length) return parts.map((part, i) => (i < parts.length - 1 ? part.replace(/\n*$/, "\n") : part));
+      // Split only at separators prettier printed at column 0, between top-level statements: one
+      // it printed elsewhere was taken into a statement, and the batch is formatted one by one.
+      const parts = (await formatTypeScript(texts.join(`\n${SEPARATOR}\n`))).split(`\n${SEPARATOR}\n`);
+      if (parts.length === texts.length) return parts.map((part, i) => (i < parts.length - 1 ? `${part}\n` : part));
     } catch {
       // Some statement does not parse alone: find which, below.
     }
