@@ -510,20 +510,26 @@ function configWithoutMode(
  */
 export const STACK_SIZE_MB = 512;
 
-/** The command, run in a worker thread with STACK_SIZE_MB of stack; resolves to its exit code. */
+/**
+ * The command, run in a worker thread with STACK_SIZE_MB of stack; resolves to its exit code. Where
+ * no such thread can be made (a system that will not reserve the stack), it runs on this thread.
+ */
 function runWithLargeStack(argv: readonly string[]): Promise<number> {
   return new Promise((resolveCode) => {
     let code: number = EXIT.internal;
+    let started = false;
     const worker = new Worker(new URL(import.meta.url), {
       workerData: { [WORKER_MARK]: [...argv] },
       resourceLimits: { stackSizeMb: STACK_SIZE_MB },
     });
+    worker.on("online", () => (started = true));
     worker.on("message", (c: number) => (code = c));
     worker.on("error", (e) => {
+      if (!started) return void main(argv).then(resolveCode);
       process.stderr.write(`mcp-tasks-gen: internal error, please report it: ${e.stack ?? String(e)}\n`);
       code = EXIT.internal;
     });
-    worker.on("exit", () => resolveCode(code));
+    worker.on("exit", () => started && resolveCode(code));
   });
 }
 

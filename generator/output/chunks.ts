@@ -291,6 +291,7 @@ function isIdentifierPart(c: number): boolean {
 function casePattern(word: string): string {
   let pattern = patterns.get(word);
   if (pattern === undefined) {
+    if (patterns.size >= 100_000) patterns.clear(); // a long-lived process formats many sets
     pattern = word.replace(/[a-z]/g, "x").replace(/[A-Z]/g, "X").replace(/[0-9]/g, "0");
     patterns.set(word, pattern);
   }
