@@ -18,6 +18,11 @@ const CASES: Record<string, string> = {
         `switch (value) { case "record-${n}": break; default: errors.push("one of \\"record-${n}\\" | \\"other\\""); }\n}`,
     )
     .join("\n\n"),
+  // prettier reads some strings' width as written (a lone short argument) and others as printed.
+  "strings written with escaped quotes, around prettier's short-argument threshold": Array.from({ length: 8 }, (_, k) => {
+    const text = "x".repeat(24 + k);
+    return `const resultOfTheOperationNumberWithAVeryLongDescriptiveName${k} = someModule.someRatherLongFunctionName.anotherMember(${JSON.stringify(JSON.stringify(text))});\nconst short${k} = f(${JSON.stringify(JSON.stringify(text))}, ${JSON.stringify(JSON.stringify(text + "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"))});`;
+  }).join("\n"),
   "object keys prettier unquotes, or keeps quoted": [
     `const A = { "plain": 1, "other": 2 };`,
     `const B = { "needs-quotes": 1, plain: 2 };`,

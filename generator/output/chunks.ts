@@ -160,10 +160,11 @@ export function skeletonOf(code: string): Skeleton {
       while (j < n && code.charCodeAt(j) !== c && code.charCodeAt(j) !== 10) j += code.charCodeAt(j) === 92 ? 2 : 1;
       if (code.charCodeAt(j) !== c) return verbatim;
       j++;
-      const printed = printedString(code.slice(i, j));
+      const literal = code.slice(i, j);
+      const printed = printedString(literal);
       // A property key stays as it is (prettier may unquote it); a `case` label is no key.
       const key = /^\s*:/.test(code.slice(j, j + 8)) && !/\bcase\s*$/.test(code.slice(Math.max(0, i - 8), i));
-      if (printed !== undefined && !key) replace(i, j, `"${"#".repeat(printed.length - 2)}"`, printed);
+      if (printed !== undefined && !key) replace(i, j, stringPlaceholder(literal), printed);
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
@@ -212,7 +213,7 @@ export function placeholderSpans(formatted: string): number[] | undefined {
       while (j < n && formatted.charCodeAt(j) !== c && formatted.charCodeAt(j) !== 10) j += formatted.charCodeAt(j) === 92 ? 2 : 1;
       if (j >= n) return undefined;
       j++;
-      if (c === 34 && j - i > 2 && /^"#+"$/.test(formatted.slice(i, j))) spans.push(i, j);
+      if (/^(?:"#+"|'["#]*#["#]*')$/.test(formatted.slice(i, j))) spans.push(i, j);
       i = j;
     } else if (c === 47 && formatted.charCodeAt(i + 1) === 47) {
       const j = formatted.indexOf("\n", i) < 0 ? n : formatted.indexOf("\n", i);
@@ -248,12 +249,22 @@ export function fillSkeleton(formatted: string, spans: readonly number[] | undef
 }
 
 /**
+ * The placeholder of a string literal printedString can tell the printing of: its escaped double
+ * quotes kept, everything else `#`. So it has the literal's width as written (which some of
+ * prettier's choices read) and as printed (`"\"a\""` → `"\"#\""`, printed `'"#"'`, like `'"a"'`).
+ */
+function stringPlaceholder(literal: string): string {
+  return `"${literal.slice(1, -1).replace(/\\"|[^]/g, (c) => (c === '\\"' ? c : "#"))}"`;
+}
+
+/**
  * How prettier prints a string literal (double quotes unless the text has more double quotes
  * than single ones, then single quotes and no escapes for the double ones), for the two cases
  * generated code has: no backslash at all, or escaped double quotes only and no single quote.
  * Undefined for anything else, which stays verbatim in the skeleton.
  */
 function printedString(literal: string): string | undefined {
+  if (literal.length <= 2) return undefined; // "" stays as it is
   if (literal[0] !== '"') return undefined;
   const content = literal.slice(1, -1);
   if (!content.includes("\\")) return content.includes('"') ? undefined : literal;
