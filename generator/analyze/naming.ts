@@ -162,7 +162,7 @@ interface Owner {
 }
 
 /** Shapes nested up to this many levels deep spell out their whole path from the definition. */
-export const SPELLED_OUT_LEVELS = 4;
+const SPELLED_OUT_LEVELS = 4;
 
 /**
  * Candidate names of a nested anonymous shape, in order of preference. Up to SPELLED_OUT_LEVELS

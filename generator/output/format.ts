@@ -95,7 +95,10 @@ function startHelper(): Worker | undefined {
   // From the TypeScript sources (tests) there is no compiled worker: format in this thread.
   if (!existsSync(fileURLToPath(workerFile))) return undefined;
   // As much stack as the CLI's own thread (cli/main.ts): prettier recurses along the code's nesting.
-  return new Worker(workerFile, { resourceLimits: { stackSizeMb: 512 } });
+  const worker = new Worker(workerFile, { resourceLimits: { stackSizeMb: 512 } });
+  // A helper that fails (no thread could be made, out of memory) leaves its work to this thread.
+  worker.on("error", () => undefined);
+  return worker;
 }
 
 /**
@@ -109,7 +112,7 @@ async function formatStatements(texts: readonly string[], helper: Worker | undef
   const queue = batchesOf(texts).sort((a, b) => b.size - a.size);
   const place = (batch: Batch, formatted: readonly (string | undefined)[]) =>
     batch.indices.forEach((index, k) => (results[index] = formatted[k]));
-  const helped = new Promise<void>((resolve, reject) => {
+  const helped = new Promise<void>((resolve) => {
     if (!helper || queue.length < 2) return resolve();
     let current: Batch | undefined;
     const next = () => {
@@ -121,15 +124,23 @@ async function formatStatements(texts: readonly string[], helper: Worker | undef
       place(current!, formatted);
       next();
     });
-    helper.once("error", reject);
+    helper.once("error", () => {
+      if (current) queue.push(current); // this thread formats it
+      current = undefined;
+      resolve();
+    });
     next();
   });
-  for (let batch = queue.shift(); batch; batch = queue.shift()) {
-    place(batch, await formatBatch(batch.texts));
-    // prettier's awaits are microtasks: let the helper's answer in, so it gets its next batch now.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const formatQueue = async () => {
+    for (let batch = queue.shift(); batch; batch = queue.shift()) {
+      place(batch, await formatBatch(batch.texts));
+      // prettier's awaits are microtasks: let the helper's answer in, so it gets its next batch now.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await formatQueue();
   await helped;
+  await formatQueue(); // what a failed helper handed back
   return results;
 }
 
