@@ -42,14 +42,14 @@ export async function formatTypeScript(code: string): Promise<string> {
 const PARALLEL_THRESHOLD = 64 * 1024;
 
 /** About how much code one prettier call formats (statements are batched up to this). */
-const BATCH_SIZE = 64 * 1024;
+const BATCH_SIZE = 32 * 1024;
 
 /**
  * Formats many modules. Each module is split into its top-level statements; statements that
  * differ only in names and plain strings are formatted once (see chunks.ts), in batches shared
  * between this thread and one worker thread (prettier is single-threaded and formatting is most of
  * a generation's time). The result is what prettier prints for each whole module; a module that
- * cannot be split is formatted whole.
+ * cannot be split, or has a statement that does not parse alone, is formatted whole.
  */
 export async function formatAll(codes: readonly string[]): Promise<string[]> {
   const total = codes.reduce((sum, c) => sum + c.length, 0);
@@ -58,8 +58,10 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   try {
     const jobs = new Map<string, number>();
     const jobTexts: string[] = [];
+    // A module that cannot be split is one statement here: it is formatted whole, in the queue
+    // with the rest (so both threads share it).
     const plans = codes.map((code) =>
-      splitStatements(code)?.map((chunk) => {
+      (splitStatements(code) ?? [{ code, blankBefore: false }]).map((chunk) => {
         const skeleton = skeletonOf(chunk.code);
         let job = jobs.get(skeleton.text);
         if (job === undefined) {
@@ -73,8 +75,8 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
     const spans = formatted.map((f) => (f === undefined ? undefined : placeholderSpans(f)));
     return await Promise.all(
       codes.map(async (code, m) => {
-        const plan = plans[m];
-        if (!plan || plan.some((p) => formatted[p.job] === undefined)) return formatTypeScript(code);
+        const plan = plans[m]!;
+        if (plan.some((p) => formatted[p.job] === undefined)) return formatTypeScript(code);
         const statements = await Promise.all(
           plan.map((p) => fillSkeleton(formatted[p.job]!, spans[p.job], p.skeleton) ?? formatTypeScript(p.chunk.code)),
         );
@@ -114,22 +116,24 @@ async function formatStatements(texts: readonly string[], helper: Worker | undef
     batch.indices.forEach((index, k) => (results[index] = formatted[k]));
   const helped = new Promise<void>((resolve) => {
     if (!helper || queue.length < 2) return resolve();
-    let current: Batch | undefined;
-    const next = () => {
-      current = queue.shift();
-      if (current) helper.postMessage(current.texts);
-      else resolve();
+    // The helper always holds a batch beyond the one it formats: it answers while this thread is
+    // busy with a batch of its own, and must not wait for this thread to hand it the next one.
+    const sent: Batch[] = [];
+    const send = () => {
+      const batch = queue.shift();
+      if (batch) [sent.push(batch), helper.postMessage(batch.texts)];
     };
     helper.on("message", (formatted: (string | undefined)[]) => {
-      place(current!, formatted);
-      next();
+      place(sent.shift()!, formatted);
+      send();
+      if (sent.length === 0) resolve();
     });
     helper.once("error", () => {
-      if (current) queue.push(current); // this thread formats it
-      current = undefined;
+      queue.push(...sent.splice(0)); // this thread formats them
       resolve();
     });
-    next();
+    send();
+    send();
   });
   const formatQueue = async () => {
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
@@ -174,7 +178,9 @@ export async function formatBatch(texts: readonly string[]): Promise<(string | u
     try {
       // Split only at separators prettier printed at column 0, between top-level statements: one
       // it printed elsewhere was taken into a statement, and the batch is formatted one by one.
-      const parts = (await formatTypeScript(texts.join(`\n${SEPARATOR}\n`))).split(`\n${SEPARATOR}\n`);
+      // Trimmed: a blank line beside a separator would be kept, and end up in a statement's text.
+      const joined = texts.map((t) => t.trim()).join(`\n${SEPARATOR}\n`);
+      const parts = (await formatTypeScript(joined)).split(`\n${SEPARATOR}\n`);
       if (parts.length === texts.length) return parts.map((part, i) => (i < parts.length - 1 ? `${part}\n` : part));
     } catch {
       // Some statement does not parse alone: find which, below.
