@@ -3,7 +3,8 @@
  * of a module on its own (what surrounds it changes nothing but the blank lines between
  * statements, at most one, kept where the source has one), so a module can be split into its
  * top-level statements, each formatted alone, and joined again: the result is what prettier prints
- * for the whole module (test/format.test.ts proves it on every generated file).
+ * for the whole module (test/format.test.ts proves it on every generated file, and on the
+ * bench:scale schema's; test/format-chunks.test.ts on code made to trip it).
  *
  * That allows two savings on generated code, which repeats itself:
  * - statements are formatted in batches spread over threads (see format.ts), never as one huge
@@ -15,8 +16,9 @@
  *   placeholder of the same length and case pattern (`isRecord12A` → `xxXxxxxx00X`); the skeleton
  *   is formatted once per distinct skeleton, and each statement gets its own tokens back in order.
  * Anything the skeleton cannot stand for exactly (template literals, regular expression literals,
- * a `/` operator, non-ASCII text, multi-line comments, strings with quotes or backslashes, object
- * keys) is kept verbatim in it, so such a statement only shares formatting with identical ones.
+ * a `/` operator, non-ASCII text, multi-line comments, single-quoted strings, escapes other than
+ * `\"`, property keys) keeps the statement, or the token, verbatim in it: such a statement only
+ * shares formatting with identical ones.
  */
 
 /** A top-level statement (with its leading comments) and whether a blank line precedes it. */
