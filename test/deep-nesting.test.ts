@@ -57,8 +57,16 @@ interface Run {
   out: string;
 }
 
-/** Generates deepSchema(kind, depth) with the built bin, ad hoc, into a fresh folder. */
+const runs = new Map<string, Run>();
+
+/** Generates deepSchema(kind, depth) with the built bin, ad hoc, into a fresh folder (once per kind and depth). */
 function generateDeep(kind: Kind, depth: number): Run {
+  const key = `${kind} ${depth}`;
+  if (!runs.has(key)) runs.set(key, runBin(kind, depth));
+  return runs.get(key)!;
+}
+
+function runBin(kind: Kind, depth: number): Run {
   const dir = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-deep-${kind}-`));
   temps.push(dir);
   writeFileSync(join(dir, "deep.json"), JSON.stringify(deepSchema(kind, depth)));
