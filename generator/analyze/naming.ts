@@ -130,24 +130,20 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
       names.add(name);
       return name;
     };
-    const hoist = (node: Node, candidates: string[]): RefNode => {
-      const name = chosenFor(node.loc)?.name ?? claim(candidates, node);
+    const hoist = (node: Node, owner: Owner, place: string): RefNode => {
+      const name = chosenFor(node.loc)?.name ?? claim(nestedNames(def.name, owner, place, node.loc.pointer), node);
       const id = `${formatLocation(node.loc)}@${name}`;
       const slot = hoisted.push(undefined) - 1;
-      const body = visitChildren(node, name);
+      const body = visitChildren(node, { name, level: owner.level + 1, place });
       hoisted[slot] = { id, loc: node.loc, node: body, nameHint: name, exported: def.exported, name, owner: def.id };
       return { kind: "ref", target: id, loc: node.loc };
     };
-    const visit = (node: Node, owner: string, place: string | undefined): Node => {
-      if (place !== undefined && node.kind === "object" && node.properties.length > 0) {
-        return hoist(node, derivedNames(owner, place, node.loc.pointer));
-      }
-      if (place !== undefined && node.kind === "union" && node.discriminator) {
-        return hoist(node, derivedNames(owner, place, node.loc.pointer));
-      }
+    const visit = (node: Node, owner: Owner, place: string | undefined): Node => {
+      if (place !== undefined && node.kind === "object" && node.properties.length > 0) return hoist(node, owner, place);
+      if (place !== undefined && node.kind === "union" && node.discriminator) return hoist(node, owner, place);
       return visitChildren(node, owner);
     };
-    const visitChildren = (node: Node, owner: string): Node => {
+    const visitChildren = (node: Node, owner: Owner): Node => {
       switch (node.kind) {
         case "object":
           return mapObjectChildren(
@@ -170,7 +166,7 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
               if (variant.kind !== "object") return visit(variant, owner, undefined);
               const values = discriminator.cases[i]!.values.map(String);
               const label = clashing.has(labels[i]!) ? values.map(spelledOut).join("Or") : labels[i]!;
-              return hoist(variant, derivedNames(owner, label, variant.loc.pointer));
+              return hoist(variant, owner, label);
             }),
           };
         }
@@ -178,7 +174,7 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
           return mapChildren(node, (child) => visit(child, owner, undefined));
       }
     };
-    const body = visitChildren(def.node, def.name);
+    const body = visitChildren(def.node, { name: def.name, level: 0, place: "" });
     result.push({ ...def, node: body }, ...hoisted.filter((h): h is NamedDefinition => h !== undefined));
   }
   return result;
@@ -225,6 +221,30 @@ function qualifiedName(def: Definition, plain: string): string {
   return `${pascalCase(document)}${plain}`;
 }
 
-function derivedNames(owner: string, place: string, pointer: string): string[] {
-  return [`${owner}${place}`, `${owner}${place}Object`, `${owner}${pascalCase(pointer)}`];
+/** The hoisted shape (or the definition itself, level 0) that a nested shape is found in. */
+interface Owner {
+  readonly name: string;
+  /** How many hoisted shapes deep it is inside its definition. */
+  readonly level: number;
+  /** The place it was hoisted from (`""` for the definition). */
+  readonly place: string;
+}
+
+/** Shapes nested up to this many levels deep spell out their whole path from the definition. */
+const SPELLED_OUT_LEVELS = 4;
+
+/**
+ * Candidate names of a nested anonymous shape, in order of preference. Up to SPELLED_OUT_LEVELS
+ * deep, the owner's name and the place (`GetTaskResult` › `_meta` › `io.…/related-task` →
+ * `GetTaskResultMetaRelatedTask`). Deeper, the name would grow with depth (and the validators with
+ * its square), so it keeps only the definition's name and the last two places
+ * (`Config` › … › `primary` › `key` → `ConfigPrimaryKey`); when those clash (a chain of the same
+ * property), the level says which one it is (`RootAALevel37`): a place, not a counter. The
+ * JSON-pointer name is the last resort, as before.
+ */
+function nestedNames(definition: string, owner: Owner, place: string, pointer: string): string[] {
+  const level = owner.level + 1;
+  if (level <= SPELLED_OUT_LEVELS) return [`${owner.name}${place}`, `${owner.name}${place}Object`, `${owner.name}${pascalCase(pointer)}`];
+  const lastTwo = `${definition}${owner.place}${place}`;
+  return [lastTwo, `${lastTwo}Level${level}`, `${definition}${pascalCase(pointer)}`];
 }

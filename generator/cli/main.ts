@@ -8,6 +8,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import {
   ALL_OF_MODES,
   DEFAULT_CONFIG_FILE,
@@ -616,10 +617,47 @@ function configWithoutMode(
   return readConfigFile(path);
 }
 
-// Run when executed as the bin (through npm's symlink too), not when imported by tests.
+/**
+ * How much stack the command's thread gets. Lowering, analysis and emission recurse along the
+ * schema's nesting; Node's default (under 1 MB) overflows at a few hundred levels, this holds
+ * MAX_NESTING_LEVELS with room to spare (see test/deep-nesting.test.ts). Only the pages used are
+ * ever touched, so it costs no memory.
+ */
+export const STACK_SIZE_MB = 512;
+
+/**
+ * The command, run in a worker thread with STACK_SIZE_MB of stack; resolves to its exit code. Where
+ * no such thread can be made (a system that will not reserve the stack), it runs on this thread.
+ */
+function runWithLargeStack(argv: readonly string[]): Promise<number> {
+  return new Promise((resolveCode) => {
+    let code: number = EXIT.internal;
+    let started = false;
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { [WORKER_MARK]: [...argv] },
+      resourceLimits: { stackSizeMb: STACK_SIZE_MB },
+    });
+    worker.on("online", () => (started = true));
+    worker.on("message", (c: number) => (code = c));
+    worker.on("error", (e) => {
+      if (!started) return void main(argv).then(resolveCode);
+      process.stderr.write(`mcp-tasks-gen: internal error, please report it: ${e.stack ?? String(e)}\n`);
+      code = EXIT.internal;
+    });
+    worker.on("exit", () => started && resolveCode(code));
+  });
+}
+
+const WORKER_MARK = "mcp-tasks-gen argv";
+
+// Run when executed as the bin (through npm's symlink too), not when imported by tests: the bin
+// hands the command to a worker thread with a large stack, which runs it and reports the code.
 const invokedAs = process.argv[1] ? realpathSync(resolve(process.argv[1])) : "";
-if (invokedAs === realpathSync(fileURLToPath(import.meta.url))) {
-  main(process.argv.slice(2)).then((code) => {
+const workerArgv = isMainThread ? undefined : (workerData as Record<string, string[]> | null)?.[WORKER_MARK];
+if (workerArgv) {
+  main(workerArgv).then((code) => parentPort!.postMessage(code));
+} else if (isMainThread && invokedAs === realpathSync(fileURLToPath(import.meta.url))) {
+  runWithLargeStack(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

@@ -16,6 +16,13 @@ import {
 import { appendPointer, parsePointer } from "./json-pointer.js";
 import { resolveUri, splitFragment, stripEmptyFragment } from "./uri.js";
 
+/**
+ * How deep schemas may nest in a document (a schema directly under `properties`, `items`, `anyOf`
+ * and the like of another is one level deeper; `$ref`s do not count). The generator's stages
+ * recurse along nesting; the CLI's stack (STACK_SIZE_MB in cli/main.ts) holds this many levels.
+ */
+export const MAX_NESTING_LEVELS = 1000;
+
 /** Where a schema sits and what is in force there. */
 export interface SchemaContext {
   readonly loc: SourceLocation;
@@ -134,9 +141,14 @@ export class SchemaRegistry {
     return dialect;
   }
 
-  /** Records contexts, resources and anchors for a schema and all its subschemas. */
-  private register(schema: unknown, context: SchemaContext, isDocumentRoot = false): void {
+  /**
+   * Records contexts, resources and anchors for a schema and all its subschemas, `level` schemas
+   * deep in its document. Deeper than MAX_NESTING_LEVELS is an error here, before any later stage
+   * recurses that deep.
+   */
+  private register(schema: unknown, context: SchemaContext, isDocumentRoot = false, level = 0): void {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return;
+    if (level > MAX_NESTING_LEVELS) throw new GeneratorError(context.loc, `nesting deeper than ${MAX_NESTING_LEVELS} levels`);
     const obj = schema as Record<string, unknown>;
     let ctx = context;
     const hasRef = typeof obj.$ref === "string";
@@ -175,7 +187,7 @@ export class SchemaRegistry {
     }
     this.contexts.set(obj, ctx);
     const child = (value: unknown, ...tokens: (string | number)[]) =>
-      this.register(value, { ...ctx, loc: { file: ctx.loc.file, pointer: appendPointer(ctx.loc.pointer, ...tokens) } });
+      this.register(value, { ...ctx, loc: { file: ctx.loc.file, pointer: appendPointer(ctx.loc.pointer, ...tokens) } }, false, level + 1);
     for (const keyword of SCHEMA_KEYWORDS) if (keyword in obj) child(obj[keyword], keyword);
     for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
       const list = obj[keyword];

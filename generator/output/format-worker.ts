@@ -1,7 +1,9 @@
-/** The worker thread of formatAll: formats the modules it is given and sends them back. */
-import { parentPort, workerData } from "node:worker_threads";
-import { formatTypeScript } from "./format.js";
+/**
+ * The helper thread of formatAll: loads prettier at once, then formats each batch of statements
+ * it is sent and sends the results back, until it is terminated.
+ */
+import { parentPort } from "node:worker_threads";
+import { formatBatch, formatTypeScript } from "./format.js";
 
-const codes = workerData as string[];
-const formatted = await Promise.all(codes.map(formatTypeScript));
-parentPort!.postMessage(formatted);
+await formatTypeScript("");
+parentPort!.on("message", async (texts: string[]) => parentPort!.postMessage(await formatBatch(texts)));

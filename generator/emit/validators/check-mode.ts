@@ -44,7 +44,29 @@ export class CheckEmitter {
     this.base = formatLocation(loc);
     this.baseUsed = false;
     const statements = this.statements(node, "value", "path", new FunctionScope(), owner);
-    return this.baseUsed ? [`const at = ${str(this.base)};`, ...statements] : statements;
+    return this.baseUsed ? [`const at = ${this.locationExpression(loc)};`, ...statements] : statements;
+  }
+
+  /**
+   * A schema location as an expression. Deep locations build on a module constant for their first
+   * tokens (itself built on the one before), so that each function spells out at most
+   * LOCATION_CHUNK tokens and deep schemas give output linear in their depth, not quadratic.
+   */
+  private locationExpression(loc: SourceLocation): string {
+    const tokens = loc.pointer.split("/").slice(1); // escaped tokens: splitting on "/" is exact
+    if (tokens.length <= LOCATION_CHUNK) return str(formatLocation(loc));
+    const cut = Math.floor((tokens.length - 1) / LOCATION_CHUNK) * LOCATION_CHUNK;
+    return `${this.locationConstant(loc.file, tokens.slice(0, cut))} + ${str("/" + tokens.slice(cut).join("/"))}`;
+  }
+
+  /** The module constant holding `file#/tokens…` (a multiple of LOCATION_CHUNK tokens). */
+  private locationConstant(file: string, tokens: readonly string[]): string {
+    const head = tokens.length - LOCATION_CHUNK;
+    const initializer =
+      head === 0
+        ? str(formatLocation({ file, pointer: "/" + tokens.join("/") }))
+        : `${this.locationConstant(file, tokens.slice(0, head))} + ${str("/" + tokens.slice(head).join("/"))}`;
+    return this.scope.constant("SCHEMA_AT", initializer);
   }
 
   /** The schema location of a node's keyword, as an expression. */
@@ -85,7 +107,39 @@ export class CheckEmitter {
     return conditions.map((c) => `if (${negate(c.test)}) ${this.report(path, c.keyword, c.message, node, c.keyword)}`);
   }
 
+  /** How many schemas deep the code being built is nested inside its function. */
+  private depth = 0;
+
   statements(node: Node, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+    if (this.depth >= MAX_INLINE_DEPTH && NESTING_KINDS.has(node.kind)) return [`${this.nestedCheck(node, owner)}(${v}, ${path}, errors);`];
+    this.depth++;
+    try {
+      return this.inlineStatements(node, v, path, fn, owner);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /**
+   * A private `check…Part` function for a schema nested too deep to inline: it starts afresh
+   * (its own `path` and `at`), so deep schemas give many small functions instead of code whose
+   * indentation, path expressions and schema locations grow with depth (quadratic output, and
+   * deep enough to overflow prettier's and TypeScript's stacks).
+   */
+  private nestedCheck(node: Node, owner: string): string {
+    const name = this.scope.helperName(`check${owner}Part`);
+    const [base, baseUsed, depth] = [this.base, this.baseUsed, this.depth];
+    this.depth = 0;
+    const body = this.body(node, owner, node.loc);
+    [this.base, this.baseUsed, this.depth] = [base, baseUsed, depth];
+    const param = (p: string) => (mentions(body, p) ? p : `_${p}`);
+    this.scope.helperFunctions.push(
+      [`function ${name}(${param("value")}: unknown, ${param("path")}: string, ${param("errors")}: ValidationError[]): void {`, ...indent(body), "}"].join("\n"),
+    );
+    return name;
+  }
+
+  private inlineStatements(node: Node, v: string, path: string, fn: FunctionScope, owner: string): string[] {
     switch (node.kind) {
       case "unknown":
         return [];
@@ -317,6 +371,15 @@ export class CheckEmitter {
     return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.typeError(path, "an object", v, node)], body);
   }
 }
+
+/** How many pointer tokens of a schema location a check function spells out (see locationExpression). */
+const LOCATION_CHUNK = 32;
+
+/** Schemas nested deeper than this inside one check function move to a function of their own. */
+const MAX_INLINE_DEPTH = 8;
+
+/** Node kinds whose code nests the code of other schemas. */
+const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional"]);
 
 /**
  * `if (test) { then } else { otherwise }`, without empty branches, and without braces around a
