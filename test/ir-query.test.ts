@@ -14,6 +14,7 @@ import {
   objectView,
   refTarget,
   runtimeTypes,
+  runtimeTypesOverlap,
   type JsonType,
 } from "../generator/ir/query.js";
 import { SchemaRegistry } from "../generator/load/registry.js";
@@ -119,6 +120,20 @@ describe("runtimeTypes: what typeof can tell apart", () => {
     { types: ["string", "object"], runtime: ["string", "object"] },
   ] as { types: JsonType[]; runtime: string[] }[])("$types → $runtime", ({ types, runtime }) => {
     expect([...runtimeTypes(new Set(types))]).toEqual(runtime);
+  });
+});
+
+describe("runtimeTypesOverlap: whether one typeof-level guard admits values of both sets", () => {
+  it.each([
+    { a: ["integer"], b: ["number", "integer"], overlap: true },
+    // No JSON value is both, yet `typeof value === "number"` admits both.
+    { a: ["integer"], b: ["number"], overlap: true },
+    { a: ["string", "null"], b: ["object", "array"], overlap: false },
+    { a: ["null"], b: ["boolean", "null"], overlap: true },
+    { a: [], b: ["string"], overlap: false },
+  ] as { a: JsonType[]; b: JsonType[]; overlap: boolean }[])("$a / $b → $overlap", ({ a, b, overlap }) => {
+    expect(runtimeTypesOverlap(new Set(a), new Set(b))).toBe(overlap);
+    expect(runtimeTypesOverlap(new Set(b), new Set(a))).toBe(overlap);
   });
 });
 

@@ -169,6 +169,12 @@ export function runtimeTypes(types: ReadonlySet<JsonType>): Set<Exclude<JsonType
   return new Set([...types].map((t) => (t === "integer" ? "number" : t)));
 }
 
+/** Whether some value could pass a `typeof`-level guard of both sets (see runtimeTypes). */
+export function runtimeTypesOverlap(a: ReadonlySet<JsonType>, b: ReadonlySet<JsonType>): boolean {
+  const wide = runtimeTypes(b);
+  return [...runtimeTypes(a)].some((t) => wide.has(t));
+}
+
 /**
  * A type set in words, in one of two forms: `union` for lint messages (`string | number`) and
  * `prose` for runtime errors (`a string or a number`). Both show the same types: `integer` is
