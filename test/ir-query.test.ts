@@ -10,6 +10,7 @@ import {
   jsonTypes,
   jsonTypesOfValue,
   mayAcceptValue,
+  mayHaveType,
   objectOf,
   objectView,
   refTarget,
@@ -95,6 +96,21 @@ describe("jsonTypes: the JSON types a node can take (too wide at worst, never to
       const own: JsonType = typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : jsonTypesOfValue(value)[0]!;
       expect(found.has(own), `${JSON.stringify(value)} passes ajv but jsonTypes says ${[...found].join(", ")}`).toBe(true);
     }
+  });
+});
+
+describe("mayHaveType: can a value of this JSON type pass", () => {
+  it.each([
+    { schema: { type: "number" }, type: "integer", may: true },
+    // As the keyword means it: integers are numbers, a fractional number is no integer.
+    { schema: { type: "integer" }, type: "number", may: true },
+    { schema: { const: 1.5 }, type: "integer", may: false },
+    { schema: { enum: ["a", 1] }, type: "object", may: false },
+    { schema: { not: { type: "object" } }, type: "object", may: true },
+    { schema: { allOf: [{ type: "object" }, { type: "array" }] }, type: "object", may: false },
+  ] as { schema: unknown; type: JsonType; may: boolean }[])("$schema, $type → $may", ({ schema, type, may }) => {
+    const { node, definitions } = lowered(schema);
+    expect(mayHaveType(node, type, definitions)).toBe(may);
   });
 });
 

@@ -133,9 +133,14 @@ export function jsonTypes(node: Node, definitions: DefinitionsById, seen: Readon
   }
 }
 
-/** Whether some value of JSON type `type` may pass `node` (true when the node makes no claim). */
-export function mayHaveType(node: Node, type: JsonType, definitions: DefinitionsById): boolean {
-  return jsonTypes(node, definitions)?.has(type) ?? true;
+/**
+ * Whether some value that `type: <type>` accepts may pass `node` (true when the node makes no
+ * claim). As the keyword means it, `number` asks for any number, integers included.
+ */
+export function mayHaveType(node: Node, type: JsonType, definitions: DefinitionsById, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
+  const types = jsonTypes(node, definitions, seen);
+  if (!types) return true;
+  return type === "number" ? types.has("number") || types.has("integer") : types.has(type);
 }
 
 /** The JSON types of one value, by the rule of jsonTypes (an integral number is both `number` and `integer`). */

@@ -6,7 +6,7 @@
  */
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
 import type { DefinitionId, Node } from "../../ir/nodes.js";
-import { enterRef, jsonTypes, refTarget, type DefinitionsById } from "../../ir/query.js";
+import { enterRef, mayHaveType, refTarget, type DefinitionsById } from "../../ir/query.js";
 import { at, list, parent, schemaLocation, where } from "../locations.js";
 import type { Finding, IrRule } from "../rule.js";
 
@@ -54,7 +54,7 @@ function closureOf(node: Node, definitions: DefinitionsById, seen: ReadonlySet<D
     }
     case "union": {
       // Branches no object can pass say nothing about properties (a type contradiction is another rule's business).
-      const objectVariants = node.variants.filter((v) => jsonTypes(v, definitions, seen)?.has("object") ?? true);
+      const objectVariants = node.variants.filter((v) => mayHaveType(v, "object", definitions, seen));
       if (objectVariants.length === 0) return OPEN;
       const closures = objectVariants.map((v) => closureOf(v, definitions, seen));
       if (closures.some((c) => c.open)) return OPEN;
