@@ -3,8 +3,8 @@
  * simplifies it, so a contradiction is seen where it is written, not after it has become
  * `never`); rules that read the raw JSON see every schema object that is generated (lowering
  * drops what they are about: see raw.ts). Ids never change once published (users filter on
- * them); messages may be improved. To add a rule: a file in rules/, named by its id, and an entry
- * in rules.ts.
+ * them); messages may be improved. To add a rule: a file in rules/ named by its id, its id in
+ * LintRuleId below, and an entry in rules.ts (RULES; a raw rule in RAW_RULES too).
  */
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import type { Node } from "../ir/nodes.js";
