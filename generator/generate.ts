@@ -4,15 +4,13 @@
  * Nothing here touches the output folder; writing is the caller's choice (see output/files.ts).
  */
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { analyze, type Model } from "./analyze/model.js";
-import { sourcePath, type AllOfMode, type ChosenName, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
+import type { AllOfMode, ChosenName, ResolvedConfig, ResolvedSet } from "./config/config.js";
 import { mergeIntersections } from "./analyze/merge.js";
 import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
-import { choiceError, pascalCase } from "./analyze/naming.js";
+import { choiceError } from "./analyze/naming.js";
 import { getByPointer, parsePointer } from "./load/json-pointer.js";
 import { fileHeader } from "./emit/header.js";
-import type { Definition } from "./ir/nodes.js";
 import type { Dialect } from "./load/dialect.js";
 import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
@@ -23,14 +21,12 @@ import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
-import { bindSchemas } from "./bind/bindings.js";
-import { readSchemaFile, type SchemaFile } from "./load/documents.js";
-import { SchemaRegistry } from "./load/registry.js";
+import type { SchemaFile } from "./load/documents.js";
 import { formatAll } from "./output/format.js";
 import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
-import { Lowerer, nameHintFor } from "./resolve/lower.js";
+import { lowerMemoryDocuments, lowerSet, sourceDisplay } from "./resolve/lower-set.js";
 import { visitNodes } from "./ir/walk.js";
 import { dedupe, lintSchemas, withoutSilenced, type LintDiagnostic } from "./lint/lint.js";
 import { VERSION } from "./version.js";
@@ -146,11 +142,6 @@ function checkChoicesUsed(chosen: ReadonlyMap<string, ChosenName>, model: Model)
   }
 }
 
-/** How a set's files are named in output and messages: bundled ones by their package name, others relative to `rootDir`. */
-function sourceDisplay(set: ResolvedSet, rootDir: string): (path: string) => string {
-  return (path) => set.sourceNames?.[path] ?? sourcePath(path, rootDir);
-}
-
 /** Types mean the TypeScript intersection in both modes; only validators read the merged model. */
 function validatorModelOf(model: Model, allOf: AllOfMode): Model {
   return allOf === "merged" ? mergeIntersections(model) : model;
@@ -165,79 +156,6 @@ function intersectionLocations(model: Model): Set<string> {
     });
   }
   return found;
-}
-
-export interface LoweredSet {
-  readonly registry: SchemaRegistry;
-  /** Every definition, lowered (not yet analyzed), in source order. */
-  readonly definitions: readonly Definition[];
-  readonly sources: readonly SchemaFile[];
-}
-
-/** Load and lower one set: the schemas as IR, before analyze rewrites anything. */
-export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
-  const registry = new SchemaRegistry(set.defaultDialect);
-  const display = sourceDisplay(set, rootDir);
-  const inputs = set.schemas.map((path) => readSchemaFile(path, display(path)));
-  const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, display(path)) }));
-  // Bindings rewrite the inputs and bring in the files they reach (see bind/bindings.ts).
-  const bound = bindSchemas(set.bindings, inputs, remotes.map((r) => r.file), display);
-  // Remote mappings first, so an input that is also mapped keeps its own file as retrieval URI.
-  for (const { url, file } of remotes) {
-    registry.addDocument({ file: file.display, retrievalUri: url, json: file.json, aliases: [pathToFileURL(file.path).href] });
-  }
-  const lowerer = new Lowerer(registry, { extraAnnotations: set.annotations });
-  const declared: string[] = [];
-  for (const file of bound.extra) registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json });
-  const roots = bound.inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
-  bound.checkRefs(registry);
-  for (const root of roots) {
-    // readSchemaFile accepts only objects and booleans as documents; a boolean has no definitions.
-    const schema = typeof root.schema === "object" ? (root.schema as Record<string, unknown>) : {};
-    const before = declared.length;
-    for (const container of ["$defs", "definitions"] as const) {
-      const defs = schema[container];
-      if (!defs || typeof defs !== "object") continue;
-      for (const key of Object.keys(defs)) {
-        const located = registry.resolveRef(`#/${container}/${escapeToken(key)}`, root.context);
-        declared.push(lowerer.define(located, key, true));
-      }
-    }
-    if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
-    // A document with no definitions is one type: without it the file would generate nothing at all.
-    if (declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
-  }
-  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra] };
-}
-
-/**
- * The name of a document's root type when it has no definitions: its title, or else its file name
- * without `.schema.json`/`.json`, in PascalCase (`user-profile.schema.json` → `UserProfile`).
- */
-function rootTypeName(root: { readonly schema: unknown; readonly context: { readonly loc: { readonly file: string } } }): string {
-  const schema = root.schema;
-  if (schema !== null && typeof schema === "object" && typeof (schema as { title?: unknown }).title === "string") {
-    return (schema as { title: string }).title;
-  }
-  const base = root.context.loc.file.split("/").pop() ?? "";
-  return pascalCase(base.replace(/(\.schema)?\.json$/i, ""));
-}
-
-function escapeToken(key: string): string {
-  return encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1"));
-}
-
-/** Input definitions first, in the order they were written; then the ones only referenced. */
-function inSourceOrder(definitions: readonly Definition[], declared: readonly string[]): Definition[] {
-  const rank = new Map(declared.map((id, i) => [id, i]));
-  const position = (d: Definition) => rank.get(d.id) ?? declared.length;
-  return [...definitions].sort((a, b) => position(a) - position(b));
-}
-
-/** Whether a root schema says anything about values (a root that only holds `$defs` does not). */
-function hasAssertions(schema: Record<string, unknown>): boolean {
-  const container = new Set(["$schema", "$id", "$comment", "$defs", "definitions", "title", "description", "$anchor", "$vocabulary"]);
-  return Object.keys(schema).some((k) => !container.has(k));
 }
 
 function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
@@ -298,14 +216,7 @@ export interface MemorySet {
  * reference). For tools and tests that have no files, such as the JSON Schema Test Suite runner.
  */
 export async function generateFromMemory(input: MemorySet): Promise<{ files: GeneratedFile[]; model: Model }> {
-  const registry = new SchemaRegistry(input.defaultDialect ?? "2020-12");
-  for (const doc of input.documents) registry.addDocument({ file: doc.display ?? doc.uri, retrievalUri: doc.uri, json: doc.json });
-  const lowerer = new Lowerer(registry);
-  const declared = input.roots.map((root) => {
-    const located = registry.resolveRef(root.uri, { loc: { file: "(roots)", pointer: "" }, baseUri: root.uri, dialect: input.defaultDialect ?? "2020-12" });
-    return lowerer.define(located, root.name, true);
-  });
-  const model = analyze(inSourceOrder(lowerer.list(), declared));
+  const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"));
   const allOf = input.allOf ?? "json-schema";
   const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
   const modules = emitModules(model, validatorModelOf(model, allOf), header);

@@ -12,13 +12,12 @@ export {
   generateFromMemory,
   lint,
   loadSet,
-  lowerSet,
   type GenerateResult,
   type LoadedSet,
-  type LoweredSet,
   type MemoryDocument,
   type MemorySet,
 } from "./generate.js";
+export { lowerSet, type LoweredSet } from "./resolve/lower-set.js";
 export { LINT_RULES, type LintDiagnostic, type LintRule, type LintRuleId } from "./lint/lint.js";
 export {
   diffModels,

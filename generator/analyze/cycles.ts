@@ -9,10 +9,11 @@
  */
 import { GeneratorError } from "../diagnostics.js";
 import type { Definition, DefinitionId, Node, RefNode } from "../ir/nodes.js";
+import { definitionsById } from "../ir/query.js";
 
 /** Throws a GeneratorError at the first `$ref` (in definition order) that closes a pure cycle. */
 export function checkPureRefCycles(definitions: readonly Definition[]): void {
-  const byId = new Map(definitions.map((d) => [d.id, d]));
+  const byId = definitionsById(definitions);
   const edges = new Map(definitions.map((d) => [d.id, sameValueRefs(d.node)]));
   const done = new Set<DefinitionId>();
   for (const start of definitions) {

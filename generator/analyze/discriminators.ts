@@ -5,13 +5,17 @@
  * with a required, pairwise-distinct constant, a value can only ever match the variant its
  * discriminator selects, so `anyOf` and `oneOf` both reduce to that one variant.
  */
-import type { Definition, DefinitionId, Discriminator, JsonValue, Node, ObjectNode } from "../ir/nodes.js";
+import type { Definition, Discriminator, JsonValue, Node } from "../ir/nodes.js";
+import { definitionsById, followRefs, objectOf, type DefinitionsById } from "../ir/query.js";
 import { mapChildren } from "../ir/walk.js";
+
+/** Kept for the modules that import it from here; the query lives in ir/query.ts. */
+export { objectOf } from "../ir/query.js";
 
 type Scalar = string | number | boolean | null;
 
 export function detectDiscriminators(definitions: readonly Definition[]): Definition[] {
-  const byId = new Map(definitions.map((d) => [d.id, d]));
+  const byId = definitionsById(definitions);
   const rewrite = (node: Node): Node => {
     const inner = mapChildren(node, rewrite);
     if (inner.kind !== "union") return inner;
@@ -21,18 +25,7 @@ export function detectDiscriminators(definitions: readonly Definition[]): Defini
   return definitions.map((def) => ({ ...def, node: rewrite(def.node) }));
 }
 
-/** The object a variant stands for, looking through references. */
-export function objectOf(node: Node, byId: ReadonlyMap<DefinitionId, Definition>, seen = new Set<DefinitionId>()): ObjectNode | undefined {
-  if (node.kind === "object") return node;
-  if (node.kind === "ref" && !seen.has(node.target)) {
-    const def = byId.get(node.target);
-    seen.add(node.target);
-    return def ? objectOf(def.node, byId, seen) : undefined;
-  }
-  return undefined;
-}
-
-function findDiscriminator(variants: readonly Node[], byId: ReadonlyMap<DefinitionId, Definition>): Discriminator | undefined {
+function findDiscriminator(variants: readonly Node[], byId: DefinitionsById): Discriminator | undefined {
   const objects = variants.map((v) => objectOf(v, byId));
   if (objects.length < 2 || objects.some((o) => o === undefined)) return undefined;
   const first = objects[0]!;
@@ -59,13 +52,10 @@ function findDiscriminator(variants: readonly Node[], byId: ReadonlyMap<Definiti
   return undefined;
 }
 
-function constantValues(node: Node, byId: ReadonlyMap<DefinitionId, Definition>): Scalar[] | undefined {
-  if (node.kind === "ref") {
-    const def = byId.get(node.target);
-    return def ? constantValues(def.node, byId) : undefined;
-  }
-  if (node.kind !== "literal") return undefined;
-  return node.values.every(isScalar) ? (node.values as Scalar[]) : undefined;
+function constantValues(node: Node, byId: DefinitionsById): Scalar[] | undefined {
+  const target = followRefs(node, byId);
+  if (target.kind !== "literal") return undefined;
+  return target.values.every(isScalar) ? (target.values as Scalar[]) : undefined;
 }
 
 function isScalar(value: JsonValue): value is Scalar {

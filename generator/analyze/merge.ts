@@ -9,7 +9,8 @@
  * Only validators read the merged model; types are the same in both modes, since a TypeScript
  * intersection already means this.
  */
-import type { Definition, DefinitionId, Node, ObjectNode, UnionNode } from "../ir/nodes.js";
+import type { DefinitionId, Node, ObjectNode, UnionNode } from "../ir/nodes.js";
+import { definitionsById, enterRef, type DefinitionsById } from "../ir/query.js";
 import { mapChildren } from "../ir/walk.js";
 import { detectDiscriminators } from "./discriminators.js";
 import type { Model } from "./model.js";
@@ -17,7 +18,7 @@ import type { NamedDefinition } from "./naming.js";
 import { simplify } from "./simplify.js";
 
 export function mergeIntersections(model: Model): Model {
-  const byId = model.byId as ReadonlyMap<DefinitionId, Definition>;
+  const byId: DefinitionsById = model.byId;
   const rewrite = (node: Node): Node => {
     const inner = mapChildren(node, rewrite);
     if (inner.kind !== "intersection") return inner;
@@ -25,18 +26,17 @@ export function mergeIntersections(model: Model): Model {
   };
   const merged = model.definitions.map((def) => ({ ...def, node: rewrite(def.node) }));
   const definitions = detectDiscriminators(merged) as NamedDefinition[];
-  return { ...model, definitions, byId: new Map(definitions.map((d) => [d.id, d])) };
+  return { ...model, definitions, byId: definitionsById(definitions) };
 }
 
 /** The alternatives an object-like node stands for, or undefined when it is not object-like. */
-function alternatives(node: Node, byId: ReadonlyMap<DefinitionId, Definition>, seen: ReadonlySet<DefinitionId>): { objects: ObjectNode[]; union?: UnionNode } | undefined {
+function alternatives(node: Node, byId: DefinitionsById, seen: ReadonlySet<DefinitionId>): { objects: ObjectNode[]; union?: UnionNode } | undefined {
   switch (node.kind) {
     case "object":
       return { objects: [node] };
     case "ref": {
-      const def = byId.get(node.target);
-      if (!def || seen.has(node.target)) return undefined;
-      return alternatives(def.node, byId, new Set([...seen, node.target]));
+      const next = enterRef(node, byId, seen);
+      return next ? alternatives(next.definition.node, byId, next.seen) : undefined;
     }
     case "union": {
       if (node.exclusive && !node.discriminator) return undefined;
@@ -53,7 +53,7 @@ function alternatives(node: Node, byId: ReadonlyMap<DefinitionId, Definition>, s
   }
 }
 
-function mergeIntersection(parts: readonly Node[], byId: ReadonlyMap<DefinitionId, Definition>): Node | undefined {
+function mergeIntersection(parts: readonly Node[], byId: DefinitionsById): Node | undefined {
   const found = parts.map((part) => alternatives(part, byId, new Set()));
   if (found.some((f) => f === undefined)) return undefined;
   const unions = found.filter((f) => f!.union);

@@ -4,8 +4,8 @@
  * schema's shapes (a `method` constant, an `id`, `XRequest` ↔ `XResult` naming), never from the
  * set's name, so a new revision of the spec needs no change here.
  */
-import type { Definition, DefinitionId, Node } from "../ir/nodes.js";
-import { objectOf } from "./discriminators.js";
+import type { Node } from "../ir/nodes.js";
+import { definitionByName, definitionsById, followRefs, objectOf, refTarget, type DefinitionsById } from "../ir/query.js";
 import type { NamedDefinition } from "./naming.js";
 
 export interface MethodEntry {
@@ -27,8 +27,7 @@ export interface MethodTable {
 }
 
 export function buildMethodTable(definitions: readonly NamedDefinition[]): MethodTable {
-  const byId = new Map<DefinitionId, Definition>(definitions.map((d) => [d.id, d]));
-  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const byId = definitionsById(definitions);
   const requests: MethodEntry[] = [];
   const notifications: MethodEntry[] = [];
   for (const def of definitions) {
@@ -40,7 +39,7 @@ export function buildMethodTable(definitions: readonly NamedDefinition[]): Metho
     const methodName = method?.required ? singleString(method.node, byId) : undefined;
     if (!methodName || !jsonrpc) continue;
     const params = object.properties.find((p) => p.name === "params");
-    const paramsName = params && params.node.kind === "ref" ? (byId.get(params.node.target) as NamedDefinition | undefined)?.name : undefined;
+    const paramsName = params ? refTarget(params.node, byId)?.name : undefined;
     const entry = {
       method: methodName,
       message: def.name,
@@ -49,7 +48,7 @@ export function buildMethodTable(definitions: readonly NamedDefinition[]): Metho
     };
     if (object.properties.some((p) => p.name === "id")) {
       const resultName = def.name.replace(/Request$/, "Result");
-      requests.push({ ...entry, ...(resultName !== def.name && byName.has(resultName) ? { result: resultName } : {}) });
+      requests.push({ ...entry, ...(resultName !== def.name && definitionByName(definitions, resultName) ? { result: resultName } : {}) });
     } else {
       notifications.push(entry);
     }
@@ -57,10 +56,7 @@ export function buildMethodTable(definitions: readonly NamedDefinition[]): Metho
   return { requests, notifications };
 }
 
-function singleString(node: Node, byId: ReadonlyMap<DefinitionId, Definition>): string | undefined {
-  if (node.kind === "ref") {
-    const def = byId.get(node.target);
-    return def ? singleString(def.node, byId) : undefined;
-  }
-  return node.kind === "literal" && node.values.length === 1 && typeof node.values[0] === "string" ? node.values[0] : undefined;
+function singleString(node: Node, byId: DefinitionsById): string | undefined {
+  const target = followRefs(node, byId);
+  return target.kind === "literal" && target.values.length === 1 && typeof target.values[0] === "string" ? target.values[0] : undefined;
 }

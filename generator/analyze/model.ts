@@ -3,6 +3,7 @@
  * fixed order; each is a pure function of the previous result.
  */
 import type { Definition, DefinitionId } from "../ir/nodes.js";
+import { definitionsById } from "../ir/query.js";
 import { checkPureRefCycles } from "./cycles.js";
 import { dedupeDefinitions } from "./dedupe.js";
 import { detectDiscriminators } from "./discriminators.js";
@@ -29,7 +30,7 @@ export function analyze(lowered: readonly Definition[], naming: NamingOptions = 
   return {
     definitions,
     methods: buildMethodTable(definitions),
-    byId: new Map(definitions.map((d) => [d.id, d])),
+    byId: definitionsById(definitions),
     ...(status ? { status } : {}),
   };
 }

@@ -5,8 +5,12 @@
  * are: they are placeholders the lint reports, and dedupe must still tell them from `{}`.
  */
 import type { Docs, JsonValue, LiteralNode, Node, PrimitiveNode, UnionNode } from "../ir/nodes.js";
+import { mayAcceptValue } from "../ir/query.js";
 import { canonicalJson } from "../ir/structure.js";
 import { mapChildren } from "../ir/walk.js";
+
+/** Plain type checks hold no `$ref`, so the value queries they are asked need no definitions. */
+const NO_REFS = new Map();
 
 export function simplify(node: Node): Node {
   const rewritten = mapChildren(node, simplify);
@@ -62,7 +66,7 @@ function simplifyIntersection(input: readonly Node[], self: Node): Node {
       const keys = new Set(other.values.map(canonicalJson));
       values = values.filter((v) => keys.has(canonicalJson(v)));
     }
-    for (const check of typeChecks) values = values.filter((v) => admitsType(check, v));
+    for (const check of typeChecks) values = values.filter((v) => mayAcceptValue(check, v, NO_REFS));
     const rest = parts.filter((p) => p.kind !== "literal" && !isPlainTypeCheck(p));
     const literal: LiteralNode = {
       kind: "literal",
@@ -93,22 +97,6 @@ function isPlainTypeCheck(node: Node): node is PrimitiveNode | UnionNode {
   if (node.kind === "primitive") return !node.string && !node.number;
   if (node.kind === "union" && !node.exclusive) return node.variants.every(isPlainTypeCheck);
   return false;
-}
-
-function admitsType(check: PrimitiveNode | UnionNode, value: JsonValue): boolean {
-  if (check.kind === "union") return check.variants.some((v) => admitsType(v as PrimitiveNode | UnionNode, value));
-  switch (check.type) {
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return typeof value === "number";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-  }
 }
 
 function simplifyUnion(union: UnionNode): Node {

@@ -4,8 +4,8 @@
  * input_required; either → completed | failed | cancelled; those three are final. Found from the
  * schema's shapes, not from its file name.
  */
+import { definitionsById, objectOf, refTarget } from "../ir/query.js";
 import type { NamedDefinition } from "./naming.js";
-import { objectOf } from "./discriminators.js";
 
 export const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
 export type TaskStatusName = (typeof TASK_STATUSES)[number];
@@ -28,7 +28,7 @@ export interface StatusModel {
 }
 
 export function findStatusModel(definitions: readonly NamedDefinition[]): StatusModel | undefined {
-  const byId = new Map(definitions.map((d) => [d.id, d]));
+  const byId = definitionsById(definitions);
   const statusDef = definitions.find(
     (d) =>
       d.node.kind === "literal" &&
@@ -49,7 +49,7 @@ export function findStatusModel(definitions: readonly NamedDefinition[]): Status
     if (node.kind !== "union" || node.discriminator?.property !== "status") continue;
     const variants = node.discriminator.cases.map((c) => {
       const variant = node.variants[c.variant]!;
-      const name = variant.kind === "ref" ? byId.get(variant.target)?.name : undefined;
+      const name = refTarget(variant, byId)?.name;
       return { status: c.values[0] as TaskStatusName, name, single: c.values.length === 1 };
     });
     const covers =

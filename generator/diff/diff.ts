@@ -24,6 +24,7 @@ import type { MethodEntry } from "../analyze/methods.js";
 import type { NamedDefinition } from "../analyze/naming.js";
 import type { AllOfMode } from "../config/config.js";
 import type { Node } from "../ir/nodes.js";
+import { definitionByName, objectView, type ObjectView, type PropertyView } from "../ir/query.js";
 import { visitNodes } from "../ir/walk.js";
 import { pairRenames } from "./similar.js";
 import {
@@ -33,14 +34,11 @@ import {
   domainOf,
   formOf,
   nameOf,
-  objectView,
   outline,
   variantNames,
   type Domain,
   type ModelContext,
-  type ObjectView,
-  type PropertyView,
-} from "./view.js";
+} from "./api-model.js";
 
 export type ChangeKind =
   | "method-added"
@@ -118,12 +116,12 @@ export function diffModels(before: RevisionInput, after: RevisionInput): ApiDiff
     ...diffMethods(before.model.methods.notifications, after.model.methods.notifications, "notification"),
   ];
   for (const def of after.model.definitions) {
-    const old = oldCtx.byName.get(def.name);
+    const old = definitionByName(oldCtx.model.definitions, def.name);
     if (!old) changes.push(definitionAdded(def, newCtx));
     else changes.push(...diffDefinition(old, def, oldCtx, newCtx, flowsFor(def.name)));
   }
   for (const def of before.model.definitions) {
-    if (!newCtx.byName.has(def.name)) changes.push(definitionRemoved(def, oldCtx, flowsFor(def.name)));
+    if (!definitionByName(newCtx.model.definitions, def.name)) changes.push(definitionRemoved(def, oldCtx, flowsFor(def.name)));
   }
   const breakingForClients = changes.filter((c) => c.client === "breaking").length;
   const breakingForServers = changes.filter((c) => c.server === "breaking").length;
@@ -155,7 +153,7 @@ function flowsOf(ctx: ModelContext): Map<string, Set<Flow>> {
     if (known.has(flow)) return;
     known.add(flow);
     flows.set(name, known);
-    const def = ctx.byName.get(name);
+    const def = definitionByName(ctx.model.definitions, name);
     if (!def) return;
     visitNodes(def.node, (node) => {
       if (node.kind === "ref") spread(nameOf(node, ctx), flow);
@@ -329,8 +327,8 @@ function diffDefinition(before: NamedDefinition, after: NamedDefinition, oldCtx:
   const newOutline = outline(after.node, newCtx);
   const oldForm = formOf(before.node);
   const newForm = formOf(after.node);
-  const oldView = objectView(before.node, oldCtx);
-  const newView = objectView(after.node, newCtx);
+  const oldView = objectView(before.node, oldCtx.model.byId, oldCtx.allOf);
+  const newView = objectView(after.node, newCtx.model.byId, newCtx.allOf);
   const shapeChanged = oldForm !== newForm || (newForm === "intersection" && oldOutline !== newOutline);
   const shapeIndex = changes.length;
 

@@ -6,9 +6,12 @@
  */
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import type { Definition } from "../ir/nodes.js";
+import { definitionsById } from "../ir/query.js";
+import { visitNodes } from "../ir/walk.js";
 import type { SchemaRegistry } from "../load/registry.js";
-import { lintIr } from "./ir.js";
 import { lintRaw } from "./raw.js";
+import type { IrRuleContext } from "./rule.js";
+import { IR_RULES } from "./rules.js";
 
 export { LINT_RULES, type LintRule, type LintRuleId } from "./rules.js";
 
@@ -22,13 +25,13 @@ export interface LintInput {
   readonly registry: SchemaRegistry;
   /** The lowered definitions, in source order. */
   readonly definitions: readonly Definition[];
-  /** Merged-intersection mode: the intersections the merge leaves as they are (see IrLintOptions). */
+  /** Merged-intersection mode: the intersections the merge leaves as they are (see IrRuleContext). */
   readonly unmergedIntersections?: ReadonlySet<string>;
 }
 
 export function lintSchemas(input: LintInput): Diagnostic[] {
   const found = [
-    ...lintIr(input.definitions, input.unmergedIntersections ? { unmergedIntersections: input.unmergedIntersections } : {}),
+    ...lintIr(input.definitions, input.unmergedIntersections),
     ...lintRaw(input.registry, input.definitions),
   ];
   const unique = dedupe(found);
@@ -49,6 +52,18 @@ export function lintSchemas(input: LintInput): Diagnostic[] {
   };
   const ranks = new Map(unique.map((d) => [d, rank(d)]));
   return [...unique].sort((a, b) => ranks.get(a)! - ranks.get(b)!);
+}
+
+/** Runs the IR rules on every node of every definition, parents first. */
+function lintIr(definitions: readonly Definition[], unmergedIntersections: ReadonlySet<string> | undefined): Diagnostic[] {
+  const context: IrRuleContext = { definitions: definitionsById(definitions), ...(unmergedIntersections ? { unmergedIntersections } : {}) };
+  const found: Diagnostic[] = [];
+  for (const def of definitions) {
+    visitNodes(def.node, (node) => {
+      for (const rule of IR_RULES) for (const finding of rule.check(node, context)) found.push({ severity: "warning", ...finding });
+    });
+  }
+  return found;
 }
 
 /** One finding per line of output: the same text at the same place is reported once. */

@@ -8,6 +8,7 @@ import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Nod
 import { hasArrayItems, keywordRole, refHasSiblings } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
 import type { LocatedSchema, SchemaContext, SchemaRegistry } from "../load/registry.js";
+import { JSON_TYPES, type JsonType } from "../ir/query.js";
 
 export interface LowerOptions {
   /** Keywords (besides `x-*`) to accept as annotations though no dialect defines them. */
@@ -15,9 +16,6 @@ export interface LowerOptions {
 }
 
 type SchemaObject = Record<string, unknown>;
-
-const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "object", "array"] as const;
-type JsonType = (typeof JSON_TYPES)[number];
 
 const STRING_KEYWORDS = ["minLength", "maxLength", "pattern"];
 const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];

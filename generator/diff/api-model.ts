@@ -1,101 +1,28 @@
 /**
- * How the diff reads a model: a definition as an object with properties (looking through
- * `$ref`s, intersections and unions of objects), a type as the set of values it admits (a
- * "domain", compared for narrowing and widening), and a one-line outline for messages.
+ * The diff's read model of a set: a definition as the API it generates. Its object view and its
+ * named variants and discriminator (looking through `$ref`s and intersections), a type as the set
+ * of values it admits (a "domain", compared for narrowing and widening), and a one-line outline
+ * for messages. The IR questions themselves (a `$ref`'s target, the object a node describes, the
+ * JSON types of a value) are answered by ir/query.ts.
  */
 import type { AllOfMode } from "../config/config.js";
 import type { Model } from "../analyze/model.js";
-import type { NamedDefinition } from "../analyze/naming.js";
 import type { JsonValue, Node } from "../ir/nodes.js";
+import { enterRef, jsonTypesOfValue, refTarget, type JsonType } from "../ir/query.js";
 import { canonicalJson, structureKey } from "../ir/structure.js";
 
 export interface ModelContext {
   readonly model: Model;
-  readonly byName: ReadonlyMap<string, NamedDefinition>;
   readonly allOf: AllOfMode;
 }
 
 export function contextOf(model: Model, allOf: AllOfMode): ModelContext {
-  return { model, byName: new Map(model.definitions.map((d) => [d.name, d])), allOf };
+  return { model, allOf };
 }
 
+/** The name of the definition a `$ref` node points at (undefined for any other node). */
 export function nameOf(node: Node, ctx: ModelContext): string | undefined {
-  return node.kind === "ref" ? ctx.model.byId.get(node.target)?.name : undefined;
-}
-
-function target(node: Node, ctx: ModelContext): NamedDefinition | undefined {
-  return node.kind === "ref" ? ctx.model.byId.get(node.target) : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Objects
-// ---------------------------------------------------------------------------------------------
-
-export interface PropertyView {
-  readonly name: string;
-  /** The schemas the property has (one per union variant that declares it). */
-  readonly nodes: readonly Node[];
-  readonly required: boolean;
-  /** Declared by only some variants of a union (then it counts as optional). */
-  readonly partial: boolean;
-}
-
-export interface ObjectView {
-  readonly properties: ReadonlyMap<string, PropertyView>;
-  /** Whether properties it does not declare are rejected. */
-  readonly closed: boolean;
-}
-
-/** A node read as one object, or undefined when it is not object-shaped. */
-export function objectView(node: Node, ctx: ModelContext, seen: ReadonlySet<string> = new Set()): ObjectView | undefined {
-  switch (node.kind) {
-    case "object":
-      return {
-        properties: new Map(node.properties.map((p) => [p.name, { name: p.name, nodes: [p.node], required: p.required, partial: false }])),
-        closed: node.additional?.kind === "never",
-      };
-    case "ref": {
-      const def = target(node, ctx);
-      if (!def || seen.has(def.id)) return undefined;
-      return objectView(def.node, ctx, new Set([...seen, def.id]));
-    }
-    case "intersection": {
-      const views = node.parts.map((p) => objectView(p, ctx, seen));
-      if (views.some((v) => v === undefined)) return undefined;
-      const all = views as ObjectView[];
-      const properties = new Map<string, PropertyView>();
-      for (const view of all) {
-        for (const p of view.properties.values()) {
-          const known = properties.get(p.name);
-          properties.set(
-            p.name,
-            known
-              ? { name: p.name, nodes: [...known.nodes, ...p.nodes], required: known.required || p.required, partial: known.partial && p.partial }
-              : p,
-          );
-        }
-      }
-      // JSON Schema: one closed branch rejects what it does not declare. Merged: only when all are closed.
-      const closed = ctx.allOf === "merged" ? all.every((v) => v.closed) : all.some((v) => v.closed);
-      return { properties, closed };
-    }
-    case "union": {
-      const views = node.variants.map((v) => objectView(v, ctx, seen));
-      if (views.length === 0 || views.some((v) => v === undefined)) return undefined;
-      const all = views as ObjectView[];
-      const names = [...new Set(all.flatMap((v) => [...v.properties.keys()]))];
-      const properties = new Map<string, PropertyView>();
-      for (const name of names) {
-        const entries = all.map((v) => v.properties.get(name));
-        const present = entries.filter((e): e is PropertyView => e !== undefined);
-        const partial = present.length < all.length;
-        properties.set(name, { name, nodes: present.flatMap((e) => e.nodes), required: !partial && present.every((e) => e.required), partial });
-      }
-      return { properties, closed: all.every((v) => v.closed) };
-    }
-    default:
-      return undefined;
-  }
+  return refTarget(node, ctx.model.byId)?.name;
 }
 
 /** The named variants of a union definition (looking through refs and intersections), in order. */
@@ -106,9 +33,8 @@ export function variantNames(node: Node, ctx: ModelContext, seen: ReadonlySet<st
       return names.every((n): n is string => n !== undefined) ? names : undefined;
     }
     case "ref": {
-      const def = target(node, ctx);
-      if (!def || seen.has(def.id)) return undefined;
-      return variantNames(def.node, ctx, new Set([...seen, def.id]));
+      const next = enterRef(node, ctx.model.byId, seen);
+      return next ? variantNames(next.definition.node, ctx, next.seen) : undefined;
     }
     case "intersection": {
       const found = node.parts.map((p) => variantNames(p, ctx, seen)).filter((v): v is string[] => v !== undefined);
@@ -127,9 +53,8 @@ export function discriminatorOf(node: Node, ctx: ModelContext, seen: ReadonlySet
         ? { property: node.discriminator.property, values: node.discriminator.cases.flatMap((c) => c.values.map((v) => JSON.stringify(v))) }
         : undefined;
     case "ref": {
-      const def = target(node, ctx);
-      if (!def || seen.has(def.id)) return undefined;
-      return discriminatorOf(def.node, ctx, new Set([...seen, def.id]));
+      const next = enterRef(node, ctx.model.byId, seen);
+      return next ? discriminatorOf(next.definition.node, ctx, next.seen) : undefined;
     }
     case "intersection": {
       const found = node.parts.map((p) => discriminatorOf(p, ctx, seen)).filter((d) => d !== undefined);
@@ -144,18 +69,16 @@ export function discriminatorOf(node: Node, ctx: ModelContext, seen: ReadonlySet
 // Domains: the values a type admits, coarsely, for narrowed / widened / changed
 // ---------------------------------------------------------------------------------------------
 
-type BaseType = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array";
-
 export interface Domain {
   readonly any: boolean;
   /** JSON types admitted whole. */
-  readonly types: ReadonlySet<BaseType>;
+  readonly types: ReadonlySet<JsonType>;
   /** Single values admitted (constants), by canonical JSON. */
   readonly values: ReadonlyMap<string, JsonValue>;
   /** Named object-like definitions admitted. */
   readonly named: ReadonlySet<string>;
   /** Anything else (constrained primitives, inline structures), by structure. */
-  readonly shapes: ReadonlyMap<string, BaseType>;
+  readonly shapes: ReadonlyMap<string, JsonType>;
   /** Items of admitted arrays, when they are typed. */
   readonly items?: Domain;
   /** Values of admitted maps. */
@@ -197,11 +120,11 @@ function domain(node: Node, ctx: ModelContext, seen: ReadonlySet<string>): Domai
     case "union":
       return node.variants.map((v) => domain(v, ctx, seen)).reduce(unite, EMPTY);
     case "ref": {
-      const def = target(node, ctx);
-      if (!def || seen.has(def.id)) return ANY;
+      const next = enterRef(node, ctx.model.byId, seen);
+      if (!next) return ANY;
       // Value-like definitions (enums, aliases of primitives) count by their values; objects by name.
-      if (isValueLike(def.node, ctx, new Set([...seen, def.id]))) return domain(def.node, ctx, new Set([...seen, def.id]));
-      return { ...EMPTY, named: new Set([def.name]) };
+      if (isValueLike(next.definition.node, ctx, next.seen)) return domain(next.definition.node, ctx, next.seen);
+      return { ...EMPTY, named: new Set([next.definition.name]) };
     }
     default:
       return { ...EMPTY, shapes: new Map([[structureKey(node), "object"]]) };
@@ -217,9 +140,8 @@ function isValueLike(node: Node, ctx: ModelContext, seen: ReadonlySet<string>): 
     case "union":
       return node.variants.every((v) => isValueLike(v, ctx, seen));
     case "ref": {
-      const def = target(node, ctx);
-      if (!def || seen.has(def.id)) return false;
-      return isValueLike(def.node, ctx, new Set([...seen, def.id]));
+      const next = enterRef(node, ctx.model.byId, seen);
+      return next ? isValueLike(next.definition.node, ctx, next.seen) : false;
     }
     default:
       return false;
@@ -245,7 +167,7 @@ function unite(a: Domain, b: Domain): Domain {
 export function within(a: Domain, b: Domain): boolean {
   if (b.any) return true;
   if (a.any) return false;
-  const hasType = (t: BaseType) => b.types.has(t) || (t === "integer" && b.types.has("number"));
+  const hasType = (t: JsonType) => b.types.has(t) || (t === "integer" && b.types.has("number"));
   for (const t of a.types) {
     if (t === "array" && !b.types.has("array")) return false;
     if (t === "object" && !b.types.has("object")) return false;
@@ -253,21 +175,13 @@ export function within(a: Domain, b: Domain): boolean {
   }
   for (const v of a.values.values()) {
     if (b.values.has(canonicalJson(v))) continue;
-    if (!valueTypes(v).some(hasType)) return false;
+    if (!jsonTypesOfValue(v).some(hasType)) return false;
   }
   for (const name of a.named) if (!b.named.has(name) && !b.types.has("object")) return false;
   for (const [key, base] of a.shapes) if (!b.shapes.has(key) && !hasType(base)) return false;
   if (a.items && !b.types.has("array") && !(b.items && within(a.items, b.items))) return false;
   if (a.mapValues && !b.types.has("object") && !(b.mapValues && within(a.mapValues, b.mapValues))) return false;
   return true;
-}
-
-function valueTypes(value: JsonValue): BaseType[] {
-  if (value === null) return ["null"];
-  if (Array.isArray(value)) return ["array"];
-  if (typeof value === "number") return Number.isInteger(value) ? ["integer", "number"] : ["number"];
-  if (typeof value === "object") return ["object"];
-  return [typeof value as BaseType];
 }
 
 export type TypeChange = "same" | "narrowed" | "widened" | "changed";
