@@ -138,8 +138,12 @@ function typed(type: string, schema: SchemaObject, place: Place, depth: number):
       return fc.constant(null);
     case "boolean":
       return fc.boolean();
-    case "string":
-      return fc.string({ maxLength: 10 });
+    case "string": {
+      // fast-check's default strings are ASCII, so their length is their length in code points.
+      const min = typeof schema.minLength === "number" ? schema.minLength : 0;
+      const max = typeof schema.maxLength === "number" ? schema.maxLength : Math.max(min, 10);
+      return min <= max ? fc.string({ minLength: min, maxLength: max }) : fc.string({ maxLength: 10 });
+    }
     case "integer":
       return integerWithin(schema);
     case "number":

@@ -46,7 +46,8 @@ export class CheckEmitter {
     this.base = formatLocation(loc);
     this.baseUsed = false;
     const statements = this.statements(node, "value", "path", new FunctionScope(), owner);
-    return this.baseUsed ? [`const at = ${str(this.base)};`, ...statements] : statements;
+    // Checks that used `at` may have moved into helpers (which declare it themselves).
+    return this.baseUsed && mentions(statements, "at") ? [`const at = ${str(this.base)};`, ...statements] : statements;
   }
 
   /** The schema location of a node's keyword, as an expression. */
@@ -113,7 +114,11 @@ export class CheckEmitter {
       case "union":
         return this.unionStatements(node, v, path, fn, owner);
       case "intersection": {
-        const parts = node.parts.flatMap((part) => this.statements(part, v, path, fn, owner));
+        if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
+        // Each part checks the value on its own (no part relies on another's narrowing), so a long
+        // `allOf` can be split into helpers that take the value as `unknown`.
+        const blocks = node.parts.map((part) => this.statements(part, v, path, fn, owner)).filter((b) => b.length > 0);
+        const parts = this.split(blocks, v, path, "unknown", owner);
         // When every part takes only objects, one type error says it all (and costs one check).
         const objectsOnly = node.parts.every((part) => {
           const types = jsonTypesOf(part, this.model);
