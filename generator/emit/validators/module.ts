@@ -57,8 +57,7 @@ export function emitValidators(model: Model): string {
     typeNames.length ? `import type { ${typeNames.join(", ")} } from "./types.js";` : "",
     mentions(code, RUNTIME_NAMESPACE) ? `import * as ${RUNTIME_NAMESPACE} from "./runtime.js";` : "",
     "",
-    `export type { ValidationError, ValidationResult } from "./runtime.js";`,
-    `export { ValidationFailed } from "./runtime.js";`,
+    ...runtimeReExports(new Set(typeNames)),
     "",
     ...used.filter((d) => constants.has(d)),
     "",
@@ -67,6 +66,21 @@ export function emitValidators(model: Model): string {
     ...used.filter((d) => !constants.has(d)),
     "",
   ].join("\n");
+}
+
+/**
+ * The runtime's public names, re-exported for the set's `index.ts`, except any a definition takes:
+ * `index.ts` re-exports `types.ts` and `validators.ts` together, where the same name twice does not
+ * compile (TS2308). The definition keeps its name; the runtime's stays reachable in `runtime.ts`.
+ */
+function runtimeReExports(definitionNames: ReadonlySet<string>): string[] {
+  const free = (names: readonly string[]) => names.filter((n) => !definitionNames.has(n));
+  const types = free(["ValidationError", "ValidationResult"]);
+  const values = free(["ValidationFailed"]);
+  return [
+    ...(types.length ? [`export type { ${types.join(", ")} } from "./runtime.js";`] : []),
+    ...(values.length ? [`export { ${values.join(", ")} } from "./runtime.js";`] : []),
+  ];
 }
 
 /**
