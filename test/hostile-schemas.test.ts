@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -176,6 +177,9 @@ const CASES: readonly Case[] = [
   { file: "unique-objects.json", what: "uniqueItems over objects (key order irrelevant)", expected: COMPILES },
 ];
 
+/** The built CLI (`npm test` builds first), run as a user runs it: its own process and stack. */
+const BIN = join(projectRoot, "dist", "generator", "cli", "main.js");
+
 /** Values per definition and source (valid-ish, mutated; half as many arbitrary JSON values). */
 const RUNS = 60;
 
@@ -217,6 +221,17 @@ describe("hostile schemas that must generate code that compiles and agrees with 
       expect(diagnostics.strict, "diagnostics under plain strict").toEqual([]);
       expect(diagnostics.full, "diagnostics under the full flag set").toEqual([]);
 
+      // The same schema through the real command, in a process of its own: exit 0 (a test worker's
+      // stack can hide a recursion that overflows in the CLI's), unless the case needs options.
+      if ("compiles" in c.expected && !c.expected.options) {
+        const folder = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-hostile-"));
+        try {
+          const ran = spawnSync(process.execPath, [BIN, "--schema", join(FIXTURES, c.file), "--out", join(folder, "out")], { encoding: "utf8", timeout: 120_000 });
+          expect(ran.status === 0 ? "exit 0" : `exit ${ran.status}: ${ran.stderr.slice(0, 300)}`, "the CLI").toBe("exit 0");
+        } finally {
+          rmSync(folder, { recursive: true, force: true });
+        }
+      }
       const examples = "compiles" in c.expected ? c.expected.examples : undefined;
       if (examples) {
         const wrong = await checkExamples(result.set, examples.values);

@@ -92,10 +92,11 @@ function withoutUnused(helpers: readonly string[], rest: string): string[] {
   const nameOf = (helper: string) => /^(?:function|const) ([\w$]+)/.exec(helper)![1]!;
   let kept = [...helpers];
   for (;;) {
-    // Count identifier uses once over all the code: a helper named only by its own declaration is unused.
+    // Count uses of private names (they all start with `$`) once over all the code: a declaration
+    // whose name appears only in itself is unused.
     const uses = new Map<string, number>();
     for (const text of [rest, ...kept]) {
-      for (const match of text.matchAll(/[\w$]+/g)) uses.set(match[0], (uses.get(match[0]) ?? 0) + 1);
+      for (const match of text.matchAll(/\$[\w$]*/g)) uses.set(match[0], (uses.get(match[0]) ?? 0) + 1);
     }
     const next = kept.filter((helper) => (uses.get(nameOf(helper)) ?? 0) > 1);
     if (next.length === kept.length) return kept;
