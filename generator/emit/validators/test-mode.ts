@@ -179,9 +179,9 @@ export class TestEmitter {
   }
 
   /**
-   * Statement blocks (each `return false` on failure, each reading only \`value\` and its own
+   * Statement blocks (each `return false` on failure, each reading only `value` and its own
    * locals), inline when they are small enough for one function, else grouped into helpers that
-   * take \`value\` as \`type\` (what it is narrowed to at this point).
+   * take `value` as `type` (what it is narrowed to at this point).
    */
   private split(blocks: readonly (readonly string[])[], v: string, type: string, owner: string): string[] {
     const all = blocks.flat();
@@ -227,13 +227,12 @@ export class TestEmitter {
 
   private objectStatements(node: ObjectNode, v: string, fn: FunctionScope, owner: string): string[] {
     const isObject = this.scope.runtime("isObject");
-    const o = v;
     const blocks: string[][] = [];
     for (const property of node.properties) {
       const x = fn.local("value");
       const test = this.expression(property.node, x, owner);
       if (!property.required && test === "true") continue; // any value will do: nothing to read
-      const block = [`const ${x} = ${propertyAccess(o, property.name, this.scope)};`];
+      const block = [`const ${x} = ${propertyAccess(v, property.name, this.scope)};`];
       if (property.required) {
         const absent = this.rejectsUndefined(property.node) ? "" : `${x} === undefined || `;
         block.push(`if (${absent}${this.not(test)}) return false;`);
@@ -241,18 +240,18 @@ export class TestEmitter {
       blocks.push(block);
     }
     for (const name of node.requiredOnly) {
-      blocks.push([`if (${propertyAccess(o, name, this.scope)} === undefined) return false;`]);
+      blocks.push([`if (${propertyAccess(v, name, this.scope)} === undefined) return false;`]);
     }
-    blocks.push(this.keyLoop(node, o, fn, owner));
-    for (const condition of objectSizeConditions(node, o)) blocks.push([`if (!(${condition.test})) return false;`]);
+    blocks.push(this.keyLoop(node, v, fn, owner));
+    for (const condition of objectSizeConditions(node, v)) blocks.push([`if (!(${condition.test})) return false;`]);
     for (const dependency of node.dependentRequired) {
-      const present = `${propertyAccess(o, dependency.name, this.scope)} !== undefined`;
-      const missing = dependency.requires.map((r) => `${propertyAccess(o, r, this.scope)} === undefined`);
+      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
+      const missing = dependency.requires.map((r) => `${propertyAccess(v, r, this.scope)} === undefined`);
       if (missing.length) blocks.push([`if (${present} && (${missing.join(" || ")})) return false;`]);
     }
     for (const dependency of node.dependentSchemas) {
-      const present = `${propertyAccess(o, dependency.name, this.scope)} !== undefined`;
-      blocks.push([`if (${present} && ${this.not(this.expression(dependency.node, o, owner))}) return false;`]);
+      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
+      blocks.push([`if (${present} && ${this.not(this.expression(dependency.node, v, owner))}) return false;`]);
     }
     return [`if (!${isObject}(${v})) return false;`, ...this.split(blocks.filter((b) => b.length > 0), v, this.scope.runtime("JsonObject"), owner)];
   }
