@@ -66,6 +66,7 @@ const CASES: readonly Case[] = [
   { file: "huge-oneof.json", what: "oneOf of 1,500 variants", expected: COMPILES },
   { file: "huge-allof.json", what: "allOf of 1,500 parts", expected: COMPILES },
   { file: "huge-discriminated-union.json", what: "oneOf of 1,000 objects told apart by a const kind", expected: COMPILES },
+  { file: "huge-inline-objects.json", what: "big objects inside an allOf and inside a conditional in array items", expected: COMPILES },
   { file: "huge-enum.json", what: "an enum of 5,000 values", expected: COMPILES },
   { file: "cycle-self.json", what: "a pure $ref cycle A → A: no value, no type", expected: { error: "/definitions/A", within: true } },
   { file: "cycle-pair.json", what: "a pure $ref cycle A → B → A", expected: { error: "/definitions/A", within: true } },
