@@ -21,7 +21,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import ts from "typescript";
 import { GeneratorError, generate, loadSet, type GeneratedFile, type LoadedSet, type ResolvedSet } from "../../generator/index.js";
-import type { AllOfMode } from "../../generator/config/config.js";
+import { displayPath, type AllOfMode } from "../../generator/config/config.js";
 import { STRICT_COMPILER_OPTIONS } from "./typescript.js";
 import { constantsOf, mutatedValues, validish, type Schema, type SchemaObject } from "./schema-values.js";
 
@@ -32,7 +32,10 @@ export interface OracleOptions {
   readonly dialect?: OracleDialect;
   /** Keywords to accept as annotations (`annotations` of a config set). */
   readonly annotations?: readonly string[];
-  /** Remote documents `$ref`s reach, by URL (written beside the schema, mapped as `remotes`). */
+  /**
+   * Remote documents `$ref`s reach, by URL: a file path, or the document itself (then written to a
+   * temp file). Mapped as the config's `remotes`.
+   */
   readonly remotes?: Readonly<Record<string, unknown>>;
   readonly allOf?: AllOfMode;
 }
@@ -75,6 +78,10 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   if (typeof schema !== "string") writeFileSync(schemaPath, JSON.stringify(schema, null, 2));
   const remotes: Record<string, string> = {};
   Object.entries(options.remotes ?? {}).forEach(([url, doc], i) => {
+    if (typeof doc === "string") {
+      remotes[url] = resolve(doc);
+      return;
+    }
     remotes[url] = join(root, `remote-${i}.json`);
     writeFileSync(remotes[url], JSON.stringify(doc, null, 2));
   });
@@ -110,12 +117,12 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   const add = (doc: unknown, path: string) => {
     const uri = uriOf(doc, path);
     documents.set(uri, doc as SchemaObject);
-    byDisplay.set(relative(rootDir, path).split(sep).join("/"), uri);
+    byDisplay.set(displayPath(path, rootDir), uri);
   };
   add(json, schemaPath);
   for (const [url, path] of Object.entries(remotes)) {
     documents.set(url, JSON.parse(readFileSync(path, "utf8")) as SchemaObject);
-    byDisplay.set(relative(rootDir, path).split(sep).join("/"), url);
+    byDisplay.set(displayPath(path, rootDir), url);
   }
   // Declared places only: a definition hoisted out of another (`XParams`) is checked through its owner.
   const declared = /^(|\/(definitions|\$defs)\/[^/]+)$/;
