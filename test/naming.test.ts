@@ -90,17 +90,18 @@ describe("choosing names: the config's names map", () => {
   });
 
   it("a definition named like another module's export prints the names entry that resolves it, and the entry does", async () => {
-    const schema = { definitions: { ValidationError: { type: "object", properties: { code: { type: "integer" } } } } };
+    // `isTask` is also the name validators.ts gives the guard of `Task`.
+    const schema = { definitions: { Task: { type: "object" }, isTask: { type: "boolean" } } };
     const error = await generate(readConfigFile(project(schema).config)).then(
       () => undefined,
       (e: unknown) => e as GeneratorError,
     );
-    expect(error?.message).toMatch(/also exported by the generated validators\.ts/);
+    expect(error?.message).toMatch(/"isTask" is also exported by the generated validators\.ts/);
     const entry = /add to "names" in [^:]+#\/sets\/0: ("[^"]+"): ("[^"]+")$/.exec(error!.message);
     expect(entry, error!.message).not.toBeNull();
     const names = { [JSON.parse(entry![1]!) as string]: JSON.parse(entry![2]!) as string };
-    expect(names).toEqual({ "schemas/api.schema.json#/definitions/ValidationError": "ValidationErrorDefinition" });
-    expect(typeNames(await typesOf(project(schema, names).config))).toEqual(["ValidationErrorDefinition"]);
+    expect(names).toEqual({ "schemas/api.schema.json#/definitions/isTask": "isTaskDefinition" });
+    expect(typeNames(await typesOf(project(schema, names).config))).toEqual(["Task", "isTaskDefinition"]);
   });
 
   it("a chosen name replaces a definition's name everywhere it is used, and names an inline object by its pointer", async () => {

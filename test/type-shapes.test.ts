@@ -245,7 +245,7 @@ describe("elicitation-codex", () => {
 describe("every set", () => {
   it("declares no numbered duplicate names (Task1, Params2, …)", () => {
     // Checked: every name a file exports (the API users read and import) and every declaration of
-    // types.ts. Not checked: private helpers of validators.ts such as `isTaskPart1`, which number
+    // types.ts. Not checked: private helpers of validators.ts such as `$isTaskPart1`, which number
     // the branches of one definition's check rather than duplicate a name.
     const report: Record<string, string[]> = {};
     for (const set of sets) {

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8889235be5fc98f772ab07f4bbed740351194190c13320685a11494615f8cfef fcf2a770a1d997e655b672a2eed552ae11c0e1ec229210b90bd6573b89d2280e
+// Fingerprint: 2213916bc50e80ee581bc33a792d5b730b81612ec85068ace7ab068fbb792887 6ef38c7e15fbc416955044046479ab7bcbf165e8abf25900e5cbbdc45eada91a
 
 import type {
   McpElicitationArrayType,
@@ -33,8 +33,7 @@ import type {
   McpServerElicitationRequestParamsOpenaiForm,
   McpServerElicitationRequestParamsUrl,
 } from "./types.js";
-import type { ValidationError, ValidationResult } from "./runtime.js";
-import { isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
+import * as $runtime from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -44,21 +43,21 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
   if (value !== "array") return false;
   return true;
 }
-function checkMcpElicitationArrayType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") unexpected(errors, path, "enum", '"array"', value, at + "/enum");
+  if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationArrayType`, reporting every error with its path. */
-export function validateMcpElicitationArrayType(value: unknown): ValidationResult<McpElicitationArrayType> {
-  return validateWith(value, isMcpElicitationArrayType, checkMcpElicitationArrayType);
+export function validateMcpElicitationArrayType(value: unknown): $runtime.ValidationResult<McpElicitationArrayType> {
+  return $runtime.validateWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType);
 }
 /** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return parseWith(value, isMcpElicitationArrayType, checkMcpElicitationArrayType, "McpElicitationArrayType");
+  return $runtime.parseWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType, "McpElicitationArrayType");
 }
 /** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects). */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -72,35 +71,63 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   }
   return true;
 }
-function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationBooleanSchemaPart1(value1) || isMcpElicitationBooleanSchemaPart2(value1))) {
-        if (isMcpElicitationBooleanSchemaPart4(value1)) {
+      if (!($isMcpElicitationBooleanSchemaPart1(value1) || $isMcpElicitationBooleanSchemaPart2(value1))) {
+        if ($isMcpElicitationBooleanSchemaPart4(value1)) {
           if (typeof value1 !== "boolean")
-            unexpected(errors, path + "/default", "type", "a boolean", value1, at + "/properties/default/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(
+              errors,
+              path + "/default",
+              "type",
+              "a boolean",
+              value1,
+              at + "/properties/default/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a boolean or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a boolean or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(isMcpElicitationBooleanSchemaPart5(value2) || isMcpElicitationBooleanSchemaPart6(value2))) {
-        if (isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isMcpElicitationBooleanSchemaPart5(value2) || $isMcpElicitationBooleanSchemaPart6(value2))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -113,26 +140,33 @@ function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.title;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationBooleanSchemaPart8(value3) || isMcpElicitationBooleanSchemaPart9(value3))) {
-        if (isMcpElicitationBooleanSchemaPart7(value3)) {
+      if (!($isMcpElicitationBooleanSchemaPart8(value3) || $isMcpElicitationBooleanSchemaPart9(value3))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value3)) {
           if (typeof value3 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
           if (value3 !== null)
-            unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value3, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value3,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value4 = value.type;
-    if (value4 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationBooleanType(value4, path + "/type", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
     for (const key5 in value) {
       if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -141,15 +175,17 @@ function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: 
   }
 }
 /** Validates a value as `McpElicitationBooleanSchema`, reporting every error with its path. */
-export function validateMcpElicitationBooleanSchema(value: unknown): ValidationResult<McpElicitationBooleanSchema> {
-  return validateWith(value, isMcpElicitationBooleanSchema, checkMcpElicitationBooleanSchema);
+export function validateMcpElicitationBooleanSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationBooleanSchema> {
+  return $runtime.validateWith(value, isMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema);
 }
 /** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationBooleanSchema,
-    checkMcpElicitationBooleanSchema,
+    $checkMcpElicitationBooleanSchema,
     "McpElicitationBooleanSchema",
   );
 }
@@ -158,21 +194,28 @@ export function isMcpElicitationBooleanType(value: unknown): value is McpElicita
   if (value !== "boolean") return false;
   return true;
 }
-function checkMcpElicitationBooleanType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
+  if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationBooleanType`, reporting every error with its path. */
-export function validateMcpElicitationBooleanType(value: unknown): ValidationResult<McpElicitationBooleanType> {
-  return validateWith(value, isMcpElicitationBooleanType, checkMcpElicitationBooleanType);
+export function validateMcpElicitationBooleanType(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationBooleanType> {
+  return $runtime.validateWith(value, isMcpElicitationBooleanType, $checkMcpElicitationBooleanType);
 }
 /** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  return parseWith(value, isMcpElicitationBooleanType, checkMcpElicitationBooleanType, "McpElicitationBooleanType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationBooleanType,
+    $checkMcpElicitationBooleanType,
+    "McpElicitationBooleanType",
+  );
 }
 /** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects). */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -182,23 +225,23 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
   return true;
 }
-function checkMcpElicitationConstOption(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
-    if (value1 === undefined) missing(errors, path, "const", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
+      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
     const value2 = value.title;
-    if (value2 === undefined) missing(errors, path, "title", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
+      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
     for (const key3 in value) {
       if (!(key3 === "const" || key3 === "title"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key3),
+          path + "/" + $runtime.pointerToken(key3),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key3),
           at + "/additionalProperties",
@@ -207,12 +250,19 @@ function checkMcpElicitationConstOption(value: unknown, path: string, errors: Va
   }
 }
 /** Validates a value as `McpElicitationConstOption`, reporting every error with its path. */
-export function validateMcpElicitationConstOption(value: unknown): ValidationResult<McpElicitationConstOption> {
-  return validateWith(value, isMcpElicitationConstOption, checkMcpElicitationConstOption);
+export function validateMcpElicitationConstOption(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationConstOption> {
+  return $runtime.validateWith(value, isMcpElicitationConstOption, $checkMcpElicitationConstOption);
 }
 /** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  return parseWith(value, isMcpElicitationConstOption, checkMcpElicitationConstOption, "McpElicitationConstOption");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationConstOption,
+    $checkMcpElicitationConstOption,
+    "McpElicitationConstOption",
+  );
 }
 /** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
@@ -224,34 +274,39 @@ export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitat
     return false;
   return true;
 }
-function checkMcpElicitationEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     isMcpElicitationSingleSelectEnumSchema(value) ||
     isMcpElicitationMultiSelectEnumSchema(value) ||
     isMcpElicitationLegacyTitledEnumSchema(value)
   ))
-    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationEnumSchema`, reporting every error with its path. */
-export function validateMcpElicitationEnumSchema(value: unknown): ValidationResult<McpElicitationEnumSchema> {
-  return validateWith(value, isMcpElicitationEnumSchema, checkMcpElicitationEnumSchema);
+export function validateMcpElicitationEnumSchema(value: unknown): $runtime.ValidationResult<McpElicitationEnumSchema> {
+  return $runtime.validateWith(value, isMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema);
 }
 /** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  return parseWith(value, isMcpElicitationEnumSchema, checkMcpElicitationEnumSchema, "McpElicitationEnumSchema");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationEnumSchema,
+    $checkMcpElicitationEnumSchema,
+    "McpElicitationEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
   const value4 = value.enumNames;
-  if (value4 !== undefined && !(isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
+  if (value4 !== undefined && !($isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
@@ -269,40 +324,65 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   }
   return true;
 }
-function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
+        $isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || $isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value1)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
+        $isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || $isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value2)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -314,29 +394,43 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
       }
     }
     const value3 = value.enum;
-    if (value3 === undefined) missing(errors, path, "enum", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
     else if (!Array.isArray(value3))
-      unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
+      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
         if (typeof item5 !== "string")
-          unexpected(errors, path + "/enum" + "/" + i4, "type", "a string", item5, at + "/properties/enum/items/type");
+          $runtime.unexpected(
+            errors,
+            path + "/enum" + "/" + i4,
+            "type",
+            "a string",
+            item5,
+            at + "/properties/enum/items/type",
+          );
       }
     }
     const value6 = value.enumNames;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
+        $isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || $isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
       )) {
-        if (isMcpElicitationLegacyTitledEnumSchemaPart9(value6)) {
+        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value6)) {
           if (!Array.isArray(value6))
-            unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
+            $runtime.unexpected(
+              errors,
+              path + "/enumNames",
+              "type",
+              "an array",
+              value6,
+              at + "/properties/enumNames/type",
+            );
           else {
             for (let i7 = 0; i7 < value6.length; i7++) {
               const item8 = value6[i7];
               if (typeof item8 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/enumNames" + "/" + i7,
                   "type",
@@ -346,11 +440,11 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
                 );
             }
           }
-        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
+            $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/enumNames",
             "type",
@@ -364,22 +458,29 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
     const value9 = value.title;
     if (value9 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart10(value9) || isMcpElicitationLegacyTitledEnumSchemaPart11(value9)
+        $isMcpElicitationLegacyTitledEnumSchemaPart10(value9) || $isMcpElicitationLegacyTitledEnumSchemaPart11(value9)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value9)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value9)) {
           if (typeof value9 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value9)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value9)) {
           if (value9 !== null)
-            unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value9, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value9,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value10 = value.type;
-    if (value10 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value10, path + "/type", errors);
+    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value10, path + "/type", errors);
     for (const key11 in value) {
       if (!(
         key11 === "default" ||
@@ -389,9 +490,9 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
         key11 === "title" ||
         key11 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key11),
+          path + "/" + $runtime.pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
           at + "/additionalProperties",
@@ -402,15 +503,19 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
 /** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationLegacyTitledEnumSchema> {
-  return validateWith(value, isMcpElicitationLegacyTitledEnumSchema, checkMcpElicitationLegacyTitledEnumSchema);
+): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
+  return $runtime.validateWith(
+    value,
+    isMcpElicitationLegacyTitledEnumSchema,
+    $checkMcpElicitationLegacyTitledEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationLegacyTitledEnumSchema,
-    checkMcpElicitationLegacyTitledEnumSchema,
+    $checkMcpElicitationLegacyTitledEnumSchema,
     "McpElicitationLegacyTitledEnumSchema",
   );
 }
@@ -420,30 +525,34 @@ export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is 
     return false;
   return true;
 }
-function checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationMultiSelectEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
   if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
-    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  return validateWith(value, isMcpElicitationMultiSelectEnumSchema, checkMcpElicitationMultiSelectEnumSchema);
+): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
+  return $runtime.validateWith(value, isMcpElicitationMultiSelectEnumSchema, $checkMcpElicitationMultiSelectEnumSchema);
 }
 /** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationMultiSelectEnumSchema,
-    checkMcpElicitationMultiSelectEnumSchema,
+    $checkMcpElicitationMultiSelectEnumSchema,
     "McpElicitationMultiSelectEnumSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects). */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -472,35 +581,56 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart1(value1) || isMcpElicitationNumberSchemaPart2(value1))) {
-        if (isMcpElicitationNumberSchemaPart3(value1)) {
+      if (!($isMcpElicitationNumberSchemaPart1(value1) || $isMcpElicitationNumberSchemaPart2(value1))) {
+        if ($isMcpElicitationNumberSchemaPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isFinite(value1)))
-            unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a number or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a number or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart4(value2) || isMcpElicitationNumberSchemaPart5(value2))) {
-        if (isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isMcpElicitationNumberSchemaPart4(value2) || $isMcpElicitationNumberSchemaPart5(value2))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -513,49 +643,70 @@ function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: V
     }
     const value3 = value.maximum;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart6(value3) || isMcpElicitationNumberSchemaPart7(value3))) {
-        if (isMcpElicitationNumberSchemaPart3(value3)) {
+      if (!($isMcpElicitationNumberSchemaPart6(value3) || $isMcpElicitationNumberSchemaPart7(value3))) {
+        if ($isMcpElicitationNumberSchemaPart3(value3)) {
           if (!(typeof value3 === "number" && Number.isFinite(value3)))
-            unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+            $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
           if (value3 !== null)
-            unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
+            $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
         } else {
-          unexpected(errors, path + "/maximum", "type", "a number or null", value3, at + "/properties/maximum/type");
+          $runtime.unexpected(
+            errors,
+            path + "/maximum",
+            "type",
+            "a number or null",
+            value3,
+            at + "/properties/maximum/type",
+          );
         }
       }
     }
     const value4 = value.minimum;
     if (value4 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart8(value4) || isMcpElicitationNumberSchemaPart9(value4))) {
-        if (isMcpElicitationNumberSchemaPart3(value4)) {
+      if (!($isMcpElicitationNumberSchemaPart8(value4) || $isMcpElicitationNumberSchemaPart9(value4))) {
+        if ($isMcpElicitationNumberSchemaPart3(value4)) {
           if (!(typeof value4 === "number" && Number.isFinite(value4)))
-            unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+            $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
+            $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
         } else {
-          unexpected(errors, path + "/minimum", "type", "a number or null", value4, at + "/properties/minimum/type");
+          $runtime.unexpected(
+            errors,
+            path + "/minimum",
+            "type",
+            "a number or null",
+            value4,
+            at + "/properties/minimum/type",
+          );
         }
       }
     }
     const value5 = value.title;
     if (value5 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart10(value5) || isMcpElicitationNumberSchemaPart11(value5))) {
-        if (isMcpElicitationBooleanSchemaPart7(value5)) {
+      if (!($isMcpElicitationNumberSchemaPart10(value5) || $isMcpElicitationNumberSchemaPart11(value5))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value5)) {
           if (typeof value5 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value5)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value5)) {
           if (value5 !== null)
-            unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value5, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value5,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value6 = value.type;
-    if (value6 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationNumberType(value6, path + "/type", errors);
+    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationNumberType(value6, path + "/type", errors);
     for (const key7 in value) {
       if (!(
         key7 === "default" ||
@@ -565,9 +716,9 @@ function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: V
         key7 === "title" ||
         key7 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key7),
+          path + "/" + $runtime.pointerToken(key7),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key7),
           at + "/additionalProperties",
@@ -576,47 +727,64 @@ function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: V
   }
 }
 /** Validates a value as `McpElicitationNumberSchema`, reporting every error with its path. */
-export function validateMcpElicitationNumberSchema(value: unknown): ValidationResult<McpElicitationNumberSchema> {
-  return validateWith(value, isMcpElicitationNumberSchema, checkMcpElicitationNumberSchema);
+export function validateMcpElicitationNumberSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationNumberSchema> {
+  return $runtime.validateWith(value, isMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema);
 }
 /** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  return parseWith(value, isMcpElicitationNumberSchema, checkMcpElicitationNumberSchema, "McpElicitationNumberSchema");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationNumberSchema,
+    $checkMcpElicitationNumberSchema,
+    "McpElicitationNumberSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   if (!(value === "number" || value === "integer")) return false;
   return true;
 }
-function checkMcpElicitationNumberType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
+    $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationNumberType`, reporting every error with its path. */
-export function validateMcpElicitationNumberType(value: unknown): ValidationResult<McpElicitationNumberType> {
-  return validateWith(value, isMcpElicitationNumberType, checkMcpElicitationNumberType);
+export function validateMcpElicitationNumberType(value: unknown): $runtime.ValidationResult<McpElicitationNumberType> {
+  return $runtime.validateWith(value, isMcpElicitationNumberType, $checkMcpElicitationNumberType);
 }
 /** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  return parseWith(value, isMcpElicitationNumberType, checkMcpElicitationNumberType, "McpElicitationNumberType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationNumberType,
+    $checkMcpElicitationNumberType,
+    "McpElicitationNumberType",
+  );
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   if (value !== "object") return false;
   return true;
 }
-function checkMcpElicitationObjectType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") unexpected(errors, path, "enum", '"object"', value, at + "/enum");
+  if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationObjectType`, reporting every error with its path. */
-export function validateMcpElicitationObjectType(value: unknown): ValidationResult<McpElicitationObjectType> {
-  return validateWith(value, isMcpElicitationObjectType, checkMcpElicitationObjectType);
+export function validateMcpElicitationObjectType(value: unknown): $runtime.ValidationResult<McpElicitationObjectType> {
+  return $runtime.validateWith(value, isMcpElicitationObjectType, $checkMcpElicitationObjectType);
 }
 /** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  return parseWith(value, isMcpElicitationObjectType, checkMcpElicitationObjectType, "McpElicitationObjectType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationObjectType,
+    $checkMcpElicitationObjectType,
+    "McpElicitationObjectType",
+  );
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
@@ -629,7 +797,7 @@ export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpEli
     return false;
   return true;
 }
-function checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     isMcpElicitationEnumSchema(value) ||
@@ -637,30 +805,32 @@ function checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors
     isMcpElicitationNumberSchema(value) ||
     isMcpElicitationBooleanSchema(value)
   ))
-    report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationPrimitiveSchema`, reporting every error with its path. */
-export function validateMcpElicitationPrimitiveSchema(value: unknown): ValidationResult<McpElicitationPrimitiveSchema> {
-  return validateWith(value, isMcpElicitationPrimitiveSchema, checkMcpElicitationPrimitiveSchema);
+export function validateMcpElicitationPrimitiveSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
+  return $runtime.validateWith(value, isMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema);
 }
 /** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationPrimitiveSchema,
-    checkMcpElicitationPrimitiveSchema,
+    $checkMcpElicitationPrimitiveSchema,
     "McpElicitationPrimitiveSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
-  if (!isMcpElicitationSchemaPart1(value2)) return false;
+  if (!$isMcpElicitationSchemaPart1(value2)) return false;
   const value3 = value.required;
-  if (value3 !== undefined && !(isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
   const value4 = value.type;
   if (!isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
@@ -668,45 +838,66 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   }
   return true;
 }
-function checkMcpElicitationSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationSchemaPart3(value1) || isMcpElicitationSchemaPart4(value1))) {
-        if (isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isMcpElicitationSchemaPart3(value1) || $isMcpElicitationSchemaPart4(value1))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
+            $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
         } else {
-          unexpected(errors, path + "/$schema", "type", "a string or null", value1, at + "/properties/$schema/type");
+          $runtime.unexpected(
+            errors,
+            path + "/$schema",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/$schema/type",
+          );
         }
       }
     }
     const value2 = value.properties;
-    if (value2 === undefined) missing(errors, path, "properties", at + "/required");
-    else if (!isObject(value2))
-      unexpected(errors, path + "/properties", "type", "an object", value2, at + "/properties/properties/type");
+    if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
+    else if (!$runtime.isObject(value2))
+      $runtime.unexpected(
+        errors,
+        path + "/properties",
+        "type",
+        "an object",
+        value2,
+        at + "/properties/properties/type",
+      );
     else {
       for (const key3 in value2) {
         const item4 = value2[key3];
-        checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + pointerToken(key3), errors);
+        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + $runtime.pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
     if (value5 !== undefined) {
-      if (!(isMcpElicitationSchemaPart5(value5) || isMcpElicitationSchemaPart6(value5))) {
-        if (isMcpElicitationLegacyTitledEnumSchemaPart9(value5)) {
+      if (!($isMcpElicitationSchemaPart5(value5) || $isMcpElicitationSchemaPart6(value5))) {
+        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value5)) {
           if (!Array.isArray(value5))
-            unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
+            $runtime.unexpected(
+              errors,
+              path + "/required",
+              "type",
+              "an array",
+              value5,
+              at + "/properties/required/type",
+            );
           else {
             for (let i6 = 0; i6 < value5.length; i6++) {
               const item7 = value5[i6];
               if (typeof item7 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/required" + "/" + i6,
                   "type",
@@ -716,22 +907,29 @@ function checkMcpElicitationSchema(value: unknown, path: string, errors: Validat
                 );
             }
           }
-        } else if (isMcpElicitationBooleanSchemaPart3(value5)) {
+        } else if ($isMcpElicitationBooleanSchemaPart3(value5)) {
           if (value5 !== null)
-            unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
+            $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
         } else {
-          unexpected(errors, path + "/required", "type", "an array or null", value5, at + "/properties/required/type");
+          $runtime.unexpected(
+            errors,
+            path + "/required",
+            "type",
+            "an array or null",
+            value5,
+            at + "/properties/required/type",
+          );
         }
       }
     }
     const value8 = value.type;
-    if (value8 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationObjectType(value8, path + "/type", errors);
+    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationObjectType(value8, path + "/type", errors);
     for (const key9 in value) {
       if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key9),
+          path + "/" + $runtime.pointerToken(key9),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key9),
           at + "/additionalProperties",
@@ -740,12 +938,12 @@ function checkMcpElicitationSchema(value: unknown, path: string, errors: Validat
   }
 }
 /** Validates a value as `McpElicitationSchema`, reporting every error with its path. */
-export function validateMcpElicitationSchema(value: unknown): ValidationResult<McpElicitationSchema> {
-  return validateWith(value, isMcpElicitationSchema, checkMcpElicitationSchema);
+export function validateMcpElicitationSchema(value: unknown): $runtime.ValidationResult<McpElicitationSchema> {
+  return $runtime.validateWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema);
 }
 /** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return parseWith(value, isMcpElicitationSchema, checkMcpElicitationSchema, "McpElicitationSchema");
+  return $runtime.parseWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
@@ -753,24 +951,32 @@ export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is
     return false;
   return true;
 }
-function checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationSingleSelectEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
   if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
-    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationSingleSelectEnumSchema> {
-  return validateWith(value, isMcpElicitationSingleSelectEnumSchema, checkMcpElicitationSingleSelectEnumSchema);
+): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
+  return $runtime.validateWith(
+    value,
+    isMcpElicitationSingleSelectEnumSchema,
+    $checkMcpElicitationSingleSelectEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationSingleSelectEnumSchema,
-    checkMcpElicitationSingleSelectEnumSchema,
+    $checkMcpElicitationSingleSelectEnumSchema,
     "McpElicitationSingleSelectEnumSchema",
   );
 }
@@ -779,22 +985,29 @@ export function isMcpElicitationStringFormat(value: unknown): value is McpElicit
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time")) return false;
   return true;
 }
-function checkMcpElicitationStringFormat(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
+    $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationStringFormat`, reporting every error with its path. */
-export function validateMcpElicitationStringFormat(value: unknown): ValidationResult<McpElicitationStringFormat> {
-  return validateWith(value, isMcpElicitationStringFormat, checkMcpElicitationStringFormat);
+export function validateMcpElicitationStringFormat(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationStringFormat> {
+  return $runtime.validateWith(value, isMcpElicitationStringFormat, $checkMcpElicitationStringFormat);
 }
 /** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  return parseWith(value, isMcpElicitationStringFormat, checkMcpElicitationStringFormat, "McpElicitationStringFormat");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationStringFormat,
+    $checkMcpElicitationStringFormat,
+    "McpElicitationStringFormat",
+  );
 }
 /** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects). */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -831,35 +1044,56 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function checkMcpElicitationStringSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart1(value1) || isMcpElicitationStringSchemaPart2(value1))) {
-        if (isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isMcpElicitationStringSchemaPart1(value1) || $isMcpElicitationStringSchemaPart2(value1))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart3(value2) || isMcpElicitationStringSchemaPart4(value2))) {
-        if (isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isMcpElicitationStringSchemaPart3(value2) || $isMcpElicitationStringSchemaPart4(value2))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -872,30 +1106,57 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || isMcpElicitationStringSchemaPart5(value3))) {
-        if (isMcpElicitationBooleanSchemaPart7(value3))
-          checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+      if (!(isMcpElicitationStringFormat(value3) || $isMcpElicitationStringSchemaPart5(value3))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value3))
+          $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+        else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
           if (value3 !== null)
-            unexpected(errors, path + "/format", "type", "null", value3, at + "/properties/format/anyOf/1/type");
+            $runtime.unexpected(
+              errors,
+              path + "/format",
+              "type",
+              "null",
+              value3,
+              at + "/properties/format/anyOf/1/type",
+            );
         } else {
-          unexpected(errors, path + "/format", "type", "a string or null", value3, at + "/properties/format/anyOf");
+          $runtime.unexpected(
+            errors,
+            path + "/format",
+            "type",
+            "a string or null",
+            value3,
+            at + "/properties/format/anyOf",
+          );
         }
       }
     }
     const value4 = value.maxLength;
     if (value4 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart6(value4) || isMcpElicitationStringSchemaPart7(value4))) {
-        if (isMcpElicitationNumberSchemaPart3(value4)) {
+      if (!($isMcpElicitationStringSchemaPart6(value4) || $isMcpElicitationStringSchemaPart7(value4))) {
+        if ($isMcpElicitationNumberSchemaPart3(value4)) {
           if (!(typeof value4 === "number" && Number.isInteger(value4)))
-            unexpected(errors, path + "/maxLength", "type", "an integer", value4, at + "/properties/maxLength/type");
+            $runtime.unexpected(
+              errors,
+              path + "/maxLength",
+              "type",
+              "an integer",
+              value4,
+              at + "/properties/maxLength/type",
+            );
           else if (!(value4 >= 0))
-            report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
-        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+            $runtime.report(
+              errors,
+              path + "/maxLength",
+              "minimum",
+              "must be >= 0",
+              at + "/properties/maxLength/minimum",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
+            $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/maxLength",
             "type",
@@ -908,17 +1169,30 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
     }
     const value5 = value.minLength;
     if (value5 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart8(value5) || isMcpElicitationStringSchemaPart9(value5))) {
-        if (isMcpElicitationNumberSchemaPart3(value5)) {
+      if (!($isMcpElicitationStringSchemaPart8(value5) || $isMcpElicitationStringSchemaPart9(value5))) {
+        if ($isMcpElicitationNumberSchemaPart3(value5)) {
           if (!(typeof value5 === "number" && Number.isInteger(value5)))
-            unexpected(errors, path + "/minLength", "type", "an integer", value5, at + "/properties/minLength/type");
+            $runtime.unexpected(
+              errors,
+              path + "/minLength",
+              "type",
+              "an integer",
+              value5,
+              at + "/properties/minLength/type",
+            );
           else if (!(value5 >= 0))
-            report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
-        } else if (isMcpElicitationBooleanSchemaPart3(value5)) {
+            $runtime.report(
+              errors,
+              path + "/minLength",
+              "minimum",
+              "must be >= 0",
+              at + "/properties/minLength/minimum",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value5)) {
           if (value5 !== null)
-            unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
+            $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/minLength",
             "type",
@@ -931,21 +1205,28 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart10(value6) || isMcpElicitationStringSchemaPart11(value6))) {
-        if (isMcpElicitationBooleanSchemaPart7(value6)) {
+      if (!($isMcpElicitationStringSchemaPart10(value6) || $isMcpElicitationStringSchemaPart11(value6))) {
+        if ($isMcpElicitationBooleanSchemaPart7(value6)) {
           if (typeof value6 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value6,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value7, path + "/type", errors);
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(
         key8 === "default" ||
@@ -956,9 +1237,9 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
         key8 === "title" ||
         key8 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -967,59 +1248,71 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
   }
 }
 /** Validates a value as `McpElicitationStringSchema`, reporting every error with its path. */
-export function validateMcpElicitationStringSchema(value: unknown): ValidationResult<McpElicitationStringSchema> {
-  return validateWith(value, isMcpElicitationStringSchema, checkMcpElicitationStringSchema);
+export function validateMcpElicitationStringSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationStringSchema> {
+  return $runtime.validateWith(value, isMcpElicitationStringSchema, $checkMcpElicitationStringSchema);
 }
 /** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  return parseWith(value, isMcpElicitationStringSchema, checkMcpElicitationStringSchema, "McpElicitationStringSchema");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationStringSchema,
+    $checkMcpElicitationStringSchema,
+    "McpElicitationStringSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   if (value !== "string") return false;
   return true;
 }
-function checkMcpElicitationStringType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") unexpected(errors, path, "enum", '"string"', value, at + "/enum");
+  if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationStringType`, reporting every error with its path. */
-export function validateMcpElicitationStringType(value: unknown): ValidationResult<McpElicitationStringType> {
-  return validateWith(value, isMcpElicitationStringType, checkMcpElicitationStringType);
+export function validateMcpElicitationStringType(value: unknown): $runtime.ValidationResult<McpElicitationStringType> {
+  return $runtime.validateWith(value, isMcpElicitationStringType, $checkMcpElicitationStringType);
 }
 /** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  return parseWith(value, isMcpElicitationStringType, checkMcpElicitationStringType, "McpElicitationStringType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationStringType,
+    $checkMcpElicitationStringType,
+    "McpElicitationStringType",
+  );
 }
 /** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects). */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.anyOf;
-  if (!isMcpElicitationTitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationTitledEnumItemsPart1(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "anyOf")) return false;
   }
   return true;
 }
-function checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
-    if (value1 === undefined) missing(errors, path, "anyOf", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
     else if (!Array.isArray(value1))
-      unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
+      $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
+        $checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
       }
     }
     for (const key4 in value) {
       if (!(key4 === "anyOf"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key4),
+          path + "/" + $runtime.pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
           at + "/additionalProperties",
@@ -1028,15 +1321,17 @@ function checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors
   }
 }
 /** Validates a value as `McpElicitationTitledEnumItems`, reporting every error with its path. */
-export function validateMcpElicitationTitledEnumItems(value: unknown): ValidationResult<McpElicitationTitledEnumItems> {
-  return validateWith(value, isMcpElicitationTitledEnumItems, checkMcpElicitationTitledEnumItems);
+export function validateMcpElicitationTitledEnumItems(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
+  return $runtime.validateWith(value, isMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems);
 }
 /** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationTitledEnumItems,
-    checkMcpElicitationTitledEnumItems,
+    $checkMcpElicitationTitledEnumItems,
     "McpElicitationTitledEnumItems",
   );
 }
@@ -1044,9 +1339,9 @@ export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitati
 export function isMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !(isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
+  if (value1 !== undefined && !($isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
@@ -1082,25 +1377,29 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationTitledMultiSelectEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
       )) {
-        if (isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
+        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
           if (!Array.isArray(value1))
-            unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
               const item3 = value1[i2];
               if (typeof item3 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/default" + "/" + i2,
                   "type",
@@ -1110,28 +1409,49 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
                 );
             }
           }
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "an array or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "an array or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value4 = value.description;
     if (value4 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value4)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value4)) {
           if (typeof value4 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value4, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value4,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/description", "type", "null", value4, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value4,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -1143,24 +1463,31 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
       }
     }
     const value5 = value.items;
-    if (value5 === undefined) missing(errors, path, "items", at + "/required");
-    else checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
+    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
+    else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
       )) {
-        if (isMcpElicitationNumberSchemaPart3(value6)) {
+        if ($isMcpElicitationNumberSchemaPart3(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/maxItems",
+              "type",
+              "an integer",
+              value6,
+              at + "/properties/maxItems/type",
+            );
           else if (!(value6 >= 0))
-            report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/maxItems",
             "type",
@@ -1174,19 +1501,26 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
     const value7 = value.minItems;
     if (value7 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
       )) {
-        if (isMcpElicitationNumberSchemaPart3(value7)) {
+        if ($isMcpElicitationNumberSchemaPart3(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/minItems",
+              "type",
+              "an integer",
+              value7,
+              at + "/properties/minItems/type",
+            );
           else if (!(value7 >= 0))
-            report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if (isMcpElicitationBooleanSchemaPart3(value7)) {
+            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value7)) {
           if (value7 !== null)
-            unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/minItems",
             "type",
@@ -1200,23 +1534,30 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
     const value8 = value.title;
     if (value8 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value8)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value8)) {
           if (typeof value8 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value8)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value8)) {
           if (value8 !== null)
-            unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value8, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value8,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value9 = value.type;
-    if (value9 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationArrayType(value9, path + "/type", errors);
+    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
       if (!(
         key10 === "default" ||
@@ -1227,9 +1568,9 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
         key10 === "title" ||
         key10 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key10),
+          path + "/" + $runtime.pointerToken(key10),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key10),
           at + "/additionalProperties",
@@ -1240,21 +1581,21 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
 /** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationTitledMultiSelectEnumSchema,
-    checkMcpElicitationTitledMultiSelectEnumSchema,
+    $checkMcpElicitationTitledMultiSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationTitledMultiSelectEnumSchema,
-    checkMcpElicitationTitledMultiSelectEnumSchema,
+    $checkMcpElicitationTitledMultiSelectEnumSchema,
     "McpElicitationTitledMultiSelectEnumSchema",
   );
 }
@@ -1262,13 +1603,13 @@ export function parseMcpElicitationTitledMultiSelectEnumSchema(
 export function isMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (!isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -1279,46 +1620,67 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationTitledSingleSelectEnumSchema(
+function $checkMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value1)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
-        isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value2)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -1330,40 +1692,47 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
       }
     }
     const value3 = value.oneOf;
-    if (value3 === undefined) missing(errors, path, "oneOf", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "oneOf", at + "/required");
     else if (!Array.isArray(value3))
-      unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
+      $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
+        $checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
       }
     }
     const value6 = value.title;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value6)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value6)) {
           if (typeof value6 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value6,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value7, path + "/type", errors);
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -1374,29 +1743,29 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
 /** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationTitledSingleSelectEnumSchema,
-    checkMcpElicitationTitledSingleSelectEnumSchema,
+    $checkMcpElicitationTitledSingleSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationTitledSingleSelectEnumSchema,
-    checkMcpElicitationTitledSingleSelectEnumSchema,
+    $checkMcpElicitationTitledSingleSelectEnumSchema,
     "McpElicitationTitledSingleSelectEnumSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects). */
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.enum;
-  if (!isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
   const value2 = value.type;
   if (!isMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
@@ -1404,29 +1773,36 @@ export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpE
   }
   return true;
 }
-function checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
-    if (value1 === undefined) missing(errors, path, "enum", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
     else if (!Array.isArray(value1))
-      unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
+      $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          unexpected(errors, path + "/enum" + "/" + i2, "type", "a string", item3, at + "/properties/enum/items/type");
+          $runtime.unexpected(
+            errors,
+            path + "/enum" + "/" + i2,
+            "type",
+            "a string",
+            item3,
+            at + "/properties/enum/items/type",
+          );
       }
     }
     const value4 = value.type;
-    if (value4 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value4, path + "/type", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value4, path + "/type", errors);
     for (const key5 in value) {
       if (!(key5 === "enum" || key5 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -1437,15 +1813,15 @@ function checkMcpElicitationUntitledEnumItems(value: unknown, path: string, erro
 /** Validates a value as `McpElicitationUntitledEnumItems`, reporting every error with its path. */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
-): ValidationResult<McpElicitationUntitledEnumItems> {
-  return validateWith(value, isMcpElicitationUntitledEnumItems, checkMcpElicitationUntitledEnumItems);
+): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
+  return $runtime.validateWith(value, isMcpElicitationUntitledEnumItems, $checkMcpElicitationUntitledEnumItems);
 }
 /** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationUntitledEnumItems,
-    checkMcpElicitationUntitledEnumItems,
+    $checkMcpElicitationUntitledEnumItems,
     "McpElicitationUntitledEnumItems",
   );
 }
@@ -1453,9 +1829,9 @@ export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicita
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !(isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
+  if (value1 !== undefined && !($isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
@@ -1491,29 +1867,29 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationUntitledMultiSelectEnumSchema(
+function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
       )) {
-        if (isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
+        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
           if (!Array.isArray(value1))
-            unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
               const item3 = value1[i2];
               if (typeof item3 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/default" + "/" + i2,
                   "type",
@@ -1523,28 +1899,49 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "an array or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "an array or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value4 = value.description;
     if (value4 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value4)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value4)) {
           if (typeof value4 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value4, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value4)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value4,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/description", "type", "null", value4, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value4,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -1556,24 +1953,31 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
       }
     }
     const value5 = value.items;
-    if (value5 === undefined) missing(errors, path, "items", at + "/required");
-    else checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
+    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
+    else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
       )) {
-        if (isMcpElicitationNumberSchemaPart3(value6)) {
+        if ($isMcpElicitationNumberSchemaPart3(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/maxItems",
+              "type",
+              "an integer",
+              value6,
+              at + "/properties/maxItems/type",
+            );
           else if (!(value6 >= 0))
-            report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/maxItems",
             "type",
@@ -1587,19 +1991,26 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
     const value7 = value.minItems;
     if (value7 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
       )) {
-        if (isMcpElicitationNumberSchemaPart3(value7)) {
+        if ($isMcpElicitationNumberSchemaPart3(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/minItems",
+              "type",
+              "an integer",
+              value7,
+              at + "/properties/minItems/type",
+            );
           else if (!(value7 >= 0))
-            report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if (isMcpElicitationBooleanSchemaPart3(value7)) {
+            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value7)) {
           if (value7 !== null)
-            unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/minItems",
             "type",
@@ -1613,23 +2024,30 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
     const value8 = value.title;
     if (value8 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value8)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value8)) {
           if (typeof value8 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value8)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value8)) {
           if (value8 !== null)
-            unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value8, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value8,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value9 = value.type;
-    if (value9 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationArrayType(value9, path + "/type", errors);
+    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
       if (!(
         key10 === "default" ||
@@ -1640,9 +2058,9 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         key10 === "title" ||
         key10 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key10),
+          path + "/" + $runtime.pointerToken(key10),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key10),
           at + "/additionalProperties",
@@ -1653,21 +2071,21 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
 /** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationUntitledMultiSelectEnumSchema,
-    checkMcpElicitationUntitledMultiSelectEnumSchema,
+    $checkMcpElicitationUntitledMultiSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationUntitledMultiSelectEnumSchema,
-    checkMcpElicitationUntitledMultiSelectEnumSchema,
+    $checkMcpElicitationUntitledMultiSelectEnumSchema,
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
 }
@@ -1675,13 +2093,13 @@ export function parseMcpElicitationUntitledMultiSelectEnumSchema(
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -1692,46 +2110,67 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationUntitledSingleSelectEnumSchema(
+function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value1)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value2)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -1743,41 +2182,55 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
       }
     }
     const value3 = value.enum;
-    if (value3 === undefined) missing(errors, path, "enum", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
     else if (!Array.isArray(value3))
-      unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
+      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
         if (typeof item5 !== "string")
-          unexpected(errors, path + "/enum" + "/" + i4, "type", "a string", item5, at + "/properties/enum/items/type");
+          $runtime.unexpected(
+            errors,
+            path + "/enum" + "/" + i4,
+            "type",
+            "a string",
+            item5,
+            at + "/properties/enum/items/type",
+          );
       }
     }
     const value6 = value.title;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
       )) {
-        if (isMcpElicitationBooleanSchemaPart7(value6)) {
+        if ($isMcpElicitationBooleanSchemaPart7(value6)) {
           if (typeof value6 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if (isMcpElicitationBooleanSchemaPart3(value6)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value6,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value7, path + "/type", errors);
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -1788,85 +2241,103 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
 /** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationUntitledSingleSelectEnumSchema,
-    checkMcpElicitationUntitledSingleSelectEnumSchema,
+    $checkMcpElicitationUntitledSingleSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationUntitledSingleSelectEnumSchema,
-    checkMcpElicitationUntitledSingleSelectEnumSchema,
+    $checkMcpElicitationUntitledSingleSelectEnumSchema,
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParams` (fast: builds no error objects). */
 export function isMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.serverName;
   if (typeof value1 !== "string") return false;
   const value2 = value.threadId;
   if (typeof value2 !== "string") return false;
   const value3 = value.turnId;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
-  if (!isMcpServerElicitationRequestParamsPart1(value)) return false;
+  if (!$isMcpServerElicitationRequestParamsPart1(value)) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpServerElicitationRequestParams(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
-    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
     else {
       const value1 = value.serverName;
-      if (value1 === undefined) missing(errors, path, "serverName", at + "/required");
+      if (value1 === undefined) $runtime.missing(errors, path, "serverName", at + "/required");
       else if (typeof value1 !== "string")
-        unexpected(errors, path + "/serverName", "type", "a string", value1, at + "/properties/serverName/type");
+        $runtime.unexpected(
+          errors,
+          path + "/serverName",
+          "type",
+          "a string",
+          value1,
+          at + "/properties/serverName/type",
+        );
       const value2 = value.threadId;
-      if (value2 === undefined) missing(errors, path, "threadId", at + "/required");
+      if (value2 === undefined) $runtime.missing(errors, path, "threadId", at + "/required");
       else if (typeof value2 !== "string")
-        unexpected(errors, path + "/threadId", "type", "a string", value2, at + "/properties/threadId/type");
+        $runtime.unexpected(errors, path + "/threadId", "type", "a string", value2, at + "/properties/threadId/type");
       const value3 = value.turnId;
       if (value3 !== undefined) {
-        if (!(isMcpServerElicitationRequestParamsPart2(value3) || isMcpServerElicitationRequestParamsPart3(value3))) {
-          if (isMcpElicitationBooleanSchemaPart7(value3)) {
+        if (!($isMcpServerElicitationRequestParamsPart2(value3) || $isMcpServerElicitationRequestParamsPart3(value3))) {
+          if ($isMcpElicitationBooleanSchemaPart7(value3)) {
             if (typeof value3 !== "string")
-              unexpected(errors, path + "/turnId", "type", "a string", value3, at + "/properties/turnId/type");
-          } else if (isMcpElicitationBooleanSchemaPart3(value3)) {
+              $runtime.unexpected(errors, path + "/turnId", "type", "a string", value3, at + "/properties/turnId/type");
+          } else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
             if (value3 !== null)
-              unexpected(errors, path + "/turnId", "type", "null", value3, at + "/properties/turnId/type");
+              $runtime.unexpected(errors, path + "/turnId", "type", "null", value3, at + "/properties/turnId/type");
           } else {
-            unexpected(errors, path + "/turnId", "type", "a string or null", value3, at + "/properties/turnId/type");
+            $runtime.unexpected(
+              errors,
+              path + "/turnId",
+              "type",
+              "a string or null",
+              value3,
+              at + "/properties/turnId/type",
+            );
           }
         }
       }
     }
-    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/oneOf");
+    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
     else {
       const tag4 = value.mode;
       switch (tag4) {
         case "form":
-          checkMcpServerElicitationRequestParamsForm(value, path, errors);
+          $checkMcpServerElicitationRequestParamsForm(value, path, errors);
           break;
         case "openai/form":
-          checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
+          $checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
           break;
         case "openaiForm":
-          checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
+          $checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
           break;
         case "url":
-          checkMcpServerElicitationRequestParamsUrl(value, path, errors);
+          $checkMcpServerElicitationRequestParamsUrl(value, path, errors);
           break;
         default:
-          if (tag4 === undefined) missing(errors, path, "mode", at + "/oneOf");
+          if (tag4 === undefined) $runtime.missing(errors, path, "mode", at + "/oneOf");
           else
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/mode",
               "discriminator",
@@ -1881,15 +2352,15 @@ function checkMcpServerElicitationRequestParams(value: unknown, path: string, er
 /** Validates a value as `McpServerElicitationRequestParams`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParams(
   value: unknown,
-): ValidationResult<McpServerElicitationRequestParams> {
-  return validateWith(value, isMcpServerElicitationRequestParams, checkMcpServerElicitationRequestParams);
+): $runtime.ValidationResult<McpServerElicitationRequestParams> {
+  return $runtime.validateWith(value, isMcpServerElicitationRequestParams, $checkMcpServerElicitationRequestParams);
 }
 /** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParams(value: unknown): McpServerElicitationRequestParams {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpServerElicitationRequestParams,
-    checkMcpServerElicitationRequestParams,
+    $checkMcpServerElicitationRequestParams,
     "McpServerElicitationRequestParams",
   );
 }
@@ -1897,7 +2368,7 @@ export function parseMcpServerElicitationRequestParams(value: unknown): McpServe
 export function isMcpServerElicitationRequestParamsForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsForm {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
@@ -1906,35 +2377,43 @@ export function isMcpServerElicitationRequestParamsForm(
   if (!isMcpElicitationSchema(value4)) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpServerElicitationRequestParamsForm(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value2 = value.message;
-    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
-    if (value3 === undefined) missing(errors, path, "mode", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
     else if (value3 !== "form")
-      unexpected(errors, path + "/mode", "enum", '"form"', value3, at + "/properties/mode/enum");
+      $runtime.unexpected(errors, path + "/mode", "enum", '"form"', value3, at + "/properties/mode/enum");
     const value4 = value.requestedSchema;
-    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
-    else checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
+    else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsForm`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsForm(
   value: unknown,
-): ValidationResult<McpServerElicitationRequestParamsForm> {
-  return validateWith(value, isMcpServerElicitationRequestParamsForm, checkMcpServerElicitationRequestParamsForm);
+): $runtime.ValidationResult<McpServerElicitationRequestParamsForm> {
+  return $runtime.validateWith(
+    value,
+    isMcpServerElicitationRequestParamsForm,
+    $checkMcpServerElicitationRequestParamsForm,
+  );
 }
 /** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParamsForm(value: unknown): McpServerElicitationRequestParamsForm {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpServerElicitationRequestParamsForm,
-    checkMcpServerElicitationRequestParamsForm,
+    $checkMcpServerElicitationRequestParamsForm,
     "McpServerElicitationRequestParamsForm",
   );
 }
@@ -1942,7 +2421,7 @@ export function parseMcpServerElicitationRequestParamsForm(value: unknown): McpS
 export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiSlashForm {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
@@ -1951,44 +2430,44 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   if (value4 === undefined || false) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParamsOpenaiSlashForm(
+function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value2 = value.message;
-    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
-    if (value3 === undefined) missing(errors, path, "mode", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
     else if (value3 !== "openai/form")
-      unexpected(errors, path + "/mode", "enum", '"openai/form"', value3, at + "/properties/mode/enum");
+      $runtime.unexpected(errors, path + "/mode", "enum", '"openai/form"', value3, at + "/properties/mode/enum");
     const value4 = value.requestedSchema;
-    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
-): ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
-  return validateWith(
+): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
+  return $runtime.validateWith(
     value,
     isMcpServerElicitationRequestParamsOpenaiSlashForm,
-    checkMcpServerElicitationRequestParamsOpenaiSlashForm,
+    $checkMcpServerElicitationRequestParamsOpenaiSlashForm,
   );
 }
 /** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiSlashForm {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpServerElicitationRequestParamsOpenaiSlashForm,
-    checkMcpServerElicitationRequestParamsOpenaiSlashForm,
+    $checkMcpServerElicitationRequestParamsOpenaiSlashForm,
     "McpServerElicitationRequestParamsOpenaiSlashForm",
   );
 }
@@ -1996,7 +2475,7 @@ export function parseMcpServerElicitationRequestParamsOpenaiSlashForm(
 export function isMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiForm {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
@@ -2005,50 +2484,50 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
   if (value4 === undefined || false) return false;
   return true;
 }
-function checkMcpServerElicitationRequestParamsOpenaiForm(
+function $checkMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value2 = value.message;
-    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
-    if (value3 === undefined) missing(errors, path, "mode", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
     else if (value3 !== "openaiForm")
-      unexpected(errors, path + "/mode", "enum", '"openaiForm"', value3, at + "/properties/mode/enum");
+      $runtime.unexpected(errors, path + "/mode", "enum", '"openaiForm"', value3, at + "/properties/mode/enum");
     const value4 = value.requestedSchema;
-    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
-): ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
-  return validateWith(
+): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
+  return $runtime.validateWith(
     value,
     isMcpServerElicitationRequestParamsOpenaiForm,
-    checkMcpServerElicitationRequestParamsOpenaiForm,
+    $checkMcpServerElicitationRequestParamsOpenaiForm,
   );
 }
 /** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiForm {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpServerElicitationRequestParamsOpenaiForm,
-    checkMcpServerElicitationRequestParamsOpenaiForm,
+    $checkMcpServerElicitationRequestParamsOpenaiForm,
     "McpServerElicitationRequestParamsOpenaiForm",
   );
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects). */
 export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value2 = value.elicitationId;
   if (typeof value2 !== "string") return false;
   const value3 = value.message;
@@ -2059,428 +2538,443 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
   if (typeof value5 !== "string") return false;
   return true;
 }
-function checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpServerElicitationRequestParamsUrl(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value2 = value.elicitationId;
-    if (value2 === undefined) missing(errors, path, "elicitationId", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/elicitationId", "type", "a string", value2, at + "/properties/elicitationId/type");
+      $runtime.unexpected(
+        errors,
+        path + "/elicitationId",
+        "type",
+        "a string",
+        value2,
+        at + "/properties/elicitationId/type",
+      );
     const value3 = value.message;
-    if (value3 === undefined) missing(errors, path, "message", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value3 !== "string")
-      unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
     const value4 = value.mode;
-    if (value4 === undefined) missing(errors, path, "mode", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
     else if (value4 !== "url")
-      unexpected(errors, path + "/mode", "enum", '"url"', value4, at + "/properties/mode/enum");
+      $runtime.unexpected(errors, path + "/mode", "enum", '"url"', value4, at + "/properties/mode/enum");
     const value5 = value.url;
-    if (value5 === undefined) missing(errors, path, "url", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "url", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/url", "type", "a string", value5, at + "/properties/url/type");
+      $runtime.unexpected(errors, path + "/url", "type", "a string", value5, at + "/properties/url/type");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsUrl`, reporting every error with its path. */
 export function validateMcpServerElicitationRequestParamsUrl(
   value: unknown,
-): ValidationResult<McpServerElicitationRequestParamsUrl> {
-  return validateWith(value, isMcpServerElicitationRequestParamsUrl, checkMcpServerElicitationRequestParamsUrl);
+): $runtime.ValidationResult<McpServerElicitationRequestParamsUrl> {
+  return $runtime.validateWith(
+    value,
+    isMcpServerElicitationRequestParamsUrl,
+    $checkMcpServerElicitationRequestParamsUrl,
+  );
 }
 /** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpServerElicitationRequestParamsUrl {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpServerElicitationRequestParamsUrl,
-    checkMcpServerElicitationRequestParamsUrl,
+    $checkMcpServerElicitationRequestParamsUrl,
     "McpServerElicitationRequestParamsUrl",
   );
 }
 
-function isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
   if (typeof value !== "boolean") return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
   return value === null;
 }
-function isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
   return typeof value === "boolean";
 }
-function isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
   return typeof value === "string";
 }
-function isMcpElicitationBooleanSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart8(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
   return Array.isArray(value);
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
   return typeof value === "number";
 }
-function isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationSchemaPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isMcpElicitationSchemaPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!isMcpElicitationPrimitiveSchema(item2)) return false;
   }
   return true;
 }
-function isMcpElicitationSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationSchemaPart5(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationSchemaPart6(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
+function $isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
+function $isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   const tag1 = value.mode;
   switch (tag1) {
     case "form":
@@ -2500,11 +2994,11 @@ function isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
   }
   return true;
 }
-function isMcpServerElicitationRequestParamsPart2(value: unknown): boolean {
+function $isMcpServerElicitationRequestParamsPart2(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpServerElicitationRequestParamsPart3(value: unknown): boolean {
+function $isMcpServerElicitationRequestParamsPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }

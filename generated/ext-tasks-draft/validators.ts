@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f49b3ac4343d1404fe265b8e2819e93ed545a77beb7a49e764e6483b9215068d 20670e88c438bfc513b874db05ccd72fc169cad843cb5ed3b90d99ad6f944030
+// Fingerprint: 7a08cf9341e256654c59736a56c92e5ed470a6a2bc2d12efa39de13d3c6ff661 34ae780f8c3695a76153d38a7e0caf66995c12e8c005692136ad42fb7956f5ba
 
 import type {
   CancelTaskRequest,
@@ -91,15 +91,14 @@ import type {
   ListRootsResult,
   Root,
 } from "./types.js";
-import type { ValidationError, ValidationResult } from "./runtime.js";
-import { isObject, missing, parseWith, pointerToken, report, unexpected, validateWith } from "./runtime.js";
+import * as $runtime from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
 
 /** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -120,26 +119,26 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   }
   return true;
 }
-function checkCancelTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value1 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
-    if (value2 === undefined) missing(errors, path, "id", at + "/required");
-    else if (!(isCancelTaskRequestPart1(value2) || isCancelTaskRequestPart2(value2))) {
-      if (isCancelTaskRequestPart4(value2)) {
+    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else if (!($isCancelTaskRequestPart1(value2) || $isCancelTaskRequestPart2(value2))) {
+      if ($isCancelTaskRequestPart4(value2)) {
         if (typeof value2 !== "string")
-          unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if (isCancelTaskRequestPart3(value2)) {
+          $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
+      } else if ($isCancelTaskRequestPart3(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
           if (!(value2 >= -9007199254740991))
-            report(
+            $runtime.report(
               errors,
               path + "/id",
               "minimum",
@@ -147,7 +146,7 @@ function checkCancelTaskRequest(value: unknown, path: string, errors: Validation
               at + "/properties/id/anyOf/1/minimum",
             );
           if (!(value2 <= 9007199254740991))
-            report(
+            $runtime.report(
               errors,
               path + "/id",
               "maximum",
@@ -156,21 +155,28 @@ function checkCancelTaskRequest(value: unknown, path: string, errors: Validation
             );
         }
       } else {
-        unexpected(errors, path + "/id", "type", "a string or an integer", value2, at + "/properties/id/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/id",
+          "type",
+          "a string or an integer",
+          value2,
+          at + "/properties/id/anyOf",
+        );
       }
     }
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/cancel")
-      unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) missing(errors, path, "params", at + "/required");
-    else checkCancelTaskRequestParams(value4, path + "/params", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkCancelTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
       if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -179,16 +185,16 @@ function checkCancelTaskRequest(value: unknown, path: string, errors: Validation
   }
 }
 /** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
-export function validateCancelTaskRequest(value: unknown): ValidationResult<CancelTaskRequest> {
-  return validateWith(value, isCancelTaskRequest, checkCancelTaskRequest);
+export function validateCancelTaskRequest(value: unknown): $runtime.ValidationResult<CancelTaskRequest> {
+  return $runtime.validateWith(value, isCancelTaskRequest, $checkCancelTaskRequest);
 }
 /** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return parseWith(value, isCancelTaskRequest, checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parseWith(value, isCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -196,19 +202,19 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   }
   return true;
 }
-function checkCancelTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
       if (!(key2 === "taskId"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key2),
+          path + "/" + $runtime.pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
           at + "/additionalProperties",
@@ -217,39 +223,39 @@ function checkCancelTaskRequestParams(value: unknown, path: string, errors: Vali
   }
 }
 /** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(value: unknown): ValidationResult<CancelTaskRequestParams> {
-  return validateWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams);
+export function validateCancelTaskRequestParams(value: unknown): $runtime.ValidationResult<CancelTaskRequestParams> {
+  return $runtime.validateWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams);
 }
 /** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return parseWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams, "CancelTaskRequestParams");
+  return $runtime.parseWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams, "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isCancelTaskResultMeta(value1)) return false;
   return true;
 }
-function checkCancelTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkCancelTaskResultMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkCancelTaskResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `CancelTaskResult`, reporting every error with its path. */
-export function validateCancelTaskResult(value: unknown): ValidationResult<CancelTaskResult> {
-  return validateWith(value, isCancelTaskResult, checkCancelTaskResult);
+export function validateCancelTaskResult(value: unknown): $runtime.ValidationResult<CancelTaskResult> {
+  return $runtime.validateWith(value, isCancelTaskResult, $checkCancelTaskResult);
 }
 /** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return parseWith(value, isCancelTaskResult, checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
 /** Whether a value is a valid `CancelTaskResultMeta` (fast: builds no error objects). */
 export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResultMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -266,16 +272,16 @@ export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResul
   if (value2 !== undefined && !isCancelTaskResultMetaRelatedTask(value2)) return false;
   return true;
 }
-function checkCancelTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isCancelTaskResultMetaPart1(value1) || isCancelTaskResultMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isCancelTaskResultMetaPart1(value1) || $isCancelTaskResultMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -283,9 +289,9 @@ function checkCancelTaskResultMeta(value: unknown, path: string, errors: Validat
               value1,
               at + "/properties/progressToken/anyOf/0/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -295,7 +301,7 @@ function checkCancelTaskResultMeta(value: unknown, path: string, errors: Validat
             );
           else {
             if (!(value1 >= -9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "minimum",
@@ -303,7 +309,7 @@ function checkCancelTaskResultMeta(value: unknown, path: string, errors: Validat
                 at + "/properties/progressToken/anyOf/1/minimum",
               );
             if (!(value1 <= 9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "maximum",
@@ -312,7 +318,7 @@ function checkCancelTaskResultMeta(value: unknown, path: string, errors: Validat
               );
           }
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -325,20 +331,20 @@ function checkCancelTaskResultMeta(value: unknown, path: string, errors: Validat
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
     if (value2 !== undefined)
-      checkCancelTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+      $checkCancelTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `CancelTaskResultMeta`, reporting every error with its path. */
-export function validateCancelTaskResultMeta(value: unknown): ValidationResult<CancelTaskResultMeta> {
-  return validateWith(value, isCancelTaskResultMeta, checkCancelTaskResultMeta);
+export function validateCancelTaskResultMeta(value: unknown): $runtime.ValidationResult<CancelTaskResultMeta> {
+  return $runtime.validateWith(value, isCancelTaskResultMeta, $checkCancelTaskResultMeta);
 }
 /** Returns the value as `CancelTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResultMeta(value: unknown): CancelTaskResultMeta {
-  return parseWith(value, isCancelTaskResultMeta, checkCancelTaskResultMeta, "CancelTaskResultMeta");
+  return $runtime.parseWith(value, isCancelTaskResultMeta, $checkCancelTaskResultMeta, "CancelTaskResultMeta");
 }
 /** Whether a value is a valid `CancelTaskResultMetaRelatedTask` (fast: builds no error objects). */
 export function isCancelTaskResultMetaRelatedTask(value: unknown): value is CancelTaskResultMetaRelatedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -346,20 +352,20 @@ export function isCancelTaskResultMetaRelatedTask(value: unknown): value is Canc
   }
   return true;
 }
-function checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
       if (!(key2 === "taskId"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key2),
+          path + "/" + $runtime.pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
           at + "/additionalProperties",
@@ -370,21 +376,21 @@ function checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, erro
 /** Validates a value as `CancelTaskResultMetaRelatedTask`, reporting every error with its path. */
 export function validateCancelTaskResultMetaRelatedTask(
   value: unknown,
-): ValidationResult<CancelTaskResultMetaRelatedTask> {
-  return validateWith(value, isCancelTaskResultMetaRelatedTask, checkCancelTaskResultMetaRelatedTask);
+): $runtime.ValidationResult<CancelTaskResultMetaRelatedTask> {
+  return $runtime.validateWith(value, isCancelTaskResultMetaRelatedTask, $checkCancelTaskResultMetaRelatedTask);
 }
 /** Returns the value as `CancelTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResultMetaRelatedTask(value: unknown): CancelTaskResultMetaRelatedTask {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isCancelTaskResultMetaRelatedTask,
-    checkCancelTaskResultMetaRelatedTask,
+    $checkCancelTaskResultMetaRelatedTask,
     "CancelTaskResultMetaRelatedTask",
   );
 }
 /** Whether a value is a valid `CancelledTask` (fast: builds no error objects). */
 export function isCancelledTask(value: unknown): value is CancelledTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -413,48 +419,76 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
   }
   return true;
 }
-function checkCancelledTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
     else if (value2 !== "cancelled")
-      unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
+      $runtime.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
       if (typeof value3 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value3,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value4 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value5,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value6 = value.ttlMs;
-    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
-    else if (!(isCancelledTaskPart1(value6) || isCancelledTaskPart2(value6))) {
-      if (isCancelTaskRequestPart3(value6)) {
+    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
+    else if (!($isCancelledTaskPart1(value6) || $isCancelledTaskPart2(value6))) {
+      if ($isCancelTaskRequestPart3(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
-      } else if (isCancelledTaskPart3(value6)) {
+          $runtime.unexpected(
+            errors,
+            path + "/ttlMs",
+            "type",
+            "a number",
+            value6,
+            at + "/properties/ttlMs/anyOf/0/type",
+          );
+      } else if ($isCancelledTaskPart3(value6)) {
         if (value6 !== null)
-          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
-        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/ttlMs",
+          "type",
+          "a number or null",
+          value6,
+          at + "/properties/ttlMs/anyOf",
+        );
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
       if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
@@ -473,9 +507,9 @@ function checkCancelledTask(value: unknown, path: string, errors: ValidationErro
         key8 === "ttlMs" ||
         key8 === "pollIntervalMs"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -484,16 +518,16 @@ function checkCancelledTask(value: unknown, path: string, errors: ValidationErro
   }
 }
 /** Validates a value as `CancelledTask`, reporting every error with its path. */
-export function validateCancelledTask(value: unknown): ValidationResult<CancelledTask> {
-  return validateWith(value, isCancelledTask, checkCancelledTask);
+export function validateCancelledTask(value: unknown): $runtime.ValidationResult<CancelledTask> {
+  return $runtime.validateWith(value, isCancelledTask, $checkCancelledTask);
 }
 /** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return parseWith(value, isCancelledTask, checkCancelledTask, "CancelledTask");
+  return $runtime.parseWith(value, isCancelledTask, $checkCancelledTask, "CancelledTask");
 }
 /** Whether a value is a valid `CompletedTask` (fast: builds no error objects). */
 export function isCompletedTask(value: unknown): value is CompletedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -509,7 +543,7 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.result;
-  if (!isCompletedTaskPart1(value8)) return false;
+  if (!$isCompletedTaskPart1(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -525,48 +559,76 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   }
   return true;
 }
-function checkCompletedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
     else if (value2 !== "completed")
-      unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
+      $runtime.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
       if (typeof value3 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value3,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value4 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value5,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value6 = value.ttlMs;
-    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
-    else if (!(isCompletedTaskPart2(value6) || isCompletedTaskPart3(value6))) {
-      if (isCancelTaskRequestPart3(value6)) {
+    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
+    else if (!($isCompletedTaskPart2(value6) || $isCompletedTaskPart3(value6))) {
+      if ($isCancelTaskRequestPart3(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
-      } else if (isCancelledTaskPart3(value6)) {
+          $runtime.unexpected(
+            errors,
+            path + "/ttlMs",
+            "type",
+            "a number",
+            value6,
+            at + "/properties/ttlMs/anyOf/0/type",
+          );
+      } else if ($isCancelledTaskPart3(value6)) {
         if (value6 !== null)
-          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
-        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/ttlMs",
+          "type",
+          "a number or null",
+          value6,
+          at + "/properties/ttlMs/anyOf",
+        );
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
       if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
@@ -576,9 +638,9 @@ function checkCompletedTask(value: unknown, path: string, errors: ValidationErro
         );
     }
     const value8 = value.result;
-    if (value8 === undefined) missing(errors, path, "result", at + "/required");
-    else if (!isObject(value8))
-      unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
+    if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
+    else if (!$runtime.isObject(value8))
+      $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
     for (const key11 in value) {
       if (!(
         key11 === "taskId" ||
@@ -590,9 +652,9 @@ function checkCompletedTask(value: unknown, path: string, errors: ValidationErro
         key11 === "pollIntervalMs" ||
         key11 === "result"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key11),
+          path + "/" + $runtime.pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
           at + "/additionalProperties",
@@ -601,44 +663,44 @@ function checkCompletedTask(value: unknown, path: string, errors: ValidationErro
   }
 }
 /** Validates a value as `CompletedTask`, reporting every error with its path. */
-export function validateCompletedTask(value: unknown): ValidationResult<CompletedTask> {
-  return validateWith(value, isCompletedTask, checkCompletedTask);
+export function validateCompletedTask(value: unknown): $runtime.ValidationResult<CompletedTask> {
+  return $runtime.validateWith(value, isCompletedTask, $checkCompletedTask);
 }
 /** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return parseWith(value, isCompletedTask, checkCompletedTask, "CompletedTask");
+  return $runtime.parseWith(value, isCompletedTask, $checkCompletedTask, "CompletedTask");
 }
 /** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isCreateTaskResultMeta(value1)) return false;
   if (!isTask(value)) return false;
   return true;
 }
-function checkCreateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
     else {
       const value1 = value._meta;
-      if (value1 !== undefined) checkCreateTaskResultMeta(value1, path + "/_meta", errors);
+      if (value1 !== undefined) $checkCreateTaskResultMeta(value1, path + "/_meta", errors);
     }
-    checkTask(value, path, errors);
+    $checkTask(value, path, errors);
   }
 }
 /** Validates a value as `CreateTaskResult`, reporting every error with its path. */
-export function validateCreateTaskResult(value: unknown): ValidationResult<CreateTaskResult> {
-  return validateWith(value, isCreateTaskResult, checkCreateTaskResult);
+export function validateCreateTaskResult(value: unknown): $runtime.ValidationResult<CreateTaskResult> {
+  return $runtime.validateWith(value, isCreateTaskResult, $checkCreateTaskResult);
 }
 /** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return parseWith(value, isCreateTaskResult, checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
 }
 /** Whether a value is a valid `CreateTaskResultMeta` (fast: builds no error objects). */
 export function isCreateTaskResultMeta(value: unknown): value is CreateTaskResultMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -655,16 +717,16 @@ export function isCreateTaskResultMeta(value: unknown): value is CreateTaskResul
   if (value2 !== undefined && !isCreateTaskResultMetaRelatedTask(value2)) return false;
   return true;
 }
-function checkCreateTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isCreateTaskResultMetaPart1(value1) || isCreateTaskResultMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isCreateTaskResultMetaPart1(value1) || $isCreateTaskResultMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -672,9 +734,9 @@ function checkCreateTaskResultMeta(value: unknown, path: string, errors: Validat
               value1,
               at + "/properties/progressToken/anyOf/0/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -684,7 +746,7 @@ function checkCreateTaskResultMeta(value: unknown, path: string, errors: Validat
             );
           else {
             if (!(value1 >= -9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "minimum",
@@ -692,7 +754,7 @@ function checkCreateTaskResultMeta(value: unknown, path: string, errors: Validat
                 at + "/properties/progressToken/anyOf/1/minimum",
               );
             if (!(value1 <= 9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "maximum",
@@ -701,7 +763,7 @@ function checkCreateTaskResultMeta(value: unknown, path: string, errors: Validat
               );
           }
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -714,20 +776,20 @@ function checkCreateTaskResultMeta(value: unknown, path: string, errors: Validat
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
     if (value2 !== undefined)
-      checkCreateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+      $checkCreateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `CreateTaskResultMeta`, reporting every error with its path. */
-export function validateCreateTaskResultMeta(value: unknown): ValidationResult<CreateTaskResultMeta> {
-  return validateWith(value, isCreateTaskResultMeta, checkCreateTaskResultMeta);
+export function validateCreateTaskResultMeta(value: unknown): $runtime.ValidationResult<CreateTaskResultMeta> {
+  return $runtime.validateWith(value, isCreateTaskResultMeta, $checkCreateTaskResultMeta);
 }
 /** Returns the value as `CreateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResultMeta(value: unknown): CreateTaskResultMeta {
-  return parseWith(value, isCreateTaskResultMeta, checkCreateTaskResultMeta, "CreateTaskResultMeta");
+  return $runtime.parseWith(value, isCreateTaskResultMeta, $checkCreateTaskResultMeta, "CreateTaskResultMeta");
 }
 /** Whether a value is a valid `CreateTaskResultMetaRelatedTask` (fast: builds no error objects). */
 export function isCreateTaskResultMetaRelatedTask(value: unknown): value is CreateTaskResultMetaRelatedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -735,20 +797,20 @@ export function isCreateTaskResultMetaRelatedTask(value: unknown): value is Crea
   }
   return true;
 }
-function checkCreateTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
       if (!(key2 === "taskId"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key2),
+          path + "/" + $runtime.pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
           at + "/additionalProperties",
@@ -759,21 +821,21 @@ function checkCreateTaskResultMetaRelatedTask(value: unknown, path: string, erro
 /** Validates a value as `CreateTaskResultMetaRelatedTask`, reporting every error with its path. */
 export function validateCreateTaskResultMetaRelatedTask(
   value: unknown,
-): ValidationResult<CreateTaskResultMetaRelatedTask> {
-  return validateWith(value, isCreateTaskResultMetaRelatedTask, checkCreateTaskResultMetaRelatedTask);
+): $runtime.ValidationResult<CreateTaskResultMetaRelatedTask> {
+  return $runtime.validateWith(value, isCreateTaskResultMetaRelatedTask, $checkCreateTaskResultMetaRelatedTask);
 }
 /** Returns the value as `CreateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResultMetaRelatedTask(value: unknown): CreateTaskResultMetaRelatedTask {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isCreateTaskResultMetaRelatedTask,
-    checkCreateTaskResultMetaRelatedTask,
+    $checkCreateTaskResultMetaRelatedTask,
     "CreateTaskResultMetaRelatedTask",
   );
 }
 /** Whether a value is a valid `DetailedTask` (fast: builds no error objects). */
 export function isDetailedTask(value: unknown): value is DetailedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -796,31 +858,31 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
   }
   return true;
 }
-function checkDetailedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
     switch (tag1) {
       case "working":
-        checkWorkingTask(value, path, errors);
+        $checkWorkingTask(value, path, errors);
         break;
       case "input_required":
-        checkInputRequiredTask(value, path, errors);
+        $checkInputRequiredTask(value, path, errors);
         break;
       case "completed":
-        checkCompletedTask(value, path, errors);
+        $checkCompletedTask(value, path, errors);
         break;
       case "failed":
-        checkFailedTask(value, path, errors);
+        $checkFailedTask(value, path, errors);
         break;
       case "cancelled":
-        checkCancelledTask(value, path, errors);
+        $checkCancelledTask(value, path, errors);
         break;
       default:
-        if (tag1 === undefined) missing(errors, path, "status", at + "/anyOf");
+        if (tag1 === undefined) $runtime.missing(errors, path, "status", at + "/anyOf");
         else
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/status",
             "discriminator",
@@ -832,16 +894,16 @@ function checkDetailedTask(value: unknown, path: string, errors: ValidationError
   }
 }
 /** Validates a value as `DetailedTask`, reporting every error with its path. */
-export function validateDetailedTask(value: unknown): ValidationResult<DetailedTask> {
-  return validateWith(value, isDetailedTask, checkDetailedTask);
+export function validateDetailedTask(value: unknown): $runtime.ValidationResult<DetailedTask> {
+  return $runtime.validateWith(value, isDetailedTask, $checkDetailedTask);
 }
 /** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return parseWith(value, isDetailedTask, checkDetailedTask, "DetailedTask");
+  return $runtime.parseWith(value, isDetailedTask, $checkDetailedTask, "DetailedTask");
 }
 /** Whether a value is a valid `FailedTask` (fast: builds no error objects). */
 export function isFailedTask(value: unknown): value is FailedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -857,7 +919,7 @@ export function isFailedTask(value: unknown): value is FailedTask {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.error;
-  if (!isFailedTaskPart1(value8)) return false;
+  if (!$isFailedTaskPart1(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -873,48 +935,76 @@ export function isFailedTask(value: unknown): value is FailedTask {
   }
   return true;
 }
-function checkFailedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkFailedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
     else if (value2 !== "failed")
-      unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
+      $runtime.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
       if (typeof value3 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value3,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value4 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value5,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value6 = value.ttlMs;
-    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
-    else if (!(isFailedTaskPart2(value6) || isFailedTaskPart3(value6))) {
-      if (isCancelTaskRequestPart3(value6)) {
+    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
+    else if (!($isFailedTaskPart2(value6) || $isFailedTaskPart3(value6))) {
+      if ($isCancelTaskRequestPart3(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
-      } else if (isCancelledTaskPart3(value6)) {
+          $runtime.unexpected(
+            errors,
+            path + "/ttlMs",
+            "type",
+            "a number",
+            value6,
+            at + "/properties/ttlMs/anyOf/0/type",
+          );
+      } else if ($isCancelledTaskPart3(value6)) {
         if (value6 !== null)
-          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
-        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/ttlMs",
+          "type",
+          "a number or null",
+          value6,
+          at + "/properties/ttlMs/anyOf",
+        );
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
       if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
@@ -924,9 +1014,9 @@ function checkFailedTask(value: unknown, path: string, errors: ValidationError[]
         );
     }
     const value8 = value.error;
-    if (value8 === undefined) missing(errors, path, "error", at + "/required");
-    else if (!isObject(value8))
-      unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
+    if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
+    else if (!$runtime.isObject(value8))
+      $runtime.unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
     for (const key11 in value) {
       if (!(
         key11 === "taskId" ||
@@ -938,9 +1028,9 @@ function checkFailedTask(value: unknown, path: string, errors: ValidationError[]
         key11 === "pollIntervalMs" ||
         key11 === "error"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key11),
+          path + "/" + $runtime.pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
           at + "/additionalProperties",
@@ -949,16 +1039,16 @@ function checkFailedTask(value: unknown, path: string, errors: ValidationError[]
   }
 }
 /** Validates a value as `FailedTask`, reporting every error with its path. */
-export function validateFailedTask(value: unknown): ValidationResult<FailedTask> {
-  return validateWith(value, isFailedTask, checkFailedTask);
+export function validateFailedTask(value: unknown): $runtime.ValidationResult<FailedTask> {
+  return $runtime.validateWith(value, isFailedTask, $checkFailedTask);
 }
 /** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return parseWith(value, isFailedTask, checkFailedTask, "FailedTask");
+  return $runtime.parseWith(value, isFailedTask, $checkFailedTask, "FailedTask");
 }
 /** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -979,26 +1069,26 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   }
   return true;
 }
-function checkGetTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value1 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
-    if (value2 === undefined) missing(errors, path, "id", at + "/required");
-    else if (!(isGetTaskRequestPart1(value2) || isGetTaskRequestPart2(value2))) {
-      if (isCancelTaskRequestPart4(value2)) {
+    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else if (!($isGetTaskRequestPart1(value2) || $isGetTaskRequestPart2(value2))) {
+      if ($isCancelTaskRequestPart4(value2)) {
         if (typeof value2 !== "string")
-          unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if (isCancelTaskRequestPart3(value2)) {
+          $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
+      } else if ($isCancelTaskRequestPart3(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
           if (!(value2 >= -9007199254740991))
-            report(
+            $runtime.report(
               errors,
               path + "/id",
               "minimum",
@@ -1006,7 +1096,7 @@ function checkGetTaskRequest(value: unknown, path: string, errors: ValidationErr
               at + "/properties/id/anyOf/1/minimum",
             );
           if (!(value2 <= 9007199254740991))
-            report(
+            $runtime.report(
               errors,
               path + "/id",
               "maximum",
@@ -1015,21 +1105,28 @@ function checkGetTaskRequest(value: unknown, path: string, errors: ValidationErr
             );
         }
       } else {
-        unexpected(errors, path + "/id", "type", "a string or an integer", value2, at + "/properties/id/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/id",
+          "type",
+          "a string or an integer",
+          value2,
+          at + "/properties/id/anyOf",
+        );
       }
     }
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/get")
-      unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) missing(errors, path, "params", at + "/required");
-    else checkGetTaskRequestParams(value4, path + "/params", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkGetTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
       if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -1038,16 +1135,16 @@ function checkGetTaskRequest(value: unknown, path: string, errors: ValidationErr
   }
 }
 /** Validates a value as `GetTaskRequest`, reporting every error with its path. */
-export function validateGetTaskRequest(value: unknown): ValidationResult<GetTaskRequest> {
-  return validateWith(value, isGetTaskRequest, checkGetTaskRequest);
+export function validateGetTaskRequest(value: unknown): $runtime.ValidationResult<GetTaskRequest> {
+  return $runtime.validateWith(value, isGetTaskRequest, $checkGetTaskRequest);
 }
 /** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return parseWith(value, isGetTaskRequest, checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parseWith(value, isGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -1055,19 +1152,19 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   }
   return true;
 }
-function checkGetTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
       if (!(key2 === "taskId"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key2),
+          path + "/" + $runtime.pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
           at + "/additionalProperties",
@@ -1076,44 +1173,44 @@ function checkGetTaskRequestParams(value: unknown, path: string, errors: Validat
   }
 }
 /** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(value: unknown): ValidationResult<GetTaskRequestParams> {
-  return validateWith(value, isGetTaskRequestParams, checkGetTaskRequestParams);
+export function validateGetTaskRequestParams(value: unknown): $runtime.ValidationResult<GetTaskRequestParams> {
+  return $runtime.validateWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams);
 }
 /** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return parseWith(value, isGetTaskRequestParams, checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parseWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isGetTaskResultMeta(value1)) return false;
   if (!isDetailedTask(value)) return false;
   return true;
 }
-function checkGetTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
     else {
       const value1 = value._meta;
-      if (value1 !== undefined) checkGetTaskResultMeta(value1, path + "/_meta", errors);
+      if (value1 !== undefined) $checkGetTaskResultMeta(value1, path + "/_meta", errors);
     }
-    checkDetailedTask(value, path, errors);
+    $checkDetailedTask(value, path, errors);
   }
 }
 /** Validates a value as `GetTaskResult`, reporting every error with its path. */
-export function validateGetTaskResult(value: unknown): ValidationResult<GetTaskResult> {
-  return validateWith(value, isGetTaskResult, checkGetTaskResult);
+export function validateGetTaskResult(value: unknown): $runtime.ValidationResult<GetTaskResult> {
+  return $runtime.validateWith(value, isGetTaskResult, $checkGetTaskResult);
 }
 /** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return parseWith(value, isGetTaskResult, checkGetTaskResult, "GetTaskResult");
+  return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
 }
 /** Whether a value is a valid `GetTaskResultMeta` (fast: builds no error objects). */
 export function isGetTaskResultMeta(value: unknown): value is GetTaskResultMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -1130,16 +1227,16 @@ export function isGetTaskResultMeta(value: unknown): value is GetTaskResultMeta 
   if (value2 !== undefined && !isGetTaskResultMetaRelatedTask(value2)) return false;
   return true;
 }
-function checkGetTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isGetTaskResultMetaPart1(value1) || isGetTaskResultMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isGetTaskResultMetaPart1(value1) || $isGetTaskResultMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -1147,9 +1244,9 @@ function checkGetTaskResultMeta(value: unknown, path: string, errors: Validation
               value1,
               at + "/properties/progressToken/anyOf/0/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -1159,7 +1256,7 @@ function checkGetTaskResultMeta(value: unknown, path: string, errors: Validation
             );
           else {
             if (!(value1 >= -9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "minimum",
@@ -1167,7 +1264,7 @@ function checkGetTaskResultMeta(value: unknown, path: string, errors: Validation
                 at + "/properties/progressToken/anyOf/1/minimum",
               );
             if (!(value1 <= 9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "maximum",
@@ -1176,7 +1273,7 @@ function checkGetTaskResultMeta(value: unknown, path: string, errors: Validation
               );
           }
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -1189,20 +1286,20 @@ function checkGetTaskResultMeta(value: unknown, path: string, errors: Validation
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
     if (value2 !== undefined)
-      checkGetTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+      $checkGetTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `GetTaskResultMeta`, reporting every error with its path. */
-export function validateGetTaskResultMeta(value: unknown): ValidationResult<GetTaskResultMeta> {
-  return validateWith(value, isGetTaskResultMeta, checkGetTaskResultMeta);
+export function validateGetTaskResultMeta(value: unknown): $runtime.ValidationResult<GetTaskResultMeta> {
+  return $runtime.validateWith(value, isGetTaskResultMeta, $checkGetTaskResultMeta);
 }
 /** Returns the value as `GetTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResultMeta(value: unknown): GetTaskResultMeta {
-  return parseWith(value, isGetTaskResultMeta, checkGetTaskResultMeta, "GetTaskResultMeta");
+  return $runtime.parseWith(value, isGetTaskResultMeta, $checkGetTaskResultMeta, "GetTaskResultMeta");
 }
 /** Whether a value is a valid `GetTaskResultMetaRelatedTask` (fast: builds no error objects). */
 export function isGetTaskResultMetaRelatedTask(value: unknown): value is GetTaskResultMetaRelatedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -1210,20 +1307,20 @@ export function isGetTaskResultMetaRelatedTask(value: unknown): value is GetTask
   }
   return true;
 }
-function checkGetTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
       if (!(key2 === "taskId"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key2),
+          path + "/" + $runtime.pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
           at + "/additionalProperties",
@@ -1232,21 +1329,23 @@ function checkGetTaskResultMetaRelatedTask(value: unknown, path: string, errors:
   }
 }
 /** Validates a value as `GetTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateGetTaskResultMetaRelatedTask(value: unknown): ValidationResult<GetTaskResultMetaRelatedTask> {
-  return validateWith(value, isGetTaskResultMetaRelatedTask, checkGetTaskResultMetaRelatedTask);
+export function validateGetTaskResultMetaRelatedTask(
+  value: unknown,
+): $runtime.ValidationResult<GetTaskResultMetaRelatedTask> {
+  return $runtime.validateWith(value, isGetTaskResultMetaRelatedTask, $checkGetTaskResultMetaRelatedTask);
 }
 /** Returns the value as `GetTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResultMetaRelatedTask(value: unknown): GetTaskResultMetaRelatedTask {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isGetTaskResultMetaRelatedTask,
-    checkGetTaskResultMetaRelatedTask,
+    $checkGetTaskResultMetaRelatedTask,
     "GetTaskResultMetaRelatedTask",
   );
 }
 /** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
 export function isInputRequest(value: unknown): value is InputRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
@@ -1263,25 +1362,25 @@ export function isInputRequest(value: unknown): value is InputRequest {
   }
   return true;
 }
-function checkInputRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkInputRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
     switch (tag1) {
       case "elicitation/create":
-        checkElicitRequest(value, path, errors);
+        $checkElicitRequest(value, path, errors);
         break;
       case "sampling/createMessage":
-        checkCreateMessageRequest(value, path, errors);
+        $checkCreateMessageRequest(value, path, errors);
         break;
       case "roots/list":
-        checkListRootsRequest(value, path, errors);
+        $checkListRootsRequest(value, path, errors);
         break;
       default:
-        if (tag1 === undefined) missing(errors, path, "method", at + "/anyOf");
+        if (tag1 === undefined) $runtime.missing(errors, path, "method", at + "/anyOf");
         else
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/method",
             "discriminator",
@@ -1293,43 +1392,43 @@ function checkInputRequest(value: unknown, path: string, errors: ValidationError
   }
 }
 /** Validates a value as `InputRequest`, reporting every error with its path. */
-export function validateInputRequest(value: unknown): ValidationResult<InputRequest> {
-  return validateWith(value, isInputRequest, checkInputRequest);
+export function validateInputRequest(value: unknown): $runtime.ValidationResult<InputRequest> {
+  return $runtime.validateWith(value, isInputRequest, $checkInputRequest);
 }
 /** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return parseWith(value, isInputRequest, checkInputRequest, "InputRequest");
+  return $runtime.parseWith(value, isInputRequest, $checkInputRequest, "InputRequest");
 }
 /** Whether a value is a valid `InputRequests` (fast: builds no error objects). */
 export function isInputRequests(value: unknown): value is InputRequests {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!isInputRequest(item2)) return false;
   }
   return true;
 }
-function checkInputRequests(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkInputRequests(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
-      checkInputRequest(item2, path + "/" + pointerToken(key1), errors);
+      $checkInputRequest(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
   }
 }
 /** Validates a value as `InputRequests`, reporting every error with its path. */
-export function validateInputRequests(value: unknown): ValidationResult<InputRequests> {
-  return validateWith(value, isInputRequests, checkInputRequests);
+export function validateInputRequests(value: unknown): $runtime.ValidationResult<InputRequests> {
+  return $runtime.validateWith(value, isInputRequests, $checkInputRequests);
 }
 /** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying every error. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return parseWith(value, isInputRequests, checkInputRequests, "InputRequests");
+  return $runtime.parseWith(value, isInputRequests, $checkInputRequests, "InputRequests");
 }
 /** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects). */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1361,48 +1460,83 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   }
   return true;
 }
-function checkInputRequiredTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
     else if (value2 !== "input_required")
-      unexpected(errors, path + "/status", "const", '"input_required"', value2, at + "/properties/status/const");
+      $runtime.unexpected(
+        errors,
+        path + "/status",
+        "const",
+        '"input_required"',
+        value2,
+        at + "/properties/status/const",
+      );
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
       if (typeof value3 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value3,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value4 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value5,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value6 = value.ttlMs;
-    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
-    else if (!(isInputRequiredTaskPart1(value6) || isInputRequiredTaskPart2(value6))) {
-      if (isCancelTaskRequestPart3(value6)) {
+    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
+    else if (!($isInputRequiredTaskPart1(value6) || $isInputRequiredTaskPart2(value6))) {
+      if ($isCancelTaskRequestPart3(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
-      } else if (isCancelledTaskPart3(value6)) {
+          $runtime.unexpected(
+            errors,
+            path + "/ttlMs",
+            "type",
+            "a number",
+            value6,
+            at + "/properties/ttlMs/anyOf/0/type",
+          );
+      } else if ($isCancelledTaskPart3(value6)) {
         if (value6 !== null)
-          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
-        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/ttlMs",
+          "type",
+          "a number or null",
+          value6,
+          at + "/properties/ttlMs/anyOf",
+        );
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
       if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
@@ -1412,8 +1546,8 @@ function checkInputRequiredTask(value: unknown, path: string, errors: Validation
         );
     }
     const value8 = value.inputRequests;
-    if (value8 === undefined) missing(errors, path, "inputRequests", at + "/required");
-    else checkInputRequests(value8, path + "/inputRequests", errors);
+    if (value8 === undefined) $runtime.missing(errors, path, "inputRequests", at + "/required");
+    else $checkInputRequests(value8, path + "/inputRequests", errors);
     for (const key9 in value) {
       if (!(
         key9 === "taskId" ||
@@ -1425,9 +1559,9 @@ function checkInputRequiredTask(value: unknown, path: string, errors: Validation
         key9 === "pollIntervalMs" ||
         key9 === "inputRequests"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key9),
+          path + "/" + $runtime.pointerToken(key9),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key9),
           at + "/additionalProperties",
@@ -1436,61 +1570,61 @@ function checkInputRequiredTask(value: unknown, path: string, errors: Validation
   }
 }
 /** Validates a value as `InputRequiredTask`, reporting every error with its path. */
-export function validateInputRequiredTask(value: unknown): ValidationResult<InputRequiredTask> {
-  return validateWith(value, isInputRequiredTask, checkInputRequiredTask);
+export function validateInputRequiredTask(value: unknown): $runtime.ValidationResult<InputRequiredTask> {
+  return $runtime.validateWith(value, isInputRequiredTask, $checkInputRequiredTask);
 }
 /** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying every error. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return parseWith(value, isInputRequiredTask, checkInputRequiredTask, "InputRequiredTask");
+  return $runtime.parseWith(value, isInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
 }
 /** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
 export function isInputResponse(value: unknown): value is InputResponse {
   if (!(isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value))) return false;
   return true;
 }
-function checkInputResponse(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkInputResponse(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
   if (!(isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value)))
-    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `InputResponse`, reporting every error with its path. */
-export function validateInputResponse(value: unknown): ValidationResult<InputResponse> {
-  return validateWith(value, isInputResponse, checkInputResponse);
+export function validateInputResponse(value: unknown): $runtime.ValidationResult<InputResponse> {
+  return $runtime.validateWith(value, isInputResponse, $checkInputResponse);
 }
 /** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying every error. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return parseWith(value, isInputResponse, checkInputResponse, "InputResponse");
+  return $runtime.parseWith(value, isInputResponse, $checkInputResponse, "InputResponse");
 }
 /** Whether a value is a valid `InputResponses` (fast: builds no error objects). */
 export function isInputResponses(value: unknown): value is InputResponses {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!isInputResponse(item2)) return false;
   }
   return true;
 }
-function checkInputResponses(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkInputResponses(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
-      checkInputResponse(item2, path + "/" + pointerToken(key1), errors);
+      $checkInputResponse(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
   }
 }
 /** Validates a value as `InputResponses`, reporting every error with its path. */
-export function validateInputResponses(value: unknown): ValidationResult<InputResponses> {
-  return validateWith(value, isInputResponses, checkInputResponses);
+export function validateInputResponses(value: unknown): $runtime.ValidationResult<InputResponses> {
+  return $runtime.validateWith(value, isInputResponses, $checkInputResponses);
 }
 /** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying every error. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return parseWith(value, isInputResponses, checkInputResponses, "InputResponses");
+  return $runtime.parseWith(value, isInputResponses, $checkInputResponses, "InputResponses");
 }
 /** Whether a value is a valid `Task` (fast: builds no error objects). */
 export function isTask(value: unknown): value is Task {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1519,47 +1653,75 @@ export function isTask(value: unknown): value is Task {
   }
   return true;
 }
-function checkTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) missing(errors, path, "status", at + "/required");
-    else checkTaskStatus(value2, path + "/status", errors);
+    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
+    else $checkTaskStatus(value2, path + "/status", errors);
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
       if (typeof value3 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value3,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value4 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value5,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value6 = value.ttlMs;
-    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
-    else if (!(isTaskPart1(value6) || isTaskPart2(value6))) {
-      if (isCancelTaskRequestPart3(value6)) {
+    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
+    else if (!($isTaskPart1(value6) || $isTaskPart2(value6))) {
+      if ($isCancelTaskRequestPart3(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
-      } else if (isCancelledTaskPart3(value6)) {
+          $runtime.unexpected(
+            errors,
+            path + "/ttlMs",
+            "type",
+            "a number",
+            value6,
+            at + "/properties/ttlMs/anyOf/0/type",
+          );
+      } else if ($isCancelledTaskPart3(value6)) {
         if (value6 !== null)
-          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
-        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/ttlMs",
+          "type",
+          "a number or null",
+          value6,
+          at + "/properties/ttlMs/anyOf",
+        );
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
       if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
@@ -1578,9 +1740,9 @@ function checkTask(value: unknown, path: string, errors: ValidationError[]): voi
         key8 === "ttlMs" ||
         key8 === "pollIntervalMs"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -1589,52 +1751,61 @@ function checkTask(value: unknown, path: string, errors: ValidationError[]): voi
   }
 }
 /** Validates a value as `Task`, reporting every error with its path. */
-export function validateTask(value: unknown): ValidationResult<Task> {
-  return validateWith(value, isTask, checkTask);
+export function validateTask(value: unknown): $runtime.ValidationResult<Task> {
+  return $runtime.validateWith(value, isTask, $checkTask);
 }
 /** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
 export function parseTask(value: unknown): Task {
-  return parseWith(value, isTask, checkTask, "Task");
+  return $runtime.parseWith(value, isTask, $checkTask, "Task");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isTaskStatusNotificationParamsPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskStatusNotificationParamsPart1(value1)) return false;
   if (!isDetailedTask(value)) return false;
   return true;
 }
-function checkTaskStatusNotificationParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
     else {
       const value1 = value._meta;
       if (value1 !== undefined) {
-        if (!isObject(value1))
-          unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/allOf/0/properties/_meta/type");
+        if (!$runtime.isObject(value1))
+          $runtime.unexpected(
+            errors,
+            path + "/_meta",
+            "type",
+            "an object",
+            value1,
+            at + "/allOf/0/properties/_meta/type",
+          );
       }
     }
-    checkDetailedTask(value, path, errors);
+    $checkDetailedTask(value, path, errors);
   }
 }
 /** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
-export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<TaskStatusNotificationParams> {
-  return validateWith(value, isTaskStatusNotificationParams, checkTaskStatusNotificationParams);
+export function validateTaskStatusNotificationParams(
+  value: unknown,
+): $runtime.ValidationResult<TaskStatusNotificationParams> {
+  return $runtime.validateWith(value, isTaskStatusNotificationParams, $checkTaskStatusNotificationParams);
 }
 /** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskStatusNotificationParams,
-    checkTaskStatusNotificationParams,
+    $checkTaskStatusNotificationParams,
     "TaskStatusNotificationParams",
   );
 }
 /** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1646,26 +1817,33 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   }
   return true;
 }
-function checkTaskStatusNotification(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value1 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.method;
-    if (value2 === undefined) missing(errors, path, "method", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value2 !== "notifications/tasks")
-      unexpected(errors, path + "/method", "const", '"notifications/tasks"', value2, at + "/properties/method/const");
+      $runtime.unexpected(
+        errors,
+        path + "/method",
+        "const",
+        '"notifications/tasks"',
+        value2,
+        at + "/properties/method/const",
+      );
     const value3 = value.params;
-    if (value3 === undefined) missing(errors, path, "params", at + "/required");
-    else checkTaskStatusNotificationParams(value3, path + "/params", errors);
+    if (value3 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
     for (const key4 in value) {
       if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key4),
+          path + "/" + $runtime.pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
           at + "/additionalProperties",
@@ -1674,12 +1852,12 @@ function checkTaskStatusNotification(value: unknown, path: string, errors: Valid
   }
 }
 /** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(value: unknown): ValidationResult<TaskStatusNotification> {
-  return validateWith(value, isTaskStatusNotification, checkTaskStatusNotification);
+export function validateTaskStatusNotification(value: unknown): $runtime.ValidationResult<TaskStatusNotification> {
+  return $runtime.validateWith(value, isTaskStatusNotification, $checkTaskStatusNotification);
 }
 /** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return parseWith(value, isTaskStatusNotification, checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parseWith(value, isTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
@@ -1693,7 +1871,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
     return false;
   return true;
 }
-function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1702,7 +1880,7 @@ function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]
     value === "failed" ||
     value === "cancelled"
   ))
-    unexpected(
+    $runtime.unexpected(
       errors,
       path,
       "enum",
@@ -1712,38 +1890,42 @@ function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]
     );
 }
 /** Validates a value as `TaskStatus`, reporting every error with its path. */
-export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  return validateWith(value, isTaskStatus, checkTaskStatus);
+export function validateTaskStatus(value: unknown): $runtime.ValidationResult<TaskStatus> {
+  return $runtime.validateWith(value, isTaskStatus, $checkTaskStatus);
 }
 /** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return parseWith(value, isTaskStatus, checkTaskStatus, "TaskStatus");
+  return $runtime.parseWith(value, isTaskStatus, $checkTaskStatus, "TaskStatus");
 }
 /** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects). */
 export function isTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !isTaskSubscriptionAcknowledgedNotificationsPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskSubscriptionAcknowledgedNotificationsPart1(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
   return true;
 }
-function checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskSubscriptionAcknowledgedNotifications(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
       if (!Array.isArray(value1))
-        unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
+        $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
           const item3 = value1[i2];
           if (typeof item3 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/taskIds" + "/" + i2,
               "type",
@@ -1756,9 +1938,9 @@ function checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: st
     }
     for (const key4 in value) {
       if (!(key4 === "taskIds"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key4),
+          path + "/" + $runtime.pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
           at + "/additionalProperties",
@@ -1769,47 +1951,47 @@ function checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: st
 /** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting every error with its path. */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
-): ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
-  return validateWith(
+): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
+  return $runtime.validateWith(
     value,
     isTaskSubscriptionAcknowledgedNotifications,
-    checkTaskSubscriptionAcknowledgedNotifications,
+    $checkTaskSubscriptionAcknowledgedNotifications,
   );
 }
 /** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskSubscriptionAcknowledgedNotifications,
-    checkTaskSubscriptionAcknowledgedNotifications,
+    $checkTaskSubscriptionAcknowledgedNotifications,
     "TaskSubscriptionAcknowledgedNotifications",
   );
 }
 /** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects). */
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !isTaskSubscriptionNotificationsPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskSubscriptionNotificationsPart1(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
   return true;
 }
-function checkTaskSubscriptionNotifications(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
       if (!Array.isArray(value1))
-        unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
+        $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
           const item3 = value1[i2];
           if (typeof item3 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/taskIds" + "/" + i2,
               "type",
@@ -1822,9 +2004,9 @@ function checkTaskSubscriptionNotifications(value: unknown, path: string, errors
     }
     for (const key4 in value) {
       if (!(key4 === "taskIds"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key4),
+          path + "/" + $runtime.pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
           at + "/additionalProperties",
@@ -1833,32 +2015,34 @@ function checkTaskSubscriptionNotifications(value: unknown, path: string, errors
   }
 }
 /** Validates a value as `TaskSubscriptionNotifications`, reporting every error with its path. */
-export function validateTaskSubscriptionNotifications(value: unknown): ValidationResult<TaskSubscriptionNotifications> {
-  return validateWith(value, isTaskSubscriptionNotifications, checkTaskSubscriptionNotifications);
+export function validateTaskSubscriptionNotifications(
+  value: unknown,
+): $runtime.ValidationResult<TaskSubscriptionNotifications> {
+  return $runtime.validateWith(value, isTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications);
 }
 /** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskSubscriptionNotifications,
-    checkTaskSubscriptionNotifications,
+    $checkTaskSubscriptionNotifications,
     "TaskSubscriptionNotifications",
   );
 }
 /** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   if (Object.keys(value).length !== 0) return false;
   return true;
 }
-function checkTasksExtensionCapability(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
-      report(
+      $runtime.report(
         errors,
-        path + "/" + pointerToken(key1),
+        path + "/" + $runtime.pointerToken(key1),
         "false",
         "no value is allowed here",
         at + "/additionalProperties/not",
@@ -1867,16 +2051,21 @@ function checkTasksExtensionCapability(value: unknown, path: string, errors: Val
   }
 }
 /** Validates a value as `TasksExtensionCapability`, reporting every error with its path. */
-export function validateTasksExtensionCapability(value: unknown): ValidationResult<TasksExtensionCapability> {
-  return validateWith(value, isTasksExtensionCapability, checkTasksExtensionCapability);
+export function validateTasksExtensionCapability(value: unknown): $runtime.ValidationResult<TasksExtensionCapability> {
+  return $runtime.validateWith(value, isTasksExtensionCapability, $checkTasksExtensionCapability);
 }
 /** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying every error. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
-  return parseWith(value, isTasksExtensionCapability, checkTasksExtensionCapability, "TasksExtensionCapability");
+  return $runtime.parseWith(
+    value,
+    isTasksExtensionCapability,
+    $checkTasksExtensionCapability,
+    "TasksExtensionCapability",
+  );
 }
 /** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects). */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -1897,26 +2086,26 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
   }
   return true;
 }
-function checkUpdateTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value1 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
-    if (value2 === undefined) missing(errors, path, "id", at + "/required");
-    else if (!(isUpdateTaskRequestPart1(value2) || isUpdateTaskRequestPart2(value2))) {
-      if (isCancelTaskRequestPart4(value2)) {
+    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else if (!($isUpdateTaskRequestPart1(value2) || $isUpdateTaskRequestPart2(value2))) {
+      if ($isCancelTaskRequestPart4(value2)) {
         if (typeof value2 !== "string")
-          unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if (isCancelTaskRequestPart3(value2)) {
+          $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
+      } else if ($isCancelTaskRequestPart3(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
           if (!(value2 >= -9007199254740991))
-            report(
+            $runtime.report(
               errors,
               path + "/id",
               "minimum",
@@ -1924,7 +2113,7 @@ function checkUpdateTaskRequest(value: unknown, path: string, errors: Validation
               at + "/properties/id/anyOf/1/minimum",
             );
           if (!(value2 <= 9007199254740991))
-            report(
+            $runtime.report(
               errors,
               path + "/id",
               "maximum",
@@ -1933,21 +2122,28 @@ function checkUpdateTaskRequest(value: unknown, path: string, errors: Validation
             );
         }
       } else {
-        unexpected(errors, path + "/id", "type", "a string or an integer", value2, at + "/properties/id/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/id",
+          "type",
+          "a string or an integer",
+          value2,
+          at + "/properties/id/anyOf",
+        );
       }
     }
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/update")
-      unexpected(errors, path + "/method", "const", '"tasks/update"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/update"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) missing(errors, path, "params", at + "/required");
-    else checkUpdateTaskRequestParams(value4, path + "/params", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
       if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -1956,16 +2152,16 @@ function checkUpdateTaskRequest(value: unknown, path: string, errors: Validation
   }
 }
 /** Validates a value as `UpdateTaskRequest`, reporting every error with its path. */
-export function validateUpdateTaskRequest(value: unknown): ValidationResult<UpdateTaskRequest> {
-  return validateWith(value, isUpdateTaskRequest, checkUpdateTaskRequest);
+export function validateUpdateTaskRequest(value: unknown): $runtime.ValidationResult<UpdateTaskRequest> {
+  return $runtime.validateWith(value, isUpdateTaskRequest, $checkUpdateTaskRequest);
 }
 /** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return parseWith(value, isUpdateTaskRequest, checkUpdateTaskRequest, "UpdateTaskRequest");
+  return $runtime.parseWith(value, isUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
 }
 /** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects). */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
@@ -1975,22 +2171,22 @@ export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRe
   }
   return true;
 }
-function checkUpdateTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.inputResponses;
-    if (value2 === undefined) missing(errors, path, "inputResponses", at + "/required");
-    else checkInputResponses(value2, path + "/inputResponses", errors);
+    if (value2 === undefined) $runtime.missing(errors, path, "inputResponses", at + "/required");
+    else $checkInputResponses(value2, path + "/inputResponses", errors);
     for (const key3 in value) {
       if (!(key3 === "taskId" || key3 === "inputResponses"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key3),
+          path + "/" + $runtime.pointerToken(key3),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key3),
           at + "/additionalProperties",
@@ -1999,39 +2195,39 @@ function checkUpdateTaskRequestParams(value: unknown, path: string, errors: Vali
   }
 }
 /** Validates a value as `UpdateTaskRequestParams`, reporting every error with its path. */
-export function validateUpdateTaskRequestParams(value: unknown): ValidationResult<UpdateTaskRequestParams> {
-  return validateWith(value, isUpdateTaskRequestParams, checkUpdateTaskRequestParams);
+export function validateUpdateTaskRequestParams(value: unknown): $runtime.ValidationResult<UpdateTaskRequestParams> {
+  return $runtime.validateWith(value, isUpdateTaskRequestParams, $checkUpdateTaskRequestParams);
 }
 /** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return parseWith(value, isUpdateTaskRequestParams, checkUpdateTaskRequestParams, "UpdateTaskRequestParams");
+  return $runtime.parseWith(value, isUpdateTaskRequestParams, $checkUpdateTaskRequestParams, "UpdateTaskRequestParams");
 }
 /** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects). */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isUpdateTaskResultMeta(value1)) return false;
   return true;
 }
-function checkUpdateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkUpdateTaskResultMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkUpdateTaskResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `UpdateTaskResult`, reporting every error with its path. */
-export function validateUpdateTaskResult(value: unknown): ValidationResult<UpdateTaskResult> {
-  return validateWith(value, isUpdateTaskResult, checkUpdateTaskResult);
+export function validateUpdateTaskResult(value: unknown): $runtime.ValidationResult<UpdateTaskResult> {
+  return $runtime.validateWith(value, isUpdateTaskResult, $checkUpdateTaskResult);
 }
 /** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return parseWith(value, isUpdateTaskResult, checkUpdateTaskResult, "UpdateTaskResult");
+  return $runtime.parseWith(value, isUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
 }
 /** Whether a value is a valid `UpdateTaskResultMeta` (fast: builds no error objects). */
 export function isUpdateTaskResultMeta(value: unknown): value is UpdateTaskResultMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -2048,16 +2244,16 @@ export function isUpdateTaskResultMeta(value: unknown): value is UpdateTaskResul
   if (value2 !== undefined && !isUpdateTaskResultMetaRelatedTask(value2)) return false;
   return true;
 }
-function checkUpdateTaskResultMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkUpdateTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isUpdateTaskResultMetaPart1(value1) || isUpdateTaskResultMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isUpdateTaskResultMetaPart1(value1) || $isUpdateTaskResultMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -2065,9 +2261,9 @@ function checkUpdateTaskResultMeta(value: unknown, path: string, errors: Validat
               value1,
               at + "/properties/progressToken/anyOf/0/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -2077,7 +2273,7 @@ function checkUpdateTaskResultMeta(value: unknown, path: string, errors: Validat
             );
           else {
             if (!(value1 >= -9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "minimum",
@@ -2085,7 +2281,7 @@ function checkUpdateTaskResultMeta(value: unknown, path: string, errors: Validat
                 at + "/properties/progressToken/anyOf/1/minimum",
               );
             if (!(value1 <= 9007199254740991))
-              report(
+              $runtime.report(
                 errors,
                 path + "/progressToken",
                 "maximum",
@@ -2094,7 +2290,7 @@ function checkUpdateTaskResultMeta(value: unknown, path: string, errors: Validat
               );
           }
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -2107,20 +2303,20 @@ function checkUpdateTaskResultMeta(value: unknown, path: string, errors: Validat
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
     if (value2 !== undefined)
-      checkUpdateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+      $checkUpdateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
 /** Validates a value as `UpdateTaskResultMeta`, reporting every error with its path. */
-export function validateUpdateTaskResultMeta(value: unknown): ValidationResult<UpdateTaskResultMeta> {
-  return validateWith(value, isUpdateTaskResultMeta, checkUpdateTaskResultMeta);
+export function validateUpdateTaskResultMeta(value: unknown): $runtime.ValidationResult<UpdateTaskResultMeta> {
+  return $runtime.validateWith(value, isUpdateTaskResultMeta, $checkUpdateTaskResultMeta);
 }
 /** Returns the value as `UpdateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResultMeta(value: unknown): UpdateTaskResultMeta {
-  return parseWith(value, isUpdateTaskResultMeta, checkUpdateTaskResultMeta, "UpdateTaskResultMeta");
+  return $runtime.parseWith(value, isUpdateTaskResultMeta, $checkUpdateTaskResultMeta, "UpdateTaskResultMeta");
 }
 /** Whether a value is a valid `UpdateTaskResultMetaRelatedTask` (fast: builds no error objects). */
 export function isUpdateTaskResultMetaRelatedTask(value: unknown): value is UpdateTaskResultMetaRelatedTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -2128,20 +2324,20 @@ export function isUpdateTaskResultMetaRelatedTask(value: unknown): value is Upda
   }
   return true;
 }
-function checkUpdateTaskResultMetaRelatedTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkUpdateTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
       if (!(key2 === "taskId"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key2),
+          path + "/" + $runtime.pointerToken(key2),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key2),
           at + "/additionalProperties",
@@ -2152,21 +2348,21 @@ function checkUpdateTaskResultMetaRelatedTask(value: unknown, path: string, erro
 /** Validates a value as `UpdateTaskResultMetaRelatedTask`, reporting every error with its path. */
 export function validateUpdateTaskResultMetaRelatedTask(
   value: unknown,
-): ValidationResult<UpdateTaskResultMetaRelatedTask> {
-  return validateWith(value, isUpdateTaskResultMetaRelatedTask, checkUpdateTaskResultMetaRelatedTask);
+): $runtime.ValidationResult<UpdateTaskResultMetaRelatedTask> {
+  return $runtime.validateWith(value, isUpdateTaskResultMetaRelatedTask, $checkUpdateTaskResultMetaRelatedTask);
 }
 /** Returns the value as `UpdateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResultMetaRelatedTask(value: unknown): UpdateTaskResultMetaRelatedTask {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isUpdateTaskResultMetaRelatedTask,
-    checkUpdateTaskResultMetaRelatedTask,
+    $checkUpdateTaskResultMetaRelatedTask,
     "UpdateTaskResultMetaRelatedTask",
   );
 }
 /** Whether a value is a valid `WorkingTask` (fast: builds no error objects). */
 export function isWorkingTask(value: unknown): value is WorkingTask {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -2195,48 +2391,76 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
   }
   return true;
 }
-function checkWorkingTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     const value2 = value.status;
-    if (value2 === undefined) missing(errors, path, "status", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
     else if (value2 !== "working")
-      unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
+      $runtime.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
     const value3 = value.statusMessage;
     if (value3 !== undefined) {
       if (typeof value3 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value3, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value3,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value4 = value.createdAt;
-    if (value4 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value4 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
     const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value5, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value5,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value6 = value.ttlMs;
-    if (value6 === undefined) missing(errors, path, "ttlMs", at + "/required");
-    else if (!(isWorkingTaskPart1(value6) || isWorkingTaskPart2(value6))) {
-      if (isCancelTaskRequestPart3(value6)) {
+    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
+    else if (!($isWorkingTaskPart1(value6) || $isWorkingTaskPart2(value6))) {
+      if ($isCancelTaskRequestPart3(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          unexpected(errors, path + "/ttlMs", "type", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
-      } else if (isCancelledTaskPart3(value6)) {
+          $runtime.unexpected(
+            errors,
+            path + "/ttlMs",
+            "type",
+            "a number",
+            value6,
+            at + "/properties/ttlMs/anyOf/0/type",
+          );
+      } else if ($isCancelledTaskPart3(value6)) {
         if (value6 !== null)
-          unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
-        unexpected(errors, path + "/ttlMs", "type", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+        $runtime.unexpected(
+          errors,
+          path + "/ttlMs",
+          "type",
+          "a number or null",
+          value6,
+          at + "/properties/ttlMs/anyOf",
+        );
       }
     }
     const value7 = value.pollIntervalMs;
     if (value7 !== undefined) {
       if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/pollIntervalMs",
           "type",
@@ -2255,9 +2479,9 @@ function checkWorkingTask(value: unknown, path: string, errors: ValidationError[
         key8 === "ttlMs" ||
         key8 === "pollIntervalMs"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -2266,64 +2490,71 @@ function checkWorkingTask(value: unknown, path: string, errors: ValidationError[
   }
 }
 /** Validates a value as `WorkingTask`, reporting every error with its path. */
-export function validateWorkingTask(value: unknown): ValidationResult<WorkingTask> {
-  return validateWith(value, isWorkingTask, checkWorkingTask);
+export function validateWorkingTask(value: unknown): $runtime.ValidationResult<WorkingTask> {
+  return $runtime.validateWith(value, isWorkingTask, $checkWorkingTask);
 }
 /** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying every error. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return parseWith(value, isWorkingTask, checkWorkingTask, "WorkingTask");
+  return $runtime.parseWith(value, isWorkingTask, $checkWorkingTask, "WorkingTask");
 }
 /** Whether a value is a valid `ElicitRequest` (fast: builds no error objects). */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
   if (!isElicitRequestParams(value2)) return false;
   return true;
 }
-function checkElicitRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
-    if (value1 === undefined) missing(errors, path, "method", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value1 !== "elicitation/create")
-      unexpected(errors, path + "/method", "const", '"elicitation/create"', value1, at + "/properties/method/const");
+      $runtime.unexpected(
+        errors,
+        path + "/method",
+        "const",
+        '"elicitation/create"',
+        value1,
+        at + "/properties/method/const",
+      );
     const value2 = value.params;
-    if (value2 === undefined) missing(errors, path, "params", at + "/required");
-    else checkElicitRequestParams(value2, path + "/params", errors);
+    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkElicitRequestParams(value2, path + "/params", errors);
   }
 }
 /** Validates a value as `ElicitRequest`, reporting every error with its path. */
-export function validateElicitRequest(value: unknown): ValidationResult<ElicitRequest> {
-  return validateWith(value, isElicitRequest, checkElicitRequest);
+export function validateElicitRequest(value: unknown): $runtime.ValidationResult<ElicitRequest> {
+  return $runtime.validateWith(value, isElicitRequest, $checkElicitRequest);
 }
 /** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return parseWith(value, isElicitRequest, checkElicitRequest, "ElicitRequest");
+  return $runtime.parseWith(value, isElicitRequest, $checkElicitRequest, "ElicitRequest");
 }
 /** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects). */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
   if (!(isElicitRequestURLParams(value) || isElicitRequestFormParams(value))) return false;
   return true;
 }
-function checkElicitRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestParams";
   if (!(isElicitRequestURLParams(value) || isElicitRequestFormParams(value)))
-    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `ElicitRequestParams`, reporting every error with its path. */
-export function validateElicitRequestParams(value: unknown): ValidationResult<ElicitRequestParams> {
-  return validateWith(value, isElicitRequestParams, checkElicitRequestParams);
+export function validateElicitRequestParams(value: unknown): $runtime.ValidationResult<ElicitRequestParams> {
+  return $runtime.validateWith(value, isElicitRequestParams, $checkElicitRequestParams);
 }
 /** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return parseWith(value, isElicitRequestParams, checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parseWith(value, isElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
 }
 /** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects). */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isElicitRequestURLParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
@@ -2338,58 +2569,65 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   if (typeof value6 !== "string") return false;
   return true;
 }
-function checkElicitRequestURLParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkElicitRequestURLParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkElicitRequestURLParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.elicitationId;
-    if (value2 === undefined) missing(errors, path, "elicitationId", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/elicitationId", "type", "a string", value2, at + "/properties/elicitationId/type");
+      $runtime.unexpected(
+        errors,
+        path + "/elicitationId",
+        "type",
+        "a string",
+        value2,
+        at + "/properties/elicitationId/type",
+      );
     const value3 = value.message;
-    if (value3 === undefined) missing(errors, path, "message", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value3 !== "string")
-      unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
     const value4 = value.mode;
-    if (value4 === undefined) missing(errors, path, "mode", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
     else if (value4 !== "url")
-      unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
+      $runtime.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
     const value5 = value.task;
-    if (value5 !== undefined) checkTaskMetadata(value5, path + "/task", errors);
+    if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
     const value6 = value.url;
-    if (value6 === undefined) missing(errors, path, "url", at + "/required");
+    if (value6 === undefined) $runtime.missing(errors, path, "url", at + "/required");
     else if (typeof value6 !== "string")
-      unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
+      $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
   }
 }
 /** Validates a value as `ElicitRequestURLParams`, reporting every error with its path. */
-export function validateElicitRequestURLParams(value: unknown): ValidationResult<ElicitRequestURLParams> {
-  return validateWith(value, isElicitRequestURLParams, checkElicitRequestURLParams);
+export function validateElicitRequestURLParams(value: unknown): $runtime.ValidationResult<ElicitRequestURLParams> {
+  return $runtime.validateWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams);
 }
 /** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return parseWith(value, isElicitRequestURLParams, checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parseWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
 }
 /** Whether a value is a valid `ElicitRequestURLParamsMeta` (fast: builds no error objects). */
 export function isElicitRequestURLParamsMeta(value: unknown): value is ElicitRequestURLParamsMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
     return false;
   return true;
 }
-function checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isElicitRequestURLParamsMetaPart1(value1) || isElicitRequestURLParamsMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isElicitRequestURLParamsMetaPart1(value1) || $isElicitRequestURLParamsMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -2397,9 +2635,9 @@ function checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: V
               value1,
               at + "/properties/progressToken/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -2408,7 +2646,7 @@ function checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: V
               at + "/properties/progressToken/type",
             );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -2422,42 +2660,49 @@ function checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: V
   }
 }
 /** Validates a value as `ElicitRequestURLParamsMeta`, reporting every error with its path. */
-export function validateElicitRequestURLParamsMeta(value: unknown): ValidationResult<ElicitRequestURLParamsMeta> {
-  return validateWith(value, isElicitRequestURLParamsMeta, checkElicitRequestURLParamsMeta);
+export function validateElicitRequestURLParamsMeta(
+  value: unknown,
+): $runtime.ValidationResult<ElicitRequestURLParamsMeta> {
+  return $runtime.validateWith(value, isElicitRequestURLParamsMeta, $checkElicitRequestURLParamsMeta);
 }
 /** Returns the value as `ElicitRequestURLParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequestURLParamsMeta(value: unknown): ElicitRequestURLParamsMeta {
-  return parseWith(value, isElicitRequestURLParamsMeta, checkElicitRequestURLParamsMeta, "ElicitRequestURLParamsMeta");
+  return $runtime.parseWith(
+    value,
+    isElicitRequestURLParamsMeta,
+    $checkElicitRequestURLParamsMeta,
+    "ElicitRequestURLParamsMeta",
+  );
 }
 /** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.ttl;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1))) return false;
   return true;
 }
-function checkTaskMetadata(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
       if (!(typeof value1 === "number" && Number.isInteger(value1)))
-        unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
+        $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
     }
   }
 }
 /** Validates a value as `TaskMetadata`, reporting every error with its path. */
-export function validateTaskMetadata(value: unknown): ValidationResult<TaskMetadata> {
-  return validateWith(value, isTaskMetadata, checkTaskMetadata);
+export function validateTaskMetadata(value: unknown): $runtime.ValidationResult<TaskMetadata> {
+  return $runtime.validateWith(value, isTaskMetadata, $checkTaskMetadata);
 }
 /** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return parseWith(value, isTaskMetadata, checkTaskMetadata, "TaskMetadata");
+  return $runtime.parseWith(value, isTaskMetadata, $checkTaskMetadata, "TaskMetadata");
 }
 /** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects). */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isElicitRequestFormParamsMeta(value1)) return false;
   const value2 = value.message;
@@ -2470,54 +2715,54 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
   if (value5 !== undefined && !isTaskMetadata(value5)) return false;
   return true;
 }
-function checkElicitRequestFormParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkElicitRequestFormParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkElicitRequestFormParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.message;
-    if (value2 === undefined) missing(errors, path, "message", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
     const value3 = value.mode;
     if (value3 !== undefined) {
       if (value3 !== "form")
-        unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
+        $runtime.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
     }
     const value4 = value.requestedSchema;
-    if (value4 === undefined) missing(errors, path, "requestedSchema", at + "/required");
-    else checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
+    else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
     const value5 = value.task;
-    if (value5 !== undefined) checkTaskMetadata(value5, path + "/task", errors);
+    if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   }
 }
 /** Validates a value as `ElicitRequestFormParams`, reporting every error with its path. */
-export function validateElicitRequestFormParams(value: unknown): ValidationResult<ElicitRequestFormParams> {
-  return validateWith(value, isElicitRequestFormParams, checkElicitRequestFormParams);
+export function validateElicitRequestFormParams(value: unknown): $runtime.ValidationResult<ElicitRequestFormParams> {
+  return $runtime.validateWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams);
 }
 /** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return parseWith(value, isElicitRequestFormParams, checkElicitRequestFormParams, "ElicitRequestFormParams");
+  return $runtime.parseWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams, "ElicitRequestFormParams");
 }
 /** Whether a value is a valid `ElicitRequestFormParamsMeta` (fast: builds no error objects). */
 export function isElicitRequestFormParamsMeta(value: unknown): value is ElicitRequestFormParamsMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
     return false;
   return true;
 }
-function checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isElicitRequestFormParamsMetaPart1(value1) || isElicitRequestFormParamsMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isElicitRequestFormParamsMetaPart1(value1) || $isElicitRequestFormParamsMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -2525,9 +2770,9 @@ function checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: 
               value1,
               at + "/properties/progressToken/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -2536,7 +2781,7 @@ function checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: 
               at + "/properties/progressToken/type",
             );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -2550,27 +2795,29 @@ function checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: 
   }
 }
 /** Validates a value as `ElicitRequestFormParamsMeta`, reporting every error with its path. */
-export function validateElicitRequestFormParamsMeta(value: unknown): ValidationResult<ElicitRequestFormParamsMeta> {
-  return validateWith(value, isElicitRequestFormParamsMeta, checkElicitRequestFormParamsMeta);
+export function validateElicitRequestFormParamsMeta(
+  value: unknown,
+): $runtime.ValidationResult<ElicitRequestFormParamsMeta> {
+  return $runtime.validateWith(value, isElicitRequestFormParamsMeta, $checkElicitRequestFormParamsMeta);
 }
 /** Returns the value as `ElicitRequestFormParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequestFormParamsMeta(value: unknown): ElicitRequestFormParamsMeta {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isElicitRequestFormParamsMeta,
-    checkElicitRequestFormParamsMeta,
+    $checkElicitRequestFormParamsMeta,
     "ElicitRequestFormParamsMeta",
   );
 }
 /** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
-  if (!isMcpElicitationSchemaPart1(value2)) return false;
+  if (!$isMcpElicitationSchemaPart1(value2)) return false;
   const value3 = value.required;
-  if (value3 !== undefined && !(isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
   const value4 = value.type;
   if (!isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
@@ -2578,45 +2825,66 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   }
   return true;
 }
-function checkMcpElicitationSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationSchemaPart3(value1) || isMcpElicitationSchemaPart4(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isMcpElicitationSchemaPart3(value1) || $isMcpElicitationSchemaPart4(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
+            $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
         } else {
-          unexpected(errors, path + "/$schema", "type", "a string or null", value1, at + "/properties/$schema/type");
+          $runtime.unexpected(
+            errors,
+            path + "/$schema",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/$schema/type",
+          );
         }
       }
     }
     const value2 = value.properties;
-    if (value2 === undefined) missing(errors, path, "properties", at + "/required");
-    else if (!isObject(value2))
-      unexpected(errors, path + "/properties", "type", "an object", value2, at + "/properties/properties/type");
+    if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
+    else if (!$runtime.isObject(value2))
+      $runtime.unexpected(
+        errors,
+        path + "/properties",
+        "type",
+        "an object",
+        value2,
+        at + "/properties/properties/type",
+      );
     else {
       for (const key3 in value2) {
         const item4 = value2[key3];
-        checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + pointerToken(key3), errors);
+        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + $runtime.pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
     if (value5 !== undefined) {
-      if (!(isMcpElicitationSchemaPart5(value5) || isMcpElicitationSchemaPart6(value5))) {
-        if (isMcpElicitationSchemaPart7(value5)) {
+      if (!($isMcpElicitationSchemaPart5(value5) || $isMcpElicitationSchemaPart6(value5))) {
+        if ($isMcpElicitationSchemaPart7(value5)) {
           if (!Array.isArray(value5))
-            unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
+            $runtime.unexpected(
+              errors,
+              path + "/required",
+              "type",
+              "an array",
+              value5,
+              at + "/properties/required/type",
+            );
           else {
             for (let i6 = 0; i6 < value5.length; i6++) {
               const item7 = value5[i6];
               if (typeof item7 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/required" + "/" + i6,
                   "type",
@@ -2626,22 +2894,29 @@ function checkMcpElicitationSchema(value: unknown, path: string, errors: Validat
                 );
             }
           }
-        } else if (isCancelledTaskPart3(value5)) {
+        } else if ($isCancelledTaskPart3(value5)) {
           if (value5 !== null)
-            unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
+            $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
         } else {
-          unexpected(errors, path + "/required", "type", "an array or null", value5, at + "/properties/required/type");
+          $runtime.unexpected(
+            errors,
+            path + "/required",
+            "type",
+            "an array or null",
+            value5,
+            at + "/properties/required/type",
+          );
         }
       }
     }
     const value8 = value.type;
-    if (value8 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationObjectType(value8, path + "/type", errors);
+    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationObjectType(value8, path + "/type", errors);
     for (const key9 in value) {
       if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key9),
+          path + "/" + $runtime.pointerToken(key9),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key9),
           at + "/additionalProperties",
@@ -2650,12 +2925,12 @@ function checkMcpElicitationSchema(value: unknown, path: string, errors: Validat
   }
 }
 /** Validates a value as `McpElicitationSchema`, reporting every error with its path. */
-export function validateMcpElicitationSchema(value: unknown): ValidationResult<McpElicitationSchema> {
-  return validateWith(value, isMcpElicitationSchema, checkMcpElicitationSchema);
+export function validateMcpElicitationSchema(value: unknown): $runtime.ValidationResult<McpElicitationSchema> {
+  return $runtime.validateWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema);
 }
 /** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return parseWith(value, isMcpElicitationSchema, checkMcpElicitationSchema, "McpElicitationSchema");
+  return $runtime.parseWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
@@ -2668,7 +2943,7 @@ export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpEli
     return false;
   return true;
 }
-function checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     isMcpElicitationEnumSchema(value) ||
@@ -2676,18 +2951,20 @@ function checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors
     isMcpElicitationNumberSchema(value) ||
     isMcpElicitationBooleanSchema(value)
   ))
-    report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationPrimitiveSchema`, reporting every error with its path. */
-export function validateMcpElicitationPrimitiveSchema(value: unknown): ValidationResult<McpElicitationPrimitiveSchema> {
-  return validateWith(value, isMcpElicitationPrimitiveSchema, checkMcpElicitationPrimitiveSchema);
+export function validateMcpElicitationPrimitiveSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
+  return $runtime.validateWith(value, isMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema);
 }
 /** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationPrimitiveSchema,
-    checkMcpElicitationPrimitiveSchema,
+    $checkMcpElicitationPrimitiveSchema,
     "McpElicitationPrimitiveSchema",
   );
 }
@@ -2701,22 +2978,27 @@ export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitat
     return false;
   return true;
 }
-function checkMcpElicitationEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     isMcpElicitationSingleSelectEnumSchema(value) ||
     isMcpElicitationMultiSelectEnumSchema(value) ||
     isMcpElicitationLegacyTitledEnumSchema(value)
   ))
-    report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationEnumSchema`, reporting every error with its path. */
-export function validateMcpElicitationEnumSchema(value: unknown): ValidationResult<McpElicitationEnumSchema> {
-  return validateWith(value, isMcpElicitationEnumSchema, checkMcpElicitationEnumSchema);
+export function validateMcpElicitationEnumSchema(value: unknown): $runtime.ValidationResult<McpElicitationEnumSchema> {
+  return $runtime.validateWith(value, isMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema);
 }
 /** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  return parseWith(value, isMcpElicitationEnumSchema, checkMcpElicitationEnumSchema, "McpElicitationEnumSchema");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationEnumSchema,
+    $checkMcpElicitationEnumSchema,
+    "McpElicitationEnumSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
@@ -2724,24 +3006,32 @@ export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is
     return false;
   return true;
 }
-function checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationSingleSelectEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
   if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
-    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationSingleSelectEnumSchema> {
-  return validateWith(value, isMcpElicitationSingleSelectEnumSchema, checkMcpElicitationSingleSelectEnumSchema);
+): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
+  return $runtime.validateWith(
+    value,
+    isMcpElicitationSingleSelectEnumSchema,
+    $checkMcpElicitationSingleSelectEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationSingleSelectEnumSchema,
-    checkMcpElicitationSingleSelectEnumSchema,
+    $checkMcpElicitationSingleSelectEnumSchema,
     "McpElicitationSingleSelectEnumSchema",
   );
 }
@@ -2749,13 +3039,13 @@ export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpEl
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -2766,46 +3056,67 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationUntitledSingleSelectEnumSchema(
+function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
       )) {
-        if (isCancelTaskRequestPart4(value1)) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
       )) {
-        if (isCancelTaskRequestPart4(value2)) {
+        if ($isCancelTaskRequestPart4(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -2817,41 +3128,55 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
       }
     }
     const value3 = value.enum;
-    if (value3 === undefined) missing(errors, path, "enum", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
     else if (!Array.isArray(value3))
-      unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
+      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
         if (typeof item5 !== "string")
-          unexpected(errors, path + "/enum" + "/" + i4, "type", "a string", item5, at + "/properties/enum/items/type");
+          $runtime.unexpected(
+            errors,
+            path + "/enum" + "/" + i4,
+            "type",
+            "a string",
+            item5,
+            at + "/properties/enum/items/type",
+          );
       }
     }
     const value6 = value.title;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
       )) {
-        if (isCancelTaskRequestPart4(value6)) {
+        if ($isCancelTaskRequestPart4(value6)) {
           if (typeof value6 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value6)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value6,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value7, path + "/type", errors);
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -2862,21 +3187,21 @@ function checkMcpElicitationUntitledSingleSelectEnumSchema(
 /** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationUntitledSingleSelectEnumSchema,
-    checkMcpElicitationUntitledSingleSelectEnumSchema,
+    $checkMcpElicitationUntitledSingleSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationUntitledSingleSelectEnumSchema,
-    checkMcpElicitationUntitledSingleSelectEnumSchema,
+    $checkMcpElicitationUntitledSingleSelectEnumSchema,
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
 }
@@ -2885,29 +3210,34 @@ export function isMcpElicitationStringType(value: unknown): value is McpElicitat
   if (value !== "string") return false;
   return true;
 }
-function checkMcpElicitationStringType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") unexpected(errors, path, "enum", '"string"', value, at + "/enum");
+  if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationStringType`, reporting every error with its path. */
-export function validateMcpElicitationStringType(value: unknown): ValidationResult<McpElicitationStringType> {
-  return validateWith(value, isMcpElicitationStringType, checkMcpElicitationStringType);
+export function validateMcpElicitationStringType(value: unknown): $runtime.ValidationResult<McpElicitationStringType> {
+  return $runtime.validateWith(value, isMcpElicitationStringType, $checkMcpElicitationStringType);
 }
 /** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  return parseWith(value, isMcpElicitationStringType, checkMcpElicitationStringType, "McpElicitationStringType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationStringType,
+    $checkMcpElicitationStringType,
+    "McpElicitationStringType",
+  );
 }
 /** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (!isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -2918,46 +3248,67 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationTitledSingleSelectEnumSchema(
+function $checkMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
       )) {
-        if (isCancelTaskRequestPart4(value1)) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
-        isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
       )) {
-        if (isCancelTaskRequestPart4(value2)) {
+        if ($isCancelTaskRequestPart4(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -2969,40 +3320,47 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
       }
     }
     const value3 = value.oneOf;
-    if (value3 === undefined) missing(errors, path, "oneOf", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "oneOf", at + "/required");
     else if (!Array.isArray(value3))
-      unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
+      $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
+        $checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
       }
     }
     const value6 = value.title;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
       )) {
-        if (isCancelTaskRequestPart4(value6)) {
+        if ($isCancelTaskRequestPart4(value6)) {
           if (typeof value6 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value6)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value6,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value7, path + "/type", errors);
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -3013,27 +3371,27 @@ function checkMcpElicitationTitledSingleSelectEnumSchema(
 /** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationTitledSingleSelectEnumSchema,
-    checkMcpElicitationTitledSingleSelectEnumSchema,
+    $checkMcpElicitationTitledSingleSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationTitledSingleSelectEnumSchema,
-    checkMcpElicitationTitledSingleSelectEnumSchema,
+    $checkMcpElicitationTitledSingleSelectEnumSchema,
     "McpElicitationTitledSingleSelectEnumSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects). */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -3043,23 +3401,23 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
   return true;
 }
-function checkMcpElicitationConstOption(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
-    if (value1 === undefined) missing(errors, path, "const", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
+      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
     const value2 = value.title;
-    if (value2 === undefined) missing(errors, path, "title", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
+      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
     for (const key3 in value) {
       if (!(key3 === "const" || key3 === "title"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key3),
+          path + "/" + $runtime.pointerToken(key3),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key3),
           at + "/additionalProperties",
@@ -3068,12 +3426,19 @@ function checkMcpElicitationConstOption(value: unknown, path: string, errors: Va
   }
 }
 /** Validates a value as `McpElicitationConstOption`, reporting every error with its path. */
-export function validateMcpElicitationConstOption(value: unknown): ValidationResult<McpElicitationConstOption> {
-  return validateWith(value, isMcpElicitationConstOption, checkMcpElicitationConstOption);
+export function validateMcpElicitationConstOption(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationConstOption> {
+  return $runtime.validateWith(value, isMcpElicitationConstOption, $checkMcpElicitationConstOption);
 }
 /** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  return parseWith(value, isMcpElicitationConstOption, checkMcpElicitationConstOption, "McpElicitationConstOption");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationConstOption,
+    $checkMcpElicitationConstOption,
+    "McpElicitationConstOption",
+  );
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
@@ -3081,24 +3446,28 @@ export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is 
     return false;
   return true;
 }
-function checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationMultiSelectEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
   if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
-    report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
 /** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  return validateWith(value, isMcpElicitationMultiSelectEnumSchema, checkMcpElicitationMultiSelectEnumSchema);
+): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
+  return $runtime.validateWith(value, isMcpElicitationMultiSelectEnumSchema, $checkMcpElicitationMultiSelectEnumSchema);
 }
 /** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationMultiSelectEnumSchema,
-    checkMcpElicitationMultiSelectEnumSchema,
+    $checkMcpElicitationMultiSelectEnumSchema,
     "McpElicitationMultiSelectEnumSchema",
   );
 }
@@ -3106,9 +3475,9 @@ export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpEli
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !(isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
+  if (value1 !== undefined && !($isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
@@ -3144,29 +3513,29 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationUntitledMultiSelectEnumSchema(
+function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
       )) {
-        if (isMcpElicitationSchemaPart7(value1)) {
+        if ($isMcpElicitationSchemaPart7(value1)) {
           if (!Array.isArray(value1))
-            unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
               const item3 = value1[i2];
               if (typeof item3 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/default" + "/" + i2,
                   "type",
@@ -3176,28 +3545,49 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if (isCancelledTaskPart3(value1)) {
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "an array or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "an array or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value4 = value.description;
     if (value4 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
       )) {
-        if (isCancelTaskRequestPart4(value4)) {
+        if ($isCancelTaskRequestPart4(value4)) {
           if (typeof value4 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value4, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value4)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value4,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/description", "type", "null", value4, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value4,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -3209,24 +3599,31 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
       }
     }
     const value5 = value.items;
-    if (value5 === undefined) missing(errors, path, "items", at + "/required");
-    else checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
+    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
+    else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
       )) {
-        if (isCancelTaskRequestPart3(value6)) {
+        if ($isCancelTaskRequestPart3(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/maxItems",
+              "type",
+              "an integer",
+              value6,
+              at + "/properties/maxItems/type",
+            );
           else if (!(value6 >= 0))
-            report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if (isCancelledTaskPart3(value6)) {
+            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+        } else if ($isCancelledTaskPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/maxItems",
             "type",
@@ -3240,19 +3637,26 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
     const value7 = value.minItems;
     if (value7 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
       )) {
-        if (isCancelTaskRequestPart3(value7)) {
+        if ($isCancelTaskRequestPart3(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/minItems",
+              "type",
+              "an integer",
+              value7,
+              at + "/properties/minItems/type",
+            );
           else if (!(value7 >= 0))
-            report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if (isCancelledTaskPart3(value7)) {
+            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+        } else if ($isCancelledTaskPart3(value7)) {
           if (value7 !== null)
-            unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/minItems",
             "type",
@@ -3266,23 +3670,30 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
     const value8 = value.title;
     if (value8 !== undefined) {
       if (!(
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
-        isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
+        $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
       )) {
-        if (isCancelTaskRequestPart4(value8)) {
+        if ($isCancelTaskRequestPart4(value8)) {
           if (typeof value8 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value8)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value8)) {
           if (value8 !== null)
-            unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value8, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value8,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value9 = value.type;
-    if (value9 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationArrayType(value9, path + "/type", errors);
+    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
       if (!(
         key10 === "default" ||
@@ -3293,9 +3704,9 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
         key10 === "title" ||
         key10 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key10),
+          path + "/" + $runtime.pointerToken(key10),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key10),
           at + "/additionalProperties",
@@ -3306,29 +3717,29 @@ function checkMcpElicitationUntitledMultiSelectEnumSchema(
 /** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationUntitledMultiSelectEnumSchema,
-    checkMcpElicitationUntitledMultiSelectEnumSchema,
+    $checkMcpElicitationUntitledMultiSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationUntitledMultiSelectEnumSchema,
-    checkMcpElicitationUntitledMultiSelectEnumSchema,
+    $checkMcpElicitationUntitledMultiSelectEnumSchema,
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects). */
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.enum;
-  if (!isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
   const value2 = value.type;
   if (!isMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
@@ -3336,29 +3747,36 @@ export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpE
   }
   return true;
 }
-function checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
-    if (value1 === undefined) missing(errors, path, "enum", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
     else if (!Array.isArray(value1))
-      unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
+      $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          unexpected(errors, path + "/enum" + "/" + i2, "type", "a string", item3, at + "/properties/enum/items/type");
+          $runtime.unexpected(
+            errors,
+            path + "/enum" + "/" + i2,
+            "type",
+            "a string",
+            item3,
+            at + "/properties/enum/items/type",
+          );
       }
     }
     const value4 = value.type;
-    if (value4 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value4, path + "/type", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value4, path + "/type", errors);
     for (const key5 in value) {
       if (!(key5 === "enum" || key5 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -3369,15 +3787,15 @@ function checkMcpElicitationUntitledEnumItems(value: unknown, path: string, erro
 /** Validates a value as `McpElicitationUntitledEnumItems`, reporting every error with its path. */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
-): ValidationResult<McpElicitationUntitledEnumItems> {
-  return validateWith(value, isMcpElicitationUntitledEnumItems, checkMcpElicitationUntitledEnumItems);
+): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
+  return $runtime.validateWith(value, isMcpElicitationUntitledEnumItems, $checkMcpElicitationUntitledEnumItems);
 }
 /** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationUntitledEnumItems,
-    checkMcpElicitationUntitledEnumItems,
+    $checkMcpElicitationUntitledEnumItems,
     "McpElicitationUntitledEnumItems",
   );
 }
@@ -3386,25 +3804,25 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
   if (value !== "array") return false;
   return true;
 }
-function checkMcpElicitationArrayType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") unexpected(errors, path, "enum", '"array"', value, at + "/enum");
+  if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationArrayType`, reporting every error with its path. */
-export function validateMcpElicitationArrayType(value: unknown): ValidationResult<McpElicitationArrayType> {
-  return validateWith(value, isMcpElicitationArrayType, checkMcpElicitationArrayType);
+export function validateMcpElicitationArrayType(value: unknown): $runtime.ValidationResult<McpElicitationArrayType> {
+  return $runtime.validateWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType);
 }
 /** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return parseWith(value, isMcpElicitationArrayType, checkMcpElicitationArrayType, "McpElicitationArrayType");
+  return $runtime.parseWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType, "McpElicitationArrayType");
 }
 /** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !(isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
+  if (value1 !== undefined && !($isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
     return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
@@ -3440,25 +3858,29 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationTitledMultiSelectEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
       )) {
-        if (isMcpElicitationSchemaPart7(value1)) {
+        if ($isMcpElicitationSchemaPart7(value1)) {
           if (!Array.isArray(value1))
-            unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
               const item3 = value1[i2];
               if (typeof item3 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/default" + "/" + i2,
                   "type",
@@ -3468,28 +3890,49 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
                 );
             }
           }
-        } else if (isCancelledTaskPart3(value1)) {
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "an array or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "an array or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value4 = value.description;
     if (value4 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
       )) {
-        if (isCancelTaskRequestPart4(value4)) {
+        if ($isCancelTaskRequestPart4(value4)) {
           if (typeof value4 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value4, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value4)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value4,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/description", "type", "null", value4, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value4,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -3501,24 +3944,31 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
       }
     }
     const value5 = value.items;
-    if (value5 === undefined) missing(errors, path, "items", at + "/required");
-    else checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
+    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
+    else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
       )) {
-        if (isCancelTaskRequestPart3(value6)) {
+        if ($isCancelTaskRequestPart3(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/maxItems",
+              "type",
+              "an integer",
+              value6,
+              at + "/properties/maxItems/type",
+            );
           else if (!(value6 >= 0))
-            report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if (isCancelledTaskPart3(value6)) {
+            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+        } else if ($isCancelledTaskPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
+            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/maxItems",
             "type",
@@ -3532,19 +3982,26 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
     const value7 = value.minItems;
     if (value7 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
       )) {
-        if (isCancelTaskRequestPart3(value7)) {
+        if ($isCancelTaskRequestPart3(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(
+              errors,
+              path + "/minItems",
+              "type",
+              "an integer",
+              value7,
+              at + "/properties/minItems/type",
+            );
           else if (!(value7 >= 0))
-            report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if (isCancelledTaskPart3(value7)) {
+            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+        } else if ($isCancelledTaskPart3(value7)) {
           if (value7 !== null)
-            unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
+            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/minItems",
             "type",
@@ -3558,23 +4015,30 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
     const value8 = value.title;
     if (value8 !== undefined) {
       if (!(
-        isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
-        isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
+        $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
       )) {
-        if (isCancelTaskRequestPart4(value8)) {
+        if ($isCancelTaskRequestPart4(value8)) {
           if (typeof value8 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value8)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value8)) {
           if (value8 !== null)
-            unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value8, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value8,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value9 = value.type;
-    if (value9 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationArrayType(value9, path + "/type", errors);
+    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
       if (!(
         key10 === "default" ||
@@ -3585,9 +4049,9 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
         key10 === "title" ||
         key10 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key10),
+          path + "/" + $runtime.pointerToken(key10),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key10),
           at + "/additionalProperties",
@@ -3598,53 +4062,53 @@ function checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: st
 /** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
-  return validateWith(
+): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
+  return $runtime.validateWith(
     value,
     isMcpElicitationTitledMultiSelectEnumSchema,
-    checkMcpElicitationTitledMultiSelectEnumSchema,
+    $checkMcpElicitationTitledMultiSelectEnumSchema,
   );
 }
 /** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationTitledMultiSelectEnumSchema,
-    checkMcpElicitationTitledMultiSelectEnumSchema,
+    $checkMcpElicitationTitledMultiSelectEnumSchema,
     "McpElicitationTitledMultiSelectEnumSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects). */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.anyOf;
-  if (!isMcpElicitationTitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationTitledEnumItemsPart1(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "anyOf")) return false;
   }
   return true;
 }
-function checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
-    if (value1 === undefined) missing(errors, path, "anyOf", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
     else if (!Array.isArray(value1))
-      unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
+      $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
+        $checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
       }
     }
     for (const key4 in value) {
       if (!(key4 === "anyOf"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key4),
+          path + "/" + $runtime.pointerToken(key4),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key4),
           at + "/additionalProperties",
@@ -3653,29 +4117,31 @@ function checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors
   }
 }
 /** Validates a value as `McpElicitationTitledEnumItems`, reporting every error with its path. */
-export function validateMcpElicitationTitledEnumItems(value: unknown): ValidationResult<McpElicitationTitledEnumItems> {
-  return validateWith(value, isMcpElicitationTitledEnumItems, checkMcpElicitationTitledEnumItems);
+export function validateMcpElicitationTitledEnumItems(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
+  return $runtime.validateWith(value, isMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems);
 }
 /** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationTitledEnumItems,
-    checkMcpElicitationTitledEnumItems,
+    $checkMcpElicitationTitledEnumItems,
     "McpElicitationTitledEnumItems",
   );
 }
 /** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
   const value4 = value.enumNames;
-  if (value4 !== undefined && !(isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
+  if (value4 !== undefined && !($isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
@@ -3693,40 +4159,65 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   }
   return true;
 }
-function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
+        $isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || $isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
       )) {
-        if (isCancelTaskRequestPart4(value1)) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
+        $isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || $isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
       )) {
-        if (isCancelTaskRequestPart4(value2)) {
+        if ($isCancelTaskRequestPart4(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -3738,29 +4229,43 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
       }
     }
     const value3 = value.enum;
-    if (value3 === undefined) missing(errors, path, "enum", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
     else if (!Array.isArray(value3))
-      unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
+      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
         if (typeof item5 !== "string")
-          unexpected(errors, path + "/enum" + "/" + i4, "type", "a string", item5, at + "/properties/enum/items/type");
+          $runtime.unexpected(
+            errors,
+            path + "/enum" + "/" + i4,
+            "type",
+            "a string",
+            item5,
+            at + "/properties/enum/items/type",
+          );
       }
     }
     const value6 = value.enumNames;
     if (value6 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
+        $isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || $isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
       )) {
-        if (isMcpElicitationSchemaPart7(value6)) {
+        if ($isMcpElicitationSchemaPart7(value6)) {
           if (!Array.isArray(value6))
-            unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
+            $runtime.unexpected(
+              errors,
+              path + "/enumNames",
+              "type",
+              "an array",
+              value6,
+              at + "/properties/enumNames/type",
+            );
           else {
             for (let i7 = 0; i7 < value6.length; i7++) {
               const item8 = value6[i7];
               if (typeof item8 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
                   path + "/enumNames" + "/" + i7,
                   "type",
@@ -3770,11 +4275,11 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
                 );
             }
           }
-        } else if (isCancelledTaskPart3(value6)) {
+        } else if ($isCancelledTaskPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
+            $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/enumNames",
             "type",
@@ -3788,22 +4293,29 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
     const value9 = value.title;
     if (value9 !== undefined) {
       if (!(
-        isMcpElicitationLegacyTitledEnumSchemaPart9(value9) || isMcpElicitationLegacyTitledEnumSchemaPart10(value9)
+        $isMcpElicitationLegacyTitledEnumSchemaPart9(value9) || $isMcpElicitationLegacyTitledEnumSchemaPart10(value9)
       )) {
-        if (isCancelTaskRequestPart4(value9)) {
+        if ($isCancelTaskRequestPart4(value9)) {
           if (typeof value9 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value9)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value9)) {
           if (value9 !== null)
-            unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value9, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value9,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value10 = value.type;
-    if (value10 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value10, path + "/type", errors);
+    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value10, path + "/type", errors);
     for (const key11 in value) {
       if (!(
         key11 === "default" ||
@@ -3813,9 +4325,9 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
         key11 === "title" ||
         key11 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key11),
+          path + "/" + $runtime.pointerToken(key11),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key11),
           at + "/additionalProperties",
@@ -3826,21 +4338,25 @@ function checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string,
 /** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting every error with its path. */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
-): ValidationResult<McpElicitationLegacyTitledEnumSchema> {
-  return validateWith(value, isMcpElicitationLegacyTitledEnumSchema, checkMcpElicitationLegacyTitledEnumSchema);
+): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
+  return $runtime.validateWith(
+    value,
+    isMcpElicitationLegacyTitledEnumSchema,
+    $checkMcpElicitationLegacyTitledEnumSchema,
+  );
 }
 /** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationLegacyTitledEnumSchema,
-    checkMcpElicitationLegacyTitledEnumSchema,
+    $checkMcpElicitationLegacyTitledEnumSchema,
     "McpElicitationLegacyTitledEnumSchema",
   );
 }
 /** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects). */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -3877,35 +4393,56 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function checkMcpElicitationStringSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart1(value1) || isMcpElicitationStringSchemaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isMcpElicitationStringSchemaPart1(value1) || $isMcpElicitationStringSchemaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a string or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a string or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart3(value2) || isMcpElicitationStringSchemaPart4(value2))) {
-        if (isCancelTaskRequestPart4(value2)) {
+      if (!($isMcpElicitationStringSchemaPart3(value2) || $isMcpElicitationStringSchemaPart4(value2))) {
+        if ($isCancelTaskRequestPart4(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -3918,29 +4455,56 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || isMcpElicitationStringSchemaPart5(value3))) {
-        if (isCancelTaskRequestPart4(value3)) checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if (isCancelledTaskPart3(value3)) {
+      if (!(isMcpElicitationStringFormat(value3) || $isMcpElicitationStringSchemaPart5(value3))) {
+        if ($isCancelTaskRequestPart4(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+        else if ($isCancelledTaskPart3(value3)) {
           if (value3 !== null)
-            unexpected(errors, path + "/format", "type", "null", value3, at + "/properties/format/anyOf/1/type");
+            $runtime.unexpected(
+              errors,
+              path + "/format",
+              "type",
+              "null",
+              value3,
+              at + "/properties/format/anyOf/1/type",
+            );
         } else {
-          unexpected(errors, path + "/format", "type", "a string or null", value3, at + "/properties/format/anyOf");
+          $runtime.unexpected(
+            errors,
+            path + "/format",
+            "type",
+            "a string or null",
+            value3,
+            at + "/properties/format/anyOf",
+          );
         }
       }
     }
     const value4 = value.maxLength;
     if (value4 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart6(value4) || isMcpElicitationStringSchemaPart7(value4))) {
-        if (isCancelTaskRequestPart3(value4)) {
+      if (!($isMcpElicitationStringSchemaPart6(value4) || $isMcpElicitationStringSchemaPart7(value4))) {
+        if ($isCancelTaskRequestPart3(value4)) {
           if (!(typeof value4 === "number" && Number.isInteger(value4)))
-            unexpected(errors, path + "/maxLength", "type", "an integer", value4, at + "/properties/maxLength/type");
+            $runtime.unexpected(
+              errors,
+              path + "/maxLength",
+              "type",
+              "an integer",
+              value4,
+              at + "/properties/maxLength/type",
+            );
           else if (!(value4 >= 0))
-            report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
-        } else if (isCancelledTaskPart3(value4)) {
+            $runtime.report(
+              errors,
+              path + "/maxLength",
+              "minimum",
+              "must be >= 0",
+              at + "/properties/maxLength/minimum",
+            );
+        } else if ($isCancelledTaskPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
+            $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/maxLength",
             "type",
@@ -3953,17 +4517,30 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
     }
     const value5 = value.minLength;
     if (value5 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart8(value5) || isMcpElicitationStringSchemaPart9(value5))) {
-        if (isCancelTaskRequestPart3(value5)) {
+      if (!($isMcpElicitationStringSchemaPart8(value5) || $isMcpElicitationStringSchemaPart9(value5))) {
+        if ($isCancelTaskRequestPart3(value5)) {
           if (!(typeof value5 === "number" && Number.isInteger(value5)))
-            unexpected(errors, path + "/minLength", "type", "an integer", value5, at + "/properties/minLength/type");
+            $runtime.unexpected(
+              errors,
+              path + "/minLength",
+              "type",
+              "an integer",
+              value5,
+              at + "/properties/minLength/type",
+            );
           else if (!(value5 >= 0))
-            report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
-        } else if (isCancelledTaskPart3(value5)) {
+            $runtime.report(
+              errors,
+              path + "/minLength",
+              "minimum",
+              "must be >= 0",
+              at + "/properties/minLength/minimum",
+            );
+        } else if ($isCancelledTaskPart3(value5)) {
           if (value5 !== null)
-            unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
+            $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/minLength",
             "type",
@@ -3976,21 +4553,28 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(isMcpElicitationStringSchemaPart10(value6) || isMcpElicitationStringSchemaPart11(value6))) {
-        if (isCancelTaskRequestPart4(value6)) {
+      if (!($isMcpElicitationStringSchemaPart10(value6) || $isMcpElicitationStringSchemaPart11(value6))) {
+        if ($isCancelTaskRequestPart4(value6)) {
           if (typeof value6 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value6)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value6)) {
           if (value6 !== null)
-            unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value6, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value6,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value7 = value.type;
-    if (value7 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationStringType(value7, path + "/type", errors);
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
       if (!(
         key8 === "default" ||
@@ -4001,9 +4585,9 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
         key8 === "title" ||
         key8 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key8),
+          path + "/" + $runtime.pointerToken(key8),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key8),
           at + "/additionalProperties",
@@ -4012,34 +4596,48 @@ function checkMcpElicitationStringSchema(value: unknown, path: string, errors: V
   }
 }
 /** Validates a value as `McpElicitationStringSchema`, reporting every error with its path. */
-export function validateMcpElicitationStringSchema(value: unknown): ValidationResult<McpElicitationStringSchema> {
-  return validateWith(value, isMcpElicitationStringSchema, checkMcpElicitationStringSchema);
+export function validateMcpElicitationStringSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationStringSchema> {
+  return $runtime.validateWith(value, isMcpElicitationStringSchema, $checkMcpElicitationStringSchema);
 }
 /** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  return parseWith(value, isMcpElicitationStringSchema, checkMcpElicitationStringSchema, "McpElicitationStringSchema");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationStringSchema,
+    $checkMcpElicitationStringSchema,
+    "McpElicitationStringSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time")) return false;
   return true;
 }
-function checkMcpElicitationStringFormat(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
+    $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationStringFormat`, reporting every error with its path. */
-export function validateMcpElicitationStringFormat(value: unknown): ValidationResult<McpElicitationStringFormat> {
-  return validateWith(value, isMcpElicitationStringFormat, checkMcpElicitationStringFormat);
+export function validateMcpElicitationStringFormat(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationStringFormat> {
+  return $runtime.validateWith(value, isMcpElicitationStringFormat, $checkMcpElicitationStringFormat);
 }
 /** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  return parseWith(value, isMcpElicitationStringFormat, checkMcpElicitationStringFormat, "McpElicitationStringFormat");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationStringFormat,
+    $checkMcpElicitationStringFormat,
+    "McpElicitationStringFormat",
+  );
 }
 /** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects). */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -4068,35 +4666,56 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart1(value1) || isMcpElicitationNumberSchemaPart2(value1))) {
-        if (isCancelTaskRequestPart3(value1)) {
+      if (!($isMcpElicitationNumberSchemaPart1(value1) || $isMcpElicitationNumberSchemaPart2(value1))) {
+        if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isFinite(value1)))
-            unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a number or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a number or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart3(value2) || isMcpElicitationNumberSchemaPart4(value2))) {
-        if (isCancelTaskRequestPart4(value2)) {
+      if (!($isMcpElicitationNumberSchemaPart3(value2) || $isMcpElicitationNumberSchemaPart4(value2))) {
+        if ($isCancelTaskRequestPart4(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -4109,49 +4728,70 @@ function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: V
     }
     const value3 = value.maximum;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart5(value3) || isMcpElicitationNumberSchemaPart6(value3))) {
-        if (isCancelTaskRequestPart3(value3)) {
+      if (!($isMcpElicitationNumberSchemaPart5(value3) || $isMcpElicitationNumberSchemaPart6(value3))) {
+        if ($isCancelTaskRequestPart3(value3)) {
           if (!(typeof value3 === "number" && Number.isFinite(value3)))
-            unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if (isCancelledTaskPart3(value3)) {
+            $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
+        } else if ($isCancelledTaskPart3(value3)) {
           if (value3 !== null)
-            unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
+            $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
         } else {
-          unexpected(errors, path + "/maximum", "type", "a number or null", value3, at + "/properties/maximum/type");
+          $runtime.unexpected(
+            errors,
+            path + "/maximum",
+            "type",
+            "a number or null",
+            value3,
+            at + "/properties/maximum/type",
+          );
         }
       }
     }
     const value4 = value.minimum;
     if (value4 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart7(value4) || isMcpElicitationNumberSchemaPart8(value4))) {
-        if (isCancelTaskRequestPart3(value4)) {
+      if (!($isMcpElicitationNumberSchemaPart7(value4) || $isMcpElicitationNumberSchemaPart8(value4))) {
+        if ($isCancelTaskRequestPart3(value4)) {
           if (!(typeof value4 === "number" && Number.isFinite(value4)))
-            unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if (isCancelledTaskPart3(value4)) {
+            $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
+        } else if ($isCancelledTaskPart3(value4)) {
           if (value4 !== null)
-            unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
+            $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
         } else {
-          unexpected(errors, path + "/minimum", "type", "a number or null", value4, at + "/properties/minimum/type");
+          $runtime.unexpected(
+            errors,
+            path + "/minimum",
+            "type",
+            "a number or null",
+            value4,
+            at + "/properties/minimum/type",
+          );
         }
       }
     }
     const value5 = value.title;
     if (value5 !== undefined) {
-      if (!(isMcpElicitationNumberSchemaPart9(value5) || isMcpElicitationNumberSchemaPart10(value5))) {
-        if (isCancelTaskRequestPart4(value5)) {
+      if (!($isMcpElicitationNumberSchemaPart9(value5) || $isMcpElicitationNumberSchemaPart10(value5))) {
+        if ($isCancelTaskRequestPart4(value5)) {
           if (typeof value5 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value5)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value5)) {
           if (value5 !== null)
-            unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value5, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value5,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value6 = value.type;
-    if (value6 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationNumberType(value6, path + "/type", errors);
+    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationNumberType(value6, path + "/type", errors);
     for (const key7 in value) {
       if (!(
         key7 === "default" ||
@@ -4161,9 +4801,9 @@ function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: V
         key7 === "title" ||
         key7 === "type"
       ))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key7),
+          path + "/" + $runtime.pointerToken(key7),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key7),
           at + "/additionalProperties",
@@ -4172,34 +4812,46 @@ function checkMcpElicitationNumberSchema(value: unknown, path: string, errors: V
   }
 }
 /** Validates a value as `McpElicitationNumberSchema`, reporting every error with its path. */
-export function validateMcpElicitationNumberSchema(value: unknown): ValidationResult<McpElicitationNumberSchema> {
-  return validateWith(value, isMcpElicitationNumberSchema, checkMcpElicitationNumberSchema);
+export function validateMcpElicitationNumberSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationNumberSchema> {
+  return $runtime.validateWith(value, isMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema);
 }
 /** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  return parseWith(value, isMcpElicitationNumberSchema, checkMcpElicitationNumberSchema, "McpElicitationNumberSchema");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationNumberSchema,
+    $checkMcpElicitationNumberSchema,
+    "McpElicitationNumberSchema",
+  );
 }
 /** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   if (!(value === "number" || value === "integer")) return false;
   return true;
 }
-function checkMcpElicitationNumberType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
+    $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationNumberType`, reporting every error with its path. */
-export function validateMcpElicitationNumberType(value: unknown): ValidationResult<McpElicitationNumberType> {
-  return validateWith(value, isMcpElicitationNumberType, checkMcpElicitationNumberType);
+export function validateMcpElicitationNumberType(value: unknown): $runtime.ValidationResult<McpElicitationNumberType> {
+  return $runtime.validateWith(value, isMcpElicitationNumberType, $checkMcpElicitationNumberType);
 }
 /** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  return parseWith(value, isMcpElicitationNumberType, checkMcpElicitationNumberType, "McpElicitationNumberType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationNumberType,
+    $checkMcpElicitationNumberType,
+    "McpElicitationNumberType",
+  );
 }
 /** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects). */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -4213,35 +4865,63 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   }
   return true;
 }
-function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(isMcpElicitationBooleanSchemaPart1(value1) || isMcpElicitationBooleanSchemaPart2(value1))) {
-        if (isMcpElicitationBooleanSchemaPart3(value1)) {
+      if (!($isMcpElicitationBooleanSchemaPart1(value1) || $isMcpElicitationBooleanSchemaPart2(value1))) {
+        if ($isMcpElicitationBooleanSchemaPart3(value1)) {
           if (typeof value1 !== "boolean")
-            unexpected(errors, path + "/default", "type", "a boolean", value1, at + "/properties/default/type");
-        } else if (isCancelledTaskPart3(value1)) {
+            $runtime.unexpected(
+              errors,
+              path + "/default",
+              "type",
+              "a boolean",
+              value1,
+              at + "/properties/default/type",
+            );
+        } else if ($isCancelledTaskPart3(value1)) {
           if (value1 !== null)
-            unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
+            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
-          unexpected(errors, path + "/default", "type", "a boolean or null", value1, at + "/properties/default/type");
+          $runtime.unexpected(
+            errors,
+            path + "/default",
+            "type",
+            "a boolean or null",
+            value1,
+            at + "/properties/default/type",
+          );
         }
       }
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(isMcpElicitationBooleanSchemaPart4(value2) || isMcpElicitationBooleanSchemaPart5(value2))) {
-        if (isCancelTaskRequestPart4(value2)) {
+      if (!($isMcpElicitationBooleanSchemaPart4(value2) || $isMcpElicitationBooleanSchemaPart5(value2))) {
+        if ($isCancelTaskRequestPart4(value2)) {
           if (typeof value2 !== "string")
-            unexpected(errors, path + "/description", "type", "a string", value2, at + "/properties/description/type");
-        } else if (isCancelledTaskPart3(value2)) {
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "a string",
+              value2,
+              at + "/properties/description/type",
+            );
+        } else if ($isCancelledTaskPart3(value2)) {
           if (value2 !== null)
-            unexpected(errors, path + "/description", "type", "null", value2, at + "/properties/description/type");
+            $runtime.unexpected(
+              errors,
+              path + "/description",
+              "type",
+              "null",
+              value2,
+              at + "/properties/description/type",
+            );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/description",
             "type",
@@ -4254,26 +4934,33 @@ function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.title;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationBooleanSchemaPart6(value3) || isMcpElicitationBooleanSchemaPart7(value3))) {
-        if (isCancelTaskRequestPart4(value3)) {
+      if (!($isMcpElicitationBooleanSchemaPart6(value3) || $isMcpElicitationBooleanSchemaPart7(value3))) {
+        if ($isCancelTaskRequestPart4(value3)) {
           if (typeof value3 !== "string")
-            unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if (isCancelledTaskPart3(value3)) {
+            $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
+        } else if ($isCancelledTaskPart3(value3)) {
           if (value3 !== null)
-            unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
+            $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
         } else {
-          unexpected(errors, path + "/title", "type", "a string or null", value3, at + "/properties/title/type");
+          $runtime.unexpected(
+            errors,
+            path + "/title",
+            "type",
+            "a string or null",
+            value3,
+            at + "/properties/title/type",
+          );
         }
       }
     }
     const value4 = value.type;
-    if (value4 === undefined) missing(errors, path, "type", at + "/required");
-    else checkMcpElicitationBooleanType(value4, path + "/type", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
     for (const key5 in value) {
       if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
-        report(
+        $runtime.report(
           errors,
-          path + "/" + pointerToken(key5),
+          path + "/" + $runtime.pointerToken(key5),
           "additionalProperties",
           "unexpected property " + JSON.stringify(key5),
           at + "/additionalProperties",
@@ -4282,15 +4969,17 @@ function checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: 
   }
 }
 /** Validates a value as `McpElicitationBooleanSchema`, reporting every error with its path. */
-export function validateMcpElicitationBooleanSchema(value: unknown): ValidationResult<McpElicitationBooleanSchema> {
-  return validateWith(value, isMcpElicitationBooleanSchema, checkMcpElicitationBooleanSchema);
+export function validateMcpElicitationBooleanSchema(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationBooleanSchema> {
+  return $runtime.validateWith(value, isMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema);
 }
 /** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isMcpElicitationBooleanSchema,
-    checkMcpElicitationBooleanSchema,
+    $checkMcpElicitationBooleanSchema,
     "McpElicitationBooleanSchema",
   );
 }
@@ -4299,52 +4988,64 @@ export function isMcpElicitationBooleanType(value: unknown): value is McpElicita
   if (value !== "boolean") return false;
   return true;
 }
-function checkMcpElicitationBooleanType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
+  if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationBooleanType`, reporting every error with its path. */
-export function validateMcpElicitationBooleanType(value: unknown): ValidationResult<McpElicitationBooleanType> {
-  return validateWith(value, isMcpElicitationBooleanType, checkMcpElicitationBooleanType);
+export function validateMcpElicitationBooleanType(
+  value: unknown,
+): $runtime.ValidationResult<McpElicitationBooleanType> {
+  return $runtime.validateWith(value, isMcpElicitationBooleanType, $checkMcpElicitationBooleanType);
 }
 /** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  return parseWith(value, isMcpElicitationBooleanType, checkMcpElicitationBooleanType, "McpElicitationBooleanType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationBooleanType,
+    $checkMcpElicitationBooleanType,
+    "McpElicitationBooleanType",
+  );
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   if (value !== "object") return false;
   return true;
 }
-function checkMcpElicitationObjectType(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") unexpected(errors, path, "enum", '"object"', value, at + "/enum");
+  if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
 /** Validates a value as `McpElicitationObjectType`, reporting every error with its path. */
-export function validateMcpElicitationObjectType(value: unknown): ValidationResult<McpElicitationObjectType> {
-  return validateWith(value, isMcpElicitationObjectType, checkMcpElicitationObjectType);
+export function validateMcpElicitationObjectType(value: unknown): $runtime.ValidationResult<McpElicitationObjectType> {
+  return $runtime.validateWith(value, isMcpElicitationObjectType, $checkMcpElicitationObjectType);
 }
 /** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying every error. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  return parseWith(value, isMcpElicitationObjectType, checkMcpElicitationObjectType, "McpElicitationObjectType");
+  return $runtime.parseWith(
+    value,
+    isMcpElicitationObjectType,
+    $checkMcpElicitationObjectType,
+    "McpElicitationObjectType",
+  );
 }
 /** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects). */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
   if (!isCreateMessageRequestParams(value2)) return false;
   return true;
 }
-function checkCreateMessageRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
-    if (value1 === undefined) missing(errors, path, "method", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value1 !== "sampling/createMessage")
-      unexpected(
+      $runtime.unexpected(
         errors,
         path + "/method",
         "const",
@@ -4353,21 +5054,21 @@ function checkCreateMessageRequest(value: unknown, path: string, errors: Validat
         at + "/properties/method/const",
       );
     const value2 = value.params;
-    if (value2 === undefined) missing(errors, path, "params", at + "/required");
-    else checkCreateMessageRequestParams(value2, path + "/params", errors);
+    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkCreateMessageRequestParams(value2, path + "/params", errors);
   }
 }
 /** Validates a value as `CreateMessageRequest`, reporting every error with its path. */
-export function validateCreateMessageRequest(value: unknown): ValidationResult<CreateMessageRequest> {
-  return validateWith(value, isCreateMessageRequest, checkCreateMessageRequest);
+export function validateCreateMessageRequest(value: unknown): $runtime.ValidationResult<CreateMessageRequest> {
+  return $runtime.validateWith(value, isCreateMessageRequest, $checkCreateMessageRequest);
 }
 /** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return parseWith(value, isCreateMessageRequest, checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parseWith(value, isCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
 }
 /** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects). */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isCreateMessageRequestParamsMeta(value1)) return false;
   const value2 = value.includeContext;
@@ -4375,13 +5076,13 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value3 = value.maxTokens;
   if (!(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.messages;
-  if (!isCreateMessageRequestParamsPart1(value4)) return false;
+  if (!$isCreateMessageRequestParamsPart1(value4)) return false;
   const value5 = value.metadata;
-  if (value5 !== undefined && !isCreateMessageRequestParamsPart2(value5)) return false;
+  if (value5 !== undefined && !$isCreateMessageRequestParamsPart2(value5)) return false;
   const value6 = value.modelPreferences;
   if (value6 !== undefined && !isModelPreferences(value6)) return false;
   const value7 = value.stopSequences;
-  if (value7 !== undefined && !isCreateMessageRequestParamsPart3(value7)) return false;
+  if (value7 !== undefined && !$isCreateMessageRequestParamsPart3(value7)) return false;
   const value8 = value.systemPrompt;
   if (value8 !== undefined && typeof value8 !== "string") return false;
   const value9 = value.task;
@@ -4391,19 +5092,19 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value11 = value.toolChoice;
   if (value11 !== undefined && !isToolChoice(value11)) return false;
   const value12 = value.tools;
-  if (value12 !== undefined && !isCreateMessageRequestParamsPart4(value12)) return false;
+  if (value12 !== undefined && !$isCreateMessageRequestParamsPart4(value12)) return false;
   return true;
 }
-function checkCreateMessageRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkCreateMessageRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkCreateMessageRequestParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.includeContext;
     if (value2 !== undefined) {
       if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/includeContext",
           "enum",
@@ -4413,35 +5114,42 @@ function checkCreateMessageRequestParams(value: unknown, path: string, errors: V
         );
     }
     const value3 = value.maxTokens;
-    if (value3 === undefined) missing(errors, path, "maxTokens", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "maxTokens", at + "/required");
     else if (!(typeof value3 === "number" && Number.isInteger(value3)))
-      unexpected(errors, path + "/maxTokens", "type", "an integer", value3, at + "/properties/maxTokens/type");
+      $runtime.unexpected(errors, path + "/maxTokens", "type", "an integer", value3, at + "/properties/maxTokens/type");
     const value4 = value.messages;
-    if (value4 === undefined) missing(errors, path, "messages", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
     else if (!Array.isArray(value4))
-      unexpected(errors, path + "/messages", "type", "an array", value4, at + "/properties/messages/type");
+      $runtime.unexpected(errors, path + "/messages", "type", "an array", value4, at + "/properties/messages/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         const item6 = value4[i5];
-        checkSamplingMessage(item6, path + "/messages" + "/" + i5, errors);
+        $checkSamplingMessage(item6, path + "/messages" + "/" + i5, errors);
       }
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!isObject(value7))
-        unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
+      if (!$runtime.isObject(value7))
+        $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value10 = value.modelPreferences;
-    if (value10 !== undefined) checkModelPreferences(value10, path + "/modelPreferences", errors);
+    if (value10 !== undefined) $checkModelPreferences(value10, path + "/modelPreferences", errors);
     const value11 = value.stopSequences;
     if (value11 !== undefined) {
       if (!Array.isArray(value11))
-        unexpected(errors, path + "/stopSequences", "type", "an array", value11, at + "/properties/stopSequences/type");
+        $runtime.unexpected(
+          errors,
+          path + "/stopSequences",
+          "type",
+          "an array",
+          value11,
+          at + "/properties/stopSequences/type",
+        );
       else {
         for (let i12 = 0; i12 < value11.length; i12++) {
           const item13 = value11[i12];
           if (typeof item13 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/stopSequences" + "/" + i12,
               "type",
@@ -4455,56 +5163,77 @@ function checkCreateMessageRequestParams(value: unknown, path: string, errors: V
     const value14 = value.systemPrompt;
     if (value14 !== undefined) {
       if (typeof value14 !== "string")
-        unexpected(errors, path + "/systemPrompt", "type", "a string", value14, at + "/properties/systemPrompt/type");
+        $runtime.unexpected(
+          errors,
+          path + "/systemPrompt",
+          "type",
+          "a string",
+          value14,
+          at + "/properties/systemPrompt/type",
+        );
     }
     const value15 = value.task;
-    if (value15 !== undefined) checkTaskMetadata(value15, path + "/task", errors);
+    if (value15 !== undefined) $checkTaskMetadata(value15, path + "/task", errors);
     const value16 = value.temperature;
     if (value16 !== undefined) {
       if (!(typeof value16 === "number" && Number.isFinite(value16)))
-        unexpected(errors, path + "/temperature", "type", "a number", value16, at + "/properties/temperature/type");
+        $runtime.unexpected(
+          errors,
+          path + "/temperature",
+          "type",
+          "a number",
+          value16,
+          at + "/properties/temperature/type",
+        );
     }
     const value17 = value.toolChoice;
-    if (value17 !== undefined) checkToolChoice(value17, path + "/toolChoice", errors);
+    if (value17 !== undefined) $checkToolChoice(value17, path + "/toolChoice", errors);
     const value18 = value.tools;
     if (value18 !== undefined) {
       if (!Array.isArray(value18))
-        unexpected(errors, path + "/tools", "type", "an array", value18, at + "/properties/tools/type");
+        $runtime.unexpected(errors, path + "/tools", "type", "an array", value18, at + "/properties/tools/type");
       else {
         for (let i19 = 0; i19 < value18.length; i19++) {
           const item20 = value18[i19];
-          checkTool(item20, path + "/tools" + "/" + i19, errors);
+          $checkTool(item20, path + "/tools" + "/" + i19, errors);
         }
       }
     }
   }
 }
 /** Validates a value as `CreateMessageRequestParams`, reporting every error with its path. */
-export function validateCreateMessageRequestParams(value: unknown): ValidationResult<CreateMessageRequestParams> {
-  return validateWith(value, isCreateMessageRequestParams, checkCreateMessageRequestParams);
+export function validateCreateMessageRequestParams(
+  value: unknown,
+): $runtime.ValidationResult<CreateMessageRequestParams> {
+  return $runtime.validateWith(value, isCreateMessageRequestParams, $checkCreateMessageRequestParams);
 }
 /** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return parseWith(value, isCreateMessageRequestParams, checkCreateMessageRequestParams, "CreateMessageRequestParams");
+  return $runtime.parseWith(
+    value,
+    isCreateMessageRequestParams,
+    $checkCreateMessageRequestParams,
+    "CreateMessageRequestParams",
+  );
 }
 /** Whether a value is a valid `CreateMessageRequestParamsMeta` (fast: builds no error objects). */
 export function isCreateMessageRequestParamsMeta(value: unknown): value is CreateMessageRequestParamsMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
     return false;
   return true;
 }
-function checkCreateMessageRequestParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateMessageRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isCreateMessageRequestParamsMetaPart1(value1) || isCreateMessageRequestParamsMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isCreateMessageRequestParamsMetaPart1(value1) || $isCreateMessageRequestParamsMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -4512,9 +5241,9 @@ function checkCreateMessageRequestParamsMeta(value: unknown, path: string, error
               value1,
               at + "/properties/progressToken/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -4523,7 +5252,7 @@ function checkCreateMessageRequestParamsMeta(value: unknown, path: string, error
               at + "/properties/progressToken/type",
             );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -4539,89 +5268,89 @@ function checkCreateMessageRequestParamsMeta(value: unknown, path: string, error
 /** Validates a value as `CreateMessageRequestParamsMeta`, reporting every error with its path. */
 export function validateCreateMessageRequestParamsMeta(
   value: unknown,
-): ValidationResult<CreateMessageRequestParamsMeta> {
-  return validateWith(value, isCreateMessageRequestParamsMeta, checkCreateMessageRequestParamsMeta);
+): $runtime.ValidationResult<CreateMessageRequestParamsMeta> {
+  return $runtime.validateWith(value, isCreateMessageRequestParamsMeta, $checkCreateMessageRequestParamsMeta);
 }
 /** Returns the value as `CreateMessageRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateMessageRequestParamsMeta(value: unknown): CreateMessageRequestParamsMeta {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isCreateMessageRequestParamsMeta,
-    checkCreateMessageRequestParamsMeta,
+    $checkCreateMessageRequestParamsMeta,
     "CreateMessageRequestParamsMeta",
   );
 }
 /** Whether a value is a valid `SamplingMessage` (fast: builds no error objects). */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isSamplingMessagePart1(value1)) return false;
+  if (value1 !== undefined && !$isSamplingMessagePart1(value1)) return false;
   const value2 = value.content;
   if (!isSamplingContent(value2)) return false;
   const value3 = value.role;
   if (!isRole(value3)) return false;
   return true;
 }
-function checkSamplingMessage(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.content;
-    if (value4 === undefined) missing(errors, path, "content", at + "/required");
-    else checkSamplingContent(value4, path + "/content", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    else $checkSamplingContent(value4, path + "/content", errors);
     const value5 = value.role;
-    if (value5 === undefined) missing(errors, path, "role", at + "/required");
-    else checkRole(value5, path + "/role", errors);
+    if (value5 === undefined) $runtime.missing(errors, path, "role", at + "/required");
+    else $checkRole(value5, path + "/role", errors);
   }
 }
 /** Validates a value as `SamplingMessage`, reporting every error with its path. */
-export function validateSamplingMessage(value: unknown): ValidationResult<SamplingMessage> {
-  return validateWith(value, isSamplingMessage, checkSamplingMessage);
+export function validateSamplingMessage(value: unknown): $runtime.ValidationResult<SamplingMessage> {
+  return $runtime.validateWith(value, isSamplingMessage, $checkSamplingMessage);
 }
 /** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying every error. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return parseWith(value, isSamplingMessage, checkSamplingMessage, "SamplingMessage");
+  return $runtime.parseWith(value, isSamplingMessage, $checkSamplingMessage, "SamplingMessage");
 }
 /** Whether a value is a valid `SamplingContent` (fast: builds no error objects). */
 export function isSamplingContent(value: unknown): value is SamplingContent {
-  if (!(isSamplingMessageContentBlock(value) || isSamplingContentPart1(value))) return false;
+  if (!(isSamplingMessageContentBlock(value) || $isSamplingContentPart1(value))) return false;
   return true;
 }
-function checkSamplingContent(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkSamplingContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
-  if (!(isSamplingMessageContentBlock(value) || isSamplingContentPart2(value))) {
-    if (isSamplingContentPart3(value)) checkSamplingMessageContentBlock(value, path, errors);
-    else if (isMcpElicitationSchemaPart7(value)) {
-      if (!Array.isArray(value)) unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
+  if (!(isSamplingMessageContentBlock(value) || $isSamplingContentPart2(value))) {
+    if ($isSamplingContentPart3(value)) $checkSamplingMessageContentBlock(value, path, errors);
+    else if ($isMcpElicitationSchemaPart7(value)) {
+      if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           const item2 = value[i1];
-          checkSamplingMessageContentBlock(item2, path + "/" + i1, errors);
+          $checkSamplingMessageContentBlock(item2, path + "/" + i1, errors);
         }
       }
     } else {
-      unexpected(errors, path, "type", "an object or an array", value, at + "/anyOf");
+      $runtime.unexpected(errors, path, "type", "an object or an array", value, at + "/anyOf");
     }
   }
 }
 /** Validates a value as `SamplingContent`, reporting every error with its path. */
-export function validateSamplingContent(value: unknown): ValidationResult<SamplingContent> {
-  return validateWith(value, isSamplingContent, checkSamplingContent);
+export function validateSamplingContent(value: unknown): $runtime.ValidationResult<SamplingContent> {
+  return $runtime.validateWith(value, isSamplingContent, $checkSamplingContent);
 }
 /** Returns the value as `SamplingContent`, or throws `ValidationFailed` carrying every error. */
 export function parseSamplingContent(value: unknown): SamplingContent {
-  return parseWith(value, isSamplingContent, checkSamplingContent, "SamplingContent");
+  return $runtime.parseWith(value, isSamplingContent, $checkSamplingContent, "SamplingContent");
 }
 /** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects). */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isSamplingMessageContentBlockPart1(value1)) return false;
+  if (value1 !== undefined && !$isSamplingMessageContentBlockPart1(value1)) return false;
   const value2 = value.type;
   if (!(
     value2 === "text" ||
@@ -4633,17 +5362,17 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
     return false;
   return true;
 }
-function checkSamplingMessageContentBlock(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.type;
-    if (value4 === undefined) missing(errors, path, "type", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else if (!(
       value4 === "text" ||
       value4 === "image" ||
@@ -4651,7 +5380,7 @@ function checkSamplingMessageContentBlock(value: unknown, path: string, errors: 
       value4 === "tool_use" ||
       value4 === "tool_result"
     ))
-      unexpected(
+      $runtime.unexpected(
         errors,
         path + "/type",
         "enum",
@@ -4662,15 +5391,17 @@ function checkSamplingMessageContentBlock(value: unknown, path: string, errors: 
   }
 }
 /** Validates a value as `SamplingMessageContentBlock`, reporting every error with its path. */
-export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<SamplingMessageContentBlock> {
-  return validateWith(value, isSamplingMessageContentBlock, checkSamplingMessageContentBlock);
+export function validateSamplingMessageContentBlock(
+  value: unknown,
+): $runtime.ValidationResult<SamplingMessageContentBlock> {
+  return $runtime.validateWith(value, isSamplingMessageContentBlock, $checkSamplingMessageContentBlock);
 }
 /** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying every error. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isSamplingMessageContentBlock,
-    checkSamplingMessageContentBlock,
+    $checkSamplingMessageContentBlock,
     "SamplingMessageContentBlock",
   );
 }
@@ -4679,27 +5410,27 @@ export function isRole(value: unknown): value is Role {
   if (!(value === "assistant" || value === "user")) return false;
   return true;
 }
-function checkRole(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkRole(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
 /** Validates a value as `Role`, reporting every error with its path. */
-export function validateRole(value: unknown): ValidationResult<Role> {
-  return validateWith(value, isRole, checkRole);
+export function validateRole(value: unknown): $runtime.ValidationResult<Role> {
+  return $runtime.validateWith(value, isRole, $checkRole);
 }
 /** Returns the value as `Role`, or throws `ValidationFailed` carrying every error. */
 export function parseRole(value: unknown): Role {
-  return parseWith(value, isRole, checkRole, "Role");
+  return $runtime.parseWith(value, isRole, $checkRole, "Role");
 }
 /** Whether a value is a valid `ModelPreferences` (fast: builds no error objects). */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
   const value2 = value.hints;
-  if (value2 !== undefined && !isModelPreferencesPart1(value2)) return false;
+  if (value2 !== undefined && !$isModelPreferencesPart1(value2)) return false;
   const value3 = value.intelligencePriority;
   if (value3 !== undefined && !(typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1))
     return false;
@@ -4708,36 +5439,55 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
     return false;
   return true;
 }
-function checkModelPreferences(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
       if (!(typeof value1 === "number" && Number.isFinite(value1)))
-        unexpected(errors, path + "/costPriority", "type", "a number", value1, at + "/properties/costPriority/type");
+        $runtime.unexpected(
+          errors,
+          path + "/costPriority",
+          "type",
+          "a number",
+          value1,
+          at + "/properties/costPriority/type",
+        );
       else {
         if (!(value1 >= 0))
-          report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
+          $runtime.report(
+            errors,
+            path + "/costPriority",
+            "minimum",
+            "must be >= 0",
+            at + "/properties/costPriority/minimum",
+          );
         if (!(value1 <= 1))
-          report(errors, path + "/costPriority", "maximum", "must be <= 1", at + "/properties/costPriority/maximum");
+          $runtime.report(
+            errors,
+            path + "/costPriority",
+            "maximum",
+            "must be <= 1",
+            at + "/properties/costPriority/maximum",
+          );
       }
     }
     const value2 = value.hints;
     if (value2 !== undefined) {
       if (!Array.isArray(value2))
-        unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
+        $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
           const item4 = value2[i3];
-          checkModelHint(item4, path + "/hints" + "/" + i3, errors);
+          $checkModelHint(item4, path + "/hints" + "/" + i3, errors);
         }
       }
     }
     const value5 = value.intelligencePriority;
     if (value5 !== undefined) {
       if (!(typeof value5 === "number" && Number.isFinite(value5)))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/intelligencePriority",
           "type",
@@ -4747,7 +5497,7 @@ function checkModelPreferences(value: unknown, path: string, errors: ValidationE
         );
       else {
         if (!(value5 >= 0))
-          report(
+          $runtime.report(
             errors,
             path + "/intelligencePriority",
             "minimum",
@@ -4755,7 +5505,7 @@ function checkModelPreferences(value: unknown, path: string, errors: ValidationE
             at + "/properties/intelligencePriority/minimum",
           );
         if (!(value5 <= 1))
-          report(
+          $runtime.report(
             errors,
             path + "/intelligencePriority",
             "maximum",
@@ -4767,65 +5517,84 @@ function checkModelPreferences(value: unknown, path: string, errors: ValidationE
     const value6 = value.speedPriority;
     if (value6 !== undefined) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        unexpected(errors, path + "/speedPriority", "type", "a number", value6, at + "/properties/speedPriority/type");
+        $runtime.unexpected(
+          errors,
+          path + "/speedPriority",
+          "type",
+          "a number",
+          value6,
+          at + "/properties/speedPriority/type",
+        );
       else {
         if (!(value6 >= 0))
-          report(errors, path + "/speedPriority", "minimum", "must be >= 0", at + "/properties/speedPriority/minimum");
+          $runtime.report(
+            errors,
+            path + "/speedPriority",
+            "minimum",
+            "must be >= 0",
+            at + "/properties/speedPriority/minimum",
+          );
         if (!(value6 <= 1))
-          report(errors, path + "/speedPriority", "maximum", "must be <= 1", at + "/properties/speedPriority/maximum");
+          $runtime.report(
+            errors,
+            path + "/speedPriority",
+            "maximum",
+            "must be <= 1",
+            at + "/properties/speedPriority/maximum",
+          );
       }
     }
   }
 }
 /** Validates a value as `ModelPreferences`, reporting every error with its path. */
-export function validateModelPreferences(value: unknown): ValidationResult<ModelPreferences> {
-  return validateWith(value, isModelPreferences, checkModelPreferences);
+export function validateModelPreferences(value: unknown): $runtime.ValidationResult<ModelPreferences> {
+  return $runtime.validateWith(value, isModelPreferences, $checkModelPreferences);
 }
 /** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying every error. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return parseWith(value, isModelPreferences, checkModelPreferences, "ModelPreferences");
+  return $runtime.parseWith(value, isModelPreferences, $checkModelPreferences, "ModelPreferences");
 }
 /** Whether a value is a valid `ModelHint` (fast: builds no error objects). */
 export function isModelHint(value: unknown): value is ModelHint {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.name;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   return true;
 }
-function checkModelHint(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkModelHint(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
       if (typeof value1 !== "string")
-        unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
+        $runtime.unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
     }
   }
 }
 /** Validates a value as `ModelHint`, reporting every error with its path. */
-export function validateModelHint(value: unknown): ValidationResult<ModelHint> {
-  return validateWith(value, isModelHint, checkModelHint);
+export function validateModelHint(value: unknown): $runtime.ValidationResult<ModelHint> {
+  return $runtime.validateWith(value, isModelHint, $checkModelHint);
 }
 /** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying every error. */
 export function parseModelHint(value: unknown): ModelHint {
-  return parseWith(value, isModelHint, checkModelHint, "ModelHint");
+  return $runtime.parseWith(value, isModelHint, $checkModelHint, "ModelHint");
 }
 /** Whether a value is a valid `ToolChoice` (fast: builds no error objects). */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.mode;
   if (value1 !== undefined && !(value1 === "auto" || value1 === "none" || value1 === "required")) return false;
   return true;
 }
-function checkToolChoice(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkToolChoice(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
       if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-        unexpected(
+        $runtime.unexpected(
           errors,
           path + "/mode",
           "enum",
@@ -4837,138 +5606,138 @@ function checkToolChoice(value: unknown, path: string, errors: ValidationError[]
   }
 }
 /** Validates a value as `ToolChoice`, reporting every error with its path. */
-export function validateToolChoice(value: unknown): ValidationResult<ToolChoice> {
-  return validateWith(value, isToolChoice, checkToolChoice);
+export function validateToolChoice(value: unknown): $runtime.ValidationResult<ToolChoice> {
+  return $runtime.validateWith(value, isToolChoice, $checkToolChoice);
 }
 /** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying every error. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return parseWith(value, isToolChoice, checkToolChoice, "ToolChoice");
+  return $runtime.parseWith(value, isToolChoice, $checkToolChoice, "ToolChoice");
 }
 /** Whether a value is a valid `Tool` (fast: builds no error objects). */
 export function isTool(value: unknown): value is Tool {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.name;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputSchema;
   if (!isToolInputSchema(value2)) return false;
   return true;
 }
-function checkTool(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTool(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
-    if (value1 === undefined) missing(errors, path, "name", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "name", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
     const value2 = value.inputSchema;
-    if (value2 === undefined) missing(errors, path, "inputSchema", at + "/required");
-    else checkToolInputSchema(value2, path + "/inputSchema", errors);
+    if (value2 === undefined) $runtime.missing(errors, path, "inputSchema", at + "/required");
+    else $checkToolInputSchema(value2, path + "/inputSchema", errors);
   }
 }
 /** Validates a value as `Tool`, reporting every error with its path. */
-export function validateTool(value: unknown): ValidationResult<Tool> {
-  return validateWith(value, isTool, checkTool);
+export function validateTool(value: unknown): $runtime.ValidationResult<Tool> {
+  return $runtime.validateWith(value, isTool, $checkTool);
 }
 /** Returns the value as `Tool`, or throws `ValidationFailed` carrying every error. */
 export function parseTool(value: unknown): Tool {
-  return parseWith(value, isTool, checkTool, "Tool");
+  return $runtime.parseWith(value, isTool, $checkTool, "Tool");
 }
 /** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects). */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.type;
   if (value1 !== "object") return false;
   return true;
 }
-function checkToolInputSchema(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.type;
-    if (value1 === undefined) missing(errors, path, "type", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else if (value1 !== "object")
-      unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
+      $runtime.unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolInputSchema`, reporting every error with its path. */
-export function validateToolInputSchema(value: unknown): ValidationResult<ToolInputSchema> {
-  return validateWith(value, isToolInputSchema, checkToolInputSchema);
+export function validateToolInputSchema(value: unknown): $runtime.ValidationResult<ToolInputSchema> {
+  return $runtime.validateWith(value, isToolInputSchema, $checkToolInputSchema);
 }
 /** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying every error. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return parseWith(value, isToolInputSchema, checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parseWith(value, isToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
 }
 /** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects). */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
   if (value2 !== undefined && !isRequestParams(value2)) return false;
   return true;
 }
-function checkListRootsRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
-    if (value1 === undefined) missing(errors, path, "method", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value1 !== "roots/list")
-      unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
     const value2 = value.params;
-    if (value2 !== undefined) checkRequestParams(value2, path + "/params", errors);
+    if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
   }
 }
 /** Validates a value as `ListRootsRequest`, reporting every error with its path. */
-export function validateListRootsRequest(value: unknown): ValidationResult<ListRootsRequest> {
-  return validateWith(value, isListRootsRequest, checkListRootsRequest);
+export function validateListRootsRequest(value: unknown): $runtime.ValidationResult<ListRootsRequest> {
+  return $runtime.validateWith(value, isListRootsRequest, $checkListRootsRequest);
 }
 /** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return parseWith(value, isListRootsRequest, checkListRootsRequest, "ListRootsRequest");
+  return $runtime.parseWith(value, isListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
 }
 /** Whether a value is a valid `RequestParams` (fast: builds no error objects). */
 export function isRequestParams(value: unknown): value is RequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isRequestParamsMeta(value1)) return false;
   return true;
 }
-function checkRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkRequestParamsMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `RequestParams`, reporting every error with its path. */
-export function validateRequestParams(value: unknown): ValidationResult<RequestParams> {
-  return validateWith(value, isRequestParams, checkRequestParams);
+export function validateRequestParams(value: unknown): $runtime.ValidationResult<RequestParams> {
+  return $runtime.validateWith(value, isRequestParams, $checkRequestParams);
 }
 /** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return parseWith(value, isRequestParams, checkRequestParams, "RequestParams");
+  return $runtime.parseWith(value, isRequestParams, $checkRequestParams, "RequestParams");
 }
 /** Whether a value is a valid `RequestParamsMeta` (fast: builds no error objects). */
 export function isRequestParamsMeta(value: unknown): value is RequestParamsMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
     return false;
   return true;
 }
-function checkRequestParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!(isRequestParamsMetaPart1(value1) || isRequestParamsMetaPart2(value1))) {
-        if (isCancelTaskRequestPart4(value1)) {
+      if (!($isRequestParamsMetaPart1(value1) || $isRequestParamsMetaPart2(value1))) {
+        if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -4976,9 +5745,9 @@ function checkRequestParamsMeta(value: unknown, path: string, errors: Validation
               value1,
               at + "/properties/progressToken/type",
             );
-        } else if (isCancelTaskRequestPart3(value1)) {
+        } else if ($isCancelTaskRequestPart3(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            unexpected(
+            $runtime.unexpected(
               errors,
               path + "/progressToken",
               "type",
@@ -4987,7 +5756,7 @@ function checkRequestParamsMeta(value: unknown, path: string, errors: Validation
               at + "/properties/progressToken/type",
             );
         } else {
-          unexpected(
+          $runtime.unexpected(
             errors,
             path + "/progressToken",
             "type",
@@ -5001,37 +5770,37 @@ function checkRequestParamsMeta(value: unknown, path: string, errors: Validation
   }
 }
 /** Validates a value as `RequestParamsMeta`, reporting every error with its path. */
-export function validateRequestParamsMeta(value: unknown): ValidationResult<RequestParamsMeta> {
-  return validateWith(value, isRequestParamsMeta, checkRequestParamsMeta);
+export function validateRequestParamsMeta(value: unknown): $runtime.ValidationResult<RequestParamsMeta> {
+  return $runtime.validateWith(value, isRequestParamsMeta, $checkRequestParamsMeta);
 }
 /** Returns the value as `RequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseRequestParamsMeta(value: unknown): RequestParamsMeta {
-  return parseWith(value, isRequestParamsMeta, checkRequestParamsMeta, "RequestParamsMeta");
+  return $runtime.parseWith(value, isRequestParamsMeta, $checkRequestParamsMeta, "RequestParamsMeta");
 }
 /** Whether a value is a valid `ElicitResult` (fast: builds no error objects). */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isElicitResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isElicitResultPart1(value1)) return false;
   const value2 = value.action;
   if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline")) return false;
   const value3 = value.content;
-  if (value3 !== undefined && !isElicitResultPart2(value3)) return false;
+  if (value3 !== undefined && !$isElicitResultPart3(value3)) return false;
   return true;
 }
-function checkElicitResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkElicitResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.action;
-    if (value4 === undefined) missing(errors, path, "action", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "action", at + "/required");
     else if (!(value4 === "accept" || value4 === "cancel" || value4 === "decline"))
-      unexpected(
+      $runtime.unexpected(
         errors,
         path + "/action",
         "enum",
@@ -5041,22 +5810,22 @@ function checkElicitResult(value: unknown, path: string, errors: ValidationError
       );
     const value5 = value.content;
     if (value5 !== undefined) {
-      if (!isObject(value5))
-        unexpected(errors, path + "/content", "type", "an object", value5, at + "/properties/content/type");
+      if (!$runtime.isObject(value5))
+        $runtime.unexpected(errors, path + "/content", "type", "an object", value5, at + "/properties/content/type");
       else {
         for (const key6 in value5) {
           const item7 = value5[key6];
           if (!(
-            isElicitResultPart4(item7) ||
-            isElicitResultPart5(item7) ||
-            isElicitResultPart6(item7) ||
-            isElicitResultPart7(item7)
+            $isElicitResultPart4(item7) ||
+            $isElicitResultPart5(item7) ||
+            $isElicitResultPart6(item7) ||
+            $isElicitResultPart7(item7)
           )) {
-            if (isMcpElicitationSchemaPart7(item7)) {
+            if ($isMcpElicitationSchemaPart7(item7)) {
               if (!Array.isArray(item7))
-                unexpected(
+                $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + pointerToken(key6),
+                  path + "/content" + "/" + $runtime.pointerToken(key6),
                   "type",
                   "an array",
                   item7,
@@ -5066,9 +5835,9 @@ function checkElicitResult(value: unknown, path: string, errors: ValidationError
                 for (let i8 = 0; i8 < item7.length; i8++) {
                   const item9 = item7[i8];
                   if (typeof item9 !== "string")
-                    unexpected(
+                    $runtime.unexpected(
                       errors,
-                      path + "/content" + "/" + pointerToken(key6) + "/" + i8,
+                      path + "/content" + "/" + $runtime.pointerToken(key6) + "/" + i8,
                       "type",
                       "a string",
                       item9,
@@ -5076,40 +5845,40 @@ function checkElicitResult(value: unknown, path: string, errors: ValidationError
                     );
                 }
               }
-            } else if (isCancelTaskRequestPart4(item7)) {
+            } else if ($isCancelTaskRequestPart4(item7)) {
               if (typeof item7 !== "string")
-                unexpected(
+                $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + pointerToken(key6),
+                  path + "/content" + "/" + $runtime.pointerToken(key6),
                   "type",
                   "a string",
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if (isCancelTaskRequestPart3(item7)) {
+            } else if ($isCancelTaskRequestPart3(item7)) {
               if (!(typeof item7 === "number" && Number.isInteger(item7)))
-                unexpected(
+                $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + pointerToken(key6),
+                  path + "/content" + "/" + $runtime.pointerToken(key6),
                   "type",
                   "an integer",
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if (isMcpElicitationBooleanSchemaPart3(item7)) {
+            } else if ($isMcpElicitationBooleanSchemaPart3(item7)) {
               if (typeof item7 !== "boolean")
-                unexpected(
+                $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + pointerToken(key6),
+                  path + "/content" + "/" + $runtime.pointerToken(key6),
                   "type",
                   "a boolean",
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
             } else {
-              unexpected(
+              $runtime.unexpected(
                 errors,
-                path + "/content" + "/" + pointerToken(key6),
+                path + "/content" + "/" + $runtime.pointerToken(key6),
                 "type",
                 "an array, a string, an integer or a boolean",
                 item7,
@@ -5123,18 +5892,18 @@ function checkElicitResult(value: unknown, path: string, errors: ValidationError
   }
 }
 /** Validates a value as `ElicitResult`, reporting every error with its path. */
-export function validateElicitResult(value: unknown): ValidationResult<ElicitResult> {
-  return validateWith(value, isElicitResult, checkElicitResult);
+export function validateElicitResult(value: unknown): $runtime.ValidationResult<ElicitResult> {
+  return $runtime.validateWith(value, isElicitResult, $checkElicitResult);
 }
 /** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return parseWith(value, isElicitResult, checkElicitResult, "ElicitResult");
+  return $runtime.parseWith(value, isElicitResult, $checkElicitResult, "ElicitResult");
 }
 /** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects). */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCreateMessageResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isCreateMessageResultPart1(value1)) return false;
   const value2 = value.content;
   if (!isSamplingContent(value2)) return false;
   const value3 = value.model;
@@ -5145,123 +5914,130 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
   if (value5 !== undefined && typeof value5 !== "string") return false;
   return true;
 }
-function checkCreateMessageResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.content;
-    if (value4 === undefined) missing(errors, path, "content", at + "/required");
-    else checkSamplingContent(value4, path + "/content", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    else $checkSamplingContent(value4, path + "/content", errors);
     const value5 = value.model;
-    if (value5 === undefined) missing(errors, path, "model", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "model", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/model", "type", "a string", value5, at + "/properties/model/type");
+      $runtime.unexpected(errors, path + "/model", "type", "a string", value5, at + "/properties/model/type");
     const value6 = value.role;
-    if (value6 === undefined) missing(errors, path, "role", at + "/required");
-    else checkRole(value6, path + "/role", errors);
+    if (value6 === undefined) $runtime.missing(errors, path, "role", at + "/required");
+    else $checkRole(value6, path + "/role", errors);
     const value7 = value.stopReason;
     if (value7 !== undefined) {
       if (typeof value7 !== "string")
-        unexpected(errors, path + "/stopReason", "type", "a string", value7, at + "/properties/stopReason/type");
+        $runtime.unexpected(
+          errors,
+          path + "/stopReason",
+          "type",
+          "a string",
+          value7,
+          at + "/properties/stopReason/type",
+        );
     }
   }
 }
 /** Validates a value as `CreateMessageResult`, reporting every error with its path. */
-export function validateCreateMessageResult(value: unknown): ValidationResult<CreateMessageResult> {
-  return validateWith(value, isCreateMessageResult, checkCreateMessageResult);
+export function validateCreateMessageResult(value: unknown): $runtime.ValidationResult<CreateMessageResult> {
+  return $runtime.validateWith(value, isCreateMessageResult, $checkCreateMessageResult);
 }
 /** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return parseWith(value, isCreateMessageResult, checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parseWith(value, isCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
 }
 /** Whether a value is a valid `ListRootsResult` (fast: builds no error objects). */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isListRootsResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isListRootsResultPart1(value1)) return false;
   const value2 = value.roots;
-  if (!isListRootsResultPart2(value2)) return false;
+  if (!$isListRootsResultPart2(value2)) return false;
   return true;
 }
-function checkListRootsResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.roots;
-    if (value4 === undefined) missing(errors, path, "roots", at + "/required");
+    if (value4 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
     else if (!Array.isArray(value4))
-      unexpected(errors, path + "/roots", "type", "an array", value4, at + "/properties/roots/type");
+      $runtime.unexpected(errors, path + "/roots", "type", "an array", value4, at + "/properties/roots/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         const item6 = value4[i5];
-        checkRoot(item6, path + "/roots" + "/" + i5, errors);
+        $checkRoot(item6, path + "/roots" + "/" + i5, errors);
       }
     }
   }
 }
 /** Validates a value as `ListRootsResult`, reporting every error with its path. */
-export function validateListRootsResult(value: unknown): ValidationResult<ListRootsResult> {
-  return validateWith(value, isListRootsResult, checkListRootsResult);
+export function validateListRootsResult(value: unknown): $runtime.ValidationResult<ListRootsResult> {
+  return $runtime.validateWith(value, isListRootsResult, $checkListRootsResult);
 }
 /** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying every error. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return parseWith(value, isListRootsResult, checkListRootsResult, "ListRootsResult");
+  return $runtime.parseWith(value, isListRootsResult, $checkListRootsResult, "ListRootsResult");
 }
 /** Whether a value is a valid `Root` (fast: builds no error objects). */
 export function isRoot(value: unknown): value is Root {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isRootPart1(value1)) return false;
+  if (value1 !== undefined && !$isRootPart1(value1)) return false;
   const value2 = value.name;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.uri;
   if (typeof value3 !== "string") return false;
   return true;
 }
-function checkRoot(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.name;
     if (value4 !== undefined) {
       if (typeof value4 !== "string")
-        unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
+        $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
     }
     const value5 = value.uri;
-    if (value5 === undefined) missing(errors, path, "uri", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
     else if (typeof value5 !== "string")
-      unexpected(errors, path + "/uri", "type", "a string", value5, at + "/properties/uri/type");
+      $runtime.unexpected(errors, path + "/uri", "type", "a string", value5, at + "/properties/uri/type");
   }
 }
 /** Validates a value as `Root`, reporting every error with its path. */
-export function validateRoot(value: unknown): ValidationResult<Root> {
-  return validateWith(value, isRoot, checkRoot);
+export function validateRoot(value: unknown): $runtime.ValidationResult<Root> {
+  return $runtime.validateWith(value, isRoot, $checkRoot);
 }
 /** Returns the value as `Root`, or throws `ValidationFailed` carrying every error. */
 export function parseRoot(value: unknown): Root {
-  return parseWith(value, isRoot, checkRoot, "Root");
+  return $runtime.parseWith(value, isRoot, $checkRoot, "Root");
 }
 
-function isCancelTaskRequestPart1(value: unknown): boolean {
+function $isCancelTaskRequestPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isCancelTaskRequestPart2(value: unknown): boolean {
+function $isCancelTaskRequestPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5271,17 +6047,17 @@ function isCancelTaskRequestPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isCancelTaskRequestPart3(value: unknown): boolean {
+function $isCancelTaskRequestPart3(value: unknown): boolean {
   return typeof value === "number";
 }
-function isCancelTaskRequestPart4(value: unknown): boolean {
+function $isCancelTaskRequestPart4(value: unknown): boolean {
   return typeof value === "string";
 }
-function isCancelTaskResultMetaPart1(value: unknown): boolean {
+function $isCancelTaskResultMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isCancelTaskResultMetaPart2(value: unknown): boolean {
+function $isCancelTaskResultMetaPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5291,34 +6067,34 @@ function isCancelTaskResultMetaPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isCancelledTaskPart1(value: unknown): boolean {
+function $isCancelledTaskPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isCancelledTaskPart2(value: unknown): boolean {
+function $isCancelledTaskPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isCancelledTaskPart3(value: unknown): boolean {
+function $isCancelledTaskPart3(value: unknown): boolean {
   return value === null;
 }
-function isCompletedTaskPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isCompletedTaskPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isCompletedTaskPart2(value: unknown): boolean {
+function $isCompletedTaskPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isCompletedTaskPart3(value: unknown): boolean {
+function $isCompletedTaskPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isCreateTaskResultMetaPart1(value: unknown): boolean {
+function $isCreateTaskResultMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isCreateTaskResultMetaPart2(value: unknown): boolean {
+function $isCreateTaskResultMetaPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5328,23 +6104,23 @@ function isCreateTaskResultMetaPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isFailedTaskPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isFailedTaskPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isFailedTaskPart2(value: unknown): boolean {
+function $isFailedTaskPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isFailedTaskPart3(value: unknown): boolean {
+function $isFailedTaskPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isGetTaskRequestPart1(value: unknown): boolean {
+function $isGetTaskRequestPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isGetTaskRequestPart2(value: unknown): boolean {
+function $isGetTaskRequestPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5354,11 +6130,11 @@ function isGetTaskRequestPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isGetTaskResultMetaPart1(value: unknown): boolean {
+function $isGetTaskResultMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isGetTaskResultMetaPart2(value: unknown): boolean {
+function $isGetTaskResultMetaPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5368,45 +6144,45 @@ function isGetTaskResultMetaPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isInputRequiredTaskPart1(value: unknown): boolean {
+function $isInputRequiredTaskPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isInputRequiredTaskPart2(value: unknown): boolean {
+function $isInputRequiredTaskPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isTaskPart1(value: unknown): boolean {
+function $isTaskPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isTaskPart2(value: unknown): boolean {
+function $isTaskPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isTaskStatusNotificationParamsPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskStatusNotificationParamsPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskSubscriptionAcknowledgedNotificationsPart1(value: unknown): boolean {
+function $isTaskSubscriptionAcknowledgedNotificationsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isTaskSubscriptionNotificationsPart1(value: unknown): boolean {
+function $isTaskSubscriptionNotificationsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isUpdateTaskRequestPart1(value: unknown): boolean {
+function $isUpdateTaskRequestPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isUpdateTaskRequestPart2(value: unknown): boolean {
+function $isUpdateTaskRequestPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5416,11 +6192,11 @@ function isUpdateTaskRequestPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isUpdateTaskResultMetaPart1(value: unknown): boolean {
+function $isUpdateTaskResultMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isUpdateTaskResultMetaPart2(value: unknown): boolean {
+function $isUpdateTaskResultMetaPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -5430,493 +6206,493 @@ function isUpdateTaskResultMetaPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function isWorkingTaskPart1(value: unknown): boolean {
+function $isWorkingTaskPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isWorkingTaskPart2(value: unknown): boolean {
+function $isWorkingTaskPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isElicitRequestURLParamsMetaPart1(value: unknown): boolean {
+function $isElicitRequestURLParamsMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isElicitRequestURLParamsMetaPart2(value: unknown): boolean {
+function $isElicitRequestURLParamsMetaPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isElicitRequestFormParamsMetaPart1(value: unknown): boolean {
+function $isElicitRequestFormParamsMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isElicitRequestFormParamsMetaPart2(value: unknown): boolean {
+function $isElicitRequestFormParamsMetaPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isMcpElicitationSchemaPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isMcpElicitationSchemaPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!isMcpElicitationPrimitiveSchema(item2)) return false;
   }
   return true;
 }
-function isMcpElicitationSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationSchemaPart5(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationSchemaPart6(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationSchemaPart7(value: unknown): boolean {
   return Array.isArray(value);
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
+function $isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
+function $isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart8(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart9(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart10(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationStringSchemaPart11(value: unknown): boolean {
+function $isMcpElicitationStringSchemaPart11(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
+function $isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
   if (typeof value !== "boolean") return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
   return typeof value === "boolean";
 }
-function isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
+function $isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isCreateMessageRequestParamsPart1(value: unknown): boolean {
+function $isCreateMessageRequestParamsPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessage(value[i1])) return false;
   }
   return true;
 }
-function isCreateMessageRequestParamsPart2(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isCreateMessageRequestParamsPart2(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isCreateMessageRequestParamsPart3(value: unknown): boolean {
+function $isCreateMessageRequestParamsPart3(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isCreateMessageRequestParamsPart4(value: unknown): boolean {
+function $isCreateMessageRequestParamsPart4(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isTool(value[i1])) return false;
   }
   return true;
 }
-function isCreateMessageRequestParamsMetaPart1(value: unknown): boolean {
+function $isCreateMessageRequestParamsMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isCreateMessageRequestParamsMetaPart2(value: unknown): boolean {
+function $isCreateMessageRequestParamsMetaPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isSamplingMessagePart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isSamplingMessagePart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isSamplingContentPart1(value: unknown): boolean {
+function $isSamplingContentPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
-function isSamplingContentPart2(value: unknown): boolean {
+function $isSamplingContentPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
-function isSamplingContentPart3(value: unknown): boolean {
-  return isObject(value);
+function $isSamplingContentPart3(value: unknown): boolean {
+  return $runtime.isObject(value);
 }
-function isSamplingMessageContentBlockPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isSamplingMessageContentBlockPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isModelPreferencesPart1(value: unknown): boolean {
+function $isModelPreferencesPart1(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isModelHint(value[i1])) return false;
   }
   return true;
 }
-function isRequestParamsMetaPart1(value: unknown): boolean {
+function $isRequestParamsMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isRequestParamsMetaPart2(value: unknown): boolean {
+function $isRequestParamsMetaPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isElicitResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isElicitResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isElicitResultPart3(value: unknown): boolean {
+function $isElicitResultPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isElicitResultPart2(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isElicitResultPart3(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
-      isElicitResultPart3(item2) ||
+      $isElicitResultPart2(item2) ||
       typeof item2 === "string" ||
       (typeof item2 === "number" && Number.isInteger(item2)) ||
       typeof item2 === "boolean"
@@ -5925,41 +6701,41 @@ function isElicitResultPart2(value: unknown): boolean {
   }
   return true;
 }
-function isElicitResultPart4(value: unknown): boolean {
+function $isElicitResultPart4(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function isElicitResultPart5(value: unknown): boolean {
+function $isElicitResultPart5(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isElicitResultPart6(value: unknown): boolean {
+function $isElicitResultPart6(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isElicitResultPart7(value: unknown): boolean {
+function $isElicitResultPart7(value: unknown): boolean {
   if (typeof value !== "boolean") return false;
   return true;
 }
-function isCreateMessageResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isCreateMessageResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isListRootsResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isListRootsResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isListRootsResultPart2(value: unknown): boolean {
+function $isListRootsResultPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isRoot(value[i1])) return false;
   }
   return true;
 }
-function isRootPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isRootPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }

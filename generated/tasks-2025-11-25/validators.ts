@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bfdcb117617966bcf6ce8de3711757d2bd6527633ff0d8e68011a84711d7d6f9 eaa547b826c38b76ce64f6f32794387dff042a921d66c9fa61c9ab43a23b10a1
+// Fingerprint: c927b3de6e6526c60264e9ec9397ec80404328d2da12b718655d43d203f55764 ee80c98e11da895907bf8ad058a4a6e05b423883014188da7178a18f12b9a8a1
 
 import type {
   TaskStatus,
@@ -43,8 +43,7 @@ import type {
   PaginatedRequestParamsMeta,
   NotificationParams,
 } from "./types.js";
-import type { ValidationError, ValidationResult } from "./runtime.js";
-import { isObject, missing, parseWith, unexpected, validateWith } from "./runtime.js";
+import * as $runtime from "./runtime.js";
 
 export type { ValidationError, ValidationResult } from "./runtime.js";
 export { ValidationFailed } from "./runtime.js";
@@ -61,7 +60,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
     return false;
   return true;
 }
-function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus";
   if (!(
     value === "cancelled" ||
@@ -70,7 +69,7 @@ function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]
     value === "input_required" ||
     value === "working"
   ))
-    unexpected(
+    $runtime.unexpected(
       errors,
       path,
       "enum",
@@ -80,67 +79,67 @@ function checkTaskStatus(value: unknown, path: string, errors: ValidationError[]
     );
 }
 /** Validates a value as `TaskStatus`, reporting every error with its path. */
-export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  return validateWith(value, isTaskStatus, checkTaskStatus);
+export function validateTaskStatus(value: unknown): $runtime.ValidationResult<TaskStatus> {
+  return $runtime.validateWith(value, isTaskStatus, $checkTaskStatus);
 }
 /** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return parseWith(value, isTaskStatus, checkTaskStatus, "TaskStatus");
+  return $runtime.parseWith(value, isTaskStatus, $checkTaskStatus, "TaskStatus");
 }
 /** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.ttl;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1))) return false;
   return true;
 }
-function checkTaskMetadata(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
       if (!(typeof value1 === "number" && Number.isInteger(value1)))
-        unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
+        $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
     }
   }
 }
 /** Validates a value as `TaskMetadata`, reporting every error with its path. */
-export function validateTaskMetadata(value: unknown): ValidationResult<TaskMetadata> {
-  return validateWith(value, isTaskMetadata, checkTaskMetadata);
+export function validateTaskMetadata(value: unknown): $runtime.ValidationResult<TaskMetadata> {
+  return $runtime.validateWith(value, isTaskMetadata, $checkTaskMetadata);
 }
 /** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return parseWith(value, isTaskMetadata, checkTaskMetadata, "TaskMetadata");
+  return $runtime.parseWith(value, isTaskMetadata, $checkTaskMetadata, "TaskMetadata");
 }
 /** Whether a value is a valid `RelatedTaskMetadata` (fast: builds no error objects). */
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   return true;
 }
-function checkRelatedTaskMetadata(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `RelatedTaskMetadata`, reporting every error with its path. */
-export function validateRelatedTaskMetadata(value: unknown): ValidationResult<RelatedTaskMetadata> {
-  return validateWith(value, isRelatedTaskMetadata, checkRelatedTaskMetadata);
+export function validateRelatedTaskMetadata(value: unknown): $runtime.ValidationResult<RelatedTaskMetadata> {
+  return $runtime.validateWith(value, isRelatedTaskMetadata, $checkRelatedTaskMetadata);
 }
 /** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` carrying every error. */
 export function parseRelatedTaskMetadata(value: unknown): RelatedTaskMetadata {
-  return parseWith(value, isRelatedTaskMetadata, checkRelatedTaskMetadata, "RelatedTaskMetadata");
+  return $runtime.parseWith(value, isRelatedTaskMetadata, $checkRelatedTaskMetadata, "RelatedTaskMetadata");
 }
 /** Whether a value is a valid `Task` (fast: builds no error objects). */
 export function isTask(value: unknown): value is Task {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.createdAt;
   if (typeof value1 !== "string") return false;
   const value2 = value.lastUpdatedAt;
@@ -157,148 +156,177 @@ export function isTask(value: unknown): value is Task {
   if (!((typeof value7 === "number" && Number.isInteger(value7)) || value7 === null)) return false;
   return true;
 }
-function checkTask(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createdAt;
-    if (value1 === undefined) missing(errors, path, "createdAt", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/createdAt", "type", "a string", value1, at + "/properties/createdAt/type");
+      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value1, at + "/properties/createdAt/type");
     const value2 = value.lastUpdatedAt;
-    if (value2 === undefined) missing(errors, path, "lastUpdatedAt", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
     else if (typeof value2 !== "string")
-      unexpected(errors, path + "/lastUpdatedAt", "type", "a string", value2, at + "/properties/lastUpdatedAt/type");
+      $runtime.unexpected(
+        errors,
+        path + "/lastUpdatedAt",
+        "type",
+        "a string",
+        value2,
+        at + "/properties/lastUpdatedAt/type",
+      );
     const value3 = value.pollInterval;
     if (value3 !== undefined) {
       if (!(typeof value3 === "number" && Number.isInteger(value3)))
-        unexpected(errors, path + "/pollInterval", "type", "an integer", value3, at + "/properties/pollInterval/type");
+        $runtime.unexpected(
+          errors,
+          path + "/pollInterval",
+          "type",
+          "an integer",
+          value3,
+          at + "/properties/pollInterval/type",
+        );
     }
     const value4 = value.status;
-    if (value4 === undefined) missing(errors, path, "status", at + "/required");
-    else checkTaskStatus(value4, path + "/status", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "status", at + "/required");
+    else $checkTaskStatus(value4, path + "/status", errors);
     const value5 = value.statusMessage;
     if (value5 !== undefined) {
       if (typeof value5 !== "string")
-        unexpected(errors, path + "/statusMessage", "type", "a string", value5, at + "/properties/statusMessage/type");
+        $runtime.unexpected(
+          errors,
+          path + "/statusMessage",
+          "type",
+          "a string",
+          value5,
+          at + "/properties/statusMessage/type",
+        );
     }
     const value6 = value.taskId;
-    if (value6 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value6 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value6 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value6, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value6, at + "/properties/taskId/type");
     const value7 = value.ttl;
-    if (value7 === undefined) missing(errors, path, "ttl", at + "/required");
-    else if (!(isTaskPart1(value7) || isTaskPart2(value7))) {
-      if (isTaskPart4(value7)) {
+    if (value7 === undefined) $runtime.missing(errors, path, "ttl", at + "/required");
+    else if (!($isTaskPart1(value7) || $isTaskPart2(value7))) {
+      if ($isTaskPart4(value7)) {
         if (!(typeof value7 === "number" && Number.isInteger(value7)))
-          unexpected(errors, path + "/ttl", "type", "an integer", value7, at + "/properties/ttl/type");
-      } else if (isTaskPart3(value7)) {
-        if (value7 !== null) unexpected(errors, path + "/ttl", "type", "null", value7, at + "/properties/ttl/type");
+          $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value7, at + "/properties/ttl/type");
+      } else if ($isTaskPart3(value7)) {
+        if (value7 !== null)
+          $runtime.unexpected(errors, path + "/ttl", "type", "null", value7, at + "/properties/ttl/type");
       } else {
-        unexpected(errors, path + "/ttl", "type", "an integer or null", value7, at + "/properties/ttl/type");
+        $runtime.unexpected(errors, path + "/ttl", "type", "an integer or null", value7, at + "/properties/ttl/type");
       }
     }
   }
 }
 /** Validates a value as `Task`, reporting every error with its path. */
-export function validateTask(value: unknown): ValidationResult<Task> {
-  return validateWith(value, isTask, checkTask);
+export function validateTask(value: unknown): $runtime.ValidationResult<Task> {
+  return $runtime.validateWith(value, isTask, $checkTask);
 }
 /** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
 export function parseTask(value: unknown): Task {
-  return parseWith(value, isTask, checkTask, "Task");
+  return $runtime.parseWith(value, isTask, $checkTask, "Task");
 }
 /** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCreateTaskResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isCreateTaskResultPart1(value1)) return false;
   const value2 = value.task;
   if (!isTask(value2)) return false;
   return true;
 }
-function checkCreateTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.task;
-    if (value4 === undefined) missing(errors, path, "task", at + "/required");
-    else checkTask(value4, path + "/task", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "task", at + "/required");
+    else $checkTask(value4, path + "/task", errors);
   }
 }
 /** Validates a value as `CreateTaskResult`, reporting every error with its path. */
-export function validateCreateTaskResult(value: unknown): ValidationResult<CreateTaskResult> {
-  return validateWith(value, isCreateTaskResult, checkCreateTaskResult);
+export function validateCreateTaskResult(value: unknown): $runtime.ValidationResult<CreateTaskResult> {
+  return $runtime.validateWith(value, isCreateTaskResult, $checkCreateTaskResult);
 }
 /** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return parseWith(value, isCreateTaskResult, checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
 }
 /** Whether a value is a valid `TaskAugmentedRequestParams` (fast: builds no error objects). */
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isTaskAugmentedRequestParamsMeta(value1)) return false;
   const value2 = value.task;
   if (value2 !== undefined && !isTaskMetadata(value2)) return false;
   return true;
 }
-function checkTaskAugmentedRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkTaskAugmentedRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkTaskAugmentedRequestParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.task;
-    if (value2 !== undefined) checkTaskMetadata(value2, path + "/task", errors);
+    if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
   }
 }
 /** Validates a value as `TaskAugmentedRequestParams`, reporting every error with its path. */
-export function validateTaskAugmentedRequestParams(value: unknown): ValidationResult<TaskAugmentedRequestParams> {
-  return validateWith(value, isTaskAugmentedRequestParams, checkTaskAugmentedRequestParams);
+export function validateTaskAugmentedRequestParams(
+  value: unknown,
+): $runtime.ValidationResult<TaskAugmentedRequestParams> {
+  return $runtime.validateWith(value, isTaskAugmentedRequestParams, $checkTaskAugmentedRequestParams);
 }
 /** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRequestParams {
-  return parseWith(value, isTaskAugmentedRequestParams, checkTaskAugmentedRequestParams, "TaskAugmentedRequestParams");
+  return $runtime.parseWith(
+    value,
+    isTaskAugmentedRequestParams,
+    $checkTaskAugmentedRequestParams,
+    "TaskAugmentedRequestParams",
+  );
 }
 /** Whether a value is a valid `TaskAugmentedRequestParamsMeta` (fast: builds no error objects). */
 export function isTaskAugmentedRequestParamsMeta(value: unknown): value is TaskAugmentedRequestParamsMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !isProgressToken(value1)) return false;
   return true;
 }
-function checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
-    if (value1 !== undefined) checkProgressToken(value1, path + "/progressToken", errors);
+    if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
 /** Validates a value as `TaskAugmentedRequestParamsMeta`, reporting every error with its path. */
 export function validateTaskAugmentedRequestParamsMeta(
   value: unknown,
-): ValidationResult<TaskAugmentedRequestParamsMeta> {
-  return validateWith(value, isTaskAugmentedRequestParamsMeta, checkTaskAugmentedRequestParamsMeta);
+): $runtime.ValidationResult<TaskAugmentedRequestParamsMeta> {
+  return $runtime.validateWith(value, isTaskAugmentedRequestParamsMeta, $checkTaskAugmentedRequestParamsMeta);
 }
 /** Returns the value as `TaskAugmentedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskAugmentedRequestParamsMeta(value: unknown): TaskAugmentedRequestParamsMeta {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskAugmentedRequestParamsMeta,
-    checkTaskAugmentedRequestParamsMeta,
+    $checkTaskAugmentedRequestParamsMeta,
     "TaskAugmentedRequestParamsMeta",
   );
 }
 /** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.id;
   if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -309,58 +337,58 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   if (!isGetTaskRequestParams(value4)) return false;
   return true;
 }
-function checkGetTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
-    if (value1 === undefined) missing(errors, path, "id", at + "/required");
-    else checkRequestId(value1, path + "/id", errors);
+    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else $checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value2 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/get")
-      unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) missing(errors, path, "params", at + "/required");
-    else checkGetTaskRequestParams(value4, path + "/params", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkGetTaskRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `GetTaskRequest`, reporting every error with its path. */
-export function validateGetTaskRequest(value: unknown): ValidationResult<GetTaskRequest> {
-  return validateWith(value, isGetTaskRequest, checkGetTaskRequest);
+export function validateGetTaskRequest(value: unknown): $runtime.ValidationResult<GetTaskRequest> {
+  return $runtime.validateWith(value, isGetTaskRequest, $checkGetTaskRequest);
 }
 /** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return parseWith(value, isGetTaskRequest, checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parseWith(value, isGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   return true;
 }
-function checkGetTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(value: unknown): ValidationResult<GetTaskRequestParams> {
-  return validateWith(value, isGetTaskRequestParams, checkGetTaskRequestParams);
+export function validateGetTaskRequestParams(value: unknown): $runtime.ValidationResult<GetTaskRequestParams> {
+  return $runtime.validateWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams);
 }
 /** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return parseWith(value, isGetTaskRequestParams, checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parseWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
@@ -368,25 +396,32 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
   if (!isTask(value)) return false;
   return true;
 }
-function checkGetTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value))
-    unexpected(errors, path, "type", "an object", value, "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type");
+function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+  if (!$runtime.isObject(value))
+    $runtime.unexpected(
+      errors,
+      path,
+      "type",
+      "an object",
+      value,
+      "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type",
+    );
   else {
-    checkResult(value, path, errors);
-    checkTask(value, path, errors);
+    $checkResult(value, path, errors);
+    $checkTask(value, path, errors);
   }
 }
 /** Validates a value as `GetTaskResult`, reporting every error with its path. */
-export function validateGetTaskResult(value: unknown): ValidationResult<GetTaskResult> {
-  return validateWith(value, isGetTaskResult, checkGetTaskResult);
+export function validateGetTaskResult(value: unknown): $runtime.ValidationResult<GetTaskResult> {
+  return $runtime.validateWith(value, isGetTaskResult, $checkGetTaskResult);
 }
 /** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return parseWith(value, isGetTaskResult, checkGetTaskResult, "GetTaskResult");
+  return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
 }
 /** Whether a value is a valid `GetTaskPayloadRequest` (fast: builds no error objects). */
 export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.id;
   if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -397,93 +432,95 @@ export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayload
   if (!isGetTaskPayloadRequestParams(value4)) return false;
   return true;
 }
-function checkGetTaskPayloadRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
-    if (value1 === undefined) missing(errors, path, "id", at + "/required");
-    else checkRequestId(value1, path + "/id", errors);
+    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else $checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value2 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/result")
-      unexpected(errors, path + "/method", "const", '"tasks/result"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/result"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) missing(errors, path, "params", at + "/required");
-    else checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `GetTaskPayloadRequest`, reporting every error with its path. */
-export function validateGetTaskPayloadRequest(value: unknown): ValidationResult<GetTaskPayloadRequest> {
-  return validateWith(value, isGetTaskPayloadRequest, checkGetTaskPayloadRequest);
+export function validateGetTaskPayloadRequest(value: unknown): $runtime.ValidationResult<GetTaskPayloadRequest> {
+  return $runtime.validateWith(value, isGetTaskPayloadRequest, $checkGetTaskPayloadRequest);
 }
 /** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadRequest {
-  return parseWith(value, isGetTaskPayloadRequest, checkGetTaskPayloadRequest, "GetTaskPayloadRequest");
+  return $runtime.parseWith(value, isGetTaskPayloadRequest, $checkGetTaskPayloadRequest, "GetTaskPayloadRequest");
 }
 /** Whether a value is a valid `GetTaskPayloadRequestParams` (fast: builds no error objects). */
 export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   return true;
 }
-function checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `GetTaskPayloadRequestParams`, reporting every error with its path. */
-export function validateGetTaskPayloadRequestParams(value: unknown): ValidationResult<GetTaskPayloadRequestParams> {
-  return validateWith(value, isGetTaskPayloadRequestParams, checkGetTaskPayloadRequestParams);
+export function validateGetTaskPayloadRequestParams(
+  value: unknown,
+): $runtime.ValidationResult<GetTaskPayloadRequestParams> {
+  return $runtime.validateWith(value, isGetTaskPayloadRequestParams, $checkGetTaskPayloadRequestParams);
 }
 /** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskPayloadRequestParams(value: unknown): GetTaskPayloadRequestParams {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isGetTaskPayloadRequestParams,
-    checkGetTaskPayloadRequestParams,
+    $checkGetTaskPayloadRequestParams,
     "GetTaskPayloadRequestParams",
   );
 }
 /** Whether a value is a valid `GetTaskPayloadResult` (fast: builds no error objects). */
 export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isGetTaskPayloadResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isGetTaskPayloadResultPart1(value1)) return false;
   return true;
 }
-function checkGetTaskPayloadResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
 /** Validates a value as `GetTaskPayloadResult`, reporting every error with its path. */
-export function validateGetTaskPayloadResult(value: unknown): ValidationResult<GetTaskPayloadResult> {
-  return validateWith(value, isGetTaskPayloadResult, checkGetTaskPayloadResult);
+export function validateGetTaskPayloadResult(value: unknown): $runtime.ValidationResult<GetTaskPayloadResult> {
+  return $runtime.validateWith(value, isGetTaskPayloadResult, $checkGetTaskPayloadResult);
 }
 /** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskPayloadResult(value: unknown): GetTaskPayloadResult {
-  return parseWith(value, isGetTaskPayloadResult, checkGetTaskPayloadResult, "GetTaskPayloadResult");
+  return $runtime.parseWith(value, isGetTaskPayloadResult, $checkGetTaskPayloadResult, "GetTaskPayloadResult");
 }
 /** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.id;
   if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -494,58 +531,58 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   if (!isCancelTaskRequestParams(value4)) return false;
   return true;
 }
-function checkCancelTaskRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
-    if (value1 === undefined) missing(errors, path, "id", at + "/required");
-    else checkRequestId(value1, path + "/id", errors);
+    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else $checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value2 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/cancel")
-      unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 === undefined) missing(errors, path, "params", at + "/required");
-    else checkCancelTaskRequestParams(value4, path + "/params", errors);
+    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkCancelTaskRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
-export function validateCancelTaskRequest(value: unknown): ValidationResult<CancelTaskRequest> {
-  return validateWith(value, isCancelTaskRequest, checkCancelTaskRequest);
+export function validateCancelTaskRequest(value: unknown): $runtime.ValidationResult<CancelTaskRequest> {
+  return $runtime.validateWith(value, isCancelTaskRequest, $checkCancelTaskRequest);
 }
 /** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return parseWith(value, isCancelTaskRequest, checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parseWith(value, isCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   return true;
 }
-function checkCancelTaskRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
-    if (value1 === undefined) missing(errors, path, "taskId", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
-      unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
+      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
 /** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(value: unknown): ValidationResult<CancelTaskRequestParams> {
-  return validateWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams);
+export function validateCancelTaskRequestParams(value: unknown): $runtime.ValidationResult<CancelTaskRequestParams> {
+  return $runtime.validateWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams);
 }
 /** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return parseWith(value, isCancelTaskRequestParams, checkCancelTaskRequestParams, "CancelTaskRequestParams");
+  return $runtime.parseWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams, "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
@@ -553,25 +590,32 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   if (!isTask(value)) return false;
   return true;
 }
-function checkCancelTaskResult(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value))
-    unexpected(errors, path, "type", "an object", value, "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type");
+function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+  if (!$runtime.isObject(value))
+    $runtime.unexpected(
+      errors,
+      path,
+      "type",
+      "an object",
+      value,
+      "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result/type",
+    );
   else {
-    checkResult(value, path, errors);
-    checkTask(value, path, errors);
+    $checkResult(value, path, errors);
+    $checkTask(value, path, errors);
   }
 }
 /** Validates a value as `CancelTaskResult`, reporting every error with its path. */
-export function validateCancelTaskResult(value: unknown): ValidationResult<CancelTaskResult> {
-  return validateWith(value, isCancelTaskResult, checkCancelTaskResult);
+export function validateCancelTaskResult(value: unknown): $runtime.ValidationResult<CancelTaskResult> {
+  return $runtime.validateWith(value, isCancelTaskResult, $checkCancelTaskResult);
 }
 /** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return parseWith(value, isCancelTaskResult, checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
 /** Whether a value is a valid `ListTasksRequest` (fast: builds no error objects). */
 export function isListTasksRequest(value: unknown): value is ListTasksRequest {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.id;
   if (!isRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -582,77 +626,84 @@ export function isListTasksRequest(value: unknown): value is ListTasksRequest {
   if (value4 !== undefined && !isPaginatedRequestParams(value4)) return false;
   return true;
 }
-function checkListTasksRequest(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
-    if (value1 === undefined) missing(errors, path, "id", at + "/required");
-    else checkRequestId(value1, path + "/id", errors);
+    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else $checkRequestId(value1, path + "/id", errors);
     const value2 = value.jsonrpc;
-    if (value2 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value2 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
     const value3 = value.method;
-    if (value3 === undefined) missing(errors, path, "method", at + "/required");
+    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value3 !== "tasks/list")
-      unexpected(errors, path + "/method", "const", '"tasks/list"', value3, at + "/properties/method/const");
+      $runtime.unexpected(errors, path + "/method", "const", '"tasks/list"', value3, at + "/properties/method/const");
     const value4 = value.params;
-    if (value4 !== undefined) checkPaginatedRequestParams(value4, path + "/params", errors);
+    if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
 /** Validates a value as `ListTasksRequest`, reporting every error with its path. */
-export function validateListTasksRequest(value: unknown): ValidationResult<ListTasksRequest> {
-  return validateWith(value, isListTasksRequest, checkListTasksRequest);
+export function validateListTasksRequest(value: unknown): $runtime.ValidationResult<ListTasksRequest> {
+  return $runtime.validateWith(value, isListTasksRequest, $checkListTasksRequest);
 }
 /** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` carrying every error. */
 export function parseListTasksRequest(value: unknown): ListTasksRequest {
-  return parseWith(value, isListTasksRequest, checkListTasksRequest, "ListTasksRequest");
+  return $runtime.parseWith(value, isListTasksRequest, $checkListTasksRequest, "ListTasksRequest");
 }
 /** Whether a value is a valid `ListTasksResult` (fast: builds no error objects). */
 export function isListTasksResult(value: unknown): value is ListTasksResult {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isListTasksResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isListTasksResultPart1(value1)) return false;
   const value2 = value.nextCursor;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.tasks;
-  if (!isListTasksResultPart2(value3)) return false;
+  if (!$isListTasksResultPart2(value3)) return false;
   return true;
 }
-function checkListTasksResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value4 = value.nextCursor;
     if (value4 !== undefined) {
       if (typeof value4 !== "string")
-        unexpected(errors, path + "/nextCursor", "type", "a string", value4, at + "/properties/nextCursor/type");
+        $runtime.unexpected(
+          errors,
+          path + "/nextCursor",
+          "type",
+          "a string",
+          value4,
+          at + "/properties/nextCursor/type",
+        );
     }
     const value5 = value.tasks;
-    if (value5 === undefined) missing(errors, path, "tasks", at + "/required");
+    if (value5 === undefined) $runtime.missing(errors, path, "tasks", at + "/required");
     else if (!Array.isArray(value5))
-      unexpected(errors, path + "/tasks", "type", "an array", value5, at + "/properties/tasks/type");
+      $runtime.unexpected(errors, path + "/tasks", "type", "an array", value5, at + "/properties/tasks/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         const item7 = value5[i6];
-        checkTask(item7, path + "/tasks" + "/" + i6, errors);
+        $checkTask(item7, path + "/tasks" + "/" + i6, errors);
       }
     }
   }
 }
 /** Validates a value as `ListTasksResult`, reporting every error with its path. */
-export function validateListTasksResult(value: unknown): ValidationResult<ListTasksResult> {
-  return validateWith(value, isListTasksResult, checkListTasksResult);
+export function validateListTasksResult(value: unknown): $runtime.ValidationResult<ListTasksResult> {
+  return $runtime.validateWith(value, isListTasksResult, $checkListTasksResult);
 }
 /** Returns the value as `ListTasksResult`, or throws `ValidationFailed` carrying every error. */
 export function parseListTasksResult(value: unknown): ListTasksResult {
-  return parseWith(value, isListTasksResult, checkListTasksResult, "ListTasksResult");
+  return $runtime.parseWith(value, isListTasksResult, $checkListTasksResult, "ListTasksResult");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
@@ -660,9 +711,9 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
   if (!isTask(value)) return false;
   return true;
 }
-function checkTaskStatusNotificationParams(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isObject(value))
-    unexpected(
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+  if (!$runtime.isObject(value))
+    $runtime.unexpected(
       errors,
       path,
       "type",
@@ -671,26 +722,28 @@ function checkTaskStatusNotificationParams(value: unknown, path: string, errors:
       "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams/type",
     );
   else {
-    checkNotificationParams(value, path, errors);
-    checkTask(value, path, errors);
+    $checkNotificationParams(value, path, errors);
+    $checkTask(value, path, errors);
   }
 }
 /** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
-export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<TaskStatusNotificationParams> {
-  return validateWith(value, isTaskStatusNotificationParams, checkTaskStatusNotificationParams);
+export function validateTaskStatusNotificationParams(
+  value: unknown,
+): $runtime.ValidationResult<TaskStatusNotificationParams> {
+  return $runtime.validateWith(value, isTaskStatusNotificationParams, $checkTaskStatusNotificationParams);
 }
 /** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskStatusNotificationParams,
-    checkTaskStatusNotificationParams,
+    $checkTaskStatusNotificationParams,
     "TaskStatusNotificationParams",
   );
 }
 /** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -699,18 +752,18 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   if (!isTaskStatusNotificationParams(value3)) return false;
   return true;
 }
-function checkTaskStatusNotification(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
-    if (value1 === undefined) missing(errors, path, "jsonrpc", at + "/required");
+    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
     else if (value1 !== "2.0")
-      unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.method;
-    if (value2 === undefined) missing(errors, path, "method", at + "/required");
+    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
     else if (value2 !== "notifications/tasks/status")
-      unexpected(
+      $runtime.unexpected(
         errors,
         path + "/method",
         "const",
@@ -719,110 +772,116 @@ function checkTaskStatusNotification(value: unknown, path: string, errors: Valid
         at + "/properties/method/const",
       );
     const value3 = value.params;
-    if (value3 === undefined) missing(errors, path, "params", at + "/required");
-    else checkTaskStatusNotificationParams(value3, path + "/params", errors);
+    if (value3 === undefined) $runtime.missing(errors, path, "params", at + "/required");
+    else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
   }
 }
 /** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(value: unknown): ValidationResult<TaskStatusNotification> {
-  return validateWith(value, isTaskStatusNotification, checkTaskStatusNotification);
+export function validateTaskStatusNotification(value: unknown): $runtime.ValidationResult<TaskStatusNotification> {
+  return $runtime.validateWith(value, isTaskStatusNotification, $checkTaskStatusNotification);
 }
 /** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return parseWith(value, isTaskStatusNotification, checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parseWith(value, isTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskServerCapabilities` (fast: builds no error objects). */
 export function isTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.tasks;
   if (value1 !== undefined && !isTaskServerCapabilitiesTasks(value1)) return false;
   return true;
 }
-function checkTaskServerCapabilities(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
-    if (value1 !== undefined) checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
+    if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
 /** Validates a value as `TaskServerCapabilities`, reporting every error with its path. */
-export function validateTaskServerCapabilities(value: unknown): ValidationResult<TaskServerCapabilities> {
-  return validateWith(value, isTaskServerCapabilities, checkTaskServerCapabilities);
+export function validateTaskServerCapabilities(value: unknown): $runtime.ValidationResult<TaskServerCapabilities> {
+  return $runtime.validateWith(value, isTaskServerCapabilities, $checkTaskServerCapabilities);
 }
 /** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilities(value: unknown): TaskServerCapabilities {
-  return parseWith(value, isTaskServerCapabilities, checkTaskServerCapabilities, "TaskServerCapabilities");
+  return $runtime.parseWith(value, isTaskServerCapabilities, $checkTaskServerCapabilities, "TaskServerCapabilities");
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasks` (fast: builds no error objects). */
 export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.list;
-  if (value1 !== undefined && !isTaskServerCapabilitiesTasksPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskServerCapabilitiesTasksPart1(value1)) return false;
   const value2 = value.cancel;
-  if (value2 !== undefined && !isTaskServerCapabilitiesTasksPart2(value2)) return false;
+  if (value2 !== undefined && !$isTaskServerCapabilitiesTasksPart2(value2)) return false;
   const value3 = value.requests;
   if (value3 !== undefined && !isTaskServerCapabilitiesTasksRequests(value3)) return false;
   return true;
 }
-function checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!isObject(value2))
-        unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
+      if (!$runtime.isObject(value2))
+        $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
-    if (value3 !== undefined) checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
+    if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
 /** Validates a value as `TaskServerCapabilitiesTasks`, reporting every error with its path. */
-export function validateTaskServerCapabilitiesTasks(value: unknown): ValidationResult<TaskServerCapabilitiesTasks> {
-  return validateWith(value, isTaskServerCapabilitiesTasks, checkTaskServerCapabilitiesTasks);
+export function validateTaskServerCapabilitiesTasks(
+  value: unknown,
+): $runtime.ValidationResult<TaskServerCapabilitiesTasks> {
+  return $runtime.validateWith(value, isTaskServerCapabilitiesTasks, $checkTaskServerCapabilitiesTasks);
 }
 /** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilitiesTasks(value: unknown): TaskServerCapabilitiesTasks {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskServerCapabilitiesTasks,
-    checkTaskServerCapabilitiesTasks,
+    $checkTaskServerCapabilitiesTasks,
     "TaskServerCapabilitiesTasks",
   );
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasksRequests` (fast: builds no error objects). */
 export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.tools;
   if (value1 !== undefined && !isTaskServerCapabilitiesTasksRequestsTools(value1)) return false;
   return true;
 }
-function checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskServerCapabilitiesTasksRequests(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tools;
-    if (value1 !== undefined) checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
+    if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
   }
 }
 /** Validates a value as `TaskServerCapabilitiesTasksRequests`, reporting every error with its path. */
 export function validateTaskServerCapabilitiesTasksRequests(
   value: unknown,
-): ValidationResult<TaskServerCapabilitiesTasksRequests> {
-  return validateWith(value, isTaskServerCapabilitiesTasksRequests, checkTaskServerCapabilitiesTasksRequests);
+): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequests> {
+  return $runtime.validateWith(value, isTaskServerCapabilitiesTasksRequests, $checkTaskServerCapabilitiesTasksRequests);
 }
 /** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilitiesTasksRequests(value: unknown): TaskServerCapabilitiesTasksRequests {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskServerCapabilitiesTasksRequests,
-    checkTaskServerCapabilitiesTasksRequests,
+    $checkTaskServerCapabilitiesTasksRequests,
     "TaskServerCapabilitiesTasksRequests",
   );
 }
@@ -830,137 +889,151 @@ export function parseTaskServerCapabilitiesTasksRequests(value: unknown): TaskSe
 export function isTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): value is TaskServerCapabilitiesTasksRequestsTools {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.call;
-  if (value1 !== undefined && !isTaskServerCapabilitiesTasksRequestsToolsPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskServerCapabilitiesTasksRequestsToolsPart1(value1)) return false;
   return true;
 }
-function checkTaskServerCapabilitiesTasksRequestsTools(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskServerCapabilitiesTasksRequestsTools(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.call;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
     }
   }
 }
 /** Validates a value as `TaskServerCapabilitiesTasksRequestsTools`, reporting every error with its path. */
 export function validateTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
-): ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
-  return validateWith(value, isTaskServerCapabilitiesTasksRequestsTools, checkTaskServerCapabilitiesTasksRequestsTools);
+): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
+  return $runtime.validateWith(
+    value,
+    isTaskServerCapabilitiesTasksRequestsTools,
+    $checkTaskServerCapabilitiesTasksRequestsTools,
+  );
 }
 /** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): TaskServerCapabilitiesTasksRequestsTools {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskServerCapabilitiesTasksRequestsTools,
-    checkTaskServerCapabilitiesTasksRequestsTools,
+    $checkTaskServerCapabilitiesTasksRequestsTools,
     "TaskServerCapabilitiesTasksRequestsTools",
   );
 }
 /** Whether a value is a valid `TaskClientCapabilities` (fast: builds no error objects). */
 export function isTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.tasks;
   if (value1 !== undefined && !isTaskClientCapabilitiesTasks(value1)) return false;
   return true;
 }
-function checkTaskClientCapabilities(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
-    if (value1 !== undefined) checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
+    if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
 /** Validates a value as `TaskClientCapabilities`, reporting every error with its path. */
-export function validateTaskClientCapabilities(value: unknown): ValidationResult<TaskClientCapabilities> {
-  return validateWith(value, isTaskClientCapabilities, checkTaskClientCapabilities);
+export function validateTaskClientCapabilities(value: unknown): $runtime.ValidationResult<TaskClientCapabilities> {
+  return $runtime.validateWith(value, isTaskClientCapabilities, $checkTaskClientCapabilities);
 }
 /** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilities(value: unknown): TaskClientCapabilities {
-  return parseWith(value, isTaskClientCapabilities, checkTaskClientCapabilities, "TaskClientCapabilities");
+  return $runtime.parseWith(value, isTaskClientCapabilities, $checkTaskClientCapabilities, "TaskClientCapabilities");
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasks` (fast: builds no error objects). */
 export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.list;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasksPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskClientCapabilitiesTasksPart1(value1)) return false;
   const value2 = value.cancel;
-  if (value2 !== undefined && !isTaskClientCapabilitiesTasksPart2(value2)) return false;
+  if (value2 !== undefined && !$isTaskClientCapabilitiesTasksPart2(value2)) return false;
   const value3 = value.requests;
   if (value3 !== undefined && !isTaskClientCapabilitiesTasksRequests(value3)) return false;
   return true;
 }
-function checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!isObject(value2))
-        unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
+      if (!$runtime.isObject(value2))
+        $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
-    if (value3 !== undefined) checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
+    if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
 /** Validates a value as `TaskClientCapabilitiesTasks`, reporting every error with its path. */
-export function validateTaskClientCapabilitiesTasks(value: unknown): ValidationResult<TaskClientCapabilitiesTasks> {
-  return validateWith(value, isTaskClientCapabilitiesTasks, checkTaskClientCapabilitiesTasks);
+export function validateTaskClientCapabilitiesTasks(
+  value: unknown,
+): $runtime.ValidationResult<TaskClientCapabilitiesTasks> {
+  return $runtime.validateWith(value, isTaskClientCapabilitiesTasks, $checkTaskClientCapabilitiesTasks);
 }
 /** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasks(value: unknown): TaskClientCapabilitiesTasks {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskClientCapabilitiesTasks,
-    checkTaskClientCapabilitiesTasks,
+    $checkTaskClientCapabilitiesTasks,
     "TaskClientCapabilitiesTasks",
   );
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasksRequests` (fast: builds no error objects). */
 export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.sampling;
   if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
   const value2 = value.elicitation;
   if (value2 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitation(value2)) return false;
   return true;
 }
-function checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkTaskClientCapabilitiesTasksRequests(
+  value: unknown,
+  path: string,
+  errors: $runtime.ValidationError[],
+): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.sampling;
-    if (value1 !== undefined) checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
+    if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
     const value2 = value.elicitation;
     if (value2 !== undefined)
-      checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
+      $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
   }
 }
 /** Validates a value as `TaskClientCapabilitiesTasksRequests`, reporting every error with its path. */
 export function validateTaskClientCapabilitiesTasksRequests(
   value: unknown,
-): ValidationResult<TaskClientCapabilitiesTasksRequests> {
-  return validateWith(value, isTaskClientCapabilitiesTasksRequests, checkTaskClientCapabilitiesTasksRequests);
+): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequests> {
+  return $runtime.validateWith(value, isTaskClientCapabilitiesTasksRequests, $checkTaskClientCapabilitiesTasksRequests);
 }
 /** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasksRequests(value: unknown): TaskClientCapabilitiesTasksRequests {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskClientCapabilitiesTasksRequests,
-    checkTaskClientCapabilitiesTasksRequests,
+    $checkTaskClientCapabilitiesTasksRequests,
     "TaskClientCapabilitiesTasksRequests",
   );
 }
@@ -968,45 +1041,52 @@ export function parseTaskClientCapabilitiesTasksRequests(value: unknown): TaskCl
 export function isTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsSampling {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.createMessage;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSamplingPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskClientCapabilitiesTasksRequestsSamplingPart1(value1)) return false;
   return true;
 }
-function checkTaskClientCapabilitiesTasksRequestsSampling(
+function $checkTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createMessage;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/createMessage", "type", "an object", value1, at + "/properties/createMessage/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(
+          errors,
+          path + "/createMessage",
+          "type",
+          "an object",
+          value1,
+          at + "/properties/createMessage/type",
+        );
     }
   }
 }
 /** Validates a value as `TaskClientCapabilitiesTasksRequestsSampling`, reporting every error with its path. */
 export function validateTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
-): ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
-  return validateWith(
+): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
+  return $runtime.validateWith(
     value,
     isTaskClientCapabilitiesTasksRequestsSampling,
-    checkTaskClientCapabilitiesTasksRequestsSampling,
+    $checkTaskClientCapabilitiesTasksRequestsSampling,
   );
 }
 /** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsSampling {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskClientCapabilitiesTasksRequestsSampling,
-    checkTaskClientCapabilitiesTasksRequestsSampling,
+    $checkTaskClientCapabilitiesTasksRequestsSampling,
     "TaskClientCapabilitiesTasksRequestsSampling",
   );
 }
@@ -1014,45 +1094,45 @@ export function parseTaskClientCapabilitiesTasksRequestsSampling(
 export function isTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsElicitation {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.create;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitationPart1(value1)) return false;
+  if (value1 !== undefined && !$isTaskClientCapabilitiesTasksRequestsElicitationPart1(value1)) return false;
   return true;
 }
-function checkTaskClientCapabilitiesTasksRequestsElicitation(
+function $checkTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
   path: string,
-  errors: ValidationError[],
+  errors: $runtime.ValidationError[],
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.create;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
     }
   }
 }
 /** Validates a value as `TaskClientCapabilitiesTasksRequestsElicitation`, reporting every error with its path. */
 export function validateTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
-): ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
-  return validateWith(
+): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
+  return $runtime.validateWith(
     value,
     isTaskClientCapabilitiesTasksRequestsElicitation,
-    checkTaskClientCapabilitiesTasksRequestsElicitation,
+    $checkTaskClientCapabilitiesTasksRequestsElicitation,
   );
 }
 /** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` carrying every error. */
 export function parseTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsElicitation {
-  return parseWith(
+  return $runtime.parseWith(
     value,
     isTaskClientCapabilitiesTasksRequestsElicitation,
-    checkTaskClientCapabilitiesTasksRequestsElicitation,
+    $checkTaskClientCapabilitiesTasksRequestsElicitation,
     "TaskClientCapabilitiesTasksRequestsElicitation",
   );
 }
@@ -1061,262 +1141,269 @@ export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
   if (!(value === "forbidden" || value === "optional" || value === "required")) return false;
   return true;
 }
-function checkToolTaskSupport(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkToolTaskSupport(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
-    unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
+    $runtime.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
 }
 /** Validates a value as `ToolTaskSupport`, reporting every error with its path. */
-export function validateToolTaskSupport(value: unknown): ValidationResult<ToolTaskSupport> {
-  return validateWith(value, isToolTaskSupport, checkToolTaskSupport);
+export function validateToolTaskSupport(value: unknown): $runtime.ValidationResult<ToolTaskSupport> {
+  return $runtime.validateWith(value, isToolTaskSupport, $checkToolTaskSupport);
 }
 /** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` carrying every error. */
 export function parseToolTaskSupport(value: unknown): ToolTaskSupport {
-  return parseWith(value, isToolTaskSupport, checkToolTaskSupport, "ToolTaskSupport");
+  return $runtime.parseWith(value, isToolTaskSupport, $checkToolTaskSupport, "ToolTaskSupport");
 }
 /** Whether a value is a valid `ProgressToken` (fast: builds no error objects). */
 export function isProgressToken(value: unknown): value is ProgressToken {
   if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) return false;
   return true;
 }
-function checkProgressToken(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkProgressToken(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/ProgressToken";
-  if (!(isProgressTokenPart1(value) || isProgressTokenPart2(value))) {
-    if (isProgressTokenPart3(value)) {
-      if (typeof value !== "string") unexpected(errors, path, "type", "a string", value, at + "/type");
-    } else if (isTaskPart4(value)) {
+  if (!($isProgressTokenPart1(value) || $isProgressTokenPart2(value))) {
+    if ($isProgressTokenPart3(value)) {
+      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
+    } else if ($isTaskPart4(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        unexpected(errors, path, "type", "an integer", value, at + "/type");
+        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
     } else {
-      unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
+      $runtime.unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
     }
   }
 }
 /** Validates a value as `ProgressToken`, reporting every error with its path. */
-export function validateProgressToken(value: unknown): ValidationResult<ProgressToken> {
-  return validateWith(value, isProgressToken, checkProgressToken);
+export function validateProgressToken(value: unknown): $runtime.ValidationResult<ProgressToken> {
+  return $runtime.validateWith(value, isProgressToken, $checkProgressToken);
 }
 /** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying every error. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return parseWith(value, isProgressToken, checkProgressToken, "ProgressToken");
+  return $runtime.parseWith(value, isProgressToken, $checkProgressToken, "ProgressToken");
 }
 /** Whether a value is a valid `RequestId` (fast: builds no error objects). */
 export function isRequestId(value: unknown): value is RequestId {
   if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) return false;
   return true;
 }
-function checkRequestId(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkRequestId(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId";
-  if (!(isRequestIdPart1(value) || isRequestIdPart2(value))) {
-    if (isProgressTokenPart3(value)) {
-      if (typeof value !== "string") unexpected(errors, path, "type", "a string", value, at + "/type");
-    } else if (isTaskPart4(value)) {
+  if (!($isRequestIdPart1(value) || $isRequestIdPart2(value))) {
+    if ($isProgressTokenPart3(value)) {
+      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
+    } else if ($isTaskPart4(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        unexpected(errors, path, "type", "an integer", value, at + "/type");
+        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
     } else {
-      unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
+      $runtime.unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
     }
   }
 }
 /** Validates a value as `RequestId`, reporting every error with its path. */
-export function validateRequestId(value: unknown): ValidationResult<RequestId> {
-  return validateWith(value, isRequestId, checkRequestId);
+export function validateRequestId(value: unknown): $runtime.ValidationResult<RequestId> {
+  return $runtime.validateWith(value, isRequestId, $checkRequestId);
 }
 /** Returns the value as `RequestId`, or throws `ValidationFailed` carrying every error. */
 export function parseRequestId(value: unknown): RequestId {
-  return parseWith(value, isRequestId, checkRequestId, "RequestId");
+  return $runtime.parseWith(value, isRequestId, $checkRequestId, "RequestId");
 }
 /** Whether a value is a valid `Result` (fast: builds no error objects). */
 export function isResult(value: unknown): value is Result {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isResultPart1(value1)) return false;
   return true;
 }
-function checkResult(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
 /** Validates a value as `Result`, reporting every error with its path. */
-export function validateResult(value: unknown): ValidationResult<Result> {
-  return validateWith(value, isResult, checkResult);
+export function validateResult(value: unknown): $runtime.ValidationResult<Result> {
+  return $runtime.validateWith(value, isResult, $checkResult);
 }
 /** Returns the value as `Result`, or throws `ValidationFailed` carrying every error. */
 export function parseResult(value: unknown): Result {
-  return parseWith(value, isResult, checkResult, "Result");
+  return $runtime.parseWith(value, isResult, $checkResult, "Result");
 }
 /** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects). */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isPaginatedRequestParamsMeta(value1)) return false;
   const value2 = value.cursor;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   return true;
 }
-function checkPaginatedRequestParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) checkPaginatedRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkPaginatedRequestParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.cursor;
     if (value2 !== undefined) {
       if (typeof value2 !== "string")
-        unexpected(errors, path + "/cursor", "type", "a string", value2, at + "/properties/cursor/type");
+        $runtime.unexpected(errors, path + "/cursor", "type", "a string", value2, at + "/properties/cursor/type");
     }
   }
 }
 /** Validates a value as `PaginatedRequestParams`, reporting every error with its path. */
-export function validatePaginatedRequestParams(value: unknown): ValidationResult<PaginatedRequestParams> {
-  return validateWith(value, isPaginatedRequestParams, checkPaginatedRequestParams);
+export function validatePaginatedRequestParams(value: unknown): $runtime.ValidationResult<PaginatedRequestParams> {
+  return $runtime.validateWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams);
 }
 /** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return parseWith(value, isPaginatedRequestParams, checkPaginatedRequestParams, "PaginatedRequestParams");
+  return $runtime.parseWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
 }
 /** Whether a value is a valid `PaginatedRequestParamsMeta` (fast: builds no error objects). */
 export function isPaginatedRequestParamsMeta(value: unknown): value is PaginatedRequestParamsMeta {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !isProgressToken(value1)) return false;
   return true;
 }
-function checkPaginatedRequestParamsMeta(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkPaginatedRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/properties/_meta";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
-    if (value1 !== undefined) checkProgressToken(value1, path + "/progressToken", errors);
+    if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
 /** Validates a value as `PaginatedRequestParamsMeta`, reporting every error with its path. */
-export function validatePaginatedRequestParamsMeta(value: unknown): ValidationResult<PaginatedRequestParamsMeta> {
-  return validateWith(value, isPaginatedRequestParamsMeta, checkPaginatedRequestParamsMeta);
+export function validatePaginatedRequestParamsMeta(
+  value: unknown,
+): $runtime.ValidationResult<PaginatedRequestParamsMeta> {
+  return $runtime.validateWith(value, isPaginatedRequestParamsMeta, $checkPaginatedRequestParamsMeta);
 }
 /** Returns the value as `PaginatedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
 export function parsePaginatedRequestParamsMeta(value: unknown): PaginatedRequestParamsMeta {
-  return parseWith(value, isPaginatedRequestParamsMeta, checkPaginatedRequestParamsMeta, "PaginatedRequestParamsMeta");
+  return $runtime.parseWith(
+    value,
+    isPaginatedRequestParamsMeta,
+    $checkPaginatedRequestParamsMeta,
+    "PaginatedRequestParamsMeta",
+  );
 }
 /** Whether a value is a valid `NotificationParams` (fast: builds no error objects). */
 export function isNotificationParams(value: unknown): value is NotificationParams {
-  if (!isObject(value)) return false;
+  if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isNotificationParamsPart1(value1)) return false;
+  if (value1 !== undefined && !$isNotificationParamsPart1(value1)) return false;
   return true;
 }
-function checkNotificationParams(value: unknown, path: string, errors: ValidationError[]): void {
+function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!isObject(value)) unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!isObject(value1))
-        unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
 /** Validates a value as `NotificationParams`, reporting every error with its path. */
-export function validateNotificationParams(value: unknown): ValidationResult<NotificationParams> {
-  return validateWith(value, isNotificationParams, checkNotificationParams);
+export function validateNotificationParams(value: unknown): $runtime.ValidationResult<NotificationParams> {
+  return $runtime.validateWith(value, isNotificationParams, $checkNotificationParams);
 }
 /** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying every error. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return parseWith(value, isNotificationParams, checkNotificationParams, "NotificationParams");
+  return $runtime.parseWith(value, isNotificationParams, $checkNotificationParams, "NotificationParams");
 }
 
-function isTaskPart1(value: unknown): boolean {
+function $isTaskPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isTaskPart2(value: unknown): boolean {
+function $isTaskPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function isTaskPart3(value: unknown): boolean {
+function $isTaskPart3(value: unknown): boolean {
   return value === null;
 }
-function isTaskPart4(value: unknown): boolean {
+function $isTaskPart4(value: unknown): boolean {
   return typeof value === "number";
 }
-function isCreateTaskResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isCreateTaskResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isGetTaskPayloadResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isGetTaskPayloadResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isListTasksResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isListTasksResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isListTasksResultPart2(value: unknown): boolean {
+function $isListTasksResultPart2(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isTask(value[i1])) return false;
   }
   return true;
 }
-function isTaskServerCapabilitiesTasksPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskServerCapabilitiesTasksPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskServerCapabilitiesTasksPart2(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskServerCapabilitiesTasksPart2(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskServerCapabilitiesTasksRequestsToolsPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskServerCapabilitiesTasksRequestsToolsPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskClientCapabilitiesTasksPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskClientCapabilitiesTasksPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskClientCapabilitiesTasksPart2(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskClientCapabilitiesTasksPart2(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskClientCapabilitiesTasksRequestsSamplingPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskClientCapabilitiesTasksRequestsSamplingPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isTaskClientCapabilitiesTasksRequestsElicitationPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isTaskClientCapabilitiesTasksRequestsElicitationPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isProgressTokenPart1(value: unknown): boolean {
+function $isProgressTokenPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isProgressTokenPart2(value: unknown): boolean {
+function $isProgressTokenPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isProgressTokenPart3(value: unknown): boolean {
+function $isProgressTokenPart3(value: unknown): boolean {
   return typeof value === "string";
 }
-function isRequestIdPart1(value: unknown): boolean {
+function $isRequestIdPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function isRequestIdPart2(value: unknown): boolean {
+function $isRequestIdPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
-function isResultPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isResultPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }
-function isNotificationParamsPart1(value: unknown): boolean {
-  if (!isObject(value)) return false;
+function $isNotificationParamsPart1(value: unknown): boolean {
+  if (!$runtime.isObject(value)) return false;
   return true;
 }

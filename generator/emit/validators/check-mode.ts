@@ -22,7 +22,8 @@ import {
 } from "./conditions.js";
 import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
-import type { TestEmitter } from "./test-mode.js";
+import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
+import { isHeavy, knownKeyTest, type TestEmitter } from "./test-mode.js";
 
 export class CheckEmitter {
   constructor(
@@ -31,8 +32,9 @@ export class CheckEmitter {
     private readonly test: TestEmitter,
   ) {}
 
+  /** The private error-collecting function of a definition (`$` keeps it out of definition names' reach). */
   checkName(id: string): string {
-    return `check${this.model.byId.get(id)!.name}`;
+    return `$check${this.model.byId.get(id)!.name}`;
   }
 
   /** Schema locations under this prefix are written `at + "/rest"`, to keep the code short. */
@@ -44,7 +46,8 @@ export class CheckEmitter {
     this.base = formatLocation(loc);
     this.baseUsed = false;
     const statements = this.statements(node, "value", "path", new FunctionScope(), owner);
-    return this.baseUsed ? [`const at = ${this.locationExpression(loc)};`, ...statements] : statements;
+    // Checks that used `at` may have moved into helpers (which declare it themselves).
+    return this.baseUsed && mentions(statements, "at") ? [`const at = ${this.locationExpression(loc)};`, ...statements] : statements;
   }
 
   /**
@@ -127,14 +130,14 @@ export class CheckEmitter {
    * deep enough to overflow prettier's and TypeScript's stacks).
    */
   private nestedCheck(node: Node, owner: string): string {
-    const name = this.scope.helperName(`check${owner}Part`);
+    const name = this.scope.helperName(`$check${owner}Part`);
     const [base, baseUsed, depth] = [this.base, this.baseUsed, this.depth];
     this.depth = 0;
     const body = this.body(node, owner, node.loc);
     [this.base, this.baseUsed, this.depth] = [base, baseUsed, depth];
     const param = (p: string) => (mentions(body, p) ? p : `_${p}`);
     this.scope.helperFunctions.push(
-      [`function ${name}(${param("value")}: unknown, ${param("path")}: string, ${param("errors")}: ValidationError[]): void {`, ...indent(body), "}"].join("\n"),
+      [`function ${name}(${param("value")}: unknown, ${param("path")}: string, ${param("errors")}: ${this.scope.runtime("ValidationError")}[]): void {`, ...indent(body), "}"].join("\n"),
     );
     return name;
   }
@@ -165,7 +168,11 @@ export class CheckEmitter {
       case "union":
         return this.unionStatements(node, v, path, fn, owner);
       case "intersection": {
-        const parts = node.parts.flatMap((part) => this.statements(part, v, path, fn, owner));
+        if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
+        // Each part checks the value on its own (no part relies on another's narrowing), so a long
+        // `allOf` can be split into helpers that take the value as `unknown`.
+        const blocks = node.parts.map((part) => this.statements(part, v, path, fn, owner)).filter((b) => b.length > 0);
+        const parts = this.split(blocks, v, path, "unknown", owner);
         // When every part takes only objects, one type error says it all (and costs one check).
         const objectsOnly = node.parts.every((part) => {
           const types = jsonTypesOf(part, this.model);
@@ -207,37 +214,77 @@ export class CheckEmitter {
   }
 
   private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
-    const body: string[] = [];
+    // A big object nested in another's code gets a function of its own, where its checks are
+    // written for `value` and `path` and can be split further (see `split`).
+    if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
+    const blocks: string[][] = [];
     for (const property of node.properties) {
       const x = fn.local("value");
       const childPath = `${path} + ${str("/" + escapeToken(property.name))}`;
       const inner = this.statements(property.node, x, childPath, fn, owner);
       if (!property.required && inner.length === 0) continue; // nothing to check: no need to read it
-      body.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
+      const block = [`const ${x} = ${propertyAccess(v, property.name, this.scope)};`];
       if (property.required) {
-        body.push(...ifElse(`${x} === undefined`, [this.missing(path, property.name, node)], inner));
+        block.push(...ifElse(`${x} === undefined`, [this.missing(path, property.name, node)], inner));
       } else if (inner.length) {
-        body.push(...ifElse(`${x} !== undefined`, inner, []));
+        block.push(...ifElse(`${x} !== undefined`, inner, []));
       }
+      blocks.push(block);
     }
     for (const name of node.requiredOnly) {
-      body.push(`if (${propertyAccess(v, name, this.scope)} === undefined) ${this.missing(path, name, node)}`);
+      blocks.push([`if (${propertyAccess(v, name, this.scope)} === undefined) ${this.missing(path, name, node)}`]);
     }
-    body.push(...this.keyLoop(node, v, path, fn, owner));
-    body.push(...this.conditions(objectSizeConditions(node, v), path, node));
+    blocks.push(this.keyLoop(node, v, path, fn, owner));
+    blocks.push(this.conditions(objectSizeConditions(node, v), path, node));
     for (const dependency of node.dependentRequired) {
       const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
       const checks = dependency.requires.map((r) => {
         const message = str(`missing property "${r}", required when "${dependency.name}" is present`);
         return `if (${propertyAccess(v, r, this.scope)} === undefined) ${this.report(`${path} + ${str("/" + escapeToken(r))}`, "dependentRequired", message, node)}`;
       });
-      if (checks.length) body.push(...ifElse(present, checks, []));
+      if (checks.length) blocks.push(ifElse(present, checks, []));
     }
     for (const dependency of node.dependentSchemas) {
       const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
-      body.push(...ifElse(present, this.statements(dependency.node, v, path, fn, owner), []));
+      blocks.push(ifElse(present, this.statements(dependency.node, v, path, fn, owner), []));
     }
+    const body = this.split(blocks.filter((b) => b.length > 0), v, path, this.scope.runtime("JsonObject"), owner);
     return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+  }
+
+  /** A call to a private function checking `node` (its body written for `value` and `path`). */
+  private ownFunction(node: Node, v: string, path: string, owner: string): string {
+    const name = this.privateCheck(owner, this.statements(node, "value", "path", new FunctionScope(), owner), "unknown");
+    return `${name}(${v}, ${path}, errors);`;
+  }
+
+  /**
+   * A private `(value, path, errors)` function with the given body, returning its name. The body
+   * may use the definition's schema location `at`: the function then declares it too.
+   */
+  private privateCheck(owner: string, body: readonly string[], type: string): string {
+    const name = this.scope.helperName(`$check${owner}Part`);
+    const param = (p: string) => (mentions(body, p) ? p : `_${p}`);
+    const at = mentions(body, "at") ? [`const at = ${str(this.base)};`] : [];
+    this.scope.helperFunctions.push(
+      [
+        `function ${name}(${param("value")}: ${type}, ${param("path")}: string, ${param("errors")}: ${this.scope.runtime("ValidationError")}[]): void {`,
+        ...indent([...at, ...body]),
+        "}",
+      ].join("\n"),
+    );
+    return name;
+  }
+
+  /**
+   * Statement blocks (each reading only `v`, `path`, `errors`, `at` and its own locals), inline
+   * when they are small enough for one function, else grouped into helper functions. Blocks can
+   * move only when written for the parameters themselves (`ownFunction` sees to that for big ones).
+   */
+  private split(blocks: readonly (readonly string[])[], v: string, path: string, type: string, owner: string): string[] {
+    const all = blocks.flat();
+    if (codeWeight(all) <= MAX_FUNCTION_WEIGHT || v !== "value" || path !== "path") return all;
+    return chunkByWeight(blocks, codeWeight).map((group) => `${this.privateCheck(owner, group.flat(), type)}(value, path, errors);`);
   }
 
   private keyLoop(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
@@ -260,16 +307,17 @@ export class CheckEmitter {
       if (inner.length) body.push(...ifElse(`${re}.test(${key})`, inner, []));
     }
     if (additional) {
-      const known = node.properties.map((p) => `${key} === ${literal(p.name)}`);
-      const unmatched = [...(known.length ? [`!(${known.join(" || ")})`] : []), ...(matched ? [`!${matched}`] : [])];
+      const known = knownKeyTest(node, key, this.scope);
+      const unmatched = [...(known ? [`!${known}`] : []), ...(matched ? [`!${matched}`] : [])];
       const inner =
         additional.kind === "never"
           ? [this.report(keyPath, "additionalProperties", `${str("unexpected property ")} + JSON.stringify(${key})`, node, "additionalProperties")]
           : this.statements(additional, item, keyPath, fn, owner);
-      body.push(...ifElse(unmatched.length ? unmatched.join(" && ") : "true", inner, []));
+      body.push(...(unmatched.length ? ifElse(unmatched.join(" && "), inner, []) : inner));
     }
-    const usesItem = mentions(body.slice(1), item);
-    return [`for (const ${key} in ${v}) {`, ...indent(usesItem ? body : body.slice(1)), "}"];
+    const checks = mentions(body.slice(1), item) ? body : body.slice(1);
+    if (checks.length === 0) return [];
+    return [`for (const ${key} in ${v}) {`, ...indent(checks), "}"];
   }
 
   private mapStatements(node: MapNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
@@ -293,23 +341,27 @@ export class CheckEmitter {
 
   private arrayStatements(node: ArrayNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
     const body = this.conditions(arrayConditions(node, v, this.scope), path, node);
+    // An item is bound to a name only when its checks read it (`items: false` reports without reading).
+    const bind = (x: string, item: string, inner: readonly string[]) => (mentions(inner, x) ? [`const ${x} = ${item};`, ...inner] : inner);
     node.prefixItems.forEach((item, i) => {
       const x = fn.local("item");
       const inner = this.statements(item, x, `${path} + "/${i}"`, fn, owner);
-      if (inner.length) body.push(...ifElse(`${v}.length > ${i}`, [`const ${x} = ${v}[${i}];`, ...inner], []));
+      if (inner.length) body.push(...ifElse(`${v}.length > ${i}`, bind(x, `${v}[${i}]`, inner), []));
     });
     if (node.items && node.items.kind !== "unknown") {
       const i = fn.local("i");
       const x = fn.local("item");
       const inner = this.statements(node.items, x, `${path} + "/" + ${i}`, fn, owner);
-      body.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, `  const ${x} = ${v}[${i}];`, ...indent(inner), "}");
+      if (inner.length) body.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, ...indent(bind(x, `${v}[${i}]`, inner)), "}");
     }
     if (node.contains) {
       const { min, max } = containsBounds(node);
       if (min > 0 || max !== undefined) {
         const count = fn.local("found");
         const item = fn.local("item");
-        body.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${this.test.opaque(node.contains, item, owner)}) ${count}++;`);
+        const test = this.test.opaque(node.contains, item, owner);
+        if (test === "true") body.push(`const ${count} = ${v}.length;`);
+        else body.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${test}) ${count}++;`);
         if (min > 0) body.push(`if (${count} < ${min}) ${this.report(path, min === 1 && node.minContains === undefined ? "contains" : "minContains", str(`must contain at least ${min} matching item${min === 1 ? "" : "s"}`), node, "contains")}`);
         if (max !== undefined) body.push(`if (${count} > ${max}) ${this.report(path, "maxContains", str(`must contain at most ${max} matching item${max === 1 ? "" : "s"}`), node, "maxContains")}`);
       }
@@ -322,16 +374,19 @@ export class CheckEmitter {
     // A variant that takes anything makes an `anyOf` take anything (a placeholder union).
     if (!node.exclusive && node.variants.some((variant) => variant.kind === "unknown")) return [];
     const keyword = node.exclusive ? "oneOf" : "anyOf";
-    const tests = node.variants.map((variant) => this.test.opaque(variant, v, owner));
-    const explain = this.explainNoMatch(node, v, path, fn, owner, keyword);
-    if (!node.exclusive) return ifElse(`!(${tests.join(" || ")})`, explain, []);
+    // A union too big for one function is decided by the boolean mode's helpers, which split it.
+    const heavy = node.variants.length > MAX_OPERANDS_INLINE || isHeavy(node);
+    if (!node.exclusive) {
+      const test = heavy ? this.test.opaque(node, v, owner) : `(${node.variants.map((variant) => this.test.opaque(variant, v, owner)).join(" || ")})`;
+      return ifElse(`!${test}`, this.explainNoMatch(node, v, path, fn, owner, keyword), []);
+    }
     const count = fn.local("matches");
+    const counting = heavy
+      ? [`const ${count} = ${this.test.matchCount(node, v, owner)};`]
+      : [`let ${count} = 0;`, ...node.variants.map((variant) => `if (${this.test.opaque(variant, v, owner)}) ${count}++;`)];
+    const explain = this.explainNoMatch(node, v, path, fn, owner, keyword);
     const many = this.report(path, "oneOf", `${str("must match exactly one of the allowed schemas, but matches ")} + ${count}`, node);
-    return [
-      `let ${count} = 0;`,
-      ...tests.map((t) => `if (${t}) ${count}++;`),
-      ...ifElse(`${count} === 0`, explain, [`if (${count} > 1) ${many}`]),
-    ];
+    return [...counting, ...ifElse(`${count} === 0`, explain, [`if (${count} > 1) ${many}`])];
   }
 
   /**
@@ -380,6 +435,9 @@ const MAX_INLINE_DEPTH = 8;
 
 /** Node kinds whose code nests the code of other schemas. */
 const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional"]);
+
+/** Past this many variants, a union's tests are not written as one chain in a check function. */
+const MAX_OPERANDS_INLINE = 50;
 
 /**
  * `if (test) { then } else { otherwise }`, without empty branches, and without braces around a

@@ -1,32 +1,44 @@
 /**
  * Naming inside generated validator code: module-level constants (regular expressions, value
- * sets) shared by content, private helper functions, runtime imports, and per-function locals.
+ * sets) shared by content, private helper functions, the runtime namespace, and per-function locals.
  * Names come from counters in emission order, so output is deterministic.
+ *
+ * Which names cannot clash (definition names never start with `$` or `_`: the naming stage
+ * guarantees it):
+ * - public functions are `is`/`validate`/`parse` + a definition name, and definition types are
+ *   imported under their own names (type space only);
+ * - everything private at module level starts with `$`: the runtime namespace `$runtime`, the
+ *   constants (`$pattern1`), `$checkX` and the helpers (`$isXPart1`), so no definition-derived
+ *   name reaches them, whatever the definitions are called (`Object` → `isObject`, `With` →
+ *   `validateWith`, `XPart1` → `isXPart1`);
+ * - locals are `value`, `path`, `errors`, `at` and numbered words (`value1`, `key2`, `item3`):
+ *   none starts with `is`, `validate`, `parse` or `$`, so none shadows a module-level name a
+ *   function body calls.
  */
+export const RUNTIME_NAMESPACE = "$runtime";
+
 export class ModuleScope {
   private readonly constants = new Map<string, string>();
   private readonly helperNames = new Set<string>();
   readonly constantDeclarations: string[] = [];
   readonly helperFunctions: string[] = [];
-  readonly runtimeImports = new Set<string>();
 
-  /** A runtime helper from `runtime.ts`, imported on first use. */
+  /** A runtime helper or type from `runtime.ts`, reached through the module's runtime namespace. */
   runtime(name: string): string {
-    this.runtimeImports.add(name);
-    return name;
+    return `${RUNTIME_NAMESPACE}.${name}`;
   }
 
   /** A module constant, shared by every use with the same initializer. */
   constant(prefix: string, initializer: string): string {
     const existing = this.constants.get(initializer);
     if (existing) return existing;
-    const name = `${prefix}${this.constants.size + 1}`;
+    const name = `$${prefix}${this.constants.size + 1}`;
     this.constants.set(initializer, name);
     this.constantDeclarations.push(`const ${name} = ${initializer};`);
     return name;
   }
 
-  /** A fresh name for a private helper function. */
+  /** A fresh name for a private helper function (`base` is a private name, starting with `$`). */
   helperName(base: string): string {
     for (let i = 1; ; i++) {
       const name = `${base}${i}`;
@@ -61,6 +73,7 @@ export function indent(lines: readonly string[]): string[] {
 
 /** Whether generated code refers to an identifier (to leave out what nothing reads). */
 export function mentions(code: string | readonly string[], identifier: string): boolean {
-  const pattern = new RegExp(`\\b${identifier.replace(/\$/g, "\\$")}\\b`);
+  // `\b` does not work next to `$`: look for a character that cannot be part of an identifier instead.
+  const pattern = new RegExp(`(^|[^\\w$])${identifier.replace(/\$/g, "\\$")}(?![\\w$])`);
   return typeof code === "string" ? pattern.test(code) : code.some((line) => pattern.test(line));
 }

@@ -8,6 +8,7 @@ import type { Model } from "../../analyze/model.js";
 import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
 import { arrayConditions, containsBounds, literal, literalCondition, negate, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
+import { MAX_FUNCTION_WEIGHT, MAX_OPERANDS, chunkByWeight, codeWeight, inlineWeight } from "./size.js";
 
 export class TestEmitter {
   constructor(
@@ -35,6 +36,9 @@ export class TestEmitter {
   }
 
   statements(node: Node, v: string, fn: FunctionScope, owner: string): string[] {
+    // Statements are written for the parameter `value` (every caller passes it), so that blocks of
+    // them can move into helper functions that take `value` too.
+    if (v !== "value") return this.failIf(this.not(this.helper(node, v, owner)));
     switch (node.kind) {
       case "unknown":
         return [];
@@ -50,14 +54,13 @@ export class TestEmitter {
         // The first part may narrow `v` in place; later parts are tested as expressions so one
         // part's narrowing never leaks into another's code.
         const [first, ...rest] = node.parts;
-        return [
-          ...this.statements(first!, v, fn, owner),
-          ...rest.map((part) => `if (!${this.opaque(part, v, owner)}) return false;`),
-        ];
+        const tests = rest.map((part) => [`if (!${this.opaque(part, v, owner)}) return false;`]);
+        return [...this.statements(first!, v, fn, owner), ...this.split(tests, v, "unknown", owner)];
       }
       case "union":
         if (node.discriminator) return this.discriminatedStatements(node, v, fn, owner);
         if (node.exclusive) {
+          if (isHeavy(node)) return [`if (${this.matchCount(node, v, owner)} !== 1) return false;`];
           const count = fn.local("matches");
           return [
             `let ${count} = 0;`,
@@ -65,7 +68,7 @@ export class TestEmitter {
             `if (${count} !== 1) return false;`,
           ];
         }
-        return this.failIf(this.not(this.expression(node, v, owner)));
+        return this.failIf(this.not(this.anyOf(node, v, owner)));
       case "conditional": {
         const test = this.opaque(node.if, v, owner);
         const then = node.then ? this.opaque(node.then, v, owner) : "true";
@@ -95,10 +98,7 @@ export class TestEmitter {
       case "not":
         return `${this.not(this.expression(node.node, v, owner))}`;
       case "union":
-        if (!node.exclusive && !node.discriminator) {
-          if (node.variants.some((variant) => variant.kind === "unknown")) return "true";
-          return `(${node.variants.map((variant) => this.wrap(this.expression(variant, v, owner))).join(" || ")})`;
-        }
+        if (!node.exclusive && !node.discriminator && !isHeavy(node)) return this.anyOf(node, v, owner);
         return this.helper(node, v, owner);
       default:
         return this.helper(node, v, owner);
@@ -121,9 +121,8 @@ export class TestEmitter {
   opaqueGuard(expression: string, v: string, owner: string): string {
     let name = this.guards.get(expression);
     if (!name) {
-      name = this.scope.helperName(`is${owner}Part`);
+      name = this.privateTest(owner, [`return ${expression};`]);
       this.guards.set(expression, name);
-      this.scope.helperFunctions.push(`function ${name}(value: unknown): boolean {\n  return ${expression};\n}`);
     }
     return `${name}(${v})`;
   }
@@ -131,12 +130,63 @@ export class TestEmitter {
   private readonly guards = new Map<string, string>();
 
   private helper(node: Node, v: string, owner: string): string {
-    const name = this.scope.helperName(`is${owner}Part`);
     const body = this.statements(node, "value", new FunctionScope(), owner);
-    this.scope.helperFunctions.push(
-      [`function ${name}(value: unknown): boolean {`, ...indent(body), "  return true;", "}"].join("\n"),
+    return `${this.privateTest(owner, [...body, "return true;"])}(${v})`;
+  }
+
+  /**
+   * A private boolean function of `value` with the given body, returning its name. Private names
+   * start with `$`, which no definition name does, so `isXPart1` of a definition `XPart1` and the
+   * helpers of a definition `X` never meet.
+   */
+  private privateTest(owner: string, body: readonly string[], type = "unknown", result = "boolean"): string {
+    const name = this.scope.helperName(`$is${owner}Part`);
+    const value = mentions(body, "value") ? "value" : "_value";
+    this.scope.helperFunctions.push([`function ${name}(${value}: ${type}): ${result} {`, ...indent(body), "}"].join("\n"));
+    return name;
+  }
+
+  /**
+   * `a || b || …` over the variants of an `anyOf`, as one expression when small; past the size a
+   * function can hold, the variants go into helpers (`$isXPart1(v) || $isXPart2(v)`), in a tree
+   * when there are many of those.
+   */
+  private anyOf(node: UnionNode, v: string, owner: string): string {
+    if (node.variants.some((variant) => variant.kind === "unknown")) return "true";
+    const join = (tests: readonly string[]) => (tests.length === 1 ? tests[0]! : `(${tests.map((t) => this.wrap(t)).join(" || ")})`);
+    if (!isHeavy(node)) return join(node.variants.map((variant) => this.expression(variant, v, owner)));
+    let calls = chunkByWeight(node.variants, (n) => 1 + inlineWeight(n)).map((group) =>
+      this.privateTest(owner, [`return ${join(group.map((variant) => this.expression(variant, "value", owner)))};`]),
     );
-    return `${name}(${v})`;
+    while (calls.length > MAX_OPERANDS) {
+      calls = chunk(calls, MAX_OPERANDS).map((group) => this.privateTest(owner, [`return ${join(group.map((name) => `${name}(value)`))};`]));
+    }
+    return join(calls.map((name) => `${name}(${v})`));
+  }
+
+  /** How many variants of a union a value matches, as an expression (helpers for big unions). */
+  matchCount(node: UnionNode, v: string, owner: string): string {
+    const counter = (tests: readonly string[]) => ["let matches = 0;", ...tests.map((t) => `if (${t}) matches++;`), "return matches;"];
+    let calls = chunkByWeight(node.variants, (n) => 1 + inlineWeight(n)).map((group) =>
+      this.privateTest(owner, counter(group.map((variant) => this.expression(variant, "value", owner))), "unknown", "number"),
+    );
+    while (calls.length > MAX_OPERANDS) {
+      calls = chunk(calls, MAX_OPERANDS).map((group) =>
+        this.privateTest(owner, [`return ${group.map((name) => `${name}(value)`).join(" + ")};`], "unknown", "number"),
+      );
+    }
+    return calls.length === 1 ? `${calls[0]}(${v})` : `(${calls.map((name) => `${name}(${v})`).join(" + ")})`;
+  }
+
+  /**
+   * Statement blocks (each `return false` on failure, each reading only `value` and its own
+   * locals), inline when they are small enough for one function, else grouped into helpers that
+   * take `value` as `type` (what it is narrowed to at this point).
+   */
+  private split(blocks: readonly (readonly string[])[], v: string, type: string, owner: string): string[] {
+    const all = blocks.flat();
+    if (codeWeight(all) <= MAX_FUNCTION_WEIGHT) return all;
+    return chunkByWeight(blocks, codeWeight).map((group) => `if (!${this.privateTest(owner, [...group.flat(), "return true;"], type)}(${v})) return false;`);
   }
 
   /** The negation of a test, as a person would write it (`a !== b`, `!isX(v)`, `!(a || b)`). */
@@ -177,33 +227,33 @@ export class TestEmitter {
 
   private objectStatements(node: ObjectNode, v: string, fn: FunctionScope, owner: string): string[] {
     const isObject = this.scope.runtime("isObject");
-    const out = [`if (!${isObject}(${v})) return false;`];
+    const blocks: string[][] = [];
     for (const property of node.properties) {
       const x = fn.local("value");
       const test = this.expression(property.node, x, owner);
       if (!property.required && test === "true") continue; // any value will do: nothing to read
-      out.push(`const ${x} = ${propertyAccess(v, property.name, this.scope)};`);
+      const block = [`const ${x} = ${propertyAccess(v, property.name, this.scope)};`];
       if (property.required) {
         const absent = this.rejectsUndefined(property.node) ? "" : `${x} === undefined || `;
-        out.push(`if (${absent}${this.not(test)}) return false;`);
-      }
-      else if (test !== "true") out.push(`if (${x} !== undefined && ${this.not(test)}) return false;`);
+        block.push(`if (${absent}${this.not(test)}) return false;`);
+      } else block.push(`if (${x} !== undefined && ${this.not(test)}) return false;`);
+      blocks.push(block);
     }
     for (const name of node.requiredOnly) {
-      out.push(`if (${propertyAccess(v, name, this.scope)} === undefined) return false;`);
+      blocks.push([`if (${propertyAccess(v, name, this.scope)} === undefined) return false;`]);
     }
-    out.push(...this.keyLoop(node, v, fn, owner));
-    for (const condition of objectSizeConditions(node, v)) out.push(`if (!(${condition.test})) return false;`);
+    blocks.push(this.keyLoop(node, v, fn, owner));
+    for (const condition of objectSizeConditions(node, v)) blocks.push([`if (!(${condition.test})) return false;`]);
     for (const dependency of node.dependentRequired) {
       const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
       const missing = dependency.requires.map((r) => `${propertyAccess(v, r, this.scope)} === undefined`);
-      if (missing.length) out.push(`if (${present} && (${missing.join(" || ")})) return false;`);
+      if (missing.length) blocks.push([`if (${present} && (${missing.join(" || ")})) return false;`]);
     }
     for (const dependency of node.dependentSchemas) {
       const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
-      out.push(`if (${present} && ${this.not(this.expression(dependency.node, v, owner))}) return false;`);
+      blocks.push([`if (${present} && ${this.not(this.expression(dependency.node, v, owner))}) return false;`]);
     }
-    return out;
+    return [`if (!${isObject}(${v})) return false;`, ...this.split(blocks.filter((b) => b.length > 0), v, this.scope.runtime("JsonObject"), owner)];
   }
 
   /** The loop over an object's keys for `additionalProperties`, `patternProperties` and `propertyNames`. */
@@ -224,15 +274,18 @@ export class TestEmitter {
       if (then.length) body.push(`if (${re}.test(${key})) {`, ...indent(then), "}");
     }
     if (additional) {
-      const known = node.properties.map((p) => `${key} === ${literal(p.name)}`);
-      const unmatched = [...(known.length ? [`!(${known.join(" || ")})`] : []), ...(matched ? [`!${matched}`] : [])];
+      const known = knownKeyTest(node, key, this.scope);
+      const unmatched = [...(known ? [`!${known}`] : []), ...(matched ? [`!${matched}`] : [])];
       const test = additional.kind === "never" ? "false" : this.expression(additional, item, owner);
       const parts = [...unmatched, ...(test === "false" ? [] : [`${this.not(test)}`])];
       body.push(...this.failIf(parts.length ? parts.join(" && ") : "true"));
     }
     // Bind the property's value only when some check reads it.
-    const usesItem = mentions(body.slice(1), item);
-    return [`for (const ${key} in ${v}) {`, ...indent(usesItem ? body : body.slice(1)), "}"];
+    const checks = mentions(body.slice(1), item) ? body : body.slice(1);
+    // Checks that read neither the key nor its value fail for any key: no loop variable then (it
+    // would be unused), just whether there is a key at all.
+    if (!mentions(checks, key)) return [`if (Object.keys(${v}).length !== 0) {`, ...indent(checks), "}"];
+    return [`for (const ${key} in ${v}) {`, ...indent(checks), "}"];
   }
 
   private mapStatements(node: MapNode, v: string, fn: FunctionScope, owner: string): string[] {
@@ -270,7 +323,9 @@ export class TestEmitter {
         const count = fn.local("found");
         const item = fn.local("item");
         const test = this.expression(node.contains, item, owner);
-        out.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${test}) ${count}++;`);
+        // A `contains` that every item matches counts them all (and needs no loop variable).
+        if (test === "true") out.push(`const ${count} = ${v}.length;`);
+        else out.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${test}) ${count}++;`);
         const bounds = [...(min > 0 ? [`${count} < ${min}`] : []), ...(max !== undefined ? [`${count} > ${max}`] : [])];
         out.push(`if (${bounds.join(" || ")}) return false;`);
       }
@@ -293,6 +348,28 @@ export class TestEmitter {
     out.push("  default:", "    return false;", "}");
     return out;
   }
+}
+
+/** Whether the inline code of a node is more than one function should hold. */
+export function isHeavy(node: Node): boolean {
+  return inlineWeight(node) > MAX_FUNCTION_WEIGHT;
+}
+
+/**
+ * The test "the key is one of the declared properties", or undefined when there are none. Past a
+ * few names, a set: a long `key === "a" || …` chain overflows the compiler's binder.
+ */
+export function knownKeyTest(node: ObjectNode, key: string, scope: ModuleScope): string | undefined {
+  if (node.properties.length === 0) return undefined;
+  if (node.properties.length <= 8) return `(${node.properties.map((p) => `${key} === ${literal(p.name)}`).join(" || ")})`;
+  const names = scope.constant("keys", `new Set<string>(${JSON.stringify(node.properties.map((p) => p.name))})`);
+  return `${names}.has(${key})`;
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Whether the parentheses around an expression enclose all of it (`(a) || (b)` is not enclosed). */
