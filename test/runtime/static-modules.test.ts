@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { formatTypeScript } from "../../generator/output/format.js";
+import { projectRoot } from "../support/paths.js";
+
+/**
+ * The static modules of generated stubs (templates/runtime/*.ts): real TypeScript the project
+ * type-checks, copied into each set as written. These checks keep that copy honest: the sources
+ * are already formatted as prettier would format them (so generation can skip formatting them),
+ * they import only each other, and a generated set holds them byte for byte below its header.
+ */
+
+const RUNTIME_DIR = join(projectRoot, "templates", "runtime");
+const staticFiles = readdirSync(RUNTIME_DIR).filter((f) => f.endsWith(".ts")).sort();
+
+function importsOf(file: string, code: string): string[] {
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  return source.statements.flatMap((s) =>
+    (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? [s.moduleSpecifier.text] : [],
+  );
+}
+
+/** A generated file's body: what follows its header and fingerprint line. */
+function bodyOf(contents: string): string {
+  const fingerprint = contents.indexOf("\n// Fingerprint: ");
+  return contents.slice(contents.indexOf("\n\n", fingerprint) + 2);
+}
+
+describe("static modules (templates/runtime/)", () => {
+  it("exist: the validators' runtime and the elicitation forms at least", () => {
+    expect(staticFiles).toEqual(expect.arrayContaining(["runtime.ts", "elicitation-forms.ts"]));
+  });
+
+  it.each(staticFiles)("%s is formatted as the generator formats output", async (file) => {
+    const source = readFileSync(join(RUNTIME_DIR, file), "utf8");
+    expect(await formatTypeScript(source)).toBe(source);
+  });
+
+  it.each(staticFiles)("%s imports only other static modules", (file) => {
+    const imports = importsOf(file, readFileSync(join(RUNTIME_DIR, file), "utf8"));
+    for (const specifier of imports) {
+      expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+      expect(staticFiles).toContain(specifier.slice(2).replace(/\.js$/, ".ts"));
+    }
+  });
+
+  it("are type-checked with the project (tsconfig.json includes them)", () => {
+    const config = ts.readConfigFile(join(projectRoot, "tsconfig.json"), ts.sys.readFile).config as { include: string[] };
+    expect(config.include).toContain("templates/runtime");
+  });
+
+  it("are in the committed generated sets byte for byte below the header, wherever a set has them", () => {
+    const generated = join(projectRoot, "generated");
+    let copies = 0;
+    for (const set of readdirSync(generated)) {
+      for (const file of staticFiles) {
+        let contents: string;
+        try {
+          contents = readFileSync(join(generated, set, file), "utf8");
+        } catch {
+          continue;
+        }
+        expect(bodyOf(contents), `${set}/${file}`).toBe(readFileSync(join(RUNTIME_DIR, file), "utf8"));
+        copies++;
+      }
+    }
+    // Every set has runtime.ts; the two with a form elicitation have elicitation-forms.ts.
+    expect(copies).toBeGreaterThanOrEqual(5);
+  });
+});
