@@ -277,7 +277,10 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
   const client = emitClient(model);
   if (client) modules.push({ file: "client", code: client, typeOnly: false });
   const server = emitServer(model);
-  if (server) modules.push({ file: "server", code: server, typeOnly: false });
+  if (server) {
+    statics.push(...server.statics);
+    modules.push({ file: "server", code: server.code, typeOnly: false });
+  }
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
   const emitted = [...modules, { file: "index", code: index }];
   // Static modules are not re-exported by index.ts (what of them is public, the emitted modules

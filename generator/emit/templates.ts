@@ -40,14 +40,17 @@ export function templateSource(name: string): string {
 }
 
 /**
- * The keys a template reads from its view model `View`, as a value: `true` for a value, the item's
- * keys for a list the template walks with `#each`. The compiler makes it list exactly the keys of
+ * The keys a template reads from its view model `View`, as a value: `true` for a plain value, the
+ * object's keys for an object (read as `{{a.b}}`) and the item's keys for a list it walks with `#each`. The compiler makes it list exactly the keys of
  * `View` (a missing or misspelt key does not compile); test/runtime/template-views.test.ts checks
  * that the template reads exactly these names, so view model, keys and template cannot drift apart.
  */
 export type ViewKeys<View> = {
-  readonly [K in keyof View]-?: NonNullable<View[K]> extends readonly (infer Item)[] ? (Item extends object ? ViewKeys<Item> : true) : true;
+  readonly [K in keyof View]-?: KeysOf<Exclude<View[K], false | undefined>>;
 };
+
+/** A value's keys: an object's (a list's items'), or `true` for a plain value. */
+type KeysOf<Value> = Value extends readonly (infer Item)[] ? KeysOf<Item> : Value extends object ? ViewKeys<Value> : true;
 
 /** A template with the type of its view model. */
 export interface TypedTemplate<View extends object> {
@@ -76,7 +79,7 @@ export function renderTemplate(name: string, data: object): string {
 }
 
 /** The static modules a set may get: the file names in `templates/runtime/`, without `.ts`. */
-export type StaticModuleName = "runtime" | "elicitation-forms";
+export type StaticModuleName = "runtime" | "elicitation-forms" | "server-core" | "tasks-extension";
 
 const staticSources = new Map<StaticModuleName, string>();
 
