@@ -275,7 +275,10 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
     modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
   }
   const client = emitClient(model);
-  if (client) modules.push({ file: "client", code: client, typeOnly: false });
+  if (client) {
+    statics.push(...client.statics);
+    modules.push({ file: "client", code: client.code, typeOnly: false });
+  }
   const server = emitServer(model);
   if (server) {
     statics.push(...server.statics);
@@ -287,7 +290,7 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
   // re-export), so their names cannot clash with a definition's.
   checkDefinitionNames(model.definitions, emitted, setOrigin);
   return [
-    ...statics.map((file) => ({ name: `${file}.ts`, header, code: staticModule(file), formatted: true as const })),
+    ...[...new Set(statics)].map((file) => ({ name: `${file}.ts`, header, code: staticModule(file), formatted: true as const })),
     ...emitted.map((m) => ({ name: `${m.file}.ts`, header, code: m.code })),
   ];
 }

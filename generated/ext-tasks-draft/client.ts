@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c3a1dd2ee62b22982e34279cb15ee90d692b2e467075d2601a34f8f63d2a1afc 7f25864880fdf2a769fc5bb6fb2a888383f5120992cff03c3111f4aa01e1d403
+// Fingerprint: 603e908eb6fe0d1fdbac68a59b72d81ee733d9d16af4ae95ee3c7fb13552417c 14ac8d3aca0d3d60f48cc9aa832b844aa1b52102a6a86b650e16ea59e994a622
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -56,15 +56,7 @@ import type {
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
-import {
-  isObject,
-  ownValue,
-  pointerToken,
-  ValidationFailed,
-  type JsonObject,
-  type ValidationError,
-  type ValidationResult,
-} from "./runtime.js";
+import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "./runtime.js";
 import {
   isDetailedTask,
   validateCancelTaskRequestParams,
@@ -81,116 +73,62 @@ import {
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
-
-/** The identifier of the tasks extension, declared by the client in every request. */
-const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
-
-/** The `_meta` key under which a request carries the client's capabilities. */
-const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+import {
+  abortReason,
+  checkBody,
+  checkParams,
+  clientError,
+  DEFAULT_MAX_POLL_MS,
+  DEFAULT_MIN_POLL_MS,
+  DEFAULT_POLL_MS,
+  DEFAULT_TIMEOUT_MS,
+  host,
+  INVALID_PARAMS,
+  InvalidResponseError,
+  JsonRpcResponseError,
+  MAX_POLL_FAILURES,
+  objectOr,
+  readResult,
+  RequestTimeoutError,
+  rpcErrorOf,
+  splitTag,
+  TaskExpiredError,
+  TaskInputError,
+  TasksClientClosedError,
+  validateMetaObject,
+  waitEnded,
+  type BodyCheck,
+  type MethodSpec,
+  type RpcErrorObject,
+  type TasksClientHeaders,
+  type TasksClientRequest,
+  type TasksClientSend,
+  type TasksClientSignal,
+  type TasksClientSubscribe,
+} from "./client-core.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./tasks-extension.js";
 
 /** The task methods of this set: their `Mcp-Name` routing header is `params.taskId`. */
 const TASK_METHODS: readonly string[] = ["tasks/cancel", "tasks/get", "tasks/update"];
 
-/** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
-const INVALID_PARAMS = -32602;
-
-// ---------------------------------------------------------------------------------------------
-// Transport
-
-/** A JSON-RPC request as the client sends it. */
-export interface TasksClientRequest {
-  readonly jsonrpc: "2.0";
-  readonly id: string | number;
-  readonly method: string;
-  readonly params?: JsonObject;
-}
-
-/** HTTP headers a request should carry where the transport has headers (Streamable HTTP); other transports ignore them. */
-export type TasksClientHeaders = { readonly [name: string]: string };
-
-/** The parts of `AbortSignal` the client uses (declared so it compiles without DOM or Node typings; any `AbortSignal` is one). */
-export interface TasksClientSignal {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-/**
- * Sends one request and resolves with the peer's JSON-RPC response, whatever it says (the client
- * checks it); rejects only when the transport fails. `signal` aborts when the client gives up on
- * the request (timeout or the caller's signal).
- */
-export type TasksClientSend = (
-  request: TasksClientRequest,
-  headers: TasksClientHeaders,
-  options: { readonly signal: TasksClientSignal },
-) => Promise<unknown>;
-
-/** Subscribes to the peer's notifications; may return the function that unsubscribes. */
-export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
-
-/** Web-standard globals of Node 20+, Deno, Bun and browsers. */
-interface Host {
-  readonly AbortController: new () => { readonly signal: TasksClientSignal; abort(reason?: unknown): void };
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const host = globalThis as unknown as Host;
+// The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
+export {
+  InvalidResponseError,
+  JsonRpcResponseError,
+  RequestTimeoutError,
+  TaskExpiredError,
+  TaskInputError,
+  TasksClientClosedError,
+  type RpcErrorObject,
+  type TasksClientHeaders,
+  type TasksClientRequest,
+  type TasksClientSend,
+  type TasksClientSignal,
+  type TasksClientSubscribe,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Errors
-
-/** A JSON-RPC error object. */
-export interface RpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-/** The peer answered a request with a JSON-RPC error. */
-export class JsonRpcResponseError extends Error {
-  override readonly name = "JsonRpcResponseError";
-  constructor(
-    /** The method of the request it answers. */
-    readonly method: string,
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-
-  toJSON(): RpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** The peer's answer is not a JSON-RPC response to the request (wrong id, no result or error, a result that is not an object, an unexpected `resultType`). */
-export class InvalidResponseError extends Error {
-  override readonly name = "InvalidResponseError";
-  constructor(
-    readonly method: string,
-    message: string,
-    readonly response: unknown,
-  ) {
-    super(`${method}: ${message}`);
-  }
-}
-
-/** A request got no answer within its timeout. */
-export class RequestTimeoutError extends Error {
-  override readonly name = "RequestTimeoutError";
-  constructor(
-    readonly method: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`${method}: no answer within ${timeoutMs} ms`);
-  }
-}
 
 /** The task ended `failed`. */
 export class TaskFailedError extends Error {
@@ -216,43 +154,6 @@ export class TaskCancelledError extends Error {
     readonly task: TaskSnapshot,
   ) {
     super(`task ${task.taskId} was cancelled` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
-  }
-}
-
-/** The task outlived its retention (`createdAt` + `ttlMs`, by the client's clock) without finishing, or vanished after it. */
-export class TaskExpiredError extends Error {
-  override readonly name = "TaskExpiredError";
-  constructor(
-    readonly taskId: string,
-    /** When the task's retention ended (epoch milliseconds). */
-    readonly expiredAt: number,
-    options?: { readonly cause?: unknown },
-  ) {
-    super(`task ${taskId} expired at ${new Date(expiredAt).toISOString()} without finishing`, options);
-  }
-}
-
-/** An input request of the task could not be answered: no handler for its method, the handler threw, or its answer is invalid. */
-export class TaskInputError extends Error {
-  override readonly name = "TaskInputError";
-  constructor(
-    readonly taskId: string,
-    /** The input request's key in `inputRequests`. */
-    readonly key: string,
-    /** The input request's method, when it has one. */
-    readonly method: string | undefined,
-    message: string,
-    options?: { readonly cause?: unknown },
-  ) {
-    super(`task ${taskId}, input "${key}"${method ? ` (${method})` : ""}: ${message}`, options);
-  }
-}
-
-/** The client was closed while a request or a wait was pending. */
-export class TasksClientClosedError extends Error {
-  override readonly name = "TasksClientClosedError";
-  constructor() {
-    super("the tasks client is closed");
   }
 }
 
@@ -397,23 +298,6 @@ export function createTasksClient(options: TasksClientOptions): TasksClient {
 // ---------------------------------------------------------------------------------------------
 // What each method sends and receives
 
-/** How the client checks a result or notification params. */
-interface BodyCheck<T> {
-  readonly type: string;
-  readonly validate: (value: unknown) => ValidationResult<T>;
-  /** Checks `_meta` apart from the rest, for a schema with no room for it (see the module comment). */
-  readonly meta?: (value: unknown) => ValidationResult<unknown>;
-}
-
-interface MethodSpec<P, R> {
-  readonly method: string;
-  readonly params: BodyCheck<P>;
-  readonly paramsRequired: boolean;
-  /** The schema's params do not declare `_meta`: it is checked to be an object and the rest validated. */
-  readonly paramsMetaApart: boolean;
-  readonly result: BodyCheck<R>;
-}
-
 const GET_TASK: MethodSpec<GetTaskRequestParams, GetTaskResult> = {
   method: "tasks/get",
   params: { type: "GetTaskRequestParams", validate: validateGetTaskRequestParams },
@@ -463,14 +347,6 @@ const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
 
 // ---------------------------------------------------------------------------------------------
 // Client
-
-const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MIN_POLL_MS = 250;
-const DEFAULT_MAX_POLL_MS = 60_000;
-/** The poll interval when the task suggests none. */
-const DEFAULT_POLL_MS = 1_000;
-/** Polls that fail in a row (transport errors, timeouts) before `waitForTask` gives up. */
-const MAX_POLL_FAILURES = 3;
 
 /** What a wait needs from its client. */
 interface WaitClient {
@@ -687,18 +563,18 @@ class Client implements TasksClient {
   /** The params with the client's `meta`, and the tasks extension declared in `_meta` client capabilities (keeping whatever else `_meta` says). */
   #withMeta(params: JsonObject): JsonObject {
     const meta = { ...this.#meta, ...objectOr(ownValue(params, "_meta")) };
-    const declared = objectOr(ownValue(meta, CLIENT_CAPABILITIES_KEY));
+    const declared = objectOr(ownValue(meta, CLIENT_CAPABILITIES_META));
     const extensions = {
       ...objectOr(ownValue(this.#capabilities, "extensions")),
       ...objectOr(ownValue(declared, "extensions")),
     };
-    const tasks = objectOr(ownValue(extensions, TASKS_EXTENSION_ID));
+    const tasks = objectOr(ownValue(extensions, TASKS_EXTENSION));
     const capabilities = {
       ...this.#capabilities,
       ...declared,
-      extensions: { ...extensions, [TASKS_EXTENSION_ID]: tasks },
+      extensions: { ...extensions, [TASKS_EXTENSION]: tasks },
     };
-    return { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_KEY]: capabilities } };
+    return { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META]: capabilities } };
   }
 
   /** One request/response exchange through `send`, bounded by the timeout and the caller's signal. */
@@ -1050,108 +926,6 @@ class TaskWait {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** The params, checked by the method's validator (with `_meta` checked apart where the schema has no room for it). */
-function checkParams<P>(spec: MethodSpec<P, unknown>, params: P | undefined): JsonObject | undefined {
-  if (params === undefined) {
-    if (spec.paramsRequired)
-      throw new ValidationFailed(spec.params.type, [clientError("", "required", "params are required")]);
-    return undefined;
-  }
-  if (!isObject(params))
-    throw new ValidationFailed(spec.params.type, [clientError("", "type", "params must be an object")]);
-  if (!spec.paramsMetaApart || !Object.hasOwn(params, "_meta")) {
-    const checked = spec.params.validate(params);
-    if (!checked.ok) throw new ValidationFailed(spec.params.type, checked.errors);
-    return params;
-  }
-  const { _meta: meta, ...rest } = params;
-  if (!isObject(meta))
-    throw new ValidationFailed(spec.params.type, [clientError("/_meta", "type", "_meta must be an object")]);
-  const checked = spec.params.validate(rest);
-  if (!checked.ok) throw new ValidationFailed(spec.params.type, checked.errors);
-  return params;
-}
-
-/** A result or notification params, checked as the module comment says. */
-function checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {
-  if (!check.meta || !Object.hasOwn(body, "_meta")) {
-    const checked = check.validate(body);
-    if (!checked.ok) throw new ValidationFailed(check.type, checked.errors);
-    return checked.value;
-  }
-  const { _meta: meta, ...rest } = body;
-  const metaChecked = check.meta(meta);
-  if (!metaChecked.ok) throw new ValidationFailed(check.type, prefixed("/_meta", metaChecked.errors));
-  const checked = check.validate(rest);
-  if (!checked.ok) throw new ValidationFailed(check.type, checked.errors);
-  return { ...checked.value, _meta: meta } as T;
-}
-
-/** `_meta` where the schema only says it is an object. */
-function validateMetaObject(value: unknown): ValidationResult<JsonObject> {
-  return isObject(value) ? { ok: true, value } : { ok: false, errors: [clientError("", "type", "must be an object")] };
-}
-
-/** An error found by the client itself rather than by a generated validator. */
-function clientError(path: string, keyword: string, message: string): ValidationError {
-  return { path, keyword, message, schemaPath: "" };
-}
-
-function prefixed(path: string, errors: readonly ValidationError[]): ValidationError[] {
-  return errors.map((e) => ({ ...e, path: path + e.path }));
-}
-
-/** The result of a JSON-RPC response to `request`; an error answer throws JsonRpcResponseError. */
-function readResult(response: unknown, request: TasksClientRequest): JsonObject {
-  if (!isObject(response) || ownValue(response, "jsonrpc") !== "2.0") {
-    throw new InvalidResponseError(request.method, "the answer is not a JSON-RPC 2.0 response", response);
-  }
-  const id = ownValue(response, "id");
-  const error = ownValue(response, "error");
-  // An error about a request the peer could not read carries a null id.
-  if (id !== request.id && !(error !== undefined && id === null)) {
-    throw new InvalidResponseError(
-      request.method,
-      `the answer is for id ${JSON.stringify(id)}, not ${JSON.stringify(request.id)}`,
-      response,
-    );
-  }
-  if (error !== undefined) {
-    const rpcError = rpcErrorOf(error);
-    if (!rpcError) throw new InvalidResponseError(request.method, "the error is not a JSON-RPC error object", response);
-    throw new JsonRpcResponseError(request.method, rpcError.code, rpcError.message, rpcError.data);
-  }
-  const result = ownValue(response, "result");
-  if (!isObject(result)) throw new InvalidResponseError(request.method, "the result is not an object", response);
-  return result;
-}
-
-/** A JSON-RPC error object, or undefined when the value is not one. */
-function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
-  if (!isObject(value)) return undefined;
-  const code = ownValue(value, "code");
-  const message = ownValue(value, "message");
-  if (typeof code !== "number" || !Number.isInteger(code) || typeof message !== "string") return undefined;
-  const data = ownValue(value, "data");
-  return data === undefined ? { code, message } : { code, message, data };
-}
-
-/**
- * Splits `resultType` off a result: "task" when the request created a task, "complete"
- * otherwise (a result without the tag is complete, as results were before the tag).
- */
-function splitTag(
-  method: string,
-  result: JsonObject,
-): { readonly tag: "task" | "complete"; readonly body: JsonObject } {
-  if (!Object.hasOwn(result, "resultType")) return { tag: "complete", body: result };
-  const { resultType: tag, ...body } = result;
-  if (tag !== "task" && tag !== "complete") {
-    throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
-  }
-  return { tag, body };
-}
-
 /** The id of the task a result created, if it created one. */
 function createdTaskId(result: JsonObject): string | undefined {
   if (ownValue(result, "resultType") !== "task") return undefined;
@@ -1255,22 +1029,4 @@ function routingHeaders(method: string, params: JsonObject): TasksClientHeaders 
       ? ownValue(params, "name")
       : undefined;
   return typeof name === "string" ? { "Mcp-Method": method, "Mcp-Name": name } : { "Mcp-Method": method };
-}
-
-function objectOr(value: unknown): JsonObject {
-  return isObject(value) ? value : {};
-}
-
-/** Why a finished wait stops what it still has running (its requests, its input handlers). */
-function waitEnded(taskId: string): Error {
-  const error = new Error(`the wait for task ${taskId} ended`);
-  error.name = "AbortError";
-  return error;
-}
-
-function abortReason(signal: TasksClientSignal): unknown {
-  if (signal.reason !== undefined) return signal.reason;
-  const error = new Error("The operation was aborted");
-  error.name = "AbortError";
-  return error;
 }

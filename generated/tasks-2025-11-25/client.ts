@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 197003f5af03c9eff011c44e0f685195e7316e1c050e45bcdbee8d0641d80ec1 9f1db1fe04d66843343077f94386ab2bbbe8f835af2123a016afc75083606fb2
+// Fingerprint: 806241cc8dc422c8e851ffa61f27abd547fcf0e656471eac42e2277473b37d3e 349f312c95502971565f2f64caf10c7dc6ad2c4d08a2a028d733781db9b50183
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -40,14 +40,7 @@ import type {
   TaskStatusNotificationParams,
   ToolTaskSupport,
 } from "./types.js";
-import {
-  isObject,
-  ownValue,
-  ValidationFailed,
-  type JsonObject,
-  type ValidationError,
-  type ValidationResult,
-} from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject } from "./runtime.js";
 import {
   isToolTaskSupport,
   validateCancelTaskRequestParams,
@@ -63,107 +56,53 @@ import {
   validateTaskStatusNotificationParams,
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
+import {
+  abortReason,
+  checkBody,
+  checkParams,
+  DEFAULT_MAX_POLL_MS,
+  DEFAULT_MIN_POLL_MS,
+  DEFAULT_POLL_MS,
+  DEFAULT_TIMEOUT_MS,
+  host,
+  INVALID_PARAMS,
+  InvalidResponseError,
+  JsonRpcResponseError,
+  MAX_POLL_FAILURES,
+  objectOr,
+  prefixed,
+  readResult,
+  RequestTimeoutError,
+  TaskExpiredError,
+  TasksClientClosedError,
+  waitEnded,
+  type BodyCheck,
+  type MethodSpec,
+  type RpcErrorObject,
+  type TasksClientHeaders,
+  type TasksClientRequest,
+  type TasksClientSend,
+  type TasksClientSignal,
+  type TasksClientSubscribe,
+} from "./client-core.js";
 
-/** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
-const INVALID_PARAMS = -32602;
-
-// ---------------------------------------------------------------------------------------------
-// Transport
-
-/** A JSON-RPC request as the client sends it. */
-export interface TasksClientRequest {
-  readonly jsonrpc: "2.0";
-  readonly id: string | number;
-  readonly method: string;
-  readonly params?: JsonObject;
-}
-
-/** HTTP headers a request should carry where the transport has headers (Streamable HTTP); other transports ignore them. */
-export type TasksClientHeaders = { readonly [name: string]: string };
-
-/** The parts of `AbortSignal` the client uses (declared so it compiles without DOM or Node typings; any `AbortSignal` is one). */
-export interface TasksClientSignal {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-/**
- * Sends one request and resolves with the peer's JSON-RPC response, whatever it says (the client
- * checks it); rejects only when the transport fails. `signal` aborts when the client gives up on
- * the request (timeout or the caller's signal).
- */
-export type TasksClientSend = (
-  request: TasksClientRequest,
-  headers: TasksClientHeaders,
-  options: { readonly signal: TasksClientSignal },
-) => Promise<unknown>;
-
-/** Subscribes to the peer's notifications; may return the function that unsubscribes. */
-export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
-
-/** Web-standard globals of Node 20+, Deno, Bun and browsers. */
-interface Host {
-  readonly AbortController: new () => { readonly signal: TasksClientSignal; abort(reason?: unknown): void };
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const host = globalThis as unknown as Host;
+// The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
+export {
+  InvalidResponseError,
+  JsonRpcResponseError,
+  RequestTimeoutError,
+  TaskExpiredError,
+  TasksClientClosedError,
+  type RpcErrorObject,
+  type TasksClientHeaders,
+  type TasksClientRequest,
+  type TasksClientSend,
+  type TasksClientSignal,
+  type TasksClientSubscribe,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Errors
-
-/** A JSON-RPC error object. */
-export interface RpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-/** The peer answered a request with a JSON-RPC error. */
-export class JsonRpcResponseError extends Error {
-  override readonly name = "JsonRpcResponseError";
-  constructor(
-    /** The method of the request it answers. */
-    readonly method: string,
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-
-  toJSON(): RpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** The peer's answer is not a JSON-RPC response to the request (wrong id, no result or error, a result that is not an object, an unexpected `resultType`). */
-export class InvalidResponseError extends Error {
-  override readonly name = "InvalidResponseError";
-  constructor(
-    readonly method: string,
-    message: string,
-    readonly response: unknown,
-  ) {
-    super(`${method}: ${message}`);
-  }
-}
-
-/** A request got no answer within its timeout. */
-export class RequestTimeoutError extends Error {
-  override readonly name = "RequestTimeoutError";
-  constructor(
-    readonly method: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`${method}: no answer within ${timeoutMs} ms`);
-  }
-}
 
 /** The task ended `failed`. */
 export class TaskFailedError extends Error {
@@ -193,27 +132,6 @@ export class TaskCancelledError extends Error {
     readonly task: TaskSnapshot,
   ) {
     super(`task ${task.taskId} was cancelled` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
-  }
-}
-
-/** The task outlived its retention (`createdAt` + `ttl`, by the client's clock) without finishing, or vanished after it. */
-export class TaskExpiredError extends Error {
-  override readonly name = "TaskExpiredError";
-  constructor(
-    readonly taskId: string,
-    /** When the task's retention ended (epoch milliseconds). */
-    readonly expiredAt: number,
-    options?: { readonly cause?: unknown },
-  ) {
-    super(`task ${taskId} expired at ${new Date(expiredAt).toISOString()} without finishing`, options);
-  }
-}
-
-/** The client was closed while a request or a wait was pending. */
-export class TasksClientClosedError extends Error {
-  override readonly name = "TasksClientClosedError";
-  constructor() {
-    super("the tasks client is closed");
   }
 }
 
@@ -355,23 +273,6 @@ export function toolTaskSupport(tool: {
 // ---------------------------------------------------------------------------------------------
 // What each method sends and receives
 
-/** How the client checks a result or notification params. */
-interface BodyCheck<T> {
-  readonly type: string;
-  readonly validate: (value: unknown) => ValidationResult<T>;
-  /** Checks `_meta` apart from the rest, for a schema with no room for it (see the module comment). */
-  readonly meta?: (value: unknown) => ValidationResult<unknown>;
-}
-
-interface MethodSpec<P, R> {
-  readonly method: string;
-  readonly params: BodyCheck<P>;
-  readonly paramsRequired: boolean;
-  /** The schema's params do not declare `_meta`: it is checked to be an object and the rest validated. */
-  readonly paramsMetaApart: boolean;
-  readonly result: BodyCheck<R>;
-}
-
 const GET_TASK: MethodSpec<GetTaskRequestParams, GetTaskResult> = {
   method: "tasks/get",
   params: { type: "GetTaskRequestParams", validate: validateGetTaskRequestParams },
@@ -416,14 +317,6 @@ const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
 
 // ---------------------------------------------------------------------------------------------
 // Client
-
-const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MIN_POLL_MS = 250;
-const DEFAULT_MAX_POLL_MS = 60_000;
-/** The poll interval when the task suggests none. */
-const DEFAULT_POLL_MS = 1_000;
-/** Polls that fail in a row (transport errors, timeouts) before `waitForTask` gives up. */
-const MAX_POLL_FAILURES = 3;
 
 /** What a wait needs from its client. */
 interface WaitClient {
@@ -971,87 +864,6 @@ class TaskWait {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** The params, checked by the method's validator (with `_meta` checked apart where the schema has no room for it). */
-function checkParams<P>(spec: MethodSpec<P, unknown>, params: P | undefined): JsonObject | undefined {
-  if (params === undefined) {
-    if (spec.paramsRequired)
-      throw new ValidationFailed(spec.params.type, [clientError("", "required", "params are required")]);
-    return undefined;
-  }
-  if (!isObject(params))
-    throw new ValidationFailed(spec.params.type, [clientError("", "type", "params must be an object")]);
-  if (!spec.paramsMetaApart || !Object.hasOwn(params, "_meta")) {
-    const checked = spec.params.validate(params);
-    if (!checked.ok) throw new ValidationFailed(spec.params.type, checked.errors);
-    return params;
-  }
-  const { _meta: meta, ...rest } = params;
-  if (!isObject(meta))
-    throw new ValidationFailed(spec.params.type, [clientError("/_meta", "type", "_meta must be an object")]);
-  const checked = spec.params.validate(rest);
-  if (!checked.ok) throw new ValidationFailed(spec.params.type, checked.errors);
-  return params;
-}
-
-/** A result or notification params, checked as the module comment says. */
-function checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {
-  if (!check.meta || !Object.hasOwn(body, "_meta")) {
-    const checked = check.validate(body);
-    if (!checked.ok) throw new ValidationFailed(check.type, checked.errors);
-    return checked.value;
-  }
-  const { _meta: meta, ...rest } = body;
-  const metaChecked = check.meta(meta);
-  if (!metaChecked.ok) throw new ValidationFailed(check.type, prefixed("/_meta", metaChecked.errors));
-  const checked = check.validate(rest);
-  if (!checked.ok) throw new ValidationFailed(check.type, checked.errors);
-  return { ...checked.value, _meta: meta } as T;
-}
-
-/** An error found by the client itself rather than by a generated validator. */
-function clientError(path: string, keyword: string, message: string): ValidationError {
-  return { path, keyword, message, schemaPath: "" };
-}
-
-function prefixed(path: string, errors: readonly ValidationError[]): ValidationError[] {
-  return errors.map((e) => ({ ...e, path: path + e.path }));
-}
-
-/** The result of a JSON-RPC response to `request`; an error answer throws JsonRpcResponseError. */
-function readResult(response: unknown, request: TasksClientRequest): JsonObject {
-  if (!isObject(response) || ownValue(response, "jsonrpc") !== "2.0") {
-    throw new InvalidResponseError(request.method, "the answer is not a JSON-RPC 2.0 response", response);
-  }
-  const id = ownValue(response, "id");
-  const error = ownValue(response, "error");
-  // An error about a request the peer could not read carries a null id.
-  if (id !== request.id && !(error !== undefined && id === null)) {
-    throw new InvalidResponseError(
-      request.method,
-      `the answer is for id ${JSON.stringify(id)}, not ${JSON.stringify(request.id)}`,
-      response,
-    );
-  }
-  if (error !== undefined) {
-    const rpcError = rpcErrorOf(error);
-    if (!rpcError) throw new InvalidResponseError(request.method, "the error is not a JSON-RPC error object", response);
-    throw new JsonRpcResponseError(request.method, rpcError.code, rpcError.message, rpcError.data);
-  }
-  const result = ownValue(response, "result");
-  if (!isObject(result)) throw new InvalidResponseError(request.method, "the result is not an object", response);
-  return result;
-}
-
-/** A JSON-RPC error object, or undefined when the value is not one. */
-function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
-  if (!isObject(value)) return undefined;
-  const code = ownValue(value, "code");
-  const message = ownValue(value, "message");
-  if (typeof code !== "number" || !Number.isInteger(code) || typeof message !== "string") return undefined;
-  const data = ownValue(value, "data");
-  return data === undefined ? { code, message } : { code, message, data };
-}
-
 /** The id of the task a result created, if it created one. */
 function createdTaskId(result: JsonObject): string | undefined {
   const task = ownValue(result, "task");
@@ -1069,22 +881,4 @@ function expiryOf(task: TaskSnapshot): number | undefined {
   const ttl = task.ttl;
   const createdAt = Date.parse(task.createdAt);
   return typeof ttl === "number" && !Number.isNaN(createdAt) ? createdAt + ttl : undefined;
-}
-
-function objectOr(value: unknown): JsonObject {
-  return isObject(value) ? value : {};
-}
-
-/** Why a finished wait stops what it still has running (its requests, its input handlers). */
-function waitEnded(taskId: string): Error {
-  const error = new Error(`the wait for task ${taskId} ended`);
-  error.name = "AbortError";
-  return error;
-}
-
-function abortReason(signal: TasksClientSignal): unknown {
-  if (signal.reason !== undefined) return signal.reason;
-  const error = new Error("The operation was aborted");
-  error.name = "AbortError";
-  return error;
 }

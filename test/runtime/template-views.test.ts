@@ -2,7 +2,9 @@ import Handlebars from "handlebars";
 import { describe, expect, it } from "vitest";
 import { ELICITATION_TEMPLATE, type ElicitationView } from "../../generator/emit/elicitation/emit.js";
 import { SERVER_TEMPLATE } from "../../generator/emit/stubs/server.js";
+import { CLIENT_TEMPLATE } from "../../generator/emit/stubs/client.js";
 import { render, templateSource, typedTemplate, type TypedTemplate } from "../../generator/emit/templates.js";
+import { namesRead } from "../support/template-names.js";
 
 /**
  * A template reads exactly the keys of its view model. The compiler already holds the view model
@@ -11,78 +13,7 @@ import { render, templateSource, typedTemplate, type TypedTemplate } from "../..
  * of the view the template never reads, fails here.
  */
 
-type Node = hbs.AST.Node;
-type Program = hbs.AST.Program;
-type Names = { [key: string]: Names | true };
-
-/**
- * The names a template reads, as a tree shaped like ViewKeys: `true` for a plain value, nested for
- * `{{a.b}}` and for the items of an `#each` list. `{{../x}}` inside an `#each` reads the enclosing scope.
- */
-function namesRead(program: Program): Names {
-  const root: Names = {};
-  /** Records a path read in `scope` (`a.b` → scope.a.b = true); an object already recorded there stays one. */
-  const record = (scope: Names, parts: readonly string[]): void => {
-    const owner = objectAt(scope, parts.slice(0, -1));
-    const last = parts[parts.length - 1]!;
-    owner[last] ??= true;
-  };
-  /** The object recorded at a path, made one if it was a plain value or absent. */
-  const objectAt = (scope: Names, parts: readonly string[]): Names => {
-    let at = scope;
-    for (const part of parts) {
-      const next = at[part];
-      at = next === undefined || next === true ? (at[part] = {}) : next;
-    }
-    return at;
-  };
-  const scopeOf = (scopes: readonly Names[], path: hbs.AST.PathExpression): Names => scopes[scopes.length - 1 - path.depth]!;
-  const read = (path: hbs.AST.PathExpression, scopes: readonly Names[]): void => {
-    if (path.data || path.parts.length === 0) return;
-    record(scopeOf(scopes, path), path.parts);
-  };
-  const visit = (node: Node, scopes: readonly Names[]): void => {
-    switch (node.type) {
-      case "Program":
-        for (const statement of (node as Program).body) visit(statement, scopes);
-        return;
-      case "MustacheStatement":
-      case "SubExpression": {
-        const call = node as hbs.AST.MustacheStatement;
-        if (call.params.length === 0 && call.path.type === "PathExpression") read(call.path as hbs.AST.PathExpression, scopes);
-        for (const param of call.params) visit(param, scopes);
-        return;
-      }
-      case "PathExpression":
-        read(node as hbs.AST.PathExpression, scopes);
-        return;
-      case "BlockStatement": {
-        const block = node as hbs.AST.BlockStatement;
-        const helper = (block.path as hbs.AST.PathExpression).original;
-        const subject = block.params[0] as hbs.AST.PathExpression | undefined;
-        if (helper === "each" && subject) {
-          // The list's items are a scope of their own, recorded under the list's name.
-          const item: Names = {};
-          visit(block.program, [...scopes, item]);
-          const scope = scopeOf(scopes, subject);
-          if (Object.keys(item).length > 0) Object.assign(objectAt(scope, subject.parts), item);
-          else record(scope, subject.parts);
-        } else {
-          for (const param of block.params) visit(param, scopes);
-          visit(block.program, scopes);
-        }
-        if (block.inverse) visit(block.inverse, scopes);
-        return;
-      }
-      default:
-        return;
-    }
-  };
-  visit(program, [root]);
-  return root;
-}
-
-const TEMPLATES: readonly TypedTemplate<object>[] = [ELICITATION_TEMPLATE, SERVER_TEMPLATE];
+const TEMPLATES: readonly TypedTemplate<object>[] = [ELICITATION_TEMPLATE, SERVER_TEMPLATE, CLIENT_TEMPLATE];
 
 describe("typed templates", () => {
   it.each(TEMPLATES.map((t) => [t.name, t] as const))("%s reads exactly the keys of its view model", (_, template) => {
