@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 603e908eb6fe0d1fdbac68a59b72d81ee733d9d16af4ae95ee3c7fb13552417c 14ac8d3aca0d3d60f48cc9aa832b844aa1b52102a6a86b650e16ea59e994a622
+// Fingerprint: 296ae6dba8d6795ba3f6a8917984c8051d14edc681a6c52fd9fee2ad3d805c79 cdfab6a0f9486ae8471e3589744c81a608cdbb5f2d65e2380691f3ea2c9d35f6
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -80,13 +80,10 @@ import {
   clientError,
   DEFAULT_MAX_POLL_MS,
   DEFAULT_MIN_POLL_MS,
-  DEFAULT_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   host,
-  INVALID_PARAMS,
   InvalidResponseError,
   JsonRpcResponseError,
-  MAX_POLL_FAILURES,
   objectOr,
   readResult,
   RequestTimeoutError,
@@ -96,7 +93,6 @@ import {
   TaskInputError,
   TasksClientClosedError,
   validateMetaObject,
-  waitEnded,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
@@ -106,6 +102,7 @@ import {
   type TasksClientSignal,
   type TasksClientSubscribe,
 } from "./client-core.js";
+import { TaskWait, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./tasks-extension.js";
 
 /** The task methods of this set: their `Mcp-Name` routing header is `params.taskId`. */
@@ -348,20 +345,11 @@ const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
 // ---------------------------------------------------------------------------------------------
 // Client
 
-/** What a wait needs from its client. */
-interface WaitClient {
-  getTask(taskId: string, signal: TasksClientSignal): Promise<TaskSnapshot>;
-  answer(
-    taskId: string,
-    key: string,
-    answer: UpdateTaskRequestParams["inputResponses"][string],
-    signal: TasksClientSignal,
-  ): Promise<void>;
-  /** A best-effort `tasks/cancel`; never rejects. */
-  cancel(taskId: string): void;
-  report(error: unknown): void;
-  finished(wait: TaskWait): void;
-}
+/** The wait machine of task-wait.ts as this set runs it. */
+type Wait = TaskWait<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
+type WaitPayload = never;
+type WaitAnswer = UpdateTaskRequestParams["inputResponses"][string];
+type WaitHandlers = InputHandlers;
 
 class Client implements TasksClient {
   readonly #send: TasksClientSend;
@@ -372,10 +360,10 @@ class Client implements TasksClient {
   readonly #meta: JsonObject | undefined;
   readonly #capabilities: JsonObject;
   readonly #onError: (error: unknown) => void;
-  readonly #waits = new Set<TaskWait>();
+  readonly #waits = new Set<Wait>();
   readonly #listeners = new Set<(task: TaskSnapshot) => void>();
   readonly #unsubscribe: (() => void) | undefined;
-  readonly #waitClient: WaitClient;
+  readonly #waitClient: WaitClient<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
   #nextId = 1;
   #closed = false;
 
@@ -484,7 +472,7 @@ class Client implements TasksClient {
 
   #wait(taskId: string, options: WaitForTaskOptions, initial: TaskSnapshot | undefined): Promise<WaitForTaskResult> {
     if (this.#closed) return Promise.reject(new TasksClientClosedError());
-    const wait = new TaskWait(this.#waitClient, taskId, {
+    const wait: Wait = new TaskWait(WAIT_PROFILE, this.#waitClient, taskId, {
       minPollMs: options.minPollMs ?? this.#minPollMs,
       maxPollMs: options.maxPollMs ?? this.#maxPollMs,
       cancelOnAbort: options.cancelOnAbort ?? true,
@@ -651,277 +639,29 @@ class Client implements TasksClient {
 // ---------------------------------------------------------------------------------------------
 // Waiting for a task
 
-interface WaitSettings {
-  readonly minPollMs: number;
-  readonly maxPollMs: number;
-  readonly cancelOnAbort: boolean;
-  readonly signal: TasksClientSignal | undefined;
-  readonly onUpdate: ((task: TaskSnapshot) => void) | undefined;
-  readonly inputHandlers: InputHandlers;
-}
-
-/** Where the answer to one input request stands: its handler runs, it is being sent, it was delivered, or its delivery failed (the answer waits to be sent again). */
-type InputState =
-  "asking" | "sending" | "delivered" | { readonly retry: UpdateTaskRequestParams["inputResponses"][string] };
-
-/**
- * One `waitForTask`. Snapshots come from polls and notifications in any order; the newest one
- * (by `lastUpdatedAt`) wins, the first terminal one ends the wait, and nothing after it is seen.
- * The promise settles exactly once.
- */
-class TaskWait {
-  readonly promise: Promise<WaitForTaskResult>;
-  #resolve: (result: WaitForTaskResult) => void = () => {};
-  #reject: (error: unknown) => void = () => {};
-  /** Settled: nothing more happens. */
-  #settled = false;
-  /** A terminal snapshot was seen: later snapshots are ignored (the outcome may still be fetched). */
-  #terminal = false;
-  #timer: unknown;
-  #polling = false;
-  #failures = 0;
-  #intervalMs = DEFAULT_POLL_MS;
-  /** `lastUpdatedAt` of the newest snapshot, in epoch milliseconds. */
-  #newest = -Infinity;
-  /** What the last `onUpdate` call showed, so a snapshot repeated by a poll or a duplicate notification is not reported twice. */
-  #reported: string | undefined;
-  /** `createdAt` + `ttlMs` of the task, once known; undefined while unknown or unlimited. */
-  #expiresAt: number | undefined;
-  /** Aborted when the wait ends: stops its requests and tells input handlers. */
-  readonly #controller = new host.AbortController();
-  readonly #inputs = new Map<string, InputState>();
-
-  readonly #client: WaitClient;
-  readonly #settings: WaitSettings;
-
-  constructor(
-    client: WaitClient,
-    readonly taskId: string,
-    settings: WaitSettings,
-  ) {
-    this.#client = client;
-    this.#settings = settings;
-    this.promise = new Promise<WaitForTaskResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-  }
-
-  /** Starts from a snapshot already in hand (a created task), or with a poll. */
-  start(initial: TaskSnapshot | undefined): void {
-    const { signal } = this.#settings;
-    if (signal?.aborted) {
-      this.#onAbort();
-      return;
-    }
-    signal?.addEventListener("abort", this.#onAbort, { once: true });
-    if (initial) this.observe(initial);
-    else this.#poll();
-  }
-
-  /** A snapshot of the task, from a poll or a notification. */
-  observe(task: TaskSnapshot): void {
-    if (this.#terminal || this.#settled) return;
-    const changedAt = Date.parse(task.lastUpdatedAt);
-    // An older snapshot than one already seen (a late poll answer, a reordered notification) says
-    // nothing new; but a terminal status is final whatever its timestamp says.
-    if (changedAt < this.#newest && !isTerminalStatus(task.status)) return;
-    if (!Number.isNaN(changedAt)) this.#newest = changedAt;
-    this.#expiresAt ??= expiryOf(task);
-    this.#intervalMs = task.pollIntervalMs ?? DEFAULT_POLL_MS;
-    this.#update(task);
-    if (isTerminalStatus(task.status)) {
-      this.#finish(task);
-      return;
-    }
-    if (task.status === "input_required") this.#answer(task.inputRequests);
-    this.#schedule();
-  }
-
-  close(): void {
-    this.#settle(() => this.#reject(new TasksClientClosedError()));
-  }
-
-  readonly #onAbort = (): void => {
-    if (this.#settled) return;
-    const unfinished = !this.#terminal;
-    this.#settle(() => this.#reject(abortReason(this.#settings.signal!)));
-    if (unfinished && this.#settings.cancelOnAbort) this.#client.cancel(this.taskId);
-  };
-
-  #update(task: TaskSnapshot): void {
-    const onUpdate = this.#settings.onUpdate;
-    if (!onUpdate) return;
-    const pending = task.status === "input_required" ? Object.keys(task.inputRequests) : [];
-    const shown = JSON.stringify([task.status, task.statusMessage, task.lastUpdatedAt, pending]);
-    if (shown === this.#reported) return;
-    this.#reported = shown;
-    try {
-      onUpdate(task);
-    } catch (error) {
-      this.#client.report(error);
-    }
-  }
-
-  /** Plans the next poll: after the task's interval (clamped), and no later than its expiry. */
-  #schedule(): void {
-    if (this.#settled || this.#terminal) return;
-    host.clearTimeout(this.#timer);
-    let delay = Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
-    if (this.#expiresAt !== undefined) delay = Math.max(0, Math.min(delay, this.#expiresAt - Date.now()));
-    this.#timer = host.setTimeout(() => this.#poll(), delay);
-  }
-
-  #poll(): void {
-    // One poll at a time; the one in flight plans the next when it returns.
-    if (this.#settled || this.#terminal || this.#polling) return;
-    this.#polling = true;
-    // A poll at or after the task's expiry is the last: it must find the task finished.
-    const expiredAt = this.#expiresAt !== undefined && Date.now() >= this.#expiresAt ? this.#expiresAt : undefined;
-    this.#client.getTask(this.taskId, this.#controller.signal).then(
-      (task) => {
-        this.#polling = false;
-        this.#failures = 0;
-        if (expiredAt !== undefined && !isTerminalStatus(task.status) && !this.#terminal) {
-          this.#fail(new TaskExpiredError(this.taskId, expiredAt));
-          return;
-        }
-        this.observe(task);
-        // A stale answer is ignored, but polling goes on.
-        this.#schedule();
-      },
-      (error: unknown) => {
-        this.#polling = false;
-        this.#pollFailed(error, expiredAt);
-      },
-    );
-  }
-
-  #pollFailed(error: unknown, expiredAt: number | undefined): void {
-    if (this.#settled || this.#terminal) return;
-    if (error instanceof JsonRpcResponseError) {
-      // After its retention the server may forget the task: "unknown task" then means it expired.
-      this.#fail(
-        expiredAt !== undefined && error.code === INVALID_PARAMS
-          ? new TaskExpiredError(this.taskId, expiredAt, { cause: error })
-          : error,
-      );
-      return;
-    }
-    // An answer that breaks the protocol will not get better; a lost one (transport, timeout) might.
-    if (
-      error instanceof ValidationFailed ||
-      error instanceof InvalidResponseError ||
-      error instanceof TasksClientClosedError
-    ) {
-      this.#fail(error);
-      return;
-    }
-    if (++this.#failures >= MAX_POLL_FAILURES) {
-      this.#fail(error);
-      return;
-    }
-    this.#schedule();
-  }
-
-  /** The first terminal snapshot: its outcome settles the wait. */
-  #finish(task: TaskSnapshot): void {
-    this.#terminal = true;
-    host.clearTimeout(this.#timer);
-    switch (task.status) {
-      case "completed":
-        this.#settle(() => this.#resolve(task.result));
-        return;
-      case "failed":
-        this.#fail(new TaskFailedError(task, rpcErrorOf(task.error)));
-        return;
-      case "cancelled":
-        this.#fail(new TaskCancelledError(task));
-        return;
-    }
-  }
-
-  /** Answers every input request not answered yet; each key's handler runs once for the task's lifetime. */
-  #answer(requests: InputRequiredTask["inputRequests"]): void {
-    for (const key of Object.keys(requests)) {
-      const state = this.#inputs.get(key);
-      if (state === undefined) this.#ask(key, requests[key]);
-      // The task still asks, and the last delivery failed: send the same answer again.
-      else if (typeof state === "object") this.#deliver(key, state.retry);
-    }
-  }
-
-  #ask(key: string, request: unknown): void {
-    this.#inputs.set(key, "asking");
-    const method = isObject(request) ? ownValue(request, "method") : undefined;
-    if (typeof method !== "string") {
-      this.#fail(new TaskInputError(this.taskId, key, undefined, "the input request has no method"));
-      return;
-    }
-    const context: InputRequestContext = { taskId: this.taskId, key, method, signal: this.#controller.signal };
+/** What this revision's tasks tell a wait (see task-wait.ts). */
+const WAIT_PROFILE: TaskWaitProfile<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers> = {
+  isTerminalStatus,
+  pollInterval: (task) => task.pollIntervalMs,
+  expiry: expiryOf,
+  completed: (task) => task.result,
+  failed: (task) => new TaskFailedError(task, rpcErrorOf(task.error)),
+  cancelled: (task) => new TaskCancelledError(task),
+  payloadDeliversInput: false,
+  input: {
+    requests: (task) => task.inputRequests,
     // Snapshots are validated (unless `validateResults: false`), so the request is one the schema describes.
-    const answering = runHandler(
-      this.#settings.inputHandlers,
-      request as InputRequiredTask["inputRequests"][string],
-      context,
-    );
-    if (!answering) {
-      this.#fail(new TaskInputError(this.taskId, key, method, "no input handler for this method"));
-      return;
-    }
-    answering.then(
-      (answer) => {
-        if (this.#settled) return;
-        const checked = checkAnswer(this.taskId, key, answer);
-        if (!checked.ok) {
-          this.#fail(new TaskInputError(this.taskId, key, method, checked.error.message, { cause: checked.error }));
-          return;
-        }
-        // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
-        const form = method === "elicitation/create" ? formProblem(request, checked.value) : undefined;
-        if (form) {
-          this.#fail(new TaskInputError(this.taskId, key, method, form.message, { cause: form }));
-          return;
-        }
-        this.#deliver(key, checked.value);
-      },
-      (error: unknown) =>
-        this.#fail(new TaskInputError(this.taskId, key, method, "the input handler failed", { cause: error })),
-    );
-  }
-
-  #deliver(key: string, answer: UpdateTaskRequestParams["inputResponses"][string]): void {
-    this.#inputs.set(key, "sending");
-    this.#client.answer(this.taskId, key, answer, this.#controller.signal).then(
-      () => {
-        this.#inputs.set(key, "delivered");
-        // The task moves on once answered: look now rather than at the next planned poll.
-        this.#poll();
-      },
-      (error: unknown) => {
-        // Released: the next snapshot that still asks for this key sends the answer again.
-        if (this.#settled) return;
-        this.#inputs.set(key, { retry: answer });
-        this.#client.report(error);
-      },
-    );
-  }
-
-  #fail(error: unknown): void {
-    this.#settle(() => this.#reject(error));
-  }
-
-  #settle(outcome: () => void): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#terminal = true;
-    host.clearTimeout(this.#timer);
-    this.#settings.signal?.removeEventListener("abort", this.#onAbort);
-    this.#controller.abort(waitEnded(this.taskId));
-    this.#client.finished(this);
-    outcome();
-  }
-}
+    run: (handlers, request, context) =>
+      runHandler(handlers, request as InputRequiredTask["inputRequests"][string], context),
+    check: (taskId, key, method, request, answer) => {
+      const checked = checkAnswer(taskId, key, answer);
+      // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
+      const form = checked.ok && method === "elicitation/create" ? formProblem(request, checked.value) : undefined;
+      if (form) return { ok: false, error: form };
+      return checked;
+    },
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 806241cc8dc422c8e851ffa61f27abd547fcf0e656471eac42e2277473b37d3e 349f312c95502971565f2f64caf10c7dc6ad2c4d08a2a028d733781db9b50183
+// Fingerprint: 4ca33749a5bac7957ee53d52082640db5f643f7ee00095799902e85cceb42903 580d151e57c13fad9652bacbc54810176b9f15d5d2b3aa0a0201140edbf7ef30
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -62,20 +62,16 @@ import {
   checkParams,
   DEFAULT_MAX_POLL_MS,
   DEFAULT_MIN_POLL_MS,
-  DEFAULT_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   host,
-  INVALID_PARAMS,
   InvalidResponseError,
   JsonRpcResponseError,
-  MAX_POLL_FAILURES,
   objectOr,
   prefixed,
   readResult,
   RequestTimeoutError,
   TaskExpiredError,
   TasksClientClosedError,
-  waitEnded,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
@@ -85,6 +81,7 @@ import {
   type TasksClientSignal,
   type TasksClientSubscribe,
 } from "./client-core.js";
+import { TaskWait, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -318,15 +315,11 @@ const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
 // ---------------------------------------------------------------------------------------------
 // Client
 
-/** What a wait needs from its client. */
-interface WaitClient {
-  getTask(taskId: string, signal: TasksClientSignal): Promise<TaskSnapshot>;
-  getTaskPayload(taskId: string, signal: TasksClientSignal): Promise<GetTaskPayloadResult>;
-  /** A best-effort `tasks/cancel`; never rejects. */
-  cancel(taskId: string): void;
-  report(error: unknown): void;
-  finished(wait: TaskWait): void;
-}
+/** The wait machine of task-wait.ts as this set runs it. */
+type Wait = TaskWait<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
+type WaitPayload = GetTaskPayloadResult;
+type WaitAnswer = never;
+type WaitHandlers = undefined;
 
 class Client implements TasksClient {
   readonly #send: TasksClientSend;
@@ -336,10 +329,10 @@ class Client implements TasksClient {
   readonly #maxPollMs: number;
   readonly #meta: JsonObject | undefined;
   readonly #onError: (error: unknown) => void;
-  readonly #waits = new Set<TaskWait>();
+  readonly #waits = new Set<Wait>();
   readonly #listeners = new Set<(task: TaskSnapshot) => void>();
   readonly #unsubscribe: (() => void) | undefined;
-  readonly #waitClient: WaitClient;
+  readonly #waitClient: WaitClient<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
   #nextId = 1;
   #closed = false;
 
@@ -482,12 +475,13 @@ class Client implements TasksClient {
 
   #wait(taskId: string, options: WaitForTaskOptions, initial: TaskSnapshot | undefined): Promise<WaitForTaskResult> {
     if (this.#closed) return Promise.reject(new TasksClientClosedError());
-    const wait = new TaskWait(this.#waitClient, taskId, {
+    const wait: Wait = new TaskWait(WAIT_PROFILE, this.#waitClient, taskId, {
       minPollMs: options.minPollMs ?? this.#minPollMs,
       maxPollMs: options.maxPollMs ?? this.#maxPollMs,
       cancelOnAbort: options.cancelOnAbort ?? true,
       signal: options.signal,
       onUpdate: options.onUpdate,
+      inputHandlers: undefined,
     });
     this.#waits.add(wait);
     wait.start(initial);
@@ -632,234 +626,24 @@ class Client implements TasksClient {
 // ---------------------------------------------------------------------------------------------
 // Waiting for a task
 
-interface WaitSettings {
-  readonly minPollMs: number;
-  readonly maxPollMs: number;
-  readonly cancelOnAbort: boolean;
-  readonly signal: TasksClientSignal | undefined;
-  readonly onUpdate: ((task: TaskSnapshot) => void) | undefined;
-}
-
-/**
- * One `waitForTask`. Snapshots come from polls and notifications in any order; the newest one
- * (by `lastUpdatedAt`) wins, the first terminal one ends the wait, and nothing after it is seen.
- * The promise settles exactly once.
- */
-class TaskWait {
-  readonly promise: Promise<WaitForTaskResult>;
-  #resolve: (result: WaitForTaskResult) => void = () => {};
-  #reject: (error: unknown) => void = () => {};
-  /** Settled: nothing more happens. */
-  #settled = false;
-  /** A terminal snapshot was seen: later snapshots are ignored (the outcome may still be fetched). */
-  #terminal = false;
-  #timer: unknown;
-  #polling = false;
-  #failures = 0;
-  #intervalMs = DEFAULT_POLL_MS;
-  /** `lastUpdatedAt` of the newest snapshot, in epoch milliseconds. */
-  #newest = -Infinity;
-  /** What the last `onUpdate` call showed, so a snapshot repeated by a poll or a duplicate notification is not reported twice. */
-  #reported: string | undefined;
-  /** `createdAt` + `ttl` of the task, once known; undefined while unknown or unlimited. */
-  #expiresAt: number | undefined;
-  /** Aborted when the wait ends: stops its requests. */
-  readonly #controller = new host.AbortController();
-  /** The `tasks/result` request, once asked. */
-  #fetching: Promise<GetTaskPayloadResult> | undefined;
-
-  readonly #client: WaitClient;
-  readonly #settings: WaitSettings;
-
-  constructor(
-    client: WaitClient,
-    readonly taskId: string,
-    settings: WaitSettings,
-  ) {
-    this.#client = client;
-    this.#settings = settings;
-    this.promise = new Promise<WaitForTaskResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-  }
-
-  /** Starts from a snapshot already in hand (a created task), or with a poll. */
-  start(initial: TaskSnapshot | undefined): void {
-    const { signal } = this.#settings;
-    if (signal?.aborted) {
-      this.#onAbort();
-      return;
-    }
-    signal?.addEventListener("abort", this.#onAbort, { once: true });
-    if (initial) this.observe(initial);
-    else this.#poll();
-  }
-
-  /** A snapshot of the task, from a poll or a notification. */
-  observe(task: TaskSnapshot): void {
-    if (this.#terminal || this.#settled) return;
-    const changedAt = Date.parse(task.lastUpdatedAt);
-    // An older snapshot than one already seen (a late poll answer, a reordered notification) says
-    // nothing new; but a terminal status is final whatever its timestamp says.
-    if (changedAt < this.#newest && !isTerminalStatus(task.status)) return;
-    if (!Number.isNaN(changedAt)) this.#newest = changedAt;
-    this.#expiresAt ??= expiryOf(task);
-    this.#intervalMs = task.pollInterval ?? DEFAULT_POLL_MS;
-    this.#update(task);
-    if (isTerminalStatus(task.status)) {
-      this.#finish(task);
-      return;
-    }
-    // The server delivers a task's requests for input through `tasks/result` (as requests to the
-    // client, answered by the transport's request handlers): ask for it now rather than at the end.
-    if (task.status === "input_required") void this.#payload();
-    this.#schedule();
-  }
-
-  close(): void {
-    this.#settle(() => this.#reject(new TasksClientClosedError()));
-  }
-
-  readonly #onAbort = (): void => {
-    if (this.#settled) return;
-    const unfinished = !this.#terminal;
-    this.#settle(() => this.#reject(abortReason(this.#settings.signal!)));
-    if (unfinished && this.#settings.cancelOnAbort) this.#client.cancel(this.taskId);
-  };
-
-  #update(task: TaskSnapshot): void {
-    const onUpdate = this.#settings.onUpdate;
-    if (!onUpdate) return;
-    const shown = JSON.stringify([task.status, task.statusMessage, task.lastUpdatedAt]);
-    if (shown === this.#reported) return;
-    this.#reported = shown;
-    try {
-      onUpdate(task);
-    } catch (error) {
-      this.#client.report(error);
-    }
-  }
-
-  /** Plans the next poll: after the task's interval (clamped), and no later than its expiry. */
-  #schedule(): void {
-    if (this.#settled || this.#terminal) return;
-    host.clearTimeout(this.#timer);
-    let delay = Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
-    if (this.#expiresAt !== undefined) delay = Math.max(0, Math.min(delay, this.#expiresAt - Date.now()));
-    this.#timer = host.setTimeout(() => this.#poll(), delay);
-  }
-
-  #poll(): void {
-    // One poll at a time; the one in flight plans the next when it returns.
-    if (this.#settled || this.#terminal || this.#polling) return;
-    this.#polling = true;
-    // A poll at or after the task's expiry is the last: it must find the task finished.
-    const expiredAt = this.#expiresAt !== undefined && Date.now() >= this.#expiresAt ? this.#expiresAt : undefined;
-    this.#client.getTask(this.taskId, this.#controller.signal).then(
-      (task) => {
-        this.#polling = false;
-        this.#failures = 0;
-        if (expiredAt !== undefined && !isTerminalStatus(task.status) && !this.#terminal) {
-          this.#fail(new TaskExpiredError(this.taskId, expiredAt));
-          return;
-        }
-        this.observe(task);
-        // A stale answer is ignored, but polling goes on.
-        this.#schedule();
-      },
-      (error: unknown) => {
-        this.#polling = false;
-        this.#pollFailed(error, expiredAt);
-      },
-    );
-  }
-
-  #pollFailed(error: unknown, expiredAt: number | undefined): void {
-    if (this.#settled || this.#terminal) return;
-    if (error instanceof JsonRpcResponseError) {
-      // After its retention the server may forget the task: "unknown task" then means it expired.
-      this.#fail(
-        expiredAt !== undefined && error.code === INVALID_PARAMS
-          ? new TaskExpiredError(this.taskId, expiredAt, { cause: error })
-          : error,
-      );
-      return;
-    }
-    // An answer that breaks the protocol will not get better; a lost one (transport, timeout) might.
-    if (
-      error instanceof ValidationFailed ||
-      error instanceof InvalidResponseError ||
-      error instanceof TasksClientClosedError
-    ) {
-      this.#fail(error);
-      return;
-    }
-    if (++this.#failures >= MAX_POLL_FAILURES) {
-      this.#fail(error);
-      return;
-    }
-    this.#schedule();
-  }
-
-  /** The first terminal snapshot: its outcome settles the wait. */
-  #finish(task: TaskSnapshot): void {
-    this.#terminal = true;
-    host.clearTimeout(this.#timer);
-    switch (task.status) {
-      case "completed":
-        this.#payload().then(
-          (result) => this.#settle(() => this.#resolve(result)),
-          (error: unknown) => this.#fail(error),
-        );
-        return;
-      case "failed":
-        // The failure itself is what `tasks/result` answers: the request's JSON-RPC error (or a result saying why).
-        this.#payload().then(
-          (result) => this.#fail(new TaskFailedError(task, undefined, result)),
-          (error: unknown) =>
-            this.#fail(
-              new TaskFailedError(task, error instanceof JsonRpcResponseError ? error.toJSON() : undefined, undefined, {
-                cause: error,
-              }),
-            ),
-        );
-        return;
-      case "cancelled":
-        this.#fail(new TaskCancelledError(task));
-        return;
-    }
-  }
-
-  /**
-   * `tasks/result`, asked once: the server answers it when the task is finished. An attempt lost
-   * to the transport (or a timeout) is forgotten, so the next call asks again.
-   */
-  #payload(): Promise<GetTaskPayloadResult> {
-    if (this.#fetching) return this.#fetching;
-    const fetching = this.#client.getTaskPayload(this.taskId, this.#controller.signal);
-    this.#fetching = fetching;
-    fetching.then(undefined, (error: unknown) => {
-      if (!(error instanceof JsonRpcResponseError) && this.#fetching === fetching) this.#fetching = undefined;
-    });
-    return fetching;
-  }
-
-  #fail(error: unknown): void {
-    this.#settle(() => this.#reject(error));
-  }
-
-  #settle(outcome: () => void): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#terminal = true;
-    host.clearTimeout(this.#timer);
-    this.#settings.signal?.removeEventListener("abort", this.#onAbort);
-    this.#controller.abort(waitEnded(this.taskId));
-    this.#client.finished(this);
-    outcome();
-  }
-}
+/** What this revision's tasks tell a wait (see task-wait.ts). */
+const WAIT_PROFILE: TaskWaitProfile<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers> = {
+  isTerminalStatus,
+  pollInterval: (task) => task.pollInterval,
+  expiry: expiryOf,
+  completed: (_task, payload) => payload(),
+  // The failure itself is what `tasks/result` answers: the request's JSON-RPC error (or a result saying why).
+  failed: (task, payload) =>
+    payload().then(
+      (result) => new TaskFailedError(task, undefined, result),
+      (error: unknown) =>
+        new TaskFailedError(task, error instanceof JsonRpcResponseError ? error.toJSON() : undefined, undefined, {
+          cause: error,
+        }),
+    ),
+  cancelled: (task) => new TaskCancelledError(task),
+  payloadDeliversInput: true,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -79,7 +79,7 @@ export function renderTemplate(name: string, data: object): string {
 }
 
 /** The static modules a set may get: the file names in `templates/runtime/`, without `.ts`. */
-export type StaticModuleName = "runtime" | "elicitation-forms" | "client-core" | "server-core" | "tasks-extension";
+export type StaticModuleName = "runtime" | "elicitation-forms" | "client-core" | "task-wait" | "server-core" | "tasks-extension";
 
 const staticSources = new Map<StaticModuleName, string>();
 

@@ -46,7 +46,6 @@ export interface ClientRouteView {
 /** Answering input requests, when the task shows them and `tasks/update` carries the answers. */
 export interface ClientInputView {
   readonly requestsField: string;
-  readonly requestsType: string;
   readonly responsesField: string;
   readonly updateParams: string;
   readonly validate: string;
@@ -143,7 +142,6 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   payloadDeliversInput: true,
   input: {
     requestsField: true,
-    requestsType: true,
     responsesField: true,
     updateParams: true,
     validate: true,
@@ -167,7 +165,7 @@ export function emitClient(model: Model): EmittedClient | undefined {
   const features = clientFeatures(model);
   if (!features) return undefined;
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = features.server.extension ? ["client-core", "server-core", "tasks-extension"] : ["client-core"];
+  const statics: StaticModuleName[] = ["client-core", "task-wait", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 
@@ -206,9 +204,10 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const completedVariant = completed ? variantName(completed.status) : undefined;
   if (completedVariant) typeImports.add(completedVariant);
   const inputVariant = input ? variantName(input.status) : undefined;
-  if (inputVariant && update) typeImports.add(inputVariant);
   const routing =
     update && input?.field && s.responsesField && inputVariant ? inputRouting(model, inputVariant, input.field, update.params, s.responsesField) : undefined;
+  // Only handlers typed per method name the input requests' type (`requestType`).
+  if (routing && inputVariant) typeImports.add(inputVariant);
   for (const name of routing?.imports ?? []) typeImports.add(name);
   if (f.augment) {
     typeImports.add(f.augment.type);
@@ -266,7 +265,6 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
       update && input?.field && s.responsesField && inputVariant
         ? {
             requestsField: input.field,
-            requestsType: `${inputVariant}["${input.field}"]`,
             responsesField: s.responsesField,
             updateParams: update.params,
             validate: update.validate,
