@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ae2899b843f8c3ed6de42135b275f0281b3dc54249c408eb33ab4b7d1386cc37 5237e983b123c1ec21195bb696dbdddf96db8e3891d55680e1f0ed1f023d3200
+// Fingerprint: 734ffb17c31d8f63aa5c91f8a2433962cc6950f40584c9714fc88bdf19246bc9 d9636fd181d8497c46db14cf618977c53554b85429a0b83ed2c03888d4ae8ebe
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -294,6 +294,82 @@ export function splitTag(
     throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
   }
   return { tag, body };
+}
+
+/**
+ * One request/response exchange through `send`, bounded by `timeoutMs` (0 or infinite: none) and
+ * the caller's signal; the transport is told through `send`'s signal when the client gives up.
+ */
+export function exchange(
+  send: TasksClientSend,
+  request: TasksClientRequest,
+  headers: TasksClientHeaders,
+  options: { readonly signal?: TasksClientSignal; readonly timeoutMs: number },
+): Promise<unknown> {
+  const { signal, timeoutMs } = options;
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  const controller = new host.AbortController();
+  return new Promise((resolve, reject) => {
+    let timer: unknown;
+    const settle = (outcome: () => void) => {
+      host.clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      outcome();
+    };
+    const onAbort = () => {
+      const reason = abortReason(signal!);
+      controller.abort(reason);
+      settle(() => reject(reason));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      timer = host.setTimeout(() => {
+        const error = new RequestTimeoutError(request.method, timeoutMs);
+        controller.abort(error);
+        settle(() => reject(error));
+      }, timeoutMs);
+    }
+    let sending: Promise<unknown>;
+    try {
+      sending = Promise.resolve(send(request, headers, { signal: controller.signal }));
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending.then(
+      (response) => settle(() => resolve(response)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
+
+/**
+ * A request the caller may abandon (its signal) without stopping it: the promise rejects at once
+ * with the signal's reason, and the result that still arrives goes to `lateResult` (a task it
+ * created belongs to nobody, so the client cancels it).
+ */
+export function abandonable<T>(
+  sending: Promise<T>,
+  signal: TasksClientSignal | undefined,
+  lateResult: (result: T) => void,
+): Promise<T> {
+  if (!signal) return sending;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(abortReason(signal));
+      sending.then(lateResult, () => {});
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    sending.then(
+      (result) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 export function objectOr(value: unknown): JsonObject {

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 296ae6dba8d6795ba3f6a8917984c8051d14edc681a6c52fd9fee2ad3d805c79 cdfab6a0f9486ae8471e3589744c81a608cdbb5f2d65e2380691f3ea2c9d35f6
+// Fingerprint: f6f382d4f7486104e2cc1a810eaa3e37938887d0af24ae073278ee7ae621c83f 8ccfeba7b3a8340ea6dd885e3d04fb2c3c7fe2ac5889deb51d8fb504528bcd4d
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -74,6 +74,7 @@ import {
 import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
 import {
+  abandonable,
   abortReason,
   checkBody,
   checkParams,
@@ -81,7 +82,7 @@ import {
   DEFAULT_MAX_POLL_MS,
   DEFAULT_MIN_POLL_MS,
   DEFAULT_TIMEOUT_MS,
-  host,
+  exchange,
   InvalidResponseError,
   JsonRpcResponseError,
   objectOr,
@@ -510,29 +511,9 @@ class Client implements TasksClient {
       params,
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
     );
-    if (!signal) return sending;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        reject(abortReason(signal));
-        sending.then(
-          (result) => {
-            const taskId = createdTaskId(result);
-            if (taskId !== undefined) this.#cancelQuietly(taskId);
-          },
-          () => {},
-        );
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      sending.then(
-        (result) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(result);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
+    return abandonable(sending, signal, (result) => {
+      const taskId = createdTaskId(result);
+      if (taskId !== undefined) this.#cancelQuietly(taskId);
     });
   }
 
@@ -545,7 +526,13 @@ class Client implements TasksClient {
     if (this.#closed) throw new TasksClientClosedError();
     const sent = this.#withMeta(params ?? {});
     const request: TasksClientRequest = { jsonrpc: "2.0", id: this.#nextId++, method, params: sent };
-    return readResult(await this.#exchange(request, routingHeaders(method, sent), options), request);
+    return readResult(
+      await exchange(this.#send, request, routingHeaders(method, sent), {
+        ...options,
+        timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      }),
+      request,
+    );
   }
 
   /** The params with the client's `meta`, and the tasks extension declared in `_meta` client capabilities (keeping whatever else `_meta` says). */
@@ -563,49 +550,6 @@ class Client implements TasksClient {
       extensions: { ...extensions, [TASKS_EXTENSION]: tasks },
     };
     return { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META]: capabilities } };
-  }
-
-  /** One request/response exchange through `send`, bounded by the timeout and the caller's signal. */
-  #exchange(
-    request: TasksClientRequest,
-    headers: TasksClientHeaders,
-    options: TasksClientRequestOptions,
-  ): Promise<unknown> {
-    const { signal } = options;
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const controller = new host.AbortController();
-    return new Promise((resolve, reject) => {
-      let timer: unknown;
-      const settle = (outcome: () => void) => {
-        host.clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        outcome();
-      };
-      const onAbort = () => {
-        const reason = abortReason(signal!);
-        controller.abort(reason);
-        settle(() => reject(reason));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        timer = host.setTimeout(() => {
-          const error = new RequestTimeoutError(request.method, timeoutMs);
-          controller.abort(error);
-          settle(() => reject(error));
-        }, timeoutMs);
-      }
-      let sending: Promise<unknown>;
-      try {
-        sending = Promise.resolve(this.#send(request, headers, { signal: controller.signal }));
-      } catch (error) {
-        sending = Promise.reject(error);
-      }
-      sending.then(
-        (response) => settle(() => resolve(response)),
-        (error: unknown) => settle(() => reject(error)),
-      );
-    });
   }
 
   #checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {

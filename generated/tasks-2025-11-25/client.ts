@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4ca33749a5bac7957ee53d52082640db5f643f7ee00095799902e85cceb42903 580d151e57c13fad9652bacbc54810176b9f15d5d2b3aa0a0201140edbf7ef30
+// Fingerprint: a6cb84a6ac8d4a3f8f500bb52d86583411ba8ecb499b906ba089678917263851 e8f1274faf4640448fd9f72f5d6424e0e10a5f3095cb65dcc19614a40cefbc43
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -57,13 +57,14 @@ import {
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
 import {
+  abandonable,
   abortReason,
   checkBody,
   checkParams,
   DEFAULT_MAX_POLL_MS,
   DEFAULT_MIN_POLL_MS,
   DEFAULT_TIMEOUT_MS,
-  host,
+  exchange,
   InvalidResponseError,
   JsonRpcResponseError,
   objectOr,
@@ -510,29 +511,9 @@ class Client implements TasksClient {
       params,
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
     );
-    if (!signal) return sending;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        reject(abortReason(signal));
-        sending.then(
-          (result) => {
-            const taskId = createdTaskId(result);
-            if (taskId !== undefined) this.#cancelQuietly(taskId);
-          },
-          () => {},
-        );
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      sending.then(
-        (result) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(result);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
+    return abandonable(sending, signal, (result) => {
+      const taskId = createdTaskId(result);
+      if (taskId !== undefined) this.#cancelQuietly(taskId);
     });
   }
 
@@ -550,56 +531,16 @@ class Client implements TasksClient {
       method,
       ...(sent === undefined ? {} : { params: sent }),
     };
-    return readResult(await this.#exchange(request, {}, options), request);
+    return readResult(
+      await exchange(this.#send, request, {}, { ...options, timeoutMs: options.timeoutMs ?? this.#timeoutMs }),
+      request,
+    );
   }
 
   /** The params with the client's `meta` (a request's own `_meta` entries win). */
   #withMeta(params: JsonObject | undefined): JsonObject | undefined {
     if (this.#meta === undefined) return params;
     return { ...params, _meta: { ...this.#meta, ...objectOr(ownValue(params ?? {}, "_meta")) } };
-  }
-
-  /** One request/response exchange through `send`, bounded by the timeout and the caller's signal. */
-  #exchange(
-    request: TasksClientRequest,
-    headers: TasksClientHeaders,
-    options: TasksClientRequestOptions,
-  ): Promise<unknown> {
-    const { signal } = options;
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const controller = new host.AbortController();
-    return new Promise((resolve, reject) => {
-      let timer: unknown;
-      const settle = (outcome: () => void) => {
-        host.clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        outcome();
-      };
-      const onAbort = () => {
-        const reason = abortReason(signal!);
-        controller.abort(reason);
-        settle(() => reject(reason));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        timer = host.setTimeout(() => {
-          const error = new RequestTimeoutError(request.method, timeoutMs);
-          controller.abort(error);
-          settle(() => reject(error));
-        }, timeoutMs);
-      }
-      let sending: Promise<unknown>;
-      try {
-        sending = Promise.resolve(this.#send(request, headers, { signal: controller.signal }));
-      } catch (error) {
-        sending = Promise.reject(error);
-      }
-      sending.then(
-        (response) => settle(() => resolve(response)),
-        (error: unknown) => settle(() => reject(error)),
-      );
-    });
   }
 
   #checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {

@@ -288,6 +288,82 @@ export function splitTag(
   return { tag, body };
 }
 
+/**
+ * One request/response exchange through `send`, bounded by `timeoutMs` (0 or infinite: none) and
+ * the caller's signal; the transport is told through `send`'s signal when the client gives up.
+ */
+export function exchange(
+  send: TasksClientSend,
+  request: TasksClientRequest,
+  headers: TasksClientHeaders,
+  options: { readonly signal?: TasksClientSignal; readonly timeoutMs: number },
+): Promise<unknown> {
+  const { signal, timeoutMs } = options;
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  const controller = new host.AbortController();
+  return new Promise((resolve, reject) => {
+    let timer: unknown;
+    const settle = (outcome: () => void) => {
+      host.clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      outcome();
+    };
+    const onAbort = () => {
+      const reason = abortReason(signal!);
+      controller.abort(reason);
+      settle(() => reject(reason));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      timer = host.setTimeout(() => {
+        const error = new RequestTimeoutError(request.method, timeoutMs);
+        controller.abort(error);
+        settle(() => reject(error));
+      }, timeoutMs);
+    }
+    let sending: Promise<unknown>;
+    try {
+      sending = Promise.resolve(send(request, headers, { signal: controller.signal }));
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending.then(
+      (response) => settle(() => resolve(response)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
+
+/**
+ * A request the caller may abandon (its signal) without stopping it: the promise rejects at once
+ * with the signal's reason, and the result that still arrives goes to `lateResult` (a task it
+ * created belongs to nobody, so the client cancels it).
+ */
+export function abandonable<T>(
+  sending: Promise<T>,
+  signal: TasksClientSignal | undefined,
+  lateResult: (result: T) => void,
+): Promise<T> {
+  if (!signal) return sending;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(abortReason(signal));
+      sending.then(lateResult, () => {});
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    sending.then(
+      (result) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export function objectOr(value: unknown): JsonObject {
   return isObject(value) ? value : {};
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  abandonable,
   abortReason,
   checkBody,
   checkParams,
+  exchange,
   InvalidResponseError,
   JsonRpcResponseError,
   readResult,
@@ -139,5 +141,56 @@ describe("errors", () => {
     const why = new Error("why");
     expect(abortReason(signal(why))).toBe(why);
     expect(abortReason(signal(undefined))).toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("exchange", () => {
+  it("resolves with whatever the transport answers, handing it the request, headers and a live signal", async () => {
+    let seen: { signal: TasksClientSignal } | undefined;
+    const response = await exchange(async (request, headers, options) => ((seen = options), { request, headers }), REQUEST, { "Mcp-Method": "tasks/get" }, { timeoutMs: 1000 });
+    expect(response).toEqual({ request: REQUEST, headers: { "Mcp-Method": "tasks/get" } });
+    expect(seen?.signal.aborted).toBe(false);
+  });
+
+  it("gives up after the timeout with RequestTimeoutError, telling the transport through its signal", async () => {
+    let signal: TasksClientSignal | undefined;
+    const never = (_r: unknown, _h: unknown, options: { readonly signal: TasksClientSignal }) => ((signal = options.signal), new Promise<never>(() => {}));
+    await expect(exchange(never, REQUEST, {}, { timeoutMs: 5 })).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("rejects with the caller's abort reason, and at once when already aborted", async () => {
+    const controller = new AbortController();
+    const pending = exchange(() => new Promise(() => {}), REQUEST, {}, { signal: controller.signal, timeoutMs: 0 });
+    controller.abort(new Error("enough"));
+    await expect(pending).rejects.toThrow("enough");
+    let sent = false;
+    await expect(exchange(async () => (sent = true), REQUEST, {}, { signal: controller.signal, timeoutMs: 0 })).rejects.toThrow("enough");
+    expect(sent).toBe(false);
+  });
+
+  it("turns a transport that throws synchronously into a rejection", async () => {
+    const boom = new Error("boom");
+    await expect(exchange(() => { throw boom; }, REQUEST, {}, { timeoutMs: 0 })).rejects.toBe(boom);
+  });
+});
+
+describe("abandonable", () => {
+  it("rejects at once when abandoned, and hands the result that still arrives to lateResult", async () => {
+    const controller = new AbortController();
+    let answer: (value: string) => void = () => {};
+    const late: string[] = [];
+    const pending = abandonable(new Promise<string>((resolve) => (answer = resolve)), controller.signal, (result) => late.push(result));
+    controller.abort(new Error("gone"));
+    await expect(pending).rejects.toThrow("gone");
+    answer("created t9");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(late).toEqual(["created t9"]);
+  });
+
+  it("is the request itself when not abandoned", async () => {
+    const late: string[] = [];
+    await expect(abandonable(Promise.resolve("ok"), new AbortController().signal, (r) => late.push(r))).resolves.toBe("ok");
+    expect(late).toEqual([]);
   });
 });
