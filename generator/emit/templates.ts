@@ -68,7 +68,8 @@ export function render<View extends object>(template: TypedTemplate<View>, view:
   return renderTemplate(template.name, view);
 }
 
-export function renderTemplate(name: string, data: object): string {
+/** Every template goes through `render` with its typed view. */
+function renderTemplate(name: string, data: object): string {
   let template = compiled.get(name);
   if (!template) {
     const source = templateSource(name);

@@ -1,10 +1,14 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import Handlebars from "handlebars";
 import { describe, expect, it } from "vitest";
 import { ELICITATION_TEMPLATE, type ElicitationView } from "../../generator/emit/elicitation/emit.js";
 import { SERVER_TEMPLATE } from "../../generator/emit/stubs/server.js";
 import { CLIENT_TEMPLATE } from "../../generator/emit/stubs/client.js";
+import { STATUS_TEMPLATE } from "../../generator/emit/status.js";
 import { render, templateSource, typedTemplate, type TypedTemplate } from "../../generator/emit/templates.js";
 import { namesRead } from "../support/template-names.js";
+import { projectRoot } from "../support/paths.js";
 
 /**
  * A template reads exactly the keys of its view model. The compiler already holds the view model
@@ -13,9 +17,14 @@ import { namesRead } from "../support/template-names.js";
  * of the view the template never reads, fails here.
  */
 
-const TEMPLATES: readonly TypedTemplate<object>[] = [ELICITATION_TEMPLATE, SERVER_TEMPLATE, CLIENT_TEMPLATE];
+const TEMPLATES: readonly TypedTemplate<object>[] = [ELICITATION_TEMPLATE, SERVER_TEMPLATE, CLIENT_TEMPLATE, STATUS_TEMPLATE];
 
 describe("typed templates", () => {
+  it("cover every template in templates/", () => {
+    const templates = readdirSync(join(projectRoot, "templates")).filter((f) => f.endsWith(".hbs"));
+    expect(TEMPLATES.map((t) => t.name).sort()).toEqual(templates.sort());
+  });
+
   it.each(TEMPLATES.map((t) => [t.name, t] as const))("%s reads exactly the keys of its view model", (_, template) => {
     expect(namesRead(Handlebars.parse(templateSource(template.name)))).toEqual(template.keys);
   });
