@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { generateFromMemory } from "../../generator/generate.js";
 import { formatTypeScript } from "../../generator/output/format.js";
 import { projectRoot } from "../support/paths.js";
 
@@ -68,5 +69,52 @@ describe("static modules (templates/runtime/)", () => {
     }
     // Every set has runtime.ts; the two with a form elicitation have elicitation-forms.ts.
     expect(copies).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("names the static modules export through a set's modules", () => {
+  // The ext-tasks draft with one more definition, named like what server.ts and client.ts
+  // re-export from server-core.ts and client-core.ts: index.ts could not export both.
+  const draft = JSON.parse(readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8")) as { $defs: Record<string, unknown> };
+  const withDefinition = (name: string) => {
+    const schema = structuredClone(draft);
+    schema.$defs[name] = { type: "object", properties: { x: { type: "string" } } };
+    const uri = "https://example.test/ext.json";
+    return generateFromMemory({
+      documents: [{ uri, json: schema }],
+      roots: Object.keys(schema.$defs).map((def) => ({ name: def, uri: `${uri}#/$defs/${encodeURIComponent(def)}` })),
+      format: false,
+    });
+  };
+
+  it.each([
+    ["TaskLimitError", "server"],
+    ["JsonRpcError", "server"],
+    ["RequestTimeoutError", "client"],
+    ["TasksClientSignal", "client"],
+  ])("a definition named %s clashes with the generated %s.ts", async (name, module) => {
+    await expect(withDefinition(name)).rejects.toThrow(`the definition name "${name}" is also exported by the generated ${module}.ts`);
+  });
+
+  it("a name only a static module uses inside itself does not clash", async () => {
+    const { files } = await withDefinition("TaskEngine");
+    expect(files.map((f) => f.name)).toContain("server-core.ts");
+  });
+});
+
+describe("names a set's modules import from static modules", () => {
+  it("a definition imported into server.ts under a name server.ts also imports from server-core.ts is a located error", async () => {
+    // The draft's task type renamed TaskRecord: server.ts imports it from types.ts and the
+    // engine's TaskRecord from server-core.ts.
+    const text = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const renamed = JSON.parse(text.replace('\n    "Task": {', '\n    "TaskRecord": {').replaceAll('"#/$defs/Task"', '"#/$defs/TaskRecord"')) as { $defs: object };
+    expect(Object.keys(renamed.$defs)).toContain("TaskRecord");
+    const uri = "https://example.test/ext.json";
+    const generating = generateFromMemory({
+      documents: [{ uri, json: renamed }],
+      roots: Object.keys(renamed.$defs).map((def) => ({ name: def, uri: `${uri}#/$defs/${def}` })),
+      format: false,
+    });
+    await expect(generating).rejects.toThrow('the definition name "TaskRecord" is also a name the generated server.ts imports from another module of the set');
   });
 });
