@@ -28,9 +28,10 @@ export function checkDefinitionNames(
 ): void {
   const exporter = new Map<string, string>();
   for (const module of modules) {
-    // types.ts declares the definitions; index.ts re-exports the others; runtime.ts is not
-    // re-exported (what of it is public, validators.ts re-exports).
-    if (module.file === "types" || module.file === "index" || module.file === "runtime") continue;
+    // types.ts declares the definitions; index.ts re-exports the others. The static modules
+    // (templates/runtime/) are not passed here: index.ts does not re-export them, and what of
+    // them is public, the emitted modules re-export by name.
+    if (module.file === "types" || module.file === "index") continue;
     for (const name of exportedNames(module.code)) if (!exporter.has(name)) exporter.set(name, module.file);
   }
   const shadowing = new Map<string, string>();
