@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 32e36a2f08a1964b3de0ad061c7dfbd8d618c55ae247a0dc370d0fa2547caa39 655e636c74af1fb46fd6a34a38d2bf95bba40edba82fabdc1781e657077b3a1f
+// Fingerprint: 9734b743f404cbc4b3009ee419f8534f88ecb3e965c014ba60bc1265c5b311d7 f39b30b5781266c1aefed26b02916fdd9338d7eb9a6fb251b8d63cd48179a55b
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -514,6 +514,32 @@ export type Envelope =
   | { readonly kind: "notification" }
   | { readonly kind: "invalid"; readonly id: JsonRpcId | null; readonly reason: string };
 
+/**
+ * The answer to one JSON-RPC message: undefined for a notification, -32600 for what is not a
+ * request, otherwise what `dispatch` returns, or the error it throws as `errorObject` maps it.
+ */
+export async function respond(
+  message: unknown,
+  dispatch: (method: string, params: unknown) => Promise<object>,
+  errorObject: (error: unknown) => JsonRpcErrorObject,
+): Promise<JsonRpcResponse | undefined> {
+  const envelope = readEnvelope(message);
+  if (envelope.kind === "notification") return undefined;
+  if (envelope.kind === "invalid") {
+    return {
+      jsonrpc: "2.0",
+      id: envelope.id,
+      error: { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
+    };
+  }
+  try {
+    const result = await dispatch(envelope.method, envelope.params);
+    return { jsonrpc: "2.0", id: envelope.id, result };
+  } catch (error) {
+    return { jsonrpc: "2.0", id: envelope.id, error: errorObject(error) };
+  }
+}
+
 /** Reads the JSON-RPC envelope of a message, trusting nothing about it. */
 export function readEnvelope(message: unknown): Envelope {
   if (!isObject(message)) return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
@@ -593,6 +619,20 @@ export function withoutMeta(params: JsonObject): JsonObject {
 /** The answer for a task that never existed, has expired, or belongs to someone else: all look the same. */
 export function unknownTask(): JsonRpcError {
   return new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Task not found");
+}
+
+/**
+ * The retention a new task gets: what its creator asks (a positive number of milliseconds, else
+ * `defaultTtl`) up to `maxTtl`; null (unlimited) asked gets `maxTtl`, and a null `maxTtl` grants anything.
+ */
+export function grantedTtl(
+  requested: number | null | undefined,
+  defaultTtl: number,
+  maxTtl: number | null,
+): number | null {
+  if (requested === null) return maxTtl;
+  const ttl = positiveInteger(requested, defaultTtl);
+  return maxTtl === null ? ttl : Math.min(ttl, maxTtl);
 }
 
 /** A setting that must be a positive number of milliseconds (or items), rounded; `fallback` otherwise. */

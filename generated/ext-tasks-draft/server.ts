@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 799c67e773e5353fdc9811f023f9e677b56a48052fae4be8f791aac40ea3efa6 a4ee1653432414284f575a6c59ca3d458cb389343f6062d1c62a0db4c557cc82
+// Fingerprint: 5874bab583403deab7391f5e7d8845f79a9582cb96f57b154622d4757f66bf50 1c04d0ac857f61071f492a0fd7d569146a2c6ef3f34306ad143fc000e497a680
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -55,9 +55,10 @@ import {
   methodNotFound,
   paramsObject,
   positiveInteger,
-  readEnvelope,
+  grantedTtl,
   requestContext,
   required,
+  respond,
   TaskEngine,
   TaskLimitError,
   validParams,
@@ -345,21 +346,12 @@ class Server implements TasksServer {
     });
   }
 
-  async handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
-    const envelope = readEnvelope(message);
-    if (envelope.kind === "notification") return undefined;
-    if (envelope.kind === "invalid")
-      return {
-        jsonrpc: "2.0",
-        id: envelope.id,
-        error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
-      };
-    try {
-      const result = await this.#dispatch(envelope.method, envelope.params, transport);
-      return { jsonrpc: "2.0", id: envelope.id, result };
-    } catch (error) {
-      return { jsonrpc: "2.0", id: envelope.id, error: this.#engine.errorObject(error) };
-    }
+  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
+    return respond(
+      message,
+      (method, params) => this.#dispatch(method, params, transport),
+      (error) => this.#engine.errorObject(error),
+    );
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
@@ -427,7 +419,7 @@ class Server implements TasksServer {
 
   async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<TaskHandle> {
     const now = this.#now();
-    const ttl = this.#grantedTtl(options.ttl);
+    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
     const task = await this.#store.create({
       owner: context.owner ?? "",
       status: "working",
@@ -526,12 +518,6 @@ class Server implements TasksServer {
         this.#engine.report(error);
       }
     }
-  }
-
-  #grantedTtl(requested: number | null | undefined): number | null {
-    if (requested === null) return this.#maxTtl;
-    const ttl = positiveInteger(requested, this.#defaultTtl);
-    return this.#maxTtl === null ? ttl : Math.min(ttl, this.#maxTtl);
   }
 }
 

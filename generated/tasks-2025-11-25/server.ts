@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4111f87e99b6ee25ea81de1a6e1f50a0857255cb70125af48274ab9c300676e3 4fefb0842395edf34fdd85db52c6eee94aed5c086539dbb3bb7e6b7a93757032
+// Fingerprint: 5da77a76f397e4f9bf603b1cfc3e3c8677a574b1f5654fed89fca6ffa788e9d5 027ce08fe5386973726ac5e1db87e2493462510a2df6a4572f975d98e7248651
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -54,9 +54,10 @@ import {
   methodNotFound,
   paramsObject,
   positiveInteger,
-  readEnvelope,
+  grantedTtl,
   requestContext,
   required,
+  respond,
   TaskEngine,
   TaskLimitError,
   validParams,
@@ -294,21 +295,12 @@ class Server implements TasksServer {
     });
   }
 
-  async handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
-    const envelope = readEnvelope(message);
-    if (envelope.kind === "notification") return undefined;
-    if (envelope.kind === "invalid")
-      return {
-        jsonrpc: "2.0",
-        id: envelope.id,
-        error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
-      };
-    try {
-      const result = await this.#dispatch(envelope.method, envelope.params, transport);
-      return { jsonrpc: "2.0", id: envelope.id, result };
-    } catch (error) {
-      return { jsonrpc: "2.0", id: envelope.id, error: this.#engine.errorObject(error) };
-    }
+  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
+    return respond(
+      message,
+      (method, params) => this.#dispatch(method, params, transport),
+      (error) => this.#engine.errorObject(error),
+    );
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
@@ -372,7 +364,7 @@ class Server implements TasksServer {
 
   async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<TaskHandle> {
     const now = this.#now();
-    const ttl = this.#grantedTtl(options.ttl);
+    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
     const task = await this.#store.create({
       owner: context.owner ?? "",
       status: "working",
@@ -440,12 +432,6 @@ class Server implements TasksServer {
         this.#engine.report(error);
       }
     }
-  }
-
-  #grantedTtl(requested: number | null | undefined): number | null {
-    if (requested === null) return this.#maxTtl;
-    const ttl = positiveInteger(requested, this.#defaultTtl);
-    return this.#maxTtl === null ? ttl : Math.min(ttl, this.#maxTtl);
   }
 }
 

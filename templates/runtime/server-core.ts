@@ -506,6 +506,32 @@ export type Envelope =
   | { readonly kind: "notification" }
   | { readonly kind: "invalid"; readonly id: JsonRpcId | null; readonly reason: string };
 
+/**
+ * The answer to one JSON-RPC message: undefined for a notification, -32600 for what is not a
+ * request, otherwise what `dispatch` returns, or the error it throws as `errorObject` maps it.
+ */
+export async function respond(
+  message: unknown,
+  dispatch: (method: string, params: unknown) => Promise<object>,
+  errorObject: (error: unknown) => JsonRpcErrorObject,
+): Promise<JsonRpcResponse | undefined> {
+  const envelope = readEnvelope(message);
+  if (envelope.kind === "notification") return undefined;
+  if (envelope.kind === "invalid") {
+    return {
+      jsonrpc: "2.0",
+      id: envelope.id,
+      error: { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
+    };
+  }
+  try {
+    const result = await dispatch(envelope.method, envelope.params);
+    return { jsonrpc: "2.0", id: envelope.id, result };
+  } catch (error) {
+    return { jsonrpc: "2.0", id: envelope.id, error: errorObject(error) };
+  }
+}
+
 /** Reads the JSON-RPC envelope of a message, trusting nothing about it. */
 export function readEnvelope(message: unknown): Envelope {
   if (!isObject(message)) return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
@@ -585,6 +611,20 @@ export function withoutMeta(params: JsonObject): JsonObject {
 /** The answer for a task that never existed, has expired, or belongs to someone else: all look the same. */
 export function unknownTask(): JsonRpcError {
   return new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Task not found");
+}
+
+/**
+ * The retention a new task gets: what its creator asks (a positive number of milliseconds, else
+ * `defaultTtl`) up to `maxTtl`; null (unlimited) asked gets `maxTtl`, and a null `maxTtl` grants anything.
+ */
+export function grantedTtl(
+  requested: number | null | undefined,
+  defaultTtl: number,
+  maxTtl: number | null,
+): number | null {
+  if (requested === null) return maxTtl;
+  const ttl = positiveInteger(requested, defaultTtl);
+  return maxTtl === null ? ttl : Math.min(ttl, maxTtl);
 }
 
 /** A setting that must be a positive number of milliseconds (or items), rounded; `fallback` otherwise. */

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  grantedTtl,
   headerValue,
   InMemoryTaskStoreOf,
   JsonRpcError,
   paramsObject,
   readEnvelope,
+  respond,
   TaskEngine,
   TaskLimitError,
   validParams,
@@ -259,6 +261,33 @@ describe("requests", () => {
     expect(headerValue({ "MCP-Name": " t1 " }, "mcp-name")).toBe("t1");
     expect(headerValue({ "mcp-name": ["a", "b"] }, "mcp-name")).toBeUndefined();
     expect(headerValue({}, "mcp-name")).toBeUndefined();
+  });
+});
+
+describe("respond and grantedTtl", () => {
+  it("answers a request with its result or its mapped error, a notification with nothing, and garbage with -32600", async () => {
+    const ok = await respond({ jsonrpc: "2.0", id: "a", method: "m", params: { x: 1 } }, async (method, params) => ({ method, params }), () => ({ code: 0, message: "" }));
+    expect(ok).toEqual({ jsonrpc: "2.0", id: "a", result: { method: "m", params: { x: 1 } } });
+    const failed = await respond({ jsonrpc: "2.0", id: 2, method: "m" }, async () => { throw new Error("x"); }, () => ({ code: -32603, message: "Internal error" }));
+    expect(failed).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    let dispatched = false;
+    expect(await respond({ jsonrpc: "2.0", method: "m" }, async () => ((dispatched = true), {}), () => ({ code: 0, message: "" }))).toBeUndefined();
+    expect(dispatched).toBe(false);
+    expect(await respond("x", async () => ({}), () => ({ code: 0, message: "" }))).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid request: a message must be a JSON object" },
+    });
+  });
+
+  it("grants the asked retention up to the maximum, the default for none or nonsense, and the maximum for unlimited", () => {
+    expect(grantedTtl(5_000, 60_000, 86_400_000)).toBe(5_000);
+    expect(grantedTtl(10 ** 12, 60_000, 86_400_000)).toBe(86_400_000);
+    expect(grantedTtl(undefined, 60_000, 86_400_000)).toBe(60_000);
+    expect(grantedTtl(-1, 60_000, 86_400_000)).toBe(60_000);
+    expect(grantedTtl(null, 60_000, 86_400_000)).toBe(86_400_000);
+    expect(grantedTtl(null, 60_000, null)).toBeNull();
+    expect(grantedTtl(10 ** 12, 60_000, null)).toBe(10 ** 12);
   });
 });
 
