@@ -4,6 +4,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../generator/generate.js";
 import { formatTypeScript } from "../../generator/output/format.js";
+import { STATIC_MODULES } from "../../generator/emit/templates.js";
 import { projectRoot } from "../support/paths.js";
 
 /**
@@ -30,8 +31,8 @@ function bodyOf(contents: string): string {
 }
 
 describe("static modules (templates/runtime/)", () => {
-  it("exist: the validators' runtime and the elicitation forms at least", () => {
-    expect(staticFiles).toEqual(expect.arrayContaining(["runtime.ts", "elicitation-forms.ts"]));
+  it("are the files the generator knows as static modules, no more and no fewer", () => {
+    expect(staticFiles).toEqual(STATIC_MODULES.map((name) => `${name}.ts`).sort());
   });
 
   it.each(staticFiles)("%s is formatted as the generator formats output", async (file) => {
