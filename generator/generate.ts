@@ -16,7 +16,7 @@ import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
-import { runtimeSource } from "./emit/templates.js";
+import { staticModule, type StaticModuleName } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
@@ -76,11 +76,12 @@ export function lint(config: ResolvedConfig): readonly LintDiagnostic[] {
 
 /**
  * The header stays as written; prettier formats the code below it, except where an existing file
- * (`existing`) already holds exactly that formatting (see output/reuse.ts).
+ * (`existing`) already holds exactly that formatting (see output/reuse.ts) or the code is a static
+ * module, formatted as written.
  */
 async function formatModules(files: readonly (GeneratedModule & { existing?: string })[]): Promise<GeneratedFile[]> {
   const inputs = files.map((f) => inputFingerprint(f.code));
-  const reused = files.map((f, i) => (f.existing ? reusableBody(f.existing, inputs[i]!) : undefined));
+  const reused = files.map((f, i) => (f.formatted ? f.code : f.existing ? reusableBody(f.existing, inputs[i]!) : undefined));
   const toFormat = files.filter((_, i) => reused[i] === undefined);
   const formatted = await formatAll(toFormat.map((f) => f.code));
   let next = 0;
@@ -91,6 +92,8 @@ interface GeneratedModule {
   readonly name: string;
   readonly header: string;
   readonly code: string;
+  /** A static module as written in templates/runtime/: already formatted (compiled to JavaScript it is not, and loses this). */
+  readonly formatted?: true;
 }
 
 export interface LoadedSet {
@@ -175,21 +178,39 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
   };
 }
 
-/** Every module of a set, from its model, not yet formatted. */
+/**
+ * Every module of a set, from its model, not yet formatted: the static modules the set needs (see
+ * templates/runtime/), copied as they are, and the modules emitted from the model.
+ */
 function emitModules(model: Model, validatorModel: Model, header: string, setOrigin?: SourceLocation): GeneratedModule[] {
   const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
+  const statics: StaticModuleName[] = ["runtime"];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const elicitation = emitElicitation(model);
-  if (elicitation) modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
+  if (elicitation) {
+    statics.push("elicitation-forms");
+    modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
+  }
   const client = emitClient(model);
-  if (client) modules.push({ file: "client", code: client, typeOnly: false });
+  if (client) {
+    statics.push(...client.statics);
+    modules.push({ file: "client", code: client.code, typeOnly: false });
+  }
   const server = emitServer(model);
-  if (server) modules.push({ file: "server", code: server, typeOnly: false });
+  if (server) {
+    statics.push(...server.statics);
+    modules.push({ file: "server", code: server.code, typeOnly: false });
+  }
   const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
-  const all = [{ file: "runtime", code: runtimeSource() }, ...modules, { file: "index", code: index }];
-  checkDefinitionNames(model.definitions, all, setOrigin);
-  return all.map((m) => ({ name: `${m.file}.ts`, header, code: m.code }));
+  const emitted = [...modules, { file: "index", code: index }];
+  // Static modules are not re-exported by index.ts (what of them is public, the emitted modules
+  // re-export), so their names cannot clash with a definition's.
+  checkDefinitionNames(model.definitions, emitted, setOrigin);
+  return [
+    ...[...new Set(statics)].map((file) => ({ name: `${file}.ts`, header, code: staticModule(file), formatted: true as const })),
+    ...emitted.map((m) => ({ name: `${m.file}.ts`, header, code: m.code })),
+  ];
 }
 
 /** A schema held in memory, known by a URI. */

@@ -97,6 +97,12 @@ describe("npm pack: the published package", () => {
     expect(dist).toEqual(expected);
   });
 
+  it("ships the static modules of generated sets (templates/runtime/*.ts)", () => {
+    const runtime = filesBelow(join(projectRoot, "templates", "runtime")).map((f) => `templates/runtime/${f}`);
+    expect(runtime).toEqual(expect.arrayContaining(["templates/runtime/runtime.ts", "templates/runtime/elicitation-forms.ts"]));
+    for (const file of runtime) expect(paths, file).toContain(file);
+  });
+
   it("ships every template and bundled schema, as in the repository", () => {
     expect(paths.filter((p) => p.startsWith("templates/"))).toEqual(filesBelow(join(projectRoot, "templates")).map((f) => `templates/${f}`).sort());
     expect(paths.filter((p) => p.startsWith("schemas/"))).toEqual(filesBelow(join(projectRoot, "schemas")).map((f) => `schemas/${f}`).sort());
@@ -105,8 +111,8 @@ describe("npm pack: the published package", () => {
   });
 
   it("contains no TypeScript sources, tests, fixtures, generated output, examples or tools", () => {
-    // templates/runtime.ts is a template: copied into every generated set, never compiled here.
-    const typescript = paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts") && p !== "templates/runtime.ts");
+    // templates/runtime/*.ts are the static modules of generated sets: copied into them, never compiled here.
+    const typescript = paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts") && !p.startsWith("templates/runtime/"));
     expect(typescript).toEqual([]);
     const unwanted = /(^|\/)(test|tests|bench|generated|tools|fixtures|__snapshots__|examples|adapters|stores|src|node_modules)\//;
     expect(paths.filter((p) => unwanted.test(p))).toEqual([]);

@@ -258,7 +258,8 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
   it("used beside the global of that name as a value compile (a type-only import does not shadow a value)", async () => {
     const files = await generateFixture("value-global.schema.json");
     expect(files.get("elicitation.ts")).toMatch(/^import type \{ RegExp \} from "\.\/types\.js";$/m);
-    expect(files.get("elicitation.ts")).toMatch(/new RegExp\(/);
+    // The global is used as a value in the static form module the set's elicitation.ts binds.
+    expect(files.get("elicitation-forms.ts")).toMatch(/new RegExp\(/);
     expectCompiles(files, `import type { RegExp } from "./index.js";\nexport const form: RegExp = { type: "object", properties: {} };\n`);
   });
 
@@ -292,19 +293,34 @@ export const terminal: ActiveStatus = "completed";
   });
 
   it("that a template module needs as a global type are a located error naming the remedy", async () => {
-    // The extension draft with its Task definition named Error: client.ts imports the task type
-    // and also declares errors as the global Error type.
+    // The extension draft with its Task definition named Promise: client.ts imports the task type
+    // and also declares its methods' results as the global Promise type. (The client's error
+    // classes, which used the global Error type, are in the static client-core.ts, which imports no
+    // definitions; a Task named Error no longer clashes.)
     const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
-    const renamed = draft.replace('\n    "Task": {', '\n    "Error": {').replaceAll('"#/$defs/Task"', '"#/$defs/Error"');
+    const renamed = draft.replace('\n    "Task": {', '\n    "Promise": {').replaceAll('"#/$defs/Task"', '"#/$defs/Promise"');
     expect(renamed).not.toBe(draft);
-    const fixture = "task-named-error.schema.json";
+    const fixture = "task-named-promise.schema.json";
     writeFileSync(join(work, fixture), renamed);
     const { stderr } = await expectRejected(
       join(work, fixture),
-      "#/$defs/Error",
-      'the definition name "Error" is the name of a global type that the generated client.ts uses beside this definition',
+      "#/$defs/Promise",
+      'the definition name "Promise" is the name of a global type that the generated client.ts uses beside this definition',
     );
-    expect(stderr).toContain("=ErrorDefinition'");
+    expect(stderr).toContain("=PromiseDefinition'");
+  });
+
+  it("named like a global type only the static client-core.ts uses (Error) generate and compile", async () => {
+    // The draft with its Task definition named Error, run by the CLI like the fixtures above.
+    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const renamed = draft.replace('\n    "Task": {', '\n    "Error": {').replaceAll('"#/$defs/Task"', '"#/$defs/Error"');
+    writeFileSync(join(work, "task-named-error.schema.json"), renamed);
+    const out = join(work, "task-named-error");
+    const { code, stderr } = await runCli(["--schema", join(work, "task-named-error.schema.json"), "--out", out]);
+    expect(code, stderr).toBe(0);
+    const files = new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+    expect(files.get("client.ts")).toMatch(/^\s+Error,$/m);
+    expectCompiles(files, `import type { Error } from "./index.js";\nexport const task: Error["status"] = "working";\n`);
   });
 
   const exported: readonly [fixture: string, name: string, module: string][] = [

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 47de560d1ef8e5ba71d08bba70f839e94b33e44fa1e17281d84c60fb35737c51 36a864cf07b9794401c2d391ebac902166fe14546c91a2795746f4d58b5183d7
+// Fingerprint: 9e6145f06196df897bdcedd2f616fb7da3be2734358f1fbd52859018941f3987 36a864cf07b9794401c2d391ebac902166fe14546c91a2795746f4d58b5183d7
 
 /** One reason a value was rejected. */
 export interface ValidationError {

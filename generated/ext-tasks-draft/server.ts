@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 456b9b38539701ffa9e4c08f8ccd1817229bebc20602f0a985dac29a9defae98 351be20d15d1beea3515fb2dcaccfe4e57c3c9ae129fad832ca2dcccbaccb248
+// Fingerprint: 5874bab583403deab7391f5e7d8845f79a9582cb96f57b154622d4757f66bf50 1c04d0ac857f61071f492a0fd7d569146a2c6ef3f34306ad143fc000e497a680
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -22,7 +22,8 @@
  * - `notifications/tasks` carries the detailed task after every change.
  *
  * Every state change goes through the store's compare-and-set, so concurrent requests and tool
- * code never lose an update; the status machine of `status.ts` is enforced on every write.
+ * code never lose an update; the status machine of `status.ts` is enforced on every write. That
+ * machinery is `server-core.ts`, the same in every set; this module is what the schema decides.
  */
 import type {
   CancelTaskRequestParams,
@@ -38,210 +39,90 @@ import type {
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
-import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
+import { isObject, type JsonObject } from "./runtime.js";
 import {
   validateCancelTaskRequestParams,
   validateGetTaskRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import {
+  headerValue,
+  InMemoryTaskStoreOf,
+  isJsonRpcErrorObject,
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  methodNotFound,
+  paramsObject,
+  positiveInteger,
+  grantedTtl,
+  requestContext,
+  required,
+  respond,
+  TaskEngine,
+  TaskLimitError,
+  validParams,
+  validParamsBut,
+  withoutMeta,
+  type AbortSignalLike,
+  type HeaderValue,
+  type InMemoryTaskStoreOptions,
+  type JsonRpcErrorObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  type RequestContext,
+  type TaskAbortSignal,
+  type TaskRecord,
+  type TransportContext,
+} from "./server-core.js";
+import {
+  checkRoutingHeaders,
+  CLIENT_CAPABILITIES_META,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION,
+  TASKS_EXTENSION_ERROR_CODES,
+  type HeaderCheckOf,
+} from "./tasks-extension.js";
+
+// The machinery's public parts, exported from here so the set's index.ts exports them.
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+  type AbortSignalLike,
+  type HeaderValue,
+  type InMemoryTaskStoreOptions,
+  type JsonRpcErrorObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  type RequestContext,
+  type TaskAbortSignal,
+  type TransportContext,
+};
+export { checkRoutingHeaders, CLIENT_CAPABILITIES_META, hasTasksExtension, missingTasksExtension, TASKS_EXTENSION };
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/cancel", "tasks/get", "tasks/update"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
 
 /** JSON-RPC and MCP error codes the server answers with. */
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** A Streamable HTTP routing header disagrees with the body (or is missing). */
-  HeaderMismatch: -32020,
-  /** The request needs a client capability it did not declare. */
-  MissingRequiredClientCapability: -32021,
-} as const;
-
-/** The extension identifier clients declare in `_meta` client capabilities to use tasks. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** The `_meta` key under which a request carries its client capabilities. */
-export const CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
-
-// ---------------------------------------------------------------------------------------------
-// JSON-RPC
-
-export type JsonRpcId = string | number;
-
-export interface JsonRpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-export interface JsonRpcSuccess {
-  readonly jsonrpc: "2.0";
-  readonly id: JsonRpcId;
-  readonly result: object;
-}
-
-export interface JsonRpcFailure {
-  readonly jsonrpc: "2.0";
-  /** Null when the request was too malformed to read its id. */
-  readonly id: JsonRpcId | null;
-  readonly error: JsonRpcErrorObject;
-}
-
-export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
-
-/** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
-export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-
-  static from(error: JsonRpcErrorObject): JsonRpcError {
-    return new JsonRpcError(error.code, error.message, error.data);
-  }
-
-  toJSON(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** Whether a value is a JSON-RPC error object (`failed` is only for these). */
-export function isJsonRpcErrorObject(value: unknown): value is JsonRpcErrorObject {
-  return isObject(value) && Number.isInteger(ownValue(value, "code")) && typeof ownValue(value, "message") === "string";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host APIs
-
-/** The parts of `AbortSignal` this module relies on (declared so it compiles without DOM or Node typings). */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-/** `AbortSignal` where the host's typings declare it, otherwise the structural subset above. */
-export type TaskAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
-
-/** Web-standard globals of Node 20+, Deno, Bun and browsers. */
-interface Host {
-  readonly crypto: { randomUUID(): string };
-  readonly AbortController: new () => { readonly signal: TaskAbortSignal & AbortSignalLike; abort(): void };
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const host = globalThis as unknown as Host;
-
-// ---------------------------------------------------------------------------------------------
-// Request context
-
-export type HeaderValue = string | readonly string[] | undefined;
-
-/** What the transport knows about a request beyond its body. */
-export interface TransportContext {
-  /** The authenticated identity making the request. Tasks are visible only to the owner that created them. Default: "" (anonymous). */
-  readonly owner?: string;
-  /** The HTTP request headers, when the transport has them (names in any case). */
-  readonly headers?: { readonly [name: string]: HeaderValue };
-  /** Fires when the transport gives up on the request (the client went away). */
-  readonly signal?: AbortSignalLike;
-}
-
-/** The context a request is handled in: the transport's facts plus the request's own `_meta`. */
-export interface RequestContext {
-  readonly owner: string;
-  /** `params._meta` of the request ({} when absent). */
-  readonly meta: JsonObject;
-  readonly headers: { readonly [name: string]: HeaderValue } | undefined;
-  readonly signal: AbortSignalLike | undefined;
-}
-
-/** The context of a request with these params (for tool handlers outside this server's methods). */
-export function requestContext(params: unknown, transport: TransportContext = {}): RequestContext {
-  const meta = isObject(params) ? ownValue(params, "_meta") : undefined;
-  return {
-    owner: transport.owner ?? "",
-    meta: isObject(meta) ? meta : {},
-    headers: transport.headers,
-    signal: transport.signal,
-  };
-}
-
-/** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
-export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() !== wanted) continue;
-    const value = headers[key];
-    if (typeof value === "string") return value.trim();
-    return value !== undefined && value.length === 1 ? value[0]!.trim() : undefined;
-  }
-  return undefined;
-}
-
-/** Whether the request declares the tasks extension in its `_meta` client capabilities (judged per request, never remembered). */
-export function hasTasksExtension(context: Pick<RequestContext, "meta">): boolean {
-  const capabilities = ownValue(context.meta, CLIENT_CAPABILITIES_META);
-  const extensions = isObject(capabilities) ? ownValue(capabilities, "extensions") : undefined;
-  return isObject(extensions) && isObject(ownValue(extensions, TASKS_EXTENSION));
-}
-
-/** The -32021 error for a request that needs the tasks extension and did not declare it. */
-export function missingTasksExtension(): JsonRpcError {
-  return new JsonRpcError(
-    ErrorCode.MissingRequiredClientCapability,
-    `Missing required client capability: extension ${TASKS_EXTENSION}`,
-    {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-    },
-  );
-}
+export const ErrorCode = { ...JSON_RPC_ERROR_CODES, ...TASKS_EXTENSION_ERROR_CODES } as const;
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
-export type HeaderCheck = (
-  method: TaskMethod,
-  params: unknown,
-  context: RequestContext,
-) => JsonRpcErrorObject | undefined;
-
-/**
- * The Streamable HTTP routing rule: when the transport has headers, `Mcp-Method` must equal the
- * method and `Mcp-Name` must be present and equal `params.taskId` (-32020 otherwise). Transports
- * without headers (stdio, in-process) pass.
- */
-export const checkRoutingHeaders: HeaderCheck = (method, params, context) => {
-  if (!context.headers) return undefined;
-  const mcpMethod = headerValue(context.headers, "mcp-method");
-  if (mcpMethod !== undefined && mcpMethod !== method) {
-    return { code: ErrorCode.HeaderMismatch, message: "Mcp-Method header does not match the request method" };
-  }
-  const name = headerValue(context.headers, "mcp-name");
-  const taskId = isObject(params) ? ownValue(params, "taskId") : undefined;
-  if (name === undefined)
-    return { code: ErrorCode.HeaderMismatch, message: "Missing Mcp-Name header (it must carry params.taskId)" };
-  if (name !== taskId)
-    return { code: ErrorCode.HeaderMismatch, message: "Mcp-Name header does not match params.taskId" };
-  return undefined;
-};
+export type HeaderCheck = HeaderCheckOf<TaskMethod>;
 
 // ---------------------------------------------------------------------------------------------
 // Store
 
 /** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTask {
+export interface StoredTask extends TaskRecord {
   readonly taskId: string;
   /** Who created it; nobody else sees it. */
   readonly owner: string;
@@ -286,79 +167,8 @@ export interface TaskStore {
   compareAndSet(current: StoredTask, next: StoredTask): Promise<boolean>;
 }
 
-/** Thrown by `TaskStore.create` when the store holds as many tasks as it may. */
-export class TaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
-
-export interface InMemoryTaskStoreOptions {
-  /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
-  readonly maxTasks?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
-}
-
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, StoredTask>();
-  readonly #maxTasks: number;
-  readonly #now: () => number;
-
-  constructor(options: InMemoryTaskStoreOptions = {}) {
-    this.#maxTasks = options.maxTasks ?? 10_000;
-    this.#now = options.now ?? Date.now;
-  }
-
-  /** How many tasks the store holds, expired ones included until they are dropped. */
-  get size(): number {
-    return this.#tasks.size;
-  }
-
-  async create(task: NewTask): Promise<StoredTask> {
-    if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
-    if (this.#tasks.size >= this.#maxTasks)
-      throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
-    const stored: StoredTask = { ...task, taskId: host.crypto.randomUUID(), version: 0 };
-    this.#tasks.set(stored.taskId, stored);
-    return stored;
-  }
-
-  async get(owner: string, taskId: string): Promise<StoredTask | undefined> {
-    const task = this.#live(taskId);
-    return task?.owner === owner ? task : undefined;
-  }
-
-  async compareAndSet(current: StoredTask, next: StoredTask): Promise<boolean> {
-    if (next.taskId !== current.taskId || next.owner !== current.owner || next.version !== current.version + 1) {
-      throw new Error("compareAndSet: next must be the same task with the following version");
-    }
-    const stored = this.#live(current.taskId);
-    if (stored?.owner !== current.owner || stored.version !== current.version) return false;
-    this.#tasks.set(next.taskId, next);
-    return true;
-  }
-
-  /** The task unless it has expired (an expired task is dropped on sight). */
-  #live(taskId: string): StoredTask | undefined {
-    const task = this.#tasks.get(taskId);
-    if (task?.expiresAt != null && task.expiresAt <= this.#now()) {
-      this.#delete(taskId);
-      return undefined;
-    }
-    return task;
-  }
-
-  #dropExpired(): void {
-    const now = this.#now();
-    for (const [taskId, task] of this.#tasks) {
-      if (task.expiresAt !== null && task.expiresAt <= now) this.#delete(taskId);
-    }
-  }
-
-  #delete(taskId: string): void {
-    this.#tasks.delete(taskId);
-  }
-}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -504,32 +314,15 @@ export function createTasksServer(options: TasksServerOptions = {}): TasksServer
   return new Server(options);
 }
 
-const MAX_WRITE_ATTEMPTS = 100;
-
-interface Change {
-  readonly before: StoredTask;
-  readonly after: StoredTask;
-}
-
-interface Waiter {
-  readonly changed: Promise<void>;
-  cancel(): void;
-}
-
 class Server implements TasksServer {
   readonly #store: TaskStore;
+  readonly #engine: TaskEngine<StoredTask>;
   readonly #defaultTtl: number;
   readonly #maxTtl: number | null;
   readonly #pollInterval: number;
   readonly #checkHeaders: HeaderCheck;
-  readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListener>();
-  /** Wake-ups for code waiting on a task's next change, by task id. */
-  readonly #waiters = new Map<string, Set<() => void>>();
-  /** Abort controllers of this process's handles on unfinished tasks, by task id. */
-  readonly #controllers = new Map<string, Set<{ abort(): void }>>();
-  #closed = false;
 
   constructor(options: TasksServerOptions) {
     this.#store = options.store ?? new InMemoryTaskStore(options.now ? { now: options.now } : {});
@@ -537,30 +330,32 @@ class Server implements TasksServer {
     this.#defaultTtl = positiveInteger(options.defaultTtl, 60 * 60 * 1000);
     this.#pollInterval = positiveInteger(options.pollInterval, 1000);
     this.#checkHeaders = options.checkHeaders ?? checkRoutingHeaders;
-    this.#onError = options.onError ?? (() => {});
     this.#now = options.now ?? Date.now;
+    const profile = {
+      isTerminalStatus,
+      canTransition,
+      stateError: (taskId: string, status: TaskStatus | undefined, message: string) =>
+        new TaskStateError(taskId, status, message),
+      changed: (task: StoredTask) => this.#notify(task),
+    };
+    this.#engine = new TaskEngine(profile, {
+      store: this.#store,
+      pollInterval: this.#pollInterval,
+      onError: options.onError ?? (() => {}),
+      now: this.#now,
+    });
   }
 
-  async handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
-    const envelope = readEnvelope(message);
-    if (envelope.kind === "notification") return undefined;
-    if (envelope.kind === "invalid")
-      return {
-        jsonrpc: "2.0",
-        id: envelope.id,
-        error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
-      };
-    try {
-      const result = await this.#dispatch(envelope.method, envelope.params, transport);
-      return { jsonrpc: "2.0", id: envelope.id, result };
-    } catch (error) {
-      return { jsonrpc: "2.0", id: envelope.id, error: this.#errorObject(error) };
-    }
+  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
+    return respond(
+      message,
+      (method, params) => this.#dispatch(method, params, transport),
+      (error) => this.#engine.errorObject(error),
+    );
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    if (!isTaskMethod(method))
-      throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${abbreviate(method)}`);
+    if (!isTaskMethod(method)) throw methodNotFound(method);
     const context = requestContext(rawParams, transport);
     const headerError = this.#checkHeaders(method, rawParams, context);
     if (headerError) throw JsonRpcError.from(headerError);
@@ -580,7 +375,7 @@ class Server implements TasksServer {
   }
 
   async #getTask(params: GetTaskRequestParams, context: RequestContext): Promise<CompleteResult<GetTaskResult>> {
-    const task = await this.#find(context.owner, params.taskId);
+    const task = await this.#engine.find(context.owner, params.taskId);
     return { resultType: "complete", ...toDetailedTask(task) };
   }
 
@@ -588,12 +383,11 @@ class Server implements TasksServer {
     params: CancelTaskRequestParams,
     context: RequestContext,
   ): Promise<CompleteResult<CancelTaskResult>> {
-    const change = await this.#write(context.owner, params.taskId, (task) =>
+    await this.#engine.writeExisting(context.owner, params.taskId, (task) =>
       isTerminalStatus(task.status)
         ? undefined
         : { ...task, status: "cancelled", statusMessage: "Cancelled by the client.", ...NO_INPUT },
     );
-    if (!change) throw unknownTask();
     // Cancelling a task that already finished is acknowledged the same way: the outcome is seen through tasks/get.
     return { resultType: "complete" };
   }
@@ -602,7 +396,7 @@ class Server implements TasksServer {
     params: UpdateTaskRequestParams,
     context: RequestContext,
   ): Promise<CompleteResult<UpdateTaskResult>> {
-    const change = await this.#write(context.owner, params.taskId, (task) => {
+    await this.#engine.writeExisting(context.owner, params.taskId, (task) => {
       // Answers to keys that are not pending (unknown, or answered before) are ignored; a partial set is fine.
       const answered = Object.entries(params.inputResponses).filter(([key]) => Object.hasOwn(task.inputRequests, key));
       if (answered.length === 0 || isTerminalStatus(task.status)) return undefined;
@@ -618,7 +412,6 @@ class Server implements TasksServer {
         inputResponses: { ...task.inputResponses, ...Object.fromEntries(answered) },
       };
     });
-    if (!change) throw unknownTask();
     return { resultType: "complete" };
   }
 
@@ -626,7 +419,7 @@ class Server implements TasksServer {
 
   async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<TaskHandle> {
     const now = this.#now();
-    const ttl = this.#grantedTtl(options.ttl);
+    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
     const task = await this.#store.create({
       owner: context.owner ?? "",
       status: "working",
@@ -654,41 +447,33 @@ class Server implements TasksServer {
   }
 
   close(): void {
-    this.#closed = true;
     this.#listeners.clear();
-    for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+    this.#engine.close();
   }
 
   #handleFor(task: StoredTask): TaskHandle {
     const { taskId, owner } = task;
-    const controller = new host.AbortController();
-    let controllers = this.#controllers.get(taskId);
-    if (!controllers) this.#controllers.set(taskId, (controllers = new Set()));
-    controllers.add(controller);
+    const signal = this.#engine.signalFor(taskId);
     // Every change goes through the status machine; a refused one throws TaskStateError.
-    const change = async (describe: string, next: (task: StoredTask) => StoredTask): Promise<void> => {
-      const written = await this.#write(owner, taskId, (current) => {
-        if (isTerminalStatus(current.status))
-          throw new TaskStateError(taskId, current.status, `Cannot ${describe}: the task is already ${current.status}`);
-        return next(current);
-      });
-      if (!written) throw new TaskStateError(taskId, undefined, `Cannot ${describe}: the task no longer exists`);
-    };
+    const change = (describe: string, next: (task: StoredTask) => StoredTask): Promise<void> =>
+      this.#engine.change(owner, taskId, describe, next);
     const input = (key: string): Promise<UpdateTaskRequestParams["inputResponses"][string]> =>
-      this.#waitFor(owner, taskId, (current) => {
-        if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key]! };
-        if (isTerminalStatus(current.status))
-          throw new TaskStateError(
-            taskId,
-            current.status,
-            `No answer for input "${key}": the task is already ${current.status}`,
-          );
-        if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-        return undefined;
-      }).then((found) => found.answer);
+      this.#engine
+        .waitFor(owner, taskId, (current) => {
+          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key]! };
+          if (isTerminalStatus(current.status))
+            throw new TaskStateError(
+              taskId,
+              current.status,
+              `No answer for input "${key}": the task is already ${current.status}`,
+            );
+          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+          return undefined;
+        })
+        .then((found) => found.answer);
     return {
       taskId,
-      signal: controller.signal,
+      signal,
       createResult: toCreateTaskResult(task),
       update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
       requireInput: async (key, request) => {
@@ -723,56 +508,6 @@ class Server implements TasksServer {
     };
   }
 
-  // --- the machinery ---
-
-  /**
-   * Applies a change to a task with compare-and-set, retrying on conflict. `change` returns the
-   * next record, or undefined to leave the task as it is. Undefined when the task does not exist.
-   */
-  async #write(
-    owner: string,
-    taskId: string,
-    change: (task: StoredTask) => StoredTask | undefined,
-  ): Promise<Change | undefined> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const before = await this.#store.get(owner, taskId);
-      if (!before) return undefined;
-      const proposed = change(before);
-      if (proposed === undefined) return { before, after: before };
-      if (
-        isTerminalStatus(before.status) ||
-        (proposed.status !== before.status && !canTransition(before.status, proposed.status))
-      ) {
-        throw new TaskStateError(
-          taskId,
-          before.status,
-          `Illegal transition from ${before.status} to ${proposed.status}`,
-        );
-      }
-      const after: StoredTask = {
-        ...proposed,
-        taskId,
-        owner,
-        version: before.version + 1,
-        lastUpdatedAt: new Date(this.#now()).toISOString(),
-      };
-      if (await this.#store.compareAndSet(before, after)) {
-        this.#changed(after);
-        return { before, after };
-      }
-    }
-    throw new Error(`task ${taskId}: gave up after ${MAX_WRITE_ATTEMPTS} conflicting writes`);
-  }
-
-  #changed(task: StoredTask): void {
-    this.#notify(task);
-    this.#wake(task.taskId);
-    if (!isTerminalStatus(task.status)) return;
-    const controllers = this.#controllers.get(task.taskId);
-    this.#controllers.delete(task.taskId);
-    if (task.status === "cancelled") for (const controller of controllers ?? []) controller.abort();
-  }
-
   #notify(task: StoredTask): void {
     if (this.#listeners.size === 0) return;
     const notification = toStatusNotification(task);
@@ -780,86 +515,8 @@ class Server implements TasksServer {
       try {
         listener(notification, task.owner);
       } catch (error) {
-        this.#report(error);
+        this.#engine.report(error);
       }
-    }
-  }
-
-  async #find(owner: string, taskId: string): Promise<StoredTask> {
-    const task = await this.#store.get(owner, taskId);
-    if (!task) throw unknownTask();
-    return task;
-  }
-
-  /**
-   * Waits until `pick` finds what it wants in the task. Changes made by this process wake the
-   * wait at once; changes by other processes sharing the store are seen at the poll interval.
-   */
-  async #waitFor<T>(
-    owner: string,
-    taskId: string,
-    pick: (task: StoredTask) => T | undefined,
-    signal?: AbortSignalLike,
-  ): Promise<T> {
-    for (;;) {
-      if (this.#closed) throw new JsonRpcError(ErrorCode.InternalError, "The server is closing");
-      if (signal?.aborted) throw new JsonRpcError(ErrorCode.InternalError, "The request was abandoned");
-      // Listen before reading, so a change between the read and the wait is not missed.
-      const waiter = this.#nextChange(taskId, signal);
-      try {
-        const task = await this.#store.get(owner, taskId);
-        if (!task) throw unknownTask();
-        const found = pick(task);
-        if (found !== undefined) return found;
-        await waiter.changed;
-      } finally {
-        waiter.cancel();
-      }
-    }
-  }
-
-  #nextChange(taskId: string, signal?: AbortSignalLike): Waiter {
-    let waiters = this.#waiters.get(taskId);
-    if (!waiters) this.#waiters.set(taskId, (waiters = new Set()));
-    const set = waiters;
-    let wake = () => {};
-    const changed = new Promise<void>((resolve) => (wake = resolve));
-    const timer = host.setTimeout(wake, this.#pollInterval);
-    const cancel = () => {
-      host.clearTimeout(timer);
-      signal?.removeEventListener("abort", wake);
-      set.delete(wake);
-      if (set.size === 0 && this.#waiters.get(taskId) === set) this.#waiters.delete(taskId);
-    };
-    set.add(wake);
-    signal?.addEventListener("abort", wake, { once: true });
-    return { changed, cancel };
-  }
-
-  #wake(taskId: string): void {
-    const waiters = this.#waiters.get(taskId);
-    if (!waiters) return;
-    this.#waiters.delete(taskId);
-    for (const wake of waiters) wake();
-  }
-
-  #grantedTtl(requested: number | null | undefined): number | null {
-    if (requested === null) return this.#maxTtl;
-    const ttl = positiveInteger(requested, this.#defaultTtl);
-    return this.#maxTtl === null ? ttl : Math.min(ttl, this.#maxTtl);
-  }
-
-  #errorObject(error: unknown): JsonRpcErrorObject {
-    if (error instanceof JsonRpcError) return error.toJSON();
-    this.#report(error);
-    return { code: ErrorCode.InternalError, message: "Internal error" };
-  }
-
-  #report(error: unknown): void {
-    try {
-      this.#onError(error);
-    } catch {
-      // A failing error hook must not turn an answer into an exception.
     }
   }
 }
@@ -869,90 +526,6 @@ const NO_INPUT = { inputRequests: {}, inputResponses: {} } as const satisfies Pi
   "inputRequests" | "inputResponses"
 >;
 
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-type Envelope =
-  | { readonly kind: "request"; readonly id: JsonRpcId; readonly method: string; readonly params: unknown }
-  | { readonly kind: "notification" }
-  | { readonly kind: "invalid"; readonly id: JsonRpcId | null; readonly reason: string };
-
-/** Reads the JSON-RPC envelope of a message, trusting nothing about it. */
-function readEnvelope(message: unknown): Envelope {
-  if (!isObject(message)) return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
-  const id = ownValue(message, "id");
-  const knownId = isRequestId(id) ? id : null;
-  if (ownValue(message, "jsonrpc") !== "2.0") return { kind: "invalid", id: knownId, reason: 'jsonrpc must be "2.0"' };
-  const method = ownValue(message, "method");
-  if (typeof method !== "string") return { kind: "invalid", id: knownId, reason: "method must be a string" };
-  if (!Object.hasOwn(message, "id")) return { kind: "notification" };
-  if (knownId === null) return { kind: "invalid", id: null, reason: "id must be a string or an integer" };
-  return { kind: "request", id: knownId, method, params: ownValue(message, "params") };
-}
-
-function isRequestId(value: unknown): value is JsonRpcId {
-  return typeof value === "string" || Number.isSafeInteger(value);
-}
-
 function isTaskMethod(method: string): method is TaskMethod {
   return (TASK_METHODS as readonly string[]).includes(method);
-}
-
-/** The params object (undefined when absent); `_meta`, when present, must be an object. */
-function paramsObject(params: unknown): JsonObject | undefined {
-  if (params === undefined) return undefined;
-  if (!isObject(params)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: params must be an object");
-  const meta = ownValue(params, "_meta");
-  if (meta !== undefined && !isObject(meta))
-    throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: _meta must be an object");
-  return params;
-}
-
-function required(params: JsonObject | undefined): JsonObject {
-  if (params === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: params are required");
-  return params;
-}
-
-/**
- * Params checked by their generated validator, except the values of the map `field`: that it is an
- * object is checked here, its entries by the handler, which knows which of them it will use.
- */
-function validParamsBut<T>(field: string, validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
-  const entries = params[field];
-  if (!isObject(entries)) return validParams(validate, params);
-  return { ...validParams(validate, { ...params, [field]: {} }), [field]: entries };
-}
-
-/** Params checked by their generated validator; -32602 carries every error. */
-function validParams<T>(validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
-  const checked = validate(params);
-  if (checked.ok) return checked.value;
-  const errors: readonly ValidationError[] = checked.errors;
-  const first = errors[0];
-  throw new JsonRpcError(
-    ErrorCode.InvalidParams,
-    `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
-    { errors },
-  );
-}
-
-/** The params without `_meta`, for params the schema closes without room for it (every request may carry `_meta`). */
-function withoutMeta(params: JsonObject): JsonObject {
-  if (!Object.hasOwn(params, "_meta")) return params;
-  const copy = { ...params };
-  delete copy._meta;
-  return copy;
-}
-
-function unknownTask(): JsonRpcError {
-  // The same answer for a task that never existed, has expired, or belongs to someone else.
-  return new JsonRpcError(ErrorCode.InvalidParams, "Task not found");
-}
-
-function positiveInteger(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.round(value) : fallback;
-}
-
-function abbreviate(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }

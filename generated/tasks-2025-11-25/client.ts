@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 197003f5af03c9eff011c44e0f685195e7316e1c050e45bcdbee8d0641d80ec1 9f1db1fe04d66843343077f94386ab2bbbe8f835af2123a016afc75083606fb2
+// Fingerprint: a6cb84a6ac8d4a3f8f500bb52d86583411ba8ecb499b906ba089678917263851 e8f1274faf4640448fd9f72f5d6424e0e10a5f3095cb65dcc19614a40cefbc43
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -40,14 +40,7 @@ import type {
   TaskStatusNotificationParams,
   ToolTaskSupport,
 } from "./types.js";
-import {
-  isObject,
-  ownValue,
-  ValidationFailed,
-  type JsonObject,
-  type ValidationError,
-  type ValidationResult,
-} from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject } from "./runtime.js";
 import {
   isToolTaskSupport,
   validateCancelTaskRequestParams,
@@ -63,107 +56,51 @@ import {
   validateTaskStatusNotificationParams,
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
+import {
+  abandonable,
+  abortReason,
+  checkBody,
+  checkParams,
+  DEFAULT_MAX_POLL_MS,
+  DEFAULT_MIN_POLL_MS,
+  DEFAULT_TIMEOUT_MS,
+  exchange,
+  InvalidResponseError,
+  JsonRpcResponseError,
+  objectOr,
+  prefixed,
+  readResult,
+  RequestTimeoutError,
+  TaskExpiredError,
+  TasksClientClosedError,
+  type BodyCheck,
+  type MethodSpec,
+  type RpcErrorObject,
+  type TasksClientHeaders,
+  type TasksClientRequest,
+  type TasksClientSend,
+  type TasksClientSignal,
+  type TasksClientSubscribe,
+} from "./client-core.js";
+import { TaskWait, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
 
-/** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
-const INVALID_PARAMS = -32602;
-
-// ---------------------------------------------------------------------------------------------
-// Transport
-
-/** A JSON-RPC request as the client sends it. */
-export interface TasksClientRequest {
-  readonly jsonrpc: "2.0";
-  readonly id: string | number;
-  readonly method: string;
-  readonly params?: JsonObject;
-}
-
-/** HTTP headers a request should carry where the transport has headers (Streamable HTTP); other transports ignore them. */
-export type TasksClientHeaders = { readonly [name: string]: string };
-
-/** The parts of `AbortSignal` the client uses (declared so it compiles without DOM or Node typings; any `AbortSignal` is one). */
-export interface TasksClientSignal {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-/**
- * Sends one request and resolves with the peer's JSON-RPC response, whatever it says (the client
- * checks it); rejects only when the transport fails. `signal` aborts when the client gives up on
- * the request (timeout or the caller's signal).
- */
-export type TasksClientSend = (
-  request: TasksClientRequest,
-  headers: TasksClientHeaders,
-  options: { readonly signal: TasksClientSignal },
-) => Promise<unknown>;
-
-/** Subscribes to the peer's notifications; may return the function that unsubscribes. */
-export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
-
-/** Web-standard globals of Node 20+, Deno, Bun and browsers. */
-interface Host {
-  readonly AbortController: new () => { readonly signal: TasksClientSignal; abort(reason?: unknown): void };
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const host = globalThis as unknown as Host;
+// The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
+export {
+  InvalidResponseError,
+  JsonRpcResponseError,
+  RequestTimeoutError,
+  TaskExpiredError,
+  TasksClientClosedError,
+  type RpcErrorObject,
+  type TasksClientHeaders,
+  type TasksClientRequest,
+  type TasksClientSend,
+  type TasksClientSignal,
+  type TasksClientSubscribe,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Errors
-
-/** A JSON-RPC error object. */
-export interface RpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-/** The peer answered a request with a JSON-RPC error. */
-export class JsonRpcResponseError extends Error {
-  override readonly name = "JsonRpcResponseError";
-  constructor(
-    /** The method of the request it answers. */
-    readonly method: string,
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-
-  toJSON(): RpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** The peer's answer is not a JSON-RPC response to the request (wrong id, no result or error, a result that is not an object, an unexpected `resultType`). */
-export class InvalidResponseError extends Error {
-  override readonly name = "InvalidResponseError";
-  constructor(
-    readonly method: string,
-    message: string,
-    readonly response: unknown,
-  ) {
-    super(`${method}: ${message}`);
-  }
-}
-
-/** A request got no answer within its timeout. */
-export class RequestTimeoutError extends Error {
-  override readonly name = "RequestTimeoutError";
-  constructor(
-    readonly method: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`${method}: no answer within ${timeoutMs} ms`);
-  }
-}
 
 /** The task ended `failed`. */
 export class TaskFailedError extends Error {
@@ -193,27 +130,6 @@ export class TaskCancelledError extends Error {
     readonly task: TaskSnapshot,
   ) {
     super(`task ${task.taskId} was cancelled` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
-  }
-}
-
-/** The task outlived its retention (`createdAt` + `ttl`, by the client's clock) without finishing, or vanished after it. */
-export class TaskExpiredError extends Error {
-  override readonly name = "TaskExpiredError";
-  constructor(
-    readonly taskId: string,
-    /** When the task's retention ended (epoch milliseconds). */
-    readonly expiredAt: number,
-    options?: { readonly cause?: unknown },
-  ) {
-    super(`task ${taskId} expired at ${new Date(expiredAt).toISOString()} without finishing`, options);
-  }
-}
-
-/** The client was closed while a request or a wait was pending. */
-export class TasksClientClosedError extends Error {
-  override readonly name = "TasksClientClosedError";
-  constructor() {
-    super("the tasks client is closed");
   }
 }
 
@@ -355,23 +271,6 @@ export function toolTaskSupport(tool: {
 // ---------------------------------------------------------------------------------------------
 // What each method sends and receives
 
-/** How the client checks a result or notification params. */
-interface BodyCheck<T> {
-  readonly type: string;
-  readonly validate: (value: unknown) => ValidationResult<T>;
-  /** Checks `_meta` apart from the rest, for a schema with no room for it (see the module comment). */
-  readonly meta?: (value: unknown) => ValidationResult<unknown>;
-}
-
-interface MethodSpec<P, R> {
-  readonly method: string;
-  readonly params: BodyCheck<P>;
-  readonly paramsRequired: boolean;
-  /** The schema's params do not declare `_meta`: it is checked to be an object and the rest validated. */
-  readonly paramsMetaApart: boolean;
-  readonly result: BodyCheck<R>;
-}
-
 const GET_TASK: MethodSpec<GetTaskRequestParams, GetTaskResult> = {
   method: "tasks/get",
   params: { type: "GetTaskRequestParams", validate: validateGetTaskRequestParams },
@@ -417,23 +316,11 @@ const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
 // ---------------------------------------------------------------------------------------------
 // Client
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MIN_POLL_MS = 250;
-const DEFAULT_MAX_POLL_MS = 60_000;
-/** The poll interval when the task suggests none. */
-const DEFAULT_POLL_MS = 1_000;
-/** Polls that fail in a row (transport errors, timeouts) before `waitForTask` gives up. */
-const MAX_POLL_FAILURES = 3;
-
-/** What a wait needs from its client. */
-interface WaitClient {
-  getTask(taskId: string, signal: TasksClientSignal): Promise<TaskSnapshot>;
-  getTaskPayload(taskId: string, signal: TasksClientSignal): Promise<GetTaskPayloadResult>;
-  /** A best-effort `tasks/cancel`; never rejects. */
-  cancel(taskId: string): void;
-  report(error: unknown): void;
-  finished(wait: TaskWait): void;
-}
+/** The wait machine of task-wait.ts as this set runs it. */
+type Wait = TaskWait<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
+type WaitPayload = GetTaskPayloadResult;
+type WaitAnswer = never;
+type WaitHandlers = undefined;
 
 class Client implements TasksClient {
   readonly #send: TasksClientSend;
@@ -443,10 +330,10 @@ class Client implements TasksClient {
   readonly #maxPollMs: number;
   readonly #meta: JsonObject | undefined;
   readonly #onError: (error: unknown) => void;
-  readonly #waits = new Set<TaskWait>();
+  readonly #waits = new Set<Wait>();
   readonly #listeners = new Set<(task: TaskSnapshot) => void>();
   readonly #unsubscribe: (() => void) | undefined;
-  readonly #waitClient: WaitClient;
+  readonly #waitClient: WaitClient<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
   #nextId = 1;
   #closed = false;
 
@@ -589,12 +476,13 @@ class Client implements TasksClient {
 
   #wait(taskId: string, options: WaitForTaskOptions, initial: TaskSnapshot | undefined): Promise<WaitForTaskResult> {
     if (this.#closed) return Promise.reject(new TasksClientClosedError());
-    const wait = new TaskWait(this.#waitClient, taskId, {
+    const wait: Wait = new TaskWait(WAIT_PROFILE, this.#waitClient, taskId, {
       minPollMs: options.minPollMs ?? this.#minPollMs,
       maxPollMs: options.maxPollMs ?? this.#maxPollMs,
       cancelOnAbort: options.cancelOnAbort ?? true,
       signal: options.signal,
       onUpdate: options.onUpdate,
+      inputHandlers: undefined,
     });
     this.#waits.add(wait);
     wait.start(initial);
@@ -623,29 +511,9 @@ class Client implements TasksClient {
       params,
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
     );
-    if (!signal) return sending;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        reject(abortReason(signal));
-        sending.then(
-          (result) => {
-            const taskId = createdTaskId(result);
-            if (taskId !== undefined) this.#cancelQuietly(taskId);
-          },
-          () => {},
-        );
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      sending.then(
-        (result) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(result);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
+    return abandonable(sending, signal, (result) => {
+      const taskId = createdTaskId(result);
+      if (taskId !== undefined) this.#cancelQuietly(taskId);
     });
   }
 
@@ -663,56 +531,16 @@ class Client implements TasksClient {
       method,
       ...(sent === undefined ? {} : { params: sent }),
     };
-    return readResult(await this.#exchange(request, {}, options), request);
+    return readResult(
+      await exchange(this.#send, request, {}, { ...options, timeoutMs: options.timeoutMs ?? this.#timeoutMs }),
+      request,
+    );
   }
 
   /** The params with the client's `meta` (a request's own `_meta` entries win). */
   #withMeta(params: JsonObject | undefined): JsonObject | undefined {
     if (this.#meta === undefined) return params;
     return { ...params, _meta: { ...this.#meta, ...objectOr(ownValue(params ?? {}, "_meta")) } };
-  }
-
-  /** One request/response exchange through `send`, bounded by the timeout and the caller's signal. */
-  #exchange(
-    request: TasksClientRequest,
-    headers: TasksClientHeaders,
-    options: TasksClientRequestOptions,
-  ): Promise<unknown> {
-    const { signal } = options;
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const controller = new host.AbortController();
-    return new Promise((resolve, reject) => {
-      let timer: unknown;
-      const settle = (outcome: () => void) => {
-        host.clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        outcome();
-      };
-      const onAbort = () => {
-        const reason = abortReason(signal!);
-        controller.abort(reason);
-        settle(() => reject(reason));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        timer = host.setTimeout(() => {
-          const error = new RequestTimeoutError(request.method, timeoutMs);
-          controller.abort(error);
-          settle(() => reject(error));
-        }, timeoutMs);
-      }
-      let sending: Promise<unknown>;
-      try {
-        sending = Promise.resolve(this.#send(request, headers, { signal: controller.signal }));
-      } catch (error) {
-        sending = Promise.reject(error);
-      }
-      sending.then(
-        (response) => settle(() => resolve(response)),
-        (error: unknown) => settle(() => reject(error)),
-      );
-    });
   }
 
   #checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {
@@ -739,318 +567,27 @@ class Client implements TasksClient {
 // ---------------------------------------------------------------------------------------------
 // Waiting for a task
 
-interface WaitSettings {
-  readonly minPollMs: number;
-  readonly maxPollMs: number;
-  readonly cancelOnAbort: boolean;
-  readonly signal: TasksClientSignal | undefined;
-  readonly onUpdate: ((task: TaskSnapshot) => void) | undefined;
-}
-
-/**
- * One `waitForTask`. Snapshots come from polls and notifications in any order; the newest one
- * (by `lastUpdatedAt`) wins, the first terminal one ends the wait, and nothing after it is seen.
- * The promise settles exactly once.
- */
-class TaskWait {
-  readonly promise: Promise<WaitForTaskResult>;
-  #resolve: (result: WaitForTaskResult) => void = () => {};
-  #reject: (error: unknown) => void = () => {};
-  /** Settled: nothing more happens. */
-  #settled = false;
-  /** A terminal snapshot was seen: later snapshots are ignored (the outcome may still be fetched). */
-  #terminal = false;
-  #timer: unknown;
-  #polling = false;
-  #failures = 0;
-  #intervalMs = DEFAULT_POLL_MS;
-  /** `lastUpdatedAt` of the newest snapshot, in epoch milliseconds. */
-  #newest = -Infinity;
-  /** What the last `onUpdate` call showed, so a snapshot repeated by a poll or a duplicate notification is not reported twice. */
-  #reported: string | undefined;
-  /** `createdAt` + `ttl` of the task, once known; undefined while unknown or unlimited. */
-  #expiresAt: number | undefined;
-  /** Aborted when the wait ends: stops its requests. */
-  readonly #controller = new host.AbortController();
-  /** The `tasks/result` request, once asked. */
-  #fetching: Promise<GetTaskPayloadResult> | undefined;
-
-  readonly #client: WaitClient;
-  readonly #settings: WaitSettings;
-
-  constructor(
-    client: WaitClient,
-    readonly taskId: string,
-    settings: WaitSettings,
-  ) {
-    this.#client = client;
-    this.#settings = settings;
-    this.promise = new Promise<WaitForTaskResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-  }
-
-  /** Starts from a snapshot already in hand (a created task), or with a poll. */
-  start(initial: TaskSnapshot | undefined): void {
-    const { signal } = this.#settings;
-    if (signal?.aborted) {
-      this.#onAbort();
-      return;
-    }
-    signal?.addEventListener("abort", this.#onAbort, { once: true });
-    if (initial) this.observe(initial);
-    else this.#poll();
-  }
-
-  /** A snapshot of the task, from a poll or a notification. */
-  observe(task: TaskSnapshot): void {
-    if (this.#terminal || this.#settled) return;
-    const changedAt = Date.parse(task.lastUpdatedAt);
-    // An older snapshot than one already seen (a late poll answer, a reordered notification) says
-    // nothing new; but a terminal status is final whatever its timestamp says.
-    if (changedAt < this.#newest && !isTerminalStatus(task.status)) return;
-    if (!Number.isNaN(changedAt)) this.#newest = changedAt;
-    this.#expiresAt ??= expiryOf(task);
-    this.#intervalMs = task.pollInterval ?? DEFAULT_POLL_MS;
-    this.#update(task);
-    if (isTerminalStatus(task.status)) {
-      this.#finish(task);
-      return;
-    }
-    // The server delivers a task's requests for input through `tasks/result` (as requests to the
-    // client, answered by the transport's request handlers): ask for it now rather than at the end.
-    if (task.status === "input_required") void this.#payload();
-    this.#schedule();
-  }
-
-  close(): void {
-    this.#settle(() => this.#reject(new TasksClientClosedError()));
-  }
-
-  readonly #onAbort = (): void => {
-    if (this.#settled) return;
-    const unfinished = !this.#terminal;
-    this.#settle(() => this.#reject(abortReason(this.#settings.signal!)));
-    if (unfinished && this.#settings.cancelOnAbort) this.#client.cancel(this.taskId);
-  };
-
-  #update(task: TaskSnapshot): void {
-    const onUpdate = this.#settings.onUpdate;
-    if (!onUpdate) return;
-    const shown = JSON.stringify([task.status, task.statusMessage, task.lastUpdatedAt]);
-    if (shown === this.#reported) return;
-    this.#reported = shown;
-    try {
-      onUpdate(task);
-    } catch (error) {
-      this.#client.report(error);
-    }
-  }
-
-  /** Plans the next poll: after the task's interval (clamped), and no later than its expiry. */
-  #schedule(): void {
-    if (this.#settled || this.#terminal) return;
-    host.clearTimeout(this.#timer);
-    let delay = Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
-    if (this.#expiresAt !== undefined) delay = Math.max(0, Math.min(delay, this.#expiresAt - Date.now()));
-    this.#timer = host.setTimeout(() => this.#poll(), delay);
-  }
-
-  #poll(): void {
-    // One poll at a time; the one in flight plans the next when it returns.
-    if (this.#settled || this.#terminal || this.#polling) return;
-    this.#polling = true;
-    // A poll at or after the task's expiry is the last: it must find the task finished.
-    const expiredAt = this.#expiresAt !== undefined && Date.now() >= this.#expiresAt ? this.#expiresAt : undefined;
-    this.#client.getTask(this.taskId, this.#controller.signal).then(
-      (task) => {
-        this.#polling = false;
-        this.#failures = 0;
-        if (expiredAt !== undefined && !isTerminalStatus(task.status) && !this.#terminal) {
-          this.#fail(new TaskExpiredError(this.taskId, expiredAt));
-          return;
-        }
-        this.observe(task);
-        // A stale answer is ignored, but polling goes on.
-        this.#schedule();
-      },
-      (error: unknown) => {
-        this.#polling = false;
-        this.#pollFailed(error, expiredAt);
-      },
-    );
-  }
-
-  #pollFailed(error: unknown, expiredAt: number | undefined): void {
-    if (this.#settled || this.#terminal) return;
-    if (error instanceof JsonRpcResponseError) {
-      // After its retention the server may forget the task: "unknown task" then means it expired.
-      this.#fail(
-        expiredAt !== undefined && error.code === INVALID_PARAMS
-          ? new TaskExpiredError(this.taskId, expiredAt, { cause: error })
-          : error,
-      );
-      return;
-    }
-    // An answer that breaks the protocol will not get better; a lost one (transport, timeout) might.
-    if (
-      error instanceof ValidationFailed ||
-      error instanceof InvalidResponseError ||
-      error instanceof TasksClientClosedError
-    ) {
-      this.#fail(error);
-      return;
-    }
-    if (++this.#failures >= MAX_POLL_FAILURES) {
-      this.#fail(error);
-      return;
-    }
-    this.#schedule();
-  }
-
-  /** The first terminal snapshot: its outcome settles the wait. */
-  #finish(task: TaskSnapshot): void {
-    this.#terminal = true;
-    host.clearTimeout(this.#timer);
-    switch (task.status) {
-      case "completed":
-        this.#payload().then(
-          (result) => this.#settle(() => this.#resolve(result)),
-          (error: unknown) => this.#fail(error),
-        );
-        return;
-      case "failed":
-        // The failure itself is what `tasks/result` answers: the request's JSON-RPC error (or a result saying why).
-        this.#payload().then(
-          (result) => this.#fail(new TaskFailedError(task, undefined, result)),
-          (error: unknown) =>
-            this.#fail(
-              new TaskFailedError(task, error instanceof JsonRpcResponseError ? error.toJSON() : undefined, undefined, {
-                cause: error,
-              }),
-            ),
-        );
-        return;
-      case "cancelled":
-        this.#fail(new TaskCancelledError(task));
-        return;
-    }
-  }
-
-  /**
-   * `tasks/result`, asked once: the server answers it when the task is finished. An attempt lost
-   * to the transport (or a timeout) is forgotten, so the next call asks again.
-   */
-  #payload(): Promise<GetTaskPayloadResult> {
-    if (this.#fetching) return this.#fetching;
-    const fetching = this.#client.getTaskPayload(this.taskId, this.#controller.signal);
-    this.#fetching = fetching;
-    fetching.then(undefined, (error: unknown) => {
-      if (!(error instanceof JsonRpcResponseError) && this.#fetching === fetching) this.#fetching = undefined;
-    });
-    return fetching;
-  }
-
-  #fail(error: unknown): void {
-    this.#settle(() => this.#reject(error));
-  }
-
-  #settle(outcome: () => void): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#terminal = true;
-    host.clearTimeout(this.#timer);
-    this.#settings.signal?.removeEventListener("abort", this.#onAbort);
-    this.#controller.abort(waitEnded(this.taskId));
-    this.#client.finished(this);
-    outcome();
-  }
-}
+/** What this revision's tasks tell a wait (see task-wait.ts). */
+const WAIT_PROFILE: TaskWaitProfile<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers> = {
+  isTerminalStatus,
+  pollInterval: (task) => task.pollInterval,
+  expiry: expiryOf,
+  completed: (_task, payload) => payload(),
+  // The failure itself is what `tasks/result` answers: the request's JSON-RPC error (or a result saying why).
+  failed: (task, payload) =>
+    payload().then(
+      (result) => new TaskFailedError(task, undefined, result),
+      (error: unknown) =>
+        new TaskFailedError(task, error instanceof JsonRpcResponseError ? error.toJSON() : undefined, undefined, {
+          cause: error,
+        }),
+    ),
+  cancelled: (task) => new TaskCancelledError(task),
+  payloadDeliversInput: true,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/** The params, checked by the method's validator (with `_meta` checked apart where the schema has no room for it). */
-function checkParams<P>(spec: MethodSpec<P, unknown>, params: P | undefined): JsonObject | undefined {
-  if (params === undefined) {
-    if (spec.paramsRequired)
-      throw new ValidationFailed(spec.params.type, [clientError("", "required", "params are required")]);
-    return undefined;
-  }
-  if (!isObject(params))
-    throw new ValidationFailed(spec.params.type, [clientError("", "type", "params must be an object")]);
-  if (!spec.paramsMetaApart || !Object.hasOwn(params, "_meta")) {
-    const checked = spec.params.validate(params);
-    if (!checked.ok) throw new ValidationFailed(spec.params.type, checked.errors);
-    return params;
-  }
-  const { _meta: meta, ...rest } = params;
-  if (!isObject(meta))
-    throw new ValidationFailed(spec.params.type, [clientError("/_meta", "type", "_meta must be an object")]);
-  const checked = spec.params.validate(rest);
-  if (!checked.ok) throw new ValidationFailed(spec.params.type, checked.errors);
-  return params;
-}
-
-/** A result or notification params, checked as the module comment says. */
-function checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {
-  if (!check.meta || !Object.hasOwn(body, "_meta")) {
-    const checked = check.validate(body);
-    if (!checked.ok) throw new ValidationFailed(check.type, checked.errors);
-    return checked.value;
-  }
-  const { _meta: meta, ...rest } = body;
-  const metaChecked = check.meta(meta);
-  if (!metaChecked.ok) throw new ValidationFailed(check.type, prefixed("/_meta", metaChecked.errors));
-  const checked = check.validate(rest);
-  if (!checked.ok) throw new ValidationFailed(check.type, checked.errors);
-  return { ...checked.value, _meta: meta } as T;
-}
-
-/** An error found by the client itself rather than by a generated validator. */
-function clientError(path: string, keyword: string, message: string): ValidationError {
-  return { path, keyword, message, schemaPath: "" };
-}
-
-function prefixed(path: string, errors: readonly ValidationError[]): ValidationError[] {
-  return errors.map((e) => ({ ...e, path: path + e.path }));
-}
-
-/** The result of a JSON-RPC response to `request`; an error answer throws JsonRpcResponseError. */
-function readResult(response: unknown, request: TasksClientRequest): JsonObject {
-  if (!isObject(response) || ownValue(response, "jsonrpc") !== "2.0") {
-    throw new InvalidResponseError(request.method, "the answer is not a JSON-RPC 2.0 response", response);
-  }
-  const id = ownValue(response, "id");
-  const error = ownValue(response, "error");
-  // An error about a request the peer could not read carries a null id.
-  if (id !== request.id && !(error !== undefined && id === null)) {
-    throw new InvalidResponseError(
-      request.method,
-      `the answer is for id ${JSON.stringify(id)}, not ${JSON.stringify(request.id)}`,
-      response,
-    );
-  }
-  if (error !== undefined) {
-    const rpcError = rpcErrorOf(error);
-    if (!rpcError) throw new InvalidResponseError(request.method, "the error is not a JSON-RPC error object", response);
-    throw new JsonRpcResponseError(request.method, rpcError.code, rpcError.message, rpcError.data);
-  }
-  const result = ownValue(response, "result");
-  if (!isObject(result)) throw new InvalidResponseError(request.method, "the result is not an object", response);
-  return result;
-}
-
-/** A JSON-RPC error object, or undefined when the value is not one. */
-function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
-  if (!isObject(value)) return undefined;
-  const code = ownValue(value, "code");
-  const message = ownValue(value, "message");
-  if (typeof code !== "number" || !Number.isInteger(code) || typeof message !== "string") return undefined;
-  const data = ownValue(value, "data");
-  return data === undefined ? { code, message } : { code, message, data };
-}
 
 /** The id of the task a result created, if it created one. */
 function createdTaskId(result: JsonObject): string | undefined {
@@ -1069,22 +606,4 @@ function expiryOf(task: TaskSnapshot): number | undefined {
   const ttl = task.ttl;
   const createdAt = Date.parse(task.createdAt);
   return typeof ttl === "number" && !Number.isNaN(createdAt) ? createdAt + ttl : undefined;
-}
-
-function objectOr(value: unknown): JsonObject {
-  return isObject(value) ? value : {};
-}
-
-/** Why a finished wait stops what it still has running (its requests, its input handlers). */
-function waitEnded(taskId: string): Error {
-  const error = new Error(`the wait for task ${taskId} ended`);
-  error.name = "AbortError";
-  return error;
-}
-
-function abortReason(signal: TasksClientSignal): unknown {
-  if (signal.reason !== undefined) return signal.reason;
-  const error = new Error("The operation was aborted");
-  error.name = "AbortError";
-  return error;
 }

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 47de560d1ef8e5ba71d08bba70f839e94b33e44fa1e17281d84c60fb35737c51 36a864cf07b9794401c2d391ebac902166fe14546c91a2795746f4d58b5183d7
+// Fingerprint: 9e6145f06196df897bdcedd2f616fb7da3be2734358f1fbd52859018941f3987 36a864cf07b9794401c2d391ebac902166fe14546c91a2795746f4d58b5183d7
 
 /** One reason a value was rejected. */
 export interface ValidationError {

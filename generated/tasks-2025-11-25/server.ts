@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ae6b70f563b992fa498536a0240c9cc45a6259dcebb2a3652131d44aeb9c969e f23f790ef6920db7297d5196ed75a98f64f59b463bca904daff27abeb3ef03dd
+// Fingerprint: 5da77a76f397e4f9bf603b1cfc3e3c8677a574b1f5654fed89fca6ffa788e9d5 027ce08fe5386973726ac5e1db87e2493462510a2df6a4572f975d98e7248651
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -20,7 +20,8 @@
  * - `notifications/tasks/status` carries the task after every change.
  *
  * Every state change goes through the store's compare-and-set, so concurrent requests and tool
- * code never lose an update; the status machine of `status.ts` is enforced on every write.
+ * code never lose an update; the status machine of `status.ts` is enforced on every write. That
+ * machinery is `server-core.ts`, the same in every set; this module is what the schema decides.
  */
 import type {
   CancelTaskRequestParams,
@@ -36,7 +37,7 @@ import type {
   TaskStatus,
   TaskStatusNotification,
 } from "./types.js";
-import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
+import { isObject, ownValue, type JsonObject } from "./runtime.js";
 import {
   validateCancelTaskRequestParams,
   validateGetTaskPayloadRequestParams,
@@ -44,151 +45,72 @@ import {
   validatePaginatedRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import {
+  headerValue,
+  InMemoryTaskStoreOf,
+  isJsonRpcErrorObject,
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  methodNotFound,
+  paramsObject,
+  positiveInteger,
+  grantedTtl,
+  requestContext,
+  required,
+  respond,
+  TaskEngine,
+  TaskLimitError,
+  validParams,
+  type AbortSignalLike,
+  type HeaderValue,
+  type InMemoryTaskStoreOptions,
+  type JsonRpcErrorObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  type RequestContext,
+  type TaskAbortSignal,
+  type TaskPageOf,
+  type TaskRecord,
+  type TransportContext,
+} from "./server-core.js";
+
+// The machinery's public parts, exported from here so the set's index.ts exports them.
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+  type AbortSignalLike,
+  type HeaderValue,
+  type InMemoryTaskStoreOptions,
+  type JsonRpcErrorObject,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  type RequestContext,
+  type TaskAbortSignal,
+  type TransportContext,
+};
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
 
 /** JSON-RPC and MCP error codes the server answers with. */
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
+export const ErrorCode = { ...JSON_RPC_ERROR_CODES } as const;
 
 /** The `_meta` key that ties a message to a task. */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
 // ---------------------------------------------------------------------------------------------
-// JSON-RPC
-
-export type JsonRpcId = string | number;
-
-export interface JsonRpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-export interface JsonRpcSuccess {
-  readonly jsonrpc: "2.0";
-  readonly id: JsonRpcId;
-  readonly result: object;
-}
-
-export interface JsonRpcFailure {
-  readonly jsonrpc: "2.0";
-  /** Null when the request was too malformed to read its id. */
-  readonly id: JsonRpcId | null;
-  readonly error: JsonRpcErrorObject;
-}
-
-export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
-
-/** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
-export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-
-  static from(error: JsonRpcErrorObject): JsonRpcError {
-    return new JsonRpcError(error.code, error.message, error.data);
-  }
-
-  toJSON(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** Whether a value is a JSON-RPC error object (`failed` is only for these). */
-export function isJsonRpcErrorObject(value: unknown): value is JsonRpcErrorObject {
-  return isObject(value) && Number.isInteger(ownValue(value, "code")) && typeof ownValue(value, "message") === "string";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host APIs
-
-/** The parts of `AbortSignal` this module relies on (declared so it compiles without DOM or Node typings). */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-/** `AbortSignal` where the host's typings declare it, otherwise the structural subset above. */
-export type TaskAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
-
-/** Web-standard globals of Node 20+, Deno, Bun and browsers. */
-interface Host {
-  readonly crypto: { randomUUID(): string };
-  readonly AbortController: new () => { readonly signal: TaskAbortSignal & AbortSignalLike; abort(): void };
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const host = globalThis as unknown as Host;
-
-// ---------------------------------------------------------------------------------------------
-// Request context
-
-export type HeaderValue = string | readonly string[] | undefined;
-
-/** What the transport knows about a request beyond its body. */
-export interface TransportContext {
-  /** The authenticated identity making the request. Tasks are visible only to the owner that created them. Default: "" (anonymous). */
-  readonly owner?: string;
-  /** The HTTP request headers, when the transport has them (names in any case). */
-  readonly headers?: { readonly [name: string]: HeaderValue };
-  /** Fires when the transport gives up on the request (the client went away). */
-  readonly signal?: AbortSignalLike;
-}
-
-/** The context a request is handled in: the transport's facts plus the request's own `_meta`. */
-export interface RequestContext {
-  readonly owner: string;
-  /** `params._meta` of the request ({} when absent). */
-  readonly meta: JsonObject;
-  readonly headers: { readonly [name: string]: HeaderValue } | undefined;
-  readonly signal: AbortSignalLike | undefined;
-}
-
-/** The context of a request with these params (for tool handlers outside this server's methods). */
-export function requestContext(params: unknown, transport: TransportContext = {}): RequestContext {
-  const meta = isObject(params) ? ownValue(params, "_meta") : undefined;
-  return {
-    owner: transport.owner ?? "",
-    meta: isObject(meta) ? meta : {},
-    headers: transport.headers,
-    signal: transport.signal,
-  };
-}
-
-/** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
-export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() !== wanted) continue;
-    const value = headers[key];
-    if (typeof value === "string") return value.trim();
-    return value !== undefined && value.length === 1 ? value[0]!.trim() : undefined;
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Store
 
 /** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTask {
+export interface StoredTask extends TaskRecord {
   readonly taskId: string;
   /** Who created it; nobody else sees it. */
   readonly owner: string;
@@ -213,11 +135,7 @@ export interface StoredTask {
 /** A task to create: everything but the id the store assigns and the version it starts. */
 export type NewTask = Omit<StoredTask, "taskId" | "version">;
 
-export interface TaskPage {
-  readonly tasks: readonly StoredTask[];
-  /** Present when more tasks follow; opaque to callers. */
-  readonly nextCursor?: string;
-}
+export type TaskPage = TaskPageOf<StoredTask>;
 
 /**
  * Where tasks live. Every method is async so a store may be a database; `compareAndSet` must be
@@ -235,104 +153,8 @@ export interface TaskStore {
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
 }
 
-/** Thrown by `TaskStore.create` when the store holds as many tasks as it may. */
-export class TaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
-
-export interface InMemoryTaskStoreOptions {
-  /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
-  readonly maxTasks?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
-}
-
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, StoredTask>();
-  readonly #maxTasks: number;
-  readonly #now: () => number;
-  /** Creation order, for tasks/list cursors. */
-  readonly #sequence = new Map<string, number>();
-  #nextSequence = 1;
-
-  constructor(options: InMemoryTaskStoreOptions = {}) {
-    this.#maxTasks = options.maxTasks ?? 10_000;
-    this.#now = options.now ?? Date.now;
-  }
-
-  /** How many tasks the store holds, expired ones included until they are dropped. */
-  get size(): number {
-    return this.#tasks.size;
-  }
-
-  async create(task: NewTask): Promise<StoredTask> {
-    if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
-    if (this.#tasks.size >= this.#maxTasks)
-      throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
-    const stored: StoredTask = { ...task, taskId: host.crypto.randomUUID(), version: 0 };
-    this.#tasks.set(stored.taskId, stored);
-    this.#sequence.set(stored.taskId, this.#nextSequence++);
-    return stored;
-  }
-
-  async get(owner: string, taskId: string): Promise<StoredTask | undefined> {
-    const task = this.#live(taskId);
-    return task?.owner === owner ? task : undefined;
-  }
-
-  async compareAndSet(current: StoredTask, next: StoredTask): Promise<boolean> {
-    if (next.taskId !== current.taskId || next.owner !== current.owner || next.version !== current.version + 1) {
-      throw new Error("compareAndSet: next must be the same task with the following version");
-    }
-    const stored = this.#live(current.taskId);
-    if (stored?.owner !== current.owner || stored.version !== current.version) return false;
-    this.#tasks.set(next.taskId, next);
-    return true;
-  }
-
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
-    let after = 0;
-    if (cursor !== undefined) {
-      const match = /^t([0-9a-z]{1,11})$/.exec(cursor);
-      if (!match) return undefined;
-      after = parseInt(match[1]!, 36);
-    }
-    const tasks: StoredTask[] = [];
-    let last = after;
-    for (const [taskId, sequence] of this.#sequence) {
-      if (sequence <= after) continue;
-      const task = this.#live(taskId);
-      if (task?.owner !== owner) continue;
-      if (tasks.length === limit) return { tasks, nextCursor: `t${last.toString(36)}` };
-      tasks.push(task);
-      last = sequence;
-    }
-    return { tasks };
-  }
-
-  /** The task unless it has expired (an expired task is dropped on sight). */
-  #live(taskId: string): StoredTask | undefined {
-    const task = this.#tasks.get(taskId);
-    if (task?.expiresAt != null && task.expiresAt <= this.#now()) {
-      this.#delete(taskId);
-      return undefined;
-    }
-    return task;
-  }
-
-  #dropExpired(): void {
-    const now = this.#now();
-    for (const [taskId, task] of this.#tasks) {
-      if (task.expiresAt !== null && task.expiresAt <= now) this.#delete(taskId);
-    }
-  }
-
-  #delete(taskId: string): void {
-    this.#tasks.delete(taskId);
-    this.#sequence.delete(taskId);
-  }
-}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -441,32 +263,15 @@ export function createTasksServer(options: TasksServerOptions = {}): TasksServer
   return new Server(options);
 }
 
-const MAX_WRITE_ATTEMPTS = 100;
-
-interface Change {
-  readonly before: StoredTask;
-  readonly after: StoredTask;
-}
-
-interface Waiter {
-  readonly changed: Promise<void>;
-  cancel(): void;
-}
-
 class Server implements TasksServer {
   readonly #store: TaskStore;
+  readonly #engine: TaskEngine<StoredTask>;
   readonly #defaultTtl: number;
   readonly #maxTtl: number | null;
   readonly #pollInterval: number;
   readonly #pageSize: number;
-  readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListener>();
-  /** Wake-ups for code waiting on a task's next change, by task id. */
-  readonly #waiters = new Map<string, Set<() => void>>();
-  /** Abort controllers of this process's handles on unfinished tasks, by task id. */
-  readonly #controllers = new Map<string, Set<{ abort(): void }>>();
-  #closed = false;
 
   constructor(options: TasksServerOptions) {
     this.#store = options.store ?? new InMemoryTaskStore(options.now ? { now: options.now } : {});
@@ -474,30 +279,32 @@ class Server implements TasksServer {
     this.#defaultTtl = positiveInteger(options.defaultTtl, 60 * 60 * 1000);
     this.#pollInterval = positiveInteger(options.pollInterval, 1000);
     this.#pageSize = positiveInteger(options.pageSize, 50);
-    this.#onError = options.onError ?? (() => {});
     this.#now = options.now ?? Date.now;
+    const profile = {
+      isTerminalStatus,
+      canTransition,
+      stateError: (taskId: string, status: TaskStatus | undefined, message: string) =>
+        new TaskStateError(taskId, status, message),
+      changed: (task: StoredTask) => this.#notify(task),
+    };
+    this.#engine = new TaskEngine(profile, {
+      store: this.#store,
+      pollInterval: this.#pollInterval,
+      onError: options.onError ?? (() => {}),
+      now: this.#now,
+    });
   }
 
-  async handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
-    const envelope = readEnvelope(message);
-    if (envelope.kind === "notification") return undefined;
-    if (envelope.kind === "invalid")
-      return {
-        jsonrpc: "2.0",
-        id: envelope.id,
-        error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
-      };
-    try {
-      const result = await this.#dispatch(envelope.method, envelope.params, transport);
-      return { jsonrpc: "2.0", id: envelope.id, result };
-    } catch (error) {
-      return { jsonrpc: "2.0", id: envelope.id, error: this.#errorObject(error) };
-    }
+  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
+    return respond(
+      message,
+      (method, params) => this.#dispatch(method, params, transport),
+      (error) => this.#engine.errorObject(error),
+    );
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    if (!isTaskMethod(method))
-      throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${abbreviate(method)}`);
+    if (!isTaskMethod(method)) throw methodNotFound(method);
     const context = requestContext(rawParams, transport);
     const params = paramsObject(rawParams);
     switch (method) {
@@ -516,17 +323,16 @@ class Server implements TasksServer {
   }
 
   async #getTask(params: GetTaskRequestParams, context: RequestContext): Promise<GetTaskResult> {
-    const task = await this.#find(context.owner, params.taskId);
+    const task = await this.#engine.find(context.owner, params.taskId);
     return { ...toTask(task) };
   }
 
   async #cancelTask(params: CancelTaskRequestParams, context: RequestContext): Promise<CancelTaskResult> {
-    const change = await this.#write(context.owner, params.taskId, (task) =>
+    const change = await this.#engine.writeExisting(context.owner, params.taskId, (task) =>
       isTerminalStatus(task.status)
         ? undefined
         : { ...task, status: "cancelled", statusMessage: "Cancelled by the client." },
     );
-    if (!change) throw unknownTask();
     if (change.before === change.after) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Cannot cancel a task that is already ${change.before.status}`);
     }
@@ -541,7 +347,7 @@ class Server implements TasksServer {
 
   /** Waits until the task finishes, then answers with its result (or its error). */
   async #taskPayload(params: GetTaskPayloadRequestParams, context: RequestContext): Promise<GetTaskPayloadResult> {
-    const task = await this.#waitFor(
+    const task = await this.#engine.waitFor(
       context.owner,
       params.taskId,
       (t) => (isTerminalStatus(t.status) ? t : undefined),
@@ -558,7 +364,7 @@ class Server implements TasksServer {
 
   async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<TaskHandle> {
     const now = this.#now();
-    const ttl = this.#grantedTtl(options.ttl);
+    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
     const task = await this.#store.create({
       owner: context.owner ?? "",
       status: "working",
@@ -584,29 +390,19 @@ class Server implements TasksServer {
   }
 
   close(): void {
-    this.#closed = true;
     this.#listeners.clear();
-    for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+    this.#engine.close();
   }
 
   #handleFor(task: StoredTask): TaskHandle {
     const { taskId, owner } = task;
-    const controller = new host.AbortController();
-    let controllers = this.#controllers.get(taskId);
-    if (!controllers) this.#controllers.set(taskId, (controllers = new Set()));
-    controllers.add(controller);
+    const signal = this.#engine.signalFor(taskId);
     // Every change goes through the status machine; a refused one throws TaskStateError.
-    const change = async (describe: string, next: (task: StoredTask) => StoredTask): Promise<void> => {
-      const written = await this.#write(owner, taskId, (current) => {
-        if (isTerminalStatus(current.status))
-          throw new TaskStateError(taskId, current.status, `Cannot ${describe}: the task is already ${current.status}`);
-        return next(current);
-      });
-      if (!written) throw new TaskStateError(taskId, undefined, `Cannot ${describe}: the task no longer exists`);
-    };
+    const change = (describe: string, next: (task: StoredTask) => StoredTask): Promise<void> =>
+      this.#engine.change(owner, taskId, describe, next);
     return {
       taskId,
-      signal: controller.signal,
+      signal,
       createResult: toCreateTaskResult(task),
       update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
       complete: async (result) => {
@@ -626,56 +422,6 @@ class Server implements TasksServer {
     };
   }
 
-  // --- the machinery ---
-
-  /**
-   * Applies a change to a task with compare-and-set, retrying on conflict. `change` returns the
-   * next record, or undefined to leave the task as it is. Undefined when the task does not exist.
-   */
-  async #write(
-    owner: string,
-    taskId: string,
-    change: (task: StoredTask) => StoredTask | undefined,
-  ): Promise<Change | undefined> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const before = await this.#store.get(owner, taskId);
-      if (!before) return undefined;
-      const proposed = change(before);
-      if (proposed === undefined) return { before, after: before };
-      if (
-        isTerminalStatus(before.status) ||
-        (proposed.status !== before.status && !canTransition(before.status, proposed.status))
-      ) {
-        throw new TaskStateError(
-          taskId,
-          before.status,
-          `Illegal transition from ${before.status} to ${proposed.status}`,
-        );
-      }
-      const after: StoredTask = {
-        ...proposed,
-        taskId,
-        owner,
-        version: before.version + 1,
-        lastUpdatedAt: new Date(this.#now()).toISOString(),
-      };
-      if (await this.#store.compareAndSet(before, after)) {
-        this.#changed(after);
-        return { before, after };
-      }
-    }
-    throw new Error(`task ${taskId}: gave up after ${MAX_WRITE_ATTEMPTS} conflicting writes`);
-  }
-
-  #changed(task: StoredTask): void {
-    this.#notify(task);
-    this.#wake(task.taskId);
-    if (!isTerminalStatus(task.status)) return;
-    const controllers = this.#controllers.get(task.taskId);
-    this.#controllers.delete(task.taskId);
-    if (task.status === "cancelled") for (const controller of controllers ?? []) controller.abort();
-  }
-
   #notify(task: StoredTask): void {
     if (this.#listeners.size === 0) return;
     const notification = toStatusNotification(task);
@@ -683,156 +429,12 @@ class Server implements TasksServer {
       try {
         listener(notification, task.owner);
       } catch (error) {
-        this.#report(error);
+        this.#engine.report(error);
       }
     }
   }
-
-  async #find(owner: string, taskId: string): Promise<StoredTask> {
-    const task = await this.#store.get(owner, taskId);
-    if (!task) throw unknownTask();
-    return task;
-  }
-
-  /**
-   * Waits until `pick` finds what it wants in the task. Changes made by this process wake the
-   * wait at once; changes by other processes sharing the store are seen at the poll interval.
-   */
-  async #waitFor<T>(
-    owner: string,
-    taskId: string,
-    pick: (task: StoredTask) => T | undefined,
-    signal?: AbortSignalLike,
-  ): Promise<T> {
-    for (;;) {
-      if (this.#closed) throw new JsonRpcError(ErrorCode.InternalError, "The server is closing");
-      if (signal?.aborted) throw new JsonRpcError(ErrorCode.InternalError, "The request was abandoned");
-      // Listen before reading, so a change between the read and the wait is not missed.
-      const waiter = this.#nextChange(taskId, signal);
-      try {
-        const task = await this.#store.get(owner, taskId);
-        if (!task) throw unknownTask();
-        const found = pick(task);
-        if (found !== undefined) return found;
-        await waiter.changed;
-      } finally {
-        waiter.cancel();
-      }
-    }
-  }
-
-  #nextChange(taskId: string, signal?: AbortSignalLike): Waiter {
-    let waiters = this.#waiters.get(taskId);
-    if (!waiters) this.#waiters.set(taskId, (waiters = new Set()));
-    const set = waiters;
-    let wake = () => {};
-    const changed = new Promise<void>((resolve) => (wake = resolve));
-    const timer = host.setTimeout(wake, this.#pollInterval);
-    const cancel = () => {
-      host.clearTimeout(timer);
-      signal?.removeEventListener("abort", wake);
-      set.delete(wake);
-      if (set.size === 0 && this.#waiters.get(taskId) === set) this.#waiters.delete(taskId);
-    };
-    set.add(wake);
-    signal?.addEventListener("abort", wake, { once: true });
-    return { changed, cancel };
-  }
-
-  #wake(taskId: string): void {
-    const waiters = this.#waiters.get(taskId);
-    if (!waiters) return;
-    this.#waiters.delete(taskId);
-    for (const wake of waiters) wake();
-  }
-
-  #grantedTtl(requested: number | null | undefined): number | null {
-    if (requested === null) return this.#maxTtl;
-    const ttl = positiveInteger(requested, this.#defaultTtl);
-    return this.#maxTtl === null ? ttl : Math.min(ttl, this.#maxTtl);
-  }
-
-  #errorObject(error: unknown): JsonRpcErrorObject {
-    if (error instanceof JsonRpcError) return error.toJSON();
-    this.#report(error);
-    return { code: ErrorCode.InternalError, message: "Internal error" };
-  }
-
-  #report(error: unknown): void {
-    try {
-      this.#onError(error);
-    } catch {
-      // A failing error hook must not turn an answer into an exception.
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-type Envelope =
-  | { readonly kind: "request"; readonly id: JsonRpcId; readonly method: string; readonly params: unknown }
-  | { readonly kind: "notification" }
-  | { readonly kind: "invalid"; readonly id: JsonRpcId | null; readonly reason: string };
-
-/** Reads the JSON-RPC envelope of a message, trusting nothing about it. */
-function readEnvelope(message: unknown): Envelope {
-  if (!isObject(message)) return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
-  const id = ownValue(message, "id");
-  const knownId = isRequestId(id) ? id : null;
-  if (ownValue(message, "jsonrpc") !== "2.0") return { kind: "invalid", id: knownId, reason: 'jsonrpc must be "2.0"' };
-  const method = ownValue(message, "method");
-  if (typeof method !== "string") return { kind: "invalid", id: knownId, reason: "method must be a string" };
-  if (!Object.hasOwn(message, "id")) return { kind: "notification" };
-  if (knownId === null) return { kind: "invalid", id: null, reason: "id must be a string or an integer" };
-  return { kind: "request", id: knownId, method, params: ownValue(message, "params") };
-}
-
-function isRequestId(value: unknown): value is JsonRpcId {
-  return typeof value === "string" || Number.isSafeInteger(value);
 }
 
 function isTaskMethod(method: string): method is TaskMethod {
   return (TASK_METHODS as readonly string[]).includes(method);
-}
-
-/** The params object (undefined when absent); `_meta`, when present, must be an object. */
-function paramsObject(params: unknown): JsonObject | undefined {
-  if (params === undefined) return undefined;
-  if (!isObject(params)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: params must be an object");
-  const meta = ownValue(params, "_meta");
-  if (meta !== undefined && !isObject(meta))
-    throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: _meta must be an object");
-  return params;
-}
-
-function required(params: JsonObject | undefined): JsonObject {
-  if (params === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: params are required");
-  return params;
-}
-
-/** Params checked by their generated validator; -32602 carries every error. */
-function validParams<T>(validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
-  const checked = validate(params);
-  if (checked.ok) return checked.value;
-  const errors: readonly ValidationError[] = checked.errors;
-  const first = errors[0];
-  throw new JsonRpcError(
-    ErrorCode.InvalidParams,
-    `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
-    { errors },
-  );
-}
-
-function unknownTask(): JsonRpcError {
-  // The same answer for a task that never existed, has expired, or belongs to someone else.
-  return new JsonRpcError(ErrorCode.InvalidParams, "Task not found");
-}
-
-function positiveInteger(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.round(value) : fallback;
-}
-
-function abbreviate(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }

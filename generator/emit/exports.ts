@@ -28,9 +28,10 @@ export function checkDefinitionNames(
 ): void {
   const exporter = new Map<string, string>();
   for (const module of modules) {
-    // types.ts declares the definitions; index.ts re-exports the others; runtime.ts is not
-    // re-exported (what of it is public, validators.ts re-exports).
-    if (module.file === "types" || module.file === "index" || module.file === "runtime") continue;
+    // types.ts declares the definitions; index.ts re-exports the others. The static modules
+    // (templates/runtime/) are not passed here: index.ts does not re-export them, and what of
+    // them is public, the emitted modules re-export by name.
+    if (module.file === "types" || module.file === "index") continue;
     for (const name of exportedNames(module.code)) if (!exporter.has(name)) exporter.set(name, module.file);
   }
   const shadowing = new Map<string, string>();
@@ -40,14 +41,25 @@ export function checkDefinitionNames(
       if (GLOBAL_NAMES.has(name) && !shadowing.has(name) && templateTypeGlobals(`${module.file}.ts.hbs`).has(name)) shadowing.set(name, module.file);
     }
   }
+  // A module that imports a definition and, under the same name, something of a static module
+  // (`TaskEngine` from server-core.ts) would declare that name twice.
+  const doubled = new Map<string, string>();
+  for (const module of modules) {
+    if (!TEMPLATE_MODULES.has(module.file)) continue;
+    const fromOthers = new Set(importedNamesFromOtherModules(module.code));
+    for (const name of importedTypeNames(module.code)) if (fromOthers.has(name) && !doubled.has(name)) doubled.set(name, module.file);
+  }
   for (const def of definitions) {
     const exported = exporter.get(def.name);
     const shadowed = shadowing.get(def.name);
+    const twice = doubled.get(def.name);
     const clash = exported
       ? `the definition name "${def.name}" is also exported by the generated ${exported}.ts, and index.ts cannot export both`
       : shadowed
         ? `the definition name "${def.name}" is the name of a global type that the generated ${shadowed}.ts uses beside this definition`
-        : undefined;
+        : twice
+          ? `the definition name "${def.name}" is also a name the generated ${twice}.ts imports from another module of the set`
+          : undefined;
     if (clash) {
       const remedy = { target: def.loc, suggestion: `${def.name}Definition`, ...(setOrigin ? { set: setOrigin } : {}) };
       throw new GeneratorError(def.loc, clash, "input", remedy);
@@ -117,6 +129,19 @@ function importedTypeNames(code: string): string[] {
   for (const match of code.matchAll(/^import type \{([^}]*)\} from "\.\/types\.js";/gm)) {
     for (const item of match[1]!.split(",")) {
       const local = item.trim().split(/\s+as\s+/).pop()!.trim();
+      if (local) names.push(local);
+    }
+  }
+  return names;
+}
+
+/** The local names a module gives what it imports from the set's modules other than types.ts. */
+function importedNamesFromOtherModules(code: string): string[] {
+  const names: string[] = [];
+  for (const match of code.matchAll(/^import (?:type )?\{([^}]*)\} from "\.\/([a-z-]+)\.js";/gm)) {
+    if (match[2] === "types") continue;
+    for (const item of match[1]!.split(",")) {
+      const local = item.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim();
       if (local) names.push(local);
     }
   }

@@ -1,4 +1,12 @@
-/** Handlebars templates from `templates/`: strict (a missing value is an error) and unescaped (the output is code). */
+/**
+ * What generated stubs are made of, from `templates/`:
+ *
+ * - static modules, `templates/runtime/<name>.ts`: real TypeScript, type-checked and unit-tested
+ *   with the project, already formatted, copied into a set as they are (see `staticModule`);
+ * - Handlebars templates, `templates/<name>.ts.hbs`: only the schema-dependent glue, each rendered
+ *   from a typed view model (see `typedTemplate`). Strict (a missing value is an error) and
+ *   unescaped (the output is code).
+ */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +39,37 @@ export function templateSource(name: string): string {
   return source;
 }
 
-export function renderTemplate(name: string, data: object): string {
+/**
+ * The keys a template reads from its view model `View`, as a value: `true` for a plain value, the
+ * object's keys for an object (read as `{{a.b}}`) and the item's keys for a list it walks with `#each`. The compiler makes it list exactly the keys of
+ * `View` (a missing or misspelt key does not compile); test/runtime/template-views.test.ts checks
+ * that the template reads exactly these names, so view model, keys and template cannot drift apart.
+ */
+export type ViewKeys<View> = {
+  readonly [K in keyof View]-?: KeysOf<Exclude<View[K], false | undefined>>;
+};
+
+/** A value's keys: an object's (a list's items'), or `true` for a plain value. */
+type KeysOf<Value> = Value extends readonly (infer Item)[] ? KeysOf<Item> : Value extends object ? ViewKeys<Value> : true;
+
+/** A template with the type of its view model. */
+export interface TypedTemplate<View extends object> {
+  readonly name: string;
+  readonly keys: ViewKeys<View>;
+}
+
+/** Declares `templates/<name>` as rendered from `View`, with the keys it reads (see ViewKeys). */
+export function typedTemplate<View extends object>(name: string, keys: ViewKeys<View>): TypedTemplate<View> {
+  return { name, keys };
+}
+
+/** Renders a typed template: the view must be exactly a `View` (an extra key is an excess-property error at the call). */
+export function render<View extends object>(template: TypedTemplate<View>, view: View): string {
+  return renderTemplate(template.name, view);
+}
+
+/** Every template goes through `render` with its typed view. */
+function renderTemplate(name: string, data: object): string {
   let template = compiled.get(name);
   if (!template) {
     const source = templateSource(name);
@@ -41,7 +79,21 @@ export function renderTemplate(name: string, data: object): string {
   return template(data);
 }
 
-/** The validators' runtime helpers: a fixed module copied into every set. */
-export function runtimeSource(): string {
-  return readFileSync(join(templatesDir(), "runtime.ts"), "utf8");
+/** The static modules a set may get: the file names in `templates/runtime/`, without `.ts` (a test holds the two together). */
+export const STATIC_MODULES = ["runtime", "elicitation-forms", "client-core", "task-wait", "server-core", "tasks-extension"] as const;
+export type StaticModuleName = (typeof STATIC_MODULES)[number];
+
+const staticSources = new Map<StaticModuleName, string>();
+
+/**
+ * A static module's source, copied into a set unchanged but for the file header. It is already
+ * formatted (test/runtime/static-modules.test.ts checks it), so a TypeScript set does not format it again.
+ */
+export function staticModule(name: StaticModuleName): string {
+  let source = staticSources.get(name);
+  if (source === undefined) {
+    source = readFileSync(join(templatesDir(), "runtime", `${name}.ts`), "utf8");
+    staticSources.set(name, source);
+  }
+  return source;
 }

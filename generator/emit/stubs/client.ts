@@ -1,9 +1,12 @@
-/** `client.ts` of a Tasks schema set, from `templates/client.ts.hbs` and the features its schema implies. */
+/**
+ * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-core.ts`,
+ * rendered from `templates/client.ts.hbs` with a `ClientView` built from the features its schema implies.
+ */
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
-import { renderTemplate } from "../templates.js";
+import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import type { RouteRole } from "./server-features.js";
-import { inputRouting } from "./client-input.js";
+import { inputRouting, type InputRouting } from "./client-input.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "./client-features.js";
 
 /** The client method of each task method, and what its comment says. */
@@ -17,13 +20,156 @@ const METHODS: Record<RouteRole, { readonly name: string; readonly spec: string;
 
 const ROLE_ORDER: readonly RouteRole[] = ["get", "payload", "list", "update", "cancel"];
 
-/** The client module, or undefined when the set defines no task methods. */
-export function emitClient(model: Model): string | undefined {
-  const features = clientFeatures(model);
-  return features ? renderTemplate("client.ts.hbs", templateData(features, model)) : undefined;
+/** How the client checks a body: its type, its validator, and the check of `_meta` apart (see client-features.ts). */
+export interface CheckView {
+  readonly type: string;
+  readonly validate: string;
+  readonly meta: string | false;
 }
 
-function templateData(f: ClientFeatures, model: Model): object {
+/** One method of the client. */
+export interface ClientRouteView {
+  readonly method: string;
+  /** The client's method (`getTask`) and the constant of its MethodSpec (`GET_TASK`). */
+  readonly clientMethod: string;
+  readonly spec: string;
+  readonly doc: string;
+  readonly params: string;
+  /** What callers pass (the params, with room for `_meta` where the schema closes them without it). */
+  readonly paramsType: string;
+  readonly validateParams: string;
+  readonly paramsRequired: boolean;
+  readonly stripMeta: boolean;
+  readonly result: CheckView;
+}
+
+/** Answering input requests, when the task shows them and `tasks/update` carries the answers. */
+export interface ClientInputView {
+  readonly requestsField: string;
+  readonly responsesField: string;
+  readonly updateParams: string;
+  readonly validate: string;
+  readonly requestType: string;
+  readonly responseType: string;
+  /** Handlers typed per input method (see client-input.ts), or untyped. */
+  readonly typed:
+    | {
+        readonly handlers: readonly Omit<InputRouting["handlers"][number], "checksForm">[];
+        readonly checksForms: boolean;
+        readonly formMethod: string | false;
+      }
+    | false;
+}
+
+/** What `client.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts). */
+export interface ClientView {
+  readonly methodList: string;
+  readonly notes: readonly string[];
+  /** Bodies whose `_meta` is checked apart, for the module comment. */
+  readonly metaApartTypes: string;
+  readonly metaApartNote: boolean;
+  /** Some `_meta` is only "an object" (`validateMetaObject`). */
+  readonly metaObject: boolean;
+  readonly typeImports: readonly string[];
+  readonly validatorImports: readonly string[];
+  readonly taskType: string;
+  /** What `tasks/get` shows: the per-status union, or the task. */
+  readonly snapshotType: string;
+  readonly routes: readonly ClientRouteView[];
+  readonly taskMethods: readonly string[];
+  readonly payload: { readonly result: { readonly type: string } } | false;
+  readonly cancel: boolean;
+  readonly list:
+    | { readonly method: string; readonly params: string; readonly result: { readonly type: string }; readonly items: string; readonly nextCursor: string | false }
+    | false;
+  readonly resultTag: boolean;
+  readonly extension: boolean;
+  readonly ttlField: string;
+  readonly pollField: string | false;
+  readonly flatCreate: boolean;
+  readonly createResult: CheckView;
+  readonly createdDetailed: CheckView | false;
+  readonly detailed: { readonly union: string; readonly inlined: readonly { readonly status: string; readonly field: string }[] } | false;
+  readonly completedField: string | false;
+  readonly completedResultType: string;
+  readonly failedField: string | false;
+  readonly payloadDeliversInput: boolean;
+  readonly input: ClientInputView | false;
+  readonly notification: (CheckView & { readonly method: string }) | false;
+  readonly augment: { readonly field: string; readonly type: string; readonly validate: string } | false;
+  readonly taskSupport: { readonly type: string } | false;
+}
+
+const CHECK = { type: true, validate: true, meta: true } as const;
+
+export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
+  methodList: true,
+  notes: true,
+  metaApartTypes: true,
+  metaApartNote: true,
+  metaObject: true,
+  typeImports: true,
+  validatorImports: true,
+  taskType: true,
+  snapshotType: true,
+  routes: {
+    method: true,
+    clientMethod: true,
+    spec: true,
+    doc: true,
+    params: true,
+    paramsType: true,
+    validateParams: true,
+    paramsRequired: true,
+    stripMeta: true,
+    result: CHECK,
+  },
+  taskMethods: true,
+  payload: { result: { type: true } },
+  cancel: true,
+  list: { method: true, params: true, result: { type: true }, items: true, nextCursor: true },
+  resultTag: true,
+  extension: true,
+  ttlField: true,
+  pollField: true,
+  flatCreate: true,
+  createResult: CHECK,
+  createdDetailed: CHECK,
+  detailed: { union: true, inlined: { status: true, field: true } },
+  completedField: true,
+  completedResultType: true,
+  failedField: true,
+  payloadDeliversInput: true,
+  input: {
+    requestsField: true,
+    responsesField: true,
+    updateParams: true,
+    validate: true,
+    requestType: true,
+    responseType: true,
+    typed: { handlers: { method: true, params: true, argument: true, result: true, cancelByDefault: true }, checksForms: true, formMethod: true },
+  },
+  notification: { ...CHECK, method: true },
+  augment: { field: true, type: true, validate: true },
+  taskSupport: { type: true },
+});
+
+/** A set's client: the rendered glue and the static modules it imports. */
+export interface EmittedClient {
+  readonly code: string;
+  readonly statics: readonly StaticModuleName[];
+}
+
+/** The client module, or undefined when the set defines no task methods. */
+export function emitClient(model: Model): EmittedClient | undefined {
+  const features = clientFeatures(model);
+  if (!features) return undefined;
+  // The extension's identifiers come from the same module the server reads them from.
+  const statics: StaticModuleName[] = ["client-core", "task-wait", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
+  return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
+}
+
+export function clientView(f: ClientFeatures, model: Model): ClientView {
   const s = f.server;
   const { get, payload, update, list } = s.byRole;
   if (!get) throw new GeneratorError(undefined, "client stub: the set has no tasks/get");
@@ -58,9 +204,10 @@ function templateData(f: ClientFeatures, model: Model): object {
   const completedVariant = completed ? variantName(completed.status) : undefined;
   if (completedVariant) typeImports.add(completedVariant);
   const inputVariant = input ? variantName(input.status) : undefined;
-  if (inputVariant && update) typeImports.add(inputVariant);
   const routing =
     update && input?.field && s.responsesField && inputVariant ? inputRouting(model, inputVariant, input.field, update.params, s.responsesField) : undefined;
+  // Only handlers typed per method name the input requests' type (`requestType`).
+  if (routing && inputVariant) typeImports.add(inputVariant);
   for (const name of routing?.imports ?? []) typeImports.add(name);
   if (f.augment) {
     typeImports.add(f.augment.type);
@@ -90,16 +237,13 @@ function templateData(f: ClientFeatures, model: Model): object {
     metaObject: metaApart.some((c) => c.metaApart?.kind === "object"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
-    statusType: s.statusType,
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
     routes,
     taskMethods: f.routes.map((r) => r.method),
-    get: routeData(f.routes.find((r) => r.role === "get")!),
-    payload: payload ? routeData(f.routes.find((r) => r.role === "payload")!) : false,
-    update: update ? routeData(f.routes.find((r) => r.role === "update")!) : false,
-    cancel: s.byRole.cancel ? routeData(f.routes.find((r) => r.role === "cancel")!) : false,
-    list: list && f.listFields ? { ...routeData(f.routes.find((r) => r.role === "list")!), items: f.listFields.items, nextCursor: f.listFields.nextCursor ?? false } : false,
+    payload: payload ? { result: { type: routeData(f.routes.find((r) => r.role === "payload")!).result.type } } : false,
+    cancel: s.byRole.cancel !== undefined,
+    list: list && f.listFields ? listView(routeData(f.routes.find((r) => r.role === "list")!), f.listFields) : false,
     resultTag: f.resultTag,
     extension: s.extension,
     ttlField: s.ttlField,
@@ -110,7 +254,7 @@ function templateData(f: ClientFeatures, model: Model): object {
     detailed: detailed
       ? {
           union: detailed.union,
-          inlined: detailed.variants.filter((v) => v.field).map((v) => ({ status: v.status, field: v.field })),
+          inlined: detailed.variants.flatMap((v) => (v.field ? [{ status: v.status, field: v.field }] : [])),
         }
       : false,
     completedField: completed?.field ?? false,
@@ -121,18 +265,19 @@ function templateData(f: ClientFeatures, model: Model): object {
       update && input?.field && s.responsesField && inputVariant
         ? {
             requestsField: input.field,
-            requestsType: `${inputVariant}["${input.field}"]`,
             responsesField: s.responsesField,
             updateParams: update.params,
             validate: update.validate,
             requestType: `${inputVariant}["${input.field}"][string]`,
             responseType: `${update.params}["${s.responsesField}"][string]`,
-            typed: routing ?? false,
+            typed: routing
+              ? { handlers: routing.handlers.map(({ checksForm: _, ...handler }) => handler), checksForms: routing.checksForms, formMethod: routing.formMethod }
+              : false,
           }
         : false,
     notification: f.notification ? { ...checkData(f.notification), method: f.notification.method } : false,
-    augment: f.augment ?? false,
-    taskSupport: f.taskSupport ?? false,
+    augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
+    taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
   };
 }
 
@@ -142,7 +287,11 @@ function definitionNode(model: Model, name: string) {
   return def.node;
 }
 
-function routeData(route: ClientRoute) {
+function listView(route: ClientRouteView, fields: NonNullable<ClientFeatures["listFields"]>): ClientView["list"] {
+  return { method: route.method, params: route.params, result: { type: route.result.type }, items: fields.items, nextCursor: fields.nextCursor ?? false };
+}
+
+function routeData(route: ClientRoute): ClientRouteView {
   const method = METHODS[route.role];
   return {
     method: route.method,
@@ -158,7 +307,7 @@ function routeData(route: ClientRoute) {
   };
 }
 
-function checkData(check: BodyCheck) {
+function checkData(check: BodyCheck): CheckView {
   return { type: check.type, validate: check.validate, meta: metaValidator(check.metaApart) };
 }
 

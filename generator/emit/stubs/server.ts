@@ -1,7 +1,105 @@
-/** `server.ts` of a Tasks schema set, from `templates/server.ts.hbs` and the features its schema implies. */
+/**
+ * `server.ts` of a Tasks schema set: the schema-dependent layer over the static `server-core.ts`
+ * (and `tasks-extension.ts` where the schema makes tasks an extension), rendered from
+ * `templates/server.ts.hbs` with a `ServerView` built from the features the schema implies.
+ */
 import type { Model } from "../../analyze/model.js";
-import { renderTemplate } from "../templates.js";
+import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import { serverFeatures, type RouteRole, type ServerFeatures, type StatusVariant } from "./server-features.js";
+
+/** A task method's types, as the template names them. */
+export interface RouteTypesView {
+  /** The params type (`GetTaskRequestParams`). */
+  readonly params: string;
+  /** The result type (`GetTaskResult`). */
+  readonly result: string;
+}
+
+/** One case of the dispatcher. */
+export interface RouteView {
+  readonly method: string;
+  /** The server's private handler method (`getTask`). */
+  readonly handler: string;
+  /** The params validator (`validateGetTaskRequestParams`). */
+  readonly validate: string;
+  readonly paramsRequired: boolean;
+  /** Validate params without `_meta` (see server-features.ts). */
+  readonly stripMeta: boolean;
+  /** tasks/update: the answers' values are validated in the handler, for the keys it uses, not up front. */
+  readonly deferResponses: boolean;
+}
+
+/** What `server.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts). */
+export interface ServerView {
+  /** The methods, for the module comment. */
+  readonly methodList: string;
+  /** What the schema implies, one sentence each, for the module comment. */
+  readonly notes: readonly string[];
+  readonly typeImports: readonly string[];
+  readonly validatorImports: readonly string[];
+  readonly routes: readonly RouteView[];
+  /** Some route validates its params without `_meta`. */
+  readonly stripsMeta: boolean;
+  readonly statusType: string;
+  readonly taskType: string;
+  readonly get: RouteTypesView | false;
+  readonly cancel: RouteTypesView | false;
+  readonly list: RouteTypesView | false;
+  readonly payload: RouteTypesView | false;
+  readonly update: RouteTypesView | false;
+  /** tasks/get answers the per-status union, inlining by status. */
+  readonly detailed: { readonly union: string; readonly variants: readonly { readonly status: string; readonly field: string | false; readonly value: string | false }[] } | false;
+  readonly detailedSummary: string;
+  readonly ttlField: string;
+  readonly pollField: string | false;
+  readonly createResult: string;
+  /** Results carry `resultType` ("task" for a created task, "complete" otherwise): CreateTaskResult is flat. */
+  readonly resultType: boolean;
+  readonly cancelAck: boolean;
+  readonly extension: boolean;
+  readonly responsesField: string | false;
+  readonly inputRequestsType: string | false;
+  readonly inputResponsesType: string | false;
+  readonly cursorField: string | false;
+  readonly notification: { readonly type: string; readonly method: string; readonly detailed: boolean } | false;
+}
+
+const ROUTE_TYPES = { params: true, result: true } as const;
+
+export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
+  methodList: true,
+  notes: true,
+  typeImports: true,
+  validatorImports: true,
+  routes: { method: true, handler: true, validate: true, paramsRequired: true, stripMeta: true, deferResponses: true },
+  stripsMeta: true,
+  statusType: true,
+  taskType: true,
+  get: ROUTE_TYPES,
+  cancel: ROUTE_TYPES,
+  list: ROUTE_TYPES,
+  payload: ROUTE_TYPES,
+  update: ROUTE_TYPES,
+  detailed: { union: true, variants: { status: true, field: true, value: true } },
+  detailedSummary: true,
+  ttlField: true,
+  pollField: true,
+  createResult: true,
+  resultType: true,
+  cancelAck: true,
+  extension: true,
+  responsesField: true,
+  inputRequestsType: true,
+  inputResponsesType: true,
+  cursorField: true,
+  notification: { type: true, method: true, detailed: true },
+});
+
+/** A set's server: the rendered glue and the static modules it imports. */
+export interface EmittedServer {
+  readonly code: string;
+  readonly statics: readonly StaticModuleName[];
+}
 
 /** The handler method of each route in the generated server class. */
 const HANDLERS: Record<RouteRole, string> = {
@@ -20,12 +118,17 @@ const INLINED: Record<NonNullable<StatusVariant["source"]>, string> = {
 };
 
 /** The server module, or undefined when the set defines no task methods. */
-export function emitServer(model: Model): string | undefined {
+export function emitServer(model: Model): EmittedServer | undefined {
   const features = serverFeatures(model);
-  return features ? renderTemplate("server.ts.hbs", templateData(features)) : undefined;
+  if (!features) return undefined;
+  const statics: StaticModuleName[] = features.extension ? ["server-core", "tasks-extension"] : ["server-core"];
+  return { code: render(SERVER_TEMPLATE, serverView(features)), statics };
 }
 
-function templateData(f: ServerFeatures): object {
+const routeTypes = (route: { readonly params: string; readonly result: string } | undefined): RouteTypesView | false =>
+  route ? { params: route.params, result: route.result } : false;
+
+export function serverView(f: ServerFeatures): ServerView {
   const { get, cancel, list, payload, update } = f.byRole;
   const typeImports = new Set<string>([f.statusType, f.taskType, f.createResult]);
   for (const route of f.routes) {
@@ -43,19 +146,25 @@ function templateData(f: ServerFeatures): object {
     validatorImports: [...new Set(f.routes.map((r) => r.validate))].sort(),
     // tasks/update: answers to keys the task does not await are ignored, content included, so their
     // values are validated in the handler, for the keys it uses (deferResponses), not up front.
-    routes: f.routes.map((r) => ({ ...r, handler: HANDLERS[r.role], deferResponses: r.role === "update" && f.responsesField !== undefined })),
+    routes: f.routes.map((r) => ({
+      method: r.method,
+      handler: HANDLERS[r.role],
+      validate: r.validate,
+      paramsRequired: r.paramsRequired,
+      stripMeta: r.stripMeta,
+      deferResponses: r.role === "update" && f.responsesField !== undefined,
+    })),
     stripsMeta: f.routes.some((r) => r.stripMeta),
     statusType: f.statusType,
     taskType: f.taskType,
-    get: get ?? false,
-    cancel: cancel ?? false,
-    list: list ?? false,
-    payload: payload ?? false,
-    update: update ?? false,
+    get: routeTypes(get),
+    cancel: routeTypes(cancel),
+    list: routeTypes(list),
+    payload: routeTypes(payload),
+    update: routeTypes(update),
     detailed: f.detailed
       ? {
           union: f.detailed.union,
-          inputRequestsOf: f.detailed.inputRequestsOf ?? false,
           variants: f.detailed.variants.map((v) => ({
             status: v.status,
             field: v.field ?? false,
@@ -72,7 +181,6 @@ function templateData(f: ServerFeatures): object {
     ttlField: f.ttlField,
     pollField: f.pollField ?? false,
     createResult: f.createResult,
-    flatCreate: f.flatCreate,
     resultType: f.flatCreate,
     cancelAck: f.cancelAck,
     extension: f.extension,
@@ -80,7 +188,7 @@ function templateData(f: ServerFeatures): object {
     inputRequestsType: f.detailed?.inputRequestsOf ?? false,
     inputResponsesType: update && f.responsesField ? `${update.params}["${f.responsesField}"]` : false,
     cursorField: f.cursorField ?? false,
-    notification: f.notification ?? false,
+    notification: f.notification ? { type: f.notification.type, method: f.notification.method, detailed: f.notification.detailed } : false,
   };
 }
 

@@ -11,8 +11,7 @@ export interface ValidationError {
 }
 
 export type ValidationResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly errors: readonly ValidationError[] };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ValidationError[] };
 
 /** Thrown by the `parse*` functions; carries the same errors `validate*` returns. */
 export class ValidationFailed extends Error {
@@ -33,7 +32,13 @@ export class ValidationFailed extends Error {
 }
 
 /** Records one error (kept out of line so the generated checks stay short). */
-export function report(errors: ValidationError[], path: string, keyword: string, message: string, schemaPath: string): void {
+export function report(
+  errors: ValidationError[],
+  path: string,
+  keyword: string,
+  message: string,
+  schemaPath: string,
+): void {
   errors.push({ path, keyword, message, schemaPath });
 }
 
@@ -144,7 +149,12 @@ export function unexpected(
 
 /** Reports a required property that is absent. */
 export function missing(errors: ValidationError[], path: string, name: string, schemaPath: string): void {
-  errors.push({ path: `${path}/${pointerToken(name)}`, keyword: "required", message: `missing required property "${name}"`, schemaPath });
+  errors.push({
+    path: `${path}/${pointerToken(name)}`,
+    keyword: "required",
+    message: `missing required property "${name}"`,
+    schemaPath,
+  });
 }
 
 /** `validateX`: the fast check first; the error-collecting check only for invalid values. */

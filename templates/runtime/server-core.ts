@@ -1,0 +1,637 @@
+/**
+ * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
+ * `server-core.ts`): JSON-RPC envelopes and errors, request context, the in-memory task store, and
+ * the task engine (compare-and-set writes under the status machine, waiting for a change, abort on
+ * cancel). None of it depends on the schemas. The set's `server.ts` is the schema-dependent layer on
+ * top: its method table and dispatch, the wire shapes of its revision, the handles tool code gets,
+ * and what it passes the engine (`TaskEngineProfile`: the set's status machine from `status.ts`).
+ */
+import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
+
+/** JSON-RPC's own error codes; a set's `ErrorCode` adds the ones its revision defines. */
+export const JSON_RPC_ERROR_CODES = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// JSON-RPC
+
+export type JsonRpcId = string | number;
+
+export interface JsonRpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export interface JsonRpcSuccess {
+  readonly jsonrpc: "2.0";
+  readonly id: JsonRpcId;
+  readonly result: object;
+}
+
+export interface JsonRpcFailure {
+  readonly jsonrpc: "2.0";
+  /** Null when the request was too malformed to read its id. */
+  readonly id: JsonRpcId | null;
+  readonly error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+
+/** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
+export class JsonRpcError extends Error {
+  override readonly name = "JsonRpcError";
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  static from(error: JsonRpcErrorObject): JsonRpcError {
+    return new JsonRpcError(error.code, error.message, error.data);
+  }
+
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Whether a value is a JSON-RPC error object (`failed` is only for these). */
+export function isJsonRpcErrorObject(value: unknown): value is JsonRpcErrorObject {
+  return isObject(value) && Number.isInteger(ownValue(value, "code")) && typeof ownValue(value, "message") === "string";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host APIs
+
+/** The parts of `AbortSignal` this module relies on (declared so it compiles without DOM or Node typings). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** `AbortSignal` where the host's typings declare it, otherwise the structural subset above. */
+export type TaskAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
+
+/** Web-standard globals of Node 20+, Deno, Bun and browsers. */
+interface Host {
+  readonly crypto: { randomUUID(): string };
+  readonly AbortController: new () => { readonly signal: TaskAbortSignal & AbortSignalLike; abort(): void };
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const host = globalThis as unknown as Host;
+
+// ---------------------------------------------------------------------------------------------
+// Request context
+
+export type HeaderValue = string | readonly string[] | undefined;
+
+/** What the transport knows about a request beyond its body. */
+export interface TransportContext {
+  /** The authenticated identity making the request. Tasks are visible only to the owner that created them. Default: "" (anonymous). */
+  readonly owner?: string;
+  /** The HTTP request headers, when the transport has them (names in any case). */
+  readonly headers?: { readonly [name: string]: HeaderValue };
+  /** Fires when the transport gives up on the request (the client went away). */
+  readonly signal?: AbortSignalLike;
+}
+
+/** The context a request is handled in: the transport's facts plus the request's own `_meta`. */
+export interface RequestContext {
+  readonly owner: string;
+  /** `params._meta` of the request ({} when absent). */
+  readonly meta: JsonObject;
+  readonly headers: { readonly [name: string]: HeaderValue } | undefined;
+  readonly signal: AbortSignalLike | undefined;
+}
+
+/** The context of a request with these params (for tool handlers outside this server's methods). */
+export function requestContext(params: unknown, transport: TransportContext = {}): RequestContext {
+  const meta = isObject(params) ? ownValue(params, "_meta") : undefined;
+  return {
+    owner: transport.owner ?? "",
+    meta: isObject(meta) ? meta : {},
+    headers: transport.headers,
+    signal: transport.signal,
+  };
+}
+
+/** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
+export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() !== wanted) continue;
+    const value = headers[key];
+    if (typeof value === "string") return value.trim();
+    return value !== undefined && value.length === 1 ? value[0]!.trim() : undefined;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store
+
+/** What the store and the engine read of a stored task; a set's `StoredTask` has this and its revision's fields. */
+export interface TaskRecord {
+  readonly taskId: string;
+  /** Who created it; nobody else sees it. */
+  readonly owner: string;
+  readonly status: string;
+  readonly lastUpdatedAt: string;
+  /** When the store may forget the task (epoch milliseconds); null for never. */
+  readonly expiresAt: number | null;
+  /** Incremented by every write; compare-and-set compares it. */
+  readonly version: number;
+}
+
+export interface TaskPageOf<Task> {
+  readonly tasks: readonly Task[];
+  /** Present when more tasks follow; opaque to callers. */
+  readonly nextCursor?: string;
+}
+
+/** Thrown by `TaskStore.create` when the store holds as many tasks as it may. */
+export class TaskLimitError extends Error {
+  override readonly name = "TaskLimitError";
+}
+
+export interface InMemoryTaskStoreOptions {
+  /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
+  readonly maxTasks?: number;
+  /** The clock, in epoch milliseconds (for tests). */
+  readonly now?: () => number;
+}
+
+/**
+ * A task store in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`,
+ * pages in creation order. A set's `InMemoryTaskStore` is this for its `StoredTask`.
+ */
+export class InMemoryTaskStoreOf<Task extends TaskRecord> {
+  readonly #tasks = new Map<string, Task>();
+  readonly #maxTasks: number;
+  readonly #now: () => number;
+  /** Creation order, for tasks/list cursors. */
+  readonly #sequence = new Map<string, number>();
+  #nextSequence = 1;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many tasks the store holds, expired ones included until they are dropped. */
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  /** Stores a new task under a fresh, unguessable id (version 0); rejects with TaskLimitError when full. */
+  async create(task: Omit<Task, "taskId" | "version">): Promise<Task> {
+    if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
+    if (this.#tasks.size >= this.#maxTasks)
+      throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    // A Task without its id and version, given both back: TypeScript cannot see that through Omit.
+    const stored = { ...task, taskId: host.crypto.randomUUID(), version: 0 } as unknown as Task;
+    this.#tasks.set(stored.taskId, stored);
+    this.#sequence.set(stored.taskId, this.#nextSequence++);
+    return stored;
+  }
+
+  /** The owner's task, or undefined when unknown, expired or someone else's. */
+  async get(owner: string, taskId: string): Promise<Task | undefined> {
+    const task = this.#live(taskId);
+    return task?.owner === owner ? task : undefined;
+  }
+
+  /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
+  async compareAndSet(current: Task, next: Task): Promise<boolean> {
+    if (next.taskId !== current.taskId || next.owner !== current.owner || next.version !== current.version + 1) {
+      throw new Error("compareAndSet: next must be the same task with the following version");
+    }
+    const stored = this.#live(current.taskId);
+    if (stored?.owner !== current.owner || stored.version !== current.version) return false;
+    this.#tasks.set(next.taskId, next);
+    return true;
+  }
+
+  /** One page of the owner's live tasks, oldest first; undefined when the cursor is not one this store issued. */
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<Task> | undefined> {
+    let after = 0;
+    if (cursor !== undefined) {
+      const match = /^t([0-9a-z]{1,11})$/.exec(cursor);
+      if (!match) return undefined;
+      after = parseInt(match[1]!, 36);
+    }
+    const tasks: Task[] = [];
+    let last = after;
+    for (const [taskId, sequence] of this.#sequence) {
+      if (sequence <= after) continue;
+      const task = this.#live(taskId);
+      if (task?.owner !== owner) continue;
+      if (tasks.length === limit) return { tasks, nextCursor: `t${last.toString(36)}` };
+      tasks.push(task);
+      last = sequence;
+    }
+    return { tasks };
+  }
+
+  /** The task unless it has expired (an expired task is dropped on sight). */
+  #live(taskId: string): Task | undefined {
+    const task = this.#tasks.get(taskId);
+    if (task?.expiresAt != null && task.expiresAt <= this.#now()) {
+      this.#delete(taskId);
+      return undefined;
+    }
+    return task;
+  }
+
+  #dropExpired(): void {
+    const now = this.#now();
+    for (const [taskId, task] of this.#tasks) {
+      if (task.expiresAt !== null && task.expiresAt <= now) this.#delete(taskId);
+    }
+  }
+
+  #delete(taskId: string): void {
+    this.#tasks.delete(taskId);
+    this.#sequence.delete(taskId);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The task engine
+
+/** What the engine needs of a store: a set's `TaskStore` has this (and `list` where its revision lists). */
+export interface TaskStoreOf<Task extends TaskRecord> {
+  get(owner: string, taskId: string): Promise<Task | undefined>;
+  compareAndSet(current: Task, next: Task): Promise<boolean>;
+}
+
+/** The schema-dependent part the engine runs with, passed in by the set's `server.ts`. */
+export interface TaskEngineProfile<Task extends TaskRecord> {
+  /** The set's status machine (`status.ts`). */
+  isTerminalStatus(status: Task["status"]): boolean;
+  canTransition(from: Task["status"], to: Task["status"]): boolean;
+  /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
+  stateError(taskId: string, status: Task["status"] | undefined, message: string): Error;
+  /** Told about every task a write changed, after it is stored (status notifications). */
+  changed(task: Task): void;
+}
+
+export interface TaskEngineOptions<Task extends TaskRecord> {
+  readonly store: TaskStoreOf<Task>;
+  /** How often a waiting request reads the store again, for changes by other processes sharing it. */
+  readonly pollInterval: number;
+  readonly onError: (error: unknown) => void;
+  readonly now: () => number;
+}
+
+/** A write's task before and after (the same record when the change left it as it was). */
+export interface Change<Task> {
+  readonly before: Task;
+  readonly after: Task;
+}
+
+interface Waiter {
+  readonly changed: Promise<void>;
+  cancel(): void;
+}
+
+const MAX_WRITE_ATTEMPTS = 100;
+
+/**
+ * Every state change of every task goes through `write`: compare-and-set against the store,
+ * retried on conflict, refused when the status machine forbids it. Code waiting on a task
+ * (`waitFor`) is woken by this process's changes at once and polls for other processes' changes.
+ * A cancelled task aborts the signals of this process's handles on it.
+ */
+export class TaskEngine<Task extends TaskRecord> {
+  readonly #store: TaskStoreOf<Task>;
+  readonly #profile: TaskEngineProfile<Task>;
+  readonly #pollInterval: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #now: () => number;
+  /** Wake-ups for code waiting on a task's next change, by task id. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+  /** Abort controllers of this process's handles on unfinished tasks, by task id. */
+  readonly #controllers = new Map<string, Set<{ abort(): void }>>();
+  #closed = false;
+
+  constructor(profile: TaskEngineProfile<Task>, options: TaskEngineOptions<Task>) {
+    this.#profile = profile;
+    this.#store = options.store;
+    this.#pollInterval = options.pollInterval;
+    this.#onError = options.onError;
+    this.#now = options.now;
+  }
+
+  /**
+   * Applies a change to a task with compare-and-set, retrying on conflict. `change` returns the
+   * next record, or undefined to leave the task as it is. Undefined when the task does not exist.
+   */
+  async write(
+    owner: string,
+    taskId: string,
+    change: (task: Task) => Task | undefined,
+  ): Promise<Change<Task> | undefined> {
+    const { isTerminalStatus, canTransition } = this.#profile;
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const before = await this.#store.get(owner, taskId);
+      if (!before) return undefined;
+      const proposed = change(before);
+      if (proposed === undefined) return { before, after: before };
+      if (
+        isTerminalStatus(before.status) ||
+        (proposed.status !== before.status && !canTransition(before.status, proposed.status))
+      ) {
+        throw this.#profile.stateError(
+          taskId,
+          before.status,
+          `Illegal transition from ${before.status} to ${proposed.status}`,
+        );
+      }
+      const after: Task = {
+        ...proposed,
+        taskId,
+        owner,
+        version: before.version + 1,
+        lastUpdatedAt: new Date(this.#now()).toISOString(),
+      };
+      if (await this.#store.compareAndSet(before, after)) {
+        this.#changed(after);
+        return { before, after };
+      }
+    }
+    throw new Error(`task ${taskId}: gave up after ${MAX_WRITE_ATTEMPTS} conflicting writes`);
+  }
+
+  /** `write` to a task that must exist: the "Task not found" error when it does not. */
+  async writeExisting(owner: string, taskId: string, change: (task: Task) => Task | undefined): Promise<Change<Task>> {
+    const written = await this.write(owner, taskId, change);
+    if (!written) throw unknownTask();
+    return written;
+  }
+
+  /** A change made through a task's handle: refused (the set's TaskStateError) once the task is finished or gone. */
+  async change(owner: string, taskId: string, describe: string, next: (task: Task) => Task): Promise<void> {
+    const written = await this.write(owner, taskId, (current) => {
+      if (this.#profile.isTerminalStatus(current.status)) {
+        throw this.#profile.stateError(
+          taskId,
+          current.status,
+          `Cannot ${describe}: the task is already ${current.status}`,
+        );
+      }
+      return next(current);
+    });
+    if (!written) throw this.#profile.stateError(taskId, undefined, `Cannot ${describe}: the task no longer exists`);
+  }
+
+  /** The owner's task, or the "Task not found" error. */
+  async find(owner: string, taskId: string): Promise<Task> {
+    const task = await this.#store.get(owner, taskId);
+    if (!task) throw unknownTask();
+    return task;
+  }
+
+  /**
+   * Waits until `pick` finds what it wants in the task. Changes made by this process wake the
+   * wait at once; changes by other processes sharing the store are seen at the poll interval.
+   */
+  async waitFor<T>(
+    owner: string,
+    taskId: string,
+    pick: (task: Task) => T | undefined,
+    signal?: AbortSignalLike,
+  ): Promise<T> {
+    for (;;) {
+      if (this.#closed) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The server is closing");
+      if (signal?.aborted) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The request was abandoned");
+      // Listen before reading, so a change between the read and the wait is not missed.
+      const waiter = this.#nextChange(taskId, signal);
+      try {
+        const task = await this.#store.get(owner, taskId);
+        if (!task) throw unknownTask();
+        const found = pick(task);
+        if (found !== undefined) return found;
+        await waiter.changed;
+      } finally {
+        waiter.cancel();
+      }
+    }
+  }
+
+  /** A signal for a new handle on the task, aborted when the task is cancelled. */
+  signalFor(taskId: string): TaskAbortSignal {
+    const controller = new host.AbortController();
+    let controllers = this.#controllers.get(taskId);
+    if (!controllers) this.#controllers.set(taskId, (controllers = new Set()));
+    controllers.add(controller);
+    return controller.signal;
+  }
+
+  /** Ends every wait (they fail with "The server is closing"). */
+  close(): void {
+    this.#closed = true;
+    for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+  }
+
+  /** The JSON-RPC error to answer for what a handler threw: its own, or -32603 for anything unexpected (reported). */
+  errorObject(error: unknown): JsonRpcErrorObject {
+    if (error instanceof JsonRpcError) return error.toJSON();
+    this.report(error);
+    return { code: JSON_RPC_ERROR_CODES.InternalError, message: "Internal error" };
+  }
+
+  /** Tells the error hook, which must not turn an answer into an exception. */
+  report(error: unknown): void {
+    try {
+      this.#onError(error);
+    } catch {
+      // A failing error hook must not turn an answer into an exception.
+    }
+  }
+
+  #changed(task: Task): void {
+    this.#profile.changed(task);
+    this.#wake(task.taskId);
+    if (!this.#profile.isTerminalStatus(task.status)) return;
+    const controllers = this.#controllers.get(task.taskId);
+    this.#controllers.delete(task.taskId);
+    if (task.status === "cancelled") for (const controller of controllers ?? []) controller.abort();
+  }
+
+  #nextChange(taskId: string, signal?: AbortSignalLike): Waiter {
+    let waiters = this.#waiters.get(taskId);
+    if (!waiters) this.#waiters.set(taskId, (waiters = new Set()));
+    const set = waiters;
+    let wake = () => {};
+    const changed = new Promise<void>((resolve) => (wake = resolve));
+    const timer = host.setTimeout(wake, this.#pollInterval);
+    const cancel = () => {
+      host.clearTimeout(timer);
+      signal?.removeEventListener("abort", wake);
+      set.delete(wake);
+      if (set.size === 0 && this.#waiters.get(taskId) === set) this.#waiters.delete(taskId);
+    };
+    set.add(wake);
+    signal?.addEventListener("abort", wake, { once: true });
+    return { changed, cancel };
+  }
+
+  #wake(taskId: string): void {
+    const waiters = this.#waiters.get(taskId);
+    if (!waiters) return;
+    this.#waiters.delete(taskId);
+    for (const wake of waiters) wake();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export type Envelope =
+  | { readonly kind: "request"; readonly id: JsonRpcId; readonly method: string; readonly params: unknown }
+  | { readonly kind: "notification" }
+  | { readonly kind: "invalid"; readonly id: JsonRpcId | null; readonly reason: string };
+
+/**
+ * The answer to one JSON-RPC message: undefined for a notification, -32600 for what is not a
+ * request, otherwise what `dispatch` returns, or the error it throws as `errorObject` maps it.
+ */
+export async function respond(
+  message: unknown,
+  dispatch: (method: string, params: unknown) => Promise<object>,
+  errorObject: (error: unknown) => JsonRpcErrorObject,
+): Promise<JsonRpcResponse | undefined> {
+  const envelope = readEnvelope(message);
+  if (envelope.kind === "notification") return undefined;
+  if (envelope.kind === "invalid") {
+    return {
+      jsonrpc: "2.0",
+      id: envelope.id,
+      error: { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: `Invalid request: ${envelope.reason}` },
+    };
+  }
+  try {
+    const result = await dispatch(envelope.method, envelope.params);
+    return { jsonrpc: "2.0", id: envelope.id, result };
+  } catch (error) {
+    return { jsonrpc: "2.0", id: envelope.id, error: errorObject(error) };
+  }
+}
+
+/** Reads the JSON-RPC envelope of a message, trusting nothing about it. */
+export function readEnvelope(message: unknown): Envelope {
+  if (!isObject(message)) return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
+  const id = ownValue(message, "id");
+  const knownId = isRequestId(id) ? id : null;
+  if (ownValue(message, "jsonrpc") !== "2.0") return { kind: "invalid", id: knownId, reason: 'jsonrpc must be "2.0"' };
+  const method = ownValue(message, "method");
+  if (typeof method !== "string") return { kind: "invalid", id: knownId, reason: "method must be a string" };
+  if (!Object.hasOwn(message, "id")) return { kind: "notification" };
+  if (knownId === null) return { kind: "invalid", id: null, reason: "id must be a string or an integer" };
+  return { kind: "request", id: knownId, method, params: ownValue(message, "params") };
+}
+
+function isRequestId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || Number.isSafeInteger(value);
+}
+
+/** The -32601 error for a method the server does not answer. */
+export function methodNotFound(method: string): JsonRpcError {
+  return new JsonRpcError(JSON_RPC_ERROR_CODES.MethodNotFound, `Method not found: ${abbreviate(method)}`);
+}
+
+/** The params object (undefined when absent); `_meta`, when present, must be an object. */
+export function paramsObject(params: unknown): JsonObject | undefined {
+  if (params === undefined) return undefined;
+  if (!isObject(params))
+    throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: params must be an object");
+  const meta = ownValue(params, "_meta");
+  if (meta !== undefined && !isObject(meta)) {
+    throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: _meta must be an object");
+  }
+  return params;
+}
+
+/** The params of a method whose params the schema requires. */
+export function required(params: JsonObject | undefined): JsonObject {
+  if (params === undefined)
+    throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: params are required");
+  return params;
+}
+
+/**
+ * Params checked by their generated validator, except the values of the map `field`: that it is an
+ * object is checked here, its entries by the handler, which knows which of them it will use.
+ */
+export function validParamsBut<T>(
+  field: string,
+  validate: (value: unknown) => ValidationResult<T>,
+  params: JsonObject,
+): T {
+  const entries = params[field];
+  if (!isObject(entries)) return validParams(validate, params);
+  return { ...validParams(validate, { ...params, [field]: {} }), [field]: entries };
+}
+
+/** Params checked by their generated validator; -32602 carries every error. */
+export function validParams<T>(validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
+  const checked = validate(params);
+  if (checked.ok) return checked.value;
+  const errors: readonly ValidationError[] = checked.errors;
+  const first = errors[0];
+  throw new JsonRpcError(
+    JSON_RPC_ERROR_CODES.InvalidParams,
+    `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
+    { errors },
+  );
+}
+
+/** The params without `_meta`, for params the schema closes without room for it (every request may carry `_meta`). */
+export function withoutMeta(params: JsonObject): JsonObject {
+  if (!Object.hasOwn(params, "_meta")) return params;
+  const copy = { ...params };
+  delete copy._meta;
+  return copy;
+}
+
+/** The answer for a task that never existed, has expired, or belongs to someone else: all look the same. */
+export function unknownTask(): JsonRpcError {
+  return new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Task not found");
+}
+
+/**
+ * The retention a new task gets: what its creator asks (a positive number of milliseconds, else
+ * `defaultTtl`) up to `maxTtl`; null (unlimited) asked gets `maxTtl`, and a null `maxTtl` grants anything.
+ */
+export function grantedTtl(
+  requested: number | null | undefined,
+  defaultTtl: number,
+  maxTtl: number | null,
+): number | null {
+  if (requested === null) return maxTtl;
+  const ttl = positiveInteger(requested, defaultTtl);
+  return maxTtl === null ? ttl : Math.min(ttl, maxTtl);
+}
+
+/** A setting that must be a positive number of milliseconds (or items), rounded; `fallback` otherwise. */
+export function positiveInteger(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.round(value) : fallback;
+}
+
+function abbreviate(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}

@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { generateFromMemory } from "../../generator/generate.js";
+import { formatTypeScript } from "../../generator/output/format.js";
+import { STATIC_MODULES } from "../../generator/emit/templates.js";
+import { projectRoot } from "../support/paths.js";
+
+/**
+ * The static modules of generated stubs (templates/runtime/*.ts): real TypeScript the project
+ * type-checks, copied into each set as written. These checks keep that copy honest: the sources
+ * are already formatted as prettier would format them (so generation can skip formatting them),
+ * they import only each other, and a generated set holds them byte for byte below its header.
+ */
+
+const RUNTIME_DIR = join(projectRoot, "templates", "runtime");
+const staticFiles = readdirSync(RUNTIME_DIR).filter((f) => f.endsWith(".ts")).sort();
+
+function importsOf(file: string, code: string): string[] {
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  return source.statements.flatMap((s) =>
+    (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? [s.moduleSpecifier.text] : [],
+  );
+}
+
+/** A generated file's body: what follows its header and fingerprint line. */
+function bodyOf(contents: string): string {
+  const fingerprint = contents.indexOf("\n// Fingerprint: ");
+  return contents.slice(contents.indexOf("\n\n", fingerprint) + 2);
+}
+
+describe("static modules (templates/runtime/)", () => {
+  it("are the files the generator knows as static modules, no more and no fewer", () => {
+    expect(staticFiles).toEqual(STATIC_MODULES.map((name) => `${name}.ts`).sort());
+  });
+
+  it.each(staticFiles)("%s is formatted as the generator formats output", async (file) => {
+    const source = readFileSync(join(RUNTIME_DIR, file), "utf8");
+    expect(await formatTypeScript(source)).toBe(source);
+  });
+
+  it.each(staticFiles)("%s imports only other static modules", (file) => {
+    const imports = importsOf(file, readFileSync(join(RUNTIME_DIR, file), "utf8"));
+    for (const specifier of imports) {
+      expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+      expect(staticFiles).toContain(specifier.slice(2).replace(/\.js$/, ".ts"));
+    }
+  });
+
+  it("are type-checked with the project (tsconfig.json includes them)", () => {
+    const config = ts.readConfigFile(join(projectRoot, "tsconfig.json"), ts.sys.readFile).config as { include: string[] };
+    expect(config.include).toContain("templates/runtime");
+  });
+
+  it("are in the committed generated sets byte for byte below the header, wherever a set has them", () => {
+    const generated = join(projectRoot, "generated");
+    let copies = 0;
+    for (const set of readdirSync(generated)) {
+      for (const file of staticFiles) {
+        let contents: string;
+        try {
+          contents = readFileSync(join(generated, set, file), "utf8");
+        } catch {
+          continue;
+        }
+        expect(bodyOf(contents), `${set}/${file}`).toBe(readFileSync(join(RUNTIME_DIR, file), "utf8"));
+        copies++;
+      }
+    }
+    // Every set has runtime.ts; the two with a form elicitation have elicitation-forms.ts.
+    expect(copies).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("names the static modules export through a set's modules", () => {
+  // The ext-tasks draft with one more definition, named like what server.ts and client.ts
+  // re-export from server-core.ts and client-core.ts: index.ts could not export both.
+  const draft = JSON.parse(readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8")) as { $defs: Record<string, unknown> };
+  const withDefinition = (name: string) => {
+    const schema = structuredClone(draft);
+    schema.$defs[name] = { type: "object", properties: { x: { type: "string" } } };
+    const uri = "https://example.test/ext.json";
+    return generateFromMemory({
+      documents: [{ uri, json: schema }],
+      roots: Object.keys(schema.$defs).map((def) => ({ name: def, uri: `${uri}#/$defs/${encodeURIComponent(def)}` })),
+      format: false,
+    });
+  };
+
+  it.each([
+    ["TaskLimitError", "server"],
+    ["JsonRpcError", "server"],
+    ["RequestTimeoutError", "client"],
+    ["TasksClientSignal", "client"],
+  ])("a definition named %s clashes with the generated %s.ts", async (name, module) => {
+    await expect(withDefinition(name)).rejects.toThrow(`the definition name "${name}" is also exported by the generated ${module}.ts`);
+  });
+
+  it("a name only a static module uses inside itself does not clash", async () => {
+    const { files } = await withDefinition("TaskEngine");
+    expect(files.map((f) => f.name)).toContain("server-core.ts");
+  });
+});
+
+describe("names a set's modules import from static modules", () => {
+  it("a definition imported into server.ts under a name server.ts also imports from server-core.ts is a located error", async () => {
+    // The draft's task type renamed TaskRecord: server.ts imports it from types.ts and the
+    // engine's TaskRecord from server-core.ts.
+    const text = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const renamed = JSON.parse(text.replace('\n    "Task": {', '\n    "TaskRecord": {').replaceAll('"#/$defs/Task"', '"#/$defs/TaskRecord"')) as { $defs: object };
+    expect(Object.keys(renamed.$defs)).toContain("TaskRecord");
+    const uri = "https://example.test/ext.json";
+    const generating = generateFromMemory({
+      documents: [{ uri, json: renamed }],
+      roots: Object.keys(renamed.$defs).map((def) => ({ name: def, uri: `${uri}#/$defs/${def}` })),
+      format: false,
+    });
+    await expect(generating).rejects.toThrow('the definition name "TaskRecord" is also a name the generated server.ts imports from another module of the set');
+  });
+});
