@@ -26,7 +26,7 @@ import { formatAll } from "./output/format.js";
 import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
-import { lowerMemoryDocuments, lowerSet, sourceDisplay } from "./resolve/lower-set.js";
+import { lowerMemoryDocuments, lowerSet, sourceDisplay } from "./lower/lower-set.js";
 import { visitNodes } from "./ir/walk.js";
 import { dedupe, lintSchemas, withoutSilenced, type LintDiagnostic } from "./lint/lint.js";
 import { VERSION } from "./version.js";

@@ -17,7 +17,7 @@ export {
   type MemoryDocument,
   type MemorySet,
 } from "./generate.js";
-export { lowerSet, type LoweredSet } from "./resolve/lower-set.js";
+export { lowerSet, type LoweredSet } from "./lower/lower-set.js";
 export { LINT_RULES, type LintDiagnostic, type LintRule, type LintRuleId } from "./lint/lint.js";
 export {
   diffModels,

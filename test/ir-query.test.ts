@@ -19,7 +19,7 @@ import {
   type JsonType,
 } from "../generator/ir/query.js";
 import { SchemaRegistry } from "../generator/load/registry.js";
-import { Lowerer } from "../generator/resolve/lower.js";
+import { Lowerer } from "../generator/lower/lower.js";
 
 /**
  * ir/query.ts, table by table, on IR lowered straight from small schemas (as lint reads it:
