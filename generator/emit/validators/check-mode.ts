@@ -23,7 +23,7 @@ import {
 import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
-import { isHeavy, knownKeyTest, type TestEmitter } from "./test-mode.js";
+import { isHeavy, knownKeyTest, type TestEmitter } from "./guard-mode.js";
 
 export class CheckEmitter {
   constructor(

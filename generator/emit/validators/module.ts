@@ -7,7 +7,7 @@
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
 import { ModuleScope, RUNTIME_NAMESPACE, indent, mentions } from "./scope.js";
-import { TestEmitter } from "./test-mode.js";
+import { TestEmitter } from "./guard-mode.js";
 
 export function emitValidators(model: Model): string {
   const scope = new ModuleScope();
