@@ -23,13 +23,13 @@ import {
 import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
-import { isHeavy, knownKeyTest, type TestEmitter } from "./guard-mode.js";
+import { isHeavy, knownKeyTest, type GuardEmitter } from "./guard-mode.js";
 
 export class CheckEmitter {
   constructor(
     private readonly model: Model,
     private readonly scope: ModuleScope,
-    private readonly test: TestEmitter,
+    private readonly test: GuardEmitter,
   ) {}
 
   /** The private error-collecting function of a definition (`$` keeps it out of definition names' reach). */

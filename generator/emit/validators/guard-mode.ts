@@ -10,7 +10,7 @@ import { arrayConditions, containsBounds, literal, literalCondition, negate, obj
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, MAX_OPERANDS, chunkByWeight, codeWeight, inlineWeight } from "./size.js";
 
-export class TestEmitter {
+export class GuardEmitter {
   constructor(
     private readonly model: Model,
     private readonly scope: ModuleScope,

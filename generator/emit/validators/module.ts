@@ -7,11 +7,11 @@
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
 import { ModuleScope, RUNTIME_NAMESPACE, indent, mentions } from "./scope.js";
-import { TestEmitter } from "./guard-mode.js";
+import { GuardEmitter } from "./guard-mode.js";
 
 export function emitValidators(model: Model): string {
   const scope = new ModuleScope();
-  const test = new TestEmitter(model, scope);
+  const test = new GuardEmitter(model, scope);
   const check = new CheckEmitter(model, scope, test);
   const functions: string[] = [];
   for (const def of model.definitions) {
