@@ -4,7 +4,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
-import { clientFeatures } from "../generator/emit/stubs/client-features.js";
+import { clientFeatures } from "../generator/analyze/protocol/client-features.js";
 import { checkConfig, generate, loadSet, readConfigFile, resolveConfig, type SchemaSetConfig } from "../generator/index.js";
 import { projectRoot } from "./support/paths.js";
 

@@ -1,11 +1,11 @@
 /**
- * `elicitation.ts` of a set that has an elicitation form (see detect.ts): the glue rendered from
+ * `elicitation.ts` of a set that has an elicitation form (see analyze/protocol/elicitation-form.ts): the glue rendered from
  * `templates/elicitation.ts.hbs` that binds the static `elicitation-forms.ts` to the set's validator
  * of requested schemas.
  */
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate } from "../templates.js";
-import { findRequestedSchema, type RequestedSchemaDefinition } from "./detect.js";
+import { findRequestedSchema, type RequestedSchemaDefinition } from "../../analyze/protocol/elicitation-form.js";
 
 /** What `elicitation.ts.hbs` reads. */
 export interface ElicitationView {
@@ -26,5 +26,3 @@ export function emitElicitation(model: Model): string | undefined {
   const requested = findRequestedSchema(model);
   return requested ? render(ELICITATION_TEMPLATE, elicitationView(requested)) : undefined;
 }
-
-export { findRequestedSchema, type RequestedSchemaDefinition } from "./detect.js";

@@ -5,9 +5,9 @@
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
-import type { RouteRole } from "./server-features.js";
-import { inputRouting, type InputRouting } from "./client-input.js";
-import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "./client-features.js";
+import type { RouteRole } from "../../analyze/protocol/server-features.js";
+import { inputRouting, type InputRouting } from "../../analyze/protocol/client-input.js";
+import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
 
 /** The client method of each task method, and what its comment says. */
 const METHODS: Record<RouteRole, { readonly name: string; readonly spec: string; readonly doc: string }> = {
@@ -20,7 +20,7 @@ const METHODS: Record<RouteRole, { readonly name: string; readonly spec: string;
 
 const ROLE_ORDER: readonly RouteRole[] = ["get", "payload", "list", "update", "cancel"];
 
-/** How the client checks a body: its type, its validator, and the check of `_meta` apart (see client-features.ts). */
+/** How the client checks a body: its type, its validator, and the check of `_meta` apart (see analyze/protocol/client-features.ts). */
 export interface CheckView {
   readonly type: string;
   readonly validate: string;
@@ -51,7 +51,7 @@ export interface ClientInputView {
   readonly validate: string;
   readonly requestType: string;
   readonly responseType: string;
-  /** Handlers typed per input method (see client-input.ts), or untyped. */
+  /** Handlers typed per input method (see analyze/protocol/client-input.ts), or untyped. */
   readonly typed:
     | {
         readonly handlers: readonly Omit<InputRouting["handlers"][number], "checksForm">[];

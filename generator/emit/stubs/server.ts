@@ -5,7 +5,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
-import { serverFeatures, type RouteRole, type ServerFeatures, type StatusVariant } from "./server-features.js";
+import { serverFeatures, type RouteRole, type ServerFeatures, type StatusVariant } from "../../analyze/protocol/server-features.js";
 
 /** A task method's types, as the template names them. */
 export interface RouteTypesView {
@@ -23,7 +23,7 @@ export interface RouteView {
   /** The params validator (`validateGetTaskRequestParams`). */
   readonly validate: string;
   readonly paramsRequired: boolean;
-  /** Validate params without `_meta` (see server-features.ts). */
+  /** Validate params without `_meta` (see analyze/protocol/server-features.ts). */
   readonly stripMeta: boolean;
   /** tasks/update: the answers' values are validated in the handler, for the keys it uses, not up front. */
   readonly deferResponses: boolean;

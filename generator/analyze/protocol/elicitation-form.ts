@@ -5,8 +5,8 @@
  * MCP `ElicitRequestFormParams` pattern; Codex's `mode: "form"` variant has it too). A set with
  * such a definition gets the run-time form module (`elicitation.ts`).
  */
-import type { Model } from "../../analyze/model.js";
-import type { NamedDefinition } from "../../analyze/naming.js";
+import type { Model } from "../model.js";
+import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, JsonValue, Node, ObjectNode } from "../../ir/nodes.js";
 
 export interface RequestedSchemaDefinition {

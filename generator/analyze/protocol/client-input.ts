@@ -6,14 +6,14 @@
  * method table pairs requests and results). When the input request is a placeholder (`unknown`),
  * there is nothing to type and the client keeps untyped handlers by method name.
  *
- * An `elicitation/create` request whose form the set can read (see emit/elicitation/detect.ts)
+ * An `elicitation/create` request whose form the set can read (see elicitation-form.ts)
  * has its accepting answers checked with `validateElicitationContent` before they are sent.
  */
-import { objectOf } from "../../analyze/discriminators.js";
-import type { Model } from "../../analyze/model.js";
-import type { NamedDefinition } from "../../analyze/naming.js";
+import { objectOf } from "../discriminators.js";
+import type { Model } from "../model.js";
+import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node } from "../../ir/nodes.js";
-import { findRequestedSchema } from "../elicitation/detect.js";
+import { findRequestedSchema } from "./elicitation-form.js";
 
 export interface InputHandlerType {
   /** The request's `method` (`elicitation/create`). */

@@ -20,9 +20,9 @@
  * - taskSupport: an enum of exactly forbidden | optional | required is the per-tool declaration.
  */
 import { GeneratorError } from "../../diagnostics.js";
-import { objectOf } from "../../analyze/discriminators.js";
-import type { Model } from "../../analyze/model.js";
-import type { NamedDefinition } from "../../analyze/naming.js";
+import { objectOf } from "../discriminators.js";
+import type { Model } from "../model.js";
+import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node, ObjectNode } from "../../ir/nodes.js";
 import { serverFeatures, type Route, type ServerFeatures } from "./server-features.js";
 

@@ -26,10 +26,10 @@
  *   it (`_meta` itself must be an object).
  */
 import { GeneratorError } from "../../diagnostics.js";
-import { objectOf } from "../../analyze/discriminators.js";
-import type { MethodEntry } from "../../analyze/methods.js";
-import type { Model } from "../../analyze/model.js";
-import type { NamedDefinition } from "../../analyze/naming.js";
+import { objectOf } from "../discriminators.js";
+import type { MethodEntry } from "../methods.js";
+import type { Model } from "../model.js";
+import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node, Property } from "../../ir/nodes.js";
 
 /** The task methods the server implements, by their role. */
