@@ -9,9 +9,6 @@ import type { Definition, Discriminator, JsonValue, Node } from "../ir/nodes.js"
 import { definitionsById, followRefs, objectOf, type DefinitionsById } from "../ir/query.js";
 import { mapChildren } from "../ir/walk.js";
 
-/** Kept for the modules that import it from here; the query lives in ir/query.ts. */
-export { objectOf } from "../ir/query.js";
-
 type Scalar = string | number | boolean | null;
 
 export function detectDiscriminators(definitions: readonly Definition[]): Definition[] {

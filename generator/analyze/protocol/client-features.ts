@@ -20,10 +20,10 @@
  * - taskSupport: an enum of exactly forbidden | optional | required is the per-tool declaration.
  */
 import { GeneratorError } from "../../diagnostics.js";
-import { objectOf } from "../discriminators.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node, ObjectNode } from "../../ir/nodes.js";
+import { definitionByName, enterRef, objectOf, refTarget } from "../../ir/query.js";
 import { serverFeatures, type Route, type ServerFeatures } from "./server-features.js";
 
 /** How a value's `_meta` is checked when its schema has no room for it. */
@@ -63,9 +63,8 @@ export interface ClientFeatures {
 export function clientFeatures(model: Model): ClientFeatures | undefined {
   const server = serverFeatures(model);
   if (!server) return undefined;
-  const byName = new Map(model.definitions.map((d) => [d.name, d]));
   const definition = (name: string): NamedDefinition => {
-    const def = byName.get(name);
+    const def = definitionByName(model.definitions, name);
     if (!def) throw new GeneratorError(undefined, `client stub: definition ${name} is missing from the model`);
     return def;
   };
@@ -113,10 +112,8 @@ function bodyCheck(def: NamedDefinition, model: Model): BodyCheck {
   const base = { type: def.name, validate: `validate${def.name}` };
   if (!rejectsKey(def.node, "_meta", model.byId)) return base;
   const meta = findProperty(def.node, "_meta", model.byId);
-  if (meta?.kind === "ref") {
-    const target = model.byId.get(meta.target);
-    if (target) return { ...base, metaApart: { kind: "validator", name: `validate${target.name}`, type: target.name } };
-  }
+  const target = meta ? refTarget(meta, model.byId) : undefined;
+  if (target) return { ...base, metaApart: { kind: "validator", name: `validate${target.name}`, type: target.name } };
   if (meta?.kind === "map" && meta.values.kind === "unknown" && meta.keys === undefined) return { ...base, metaApart: { kind: "object" } };
   throw new GeneratorError(def.loc, `client stub: ${def.name} rejects \`_meta\` and declares no \`_meta\` the client could check apart`);
 }
@@ -132,7 +129,7 @@ function findAugmentation(model: Model): ClientFeatures["augment"] {
     const object = objectOf(def.node, model.byId);
     const task = object?.properties.find((p) => p.name === "task" && !p.required && p.node.kind === "ref");
     if (!task || task.node.kind !== "ref") continue;
-    const metadata = model.byId.get(task.node.target);
+    const metadata = refTarget(task.node, model.byId);
     const fields = metadata ? objectOf(metadata.node, model.byId)?.properties.map((p) => p.name) ?? [] : [];
     if (metadata && fields.some((f) => /^ttl/.test(f)) && !fields.includes("taskId")) {
       return { field: "task", type: metadata.name, validate: `validate${metadata.name}` };
@@ -145,12 +142,11 @@ function findAugmentation(model: Model): ClientFeatures["augment"] {
  * Whether a schema rejects every object that has the property `key`, whatever its value: a
  * closed object without it, an intersection with such a part, a union all of whose variants do.
  */
-export function rejectsKey(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): boolean {
+export function rejectsKey(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
   switch (node.kind) {
     case "ref": {
-      if (seen.has(node.target)) return false;
-      const def = byId.get(node.target);
-      return def ? rejectsKey(def.node, key, byId, new Set(seen).add(node.target)) : false;
+      const entered = enterRef(node, byId, seen);
+      return entered ? rejectsKey(entered.definition.node, key, byId, entered.seen) : false;
     }
     case "object":
       return closedWithout(node, key);
@@ -184,7 +180,7 @@ function findProperty(node: Node, key: string, byId: ReadonlyMap<DefinitionId, N
     case "ref": {
       if (seen.has(node.target)) return undefined;
       seen.add(node.target);
-      const def = byId.get(node.target);
+      const def = refTarget(node, byId);
       return def ? findProperty(def.node, key, byId, seen) : undefined;
     }
     case "object":

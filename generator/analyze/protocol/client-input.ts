@@ -9,10 +9,10 @@
  * An `elicitation/create` request whose form the set can read (see elicitation-form.ts)
  * has its accepting answers checked with `validateElicitationContent` before they are sent.
  */
-import { objectOf } from "../discriminators.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node } from "../../ir/nodes.js";
+import { definitionByName, followRefs, objectOf, refTarget } from "../../ir/query.js";
 import { findRequestedSchema } from "./elicitation-form.js";
 
 export interface InputHandlerType {
@@ -50,11 +50,10 @@ const ELICITATION = "elicitation/create";
  */
 export function inputRouting(model: Model, inputVariant: string, requestsField: string, updateParams: string, responsesField: string): InputRouting | undefined {
   const byId = model.byId;
-  const definition = (name: string) => model.definitions.find((d) => d.name === name);
   const entryOf = (owner: string, field: string): Node | undefined => {
-    const def = definition(owner);
+    const def = definitionByName(model.definitions, owner);
     const property = def ? objectOf(def.node, byId)?.properties.find((p) => p.name === field) : undefined;
-    const map = property ? resolve(property.node, byId) : undefined;
+    const map = property ? followRefs(property.node, byId) : undefined;
     return map?.kind === "map" ? map.values : undefined;
   };
   const requests = variantsOf(entryOf(inputVariant, requestsField), byId);
@@ -70,7 +69,7 @@ export function inputRouting(model: Model, inputVariant: string, requestsField: 
     const methodName = method ? singleString(method.node, byId) : undefined;
     if (!object || !methodName) return undefined;
     const params = object.properties.find((p) => p.name === "params");
-    const paramsDef = params?.required && params.node.kind === "ref" ? byId.get(params.node.target) : undefined;
+    const paramsDef = params?.required ? refTarget(params.node, byId) : undefined;
     let paramsType: string;
     if (paramsDef) {
       paramsType = paramsDef.name;
@@ -99,22 +98,13 @@ export function inputRouting(model: Model, inputVariant: string, requestsField: 
 
 /** The named definitions a union of references stands for, or undefined for anything else. */
 function variantsOf(node: Node | undefined, byId: ReadonlyMap<DefinitionId, NamedDefinition>): NamedDefinition[] | undefined {
-  const union = node ? resolve(node, byId) : undefined;
+  const union = node ? followRefs(node, byId) : undefined;
   if (union?.kind !== "union") return undefined;
-  const variants = union.variants.map((v) => (v.kind === "ref" ? byId.get(v.target) : undefined));
+  const variants = union.variants.map((v) => refTarget(v, byId));
   return variants.every((v) => v !== undefined) ? (variants as NamedDefinition[]) : undefined;
 }
 
-/** A node with references followed to the first node that is not one. */
-function resolve(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): Node | undefined {
-  if (node.kind !== "ref") return node;
-  if (seen.has(node.target)) return undefined;
-  seen.add(node.target);
-  const def = byId.get(node.target);
-  return def ? resolve(def.node, byId, seen) : undefined;
-}
-
 function singleString(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>): string | undefined {
-  const resolved = resolve(node, byId);
-  return resolved?.kind === "literal" && resolved.values.length === 1 && typeof resolved.values[0] === "string" ? resolved.values[0] : undefined;
+  const resolved = followRefs(node, byId);
+  return resolved.kind === "literal" && resolved.values.length === 1 && typeof resolved.values[0] === "string" ? resolved.values[0] : undefined;
 }

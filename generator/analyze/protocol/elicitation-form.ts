@@ -8,6 +8,7 @@
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, JsonValue, Node, ObjectNode } from "../../ir/nodes.js";
+import { refTarget } from "../../ir/query.js";
 
 export interface RequestedSchemaDefinition {
   /** The requested schema's definition (`McpElicitationSchema`). */
@@ -23,11 +24,11 @@ export function findRequestedSchema(model: Model): RequestedSchemaDefinition | u
     if (!object) continue;
     const mode = object.properties.find((p) => p.name === "mode");
     const requested = object.properties.find((p) => p.name === "requestedSchema");
-    if (!mode || !requested || requested.node.kind !== "ref") continue;
+    const target = requested ? refTarget(requested.node, model.byId) : undefined;
+    if (!mode || !target) continue;
     const values = constants(mode.node, model.byId);
     if (values?.length !== 1 || values[0] !== "form") continue;
-    const target = model.byId.get(requested.node.target);
-    if (target && isFormSchema(target, model.byId)) return { name: target.name, formParams: def.name };
+    if (isFormSchema(target, model.byId)) return { name: target.name, formParams: def.name };
   }
   return undefined;
 }
@@ -37,7 +38,7 @@ function isFormSchema(def: NamedDefinition, byId: ReadonlyMap<DefinitionId, Name
   const object = objectIn(def.node, byId);
   const properties = object?.properties.find((p) => p.name === "properties");
   if (!properties) return false;
-  const node = properties.node.kind === "ref" ? byId.get(properties.node.target)?.node : properties.node;
+  const node = properties.node.kind === "ref" ? refTarget(properties.node, byId)?.node : properties.node;
   return node?.kind === "map" || node?.kind === "object";
 }
 
@@ -49,7 +50,7 @@ function objectIn(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>, 
     case "ref": {
       if (seen.has(node.target)) return undefined;
       seen.add(node.target);
-      const def = byId.get(node.target);
+      const def = refTarget(node, byId);
       return def ? objectIn(def.node, byId, seen) : undefined;
     }
     case "intersection": {
@@ -69,7 +70,7 @@ function constants(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>,
     case "ref": {
       if (seen.has(node.target)) return undefined;
       seen.add(node.target);
-      const def = byId.get(node.target);
+      const def = refTarget(node, byId);
       return def ? constants(def.node, byId, seen) : undefined;
     }
     case "intersection":

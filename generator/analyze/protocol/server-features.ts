@@ -26,11 +26,11 @@
  *   it (`_meta` itself must be an object).
  */
 import { GeneratorError } from "../../diagnostics.js";
-import { objectOf } from "../discriminators.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node, Property } from "../../ir/nodes.js";
+import { definitionByName, objectOf, refTarget } from "../../ir/query.js";
 
 /** The task methods the server implements, by their role. */
 export const SERVER_METHODS = {
@@ -90,10 +90,9 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   const status = model.status;
   const get = model.methods.requests.find((r) => r.method === "tasks/get");
   if (!status?.taskType || !get) return undefined;
-  const byName = new Map(model.definitions.map((d) => [d.name, d]));
   const byId = model.byId;
   const definition = (name: string): NamedDefinition => {
-    const def = byName.get(name);
+    const def = definitionByName(model.definitions, name);
     if (!def) throw new GeneratorError(undefined, `server stub: definition ${name} is missing from the model`);
     return def;
   };
@@ -123,7 +122,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
       : undefined;
   const inputVariant = detailed?.variants.find((v) => v.source === "inputRequests");
 
-  const createResult = model.definitions.find((d) => d.name === "CreateTaskResult");
+  const createResult = definitionByName(model.definitions, "CreateTaskResult");
   if (!createResult) throw new GeneratorError(undefined, "server stub: the schema has no CreateTaskResult");
   const createProperties = propertiesOf(createResult.node, byId).map((p) => p.name);
   const flatCreate = createProperties.includes("taskId");
@@ -221,7 +220,7 @@ function propertiesOf(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinitio
   if (node.kind === "ref") {
     if (seen.has(node.target)) return [];
     seen.add(node.target);
-    const def = byId.get(node.target);
+    const def = refTarget(node, byId);
     return def ? propertiesOf(def.node, byId, seen) : [];
   }
   if (node.kind === "union") {
@@ -240,6 +239,6 @@ function refersTo(node: Node, target: DefinitionId, byId: ReadonlyMap<Definition
   if (node.target === target) return true;
   if (seen.has(node.target)) return false;
   seen.add(node.target);
-  const def = byId.get(node.target);
+  const def = refTarget(node, byId);
   return def ? refersTo(def.node, target, byId, seen) : false;
 }

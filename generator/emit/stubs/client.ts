@@ -4,6 +4,7 @@
  */
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
+import { definitionByName } from "../../ir/query.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import type { RouteRole } from "../../analyze/protocol/server-features.js";
 import { inputRouting, type InputRouting } from "../../analyze/protocol/client-input.js";
@@ -282,7 +283,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
 }
 
 function definitionNode(model: Model, name: string) {
-  const def = model.definitions.find((d) => d.name === name);
+  const def = definitionByName(model.definitions, name);
   if (!def) throw new GeneratorError(undefined, `client stub: definition ${name} is missing from the model`);
   return def.node;
 }
