@@ -2,7 +2,7 @@
 // 1,000 and 5,000 definitions (see lib/scale-schema.mjs), mcp-tasks-gen (every artifact, ad-hoc
 // `--schema` into a temp folder) against json-schema-to-typescript 16 (`--unreachableDefinitions`,
 // types only). Each run is a fresh child process; peak RSS is read inside it (lib/report-rss.mjs).
-// Goal (issue 11): at 5,000 definitions within 3× jsts's time, under 1 GB, and linear: time per
+// Goal (README.md › Scale): at 5,000 definitions within 3× jsts's time, under 1 GB, and linear: time per
 // definition at 5,000 within 1.3× of that at 1,000.
 // Usage: node bench/scale.mjs [--runs N] [--sizes 100,1000,5000] [--cli path/to/main.js]
 import { spawnSync } from "node:child_process";

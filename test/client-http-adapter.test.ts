@@ -105,7 +105,7 @@ describe("Streamable HTTP adapter against a small HTTP host of the generated ser
 });
 
 /**
- * The same client and adapter against the issue-6 example server (stateless protocol revision
+ * The same client and adapter against the example server of examples/ext-tasks-server/ (stateless protocol revision
  * 2026-07-28 over HTTP, with the conformance fixture tools). Its envelope rules need the
  * protocol version in a header and in `_meta`: the adapter's `protocolVersion` and the client's
  * `meta` option.

@@ -40,7 +40,7 @@ function expectSuccess(result: ReturnType<typeof runNpm>, what: string): void {
   expect(result.status, `${what}\n${transcript(result)}`).toBe(0);
 }
 
-/** The project's strict compiler settings (design.md's, plus the unused checks). */
+/** The compiler settings README.md › The generated API promises generated code compiles under, with the unused checks. */
 const STRICT = {
   strict: true,
   exactOptionalPropertyTypes: true,

@@ -13,7 +13,7 @@ import { projectRoot } from "./support/paths.js";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 
 /**
- * Deeply nested schemas (issue 11): 500 levels of `properties`, `items` and `anyOf` generate
+ * Deeply nested schemas: 500 levels of `properties`, `items` and `anyOf` generate
  * (exit 0), compile under the strict flag set and validate as ajv does, with output and names that
  * grow linearly with depth; past MAX_NESTING_LEVELS, a located error (exit 2, nothing written),
  * never a crash. The built bin runs in a child process, as a user runs it: the CLI gives itself the

@@ -19,7 +19,7 @@ import {
 } from "./support/schema-oracle.js";
 
 /**
- * The hostile-schema corpus (issue 11): schemas that broke the generator, one file per case in
+ * The hostile-schema corpus: schemas that broke the generator, one file per case in
  * test/fixtures/hostile/ (the large and deep ones are written by make-large.mjs there). Each has
  * one of two outcomes, and nothing in between:
  * - a located error: exit 2, exactly one line `<file>#<pointer>: …` on stderr, nothing written;
@@ -40,7 +40,7 @@ type Expected =
 
 interface Case {
   readonly file: string;
-  /** What the case is (the finding of issue 11 it reproduces, or what else it tries). */
+  /** What the case is (the failure it reproduces, or what else it tries). */
   readonly what: string;
   readonly expected: Expected;
 }

@@ -35,10 +35,10 @@ const JSTS_FAULTS = {
     "`RequestId`/`ProgressToken` (`type: [string, integer]`) are inlined at each use and never declared",
 } as const;
 
-/** A documented choice of ours (design.md) that makes jsts's type differ without jsts being wrong. */
+/** A documented choice of ours (README.md › The generated API) that makes jsts's type differ without jsts being wrong. */
 const OUR_CHOICES = {
   noImplicitIndexSignature:
-    "design.md: an object without an `additionalProperties` keyword is typed by its known properties with no index signature; " +
+    "README.md › The generated API: an object without an `additionalProperties` keyword is typed by its known properties with no index signature; " +
     "jsts adds `[k: string]: unknown` (its default `additionalProperties: true`), and an interface is not assignable to a type with an index signature",
   rootHoldsOnlyDefs:
     "the root schema only holds `$defs` and asserts nothing, so the generator declares nothing for it; jsts declares the root as an open object",

@@ -24,7 +24,7 @@ import { generate, GeneratorError, MANIFEST_FILE, readConfigFile, writeSets, typ
 import type { OutputFs } from "../generator/output/files.js";
 
 /**
- * Output ownership (issue 11, item 1): mcp-tasks-gen replaces only what it wrote. Each generated
+ * Output ownership (README.md › What the tool may overwrite): mcp-tasks-gen replaces only what it wrote. Each generated
  * folder holds a manifest; a target holding anything else, or a file where a folder should be,
  * stops the run with exit 2, one line, and every byte on disk as it was. Writing is all or nothing
  * across the run. Paths are absolute (a vitest worker does not chdir): `--out <project>` is what

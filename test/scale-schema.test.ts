@@ -10,7 +10,7 @@ import { generateFromMemory, type GeneratedFile } from "../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 
 /**
- * The synthetic schema `npm run bench:scale` times (bench/lib/scale-schema.mjs) is what issue 11
+ * The synthetic schema `npm run bench:scale` times (bench/lib/scale-schema.mjs) is what README.md › Scale
  * describes, and what the generator makes of it compiles and validates as ajv does: the benchmark
  * times real, correct output.
  */

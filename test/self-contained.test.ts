@@ -20,6 +20,34 @@ const CODE = /\.(?:[cm]?[jt]s|json)$/;
 const THIS_FILE = fileURLToPath(import.meta.url);
 /** `../shared` written as a path, or as path segments (`resolve(root, "..", "shared")`). */
 const READS_SHARED = [/\.\.[\\/]+shared\b/, /["'`]\.\.["'`]\s*,\s*["'`]shared["'`]/];
+/**
+ * A citation a reader of the repository cannot follow: the design notes kept beside it, or an issue
+ * of its tracker (`issue-6`, `issue 11`). Comments say the reason itself, or cite README.md or
+ * ARCHITECTURE.md.
+ */
+const CITES_OUTSIDE = [/\b(?:design|style)\.md\b/i, /\bissues?[- ]#?\d+/i];
+/** Where code and its comments live (test/fixtures is copied data, with its own SOURCE.md). */
+const CITING_FOLDERS = ["generator", "templates", "test", "bench", "examples"];
+
+/** Every text file under a folder, but what NOT_SCANNED leaves out and this file. */
+function textFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    const rel = relative(projectRoot, path).split("\\").join("/");
+    if (NOT_SCANNED.has(entry.name) || NOT_SCANNED.has(rel) || path === THIS_FILE) return [];
+    if (entry.isDirectory()) return textFiles(path);
+    return entry.isFile() && !readFileSync(path).includes(0) ? [path] : [];
+  });
+}
+
+/** `file:line: text` of each line matching one of the patterns. */
+function linesMatching(files: readonly string[], patterns: readonly RegExp[]): string[] {
+  return files.flatMap((file) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (patterns.some((pattern) => pattern.test(line)) ? [`${relative(projectRoot, file)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+}
 
 function codeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -37,12 +65,26 @@ describe("a self-contained repository", () => {
     const files = codeFiles(projectRoot);
     // The walk must reach the tests themselves, or it proves nothing.
     expect(files).toContain(join(projectRoot, "test", "json-schema-test-suite.test.ts"));
-    const offending = files.flatMap((file) =>
-      readFileSync(file, "utf8")
-        .split("\n")
-        .flatMap((line, i) => (READS_SHARED.some((pattern) => pattern.test(line)) ? [`${relative(projectRoot, file)}:${i + 1}: ${line.trim()}`] : [])),
-    );
-    expect(offending).toEqual([]);
+    expect(linesMatching(files, READS_SHARED)).toEqual([]);
+  });
+
+  it("no code, template, test, benchmark or example cites a document or an issue outside the repository", () => {
+    const files = CITING_FOLDERS.flatMap((folder) => textFiles(join(projectRoot, folder)));
+    // The walk must reach comments in each kind of file, or it proves nothing.
+    for (const file of ["generator/analyze/status.ts", "templates/client.ts.hbs", "test/support/typescript.ts", "bench/scale.mjs"]) {
+      expect(files).toContain(join(projectRoot, file));
+    }
+    expect(files.some((file) => relative(projectRoot, file).startsWith("test/fixtures"))).toBe(false);
+    expect(linesMatching(files, CITES_OUTSIDE)).toEqual([]);
+  });
+
+  it("the citation patterns catch the ways they were written before, and not the repository's own documents", () => {
+    for (const line of ["the status machine (design.md): working", "against the issue-6 example server", "Goal (issue 11): at 5,000", "see ../shared/style.md"]) {
+      expect(CITES_OUTSIDE.some((pattern) => pattern.test(line)), line).toBe(true);
+    }
+    for (const line of ["(README.md › The generated API)", "ARCHITECTURE.md › Naming", "a cursor it did not issue", "an issued id 12"]) {
+      expect(CITES_OUTSIDE.some((pattern) => pattern.test(line)), line).toBe(false);
+    }
   });
 
   it("the patterns catch the ways ../shared was read before", () => {

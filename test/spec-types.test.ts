@@ -25,9 +25,9 @@ const SET_NAME = "tasks-2025-11-25";
  */
 const WIDER_BY_SCHEMA: Readonly<Record<string, string>> = {
   CreateTaskResult:
-    "spec `extends Result` inherits `[key: string]: unknown`; the schema has no `additionalProperties` keyword, so (design.md) no index signature, and an interface without one is not assignable to one with it",
+    "spec `extends Result` inherits `[key: string]: unknown`; the schema has no `additionalProperties` keyword, so (README.md › The generated API) no index signature, and an interface without one is not assignable to one with it",
   ListTasksResult:
-    "spec `extends PaginatedResult extends Result` inherits `[key: string]: unknown`; the schema has no `additionalProperties` keyword, so (design.md) no index signature",
+    "spec `extends PaginatedResult extends Result` inherits `[key: string]: unknown`; the schema has no `additionalProperties` keyword, so (README.md › The generated API) no index signature",
   TaskServerCapabilities:
     "spec types tasks.list / tasks.cancel / tasks.requests.tools.call as `Record<string, never>` (empty); the schema says only `{\"type\":\"object\"}`, generated as `object`",
   TaskClientCapabilities:
@@ -78,7 +78,7 @@ interface Judgement {
 /**
  * An in-memory program: generated files in /gen, the spec in /spec, compiled as an ESM package
  * (the package.json makes NodeNext treat the .ts files as ESM, so `./types.js` imports resolve
- * and `verbatimModuleSyntax` accepts them) with the options design.md promises generated code meets.
+ * and `verbatimModuleSyntax` accepts them) with the options README.md › The generated API promises generated code meets.
  */
 function buildProject(genFiles: readonly GeneratedFile[], specText: string): Project {
   const project = new Project({

@@ -12,7 +12,7 @@ import { treeSnapshot } from "./support/tree.js";
 import { STRICT_COMPILER_OPTIONS } from "./support/typescript.js";
 
 /**
- * Exit 0 means it compiles (issue 11): for hostile schemas (index signatures beside properties,
+ * Exit 0 means it compiles: for hostile schemas (index signatures beside properties,
  * recursion, definitions named like globals or like what the generated modules export, hostile
  * property names and comments) the generated set compiles under plain `strict` and under the full
  * flag set, with no DOM or Node typings, and its types say what the schema says: a `check.ts`

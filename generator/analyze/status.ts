@@ -1,6 +1,6 @@
 /**
  * The task status model: which definition holds the statuses, which union (if any) has one
- * variant per status, and the status machine both revisions share (design.md): working ↔
+ * variant per status, and the status machine both revisions share (README.md › The generated API): working ↔
  * input_required; either → completed | failed | cancelled; those three are final. Found from the
  * schema's shapes, not from its file name.
  */

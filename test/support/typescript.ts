@@ -1,8 +1,8 @@
 import ts from "typescript";
 
 /**
- * The compiler settings generated code must pass (design.md), plus what an ESM package on NodeNext
- * needs. Generated code leans on no ambient Node or DOM types, so none are loaded.
+ * The compiler settings generated code must pass (README.md › The generated API), plus what an
+ * ESM package on NodeNext needs. Generated code leans on no ambient Node or DOM types, so none are loaded.
  */
 export const STRICT_COMPILER_OPTIONS: ts.CompilerOptions = {
   strict: true,
