@@ -38,3 +38,30 @@ describe("schema resources and identifiers", () => {
     expect(types).toMatch(/export interface Config \{/);
   });
 });
+
+describe("documents and their URIs", () => {
+  it("two documents whose $ids name one document are a located error naming both", async () => {
+    const attempt = generateFromMemory({
+      documents: [
+        { uri: "file:///s/a.json", display: "a.json", json: { $schema: "http://json-schema.org/draft-07/schema", $id: "tool#a", type: "string" } },
+        { uri: "file:///s/b.json", display: "b.json", json: { $schema: "http://json-schema.org/draft-07/schema", $id: "tool#b", type: "number" } },
+      ],
+      roots: [{ name: "A", uri: "file:///s/a.json" }],
+      format: false,
+    });
+    await expect(attempt).rejects.toThrow('b.json#/$id: "$id" "tool#b" names the same document as a.json#/$id (a fragment names an anchor, not a document)');
+  });
+
+  it("one document given twice is no clash", async () => {
+    const json = { $id: "https://example.test/one.json", type: "string" };
+    const { files } = await generateFromMemory({
+      documents: [
+        { uri: "https://example.test/one.json", json },
+        { uri: "https://example.test/one.json", json },
+      ],
+      roots: [{ name: "One", uri: "https://example.test/one.json" }],
+      format: false,
+    });
+    expect(files.find((f) => f.name === "types.ts")!.contents).toMatch(/export type One = string;/);
+  });
+});

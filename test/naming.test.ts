@@ -152,3 +152,31 @@ describe("the root of a document without definitions", () => {
     }
   });
 });
+
+describe("the root of a document with definitions", () => {
+  const typeNamesOf = async (file: string, schema: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-root-"));
+    try {
+      writeFileSync(join(dir, file), JSON.stringify(schema));
+      const config = join(dir, "c.json");
+      writeFileSync(config, JSON.stringify({ sets: [{ name: "x", schemas: [file] }] }));
+      const types = (await generate(readConfigFile(config))).sets[0]!.files.find((f) => f.name === "types.ts")!.contents;
+      return [...types.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const definitions = { Level: { enum: ["error", "warn"] } };
+
+  // Published config schemas (commitlint's) keep their main type at an untitled root beside a few definitions.
+  it("is a type when it says something about values, named from the file when it has no title", async () => {
+    const schema = { definitions, type: "object", properties: { level: { $ref: "#/definitions/Level" } } };
+    expect(await typeNamesOf("app-config.schema.json", schema)).toEqual(["Level", "AppConfig"]);
+    expect(await typeNamesOf("app-config.schema.json", { ...schema, title: "Settings" })).toEqual(["Level", "Settings"]);
+  });
+
+  it("is no type when it only holds the definitions, titled or not", async () => {
+    expect(await typeNamesOf("app-config.schema.json", { definitions })).toEqual(["Level"]);
+    expect(await typeNamesOf("app-config.schema.json", { title: "All", description: "d", definitions })).toEqual(["Level"]);
+  });
+});

@@ -3,7 +3,7 @@
  * anchor, with the base URI and dialect in force at each schema. `$ref` resolution happens here
  * and only here; it never reaches the network: a URI is either registered or an error.
  */
-import { GeneratorError, type SourceLocation } from "../diagnostics.js";
+import { formatLocation, GeneratorError, type SourceLocation } from "../diagnostics.js";
 import {
   dialectOf,
   KNOWN_DIALECT_URIS,
@@ -174,7 +174,19 @@ export class SchemaRegistry {
           this.anchors.set(`${resource}#${anchor}`, { schema, context: { ...ctx, baseUri: resource, dialect } });
         }
         ctx = { ...ctx, baseUri: uri, dialect };
-        if (!this.resources.has(uri) || isDocumentRoot) this.resources.set(uri, { schema, context: ctx });
+        const holder = this.resources.get(uri);
+        if (isDocumentRoot && holder && holder.schema !== schema && holder.context.loc.file !== ctx.loc.file && holder.context.loc.pointer === "") {
+          // Two documents with one URI: a `$ref` into either would silently reach one of them.
+          const other = { file: holder.context.loc.file, pointer: "/$id" };
+          throw new GeneratorError(
+            { ...ctx.loc, pointer: appendPointer(ctx.loc.pointer, "$id") },
+            `"$id" ${JSON.stringify(obj.$id)} names the same document as ${formatLocation(other)}${String(obj.$id).includes("#") ? " (a fragment names an anchor, not a document)" : ""}, so a $ref could reach either; give each document its own $id`,
+            "input",
+            undefined,
+            other,
+          );
+        }
+        if (!holder || isDocumentRoot) this.resources.set(uri, { schema, context: ctx });
       }
     } else if (isDocumentRoot) {
       ctx = { ...ctx, dialect: this.dialectAt(obj, ctx.loc, ctx.dialect) };

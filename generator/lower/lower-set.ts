@@ -11,7 +11,7 @@ import type { Definition } from "../ir/nodes.js";
 import type { Dialect } from "../load/dialect.js";
 import { readSchemaFile, type SchemaFile } from "../load/documents.js";
 import { SchemaRegistry } from "../load/registry.js";
-import { Lowerer, nameHintFor } from "./lower.js";
+import { Lowerer } from "./lower.js";
 
 export interface LoweredSet {
   readonly registry: SchemaRegistry;
@@ -49,16 +49,17 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
         declared.push(lowerer.define(located, key, true));
       }
     }
-    if (typeof schema.title === "string" && hasAssertions(schema)) declared.push(lowerer.define(root, nameHintFor(root), true));
-    // A document with no definitions is one type: without it the file would generate nothing at all.
-    if (declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
+    // The root is a type when it says something about values (a config schema's root is usually the
+    // type users want most), and when the document has no definitions, so that no file generates
+    // nothing at all; under its title, or else its file name.
+    if (hasAssertions(schema) || declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
   }
   return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra] };
 }
 
 /**
- * The name of a document's root type when it has no definitions: its title, or else its file name
- * without `.schema.json`/`.json`, in PascalCase (`user-profile.schema.json` → `UserProfile`).
+ * The name of a document's root type: its title, or else its file name without `.schema.json`/`.json`,
+ * in PascalCase (`user-profile.schema.json` → `UserProfile`).
  */
 function rootTypeName(root: { readonly schema: unknown; readonly context: { readonly loc: { readonly file: string } } }): string {
   const schema = root.schema;

@@ -38,6 +38,8 @@ export interface OracleOptions {
    */
   readonly remotes?: Readonly<Record<string, unknown>>;
   readonly allOf?: AllOfMode;
+  /** More schema files of the same set (a schema split over files that `$ref` each other). */
+  readonly moreSchemas?: readonly string[];
 }
 
 /** A definition the validators export, and where its schema is (for ajv). */
@@ -89,7 +91,7 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   const set: ResolvedSet = {
     name: "oracle",
     outDir: dir,
-    schemas: [schemaPath],
+    schemas: [schemaPath, ...(options.moreSchemas ?? []).map((file) => resolve(file))],
     remotes,
     defaultDialect: options.dialect ?? "2020-12",
     annotations: [...(options.annotations ?? [])],
@@ -110,16 +112,15 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   for (const file of files) writeFileSync(join(dir, file.name), file.contents);
 
   const json = JSON.parse(readFileSync(schemaPath, "utf8")) as unknown;
-  const uriOf = (doc: unknown, path: string) =>
-    typeof doc === "object" && doc !== null && typeof (doc as SchemaObject).$id === "string" ? String((doc as SchemaObject).$id) : pathToFileURL(path).href;
   const documents = new Map<string, SchemaObject>();
   const byDisplay = new Map<string, string>();
   const add = (doc: unknown, path: string) => {
-    const uri = uriOf(doc, path);
-    documents.set(uri, doc as SchemaObject);
+    const [uri, forAjv] = asAjvReadsIt(doc, pathToFileURL(path).href);
+    documents.set(uri, forAjv);
     byDisplay.set(displayPath(path, rootDir), uri);
   };
   add(json, schemaPath);
+  for (const file of options.moreSchemas ?? []) add(JSON.parse(readFileSync(file, "utf8")) as unknown, resolve(file));
   for (const [url, path] of Object.entries(remotes)) {
     documents.set(url, JSON.parse(readFileSync(path, "utf8")) as SchemaObject);
     byDisplay.set(displayPath(path, rootDir), url);
@@ -133,6 +134,22 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   const declaredDialect = typeof json === "object" && json !== null ? String((json as SchemaObject).$schema ?? "") : "";
   const dialect: OracleDialect = declaredDialect.includes("draft-07") ? "draft-07" : declaredDialect.includes("2020-12") ? "2020-12" : (options.dialect ?? "2020-12");
   return { ok: true, set: { dir, files, definitions, documents, dialect } };
+}
+
+/**
+ * A document's URI, and the document as ajv must be given it to read it as the generator does. A
+ * relative root `$id` (release-it's `"release-it#git"`) resolves against the file's URL, as JSON
+ * Schema says and the generator does, so `$ref: "./git.json"` reaches the file beside it; ajv
+ * would resolve it against the bare relative `$id` instead, so it gets the resolved one (without
+ * the fragment, which names an anchor, not the resource).
+ */
+function asAjvReadsIt(doc: unknown, fileUrl: string): [string, SchemaObject] {
+  if (typeof doc !== "object" || doc === null || typeof (doc as SchemaObject).$id !== "string") return [fileUrl, doc as SchemaObject];
+  const id = String((doc as SchemaObject).$id);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(id)) return [id, doc as SchemaObject];
+  const resolved = new URL(id, fileUrl);
+  resolved.hash = "";
+  return [resolved.href, { ...(doc as SchemaObject), $id: resolved.href }];
 }
 
 // ---------------------------------------------------------------------------------------------
