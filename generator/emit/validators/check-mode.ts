@@ -5,7 +5,8 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
-import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import { describeTypes, enterRef, jsonTypes, runtimeTypes, runtimeTypesOverlap } from "../../ir/query.js";
 import { appendPointer } from "../../load/json-pointer.js";
 import {
   arrayConditions,
@@ -20,7 +21,7 @@ import {
   typeTest,
   type Condition,
 } from "./conditions.js";
-import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
+import { typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
 import { isHeavy, knownKeyTest, type TestEmitter } from "./test-mode.js";
@@ -175,7 +176,7 @@ export class CheckEmitter {
         const parts = this.split(blocks, v, path, "unknown", owner);
         // When every part takes only objects, one type error says it all (and costs one check).
         const objectsOnly = node.parts.every((part) => {
-          const types = jsonTypesOf(part, this.model);
+          const types = jsonTypes(part, this.model.byId);
           return types !== undefined && types.size === 1 && types.has("object");
         });
         // The type error points at the `type: "object"` of the first part that has one.
@@ -194,11 +195,11 @@ export class CheckEmitter {
   }
 
   /** The object node (possibly behind references) whose schema says `type: "object"`. */
-  private objectTypeOwner(node: Node, seen = new Set<string>()): Node | undefined {
+  private objectTypeOwner(node: Node, seen: ReadonlySet<DefinitionId> = new Set()): Node | undefined {
     if (node.kind === "object" || node.kind === "map") return node;
-    if (node.kind === "ref" && !seen.has(node.target)) {
-      const def = this.model.byId.get(node.target);
-      return def ? this.objectTypeOwner(def.node, new Set([...seen, node.target])) : undefined;
+    if (node.kind === "ref") {
+      const next = enterRef(node, this.model.byId, seen);
+      return next ? this.objectTypeOwner(next.definition.node, next.seen) : undefined;
     }
     if (node.kind === "intersection") {
       for (const part of node.parts) {
@@ -394,18 +395,18 @@ export class CheckEmitter {
    * for the value's type explains best (its own errors); otherwise one error for the union.
    */
   private explainNoMatch(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string, keyword: string): string[] {
-    const types = node.variants.map((variant) => jsonTypesOf(variant, this.model));
+    const types = node.variants.map((variant) => jsonTypes(variant, this.model.byId));
     const disjoint =
       types.every((t) => t !== undefined && t.size > 0) &&
-      types.every((t, i) => types.every((u, j) => i === j || !overlaps(t!, u!)));
+      types.every((t, i) => types.every((u, j) => i === j || !runtimeTypesOverlap(t!, u!)));
     if (!disjoint) {
       return [this.report(path, keyword, str(`must match ${node.exclusive ? "exactly" : "at least"} one of the ${node.variants.length} allowed schemas`), node)];
     }
     const isObject = this.scope.runtime("isObject");
     const all = new Set(types.flatMap((t) => [...t!]));
-    let code = [this.typeError(path, describeTypes(all), v, node)];
+    let code = [this.typeError(path, describeTypes(all, "prose"), v, node)];
     for (let i = node.variants.length - 1; i >= 0; i--) {
-      code = ifElse(`${this.test.opaqueGuard(typeGuard(types[i]!, "value", isObject), v, owner)}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
+      code = ifElse(`${this.test.opaqueGuard(typeGuard(runtimeTypes(types[i]!), "value", isObject), v, owner)}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
     }
     return code;
   }

@@ -5,7 +5,8 @@
  * into a private helper function.
  */
 import type { Model } from "../../analyze/model.js";
-import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import { enterRef } from "../../ir/query.js";
 import { arrayConditions, containsBounds, literal, literalCondition, negate, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, MAX_OPERANDS, chunkByWeight, codeWeight, inlineWeight } from "./size.js";
@@ -198,7 +199,7 @@ export class TestEmitter {
   }
 
   /** Whether a node rejects `undefined` (so a separate "is it present" test is not needed). */
-  private rejectsUndefined(node: Node, seen = new Set<string>()): boolean {
+  private rejectsUndefined(node: Node, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
     switch (node.kind) {
       case "primitive":
       case "literal":
@@ -212,9 +213,8 @@ export class TestEmitter {
       case "intersection":
         return node.parts.some((p) => this.rejectsUndefined(p, seen));
       case "ref": {
-        if (seen.has(node.target)) return false;
-        const def = this.model.byId.get(node.target);
-        return def ? this.rejectsUndefined(def.node, new Set([...seen, node.target])) : false;
+        const next = enterRef(node, this.model.byId, seen);
+        return next ? this.rejectsUndefined(next.definition.node, next.seen) : false;
       }
       default:
         return false;
