@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bef8ee15734ae53fa563208c4ac9b2cfcb83d0faa2cd003154ad3eaa8d163903 1cb043f6a59975d3f371affaa2e73430c5c68e51e56877f0ad4a08b7ed6357c8
+// Fingerprint: 6c8047ba5be6a99e60a1e079d04d978c4f959a86577423ecb50a12d3d9e07971 34b24688557afe7f87deca1ae432145fc34ab8c6ed5bbeb196a68dabc086308e
 
 export interface CancelTaskRequest {
   jsonrpc: "2.0";
@@ -18,17 +18,17 @@ export interface CancelTaskRequestParams {
 }
 
 export interface CancelTaskResult {
-  _meta?: CancelTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
 }
 
-export interface CancelTaskResultMeta {
+export interface ResultMeta {
   progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: CancelTaskResultMetaRelatedTask;
+  "io.modelcontextprotocol/related-task"?: ResultMetaRelatedTask;
   [key: string]: unknown;
 }
 
-export interface CancelTaskResultMetaRelatedTask {
+export interface ResultMetaRelatedTask {
   taskId: string;
 }
 
@@ -54,19 +54,9 @@ export interface CompletedTask {
 }
 
 export type CreateTaskResult = {
-  _meta?: CreateTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
 } & Task;
-
-export interface CreateTaskResultMeta {
-  progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: CreateTaskResultMetaRelatedTask;
-  [key: string]: unknown;
-}
-
-export interface CreateTaskResultMetaRelatedTask {
-  taskId: string;
-}
 
 export type DetailedTask = WorkingTask | InputRequiredTask | CompletedTask | FailedTask | CancelledTask;
 
@@ -93,19 +83,9 @@ export interface GetTaskRequestParams {
 }
 
 export type GetTaskResult = {
-  _meta?: GetTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
 } & DetailedTask;
-
-export interface GetTaskResultMeta {
-  progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: GetTaskResultMetaRelatedTask;
-  [key: string]: unknown;
-}
-
-export interface GetTaskResultMetaRelatedTask {
-  taskId: string;
-}
 
 export type InputRequest = ElicitRequest | CreateMessageRequest | ListRootsRequest;
 
@@ -172,18 +152,8 @@ export interface UpdateTaskRequestParams {
 }
 
 export interface UpdateTaskResult {
-  _meta?: UpdateTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
-}
-
-export interface UpdateTaskResultMeta {
-  progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: UpdateTaskResultMetaRelatedTask;
-  [key: string]: unknown;
-}
-
-export interface UpdateTaskResultMetaRelatedTask {
-  taskId: string;
 }
 
 export interface WorkingTask {
@@ -207,7 +177,7 @@ export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormPara
 
 /** The parameters for a request to elicit information from the user via a URL in the client. */
 export interface ElicitRequestURLParams {
-  _meta?: ElicitRequestURLParamsMeta;
+  _meta?: ParamsMeta;
   /** The ID of the elicitation, unique within the context of the server; opaque to the client. */
   elicitationId: string;
   /** The message to present to the user explaining why the interaction is needed. */
@@ -220,7 +190,7 @@ export interface ElicitRequestURLParams {
 }
 
 /** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface ElicitRequestURLParamsMeta {
+export interface ParamsMeta {
   /** A progress token, used to associate progress notifications with the original request. */
   progressToken?: string | number;
   [key: string]: unknown;
@@ -234,7 +204,7 @@ export interface TaskMetadata {
 
 /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
 export interface ElicitRequestFormParams {
-  _meta?: ElicitRequestFormParamsMeta;
+  _meta?: ParamsMeta;
   /** The message to present to the user describing what information is being requested. */
   message: string;
   /** The elicitation mode. */
@@ -242,13 +212,6 @@ export interface ElicitRequestFormParams {
   /** A restricted subset of JSON Schema: only top-level properties are allowed, without nesting. */
   requestedSchema: McpElicitationSchema;
   task?: TaskMetadata;
-}
-
-/** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface ElicitRequestFormParamsMeta {
-  /** A progress token, used to associate progress notifications with the original request. */
-  progressToken?: string | number;
-  [key: string]: unknown;
 }
 
 /**
@@ -380,7 +343,7 @@ export interface CreateMessageRequest {
 
 /** Parameters for a `sampling/createMessage` request. */
 export interface CreateMessageRequestParams {
-  _meta?: CreateMessageRequestParamsMeta;
+  _meta?: ParamsMeta;
   /** A request to include context from one or more MCP servers; "thisServer" and "allServers" are soft-deprecated. */
   includeContext?: "allServers" | "none" | "thisServer";
   /** The requested maximum number of tokens to sample. */
@@ -397,13 +360,6 @@ export interface CreateMessageRequestParams {
   toolChoice?: ToolChoice;
   /** Tools that the model may use during generation. */
   tools?: Tool[];
-}
-
-/** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface CreateMessageRequestParamsMeta {
-  /** A progress token, used to associate progress notifications with the original request. */
-  progressToken?: string | number;
-  [key: string]: unknown;
 }
 
 /** A message issued to or received from an LLM API. */
@@ -464,14 +420,7 @@ export interface ListRootsRequest {
 
 /** Common params for any request. */
 export interface RequestParams {
-  _meta?: RequestParamsMeta;
-}
-
-/** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface RequestParamsMeta {
-  /** A progress token, used to associate progress notifications with the original request. */
-  progressToken?: string | number;
-  [key: string]: unknown;
+  _meta?: ParamsMeta;
 }
 
 /** The client's response to an elicitation request. */

@@ -4,26 +4,22 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7a08cf9341e256654c59736a56c92e5ed470a6a2bc2d12efa39de13d3c6ff661 34ae780f8c3695a76153d38a7e0caf66995c12e8c005692136ad42fb7956f5ba
+// Fingerprint: 79e8c88fac3ecac959cf084e7f256bd6c008d043c86455c004e4e16f1a3f5b30 9cdcfa830c040e82666489134250602a330e71985a40d7b46aae76c14aa69d34
 
 import type {
   CancelTaskRequest,
   CancelTaskRequestParams,
   CancelTaskResult,
-  CancelTaskResultMeta,
-  CancelTaskResultMetaRelatedTask,
+  ResultMeta,
+  ResultMetaRelatedTask,
   CancelledTask,
   CompletedTask,
   CreateTaskResult,
-  CreateTaskResultMeta,
-  CreateTaskResultMetaRelatedTask,
   DetailedTask,
   FailedTask,
   GetTaskRequest,
   GetTaskRequestParams,
   GetTaskResult,
-  GetTaskResultMeta,
-  GetTaskResultMetaRelatedTask,
   InputRequest,
   InputRequests,
   InputRequiredTask,
@@ -39,16 +35,13 @@ import type {
   UpdateTaskRequest,
   UpdateTaskRequestParams,
   UpdateTaskResult,
-  UpdateTaskResultMeta,
-  UpdateTaskResultMetaRelatedTask,
   WorkingTask,
   ElicitRequest,
   ElicitRequestParams,
   ElicitRequestURLParams,
-  ElicitRequestURLParamsMeta,
+  ParamsMeta,
   TaskMetadata,
   ElicitRequestFormParams,
-  ElicitRequestFormParamsMeta,
   McpElicitationSchema,
   McpElicitationPrimitiveSchema,
   McpElicitationEnumSchema,
@@ -73,7 +66,6 @@ import type {
   McpElicitationObjectType,
   CreateMessageRequest,
   CreateMessageRequestParams,
-  CreateMessageRequestParamsMeta,
   SamplingMessage,
   SamplingContent,
   SamplingMessageContentBlock,
@@ -85,7 +77,6 @@ import type {
   ToolInputSchema,
   ListRootsRequest,
   RequestParams,
-  RequestParamsMeta,
   ElicitResult,
   CreateMessageResult,
   ListRootsResult,
@@ -234,7 +225,7 @@ export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestP
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCancelTaskResultMeta(value1)) return false;
+  if (value1 !== undefined && !isResultMeta(value1)) return false;
   return true;
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
@@ -242,7 +233,7 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.V
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkCancelTaskResultMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `CancelTaskResult`, reporting every error with its path. */
@@ -253,8 +244,8 @@ export function validateCancelTaskResult(value: unknown): $runtime.ValidationRes
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
   return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
-/** Whether a value is a valid `CancelTaskResultMeta` (fast: builds no error objects). */
-export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResultMeta {
+/** Whether a value is a valid `ResultMeta` (fast: builds no error objects). */
+export function isResultMeta(value: unknown): value is ResultMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (
@@ -269,16 +260,16 @@ export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResul
   )
     return false;
   const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isCancelTaskResultMetaRelatedTask(value2)) return false;
+  if (value2 !== undefined && !isResultMetaRelatedTask(value2)) return false;
   return true;
 }
-function $checkCancelTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!($isCancelTaskResultMetaPart1(value1) || $isCancelTaskResultMetaPart2(value1))) {
+      if (!($isResultMetaPart1(value1) || $isResultMetaPart2(value1))) {
         if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(
@@ -331,19 +322,19 @@ function $checkCancelTaskResultMeta(value: unknown, path: string, errors: $runti
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
     if (value2 !== undefined)
-      $checkCancelTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+      $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
-/** Validates a value as `CancelTaskResultMeta`, reporting every error with its path. */
-export function validateCancelTaskResultMeta(value: unknown): $runtime.ValidationResult<CancelTaskResultMeta> {
-  return $runtime.validateWith(value, isCancelTaskResultMeta, $checkCancelTaskResultMeta);
+/** Validates a value as `ResultMeta`, reporting every error with its path. */
+export function validateResultMeta(value: unknown): $runtime.ValidationResult<ResultMeta> {
+  return $runtime.validateWith(value, isResultMeta, $checkResultMeta);
 }
-/** Returns the value as `CancelTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseCancelTaskResultMeta(value: unknown): CancelTaskResultMeta {
-  return $runtime.parseWith(value, isCancelTaskResultMeta, $checkCancelTaskResultMeta, "CancelTaskResultMeta");
+/** Returns the value as `ResultMeta`, or throws `ValidationFailed` carrying every error. */
+export function parseResultMeta(value: unknown): ResultMeta {
+  return $runtime.parseWith(value, isResultMeta, $checkResultMeta, "ResultMeta");
 }
-/** Whether a value is a valid `CancelTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isCancelTaskResultMetaRelatedTask(value: unknown): value is CancelTaskResultMetaRelatedTask {
+/** Whether a value is a valid `ResultMetaRelatedTask` (fast: builds no error objects). */
+export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -352,7 +343,7 @@ export function isCancelTaskResultMetaRelatedTask(value: unknown): value is Canc
   }
   return true;
 }
-function $checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
@@ -373,20 +364,13 @@ function $checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, err
     }
   }
 }
-/** Validates a value as `CancelTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateCancelTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<CancelTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isCancelTaskResultMetaRelatedTask, $checkCancelTaskResultMetaRelatedTask);
+/** Validates a value as `ResultMetaRelatedTask`, reporting every error with its path. */
+export function validateResultMetaRelatedTask(value: unknown): $runtime.ValidationResult<ResultMetaRelatedTask> {
+  return $runtime.validateWith(value, isResultMetaRelatedTask, $checkResultMetaRelatedTask);
 }
-/** Returns the value as `CancelTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseCancelTaskResultMetaRelatedTask(value: unknown): CancelTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isCancelTaskResultMetaRelatedTask,
-    $checkCancelTaskResultMetaRelatedTask,
-    "CancelTaskResultMetaRelatedTask",
-  );
+/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
+export function parseResultMetaRelatedTask(value: unknown): ResultMetaRelatedTask {
+  return $runtime.parseWith(value, isResultMetaRelatedTask, $checkResultMetaRelatedTask, "ResultMetaRelatedTask");
 }
 /** Whether a value is a valid `CancelledTask` (fast: builds no error objects). */
 export function isCancelledTask(value: unknown): value is CancelledTask {
@@ -674,7 +658,7 @@ export function parseCompletedTask(value: unknown): CompletedTask {
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCreateTaskResultMeta(value1)) return false;
+  if (value1 !== undefined && !isResultMeta(value1)) return false;
   if (!isTask(value)) return false;
   return true;
 }
@@ -685,7 +669,7 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.V
     if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
     else {
       const value1 = value._meta;
-      if (value1 !== undefined) $checkCreateTaskResultMeta(value1, path + "/_meta", errors);
+      if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     }
     $checkTask(value, path, errors);
   }
@@ -697,141 +681,6 @@ export function validateCreateTaskResult(value: unknown): $runtime.ValidationRes
 /** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
   return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
-}
-/** Whether a value is a valid `CreateTaskResultMeta` (fast: builds no error objects). */
-export function isCreateTaskResultMeta(value: unknown): value is CreateTaskResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (
-    value1 !== undefined &&
-    !(
-      typeof value1 === "string" ||
-      (typeof value1 === "number" &&
-        Number.isInteger(value1) &&
-        value1 >= -9007199254740991 &&
-        value1 <= 9007199254740991)
-    )
-  )
-    return false;
-  const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isCreateTaskResultMetaRelatedTask(value2)) return false;
-  return true;
-}
-function $checkCreateTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isCreateTaskResultMetaPart1(value1) || $isCreateTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
-        }
-      }
-    }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkCreateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
-  }
-}
-/** Validates a value as `CreateTaskResultMeta`, reporting every error with its path. */
-export function validateCreateTaskResultMeta(value: unknown): $runtime.ValidationResult<CreateTaskResultMeta> {
-  return $runtime.validateWith(value, isCreateTaskResultMeta, $checkCreateTaskResultMeta);
-}
-/** Returns the value as `CreateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateTaskResultMeta(value: unknown): CreateTaskResultMeta {
-  return $runtime.parseWith(value, isCreateTaskResultMeta, $checkCreateTaskResultMeta, "CreateTaskResultMeta");
-}
-/** Whether a value is a valid `CreateTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isCreateTaskResultMetaRelatedTask(value: unknown): value is CreateTaskResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
-  }
-  return true;
-}
-function $checkCreateTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at =
-    "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (!(key2 === "taskId"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
-  }
-}
-/** Validates a value as `CreateTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateCreateTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<CreateTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isCreateTaskResultMetaRelatedTask, $checkCreateTaskResultMetaRelatedTask);
-}
-/** Returns the value as `CreateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateTaskResultMetaRelatedTask(value: unknown): CreateTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isCreateTaskResultMetaRelatedTask,
-    $checkCreateTaskResultMetaRelatedTask,
-    "CreateTaskResultMetaRelatedTask",
-  );
 }
 /** Whether a value is a valid `DetailedTask` (fast: builds no error objects). */
 export function isDetailedTask(value: unknown): value is DetailedTask {
@@ -1184,7 +1033,7 @@ export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams 
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isGetTaskResultMeta(value1)) return false;
+  if (value1 !== undefined && !isResultMeta(value1)) return false;
   if (!isDetailedTask(value)) return false;
   return true;
 }
@@ -1195,7 +1044,7 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.Vali
     if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
     else {
       const value1 = value._meta;
-      if (value1 !== undefined) $checkGetTaskResultMeta(value1, path + "/_meta", errors);
+      if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     }
     $checkDetailedTask(value, path, errors);
   }
@@ -1207,141 +1056,6 @@ export function validateGetTaskResult(value: unknown): $runtime.ValidationResult
 /** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
   return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
-}
-/** Whether a value is a valid `GetTaskResultMeta` (fast: builds no error objects). */
-export function isGetTaskResultMeta(value: unknown): value is GetTaskResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (
-    value1 !== undefined &&
-    !(
-      typeof value1 === "string" ||
-      (typeof value1 === "number" &&
-        Number.isInteger(value1) &&
-        value1 >= -9007199254740991 &&
-        value1 <= 9007199254740991)
-    )
-  )
-    return false;
-  const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isGetTaskResultMetaRelatedTask(value2)) return false;
-  return true;
-}
-function $checkGetTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isGetTaskResultMetaPart1(value1) || $isGetTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
-        }
-      }
-    }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkGetTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
-  }
-}
-/** Validates a value as `GetTaskResultMeta`, reporting every error with its path. */
-export function validateGetTaskResultMeta(value: unknown): $runtime.ValidationResult<GetTaskResultMeta> {
-  return $runtime.validateWith(value, isGetTaskResultMeta, $checkGetTaskResultMeta);
-}
-/** Returns the value as `GetTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseGetTaskResultMeta(value: unknown): GetTaskResultMeta {
-  return $runtime.parseWith(value, isGetTaskResultMeta, $checkGetTaskResultMeta, "GetTaskResultMeta");
-}
-/** Whether a value is a valid `GetTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isGetTaskResultMetaRelatedTask(value: unknown): value is GetTaskResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
-  }
-  return true;
-}
-function $checkGetTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at =
-    "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (!(key2 === "taskId"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
-  }
-}
-/** Validates a value as `GetTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateGetTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<GetTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isGetTaskResultMetaRelatedTask, $checkGetTaskResultMetaRelatedTask);
-}
-/** Returns the value as `GetTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseGetTaskResultMetaRelatedTask(value: unknown): GetTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isGetTaskResultMetaRelatedTask,
-    $checkGetTaskResultMetaRelatedTask,
-    "GetTaskResultMetaRelatedTask",
-  );
 }
 /** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
 export function isInputRequest(value: unknown): value is InputRequest {
@@ -2206,7 +1920,7 @@ export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestP
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isUpdateTaskResultMeta(value1)) return false;
+  if (value1 !== undefined && !isResultMeta(value1)) return false;
   return true;
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
@@ -2214,7 +1928,7 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.V
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkUpdateTaskResultMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `UpdateTaskResult`, reporting every error with its path. */
@@ -2224,141 +1938,6 @@ export function validateUpdateTaskResult(value: unknown): $runtime.ValidationRes
 /** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
   return $runtime.parseWith(value, isUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
-}
-/** Whether a value is a valid `UpdateTaskResultMeta` (fast: builds no error objects). */
-export function isUpdateTaskResultMeta(value: unknown): value is UpdateTaskResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (
-    value1 !== undefined &&
-    !(
-      typeof value1 === "string" ||
-      (typeof value1 === "number" &&
-        Number.isInteger(value1) &&
-        value1 >= -9007199254740991 &&
-        value1 <= 9007199254740991)
-    )
-  )
-    return false;
-  const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isUpdateTaskResultMetaRelatedTask(value2)) return false;
-  return true;
-}
-function $checkUpdateTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isUpdateTaskResultMetaPart1(value1) || $isUpdateTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
-        }
-      }
-    }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkUpdateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
-  }
-}
-/** Validates a value as `UpdateTaskResultMeta`, reporting every error with its path. */
-export function validateUpdateTaskResultMeta(value: unknown): $runtime.ValidationResult<UpdateTaskResultMeta> {
-  return $runtime.validateWith(value, isUpdateTaskResultMeta, $checkUpdateTaskResultMeta);
-}
-/** Returns the value as `UpdateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseUpdateTaskResultMeta(value: unknown): UpdateTaskResultMeta {
-  return $runtime.parseWith(value, isUpdateTaskResultMeta, $checkUpdateTaskResultMeta, "UpdateTaskResultMeta");
-}
-/** Whether a value is a valid `UpdateTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isUpdateTaskResultMetaRelatedTask(value: unknown): value is UpdateTaskResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
-  }
-  return true;
-}
-function $checkUpdateTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at =
-    "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (!(key2 === "taskId"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
-  }
-}
-/** Validates a value as `UpdateTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateUpdateTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<UpdateTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isUpdateTaskResultMetaRelatedTask, $checkUpdateTaskResultMetaRelatedTask);
-}
-/** Returns the value as `UpdateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseUpdateTaskResultMetaRelatedTask(value: unknown): UpdateTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isUpdateTaskResultMetaRelatedTask,
-    $checkUpdateTaskResultMetaRelatedTask,
-    "UpdateTaskResultMetaRelatedTask",
-  );
 }
 /** Whether a value is a valid `WorkingTask` (fast: builds no error objects). */
 export function isWorkingTask(value: unknown): value is WorkingTask {
@@ -2556,7 +2135,7 @@ export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isElicitRequestURLParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
   if (typeof value2 !== "string") return false;
   const value3 = value.message;
@@ -2574,7 +2153,7 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkElicitRequestURLParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.elicitationId;
     if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
     else if (typeof value2 !== "string")
@@ -2610,21 +2189,21 @@ export function validateElicitRequestURLParams(value: unknown): $runtime.Validat
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
   return $runtime.parseWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParamsMeta` (fast: builds no error objects). */
-export function isElicitRequestURLParamsMeta(value: unknown): value is ElicitRequestURLParamsMeta {
+/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects). */
+export function isParamsMeta(value: unknown): value is ParamsMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
     return false;
   return true;
 }
-function $checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!($isElicitRequestURLParamsMetaPart1(value1) || $isElicitRequestURLParamsMetaPart2(value1))) {
+      if (!($isParamsMetaPart1(value1) || $isParamsMetaPart2(value1))) {
         if ($isCancelTaskRequestPart4(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(
@@ -2659,20 +2238,13 @@ function $checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `ElicitRequestURLParamsMeta`, reporting every error with its path. */
-export function validateElicitRequestURLParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<ElicitRequestURLParamsMeta> {
-  return $runtime.validateWith(value, isElicitRequestURLParamsMeta, $checkElicitRequestURLParamsMeta);
+/** Validates a value as `ParamsMeta`, reporting every error with its path. */
+export function validateParamsMeta(value: unknown): $runtime.ValidationResult<ParamsMeta> {
+  return $runtime.validateWith(value, isParamsMeta, $checkParamsMeta);
 }
-/** Returns the value as `ElicitRequestURLParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseElicitRequestURLParamsMeta(value: unknown): ElicitRequestURLParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isElicitRequestURLParamsMeta,
-    $checkElicitRequestURLParamsMeta,
-    "ElicitRequestURLParamsMeta",
-  );
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying every error. */
+export function parseParamsMeta(value: unknown): ParamsMeta {
+  return $runtime.parseWith(value, isParamsMeta, $checkParamsMeta, "ParamsMeta");
 }
 /** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
@@ -2704,7 +2276,7 @@ export function parseTaskMetadata(value: unknown): TaskMetadata {
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isElicitRequestFormParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
@@ -2720,7 +2292,7 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkElicitRequestFormParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.message;
     if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value2 !== "string")
@@ -2744,70 +2316,6 @@ export function validateElicitRequestFormParams(value: unknown): $runtime.Valida
 /** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying every error. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
   return $runtime.parseWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams, "ElicitRequestFormParams");
-}
-/** Whether a value is a valid `ElicitRequestFormParamsMeta` (fast: builds no error objects). */
-export function isElicitRequestFormParamsMeta(value: unknown): value is ElicitRequestFormParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
-}
-function $checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isElicitRequestFormParamsMetaPart1(value1) || $isElicitRequestFormParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
-    }
-  }
-}
-/** Validates a value as `ElicitRequestFormParamsMeta`, reporting every error with its path. */
-export function validateElicitRequestFormParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<ElicitRequestFormParamsMeta> {
-  return $runtime.validateWith(value, isElicitRequestFormParamsMeta, $checkElicitRequestFormParamsMeta);
-}
-/** Returns the value as `ElicitRequestFormParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseElicitRequestFormParamsMeta(value: unknown): ElicitRequestFormParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isElicitRequestFormParamsMeta,
-    $checkElicitRequestFormParamsMeta,
-    "ElicitRequestFormParamsMeta",
-  );
 }
 /** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
@@ -5070,7 +4578,7 @@ export function parseCreateMessageRequest(value: unknown): CreateMessageRequest 
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCreateMessageRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.includeContext;
   if (value2 !== undefined && !(value2 === "allServers" || value2 === "none" || value2 === "thisServer")) return false;
   const value3 = value.maxTokens;
@@ -5100,7 +4608,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkCreateMessageRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.includeContext;
     if (value2 !== undefined) {
       if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
@@ -5214,70 +4722,6 @@ export function parseCreateMessageRequestParams(value: unknown): CreateMessageRe
     isCreateMessageRequestParams,
     $checkCreateMessageRequestParams,
     "CreateMessageRequestParams",
-  );
-}
-/** Whether a value is a valid `CreateMessageRequestParamsMeta` (fast: builds no error objects). */
-export function isCreateMessageRequestParamsMeta(value: unknown): value is CreateMessageRequestParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
-}
-function $checkCreateMessageRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isCreateMessageRequestParamsMetaPart1(value1) || $isCreateMessageRequestParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
-    }
-  }
-}
-/** Validates a value as `CreateMessageRequestParamsMeta`, reporting every error with its path. */
-export function validateCreateMessageRequestParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<CreateMessageRequestParamsMeta> {
-  return $runtime.validateWith(value, isCreateMessageRequestParamsMeta, $checkCreateMessageRequestParamsMeta);
-}
-/** Returns the value as `CreateMessageRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateMessageRequestParamsMeta(value: unknown): CreateMessageRequestParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isCreateMessageRequestParamsMeta,
-    $checkCreateMessageRequestParamsMeta,
-    "CreateMessageRequestParamsMeta",
   );
 }
 /** Whether a value is a valid `SamplingMessage` (fast: builds no error objects). */
@@ -5701,7 +5145,7 @@ export function parseListRootsRequest(value: unknown): ListRootsRequest {
 export function isRequestParams(value: unknown): value is RequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   return true;
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
@@ -5709,7 +5153,7 @@ function $checkRequestParams(value: unknown, path: string, errors: $runtime.Vali
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `RequestParams`, reporting every error with its path. */
@@ -5719,63 +5163,6 @@ export function validateRequestParams(value: unknown): $runtime.ValidationResult
 /** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parseRequestParams(value: unknown): RequestParams {
   return $runtime.parseWith(value, isRequestParams, $checkRequestParams, "RequestParams");
-}
-/** Whether a value is a valid `RequestParamsMeta` (fast: builds no error objects). */
-export function isRequestParamsMeta(value: unknown): value is RequestParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
-}
-function $checkRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isRequestParamsMetaPart1(value1) || $isRequestParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
-    }
-  }
-}
-/** Validates a value as `RequestParamsMeta`, reporting every error with its path. */
-export function validateRequestParamsMeta(value: unknown): $runtime.ValidationResult<RequestParamsMeta> {
-  return $runtime.validateWith(value, isRequestParamsMeta, $checkRequestParamsMeta);
-}
-/** Returns the value as `RequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseRequestParamsMeta(value: unknown): RequestParamsMeta {
-  return $runtime.parseWith(value, isRequestParamsMeta, $checkRequestParamsMeta, "RequestParamsMeta");
 }
 /** Whether a value is a valid `ElicitResult` (fast: builds no error objects). */
 export function isElicitResult(value: unknown): value is ElicitResult {
@@ -6053,11 +5440,11 @@ function $isCancelTaskRequestPart3(value: unknown): boolean {
 function $isCancelTaskRequestPart4(value: unknown): boolean {
   return typeof value === "string";
 }
-function $isCancelTaskResultMetaPart1(value: unknown): boolean {
+function $isResultMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function $isCancelTaskResultMetaPart2(value: unknown): boolean {
+function $isResultMetaPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -6090,20 +5477,6 @@ function $isCompletedTaskPart3(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function $isCreateTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isCreateTaskResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
 function $isFailedTaskPart1(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   return true;
@@ -6121,20 +5494,6 @@ function $isGetTaskRequestPart1(value: unknown): boolean {
   return true;
 }
 function $isGetTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isGetTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isGetTaskResultMetaPart2(value: unknown): boolean {
   if (!(
     typeof value === "number" &&
     Number.isInteger(value) &&
@@ -6192,20 +5551,6 @@ function $isUpdateTaskRequestPart2(value: unknown): boolean {
     return false;
   return true;
 }
-function $isUpdateTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isUpdateTaskResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
 function $isWorkingTaskPart1(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isFinite(value))) return false;
   return true;
@@ -6214,19 +5559,11 @@ function $isWorkingTaskPart2(value: unknown): boolean {
   if (value !== null) return false;
   return true;
 }
-function $isElicitRequestURLParamsMetaPart1(value: unknown): boolean {
+function $isParamsMetaPart1(value: unknown): boolean {
   if (typeof value !== "string") return false;
   return true;
 }
-function $isElicitRequestURLParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isElicitRequestFormParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isElicitRequestFormParamsMetaPart2(value: unknown): boolean {
+function $isParamsMetaPart2(value: unknown): boolean {
   if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
@@ -6628,14 +5965,6 @@ function $isCreateMessageRequestParamsPart4(value: unknown): boolean {
   }
   return true;
 }
-function $isCreateMessageRequestParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isCreateMessageRequestParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
 function $isSamplingMessagePart1(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   return true;
@@ -6666,14 +5995,6 @@ function $isModelPreferencesPart1(value: unknown): boolean {
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isModelHint(value[i1])) return false;
   }
-  return true;
-}
-function $isRequestParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isRequestParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
   return true;
 }
 function $isElicitResultPart1(value: unknown): boolean {

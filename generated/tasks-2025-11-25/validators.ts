@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c927b3de6e6526c60264e9ec9397ec80404328d2da12b718655d43d203f55764 ee80c98e11da895907bf8ad058a4a6e05b423883014188da7178a18f12b9a8a1
+// Fingerprint: 770c4b252935406f32bda3824f34a6d843c78a5fa86e7a98cdbadeb0cb87e586 4981d6366f7bff35350e0083123750d668e5b2e1b7cb722f584ea14975fdeeb1
 
 import type {
   TaskStatus,
@@ -12,7 +12,7 @@ import type {
   Task,
   CreateTaskResult,
   TaskAugmentedRequestParams,
-  TaskAugmentedRequestParamsMeta,
+  ParamsMeta,
   GetTaskRequest,
   GetTaskRequestParams,
   GetTaskResult,
@@ -40,7 +40,6 @@ import type {
   RequestId,
   Result,
   PaginatedRequestParams,
-  PaginatedRequestParamsMeta,
   NotificationParams,
 } from "./types.js";
 import * as $runtime from "./runtime.js";
@@ -264,7 +263,7 @@ export function parseCreateTaskResult(value: unknown): CreateTaskResult {
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isTaskAugmentedRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.task;
   if (value2 !== undefined && !isTaskMetadata(value2)) return false;
   return true;
@@ -274,7 +273,7 @@ function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: 
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkTaskAugmentedRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.task;
     if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
   }
@@ -294,14 +293,14 @@ export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRe
     "TaskAugmentedRequestParams",
   );
 }
-/** Whether a value is a valid `TaskAugmentedRequestParamsMeta` (fast: builds no error objects). */
-export function isTaskAugmentedRequestParamsMeta(value: unknown): value is TaskAugmentedRequestParamsMeta {
+/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects). */
+export function isParamsMeta(value: unknown): value is ParamsMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (value1 !== undefined && !isProgressToken(value1)) return false;
   return true;
 }
-function $checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
@@ -309,20 +308,13 @@ function $checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, erro
     if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
-/** Validates a value as `TaskAugmentedRequestParamsMeta`, reporting every error with its path. */
-export function validateTaskAugmentedRequestParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<TaskAugmentedRequestParamsMeta> {
-  return $runtime.validateWith(value, isTaskAugmentedRequestParamsMeta, $checkTaskAugmentedRequestParamsMeta);
+/** Validates a value as `ParamsMeta`, reporting every error with its path. */
+export function validateParamsMeta(value: unknown): $runtime.ValidationResult<ParamsMeta> {
+  return $runtime.validateWith(value, isParamsMeta, $checkParamsMeta);
 }
-/** Returns the value as `TaskAugmentedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseTaskAugmentedRequestParamsMeta(value: unknown): TaskAugmentedRequestParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isTaskAugmentedRequestParamsMeta,
-    $checkTaskAugmentedRequestParamsMeta,
-    "TaskAugmentedRequestParamsMeta",
-  );
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying every error. */
+export function parseParamsMeta(value: unknown): ParamsMeta {
+  return $runtime.parseWith(value, isParamsMeta, $checkParamsMeta, "ParamsMeta");
 }
 /** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -1236,7 +1228,7 @@ export function parseResult(value: unknown): Result {
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isPaginatedRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.cursor;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   return true;
@@ -1246,7 +1238,7 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $run
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkPaginatedRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.cursor;
     if (value2 !== undefined) {
       if (typeof value2 !== "string")
@@ -1261,36 +1253,6 @@ export function validatePaginatedRequestParams(value: unknown): $runtime.Validat
 /** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying every error. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
   return $runtime.parseWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
-}
-/** Whether a value is a valid `PaginatedRequestParamsMeta` (fast: builds no error objects). */
-export function isPaginatedRequestParamsMeta(value: unknown): value is PaginatedRequestParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !isProgressToken(value1)) return false;
-  return true;
-}
-function $checkPaginatedRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
-  }
-}
-/** Validates a value as `PaginatedRequestParamsMeta`, reporting every error with its path. */
-export function validatePaginatedRequestParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<PaginatedRequestParamsMeta> {
-  return $runtime.validateWith(value, isPaginatedRequestParamsMeta, $checkPaginatedRequestParamsMeta);
-}
-/** Returns the value as `PaginatedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parsePaginatedRequestParamsMeta(value: unknown): PaginatedRequestParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isPaginatedRequestParamsMeta,
-    $checkPaginatedRequestParamsMeta,
-    "PaginatedRequestParamsMeta",
-  );
 }
 /** Whether a value is a valid `NotificationParams` (fast: builds no error objects). */
 export function isNotificationParams(value: unknown): value is NotificationParams {
