@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 6c8047ba5be6a99e60a1e079d04d978c4f959a86577423ecb50a12d3d9e07971 34b24688557afe7f87deca1ae432145fc34ab8c6ed5bbeb196a68dabc086308e
+// Fingerprint: 38cf4c2480f21dcb22d934229425bc59343f5ca955c620ca8c93a4a9f0c85d5b a35dbdd418bd0af149e1b3068accd90c5ff61a12ab6e1052b8c61a78421e8b84
 
 export interface CancelTaskRequest {
   jsonrpc: "2.0";
@@ -185,7 +185,10 @@ export interface ElicitRequestURLParams {
   /** The elicitation mode. */
   mode: "url";
   task?: TaskMetadata;
-  /** The URL that the user should navigate to. */
+  /**
+   * The URL that the user should navigate to.
+   * @format uri
+   */
   url: string;
 }
 
@@ -265,7 +268,9 @@ export interface McpElicitationUntitledMultiSelectEnumSchema {
   default?: string[] | null;
   description?: string | null;
   items: McpElicitationUntitledEnumItems;
+  /** @format uint64 */
   maxItems?: number | null;
+  /** @format uint64 */
   minItems?: number | null;
   title?: string | null;
   type: McpElicitationArrayType;
@@ -282,7 +287,9 @@ export interface McpElicitationTitledMultiSelectEnumSchema {
   default?: string[] | null;
   description?: string | null;
   items: McpElicitationTitledEnumItems;
+  /** @format uint64 */
   maxItems?: number | null;
+  /** @format uint64 */
   minItems?: number | null;
   title?: string | null;
   type: McpElicitationArrayType;
@@ -305,7 +312,9 @@ export interface McpElicitationStringSchema {
   default?: string | null;
   description?: string | null;
   format?: McpElicitationStringFormat | null;
+  /** @format uint32 */
   maxLength?: number | null;
+  /** @format uint32 */
   minLength?: number | null;
   title?: string | null;
   type: McpElicitationStringType;
@@ -314,9 +323,12 @@ export interface McpElicitationStringSchema {
 export type McpElicitationStringFormat = "email" | "uri" | "date" | "date-time";
 
 export interface McpElicitationNumberSchema {
+  /** @format double */
   default?: number | null;
   description?: string | null;
+  /** @format double */
   maximum?: number | null;
+  /** @format double */
   minimum?: number | null;
   title?: string | null;
   type: McpElicitationNumberType;
@@ -458,6 +470,9 @@ export interface Root {
   _meta?: { [key: string]: unknown };
   /** An optional human-readable name for the root. */
   name?: string;
-  /** The URI identifying the root (file:// for now). */
+  /**
+   * The URI identifying the root (file:// for now).
+   * @format uri
+   */
   uri: string;
 }
