@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 79e8c88fac3ecac959cf084e7f256bd6c008d043c86455c004e4e16f1a3f5b30 9cdcfa830c040e82666489134250602a330e71985a40d7b46aae76c14aa69d34
+// Fingerprint: 35a54a268a64644a11004217b04b951e2439facd0737cc273afdea9395a907fc f148d898da416dea41601b843d05149c7bd8538430c356b577df518d7a41c51a
 
 import type {
   CancelTaskRequest,
@@ -120,11 +120,11 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
     if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isCancelTaskRequestPart1(value2) || $isCancelTaskRequestPart2(value2))) {
-      if ($isCancelTaskRequestPart4(value2)) {
+    else if (!($isString(value2) || $isSafeInteger(value2))) {
+      if ($isString(value2)) {
         if (typeof value2 !== "string")
           $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isCancelTaskRequestPart3(value2)) {
+      } else if ($isAnyNumber(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
           $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
@@ -225,8 +225,7 @@ export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestP
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMeta(value1)) return false;
-  return true;
+  return value1 === undefined || isResultMeta(value1);
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
@@ -260,8 +259,7 @@ export function isResultMeta(value: unknown): value is ResultMeta {
   )
     return false;
   const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isResultMetaRelatedTask(value2)) return false;
-  return true;
+  return value2 === undefined || isResultMetaRelatedTask(value2);
 }
 function $checkResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta";
@@ -269,8 +267,8 @@ function $checkResultMeta(value: unknown, path: string, errors: $runtime.Validat
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!($isResultMetaPart1(value1) || $isResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isSafeInteger(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(
               errors,
@@ -280,7 +278,7 @@ function $checkResultMeta(value: unknown, path: string, errors: $runtime.Validat
               value1,
               at + "/properties/progressToken/anyOf/0/type",
             );
-        } else if ($isCancelTaskRequestPart3(value1)) {
+        } else if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
             $runtime.unexpected(
               errors,
@@ -444,8 +442,8 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Vali
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isCancelledTaskPart1(value6) || $isCancelledTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -455,7 +453,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Vali
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -527,7 +525,7 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.result;
-  if (!$isCompletedTaskPart1(value8)) return false;
+  if (!$isObject(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -584,8 +582,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isCompletedTaskPart2(value6) || $isCompletedTaskPart3(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -595,7 +593,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -659,18 +657,14 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isResultMeta(value1)) return false;
-  if (!isTask(value)) return false;
-  return true;
+  return isTask(value);
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-    else {
-      const value1 = value._meta;
-      if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-    }
+    const value1 = value._meta;
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     $checkTask(value, path, errors);
   }
 }
@@ -768,7 +762,7 @@ export function isFailedTask(value: unknown): value is FailedTask {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.error;
-  if (!$isFailedTaskPart1(value8)) return false;
+  if (!$isObject(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -825,8 +819,8 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isFailedTaskPart2(value6) || $isFailedTaskPart3(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -836,7 +830,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -928,11 +922,11 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
     if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isGetTaskRequestPart1(value2) || $isGetTaskRequestPart2(value2))) {
-      if ($isCancelTaskRequestPart4(value2)) {
+    else if (!($isString(value2) || $isSafeInteger(value2))) {
+      if ($isString(value2)) {
         if (typeof value2 !== "string")
           $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isCancelTaskRequestPart3(value2)) {
+      } else if ($isAnyNumber(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
           $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
@@ -1034,18 +1028,14 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !isResultMeta(value1)) return false;
-  if (!isDetailedTask(value)) return false;
-  return true;
+  return isDetailedTask(value);
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-    else {
-      const value1 = value._meta;
-      if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-    }
+    const value1 = value._meta;
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     $checkDetailedTask(value, path, errors);
   }
 }
@@ -1222,8 +1212,8 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isInputRequiredTaskPart1(value6) || $isInputRequiredTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -1233,7 +1223,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -1293,8 +1283,7 @@ export function parseInputRequiredTask(value: unknown): InputRequiredTask {
 }
 /** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
 export function isInputResponse(value: unknown): value is InputResponse {
-  if (!(isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value))) return false;
-  return true;
+  return isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value);
 }
 function $checkInputResponse(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
@@ -1407,8 +1396,8 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isTaskPart1(value6) || $isTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -1418,7 +1407,7 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -1476,28 +1465,24 @@ export function parseTask(value: unknown): Task {
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isTaskStatusNotificationParamsPart1(value1)) return false;
-  if (!isDetailedTask(value)) return false;
-  return true;
+  if (value1 !== undefined && !$isObject(value1)) return false;
+  return isDetailedTask(value);
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-    else {
-      const value1 = value._meta;
-      if (value1 !== undefined) {
-        if (!$runtime.isObject(value1))
-          $runtime.unexpected(
-            errors,
-            path + "/_meta",
-            "type",
-            "an object",
-            value1,
-            at + "/allOf/0/properties/_meta/type",
-          );
-      }
+    const value1 = value._meta;
+    if (value1 !== undefined) {
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(
+          errors,
+          path + "/_meta",
+          "type",
+          "an object",
+          value1,
+          at + "/allOf/0/properties/_meta/type",
+        );
     }
     $checkDetailedTask(value, path, errors);
   }
@@ -1575,15 +1560,13 @@ export function parseTaskStatusNotification(value: unknown): TaskStatusNotificat
 }
 /** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  if (!(
+  return (
     value === "working" ||
     value === "input_required" ||
     value === "completed" ||
     value === "failed" ||
     value === "cancelled"
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
@@ -1617,7 +1600,7 @@ export function isTaskSubscriptionAcknowledgedNotifications(
 ): value is TaskSubscriptionAcknowledgedNotifications {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !$isTaskSubscriptionAcknowledgedNotificationsPart1(value1)) return false;
+  if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
@@ -1687,7 +1670,7 @@ export function parseTaskSubscriptionAcknowledgedNotifications(
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !$isTaskSubscriptionNotificationsPart1(value1)) return false;
+  if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
@@ -1746,8 +1729,7 @@ export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscrip
 /** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
   if (!$runtime.isObject(value)) return false;
-  if (Object.keys(value).length !== 0) return false;
-  return true;
+  return Object.keys(value).length === 0;
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
@@ -1810,11 +1792,11 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
     if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isUpdateTaskRequestPart1(value2) || $isUpdateTaskRequestPart2(value2))) {
-      if ($isCancelTaskRequestPart4(value2)) {
+    else if (!($isString(value2) || $isSafeInteger(value2))) {
+      if ($isString(value2)) {
         if (typeof value2 !== "string")
           $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isCancelTaskRequestPart3(value2)) {
+      } else if ($isAnyNumber(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
           $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
@@ -1920,8 +1902,7 @@ export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestP
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMeta(value1)) return false;
-  return true;
+  return value1 === undefined || isResultMeta(value1);
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
@@ -2011,8 +1992,8 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.Valida
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isWorkingTaskPart1(value6) || $isWorkingTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -2022,7 +2003,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.Valida
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -2082,8 +2063,7 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
-  if (!isElicitRequestParams(value2)) return false;
-  return true;
+  return isElicitRequestParams(value2);
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
@@ -2115,8 +2095,7 @@ export function parseElicitRequest(value: unknown): ElicitRequest {
 }
 /** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects). */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  if (!(isElicitRequestURLParams(value) || isElicitRequestFormParams(value))) return false;
-  return true;
+  return isElicitRequestURLParams(value) || isElicitRequestFormParams(value);
 }
 function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestParams";
@@ -2145,8 +2124,7 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   const value5 = value.task;
   if (value5 !== undefined && !isTaskMetadata(value5)) return false;
   const value6 = value.url;
-  if (typeof value6 !== "string") return false;
-  return true;
+  return typeof value6 === "string";
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
@@ -2193,9 +2171,7 @@ export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLPar
 export function isParamsMeta(value: unknown): value is ParamsMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
+  return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
@@ -2203,8 +2179,8 @@ function $checkParamsMeta(value: unknown, path: string, errors: $runtime.Validat
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!($isParamsMetaPart1(value1) || $isParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isInteger(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(
               errors,
@@ -2214,7 +2190,7 @@ function $checkParamsMeta(value: unknown, path: string, errors: $runtime.Validat
               value1,
               at + "/properties/progressToken/type",
             );
-        } else if ($isCancelTaskRequestPart3(value1)) {
+        } else if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
             $runtime.unexpected(
               errors,
@@ -2250,8 +2226,7 @@ export function parseParamsMeta(value: unknown): ParamsMeta {
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.ttl;
-  if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1))) return false;
-  return true;
+  return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
@@ -2284,8 +2259,7 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
   const value4 = value.requestedSchema;
   if (!isMcpElicitationSchema(value4)) return false;
   const value5 = value.task;
-  if (value5 !== undefined && !isTaskMetadata(value5)) return false;
-  return true;
+  return value5 === undefined || isTaskMetadata(value5);
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
@@ -2323,9 +2297,9 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
-  if (!$isMcpElicitationSchemaPart1(value2)) return false;
+  if (!$isMcpElicitationPrimitiveSchemaMap(value2)) return false;
   const value3 = value.required;
-  if (value3 !== undefined && !($isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
   if (!isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
@@ -2339,11 +2313,11 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationSchemaPart3(value1) || $isMcpElicitationSchemaPart4(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
         } else {
@@ -2377,8 +2351,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value5 = value.required;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationSchemaPart5(value5) || $isMcpElicitationSchemaPart6(value5))) {
-        if ($isMcpElicitationSchemaPart7(value5)) {
+      if (!($isStringArray(value5) || $isNull(value5))) {
+        if ($isArray(value5)) {
           if (!Array.isArray(value5))
             $runtime.unexpected(
               errors,
@@ -2402,7 +2376,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
         } else {
@@ -2442,14 +2416,12 @@ export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema 
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
-  if (!(
+  return (
     isMcpElicitationEnumSchema(value) ||
     isMcpElicitationStringSchema(value) ||
     isMcpElicitationNumberSchema(value) ||
     isMcpElicitationBooleanSchema(value)
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
@@ -2478,13 +2450,11 @@ export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitati
 }
 /** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
-  if (!(
+  return (
     isMcpElicitationSingleSelectEnumSchema(value) ||
     isMcpElicitationMultiSelectEnumSchema(value) ||
     isMcpElicitationLegacyTitledEnumSchema(value)
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
@@ -2510,9 +2480,7 @@ export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnu
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
-    return false;
-  return true;
+  return isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value);
 }
 function $checkMcpElicitationSingleSelectEnumSchema(
   value: unknown,
@@ -2553,7 +2521,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!$isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isStringArray(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -2575,14 +2543,11 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -2599,11 +2564,8 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
-      )) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -2613,7 +2575,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -2655,14 +2617,11 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart4(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -2715,8 +2674,7 @@ export function parseMcpElicitationUntitledSingleSelectEnumSchema(
 }
 /** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
-  if (value !== "string") return false;
-  return true;
+  return value === "string";
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
@@ -2745,7 +2703,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (!$isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationConstOptionArray(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -2767,14 +2725,11 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -2791,11 +2746,8 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
-      )) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -2805,7 +2757,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -2839,14 +2791,11 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart4(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -2950,9 +2899,7 @@ export function parseMcpElicitationConstOption(value: unknown): McpElicitationCo
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
-    return false;
-  return true;
+  return isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value);
 }
 function $checkMcpElicitationMultiSelectEnumSchema(
   value: unknown,
@@ -2985,8 +2932,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !($isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
-    return false;
+  if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
@@ -3032,11 +2978,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationSchemaPart7(value1)) {
+      if (!($isStringArray(value1) || $isNull(value1))) {
+        if ($isArray(value1)) {
           if (!Array.isArray(value1))
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
@@ -3053,7 +2996,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3070,11 +3013,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value4 = value.description;
     if (value4 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
-      )) {
-        if ($isCancelTaskRequestPart4(value4)) {
+      if (!($isString(value4) || $isNull(value4))) {
+        if ($isString(value4)) {
           if (typeof value4 !== "string")
             $runtime.unexpected(
               errors,
@@ -3084,7 +3024,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
               value4,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(
               errors,
@@ -3111,11 +3051,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart3(value6)) {
+      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+        if ($isAnyNumber(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
             $runtime.unexpected(
               errors,
@@ -3127,7 +3064,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             );
           else if (!(value6 >= 0))
             $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
@@ -3144,11 +3081,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value7 = value.minItems;
     if (value7 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
-      )) {
-        if ($isCancelTaskRequestPart3(value7)) {
+      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+        if ($isAnyNumber(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
             $runtime.unexpected(
               errors,
@@ -3160,7 +3094,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             );
           else if (!(value7 >= 0))
             $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isCancelledTaskPart3(value7)) {
+        } else if ($isNull(value7)) {
           if (value7 !== null)
             $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
@@ -3177,14 +3111,11 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value8 = value.title;
     if (value8 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
-      )) {
-        if ($isCancelTaskRequestPart4(value8)) {
+      if (!($isString(value8) || $isNull(value8))) {
+        if ($isString(value8)) {
           if (typeof value8 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value8)) {
+        } else if ($isNull(value8)) {
           if (value8 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
@@ -3247,7 +3178,7 @@ export function parseMcpElicitationUntitledMultiSelectEnumSchema(
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.enum;
-  if (!$isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
+  if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   if (!isMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
@@ -3309,8 +3240,7 @@ export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicita
 }
 /** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
-  if (value !== "array") return false;
-  return true;
+  return value === "array";
 }
 function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
@@ -3330,8 +3260,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 ): value is McpElicitationTitledMultiSelectEnumSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !($isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
-    return false;
+  if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
@@ -3377,11 +3306,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationSchemaPart7(value1)) {
+      if (!($isStringArray(value1) || $isNull(value1))) {
+        if ($isArray(value1)) {
           if (!Array.isArray(value1))
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
@@ -3398,7 +3324,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3415,11 +3341,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value4 = value.description;
     if (value4 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
-      )) {
-        if ($isCancelTaskRequestPart4(value4)) {
+      if (!($isString(value4) || $isNull(value4))) {
+        if ($isString(value4)) {
           if (typeof value4 !== "string")
             $runtime.unexpected(
               errors,
@@ -3429,7 +3352,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
               value4,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(
               errors,
@@ -3456,11 +3379,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart3(value6)) {
+      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+        if ($isAnyNumber(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
             $runtime.unexpected(
               errors,
@@ -3472,7 +3392,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             );
           else if (!(value6 >= 0))
             $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
@@ -3489,11 +3409,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value7 = value.minItems;
     if (value7 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
-      )) {
-        if ($isCancelTaskRequestPart3(value7)) {
+      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+        if ($isAnyNumber(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
             $runtime.unexpected(
               errors,
@@ -3505,7 +3422,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             );
           else if (!(value7 >= 0))
             $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isCancelledTaskPart3(value7)) {
+        } else if ($isNull(value7)) {
           if (value7 !== null)
             $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
@@ -3522,14 +3439,11 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value8 = value.title;
     if (value8 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
-      )) {
-        if ($isCancelTaskRequestPart4(value8)) {
+      if (!($isString(value8) || $isNull(value8))) {
+        if ($isString(value8)) {
           if (typeof value8 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value8)) {
+        } else if ($isNull(value8)) {
           if (value8 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
@@ -3592,7 +3506,7 @@ export function parseMcpElicitationTitledMultiSelectEnumSchema(
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.anyOf;
-  if (!$isMcpElicitationTitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "anyOf")) return false;
   }
@@ -3647,9 +3561,9 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!$isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
+  if (!$isStringArray(value3)) return false;
   const value4 = value.enumNames;
-  if (value4 !== undefined && !($isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
+  if (value4 !== undefined && !($isStringArray(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
@@ -3678,13 +3592,11 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || $isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
-      )) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3701,10 +3613,8 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || $isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
-      )) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -3714,7 +3624,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -3756,10 +3666,8 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value6 = value.enumNames;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || $isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
-      )) {
-        if ($isMcpElicitationSchemaPart7(value6)) {
+      if (!($isStringArray(value6) || $isNull(value6))) {
+        if ($isArray(value6)) {
           if (!Array.isArray(value6))
             $runtime.unexpected(
               errors,
@@ -3783,7 +3691,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
         } else {
@@ -3800,13 +3708,11 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value9 = value.title;
     if (value9 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart9(value9) || $isMcpElicitationLegacyTitledEnumSchemaPart10(value9)
-      )) {
-        if ($isCancelTaskRequestPart4(value9)) {
+      if (!($isString(value9) || $isNull(value9))) {
+        if ($isString(value9)) {
           if (typeof value9 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value9)) {
+        } else if ($isNull(value9)) {
           if (value9 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
         } else {
@@ -3907,11 +3813,11 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart1(value1) || $isMcpElicitationStringSchemaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3928,8 +3834,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart3(value2) || $isMcpElicitationStringSchemaPart4(value2))) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -3939,7 +3845,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -3963,9 +3869,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || $isMcpElicitationStringSchemaPart5(value3))) {
-        if ($isCancelTaskRequestPart4(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if ($isCancelledTaskPart3(value3)) {
+      if (!(isMcpElicitationStringFormat(value3) || $isNull(value3))) {
+        if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+        else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(
               errors,
@@ -3989,8 +3895,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value4 = value.maxLength;
     if (value4 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart6(value4) || $isMcpElicitationStringSchemaPart7(value4))) {
-        if ($isCancelTaskRequestPart3(value4)) {
+      if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
+        if ($isAnyNumber(value4)) {
           if (!(typeof value4 === "number" && Number.isInteger(value4)))
             $runtime.unexpected(
               errors,
@@ -4008,7 +3914,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               "must be >= 0",
               at + "/properties/maxLength/minimum",
             );
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
         } else {
@@ -4025,8 +3931,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value5 = value.minLength;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart8(value5) || $isMcpElicitationStringSchemaPart9(value5))) {
-        if ($isCancelTaskRequestPart3(value5)) {
+      if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
+        if ($isAnyNumber(value5)) {
           if (!(typeof value5 === "number" && Number.isInteger(value5)))
             $runtime.unexpected(
               errors,
@@ -4044,7 +3950,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               "must be >= 0",
               at + "/properties/minLength/minimum",
             );
-        } else if ($isCancelledTaskPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
         } else {
@@ -4061,11 +3967,11 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart10(value6) || $isMcpElicitationStringSchemaPart11(value6))) {
-        if ($isCancelTaskRequestPart4(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -4120,8 +4026,7 @@ export function parseMcpElicitationStringSchema(value: unknown): McpElicitationS
 }
 /** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
-  if (!(value === "email" || value === "uri" || value === "date" || value === "date-time")) return false;
-  return true;
+  return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
@@ -4180,11 +4085,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart1(value1) || $isMcpElicitationNumberSchemaPart2(value1))) {
-        if ($isCancelTaskRequestPart3(value1)) {
+      if (!($isNumber(value1) || $isNull(value1))) {
+        if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isFinite(value1)))
             $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -4201,8 +4106,8 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart3(value2) || $isMcpElicitationNumberSchemaPart4(value2))) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -4212,7 +4117,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -4236,11 +4141,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.maximum;
     if (value3 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart5(value3) || $isMcpElicitationNumberSchemaPart6(value3))) {
-        if ($isCancelTaskRequestPart3(value3)) {
+      if (!($isNumber(value3) || $isNull(value3))) {
+        if ($isAnyNumber(value3)) {
           if (!(typeof value3 === "number" && Number.isFinite(value3)))
             $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if ($isCancelledTaskPart3(value3)) {
+        } else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
         } else {
@@ -4257,11 +4162,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value4 = value.minimum;
     if (value4 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart7(value4) || $isMcpElicitationNumberSchemaPart8(value4))) {
-        if ($isCancelTaskRequestPart3(value4)) {
+      if (!($isNumber(value4) || $isNull(value4))) {
+        if ($isAnyNumber(value4)) {
           if (!(typeof value4 === "number" && Number.isFinite(value4)))
             $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
         } else {
@@ -4278,11 +4183,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value5 = value.title;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart9(value5) || $isMcpElicitationNumberSchemaPart10(value5))) {
-        if ($isCancelTaskRequestPart4(value5)) {
+      if (!($isString(value5) || $isNull(value5))) {
+        if ($isString(value5)) {
           if (typeof value5 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
         } else {
@@ -4336,8 +4241,7 @@ export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationN
 }
 /** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
-  if (!(value === "number" || value === "integer")) return false;
-  return true;
+  return value === "number" || value === "integer";
 }
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
@@ -4379,8 +4283,8 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart1(value1) || $isMcpElicitationBooleanSchemaPart2(value1))) {
-        if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+      if (!($isBoolean(value1) || $isNull(value1))) {
+        if ($isBoolean(value1)) {
           if (typeof value1 !== "boolean")
             $runtime.unexpected(
               errors,
@@ -4390,7 +4294,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
               value1,
               at + "/properties/default/type",
             );
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -4407,8 +4311,8 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart4(value2) || $isMcpElicitationBooleanSchemaPart5(value2))) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -4418,7 +4322,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -4442,11 +4346,11 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
     const value3 = value.title;
     if (value3 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart6(value3) || $isMcpElicitationBooleanSchemaPart7(value3))) {
-        if ($isCancelTaskRequestPart4(value3)) {
+      if (!($isString(value3) || $isNull(value3))) {
+        if ($isString(value3)) {
           if (typeof value3 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value3)) {
+        } else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
         } else {
@@ -4493,8 +4397,7 @@ export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitation
 }
 /** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
-  if (value !== "boolean") return false;
-  return true;
+  return value === "boolean";
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
@@ -4517,8 +4420,7 @@ export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBo
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
-  if (value !== "object") return false;
-  return true;
+  return value === "object";
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
@@ -4543,8 +4445,7 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
-  if (!isCreateMessageRequestParams(value2)) return false;
-  return true;
+  return isCreateMessageRequestParams(value2);
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
@@ -4584,13 +4485,13 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value3 = value.maxTokens;
   if (!(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.messages;
-  if (!$isCreateMessageRequestParamsPart1(value4)) return false;
+  if (!$isSamplingMessageArray(value4)) return false;
   const value5 = value.metadata;
-  if (value5 !== undefined && !$isCreateMessageRequestParamsPart2(value5)) return false;
+  if (value5 !== undefined && !$isObject(value5)) return false;
   const value6 = value.modelPreferences;
   if (value6 !== undefined && !isModelPreferences(value6)) return false;
   const value7 = value.stopSequences;
-  if (value7 !== undefined && !$isCreateMessageRequestParamsPart3(value7)) return false;
+  if (value7 !== undefined && !$isStringArray(value7)) return false;
   const value8 = value.systemPrompt;
   if (value8 !== undefined && typeof value8 !== "string") return false;
   const value9 = value.task;
@@ -4600,8 +4501,7 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value11 = value.toolChoice;
   if (value11 !== undefined && !isToolChoice(value11)) return false;
   const value12 = value.tools;
-  if (value12 !== undefined && !$isCreateMessageRequestParamsPart4(value12)) return false;
-  return true;
+  return value12 === undefined || $isToolArray(value12);
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
@@ -4728,12 +4628,11 @@ export function parseCreateMessageRequestParams(value: unknown): CreateMessageRe
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isSamplingMessagePart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
   if (!isSamplingContent(value2)) return false;
   const value3 = value.role;
-  if (!isRole(value3)) return false;
-  return true;
+  return isRole(value3);
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
@@ -4762,14 +4661,13 @@ export function parseSamplingMessage(value: unknown): SamplingMessage {
 }
 /** Whether a value is a valid `SamplingContent` (fast: builds no error objects). */
 export function isSamplingContent(value: unknown): value is SamplingContent {
-  if (!(isSamplingMessageContentBlock(value) || $isSamplingContentPart1(value))) return false;
-  return true;
+  return isSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
 }
 function $checkSamplingContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
-  if (!(isSamplingMessageContentBlock(value) || $isSamplingContentPart2(value))) {
-    if ($isSamplingContentPart3(value)) $checkSamplingMessageContentBlock(value, path, errors);
-    else if ($isMcpElicitationSchemaPart7(value)) {
+  if (!(isSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
+    if ($isObject(value)) $checkSamplingMessageContentBlock(value, path, errors);
+    else if ($isArray(value)) {
       if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
@@ -4794,17 +4692,11 @@ export function parseSamplingContent(value: unknown): SamplingContent {
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isSamplingMessageContentBlockPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.type;
-  if (!(
-    value2 === "text" ||
-    value2 === "image" ||
-    value2 === "audio" ||
-    value2 === "tool_use" ||
-    value2 === "tool_result"
-  ))
-    return false;
-  return true;
+  return (
+    value2 === "text" || value2 === "image" || value2 === "audio" || value2 === "tool_use" || value2 === "tool_result"
+  );
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
@@ -4851,8 +4743,7 @@ export function parseSamplingMessageContentBlock(value: unknown): SamplingMessag
 }
 /** Whether a value is a valid `Role` (fast: builds no error objects). */
 export function isRole(value: unknown): value is Role {
-  if (!(value === "assistant" || value === "user")) return false;
-  return true;
+  return value === "assistant" || value === "user";
 }
 function $checkRole(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
@@ -4874,14 +4765,12 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
   const value2 = value.hints;
-  if (value2 !== undefined && !$isModelPreferencesPart1(value2)) return false;
+  if (value2 !== undefined && !$isModelHintArray(value2)) return false;
   const value3 = value.intelligencePriority;
   if (value3 !== undefined && !(typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1))
     return false;
   const value4 = value.speedPriority;
-  if (value4 !== undefined && !(typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1))
-    return false;
-  return true;
+  return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
@@ -5002,8 +4891,7 @@ export function parseModelPreferences(value: unknown): ModelPreferences {
 export function isModelHint(value: unknown): value is ModelHint {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.name;
-  if (value1 !== undefined && typeof value1 !== "string") return false;
-  return true;
+  return value1 === undefined || typeof value1 === "string";
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
@@ -5028,8 +4916,7 @@ export function parseModelHint(value: unknown): ModelHint {
 export function isToolChoice(value: unknown): value is ToolChoice {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.mode;
-  if (value1 !== undefined && !(value1 === "auto" || value1 === "none" || value1 === "required")) return false;
-  return true;
+  return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
@@ -5063,8 +4950,7 @@ export function isTool(value: unknown): value is Tool {
   const value1 = value.name;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputSchema;
-  if (!isToolInputSchema(value2)) return false;
-  return true;
+  return isToolInputSchema(value2);
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
@@ -5091,8 +4977,7 @@ export function parseTool(value: unknown): Tool {
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.type;
-  if (value1 !== "object") return false;
-  return true;
+  return value1 === "object";
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
@@ -5118,8 +5003,7 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
-  if (value2 !== undefined && !isRequestParams(value2)) return false;
-  return true;
+  return value2 === undefined || isRequestParams(value2);
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
@@ -5145,8 +5029,7 @@ export function parseListRootsRequest(value: unknown): ListRootsRequest {
 export function isRequestParams(value: unknown): value is RequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
-  return true;
+  return value1 === undefined || isParamsMeta(value1);
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
@@ -5168,12 +5051,11 @@ export function parseRequestParams(value: unknown): RequestParams {
 export function isElicitResult(value: unknown): value is ElicitResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isElicitResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
   if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline")) return false;
   const value3 = value.content;
-  if (value3 !== undefined && !$isElicitResultPart3(value3)) return false;
-  return true;
+  return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
@@ -5202,13 +5084,8 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       else {
         for (const key6 in value5) {
           const item7 = value5[key6];
-          if (!(
-            $isElicitResultPart4(item7) ||
-            $isElicitResultPart5(item7) ||
-            $isElicitResultPart6(item7) ||
-            $isElicitResultPart7(item7)
-          )) {
-            if ($isMcpElicitationSchemaPart7(item7)) {
+          if (!($isStringArray(item7) || $isString(item7) || $isInteger(item7) || $isBoolean(item7))) {
+            if ($isArray(item7)) {
               if (!Array.isArray(item7))
                 $runtime.unexpected(
                   errors,
@@ -5232,7 +5109,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                     );
                 }
               }
-            } else if ($isCancelTaskRequestPart4(item7)) {
+            } else if ($isString(item7)) {
               if (typeof item7 !== "string")
                 $runtime.unexpected(
                   errors,
@@ -5242,7 +5119,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isCancelTaskRequestPart3(item7)) {
+            } else if ($isAnyNumber(item7)) {
               if (!(typeof item7 === "number" && Number.isInteger(item7)))
                 $runtime.unexpected(
                   errors,
@@ -5252,7 +5129,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isMcpElicitationBooleanSchemaPart3(item7)) {
+            } else if ($isBoolean(item7)) {
               if (typeof item7 !== "boolean")
                 $runtime.unexpected(
                   errors,
@@ -5290,7 +5167,7 @@ export function parseElicitResult(value: unknown): ElicitResult {
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isCreateMessageResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
   if (!isSamplingContent(value2)) return false;
   const value3 = value.model;
@@ -5298,8 +5175,7 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
   const value4 = value.role;
   if (!isRole(value4)) return false;
   const value5 = value.stopReason;
-  if (value5 !== undefined && typeof value5 !== "string") return false;
-  return true;
+  return value5 === undefined || typeof value5 === "string";
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
@@ -5346,10 +5222,9 @@ export function parseCreateMessageResult(value: unknown): CreateMessageResult {
 export function isListRootsResult(value: unknown): value is ListRootsResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isListRootsResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.roots;
-  if (!$isListRootsResultPart2(value2)) return false;
-  return true;
+  return $isRootArray(value2);
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
@@ -5384,12 +5259,11 @@ export function parseListRootsResult(value: unknown): ListRootsResult {
 export function isRoot(value: unknown): value is Root {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isRootPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.name;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.uri;
-  if (typeof value3 !== "string") return false;
-  return true;
+  return typeof value3 === "string";
 }
 function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
@@ -5420,154 +5294,37 @@ export function parseRoot(value: unknown): Root {
   return $runtime.parseWith(value, isRoot, $checkRoot, "Root");
 }
 
-function $isCancelTaskRequestPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isCancelTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isCancelTaskRequestPart3(value: unknown): boolean {
-  return typeof value === "number";
-}
-function $isCancelTaskRequestPart4(value: unknown): boolean {
+function $isString(value: unknown): boolean {
   return typeof value === "string";
 }
-function $isResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
+function $isSafeInteger(value: unknown): boolean {
+  return (
+    typeof value === "number" && Number.isInteger(value) && value >= -9007199254740991 && value <= 9007199254740991
+  );
 }
-function $isResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
+function $isAnyNumber(value: unknown): boolean {
+  return typeof value === "number";
 }
-function $isCancelledTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
+function $isNumber(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value);
 }
-function $isCancelledTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isCancelledTaskPart3(value: unknown): boolean {
+function $isNull(value: unknown): boolean {
   return value === null;
 }
-function $isCompletedTaskPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
+function $isObject(value: unknown): boolean {
+  return $runtime.isObject(value);
 }
-function $isCompletedTaskPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isCompletedTaskPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isFailedTaskPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isFailedTaskPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isFailedTaskPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isGetTaskRequestPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isGetTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isInputRequiredTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isInputRequiredTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isTaskStatusNotificationParamsPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskSubscriptionAcknowledgedNotificationsPart1(value: unknown): boolean {
+function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function $isTaskSubscriptionNotificationsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
+function $isInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value);
 }
-function $isUpdateTaskRequestPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isUpdateTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isWorkingTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isWorkingTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
@@ -5575,445 +5332,56 @@ function $isMcpElicitationSchemaPart1(value: unknown): boolean {
   }
   return true;
 }
-function $isMcpElicitationSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart5(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart7(value: unknown): boolean {
+function $isArray(value: unknown): boolean {
   return Array.isArray(value);
 }
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
+function $isNonNegativeInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isMcpElicitationConstOption(value[i1])) return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
-  if (typeof value !== "boolean") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
+function $isBoolean(value: unknown): boolean {
   return typeof value === "boolean";
 }
-function $isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isCreateMessageRequestParamsPart1(value: unknown): boolean {
+function $isSamplingMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessage(value[i1])) return false;
   }
   return true;
 }
-function $isCreateMessageRequestParamsPart2(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isCreateMessageRequestParamsPart3(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isCreateMessageRequestParamsPart4(value: unknown): boolean {
+function $isToolArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isTool(value[i1])) return false;
   }
   return true;
 }
-function $isSamplingMessagePart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isSamplingContentPart1(value: unknown): boolean {
+function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
-function $isSamplingContentPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessageContentBlock(value[i1])) return false;
-  }
-  return true;
-}
-function $isSamplingContentPart3(value: unknown): boolean {
-  return $runtime.isObject(value);
-}
-function $isSamplingMessageContentBlockPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isModelPreferencesPart1(value: unknown): boolean {
+function $isModelHintArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isModelHint(value[i1])) return false;
   }
   return true;
 }
-function $isElicitResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isElicitResultPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isElicitResultPart3(value: unknown): boolean {
+function $isAnyOf4SchemasMap(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
-      $isElicitResultPart2(item2) ||
+      $isStringArray(item2) ||
       typeof item2 === "string" ||
       (typeof item2 === "number" && Number.isInteger(item2)) ||
       typeof item2 === "boolean"
@@ -6022,41 +5390,10 @@ function $isElicitResultPart3(value: unknown): boolean {
   }
   return true;
 }
-function $isElicitResultPart4(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isElicitResultPart5(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isElicitResultPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isElicitResultPart7(value: unknown): boolean {
-  if (typeof value !== "boolean") return false;
-  return true;
-}
-function $isCreateMessageResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isListRootsResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isListRootsResultPart2(value: unknown): boolean {
+function $isRootArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isRoot(value[i1])) return false;
   }
-  return true;
-}
-function $isRootPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
   return true;
 }

@@ -21,7 +21,7 @@ import {
   typeTest,
   type Condition,
 } from "./conditions.js";
-import { typeGuard } from "./json-types.js";
+import { guardName, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
 import { isHeavy, knownKeyTest, type TestEmitter } from "./test-mode.js";
@@ -172,13 +172,16 @@ export class CheckEmitter {
         if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
         // Each part checks the value on its own (no part relies on another's narrowing), so a long
         // `allOf` can be split into helpers that take the value as `unknown`.
-        const blocks = node.parts.map((part) => this.statements(part, v, path, fn, owner)).filter((b) => b.length > 0);
-        const parts = this.split(blocks, v, path, "unknown", owner);
-        // When every part takes only objects, one type error says it all (and costs one check).
+        // When every part takes only objects, one type error says it all (and costs one check),
+        // and a part written here as an object need not test again that the value is one.
         const objectsOnly = node.parts.every((part) => {
           const types = jsonTypes(part, this.model.byId);
           return types !== undefined && types.size === 1 && types.has("object");
         });
+        const blocks = node.parts
+          .map((part) => (objectsOnly && part.kind === "object" ? this.objectStatements(part, v, path, fn, owner, true) : this.statements(part, v, path, fn, owner)))
+          .filter((b) => b.length > 0);
+        const parts = this.split(blocks, v, path, objectsOnly ? this.scope.runtime("JsonObject") : "unknown", owner);
         // The type error points at the `type: "object"` of the first part that has one.
         const typed = node.parts.map((part) => this.objectTypeOwner(part)).find((owner) => owner !== undefined);
         const guard = typed ? this.objectGuard(v, path, typed) : this.typeError(path, "an object", v, node);
@@ -214,7 +217,8 @@ export class CheckEmitter {
     return this.typeError(path, "an object", v, node, "type");
   }
 
-  private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+  /** `knownObject`: the value is already known to be an object here (no type test to repeat). */
+  private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string, knownObject = false): string[] {
     // A big object nested in another's code gets a function of its own, where its checks are
     // written for `value` and `path` and can be split further (see `split`).
     if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
@@ -250,7 +254,7 @@ export class CheckEmitter {
       blocks.push(ifElse(present, this.statements(dependency.node, v, path, fn, owner), []));
     }
     const body = this.split(blocks.filter((b) => b.length > 0), v, path, this.scope.runtime("JsonObject"), owner);
-    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+    return knownObject ? body : ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
   }
 
   /** A call to a private function checking `node` (its body written for `value` and `path`). */
@@ -406,7 +410,8 @@ export class CheckEmitter {
     const all = new Set(types.flatMap((t) => [...t!]));
     let code = [this.typeError(path, describeTypes(all, "prose"), v, node)];
     for (let i = node.variants.length - 1; i >= 0; i--) {
-      code = ifElse(`${this.test.opaqueGuard(typeGuard(runtimeTypes(types[i]!), "value", isObject), v, owner)}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
+      const runtime = runtimeTypes(types[i]!);
+      code = ifElse(`${this.test.opaqueGuard(typeGuard(runtime, "value", isObject), v, owner, guardName(runtime))}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
     }
     return code;
   }

@@ -16,3 +16,12 @@ export function typeGuard(types: ReadonlySet<Exclude<JsonType, "integer">>, x: s
   });
   return tests.length === 0 ? "false" : tests.join(" || ");
 }
+
+/**
+ * What a guard checks, as a helper name's tail: `StringOrNull`; `AnyNumber` for `typeof … ===
+ * "number"`, which (unlike a `number` schema's check) lets `NaN` and `Infinity` through.
+ */
+export function guardName(types: ReadonlySet<Exclude<JsonType, "integer">>): string {
+  const words: Record<Exclude<JsonType, "integer">, string> = { string: "String", number: "AnyNumber", boolean: "Boolean", null: "Null", object: "Object", array: "Array" };
+  return types.size === 0 ? "Nothing" : [...types].map((t) => words[t]).join("Or");
+}
