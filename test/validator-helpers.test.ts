@@ -65,6 +65,7 @@ describe("helpers shared by body, named by what they check", () => {
     { name: "a nullable string", schema: { oneOf: [{ type: "string" }, { type: "null" }] }, helper: "$isString" },
     { name: "an array of strings", schema: { oneOf: [{ type: "array", items: { type: "string" } }, { type: "null" }] }, helper: "$isStringArray" },
     { name: "an object by its properties", schema: { oneOf: [{ type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] }, { type: "null" }] }, helper: "$isTaskIdObject" },
+    { name: "a string with a format (validators do not check it, so the name does not say it)", schema: { oneOf: [{ type: "string", format: "uri" }, { type: "null" }] }, helper: "$isString" },
     { name: "a non-negative integer", schema: { oneOf: [{ type: "integer", minimum: 0 }, { type: "string" }] }, helper: "$isNonNegativeInteger" },
   ];
   for (const c of named) {

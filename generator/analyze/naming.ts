@@ -213,6 +213,8 @@ function hoistShapes(
   const result: NamedDefinition[] = [];
   const shapes: HoistedShape[] = [];
   const sharedIds = new Map<RoleKey, DefinitionId>();
+  // A shared shape found in an exported definition is exported, whichever definition hoisted it.
+  const exportedShared = new Set<DefinitionId>();
   for (const def of named) {
     // Parents before the children hoisted out of them, in the order they appear.
     const hoisted: (NamedDefinition | undefined)[] = [];
@@ -228,7 +230,10 @@ function hoistShapes(
       const role = property === undefined ? undefined : roleKey(owner.name, property);
       const shared = role === undefined ? undefined : roles.get(role);
       const known = role === undefined ? undefined : sharedIds.get(role);
-      if (known !== undefined) return { kind: "ref", target: known, loc: node.loc };
+      if (known !== undefined) {
+        if (def.exported) exportedShared.add(known);
+        return { kind: "ref", target: known, loc: node.loc };
+      }
       if (role !== undefined && property !== undefined) {
         shapes.push({ role, owner: owner.name, property, shape: declarationKey(node), chosen: chosenFor(node.loc) !== undefined, inside: owner.roles });
       }
@@ -280,7 +285,7 @@ function hoistShapes(
     const body = visitChildren(def.node, { name: def.name, level: 0, place: "", roles: [] });
     result.push({ ...def, node: body }, ...hoisted.filter((h): h is NamedDefinition => h !== undefined));
   }
-  return { definitions: result, shapes };
+  return { definitions: result.map((d) => (exportedShared.has(d.id) && !d.exported ? { ...d, exported: true } : d)), shapes };
 }
 
 function isChosen(chosen: ReadonlyMap<string, ChosenName>, name: string): boolean {

@@ -59,7 +59,8 @@ function primitiveName(node: Extract<Node, { kind: "primitive" }>): string {
   const s = node.string;
   if (node.type === "string" && s) {
     const sized = s.minLength === 1 && s.maxLength === undefined ? "NonEmpty" : s.minLength !== undefined || s.maxLength !== undefined ? "Sized" : "";
-    return `${sized}${s.pattern !== undefined ? "Patterned" : ""}${s.format !== undefined ? pascalCase(s.format) : ""}${type}`;
+    // `format` is an annotation here (validators do not check it), so it is not part of the name.
+    return `${sized}${s.pattern !== undefined ? "Patterned" : ""}${type}`;
   }
   const n = node.number;
   if ((node.type === "number" || node.type === "integer") && n) {
