@@ -73,6 +73,15 @@ describe("shapes declared once by role", () => {
       expected: ["GetTaskResult", "GetTaskResultMeta", "CancelTaskResult", "CancelTaskResultMeta", "ResultMeta"],
     },
     {
+      name: "a role's name taken by a shape named from its place leaves the role's shapes apart",
+      defs: {
+        Result: withProperty("meta", { type: "object", properties: { x: { type: "string" } } }),
+        AResult: withProperty("_meta", params),
+        BResult: withProperty("_meta", params),
+      },
+      expected: ["Result", "ResultMeta", "AResult", "AResultMeta", "BResult", "BResultMeta"],
+    },
+    {
       name: "roles nest: after ResultMeta is shared, its inner shape has one owner",
       defs: {
         AResult: withProperty("_meta", meta),

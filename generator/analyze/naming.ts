@@ -143,6 +143,8 @@ export function kindOf(name: string): string {
 /** A shape found in a property of a named owner, that becomes a type of its own. */
 interface HoistedShape {
   readonly role: RoleKey;
+  /** The name it was declared under. */
+  readonly name: string;
   readonly owner: string;
   readonly property: string;
   readonly shape: string;
@@ -181,7 +183,10 @@ function sharedRoles(
 ): Map<RoleKey, SharedRole> {
   const roles = new Map<RoleKey, SharedRole>();
   for (;;) {
-    const { shapes } = hoistShapes(named, new Set(names), chosenFor, roles);
+    const { shapes, definitions } = hoistShapes(named, new Set(names), chosenFor, roles);
+    // Names hoisted shapes take by their place (a `Result` with a `meta` object is `ResultMeta` too).
+    const placeNames = new Map(shapes.map((s) => [s.name, s.role]));
+    const hoistedNames = new Set(definitions.filter((d) => d.owner !== undefined).map((d) => d.name));
     const byRole = new Map<RoleKey, HoistedShape[]>();
     for (const shape of shapes) byRole.set(shape.role, [...(byRole.get(shape.role) ?? []), shape]);
     const candidates = new Map<RoleKey, SharedRole>();
@@ -190,6 +195,8 @@ function sharedRoles(
       if (found.some((f) => f.chosen || f.shape !== found[0]!.shape)) continue;
       const name = `${kindOf(found[0]!.owner)}${placeName(found[0]!.property)}`;
       if (!isIdentifier(name) || names.has(name) || [...roles.values(), ...candidates.values()].some((r) => r.name === name)) continue;
+      // Taken by a shape of another place (not an occurrence of this role): each keeps its place's name.
+      if (hoistedNames.has(name) && placeNames.get(name) !== role) continue;
       candidates.set(role, { name });
     }
     // Outermost first: a role found inside another candidate waits for the next round.
@@ -212,6 +219,8 @@ function hoistShapes(
 ): { definitions: NamedDefinition[]; shapes: HoistedShape[] } {
   const result: NamedDefinition[] = [];
   const shapes: HoistedShape[] = [];
+  // Shared roles' names are reserved, so no name derived from a place takes one first.
+  for (const role of roles.values()) names.add(role.name);
   const sharedIds = new Map<RoleKey, DefinitionId>();
   // A shared shape found in an exported definition is exported, whichever definition hoisted it.
   const exportedShared = new Set<DefinitionId>();
@@ -234,11 +243,10 @@ function hoistShapes(
         if (def.exported) exportedShared.add(known);
         return { kind: "ref", target: known, loc: node.loc };
       }
-      if (role !== undefined && property !== undefined) {
-        shapes.push({ role, owner: owner.name, property, shape: declarationKey(node), chosen: chosenFor(node.loc) !== undefined, inside: owner.roles });
-      }
       const name = shared?.name ?? chosenFor(node.loc)?.name ?? claim(nestedNames(def.name, owner, place, node.loc.pointer), node);
-      if (shared) names.add(name);
+      if (role !== undefined && property !== undefined) {
+        shapes.push({ role, name, owner: owner.name, property, shape: declarationKey(node), chosen: chosenFor(node.loc) !== undefined, inside: owner.roles });
+      }
       const id = `${formatLocation(node.loc)}@${name}`;
       if (shared) sharedIds.set(role!, id);
       const slot = hoisted.push(undefined) - 1;
