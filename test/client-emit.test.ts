@@ -109,10 +109,10 @@ describe("client features read from the model", () => {
     const apart = Object.fromEntries(f.routes.map((r) => [r.result, r.resultCheck.metaApart ?? null]));
     expect(apart).toEqual({
       CancelTaskResult: null,
-      GetTaskResult: { kind: "validator", name: "validateGetTaskResultMeta", type: "GetTaskResultMeta" },
+      GetTaskResult: { kind: "validator", name: "validateResultMeta", type: "ResultMeta" },
       UpdateTaskResult: null,
     });
-    expect(f.createResult.metaApart).toEqual({ kind: "validator", name: "validateCreateTaskResultMeta", type: "CreateTaskResultMeta" });
+    expect(f.createResult.metaApart).toEqual({ kind: "validator", name: "validateResultMeta", type: "ResultMeta" });
     expect(f.notification).toMatchObject({ method: "notifications/tasks", detailed: true, metaApart: { kind: "object" } });
     expect(f.augment).toBeUndefined();
     expect(f.taskSupport).toBeUndefined();

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 33e5bb57520f0ee0d9c2bd3065e958526deeb5d3ba2c3e2af48a22fbdd1b1cbe 7bf11da7087947600e9c4d43dfdf88c79989e11bcce04d3d3a3bf5685f743d39
+// Fingerprint: bcf3f4595e721bdb4182fd0dbe1d4c655edec5d7d1371749c1de501d2fe01951 7f594e0384f31679fdc9e67ad1bbdee10e0be394a8f2baf342d704e4fd065e58
 
 export type McpElicitationArrayType = "array";
 
@@ -36,9 +36,12 @@ export type McpElicitationMultiSelectEnumSchema =
   McpElicitationUntitledMultiSelectEnumSchema | McpElicitationTitledMultiSelectEnumSchema;
 
 export interface McpElicitationNumberSchema {
+  /** @format double */
   default?: number | null;
   description?: string | null;
+  /** @format double */
   maximum?: number | null;
+  /** @format double */
   minimum?: number | null;
   title?: string | null;
   type: McpElicitationNumberType;
@@ -72,7 +75,9 @@ export interface McpElicitationStringSchema {
   default?: string | null;
   description?: string | null;
   format?: McpElicitationStringFormat | null;
+  /** @format uint32 */
   maxLength?: number | null;
+  /** @format uint32 */
   minLength?: number | null;
   title?: string | null;
   type: McpElicitationStringType;
@@ -88,7 +93,9 @@ export interface McpElicitationTitledMultiSelectEnumSchema {
   default?: string[] | null;
   description?: string | null;
   items: McpElicitationTitledEnumItems;
+  /** @format uint64 */
   maxItems?: number | null;
+  /** @format uint64 */
   minItems?: number | null;
   title?: string | null;
   type: McpElicitationArrayType;
@@ -111,7 +118,9 @@ export interface McpElicitationUntitledMultiSelectEnumSchema {
   default?: string[] | null;
   description?: string | null;
   items: McpElicitationUntitledEnumItems;
+  /** @format uint64 */
   maxItems?: number | null;
+  /** @format uint64 */
   minItems?: number | null;
   title?: string | null;
   type: McpElicitationArrayType;

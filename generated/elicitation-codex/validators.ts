@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2213916bc50e80ee581bc33a792d5b730b81612ec85068ace7ab068fbb792887 6ef38c7e15fbc416955044046479ab7bcbf165e8abf25900e5cbbdc45eada91a
+// Fingerprint: c742bcada97c56ae7d6ee5fb235fd707a5e6902b05b6195ec6968ddde80e7c82 cf3ab127a56076917f991d875697206e81fdc25866c72859a1b62bfd2c6e730b
 
 import type {
   McpElicitationArrayType,
@@ -40,8 +40,7 @@ export { ValidationFailed } from "./runtime.js";
 
 /** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
-  if (value !== "array") return false;
-  return true;
+  return value === "array";
 }
 function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
@@ -77,8 +76,8 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart1(value1) || $isMcpElicitationBooleanSchemaPart2(value1))) {
-        if ($isMcpElicitationBooleanSchemaPart4(value1)) {
+      if (!($isBoolean(value1) || $isNull(value1))) {
+        if ($isBoolean(value1)) {
           if (typeof value1 !== "boolean")
             $runtime.unexpected(
               errors,
@@ -88,7 +87,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
               value1,
               at + "/properties/default/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -105,8 +104,8 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart5(value2) || $isMcpElicitationBooleanSchemaPart6(value2))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -116,7 +115,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -140,11 +139,11 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
     const value3 = value.title;
     if (value3 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart8(value3) || $isMcpElicitationBooleanSchemaPart9(value3))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value3)) {
+      if (!($isString(value3) || $isNull(value3))) {
+        if ($isString(value3)) {
           if (typeof value3 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
+        } else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
         } else {
@@ -191,8 +190,7 @@ export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitation
 }
 /** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
-  if (value !== "boolean") return false;
-  return true;
+  return value === "boolean";
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
@@ -266,13 +264,11 @@ export function parseMcpElicitationConstOption(value: unknown): McpElicitationCo
 }
 /** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
-  if (!(
+  return (
     isMcpElicitationSingleSelectEnumSchema(value) ||
     isMcpElicitationMultiSelectEnumSchema(value) ||
     isMcpElicitationLegacyTitledEnumSchema(value)
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
@@ -304,9 +300,9 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!$isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
+  if (!$isStringArray(value3)) return false;
   const value4 = value.enumNames;
-  if (value4 !== undefined && !($isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
+  if (value4 !== undefined && !($isStringArray(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
@@ -335,13 +331,11 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || $isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -358,10 +352,8 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || $isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -371,7 +363,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -413,10 +405,8 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value6 = value.enumNames;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || $isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
-      )) {
-        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value6)) {
+      if (!($isStringArray(value6) || $isNull(value6))) {
+        if ($isArray(value6)) {
           if (!Array.isArray(value6))
             $runtime.unexpected(
               errors,
@@ -440,7 +430,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
                 );
             }
           }
-        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
         } else {
@@ -457,13 +447,11 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value9 = value.title;
     if (value9 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart10(value9) || $isMcpElicitationLegacyTitledEnumSchemaPart11(value9)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value9)) {
+      if (!($isString(value9) || $isNull(value9))) {
+        if ($isString(value9)) {
           if (typeof value9 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value9)) {
+        } else if ($isNull(value9)) {
           if (value9 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
         } else {
@@ -521,9 +509,7 @@ export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpEl
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
-    return false;
-  return true;
+  return isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value);
 }
 function $checkMcpElicitationMultiSelectEnumSchema(
   value: unknown,
@@ -587,11 +573,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart1(value1) || $isMcpElicitationNumberSchemaPart2(value1))) {
-        if ($isMcpElicitationNumberSchemaPart3(value1)) {
+      if (!($isNumber(value1) || $isNull(value1))) {
+        if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isFinite(value1)))
             $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -608,8 +594,8 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart4(value2) || $isMcpElicitationNumberSchemaPart5(value2))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -619,7 +605,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -643,11 +629,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.maximum;
     if (value3 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart6(value3) || $isMcpElicitationNumberSchemaPart7(value3))) {
-        if ($isMcpElicitationNumberSchemaPart3(value3)) {
+      if (!($isNumber(value3) || $isNull(value3))) {
+        if ($isAnyNumber(value3)) {
           if (!(typeof value3 === "number" && Number.isFinite(value3)))
             $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
+        } else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
         } else {
@@ -664,11 +650,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value4 = value.minimum;
     if (value4 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart8(value4) || $isMcpElicitationNumberSchemaPart9(value4))) {
-        if ($isMcpElicitationNumberSchemaPart3(value4)) {
+      if (!($isNumber(value4) || $isNull(value4))) {
+        if ($isAnyNumber(value4)) {
           if (!(typeof value4 === "number" && Number.isFinite(value4)))
             $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
         } else {
@@ -685,11 +671,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value5 = value.title;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart10(value5) || $isMcpElicitationNumberSchemaPart11(value5))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value5)) {
+      if (!($isString(value5) || $isNull(value5))) {
+        if ($isString(value5)) {
           if (typeof value5 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
         } else {
@@ -743,8 +729,7 @@ export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationN
 }
 /** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
-  if (!(value === "number" || value === "integer")) return false;
-  return true;
+  return value === "number" || value === "integer";
 }
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
@@ -766,8 +751,7 @@ export function parseMcpElicitationNumberType(value: unknown): McpElicitationNum
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
-  if (value !== "object") return false;
-  return true;
+  return value === "object";
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
@@ -788,14 +772,12 @@ export function parseMcpElicitationObjectType(value: unknown): McpElicitationObj
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
-  if (!(
+  return (
     isMcpElicitationEnumSchema(value) ||
     isMcpElicitationStringSchema(value) ||
     isMcpElicitationNumberSchema(value) ||
     isMcpElicitationBooleanSchema(value)
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
@@ -828,9 +810,9 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
-  if (!$isMcpElicitationSchemaPart1(value2)) return false;
+  if (!$isMcpElicitationPrimitiveSchemaMap(value2)) return false;
   const value3 = value.required;
-  if (value3 !== undefined && !($isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
   if (!isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
@@ -844,11 +826,11 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationSchemaPart3(value1) || $isMcpElicitationSchemaPart4(value1))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
         } else {
@@ -882,8 +864,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value5 = value.required;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationSchemaPart5(value5) || $isMcpElicitationSchemaPart6(value5))) {
-        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value5)) {
+      if (!($isStringArray(value5) || $isNull(value5))) {
+        if ($isArray(value5)) {
           if (!Array.isArray(value5))
             $runtime.unexpected(
               errors,
@@ -907,7 +889,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
                 );
             }
           }
-        } else if ($isMcpElicitationBooleanSchemaPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
         } else {
@@ -947,9 +929,7 @@ export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema 
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
-    return false;
-  return true;
+  return isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value);
 }
 function $checkMcpElicitationSingleSelectEnumSchema(
   value: unknown,
@@ -982,8 +962,7 @@ export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpEl
 }
 /** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
-  if (!(value === "email" || value === "uri" || value === "date" || value === "date-time")) return false;
-  return true;
+  return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
@@ -1050,11 +1029,11 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart1(value1) || $isMcpElicitationStringSchemaPart2(value1))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -1071,8 +1050,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart3(value2) || $isMcpElicitationStringSchemaPart4(value2))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -1082,7 +1061,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -1106,10 +1085,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || $isMcpElicitationStringSchemaPart5(value3))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value3))
-          $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
+      if (!(isMcpElicitationStringFormat(value3) || $isNull(value3))) {
+        if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+        else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(
               errors,
@@ -1133,8 +1111,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value4 = value.maxLength;
     if (value4 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart6(value4) || $isMcpElicitationStringSchemaPart7(value4))) {
-        if ($isMcpElicitationNumberSchemaPart3(value4)) {
+      if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
+        if ($isAnyNumber(value4)) {
           if (!(typeof value4 === "number" && Number.isInteger(value4)))
             $runtime.unexpected(
               errors,
@@ -1152,7 +1130,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               "must be >= 0",
               at + "/properties/maxLength/minimum",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
         } else {
@@ -1169,8 +1147,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value5 = value.minLength;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart8(value5) || $isMcpElicitationStringSchemaPart9(value5))) {
-        if ($isMcpElicitationNumberSchemaPart3(value5)) {
+      if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
+        if ($isAnyNumber(value5)) {
           if (!(typeof value5 === "number" && Number.isInteger(value5)))
             $runtime.unexpected(
               errors,
@@ -1188,7 +1166,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               "must be >= 0",
               at + "/properties/minLength/minimum",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
         } else {
@@ -1205,11 +1183,11 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart10(value6) || $isMcpElicitationStringSchemaPart11(value6))) {
-        if ($isMcpElicitationBooleanSchemaPart7(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -1264,8 +1242,7 @@ export function parseMcpElicitationStringSchema(value: unknown): McpElicitationS
 }
 /** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
-  if (value !== "string") return false;
-  return true;
+  return value === "string";
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
@@ -1288,7 +1265,7 @@ export function parseMcpElicitationStringType(value: unknown): McpElicitationStr
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.anyOf;
-  if (!$isMcpElicitationTitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "anyOf")) return false;
   }
@@ -1341,8 +1318,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 ): value is McpElicitationTitledMultiSelectEnumSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !($isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
-    return false;
+  if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
@@ -1388,11 +1364,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
+      if (!($isStringArray(value1) || $isNull(value1))) {
+        if ($isArray(value1)) {
           if (!Array.isArray(value1))
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
@@ -1409,7 +1382,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -1426,11 +1399,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value4 = value.description;
     if (value4 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value4)) {
+      if (!($isString(value4) || $isNull(value4))) {
+        if ($isString(value4)) {
           if (typeof value4 !== "string")
             $runtime.unexpected(
               errors,
@@ -1440,7 +1410,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
               value4,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(
               errors,
@@ -1467,11 +1437,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isMcpElicitationNumberSchemaPart3(value6)) {
+      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+        if ($isAnyNumber(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
             $runtime.unexpected(
               errors,
@@ -1483,7 +1450,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             );
           else if (!(value6 >= 0))
             $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
@@ -1500,11 +1467,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value7 = value.minItems;
     if (value7 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
-      )) {
-        if ($isMcpElicitationNumberSchemaPart3(value7)) {
+      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+        if ($isAnyNumber(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
             $runtime.unexpected(
               errors,
@@ -1516,7 +1480,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             );
           else if (!(value7 >= 0))
             $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value7)) {
+        } else if ($isNull(value7)) {
           if (value7 !== null)
             $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
@@ -1533,14 +1497,11 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value8 = value.title;
     if (value8 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value8)) {
+      if (!($isString(value8) || $isNull(value8))) {
+        if ($isString(value8)) {
           if (typeof value8 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value8)) {
+        } else if ($isNull(value8)) {
           if (value8 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
@@ -1609,7 +1570,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (!$isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationConstOptionArray(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -1631,14 +1592,11 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -1655,11 +1613,8 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -1669,7 +1624,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -1703,14 +1658,11 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -1765,7 +1717,7 @@ export function parseMcpElicitationTitledSingleSelectEnumSchema(
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.enum;
-  if (!$isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
+  if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   if (!isMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
@@ -1831,8 +1783,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !($isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
-    return false;
+  if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
@@ -1878,11 +1829,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationLegacyTitledEnumSchemaPart9(value1)) {
+      if (!($isStringArray(value1) || $isNull(value1))) {
+        if ($isArray(value1)) {
           if (!Array.isArray(value1))
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
@@ -1899,7 +1847,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -1916,11 +1864,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value4 = value.description;
     if (value4 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value4)) {
+      if (!($isString(value4) || $isNull(value4))) {
+        if ($isString(value4)) {
           if (typeof value4 !== "string")
             $runtime.unexpected(
               errors,
@@ -1930,7 +1875,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
               value4,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(
               errors,
@@ -1957,11 +1902,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isMcpElicitationNumberSchemaPart3(value6)) {
+      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+        if ($isAnyNumber(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
             $runtime.unexpected(
               errors,
@@ -1973,7 +1915,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             );
           else if (!(value6 >= 0))
             $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
@@ -1990,11 +1932,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value7 = value.minItems;
     if (value7 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
-      )) {
-        if ($isMcpElicitationNumberSchemaPart3(value7)) {
+      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+        if ($isAnyNumber(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
             $runtime.unexpected(
               errors,
@@ -2006,7 +1945,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             );
           else if (!(value7 >= 0))
             $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value7)) {
+        } else if ($isNull(value7)) {
           if (value7 !== null)
             $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
@@ -2023,14 +1962,11 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value8 = value.title;
     if (value8 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value8)) {
+      if (!($isString(value8) || $isNull(value8))) {
+        if ($isString(value8)) {
           if (typeof value8 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value8)) {
+        } else if ($isNull(value8)) {
           if (value8 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
@@ -2099,7 +2035,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!$isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isStringArray(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -2121,14 +2057,11 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -2145,11 +2078,8 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -2159,7 +2089,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isMcpElicitationBooleanSchemaPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -2201,14 +2131,11 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isMcpElicitationBooleanSchemaPart7(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isMcpElicitationBooleanSchemaPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -2268,8 +2195,7 @@ export function isMcpServerElicitationRequestParams(value: unknown): value is Mc
   if (typeof value2 !== "string") return false;
   const value3 = value.turnId;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
-  if (!$isMcpServerElicitationRequestParamsPart1(value)) return false;
-  return true;
+  return $isModeTaggedUnion(value);
 }
 function $checkMcpServerElicitationRequestParams(
   value: unknown,
@@ -2279,42 +2205,32 @@ function $checkMcpServerElicitationRequestParams(
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-    else {
-      const value1 = value.serverName;
-      if (value1 === undefined) $runtime.missing(errors, path, "serverName", at + "/required");
-      else if (typeof value1 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/serverName",
-          "type",
-          "a string",
-          value1,
-          at + "/properties/serverName/type",
-        );
-      const value2 = value.threadId;
-      if (value2 === undefined) $runtime.missing(errors, path, "threadId", at + "/required");
-      else if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/threadId", "type", "a string", value2, at + "/properties/threadId/type");
-      const value3 = value.turnId;
-      if (value3 !== undefined) {
-        if (!($isMcpServerElicitationRequestParamsPart2(value3) || $isMcpServerElicitationRequestParamsPart3(value3))) {
-          if ($isMcpElicitationBooleanSchemaPart7(value3)) {
-            if (typeof value3 !== "string")
-              $runtime.unexpected(errors, path + "/turnId", "type", "a string", value3, at + "/properties/turnId/type");
-          } else if ($isMcpElicitationBooleanSchemaPart3(value3)) {
-            if (value3 !== null)
-              $runtime.unexpected(errors, path + "/turnId", "type", "null", value3, at + "/properties/turnId/type");
-          } else {
-            $runtime.unexpected(
-              errors,
-              path + "/turnId",
-              "type",
-              "a string or null",
-              value3,
-              at + "/properties/turnId/type",
-            );
-          }
+    const value1 = value.serverName;
+    if (value1 === undefined) $runtime.missing(errors, path, "serverName", at + "/required");
+    else if (typeof value1 !== "string")
+      $runtime.unexpected(errors, path + "/serverName", "type", "a string", value1, at + "/properties/serverName/type");
+    const value2 = value.threadId;
+    if (value2 === undefined) $runtime.missing(errors, path, "threadId", at + "/required");
+    else if (typeof value2 !== "string")
+      $runtime.unexpected(errors, path + "/threadId", "type", "a string", value2, at + "/properties/threadId/type");
+    const value3 = value.turnId;
+    if (value3 !== undefined) {
+      if (!($isString(value3) || $isNull(value3))) {
+        if ($isString(value3)) {
+          if (typeof value3 !== "string")
+            $runtime.unexpected(errors, path + "/turnId", "type", "a string", value3, at + "/properties/turnId/type");
+        } else if ($isNull(value3)) {
+          if (value3 !== null)
+            $runtime.unexpected(errors, path + "/turnId", "type", "null", value3, at + "/properties/turnId/type");
+        } else {
+          $runtime.unexpected(
+            errors,
+            path + "/turnId",
+            "type",
+            "a string or null",
+            value3,
+            at + "/properties/turnId/type",
+          );
         }
       }
     }
@@ -2374,8 +2290,7 @@ export function isMcpServerElicitationRequestParamsForm(
   const value3 = value.mode;
   if (value3 !== "form") return false;
   const value4 = value.requestedSchema;
-  if (!isMcpElicitationSchema(value4)) return false;
-  return true;
+  return isMcpElicitationSchema(value4);
 }
 function $checkMcpServerElicitationRequestParamsForm(
   value: unknown,
@@ -2427,8 +2342,7 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   const value3 = value.mode;
   if (value3 !== "openai/form") return false;
   const value4 = value.requestedSchema;
-  if (value4 === undefined || false) return false;
-  return true;
+  return value4 !== undefined;
 }
 function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
@@ -2481,8 +2395,7 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
   const value3 = value.mode;
   if (value3 !== "openaiForm") return false;
   const value4 = value.requestedSchema;
-  if (value4 === undefined || false) return false;
-  return true;
+  return value4 !== undefined;
 }
 function $checkMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
@@ -2535,8 +2448,7 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
   const value4 = value.mode;
   if (value4 !== "url") return false;
   const value5 = value.url;
-  if (typeof value5 !== "string") return false;
-  return true;
+  return typeof value5 === "string";
 }
 function $checkMcpServerElicitationRequestParamsUrl(
   value: unknown,
@@ -2591,135 +2503,32 @@ export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpSe
   );
 }
 
-function $isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
-  if (typeof value !== "boolean") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
-  return value === null;
-}
-function $isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
+function $isBoolean(value: unknown): boolean {
   return typeof value === "boolean";
 }
-function $isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
+function $isNull(value: unknown): boolean {
+  return value === null;
 }
-function $isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
+function $isString(value: unknown): boolean {
   return typeof value === "string";
 }
-function $isMcpElicitationBooleanSchemaPart8(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
+function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function $isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
+function $isArray(value: unknown): boolean {
   return Array.isArray(value);
 }
-function $isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
+function $isNumber(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value);
 }
-function $isMcpElicitationLegacyTitledEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
+function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
-function $isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
@@ -2727,253 +2536,17 @@ function $isMcpElicitationSchemaPart1(value: unknown): boolean {
   }
   return true;
 }
-function $isMcpElicitationSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
+function $isNonNegativeInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
-function $isMcpElicitationSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart5(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
+function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isMcpElicitationConstOption(value[i1])) return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
+function $isModeTaggedUnion(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   const tag1 = value.mode;
   switch (tag1) {
@@ -2992,13 +2565,5 @@ function $isMcpServerElicitationRequestParamsPart1(value: unknown): boolean {
     default:
       return false;
   }
-  return true;
-}
-function $isMcpServerElicitationRequestParamsPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpServerElicitationRequestParamsPart3(value: unknown): boolean {
-  if (value !== null) return false;
   return true;
 }

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f6f382d4f7486104e2cc1a810eaa3e37938887d0af24ae073278ee7ae621c83f 8ccfeba7b3a8340ea6dd885e3d04fb2c3c7fe2ac5889deb51d8fb504528bcd4d
+// Fingerprint: 76ce1f840de376d254d3628e8e9bba0b713729d3ec0bec65e2ab0c3a61e9b7eb 40891fdcb9047f53002a83c81de5b2afde0908fb5b48c3ae7ba6d2d6d5f47fe7
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -62,11 +62,10 @@ import {
   validateCancelTaskRequestParams,
   validateCancelTaskResult,
   validateCreateTaskResult,
-  validateCreateTaskResultMeta,
   validateDetailedTask,
   validateGetTaskRequestParams,
   validateGetTaskResult,
-  validateGetTaskResultMeta,
+  validateResultMeta,
   validateTaskStatusNotificationParams,
   validateUpdateTaskRequestParams,
   validateUpdateTaskResult,
@@ -301,7 +300,7 @@ const GET_TASK: MethodSpec<GetTaskRequestParams, GetTaskResult> = {
   params: { type: "GetTaskRequestParams", validate: validateGetTaskRequestParams },
   paramsRequired: true,
   paramsMetaApart: true,
-  result: { type: "GetTaskResult", validate: validateGetTaskResult, meta: validateGetTaskResultMeta },
+  result: { type: "GetTaskResult", validate: validateGetTaskResult, meta: validateResultMeta },
 };
 
 const UPDATE_TASK: MethodSpec<UpdateTaskRequestParams, UpdateTaskResult> = {
@@ -323,7 +322,7 @@ const CANCEL_TASK: MethodSpec<CancelTaskRequestParams, CancelTaskResult> = {
 const CREATE_TASK_RESULT: BodyCheck<CreateTaskResult> = {
   type: "CreateTaskResult",
   validate: validateCreateTaskResult,
-  meta: validateCreateTaskResultMeta,
+  meta: validateResultMeta,
 };
 
 /**
@@ -334,7 +333,7 @@ const CREATE_TASK_RESULT: BodyCheck<CreateTaskResult> = {
 const CREATED_DETAILED_TASK: BodyCheck<DetailedTask> = {
   type: "DetailedTask",
   validate: validateDetailedTask,
-  meta: validateCreateTaskResultMeta,
+  meta: validateResultMeta,
 };
 
 const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bef8ee15734ae53fa563208c4ac9b2cfcb83d0faa2cd003154ad3eaa8d163903 1cb043f6a59975d3f371affaa2e73430c5c68e51e56877f0ad4a08b7ed6357c8
+// Fingerprint: 38cf4c2480f21dcb22d934229425bc59343f5ca955c620ca8c93a4a9f0c85d5b a35dbdd418bd0af149e1b3068accd90c5ff61a12ab6e1052b8c61a78421e8b84
 
 export interface CancelTaskRequest {
   jsonrpc: "2.0";
@@ -18,17 +18,17 @@ export interface CancelTaskRequestParams {
 }
 
 export interface CancelTaskResult {
-  _meta?: CancelTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
 }
 
-export interface CancelTaskResultMeta {
+export interface ResultMeta {
   progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: CancelTaskResultMetaRelatedTask;
+  "io.modelcontextprotocol/related-task"?: ResultMetaRelatedTask;
   [key: string]: unknown;
 }
 
-export interface CancelTaskResultMetaRelatedTask {
+export interface ResultMetaRelatedTask {
   taskId: string;
 }
 
@@ -54,19 +54,9 @@ export interface CompletedTask {
 }
 
 export type CreateTaskResult = {
-  _meta?: CreateTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
 } & Task;
-
-export interface CreateTaskResultMeta {
-  progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: CreateTaskResultMetaRelatedTask;
-  [key: string]: unknown;
-}
-
-export interface CreateTaskResultMetaRelatedTask {
-  taskId: string;
-}
 
 export type DetailedTask = WorkingTask | InputRequiredTask | CompletedTask | FailedTask | CancelledTask;
 
@@ -93,19 +83,9 @@ export interface GetTaskRequestParams {
 }
 
 export type GetTaskResult = {
-  _meta?: GetTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
 } & DetailedTask;
-
-export interface GetTaskResultMeta {
-  progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: GetTaskResultMetaRelatedTask;
-  [key: string]: unknown;
-}
-
-export interface GetTaskResultMetaRelatedTask {
-  taskId: string;
-}
 
 export type InputRequest = ElicitRequest | CreateMessageRequest | ListRootsRequest;
 
@@ -172,18 +152,8 @@ export interface UpdateTaskRequestParams {
 }
 
 export interface UpdateTaskResult {
-  _meta?: UpdateTaskResultMeta;
+  _meta?: ResultMeta;
   [key: string]: unknown;
-}
-
-export interface UpdateTaskResultMeta {
-  progressToken?: string | number;
-  "io.modelcontextprotocol/related-task"?: UpdateTaskResultMetaRelatedTask;
-  [key: string]: unknown;
-}
-
-export interface UpdateTaskResultMetaRelatedTask {
-  taskId: string;
 }
 
 export interface WorkingTask {
@@ -207,7 +177,7 @@ export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormPara
 
 /** The parameters for a request to elicit information from the user via a URL in the client. */
 export interface ElicitRequestURLParams {
-  _meta?: ElicitRequestURLParamsMeta;
+  _meta?: ParamsMeta;
   /** The ID of the elicitation, unique within the context of the server; opaque to the client. */
   elicitationId: string;
   /** The message to present to the user explaining why the interaction is needed. */
@@ -215,12 +185,15 @@ export interface ElicitRequestURLParams {
   /** The elicitation mode. */
   mode: "url";
   task?: TaskMetadata;
-  /** The URL that the user should navigate to. */
+  /**
+   * The URL that the user should navigate to.
+   * @format uri
+   */
   url: string;
 }
 
 /** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface ElicitRequestURLParamsMeta {
+export interface ParamsMeta {
   /** A progress token, used to associate progress notifications with the original request. */
   progressToken?: string | number;
   [key: string]: unknown;
@@ -234,7 +207,7 @@ export interface TaskMetadata {
 
 /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
 export interface ElicitRequestFormParams {
-  _meta?: ElicitRequestFormParamsMeta;
+  _meta?: ParamsMeta;
   /** The message to present to the user describing what information is being requested. */
   message: string;
   /** The elicitation mode. */
@@ -242,13 +215,6 @@ export interface ElicitRequestFormParams {
   /** A restricted subset of JSON Schema: only top-level properties are allowed, without nesting. */
   requestedSchema: McpElicitationSchema;
   task?: TaskMetadata;
-}
-
-/** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface ElicitRequestFormParamsMeta {
-  /** A progress token, used to associate progress notifications with the original request. */
-  progressToken?: string | number;
-  [key: string]: unknown;
 }
 
 /**
@@ -302,7 +268,9 @@ export interface McpElicitationUntitledMultiSelectEnumSchema {
   default?: string[] | null;
   description?: string | null;
   items: McpElicitationUntitledEnumItems;
+  /** @format uint64 */
   maxItems?: number | null;
+  /** @format uint64 */
   minItems?: number | null;
   title?: string | null;
   type: McpElicitationArrayType;
@@ -319,7 +287,9 @@ export interface McpElicitationTitledMultiSelectEnumSchema {
   default?: string[] | null;
   description?: string | null;
   items: McpElicitationTitledEnumItems;
+  /** @format uint64 */
   maxItems?: number | null;
+  /** @format uint64 */
   minItems?: number | null;
   title?: string | null;
   type: McpElicitationArrayType;
@@ -342,7 +312,9 @@ export interface McpElicitationStringSchema {
   default?: string | null;
   description?: string | null;
   format?: McpElicitationStringFormat | null;
+  /** @format uint32 */
   maxLength?: number | null;
+  /** @format uint32 */
   minLength?: number | null;
   title?: string | null;
   type: McpElicitationStringType;
@@ -351,9 +323,12 @@ export interface McpElicitationStringSchema {
 export type McpElicitationStringFormat = "email" | "uri" | "date" | "date-time";
 
 export interface McpElicitationNumberSchema {
+  /** @format double */
   default?: number | null;
   description?: string | null;
+  /** @format double */
   maximum?: number | null;
+  /** @format double */
   minimum?: number | null;
   title?: string | null;
   type: McpElicitationNumberType;
@@ -380,7 +355,7 @@ export interface CreateMessageRequest {
 
 /** Parameters for a `sampling/createMessage` request. */
 export interface CreateMessageRequestParams {
-  _meta?: CreateMessageRequestParamsMeta;
+  _meta?: ParamsMeta;
   /** A request to include context from one or more MCP servers; "thisServer" and "allServers" are soft-deprecated. */
   includeContext?: "allServers" | "none" | "thisServer";
   /** The requested maximum number of tokens to sample. */
@@ -397,13 +372,6 @@ export interface CreateMessageRequestParams {
   toolChoice?: ToolChoice;
   /** Tools that the model may use during generation. */
   tools?: Tool[];
-}
-
-/** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface CreateMessageRequestParamsMeta {
-  /** A progress token, used to associate progress notifications with the original request. */
-  progressToken?: string | number;
-  [key: string]: unknown;
 }
 
 /** A message issued to or received from an LLM API. */
@@ -464,14 +432,7 @@ export interface ListRootsRequest {
 
 /** Common params for any request. */
 export interface RequestParams {
-  _meta?: RequestParamsMeta;
-}
-
-/** Reserved for protocol-level metadata; a request may ask for progress notifications here. */
-export interface RequestParamsMeta {
-  /** A progress token, used to associate progress notifications with the original request. */
-  progressToken?: string | number;
-  [key: string]: unknown;
+  _meta?: ParamsMeta;
 }
 
 /** The client's response to an elicitation request. */
@@ -509,6 +470,9 @@ export interface Root {
   _meta?: { [key: string]: unknown };
   /** An optional human-readable name for the root. */
   name?: string;
-  /** The URI identifying the root (file:// for now). */
+  /**
+   * The URI identifying the root (file:// for now).
+   * @format uri
+   */
   uri: string;
 }

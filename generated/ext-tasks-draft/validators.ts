@@ -4,26 +4,22 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:33c7bcdd4c4a59f1801e7144ee698a66a35a75ff759cb9114e381315ff13b303
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7a08cf9341e256654c59736a56c92e5ed470a6a2bc2d12efa39de13d3c6ff661 34ae780f8c3695a76153d38a7e0caf66995c12e8c005692136ad42fb7956f5ba
+// Fingerprint: 35a54a268a64644a11004217b04b951e2439facd0737cc273afdea9395a907fc f148d898da416dea41601b843d05149c7bd8538430c356b577df518d7a41c51a
 
 import type {
   CancelTaskRequest,
   CancelTaskRequestParams,
   CancelTaskResult,
-  CancelTaskResultMeta,
-  CancelTaskResultMetaRelatedTask,
+  ResultMeta,
+  ResultMetaRelatedTask,
   CancelledTask,
   CompletedTask,
   CreateTaskResult,
-  CreateTaskResultMeta,
-  CreateTaskResultMetaRelatedTask,
   DetailedTask,
   FailedTask,
   GetTaskRequest,
   GetTaskRequestParams,
   GetTaskResult,
-  GetTaskResultMeta,
-  GetTaskResultMetaRelatedTask,
   InputRequest,
   InputRequests,
   InputRequiredTask,
@@ -39,16 +35,13 @@ import type {
   UpdateTaskRequest,
   UpdateTaskRequestParams,
   UpdateTaskResult,
-  UpdateTaskResultMeta,
-  UpdateTaskResultMetaRelatedTask,
   WorkingTask,
   ElicitRequest,
   ElicitRequestParams,
   ElicitRequestURLParams,
-  ElicitRequestURLParamsMeta,
+  ParamsMeta,
   TaskMetadata,
   ElicitRequestFormParams,
-  ElicitRequestFormParamsMeta,
   McpElicitationSchema,
   McpElicitationPrimitiveSchema,
   McpElicitationEnumSchema,
@@ -73,7 +66,6 @@ import type {
   McpElicitationObjectType,
   CreateMessageRequest,
   CreateMessageRequestParams,
-  CreateMessageRequestParamsMeta,
   SamplingMessage,
   SamplingContent,
   SamplingMessageContentBlock,
@@ -85,7 +77,6 @@ import type {
   ToolInputSchema,
   ListRootsRequest,
   RequestParams,
-  RequestParamsMeta,
   ElicitResult,
   CreateMessageResult,
   ListRootsResult,
@@ -129,11 +120,11 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
     if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isCancelTaskRequestPart1(value2) || $isCancelTaskRequestPart2(value2))) {
-      if ($isCancelTaskRequestPart4(value2)) {
+    else if (!($isString(value2) || $isSafeInteger(value2))) {
+      if ($isString(value2)) {
         if (typeof value2 !== "string")
           $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isCancelTaskRequestPart3(value2)) {
+      } else if ($isAnyNumber(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
           $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
@@ -234,15 +225,14 @@ export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestP
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCancelTaskResultMeta(value1)) return false;
-  return true;
+  return value1 === undefined || isResultMeta(value1);
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkCancelTaskResultMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `CancelTaskResult`, reporting every error with its path. */
@@ -253,8 +243,8 @@ export function validateCancelTaskResult(value: unknown): $runtime.ValidationRes
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
   return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
-/** Whether a value is a valid `CancelTaskResultMeta` (fast: builds no error objects). */
-export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResultMeta {
+/** Whether a value is a valid `ResultMeta` (fast: builds no error objects). */
+export function isResultMeta(value: unknown): value is ResultMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
   if (
@@ -269,17 +259,16 @@ export function isCancelTaskResultMeta(value: unknown): value is CancelTaskResul
   )
     return false;
   const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isCancelTaskResultMetaRelatedTask(value2)) return false;
-  return true;
+  return value2 === undefined || isResultMetaRelatedTask(value2);
 }
-function $checkCancelTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!($isCancelTaskResultMetaPart1(value1) || $isCancelTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isSafeInteger(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(
               errors,
@@ -289,7 +278,7 @@ function $checkCancelTaskResultMeta(value: unknown, path: string, errors: $runti
               value1,
               at + "/properties/progressToken/anyOf/0/type",
             );
-        } else if ($isCancelTaskRequestPart3(value1)) {
+        } else if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
             $runtime.unexpected(
               errors,
@@ -331,19 +320,19 @@ function $checkCancelTaskResultMeta(value: unknown, path: string, errors: $runti
     }
     const value2 = value["io.modelcontextprotocol/related-task"];
     if (value2 !== undefined)
-      $checkCancelTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+      $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
-/** Validates a value as `CancelTaskResultMeta`, reporting every error with its path. */
-export function validateCancelTaskResultMeta(value: unknown): $runtime.ValidationResult<CancelTaskResultMeta> {
-  return $runtime.validateWith(value, isCancelTaskResultMeta, $checkCancelTaskResultMeta);
+/** Validates a value as `ResultMeta`, reporting every error with its path. */
+export function validateResultMeta(value: unknown): $runtime.ValidationResult<ResultMeta> {
+  return $runtime.validateWith(value, isResultMeta, $checkResultMeta);
 }
-/** Returns the value as `CancelTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseCancelTaskResultMeta(value: unknown): CancelTaskResultMeta {
-  return $runtime.parseWith(value, isCancelTaskResultMeta, $checkCancelTaskResultMeta, "CancelTaskResultMeta");
+/** Returns the value as `ResultMeta`, or throws `ValidationFailed` carrying every error. */
+export function parseResultMeta(value: unknown): ResultMeta {
+  return $runtime.parseWith(value, isResultMeta, $checkResultMeta, "ResultMeta");
 }
-/** Whether a value is a valid `CancelTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isCancelTaskResultMetaRelatedTask(value: unknown): value is CancelTaskResultMetaRelatedTask {
+/** Whether a value is a valid `ResultMetaRelatedTask` (fast: builds no error objects). */
+export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -352,7 +341,7 @@ export function isCancelTaskResultMetaRelatedTask(value: unknown): value is Canc
   }
   return true;
 }
-function $checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
@@ -373,20 +362,13 @@ function $checkCancelTaskResultMetaRelatedTask(value: unknown, path: string, err
     }
   }
 }
-/** Validates a value as `CancelTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateCancelTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<CancelTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isCancelTaskResultMetaRelatedTask, $checkCancelTaskResultMetaRelatedTask);
+/** Validates a value as `ResultMetaRelatedTask`, reporting every error with its path. */
+export function validateResultMetaRelatedTask(value: unknown): $runtime.ValidationResult<ResultMetaRelatedTask> {
+  return $runtime.validateWith(value, isResultMetaRelatedTask, $checkResultMetaRelatedTask);
 }
-/** Returns the value as `CancelTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseCancelTaskResultMetaRelatedTask(value: unknown): CancelTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isCancelTaskResultMetaRelatedTask,
-    $checkCancelTaskResultMetaRelatedTask,
-    "CancelTaskResultMetaRelatedTask",
-  );
+/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
+export function parseResultMetaRelatedTask(value: unknown): ResultMetaRelatedTask {
+  return $runtime.parseWith(value, isResultMetaRelatedTask, $checkResultMetaRelatedTask, "ResultMetaRelatedTask");
 }
 /** Whether a value is a valid `CancelledTask` (fast: builds no error objects). */
 export function isCancelledTask(value: unknown): value is CancelledTask {
@@ -460,8 +442,8 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Vali
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isCancelledTaskPart1(value6) || $isCancelledTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -471,7 +453,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Vali
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -543,7 +525,7 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.result;
-  if (!$isCompletedTaskPart1(value8)) return false;
+  if (!$isObject(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -600,8 +582,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isCompletedTaskPart2(value6) || $isCompletedTaskPart3(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -611,7 +593,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -674,19 +656,15 @@ export function parseCompletedTask(value: unknown): CompletedTask {
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCreateTaskResultMeta(value1)) return false;
-  if (!isTask(value)) return false;
-  return true;
+  if (value1 !== undefined && !isResultMeta(value1)) return false;
+  return isTask(value);
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-    else {
-      const value1 = value._meta;
-      if (value1 !== undefined) $checkCreateTaskResultMeta(value1, path + "/_meta", errors);
-    }
+    const value1 = value._meta;
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     $checkTask(value, path, errors);
   }
 }
@@ -697,141 +675,6 @@ export function validateCreateTaskResult(value: unknown): $runtime.ValidationRes
 /** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
   return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
-}
-/** Whether a value is a valid `CreateTaskResultMeta` (fast: builds no error objects). */
-export function isCreateTaskResultMeta(value: unknown): value is CreateTaskResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (
-    value1 !== undefined &&
-    !(
-      typeof value1 === "string" ||
-      (typeof value1 === "number" &&
-        Number.isInteger(value1) &&
-        value1 >= -9007199254740991 &&
-        value1 <= 9007199254740991)
-    )
-  )
-    return false;
-  const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isCreateTaskResultMetaRelatedTask(value2)) return false;
-  return true;
-}
-function $checkCreateTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isCreateTaskResultMetaPart1(value1) || $isCreateTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
-        }
-      }
-    }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkCreateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
-  }
-}
-/** Validates a value as `CreateTaskResultMeta`, reporting every error with its path. */
-export function validateCreateTaskResultMeta(value: unknown): $runtime.ValidationResult<CreateTaskResultMeta> {
-  return $runtime.validateWith(value, isCreateTaskResultMeta, $checkCreateTaskResultMeta);
-}
-/** Returns the value as `CreateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateTaskResultMeta(value: unknown): CreateTaskResultMeta {
-  return $runtime.parseWith(value, isCreateTaskResultMeta, $checkCreateTaskResultMeta, "CreateTaskResultMeta");
-}
-/** Whether a value is a valid `CreateTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isCreateTaskResultMetaRelatedTask(value: unknown): value is CreateTaskResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
-  }
-  return true;
-}
-function $checkCreateTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at =
-    "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (!(key2 === "taskId"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
-  }
-}
-/** Validates a value as `CreateTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateCreateTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<CreateTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isCreateTaskResultMetaRelatedTask, $checkCreateTaskResultMetaRelatedTask);
-}
-/** Returns the value as `CreateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateTaskResultMetaRelatedTask(value: unknown): CreateTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isCreateTaskResultMetaRelatedTask,
-    $checkCreateTaskResultMetaRelatedTask,
-    "CreateTaskResultMetaRelatedTask",
-  );
 }
 /** Whether a value is a valid `DetailedTask` (fast: builds no error objects). */
 export function isDetailedTask(value: unknown): value is DetailedTask {
@@ -919,7 +762,7 @@ export function isFailedTask(value: unknown): value is FailedTask {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.error;
-  if (!$isFailedTaskPart1(value8)) return false;
+  if (!$isObject(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -976,8 +819,8 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isFailedTaskPart2(value6) || $isFailedTaskPart3(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -987,7 +830,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -1079,11 +922,11 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
     if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isGetTaskRequestPart1(value2) || $isGetTaskRequestPart2(value2))) {
-      if ($isCancelTaskRequestPart4(value2)) {
+    else if (!($isString(value2) || $isSafeInteger(value2))) {
+      if ($isString(value2)) {
         if (typeof value2 !== "string")
           $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isCancelTaskRequestPart3(value2)) {
+      } else if ($isAnyNumber(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
           $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
@@ -1184,19 +1027,15 @@ export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams 
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isGetTaskResultMeta(value1)) return false;
-  if (!isDetailedTask(value)) return false;
-  return true;
+  if (value1 !== undefined && !isResultMeta(value1)) return false;
+  return isDetailedTask(value);
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-    else {
-      const value1 = value._meta;
-      if (value1 !== undefined) $checkGetTaskResultMeta(value1, path + "/_meta", errors);
-    }
+    const value1 = value._meta;
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     $checkDetailedTask(value, path, errors);
   }
 }
@@ -1207,141 +1046,6 @@ export function validateGetTaskResult(value: unknown): $runtime.ValidationResult
 /** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
   return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
-}
-/** Whether a value is a valid `GetTaskResultMeta` (fast: builds no error objects). */
-export function isGetTaskResultMeta(value: unknown): value is GetTaskResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (
-    value1 !== undefined &&
-    !(
-      typeof value1 === "string" ||
-      (typeof value1 === "number" &&
-        Number.isInteger(value1) &&
-        value1 >= -9007199254740991 &&
-        value1 <= 9007199254740991)
-    )
-  )
-    return false;
-  const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isGetTaskResultMetaRelatedTask(value2)) return false;
-  return true;
-}
-function $checkGetTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isGetTaskResultMetaPart1(value1) || $isGetTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
-        }
-      }
-    }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkGetTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
-  }
-}
-/** Validates a value as `GetTaskResultMeta`, reporting every error with its path. */
-export function validateGetTaskResultMeta(value: unknown): $runtime.ValidationResult<GetTaskResultMeta> {
-  return $runtime.validateWith(value, isGetTaskResultMeta, $checkGetTaskResultMeta);
-}
-/** Returns the value as `GetTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseGetTaskResultMeta(value: unknown): GetTaskResultMeta {
-  return $runtime.parseWith(value, isGetTaskResultMeta, $checkGetTaskResultMeta, "GetTaskResultMeta");
-}
-/** Whether a value is a valid `GetTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isGetTaskResultMetaRelatedTask(value: unknown): value is GetTaskResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
-  }
-  return true;
-}
-function $checkGetTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at =
-    "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult/allOf/0/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (!(key2 === "taskId"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
-  }
-}
-/** Validates a value as `GetTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateGetTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<GetTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isGetTaskResultMetaRelatedTask, $checkGetTaskResultMetaRelatedTask);
-}
-/** Returns the value as `GetTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseGetTaskResultMetaRelatedTask(value: unknown): GetTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isGetTaskResultMetaRelatedTask,
-    $checkGetTaskResultMetaRelatedTask,
-    "GetTaskResultMetaRelatedTask",
-  );
 }
 /** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
 export function isInputRequest(value: unknown): value is InputRequest {
@@ -1508,8 +1212,8 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isInputRequiredTaskPart1(value6) || $isInputRequiredTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -1519,7 +1223,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -1579,8 +1283,7 @@ export function parseInputRequiredTask(value: unknown): InputRequiredTask {
 }
 /** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
 export function isInputResponse(value: unknown): value is InputResponse {
-  if (!(isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value))) return false;
-  return true;
+  return isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value);
 }
 function $checkInputResponse(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
@@ -1693,8 +1396,8 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isTaskPart1(value6) || $isTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -1704,7 +1407,7 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -1762,28 +1465,24 @@ export function parseTask(value: unknown): Task {
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isTaskStatusNotificationParamsPart1(value1)) return false;
-  if (!isDetailedTask(value)) return false;
-  return true;
+  if (value1 !== undefined && !$isObject(value1)) return false;
+  return isDetailedTask(value);
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-    else {
-      const value1 = value._meta;
-      if (value1 !== undefined) {
-        if (!$runtime.isObject(value1))
-          $runtime.unexpected(
-            errors,
-            path + "/_meta",
-            "type",
-            "an object",
-            value1,
-            at + "/allOf/0/properties/_meta/type",
-          );
-      }
+    const value1 = value._meta;
+    if (value1 !== undefined) {
+      if (!$runtime.isObject(value1))
+        $runtime.unexpected(
+          errors,
+          path + "/_meta",
+          "type",
+          "an object",
+          value1,
+          at + "/allOf/0/properties/_meta/type",
+        );
     }
     $checkDetailedTask(value, path, errors);
   }
@@ -1861,15 +1560,13 @@ export function parseTaskStatusNotification(value: unknown): TaskStatusNotificat
 }
 /** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  if (!(
+  return (
     value === "working" ||
     value === "input_required" ||
     value === "completed" ||
     value === "failed" ||
     value === "cancelled"
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
@@ -1903,7 +1600,7 @@ export function isTaskSubscriptionAcknowledgedNotifications(
 ): value is TaskSubscriptionAcknowledgedNotifications {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !$isTaskSubscriptionAcknowledgedNotificationsPart1(value1)) return false;
+  if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
@@ -1973,7 +1670,7 @@ export function parseTaskSubscriptionAcknowledgedNotifications(
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskIds;
-  if (value1 !== undefined && !$isTaskSubscriptionNotificationsPart1(value1)) return false;
+  if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "taskIds")) return false;
   }
@@ -2032,8 +1729,7 @@ export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscrip
 /** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
   if (!$runtime.isObject(value)) return false;
-  if (Object.keys(value).length !== 0) return false;
-  return true;
+  return Object.keys(value).length === 0;
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
@@ -2096,11 +1792,11 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
     const value2 = value.id;
     if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isUpdateTaskRequestPart1(value2) || $isUpdateTaskRequestPart2(value2))) {
-      if ($isCancelTaskRequestPart4(value2)) {
+    else if (!($isString(value2) || $isSafeInteger(value2))) {
+      if ($isString(value2)) {
         if (typeof value2 !== "string")
           $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isCancelTaskRequestPart3(value2)) {
+      } else if ($isAnyNumber(value2)) {
         if (!(typeof value2 === "number" && Number.isInteger(value2)))
           $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
         else {
@@ -2206,15 +1902,14 @@ export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestP
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isUpdateTaskResultMeta(value1)) return false;
-  return true;
+  return value1 === undefined || isResultMeta(value1);
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkUpdateTaskResultMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `UpdateTaskResult`, reporting every error with its path. */
@@ -2224,141 +1919,6 @@ export function validateUpdateTaskResult(value: unknown): $runtime.ValidationRes
 /** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying every error. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
   return $runtime.parseWith(value, isUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
-}
-/** Whether a value is a valid `UpdateTaskResultMeta` (fast: builds no error objects). */
-export function isUpdateTaskResultMeta(value: unknown): value is UpdateTaskResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (
-    value1 !== undefined &&
-    !(
-      typeof value1 === "string" ||
-      (typeof value1 === "number" &&
-        Number.isInteger(value1) &&
-        value1 >= -9007199254740991 &&
-        value1 <= 9007199254740991)
-    )
-  )
-    return false;
-  const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined && !isUpdateTaskResultMetaRelatedTask(value2)) return false;
-  return true;
-}
-function $checkUpdateTaskResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isUpdateTaskResultMetaPart1(value1) || $isUpdateTaskResultMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
-        }
-      }
-    }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkUpdateTaskResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
-  }
-}
-/** Validates a value as `UpdateTaskResultMeta`, reporting every error with its path. */
-export function validateUpdateTaskResultMeta(value: unknown): $runtime.ValidationResult<UpdateTaskResultMeta> {
-  return $runtime.validateWith(value, isUpdateTaskResultMeta, $checkUpdateTaskResultMeta);
-}
-/** Returns the value as `UpdateTaskResultMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseUpdateTaskResultMeta(value: unknown): UpdateTaskResultMeta {
-  return $runtime.parseWith(value, isUpdateTaskResultMeta, $checkUpdateTaskResultMeta, "UpdateTaskResultMeta");
-}
-/** Whether a value is a valid `UpdateTaskResultMetaRelatedTask` (fast: builds no error objects). */
-export function isUpdateTaskResultMetaRelatedTask(value: unknown): value is UpdateTaskResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
-  }
-  return true;
-}
-function $checkUpdateTaskResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at =
-    "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (!(key2 === "taskId"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
-  }
-}
-/** Validates a value as `UpdateTaskResultMetaRelatedTask`, reporting every error with its path. */
-export function validateUpdateTaskResultMetaRelatedTask(
-  value: unknown,
-): $runtime.ValidationResult<UpdateTaskResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isUpdateTaskResultMetaRelatedTask, $checkUpdateTaskResultMetaRelatedTask);
-}
-/** Returns the value as `UpdateTaskResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
-export function parseUpdateTaskResultMetaRelatedTask(value: unknown): UpdateTaskResultMetaRelatedTask {
-  return $runtime.parseWith(
-    value,
-    isUpdateTaskResultMetaRelatedTask,
-    $checkUpdateTaskResultMetaRelatedTask,
-    "UpdateTaskResultMetaRelatedTask",
-  );
 }
 /** Whether a value is a valid `WorkingTask` (fast: builds no error objects). */
 export function isWorkingTask(value: unknown): value is WorkingTask {
@@ -2432,8 +1992,8 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.Valida
       );
     const value6 = value.ttlMs;
     if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isWorkingTaskPart1(value6) || $isWorkingTaskPart2(value6))) {
-      if ($isCancelTaskRequestPart3(value6)) {
+    else if (!($isNumber(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isFinite(value6)))
           $runtime.unexpected(
             errors,
@@ -2443,7 +2003,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.Valida
             value6,
             at + "/properties/ttlMs/anyOf/0/type",
           );
-      } else if ($isCancelledTaskPart3(value6)) {
+      } else if ($isNull(value6)) {
         if (value6 !== null)
           $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
       } else {
@@ -2503,8 +2063,7 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
-  if (!isElicitRequestParams(value2)) return false;
-  return true;
+  return isElicitRequestParams(value2);
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
@@ -2536,8 +2095,7 @@ export function parseElicitRequest(value: unknown): ElicitRequest {
 }
 /** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects). */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  if (!(isElicitRequestURLParams(value) || isElicitRequestFormParams(value))) return false;
-  return true;
+  return isElicitRequestURLParams(value) || isElicitRequestFormParams(value);
 }
 function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestParams";
@@ -2556,7 +2114,7 @@ export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isElicitRequestURLParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
   if (typeof value2 !== "string") return false;
   const value3 = value.message;
@@ -2566,15 +2124,14 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   const value5 = value.task;
   if (value5 !== undefined && !isTaskMetadata(value5)) return false;
   const value6 = value.url;
-  if (typeof value6 !== "string") return false;
-  return true;
+  return typeof value6 === "string";
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkElicitRequestURLParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.elicitationId;
     if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
     else if (typeof value2 !== "string")
@@ -2610,22 +2167,20 @@ export function validateElicitRequestURLParams(value: unknown): $runtime.Validat
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
   return $runtime.parseWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParamsMeta` (fast: builds no error objects). */
-export function isElicitRequestURLParamsMeta(value: unknown): value is ElicitRequestURLParamsMeta {
+/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects). */
+export function isParamsMeta(value: unknown): value is ParamsMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
+  return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
-      if (!($isElicitRequestURLParamsMetaPart1(value1) || $isElicitRequestURLParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isInteger(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(
               errors,
@@ -2635,7 +2190,7 @@ function $checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: 
               value1,
               at + "/properties/progressToken/type",
             );
-        } else if ($isCancelTaskRequestPart3(value1)) {
+        } else if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isInteger(value1)))
             $runtime.unexpected(
               errors,
@@ -2659,27 +2214,19 @@ function $checkElicitRequestURLParamsMeta(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `ElicitRequestURLParamsMeta`, reporting every error with its path. */
-export function validateElicitRequestURLParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<ElicitRequestURLParamsMeta> {
-  return $runtime.validateWith(value, isElicitRequestURLParamsMeta, $checkElicitRequestURLParamsMeta);
+/** Validates a value as `ParamsMeta`, reporting every error with its path. */
+export function validateParamsMeta(value: unknown): $runtime.ValidationResult<ParamsMeta> {
+  return $runtime.validateWith(value, isParamsMeta, $checkParamsMeta);
 }
-/** Returns the value as `ElicitRequestURLParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseElicitRequestURLParamsMeta(value: unknown): ElicitRequestURLParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isElicitRequestURLParamsMeta,
-    $checkElicitRequestURLParamsMeta,
-    "ElicitRequestURLParamsMeta",
-  );
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying every error. */
+export function parseParamsMeta(value: unknown): ParamsMeta {
+  return $runtime.parseWith(value, isParamsMeta, $checkParamsMeta, "ParamsMeta");
 }
 /** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.ttl;
-  if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1))) return false;
-  return true;
+  return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
@@ -2704,7 +2251,7 @@ export function parseTaskMetadata(value: unknown): TaskMetadata {
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isElicitRequestFormParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
@@ -2712,15 +2259,14 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
   const value4 = value.requestedSchema;
   if (!isMcpElicitationSchema(value4)) return false;
   const value5 = value.task;
-  if (value5 !== undefined && !isTaskMetadata(value5)) return false;
-  return true;
+  return value5 === undefined || isTaskMetadata(value5);
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkElicitRequestFormParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.message;
     if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
     else if (typeof value2 !== "string")
@@ -2745,79 +2291,15 @@ export function validateElicitRequestFormParams(value: unknown): $runtime.Valida
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
   return $runtime.parseWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams, "ElicitRequestFormParams");
 }
-/** Whether a value is a valid `ElicitRequestFormParamsMeta` (fast: builds no error objects). */
-export function isElicitRequestFormParamsMeta(value: unknown): value is ElicitRequestFormParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
-}
-function $checkElicitRequestFormParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isElicitRequestFormParamsMetaPart1(value1) || $isElicitRequestFormParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
-    }
-  }
-}
-/** Validates a value as `ElicitRequestFormParamsMeta`, reporting every error with its path. */
-export function validateElicitRequestFormParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<ElicitRequestFormParamsMeta> {
-  return $runtime.validateWith(value, isElicitRequestFormParamsMeta, $checkElicitRequestFormParamsMeta);
-}
-/** Returns the value as `ElicitRequestFormParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseElicitRequestFormParamsMeta(value: unknown): ElicitRequestFormParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isElicitRequestFormParamsMeta,
-    $checkElicitRequestFormParamsMeta,
-    "ElicitRequestFormParamsMeta",
-  );
-}
 /** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
-  if (!$isMcpElicitationSchemaPart1(value2)) return false;
+  if (!$isMcpElicitationPrimitiveSchemaMap(value2)) return false;
   const value3 = value.required;
-  if (value3 !== undefined && !($isMcpElicitationSchemaPart2(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
   if (!isMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
@@ -2831,11 +2313,11 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationSchemaPart3(value1) || $isMcpElicitationSchemaPart4(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
         } else {
@@ -2869,8 +2351,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value5 = value.required;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationSchemaPart5(value5) || $isMcpElicitationSchemaPart6(value5))) {
-        if ($isMcpElicitationSchemaPart7(value5)) {
+      if (!($isStringArray(value5) || $isNull(value5))) {
+        if ($isArray(value5)) {
           if (!Array.isArray(value5))
             $runtime.unexpected(
               errors,
@@ -2894,7 +2376,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
         } else {
@@ -2934,14 +2416,12 @@ export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema 
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
-  if (!(
+  return (
     isMcpElicitationEnumSchema(value) ||
     isMcpElicitationStringSchema(value) ||
     isMcpElicitationNumberSchema(value) ||
     isMcpElicitationBooleanSchema(value)
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
@@ -2970,13 +2450,11 @@ export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitati
 }
 /** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
-  if (!(
+  return (
     isMcpElicitationSingleSelectEnumSchema(value) ||
     isMcpElicitationMultiSelectEnumSchema(value) ||
     isMcpElicitationLegacyTitledEnumSchema(value)
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
@@ -3002,9 +2480,7 @@ export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnu
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
-    return false;
-  return true;
+  return isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value);
 }
 function $checkMcpElicitationSingleSelectEnumSchema(
   value: unknown,
@@ -3045,7 +2521,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!$isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isStringArray(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -3067,14 +2543,11 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3091,11 +2564,8 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value2) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value2)
-      )) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -3105,7 +2575,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -3147,14 +2617,11 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart4(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -3207,8 +2674,7 @@ export function parseMcpElicitationUntitledSingleSelectEnumSchema(
 }
 /** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
-  if (value !== "string") return false;
-  return true;
+  return value === "string";
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
@@ -3237,7 +2703,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.oneOf;
-  if (!$isMcpElicitationTitledSingleSelectEnumSchemaPart1(value3)) return false;
+  if (!$isMcpElicitationConstOptionArray(value3)) return false;
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
@@ -3259,14 +2725,11 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3283,11 +2746,8 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value2) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value2)
-      )) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -3297,7 +2757,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -3331,14 +2791,11 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart4(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -3442,9 +2899,7 @@ export function parseMcpElicitationConstOption(value: unknown): McpElicitationCo
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
-    return false;
-  return true;
+  return isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value);
 }
 function $checkMcpElicitationMultiSelectEnumSchema(
   value: unknown,
@@ -3477,8 +2932,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !($isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
-    return false;
+  if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
@@ -3524,11 +2978,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationSchemaPart7(value1)) {
+      if (!($isStringArray(value1) || $isNull(value1))) {
+        if ($isArray(value1)) {
           if (!Array.isArray(value1))
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
@@ -3545,7 +2996,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3562,11 +3013,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value4 = value.description;
     if (value4 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value4) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value4)
-      )) {
-        if ($isCancelTaskRequestPart4(value4)) {
+      if (!($isString(value4) || $isNull(value4))) {
+        if ($isString(value4)) {
           if (typeof value4 !== "string")
             $runtime.unexpected(
               errors,
@@ -3576,7 +3024,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
               value4,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(
               errors,
@@ -3603,11 +3051,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart3(value6)) {
+      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+        if ($isAnyNumber(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
             $runtime.unexpected(
               errors,
@@ -3619,7 +3064,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             );
           else if (!(value6 >= 0))
             $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
@@ -3636,11 +3081,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value7 = value.minItems;
     if (value7 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value7) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value7)
-      )) {
-        if ($isCancelTaskRequestPart3(value7)) {
+      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+        if ($isAnyNumber(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
             $runtime.unexpected(
               errors,
@@ -3652,7 +3094,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             );
           else if (!(value7 >= 0))
             $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isCancelledTaskPart3(value7)) {
+        } else if ($isNull(value7)) {
           if (value7 !== null)
             $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
@@ -3669,14 +3111,11 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
     const value8 = value.title;
     if (value8 !== undefined) {
-      if (!(
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value8) ||
-        $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value8)
-      )) {
-        if ($isCancelTaskRequestPart4(value8)) {
+      if (!($isString(value8) || $isNull(value8))) {
+        if ($isString(value8)) {
           if (typeof value8 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value8)) {
+        } else if ($isNull(value8)) {
           if (value8 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
@@ -3739,7 +3178,7 @@ export function parseMcpElicitationUntitledMultiSelectEnumSchema(
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.enum;
-  if (!$isMcpElicitationUntitledEnumItemsPart1(value1)) return false;
+  if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   if (!isMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
@@ -3801,8 +3240,7 @@ export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicita
 }
 /** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
-  if (value !== "array") return false;
-  return true;
+  return value === "array";
 }
 function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
@@ -3822,8 +3260,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 ): value is McpElicitationTitledMultiSelectEnumSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.default;
-  if (value1 !== undefined && !($isMcpElicitationTitledMultiSelectEnumSchemaPart1(value1) || value1 === null))
-    return false;
+  if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
@@ -3869,11 +3306,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value1) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value1)
-      )) {
-        if ($isMcpElicitationSchemaPart7(value1)) {
+      if (!($isStringArray(value1) || $isNull(value1))) {
+        if ($isArray(value1)) {
           if (!Array.isArray(value1))
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
@@ -3890,7 +3324,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -3907,11 +3341,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value4 = value.description;
     if (value4 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value4) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value4)
-      )) {
-        if ($isCancelTaskRequestPart4(value4)) {
+      if (!($isString(value4) || $isNull(value4))) {
+        if ($isString(value4)) {
           if (typeof value4 !== "string")
             $runtime.unexpected(
               errors,
@@ -3921,7 +3352,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
               value4,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(
               errors,
@@ -3948,11 +3379,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
     const value6 = value.maxItems;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value6) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value6)
-      )) {
-        if ($isCancelTaskRequestPart3(value6)) {
+      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+        if ($isAnyNumber(value6)) {
           if (!(typeof value6 === "number" && Number.isInteger(value6)))
             $runtime.unexpected(
               errors,
@@ -3964,7 +3392,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             );
           else if (!(value6 >= 0))
             $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
         } else {
@@ -3981,11 +3409,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value7 = value.minItems;
     if (value7 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value7) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value7)
-      )) {
-        if ($isCancelTaskRequestPart3(value7)) {
+      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+        if ($isAnyNumber(value7)) {
           if (!(typeof value7 === "number" && Number.isInteger(value7)))
             $runtime.unexpected(
               errors,
@@ -3997,7 +3422,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             );
           else if (!(value7 >= 0))
             $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isCancelledTaskPart3(value7)) {
+        } else if ($isNull(value7)) {
           if (value7 !== null)
             $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
         } else {
@@ -4014,14 +3439,11 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
     const value8 = value.title;
     if (value8 !== undefined) {
-      if (!(
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value8) ||
-        $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value8)
-      )) {
-        if ($isCancelTaskRequestPart4(value8)) {
+      if (!($isString(value8) || $isNull(value8))) {
+        if ($isString(value8)) {
           if (typeof value8 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value8)) {
+        } else if ($isNull(value8)) {
           if (value8 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
         } else {
@@ -4084,7 +3506,7 @@ export function parseMcpElicitationTitledMultiSelectEnumSchema(
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.anyOf;
-  if (!$isMcpElicitationTitledEnumItemsPart1(value1)) return false;
+  if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
     if (!(key2 === "anyOf")) return false;
   }
@@ -4139,9 +3561,9 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.enum;
-  if (!$isMcpElicitationLegacyTitledEnumSchemaPart1(value3)) return false;
+  if (!$isStringArray(value3)) return false;
   const value4 = value.enumNames;
-  if (value4 !== undefined && !($isMcpElicitationLegacyTitledEnumSchemaPart2(value4) || value4 === null)) return false;
+  if (value4 !== undefined && !($isStringArray(value4) || value4 === null)) return false;
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
@@ -4170,13 +3592,11 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart3(value1) || $isMcpElicitationLegacyTitledEnumSchemaPart4(value1)
-      )) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -4193,10 +3613,8 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart5(value2) || $isMcpElicitationLegacyTitledEnumSchemaPart6(value2)
-      )) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -4206,7 +3624,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -4248,10 +3666,8 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value6 = value.enumNames;
     if (value6 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart7(value6) || $isMcpElicitationLegacyTitledEnumSchemaPart8(value6)
-      )) {
-        if ($isMcpElicitationSchemaPart7(value6)) {
+      if (!($isStringArray(value6) || $isNull(value6))) {
+        if ($isArray(value6)) {
           if (!Array.isArray(value6))
             $runtime.unexpected(
               errors,
@@ -4275,7 +3691,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
                 );
             }
           }
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
         } else {
@@ -4292,13 +3708,11 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
     const value9 = value.title;
     if (value9 !== undefined) {
-      if (!(
-        $isMcpElicitationLegacyTitledEnumSchemaPart9(value9) || $isMcpElicitationLegacyTitledEnumSchemaPart10(value9)
-      )) {
-        if ($isCancelTaskRequestPart4(value9)) {
+      if (!($isString(value9) || $isNull(value9))) {
+        if ($isString(value9)) {
           if (typeof value9 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value9)) {
+        } else if ($isNull(value9)) {
           if (value9 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
         } else {
@@ -4399,11 +3813,11 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart1(value1) || $isMcpElicitationStringSchemaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
+      if (!($isString(value1) || $isNull(value1))) {
+        if ($isString(value1)) {
           if (typeof value1 !== "string")
             $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -4420,8 +3834,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart3(value2) || $isMcpElicitationStringSchemaPart4(value2))) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -4431,7 +3845,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -4455,9 +3869,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || $isMcpElicitationStringSchemaPart5(value3))) {
-        if ($isCancelTaskRequestPart4(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if ($isCancelledTaskPart3(value3)) {
+      if (!(isMcpElicitationStringFormat(value3) || $isNull(value3))) {
+        if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+        else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(
               errors,
@@ -4481,8 +3895,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value4 = value.maxLength;
     if (value4 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart6(value4) || $isMcpElicitationStringSchemaPart7(value4))) {
-        if ($isCancelTaskRequestPart3(value4)) {
+      if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
+        if ($isAnyNumber(value4)) {
           if (!(typeof value4 === "number" && Number.isInteger(value4)))
             $runtime.unexpected(
               errors,
@@ -4500,7 +3914,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               "must be >= 0",
               at + "/properties/maxLength/minimum",
             );
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
         } else {
@@ -4517,8 +3931,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value5 = value.minLength;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart8(value5) || $isMcpElicitationStringSchemaPart9(value5))) {
-        if ($isCancelTaskRequestPart3(value5)) {
+      if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
+        if ($isAnyNumber(value5)) {
           if (!(typeof value5 === "number" && Number.isInteger(value5)))
             $runtime.unexpected(
               errors,
@@ -4536,7 +3950,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
               "must be >= 0",
               at + "/properties/minLength/minimum",
             );
-        } else if ($isCancelledTaskPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
         } else {
@@ -4553,11 +3967,11 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value6 = value.title;
     if (value6 !== undefined) {
-      if (!($isMcpElicitationStringSchemaPart10(value6) || $isMcpElicitationStringSchemaPart11(value6))) {
-        if ($isCancelTaskRequestPart4(value6)) {
+      if (!($isString(value6) || $isNull(value6))) {
+        if ($isString(value6)) {
           if (typeof value6 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value6)) {
+        } else if ($isNull(value6)) {
           if (value6 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
         } else {
@@ -4612,8 +4026,7 @@ export function parseMcpElicitationStringSchema(value: unknown): McpElicitationS
 }
 /** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
-  if (!(value === "email" || value === "uri" || value === "date" || value === "date-time")) return false;
-  return true;
+  return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
@@ -4672,11 +4085,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart1(value1) || $isMcpElicitationNumberSchemaPart2(value1))) {
-        if ($isCancelTaskRequestPart3(value1)) {
+      if (!($isNumber(value1) || $isNull(value1))) {
+        if ($isAnyNumber(value1)) {
           if (!(typeof value1 === "number" && Number.isFinite(value1)))
             $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -4693,8 +4106,8 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart3(value2) || $isMcpElicitationNumberSchemaPart4(value2))) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -4704,7 +4117,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -4728,11 +4141,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.maximum;
     if (value3 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart5(value3) || $isMcpElicitationNumberSchemaPart6(value3))) {
-        if ($isCancelTaskRequestPart3(value3)) {
+      if (!($isNumber(value3) || $isNull(value3))) {
+        if ($isAnyNumber(value3)) {
           if (!(typeof value3 === "number" && Number.isFinite(value3)))
             $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if ($isCancelledTaskPart3(value3)) {
+        } else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
         } else {
@@ -4749,11 +4162,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value4 = value.minimum;
     if (value4 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart7(value4) || $isMcpElicitationNumberSchemaPart8(value4))) {
-        if ($isCancelTaskRequestPart3(value4)) {
+      if (!($isNumber(value4) || $isNull(value4))) {
+        if ($isAnyNumber(value4)) {
           if (!(typeof value4 === "number" && Number.isFinite(value4)))
             $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if ($isCancelledTaskPart3(value4)) {
+        } else if ($isNull(value4)) {
           if (value4 !== null)
             $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
         } else {
@@ -4770,11 +4183,11 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
     const value5 = value.title;
     if (value5 !== undefined) {
-      if (!($isMcpElicitationNumberSchemaPart9(value5) || $isMcpElicitationNumberSchemaPart10(value5))) {
-        if ($isCancelTaskRequestPart4(value5)) {
+      if (!($isString(value5) || $isNull(value5))) {
+        if ($isString(value5)) {
           if (typeof value5 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value5)) {
+        } else if ($isNull(value5)) {
           if (value5 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
         } else {
@@ -4828,8 +4241,7 @@ export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationN
 }
 /** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
-  if (!(value === "number" || value === "integer")) return false;
-  return true;
+  return value === "number" || value === "integer";
 }
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
@@ -4871,8 +4283,8 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart1(value1) || $isMcpElicitationBooleanSchemaPart2(value1))) {
-        if ($isMcpElicitationBooleanSchemaPart3(value1)) {
+      if (!($isBoolean(value1) || $isNull(value1))) {
+        if ($isBoolean(value1)) {
           if (typeof value1 !== "boolean")
             $runtime.unexpected(
               errors,
@@ -4882,7 +4294,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
               value1,
               at + "/properties/default/type",
             );
-        } else if ($isCancelledTaskPart3(value1)) {
+        } else if ($isNull(value1)) {
           if (value1 !== null)
             $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
         } else {
@@ -4899,8 +4311,8 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
     const value2 = value.description;
     if (value2 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart4(value2) || $isMcpElicitationBooleanSchemaPart5(value2))) {
-        if ($isCancelTaskRequestPart4(value2)) {
+      if (!($isString(value2) || $isNull(value2))) {
+        if ($isString(value2)) {
           if (typeof value2 !== "string")
             $runtime.unexpected(
               errors,
@@ -4910,7 +4322,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
               value2,
               at + "/properties/description/type",
             );
-        } else if ($isCancelledTaskPart3(value2)) {
+        } else if ($isNull(value2)) {
           if (value2 !== null)
             $runtime.unexpected(
               errors,
@@ -4934,11 +4346,11 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
     const value3 = value.title;
     if (value3 !== undefined) {
-      if (!($isMcpElicitationBooleanSchemaPart6(value3) || $isMcpElicitationBooleanSchemaPart7(value3))) {
-        if ($isCancelTaskRequestPart4(value3)) {
+      if (!($isString(value3) || $isNull(value3))) {
+        if ($isString(value3)) {
           if (typeof value3 !== "string")
             $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if ($isCancelledTaskPart3(value3)) {
+        } else if ($isNull(value3)) {
           if (value3 !== null)
             $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
         } else {
@@ -4985,8 +4397,7 @@ export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitation
 }
 /** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
-  if (value !== "boolean") return false;
-  return true;
+  return value === "boolean";
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
@@ -5009,8 +4420,7 @@ export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBo
 }
 /** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
-  if (value !== "object") return false;
-  return true;
+  return value === "object";
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
@@ -5035,8 +4445,7 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
-  if (!isCreateMessageRequestParams(value2)) return false;
-  return true;
+  return isCreateMessageRequestParams(value2);
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
@@ -5070,19 +4479,19 @@ export function parseCreateMessageRequest(value: unknown): CreateMessageRequest 
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isCreateMessageRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.includeContext;
   if (value2 !== undefined && !(value2 === "allServers" || value2 === "none" || value2 === "thisServer")) return false;
   const value3 = value.maxTokens;
   if (!(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.messages;
-  if (!$isCreateMessageRequestParamsPart1(value4)) return false;
+  if (!$isSamplingMessageArray(value4)) return false;
   const value5 = value.metadata;
-  if (value5 !== undefined && !$isCreateMessageRequestParamsPart2(value5)) return false;
+  if (value5 !== undefined && !$isObject(value5)) return false;
   const value6 = value.modelPreferences;
   if (value6 !== undefined && !isModelPreferences(value6)) return false;
   const value7 = value.stopSequences;
-  if (value7 !== undefined && !$isCreateMessageRequestParamsPart3(value7)) return false;
+  if (value7 !== undefined && !$isStringArray(value7)) return false;
   const value8 = value.systemPrompt;
   if (value8 !== undefined && typeof value8 !== "string") return false;
   const value9 = value.task;
@@ -5092,15 +4501,14 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value11 = value.toolChoice;
   if (value11 !== undefined && !isToolChoice(value11)) return false;
   const value12 = value.tools;
-  if (value12 !== undefined && !$isCreateMessageRequestParamsPart4(value12)) return false;
-  return true;
+  return value12 === undefined || $isToolArray(value12);
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkCreateMessageRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.includeContext;
     if (value2 !== undefined) {
       if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
@@ -5216,80 +4624,15 @@ export function parseCreateMessageRequestParams(value: unknown): CreateMessageRe
     "CreateMessageRequestParams",
   );
 }
-/** Whether a value is a valid `CreateMessageRequestParamsMeta` (fast: builds no error objects). */
-export function isCreateMessageRequestParamsMeta(value: unknown): value is CreateMessageRequestParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
-}
-function $checkCreateMessageRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isCreateMessageRequestParamsMetaPart1(value1) || $isCreateMessageRequestParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
-    }
-  }
-}
-/** Validates a value as `CreateMessageRequestParamsMeta`, reporting every error with its path. */
-export function validateCreateMessageRequestParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<CreateMessageRequestParamsMeta> {
-  return $runtime.validateWith(value, isCreateMessageRequestParamsMeta, $checkCreateMessageRequestParamsMeta);
-}
-/** Returns the value as `CreateMessageRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseCreateMessageRequestParamsMeta(value: unknown): CreateMessageRequestParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isCreateMessageRequestParamsMeta,
-    $checkCreateMessageRequestParamsMeta,
-    "CreateMessageRequestParamsMeta",
-  );
-}
 /** Whether a value is a valid `SamplingMessage` (fast: builds no error objects). */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isSamplingMessagePart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
   if (!isSamplingContent(value2)) return false;
   const value3 = value.role;
-  if (!isRole(value3)) return false;
-  return true;
+  return isRole(value3);
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
@@ -5318,14 +4661,13 @@ export function parseSamplingMessage(value: unknown): SamplingMessage {
 }
 /** Whether a value is a valid `SamplingContent` (fast: builds no error objects). */
 export function isSamplingContent(value: unknown): value is SamplingContent {
-  if (!(isSamplingMessageContentBlock(value) || $isSamplingContentPart1(value))) return false;
-  return true;
+  return isSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
 }
 function $checkSamplingContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
-  if (!(isSamplingMessageContentBlock(value) || $isSamplingContentPart2(value))) {
-    if ($isSamplingContentPart3(value)) $checkSamplingMessageContentBlock(value, path, errors);
-    else if ($isMcpElicitationSchemaPart7(value)) {
+  if (!(isSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
+    if ($isObject(value)) $checkSamplingMessageContentBlock(value, path, errors);
+    else if ($isArray(value)) {
       if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
@@ -5350,17 +4692,11 @@ export function parseSamplingContent(value: unknown): SamplingContent {
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isSamplingMessageContentBlockPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.type;
-  if (!(
-    value2 === "text" ||
-    value2 === "image" ||
-    value2 === "audio" ||
-    value2 === "tool_use" ||
-    value2 === "tool_result"
-  ))
-    return false;
-  return true;
+  return (
+    value2 === "text" || value2 === "image" || value2 === "audio" || value2 === "tool_use" || value2 === "tool_result"
+  );
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
@@ -5407,8 +4743,7 @@ export function parseSamplingMessageContentBlock(value: unknown): SamplingMessag
 }
 /** Whether a value is a valid `Role` (fast: builds no error objects). */
 export function isRole(value: unknown): value is Role {
-  if (!(value === "assistant" || value === "user")) return false;
-  return true;
+  return value === "assistant" || value === "user";
 }
 function $checkRole(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
@@ -5430,14 +4765,12 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
   const value2 = value.hints;
-  if (value2 !== undefined && !$isModelPreferencesPart1(value2)) return false;
+  if (value2 !== undefined && !$isModelHintArray(value2)) return false;
   const value3 = value.intelligencePriority;
   if (value3 !== undefined && !(typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1))
     return false;
   const value4 = value.speedPriority;
-  if (value4 !== undefined && !(typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1))
-    return false;
-  return true;
+  return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
@@ -5558,8 +4891,7 @@ export function parseModelPreferences(value: unknown): ModelPreferences {
 export function isModelHint(value: unknown): value is ModelHint {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.name;
-  if (value1 !== undefined && typeof value1 !== "string") return false;
-  return true;
+  return value1 === undefined || typeof value1 === "string";
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
@@ -5584,8 +4916,7 @@ export function parseModelHint(value: unknown): ModelHint {
 export function isToolChoice(value: unknown): value is ToolChoice {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.mode;
-  if (value1 !== undefined && !(value1 === "auto" || value1 === "none" || value1 === "required")) return false;
-  return true;
+  return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
@@ -5619,8 +4950,7 @@ export function isTool(value: unknown): value is Tool {
   const value1 = value.name;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputSchema;
-  if (!isToolInputSchema(value2)) return false;
-  return true;
+  return isToolInputSchema(value2);
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
@@ -5647,8 +4977,7 @@ export function parseTool(value: unknown): Tool {
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.type;
-  if (value1 !== "object") return false;
-  return true;
+  return value1 === "object";
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
@@ -5674,8 +5003,7 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
-  if (value2 !== undefined && !isRequestParams(value2)) return false;
-  return true;
+  return value2 === undefined || isRequestParams(value2);
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
@@ -5701,15 +5029,14 @@ export function parseListRootsRequest(value: unknown): ListRootsRequest {
 export function isRequestParams(value: unknown): value is RequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isRequestParamsMeta(value1)) return false;
-  return true;
+  return value1 === undefined || isParamsMeta(value1);
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   }
 }
 /** Validates a value as `RequestParams`, reporting every error with its path. */
@@ -5720,73 +5047,15 @@ export function validateRequestParams(value: unknown): $runtime.ValidationResult
 export function parseRequestParams(value: unknown): RequestParams {
   return $runtime.parseWith(value, isRequestParams, $checkRequestParams, "RequestParams");
 }
-/** Whether a value is a valid `RequestParamsMeta` (fast: builds no error objects). */
-export function isRequestParamsMeta(value: unknown): value is RequestParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1))))
-    return false;
-  return true;
-}
-function $checkRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isRequestParamsMetaPart1(value1) || $isRequestParamsMetaPart2(value1))) {
-        if ($isCancelTaskRequestPart4(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isCancelTaskRequestPart3(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
-    }
-  }
-}
-/** Validates a value as `RequestParamsMeta`, reporting every error with its path. */
-export function validateRequestParamsMeta(value: unknown): $runtime.ValidationResult<RequestParamsMeta> {
-  return $runtime.validateWith(value, isRequestParamsMeta, $checkRequestParamsMeta);
-}
-/** Returns the value as `RequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseRequestParamsMeta(value: unknown): RequestParamsMeta {
-  return $runtime.parseWith(value, isRequestParamsMeta, $checkRequestParamsMeta, "RequestParamsMeta");
-}
 /** Whether a value is a valid `ElicitResult` (fast: builds no error objects). */
 export function isElicitResult(value: unknown): value is ElicitResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isElicitResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
   if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline")) return false;
   const value3 = value.content;
-  if (value3 !== undefined && !$isElicitResultPart3(value3)) return false;
-  return true;
+  return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
@@ -5815,13 +5084,8 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       else {
         for (const key6 in value5) {
           const item7 = value5[key6];
-          if (!(
-            $isElicitResultPart4(item7) ||
-            $isElicitResultPart5(item7) ||
-            $isElicitResultPart6(item7) ||
-            $isElicitResultPart7(item7)
-          )) {
-            if ($isMcpElicitationSchemaPart7(item7)) {
+          if (!($isStringArray(item7) || $isString(item7) || $isInteger(item7) || $isBoolean(item7))) {
+            if ($isArray(item7)) {
               if (!Array.isArray(item7))
                 $runtime.unexpected(
                   errors,
@@ -5845,7 +5109,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                     );
                 }
               }
-            } else if ($isCancelTaskRequestPart4(item7)) {
+            } else if ($isString(item7)) {
               if (typeof item7 !== "string")
                 $runtime.unexpected(
                   errors,
@@ -5855,7 +5119,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isCancelTaskRequestPart3(item7)) {
+            } else if ($isAnyNumber(item7)) {
               if (!(typeof item7 === "number" && Number.isInteger(item7)))
                 $runtime.unexpected(
                   errors,
@@ -5865,7 +5129,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                   item7,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isMcpElicitationBooleanSchemaPart3(item7)) {
+            } else if ($isBoolean(item7)) {
               if (typeof item7 !== "boolean")
                 $runtime.unexpected(
                   errors,
@@ -5903,7 +5167,7 @@ export function parseElicitResult(value: unknown): ElicitResult {
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isCreateMessageResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
   if (!isSamplingContent(value2)) return false;
   const value3 = value.model;
@@ -5911,8 +5175,7 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
   const value4 = value.role;
   if (!isRole(value4)) return false;
   const value5 = value.stopReason;
-  if (value5 !== undefined && typeof value5 !== "string") return false;
-  return true;
+  return value5 === undefined || typeof value5 === "string";
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
@@ -5959,10 +5222,9 @@ export function parseCreateMessageResult(value: unknown): CreateMessageResult {
 export function isListRootsResult(value: unknown): value is ListRootsResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isListRootsResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.roots;
-  if (!$isListRootsResultPart2(value2)) return false;
-  return true;
+  return $isRootArray(value2);
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
@@ -5997,12 +5259,11 @@ export function parseListRootsResult(value: unknown): ListRootsResult {
 export function isRoot(value: unknown): value is Root {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isRootPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.name;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.uri;
-  if (typeof value3 !== "string") return false;
-  return true;
+  return typeof value3 === "string";
 }
 function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
@@ -6033,204 +5294,37 @@ export function parseRoot(value: unknown): Root {
   return $runtime.parseWith(value, isRoot, $checkRoot, "Root");
 }
 
-function $isCancelTaskRequestPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isCancelTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isCancelTaskRequestPart3(value: unknown): boolean {
-  return typeof value === "number";
-}
-function $isCancelTaskRequestPart4(value: unknown): boolean {
+function $isString(value: unknown): boolean {
   return typeof value === "string";
 }
-function $isCancelTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
+function $isSafeInteger(value: unknown): boolean {
+  return (
+    typeof value === "number" && Number.isInteger(value) && value >= -9007199254740991 && value <= 9007199254740991
+  );
 }
-function $isCancelTaskResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
+function $isAnyNumber(value: unknown): boolean {
+  return typeof value === "number";
 }
-function $isCancelledTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
+function $isNumber(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value);
 }
-function $isCancelledTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isCancelledTaskPart3(value: unknown): boolean {
+function $isNull(value: unknown): boolean {
   return value === null;
 }
-function $isCompletedTaskPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
+function $isObject(value: unknown): boolean {
+  return $runtime.isObject(value);
 }
-function $isCompletedTaskPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isCompletedTaskPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isCreateTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isCreateTaskResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isFailedTaskPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isFailedTaskPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isFailedTaskPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isGetTaskRequestPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isGetTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isGetTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isGetTaskResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isInputRequiredTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isInputRequiredTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isTaskStatusNotificationParamsPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskSubscriptionAcknowledgedNotificationsPart1(value: unknown): boolean {
+function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
 }
-function $isTaskSubscriptionNotificationsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
+function $isInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value);
 }
-function $isUpdateTaskRequestPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isUpdateTaskRequestPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isUpdateTaskResultMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isUpdateTaskResultMetaPart2(value: unknown): boolean {
-  if (!(
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    value >= -9007199254740991 &&
-    value <= 9007199254740991
-  ))
-    return false;
-  return true;
-}
-function $isWorkingTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isWorkingTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isElicitRequestURLParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isElicitRequestURLParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isElicitRequestFormParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isElicitRequestFormParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
@@ -6238,461 +5332,56 @@ function $isMcpElicitationSchemaPart1(value: unknown): boolean {
   }
   return true;
 }
-function $isMcpElicitationSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart5(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationSchemaPart7(value: unknown): boolean {
+function $isArray(value: unknown): boolean {
   return Array.isArray(value);
 }
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart1(value: unknown): boolean {
+function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart2(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
+function $isNonNegativeInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledSingleSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationUntitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationUntitledEnumItemsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart3(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationTitledMultiSelectEnumSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationTitledEnumItemsPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isMcpElicitationConstOption(value[i1])) return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart1(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart5(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart7(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart8(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart9(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationLegacyTitledEnumSchemaPart10(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart8(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value) && value >= 0)) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart9(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart10(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationStringSchemaPart11(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart3(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart4(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart5(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart6(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart7(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isFinite(value))) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart8(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart9(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationNumberSchemaPart10(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart1(value: unknown): boolean {
-  if (typeof value !== "boolean") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart3(value: unknown): boolean {
+function $isBoolean(value: unknown): boolean {
   return typeof value === "boolean";
 }
-function $isMcpElicitationBooleanSchemaPart4(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart5(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart6(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isMcpElicitationBooleanSchemaPart7(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isCreateMessageRequestParamsPart1(value: unknown): boolean {
+function $isSamplingMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessage(value[i1])) return false;
   }
   return true;
 }
-function $isCreateMessageRequestParamsPart2(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isCreateMessageRequestParamsPart3(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isCreateMessageRequestParamsPart4(value: unknown): boolean {
+function $isToolArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isTool(value[i1])) return false;
   }
   return true;
 }
-function $isCreateMessageRequestParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isCreateMessageRequestParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isSamplingMessagePart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isSamplingContentPart1(value: unknown): boolean {
+function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
-function $isSamplingContentPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessageContentBlock(value[i1])) return false;
-  }
-  return true;
-}
-function $isSamplingContentPart3(value: unknown): boolean {
-  return $runtime.isObject(value);
-}
-function $isSamplingMessageContentBlockPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isModelPreferencesPart1(value: unknown): boolean {
+function $isModelHintArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isModelHint(value[i1])) return false;
   }
   return true;
 }
-function $isRequestParamsMetaPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isRequestParamsMetaPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isElicitResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isElicitResultPart2(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isElicitResultPart3(value: unknown): boolean {
+function $isAnyOf4SchemasMap(value: unknown): boolean {
   if (!$runtime.isObject(value)) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
-      $isElicitResultPart2(item2) ||
+      $isStringArray(item2) ||
       typeof item2 === "string" ||
       (typeof item2 === "number" && Number.isInteger(item2)) ||
       typeof item2 === "boolean"
@@ -6701,41 +5390,10 @@ function $isElicitResultPart3(value: unknown): boolean {
   }
   return true;
 }
-function $isElicitResultPart4(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (typeof value[i1] !== "string") return false;
-  }
-  return true;
-}
-function $isElicitResultPart5(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isElicitResultPart6(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isElicitResultPart7(value: unknown): boolean {
-  if (typeof value !== "boolean") return false;
-  return true;
-}
-function $isCreateMessageResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isListRootsResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isListRootsResultPart2(value: unknown): boolean {
+function $isRootArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isRoot(value[i1])) return false;
   }
-  return true;
-}
-function $isRootPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
   return true;
 }

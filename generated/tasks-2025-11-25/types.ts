@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9ae864afd1228680d4dac6ba7ca46eb770294b3866b24597309789b5fac8af6f 8d0ba8e4b1d4eaae34a4282d3b77bdbc8e96adb664aaeacede50a2e99eff353b
+// Fingerprint: c2f4802d4d41172408ed914985fa37166965b6e4843fecece502ba24c0faa5e3 df94f4e7d6ca4fa9a3de745fd1cc408032551fcebe948282b94be65558234bc9
 
 /** The status of a task. */
 export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
@@ -59,7 +59,7 @@ export interface CreateTaskResult {
 
 /** Common params for any task-augmented request. */
 export interface TaskAugmentedRequestParams {
-  _meta?: TaskAugmentedRequestParamsMeta;
+  _meta?: ParamsMeta;
   /**
    * If specified, the caller is requesting task-augmented execution for this request.
    * The request will return a CreateTaskResult immediately, and the actual result can be
@@ -72,7 +72,7 @@ export interface TaskAugmentedRequestParams {
 }
 
 /** See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
-export interface TaskAugmentedRequestParamsMeta {
+export interface ParamsMeta {
   /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
   progressToken?: ProgressToken;
   [key: string]: unknown;
@@ -236,19 +236,12 @@ export interface Result {
 
 /** Common parameters for paginated requests. */
 export interface PaginatedRequestParams {
-  _meta?: PaginatedRequestParamsMeta;
+  _meta?: ParamsMeta;
   /**
    * An opaque token representing the current pagination position.
    * If provided, the server should return results starting after this cursor.
    */
   cursor?: string;
-}
-
-/** See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
-export interface PaginatedRequestParamsMeta {
-  /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
-  progressToken?: ProgressToken;
-  [key: string]: unknown;
 }
 
 export interface NotificationParams {

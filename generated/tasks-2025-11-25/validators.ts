@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:23cdd6d9169567439a3faff267107bc2c91e03bde20ce55d52049a157dcf088d
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c927b3de6e6526c60264e9ec9397ec80404328d2da12b718655d43d203f55764 ee80c98e11da895907bf8ad058a4a6e05b423883014188da7178a18f12b9a8a1
+// Fingerprint: 53ec72ecca5586f713ed043d8e74efd6db4cb3efd042ff79726044caae26469c 49ef1f236b3723eee65f351a65e8da4fd895269bd8752b8a9fe6e41469044999
 
 import type {
   TaskStatus,
@@ -12,7 +12,7 @@ import type {
   Task,
   CreateTaskResult,
   TaskAugmentedRequestParams,
-  TaskAugmentedRequestParamsMeta,
+  ParamsMeta,
   GetTaskRequest,
   GetTaskRequestParams,
   GetTaskResult,
@@ -40,7 +40,6 @@ import type {
   RequestId,
   Result,
   PaginatedRequestParams,
-  PaginatedRequestParamsMeta,
   NotificationParams,
 } from "./types.js";
 import * as $runtime from "./runtime.js";
@@ -50,15 +49,13 @@ export { ValidationFailed } from "./runtime.js";
 
 /** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  if (!(
+  return (
     value === "cancelled" ||
     value === "completed" ||
     value === "failed" ||
     value === "input_required" ||
     value === "working"
-  ))
-    return false;
-  return true;
+  );
 }
 function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus";
@@ -90,8 +87,7 @@ export function parseTaskStatus(value: unknown): TaskStatus {
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.ttl;
-  if (value1 !== undefined && !(typeof value1 === "number" && Number.isInteger(value1))) return false;
-  return true;
+  return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
@@ -116,8 +112,7 @@ export function parseTaskMetadata(value: unknown): TaskMetadata {
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  return true;
+  return typeof value1 === "string";
 }
 function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
@@ -153,8 +148,7 @@ export function isTask(value: unknown): value is Task {
   const value6 = value.taskId;
   if (typeof value6 !== "string") return false;
   const value7 = value.ttl;
-  if (!((typeof value7 === "number" && Number.isInteger(value7)) || value7 === null)) return false;
-  return true;
+  return (typeof value7 === "number" && Number.isInteger(value7)) || value7 === null;
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
@@ -208,11 +202,11 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value6, at + "/properties/taskId/type");
     const value7 = value.ttl;
     if (value7 === undefined) $runtime.missing(errors, path, "ttl", at + "/required");
-    else if (!($isTaskPart1(value7) || $isTaskPart2(value7))) {
-      if ($isTaskPart4(value7)) {
+    else if (!($isInteger(value7) || $isNull(value7))) {
+      if ($isAnyNumber(value7)) {
         if (!(typeof value7 === "number" && Number.isInteger(value7)))
           $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value7, at + "/properties/ttl/type");
-      } else if ($isTaskPart3(value7)) {
+      } else if ($isNull(value7)) {
         if (value7 !== null)
           $runtime.unexpected(errors, path + "/ttl", "type", "null", value7, at + "/properties/ttl/type");
       } else {
@@ -233,10 +227,9 @@ export function parseTask(value: unknown): Task {
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isCreateTaskResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.task;
-  if (!isTask(value2)) return false;
-  return true;
+  return isTask(value2);
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
@@ -264,17 +257,16 @@ export function parseCreateTaskResult(value: unknown): CreateTaskResult {
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isTaskAugmentedRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.task;
-  if (value2 !== undefined && !isTaskMetadata(value2)) return false;
-  return true;
+  return value2 === undefined || isTaskMetadata(value2);
 }
 function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkTaskAugmentedRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.task;
     if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
   }
@@ -294,14 +286,13 @@ export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRe
     "TaskAugmentedRequestParams",
   );
 }
-/** Whether a value is a valid `TaskAugmentedRequestParamsMeta` (fast: builds no error objects). */
-export function isTaskAugmentedRequestParamsMeta(value: unknown): value is TaskAugmentedRequestParamsMeta {
+/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects). */
+export function isParamsMeta(value: unknown): value is ParamsMeta {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.progressToken;
-  if (value1 !== undefined && !isProgressToken(value1)) return false;
-  return true;
+  return value1 === undefined || isProgressToken(value1);
 }
-function $checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
@@ -309,20 +300,13 @@ function $checkTaskAugmentedRequestParamsMeta(value: unknown, path: string, erro
     if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
-/** Validates a value as `TaskAugmentedRequestParamsMeta`, reporting every error with its path. */
-export function validateTaskAugmentedRequestParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<TaskAugmentedRequestParamsMeta> {
-  return $runtime.validateWith(value, isTaskAugmentedRequestParamsMeta, $checkTaskAugmentedRequestParamsMeta);
+/** Validates a value as `ParamsMeta`, reporting every error with its path. */
+export function validateParamsMeta(value: unknown): $runtime.ValidationResult<ParamsMeta> {
+  return $runtime.validateWith(value, isParamsMeta, $checkParamsMeta);
 }
-/** Returns the value as `TaskAugmentedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parseTaskAugmentedRequestParamsMeta(value: unknown): TaskAugmentedRequestParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isTaskAugmentedRequestParamsMeta,
-    $checkTaskAugmentedRequestParamsMeta,
-    "TaskAugmentedRequestParamsMeta",
-  );
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying every error. */
+export function parseParamsMeta(value: unknown): ParamsMeta {
+  return $runtime.parseWith(value, isParamsMeta, $checkParamsMeta, "ParamsMeta");
 }
 /** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -334,8 +318,7 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value3 = value.method;
   if (value3 !== "tasks/get") return false;
   const value4 = value.params;
-  if (!isGetTaskRequestParams(value4)) return false;
-  return true;
+  return isGetTaskRequestParams(value4);
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
@@ -369,8 +352,7 @@ export function parseGetTaskRequest(value: unknown): GetTaskRequest {
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  return true;
+  return typeof value1 === "string";
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
@@ -393,8 +375,7 @@ export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams 
 /** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
   if (!isResult(value)) return false;
-  if (!isTask(value)) return false;
-  return true;
+  return isTask(value);
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   if (!$runtime.isObject(value))
@@ -429,8 +410,7 @@ export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayload
   const value3 = value.method;
   if (value3 !== "tasks/result") return false;
   const value4 = value.params;
-  if (!isGetTaskPayloadRequestParams(value4)) return false;
-  return true;
+  return isGetTaskPayloadRequestParams(value4);
 }
 function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
@@ -464,8 +444,7 @@ export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadReques
 export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  return true;
+  return typeof value1 === "string";
 }
 function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
@@ -496,8 +475,7 @@ export function parseGetTaskPayloadRequestParams(value: unknown): GetTaskPayload
 export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isGetTaskPayloadResultPart1(value1)) return false;
-  return true;
+  return value1 === undefined || $isObject(value1);
 }
 function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
@@ -528,8 +506,7 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   const value3 = value.method;
   if (value3 !== "tasks/cancel") return false;
   const value4 = value.params;
-  if (!isCancelTaskRequestParams(value4)) return false;
-  return true;
+  return isCancelTaskRequestParams(value4);
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
@@ -563,8 +540,7 @@ export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskId;
-  if (typeof value1 !== "string") return false;
-  return true;
+  return typeof value1 === "string";
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
@@ -587,8 +563,7 @@ export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestP
 /** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   if (!isResult(value)) return false;
-  if (!isTask(value)) return false;
-  return true;
+  return isTask(value);
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   if (!$runtime.isObject(value))
@@ -623,8 +598,7 @@ export function isListTasksRequest(value: unknown): value is ListTasksRequest {
   const value3 = value.method;
   if (value3 !== "tasks/list") return false;
   const value4 = value.params;
-  if (value4 !== undefined && !isPaginatedRequestParams(value4)) return false;
-  return true;
+  return value4 === undefined || isPaginatedRequestParams(value4);
 }
 function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
@@ -657,12 +631,11 @@ export function parseListTasksRequest(value: unknown): ListTasksRequest {
 export function isListTasksResult(value: unknown): value is ListTasksResult {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isListTasksResultPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.tasks;
-  if (!$isListTasksResultPart2(value3)) return false;
-  return true;
+  return $isTaskArray(value3);
 }
 function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
@@ -708,8 +681,7 @@ export function parseListTasksResult(value: unknown): ListTasksResult {
 /** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!isNotificationParams(value)) return false;
-  if (!isTask(value)) return false;
-  return true;
+  return isTask(value);
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   if (!$runtime.isObject(value))
@@ -749,8 +721,7 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   const value2 = value.method;
   if (value2 !== "notifications/tasks/status") return false;
   const value3 = value.params;
-  if (!isTaskStatusNotificationParams(value3)) return false;
-  return true;
+  return isTaskStatusNotificationParams(value3);
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
@@ -788,8 +759,7 @@ export function parseTaskStatusNotification(value: unknown): TaskStatusNotificat
 export function isTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.tasks;
-  if (value1 !== undefined && !isTaskServerCapabilitiesTasks(value1)) return false;
-  return true;
+  return value1 === undefined || isTaskServerCapabilitiesTasks(value1);
 }
 function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
@@ -811,12 +781,11 @@ export function parseTaskServerCapabilities(value: unknown): TaskServerCapabilit
 export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.list;
-  if (value1 !== undefined && !$isTaskServerCapabilitiesTasksPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
-  if (value2 !== undefined && !$isTaskServerCapabilitiesTasksPart2(value2)) return false;
+  if (value2 !== undefined && !$isObject(value2)) return false;
   const value3 = value.requests;
-  if (value3 !== undefined && !isTaskServerCapabilitiesTasksRequests(value3)) return false;
-  return true;
+  return value3 === undefined || isTaskServerCapabilitiesTasksRequests(value3);
 }
 function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
@@ -855,8 +824,7 @@ export function parseTaskServerCapabilitiesTasks(value: unknown): TaskServerCapa
 export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.tools;
-  if (value1 !== undefined && !isTaskServerCapabilitiesTasksRequestsTools(value1)) return false;
-  return true;
+  return value1 === undefined || isTaskServerCapabilitiesTasksRequestsTools(value1);
 }
 function $checkTaskServerCapabilitiesTasksRequests(
   value: unknown,
@@ -891,8 +859,7 @@ export function isTaskServerCapabilitiesTasksRequestsTools(
 ): value is TaskServerCapabilitiesTasksRequestsTools {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.call;
-  if (value1 !== undefined && !$isTaskServerCapabilitiesTasksRequestsToolsPart1(value1)) return false;
-  return true;
+  return value1 === undefined || $isObject(value1);
 }
 function $checkTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
@@ -935,8 +902,7 @@ export function parseTaskServerCapabilitiesTasksRequestsTools(
 export function isTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.tasks;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasks(value1)) return false;
-  return true;
+  return value1 === undefined || isTaskClientCapabilitiesTasks(value1);
 }
 function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
@@ -958,12 +924,11 @@ export function parseTaskClientCapabilities(value: unknown): TaskClientCapabilit
 export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.list;
-  if (value1 !== undefined && !$isTaskClientCapabilitiesTasksPart1(value1)) return false;
+  if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
-  if (value2 !== undefined && !$isTaskClientCapabilitiesTasksPart2(value2)) return false;
+  if (value2 !== undefined && !$isObject(value2)) return false;
   const value3 = value.requests;
-  if (value3 !== undefined && !isTaskClientCapabilitiesTasksRequests(value3)) return false;
-  return true;
+  return value3 === undefined || isTaskClientCapabilitiesTasksRequests(value3);
 }
 function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
@@ -1004,8 +969,7 @@ export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is 
   const value1 = value.sampling;
   if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
   const value2 = value.elicitation;
-  if (value2 !== undefined && !isTaskClientCapabilitiesTasksRequestsElicitation(value2)) return false;
-  return true;
+  return value2 === undefined || isTaskClientCapabilitiesTasksRequestsElicitation(value2);
 }
 function $checkTaskClientCapabilitiesTasksRequests(
   value: unknown,
@@ -1043,8 +1007,7 @@ export function isTaskClientCapabilitiesTasksRequestsSampling(
 ): value is TaskClientCapabilitiesTasksRequestsSampling {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.createMessage;
-  if (value1 !== undefined && !$isTaskClientCapabilitiesTasksRequestsSamplingPart1(value1)) return false;
-  return true;
+  return value1 === undefined || $isObject(value1);
 }
 function $checkTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
@@ -1096,8 +1059,7 @@ export function isTaskClientCapabilitiesTasksRequestsElicitation(
 ): value is TaskClientCapabilitiesTasksRequestsElicitation {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.create;
-  if (value1 !== undefined && !$isTaskClientCapabilitiesTasksRequestsElicitationPart1(value1)) return false;
-  return true;
+  return value1 === undefined || $isObject(value1);
 }
 function $checkTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
@@ -1138,8 +1100,7 @@ export function parseTaskClientCapabilitiesTasksRequestsElicitation(
 }
 /** Whether a value is a valid `ToolTaskSupport` (fast: builds no error objects). */
 export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
-  if (!(value === "forbidden" || value === "optional" || value === "required")) return false;
-  return true;
+  return value === "forbidden" || value === "optional" || value === "required";
 }
 function $checkToolTaskSupport(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
@@ -1156,15 +1117,14 @@ export function parseToolTaskSupport(value: unknown): ToolTaskSupport {
 }
 /** Whether a value is a valid `ProgressToken` (fast: builds no error objects). */
 export function isProgressToken(value: unknown): value is ProgressToken {
-  if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) return false;
-  return true;
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
 function $checkProgressToken(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/ProgressToken";
-  if (!($isProgressTokenPart1(value) || $isProgressTokenPart2(value))) {
-    if ($isProgressTokenPart3(value)) {
+  if (!($isString(value) || $isInteger(value))) {
+    if ($isString(value)) {
       if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
-    } else if ($isTaskPart4(value)) {
+    } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
         $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
     } else {
@@ -1182,15 +1142,14 @@ export function parseProgressToken(value: unknown): ProgressToken {
 }
 /** Whether a value is a valid `RequestId` (fast: builds no error objects). */
 export function isRequestId(value: unknown): value is RequestId {
-  if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) return false;
-  return true;
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
 function $checkRequestId(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId";
-  if (!($isRequestIdPart1(value) || $isRequestIdPart2(value))) {
-    if ($isProgressTokenPart3(value)) {
+  if (!($isString(value) || $isInteger(value))) {
+    if ($isString(value)) {
       if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
-    } else if ($isTaskPart4(value)) {
+    } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
         $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
     } else {
@@ -1210,8 +1169,7 @@ export function parseRequestId(value: unknown): RequestId {
 export function isResult(value: unknown): value is Result {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isResultPart1(value1)) return false;
-  return true;
+  return value1 === undefined || $isObject(value1);
 }
 function $checkResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/Result";
@@ -1236,17 +1194,16 @@ export function parseResult(value: unknown): Result {
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isPaginatedRequestParamsMeta(value1)) return false;
+  if (value1 !== undefined && !isParamsMeta(value1)) return false;
   const value2 = value.cursor;
-  if (value2 !== undefined && typeof value2 !== "string") return false;
-  return true;
+  return value2 === undefined || typeof value2 === "string";
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
-    if (value1 !== undefined) $checkPaginatedRequestParamsMeta(value1, path + "/_meta", errors);
+    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.cursor;
     if (value2 !== undefined) {
       if (typeof value2 !== "string")
@@ -1262,42 +1219,11 @@ export function validatePaginatedRequestParams(value: unknown): $runtime.Validat
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
   return $runtime.parseWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
 }
-/** Whether a value is a valid `PaginatedRequestParamsMeta` (fast: builds no error objects). */
-export function isPaginatedRequestParamsMeta(value: unknown): value is PaginatedRequestParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  if (value1 !== undefined && !isProgressToken(value1)) return false;
-  return true;
-}
-function $checkPaginatedRequestParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/PaginatedRequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
-  }
-}
-/** Validates a value as `PaginatedRequestParamsMeta`, reporting every error with its path. */
-export function validatePaginatedRequestParamsMeta(
-  value: unknown,
-): $runtime.ValidationResult<PaginatedRequestParamsMeta> {
-  return $runtime.validateWith(value, isPaginatedRequestParamsMeta, $checkPaginatedRequestParamsMeta);
-}
-/** Returns the value as `PaginatedRequestParamsMeta`, or throws `ValidationFailed` carrying every error. */
-export function parsePaginatedRequestParamsMeta(value: unknown): PaginatedRequestParamsMeta {
-  return $runtime.parseWith(
-    value,
-    isPaginatedRequestParamsMeta,
-    $checkPaginatedRequestParamsMeta,
-    "PaginatedRequestParamsMeta",
-  );
-}
 /** Whether a value is a valid `NotificationParams` (fast: builds no error objects). */
 export function isNotificationParams(value: unknown): value is NotificationParams {
   if (!$runtime.isObject(value)) return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !$isNotificationParamsPart1(value1)) return false;
-  return true;
+  return value1 === undefined || $isObject(value1);
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-core-2025-11-25.schema.json#/$defs/NotificationParams";
@@ -1319,91 +1245,25 @@ export function parseNotificationParams(value: unknown): NotificationParams {
   return $runtime.parseWith(value, isNotificationParams, $checkNotificationParams, "NotificationParams");
 }
 
-function $isTaskPart1(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
+function $isInteger(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value);
 }
-function $isTaskPart2(value: unknown): boolean {
-  if (value !== null) return false;
-  return true;
-}
-function $isTaskPart3(value: unknown): boolean {
+function $isNull(value: unknown): boolean {
   return value === null;
 }
-function $isTaskPart4(value: unknown): boolean {
+function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
-function $isCreateTaskResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
+function $isObject(value: unknown): boolean {
+  return $runtime.isObject(value);
 }
-function $isGetTaskPayloadResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isListTasksResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isListTasksResultPart2(value: unknown): boolean {
+function $isTaskArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!isTask(value[i1])) return false;
   }
   return true;
 }
-function $isTaskServerCapabilitiesTasksPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskServerCapabilitiesTasksPart2(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskServerCapabilitiesTasksRequestsToolsPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskClientCapabilitiesTasksPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskClientCapabilitiesTasksPart2(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskClientCapabilitiesTasksRequestsSamplingPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isTaskClientCapabilitiesTasksRequestsElicitationPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isProgressTokenPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isProgressTokenPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isProgressTokenPart3(value: unknown): boolean {
+function $isString(value: unknown): boolean {
   return typeof value === "string";
-}
-function $isRequestIdPart1(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  return true;
-}
-function $isRequestIdPart2(value: unknown): boolean {
-  if (!(typeof value === "number" && Number.isInteger(value))) return false;
-  return true;
-}
-function $isResultPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
-}
-function $isNotificationParamsPart1(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
-  return true;
 }

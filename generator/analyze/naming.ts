@@ -2,14 +2,16 @@
  * Naming: the one place that chooses TypeScript identifiers. Definitions keep the name the
  * schema gives them; anonymous objects and discriminated-union variants get a name from their
  * place (`GetTaskRequest` › `params` → `GetTaskRequestParams`; a `mode: "form"` variant of
- * `McpServerElicitationRequestParams` → `McpServerElicitationRequestParamsForm`). No numeric
+ * `McpServerElicitationRequestParams` → `McpServerElicitationRequestParamsForm`); identical shapes of
+ * one role (the `_meta` of every `…Result`) are declared once, as `ResultMeta` (see sharedRoles). No numeric
  * suffixes, ever: a clash between definitions is an error, a clash of derived names falls back
  * to a longer, still meaningful name.
  */
 import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
 import type { ChosenName } from "../config/config.js";
 import type { Definition, DefinitionId, Node, RefNode } from "../ir/nodes.js";
-import { mapChildren, mapObjectChildren } from "../ir/walk.js";
+import { copyKey } from "../ir/structure.js";
+import { mapChildren, mapObjectChildren, visitNodes } from "../ir/walk.js";
 
 const RESERVED = new Set(
   (
@@ -118,7 +120,110 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
 
   // Names chosen for inline shapes are reserved too, so no derived name takes them first.
   const names = new Set([...taken.keys(), ...[...chosen.values()].map((c) => c.name)]);
+  const roles = sharedRoles(named, names, chosenFor);
+  return hoistShapes(named, names, chosenFor, roles).definitions;
+}
+
+/**
+ * A role: one property of owners of one kind, the kind being the last word of the owner's name
+ * (`_meta` of `CancelTaskResult` and of `GetTaskResult` is the role `Result` › `_meta`).
+ */
+type RoleKey = string;
+
+function roleKey(ownerName: string, property: string): RoleKey {
+  return JSON.stringify([kindOf(ownerName), property]);
+}
+
+/** The last word of a PascalCase name: `GetTaskResult` → `Result`, `ElicitRequestURLParams` → `Params`. */
+export function kindOf(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+/g);
+  return words?.[words.length - 1] ?? name;
+}
+
+/** A shape found in a property of a named owner, that becomes a type of its own. */
+interface HoistedShape {
+  readonly role: RoleKey;
+  /** The name it was declared under. */
+  readonly name: string;
+  readonly owner: string;
+  readonly property: string;
+  readonly shape: string;
+  readonly chosen: boolean;
+  /** The roles of the shapes it is found inside, outermost first. */
+  readonly inside: readonly RoleKey[];
+}
+
+/**
+ * Equal for shapes that would be declared alike: the same structure and the same annotations on
+ * every node, the root's included (its description becomes the type's comment; `default`,
+ * `examples` and `format` are printed too).
+ */
+function declarationKey(node: Node): string {
+  const docs: unknown[] = [];
+  visitNodes(node, (n) => docs.push(n.docs ?? null));
+  return `${copyKey(node)}${JSON.stringify(docs)}`;
+}
+
+/** A role whose shapes are declared once, under `name`. */
+interface SharedRole {
+  readonly name: string;
+}
+
+/**
+ * The roles whose shapes are declared once. A role is shared when it occurs under at least two
+ * owners, every occurrence has the same shape (descriptions included), none has a chosen name,
+ * and the role's name (`ResultMeta`: the kind, then the property) is free. Roles are found from
+ * the outside in: once `Result` › `_meta` is shared, what is inside it has one owner (`ResultMeta`),
+ * so `io.modelcontextprotocol/related-task` there is simply `ResultMetaRelatedTask`.
+ */
+function sharedRoles(
+  named: readonly NamedDefinition[],
+  names: ReadonlySet<string>,
+  chosenFor: (loc: SourceLocation) => ChosenName | undefined,
+): Map<RoleKey, SharedRole> {
+  const roles = new Map<RoleKey, SharedRole>();
+  for (;;) {
+    const { shapes, definitions } = hoistShapes(named, new Set(names), chosenFor, roles);
+    // Names hoisted shapes take by their place (a `Result` with a `meta` object is `ResultMeta` too).
+    const placeNames = new Map(shapes.map((s) => [s.name, s.role]));
+    const hoistedNames = new Set(definitions.filter((d) => d.owner !== undefined).map((d) => d.name));
+    const byRole = new Map<RoleKey, HoistedShape[]>();
+    for (const shape of shapes) byRole.set(shape.role, [...(byRole.get(shape.role) ?? []), shape]);
+    const candidates = new Map<RoleKey, SharedRole>();
+    for (const [role, found] of byRole) {
+      if (roles.has(role) || new Set(found.map((f) => f.owner)).size < 2) continue;
+      if (found.some((f) => f.chosen || f.shape !== found[0]!.shape)) continue;
+      const name = `${kindOf(found[0]!.owner)}${placeName(found[0]!.property)}`;
+      if (!isIdentifier(name) || names.has(name) || [...roles.values(), ...candidates.values()].some((r) => r.name === name)) continue;
+      // Taken by a shape of another place (not an occurrence of this role): each keeps its place's name.
+      if (hoistedNames.has(name) && placeNames.get(name) !== role) continue;
+      candidates.set(role, { name });
+    }
+    // Outermost first: a role found inside another candidate waits for the next round.
+    const outermost = [...candidates].filter(([role]) => !byRole.get(role)!.some((f) => f.inside.some((r) => candidates.has(r))));
+    if (outermost.length === 0) return roles;
+    for (const [role, shared] of outermost) roles.set(role, shared);
+  }
+}
+
+/**
+ * Hoists anonymous objects and discriminated variants into definitions of their own (replacing
+ * them by references), named from their place; a shape of a shared role is hoisted once, under
+ * the role's name, and every occurrence refers to it.
+ */
+function hoistShapes(
+  named: readonly NamedDefinition[],
+  names: Set<string>,
+  chosenFor: (loc: SourceLocation) => ChosenName | undefined,
+  roles: ReadonlyMap<RoleKey, SharedRole>,
+): { definitions: NamedDefinition[]; shapes: HoistedShape[] } {
   const result: NamedDefinition[] = [];
+  const shapes: HoistedShape[] = [];
+  // Shared roles' names are reserved, so no name derived from a place takes one first.
+  for (const role of roles.values()) names.add(role.name);
+  const sharedIds = new Map<RoleKey, DefinitionId>();
+  // A shared shape found in an exported definition is exported, whichever definition hoisted it.
+  const exportedShared = new Set<DefinitionId>();
   for (const def of named) {
     // Parents before the children hoisted out of them, in the order they appear.
     const hoisted: (NamedDefinition | undefined)[] = [];
@@ -130,17 +235,28 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
       names.add(name);
       return name;
     };
-    const hoist = (node: Node, owner: Owner, place: string): RefNode => {
-      const name = chosenFor(node.loc)?.name ?? claim(nestedNames(def.name, owner, place, node.loc.pointer), node);
+    const hoist = (node: Node, owner: Owner, place: string, property?: string): RefNode => {
+      const role = property === undefined ? undefined : roleKey(owner.name, property);
+      const shared = role === undefined ? undefined : roles.get(role);
+      const known = role === undefined ? undefined : sharedIds.get(role);
+      if (known !== undefined) {
+        if (def.exported) exportedShared.add(known);
+        return { kind: "ref", target: known, loc: node.loc };
+      }
+      const name = shared?.name ?? chosenFor(node.loc)?.name ?? claim(nestedNames(def.name, owner, place, node.loc.pointer), node);
+      if (role !== undefined && property !== undefined) {
+        shapes.push({ role, name, owner: owner.name, property, shape: declarationKey(node), chosen: chosenFor(node.loc) !== undefined, inside: owner.roles });
+      }
       const id = `${formatLocation(node.loc)}@${name}`;
+      if (shared) sharedIds.set(role!, id);
       const slot = hoisted.push(undefined) - 1;
-      const body = visitChildren(node, { name, level: owner.level + 1, place });
+      const body = visitChildren(node, { name, level: owner.level + 1, place, roles: role === undefined ? owner.roles : [...owner.roles, role] });
       hoisted[slot] = { id, loc: node.loc, node: body, nameHint: name, exported: def.exported, name, owner: def.id };
       return { kind: "ref", target: id, loc: node.loc };
     };
-    const visit = (node: Node, owner: Owner, place: string | undefined): Node => {
-      if (place !== undefined && node.kind === "object" && node.properties.length > 0) return hoist(node, owner, place);
-      if (place !== undefined && node.kind === "union" && node.discriminator) return hoist(node, owner, place);
+    const visit = (node: Node, owner: Owner, place: string | undefined, property?: string): Node => {
+      if (place !== undefined && node.kind === "object" && node.properties.length > 0) return hoist(node, owner, place, property);
+      if (place !== undefined && node.kind === "union" && node.discriminator) return hoist(node, owner, place, property);
       return visitChildren(node, owner);
     };
     const visitChildren = (node: Node, owner: Owner): Node => {
@@ -148,7 +264,7 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
         case "object":
           return mapObjectChildren(
             node,
-            (child, name) => visit(child, owner, placeName(name)),
+            (child, name) => visit(child, owner, placeName(name), name),
             (child) => visit(child, owner, undefined),
           );
         case "map":
@@ -174,10 +290,10 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
           return mapChildren(node, (child) => visit(child, owner, undefined));
       }
     };
-    const body = visitChildren(def.node, { name: def.name, level: 0, place: "" });
+    const body = visitChildren(def.node, { name: def.name, level: 0, place: "", roles: [] });
     result.push({ ...def, node: body }, ...hoisted.filter((h): h is NamedDefinition => h !== undefined));
   }
-  return result;
+  return { definitions: result.map((d) => (exportedShared.has(d.id) && !d.exported ? { ...d, exported: true } : d)), shapes };
 }
 
 function isChosen(chosen: ReadonlyMap<string, ChosenName>, name: string): boolean {
@@ -228,6 +344,8 @@ interface Owner {
   readonly level: number;
   /** The place it was hoisted from (`""` for the definition). */
   readonly place: string;
+  /** The roles of the property shapes it is inside (see sharedRoles). */
+  readonly roles: readonly RoleKey[];
 }
 
 /** Shapes nested up to this many levels deep spell out their whole path from the definition. */

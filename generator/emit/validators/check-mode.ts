@@ -5,7 +5,8 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
-import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import { describeTypes, enterRef, jsonTypes, runtimeTypes, runtimeTypesOverlap } from "../../ir/query.js";
 import { appendPointer } from "../../load/json-pointer.js";
 import {
   arrayConditions,
@@ -20,7 +21,7 @@ import {
   typeTest,
   type Condition,
 } from "./conditions.js";
-import { describeTypes, jsonTypesOf, overlaps, typeGuard } from "./json-types.js";
+import { guardName, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
 import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
 import { isHeavy, knownKeyTest, type GuardEmitter } from "./guard-mode.js";
@@ -171,13 +172,16 @@ export class CheckEmitter {
         if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
         // Each part checks the value on its own (no part relies on another's narrowing), so a long
         // `allOf` can be split into helpers that take the value as `unknown`.
-        const blocks = node.parts.map((part) => this.statements(part, v, path, fn, owner)).filter((b) => b.length > 0);
-        const parts = this.split(blocks, v, path, "unknown", owner);
-        // When every part takes only objects, one type error says it all (and costs one check).
+        // When every part takes only objects, one type error says it all (and costs one check),
+        // and a part written here as an object need not test again that the value is one.
         const objectsOnly = node.parts.every((part) => {
-          const types = jsonTypesOf(part, this.model);
+          const types = jsonTypes(part, this.model.byId);
           return types !== undefined && types.size === 1 && types.has("object");
         });
+        const blocks = node.parts
+          .map((part) => (objectsOnly && part.kind === "object" ? this.objectStatements(part, v, path, fn, owner, true) : this.statements(part, v, path, fn, owner)))
+          .filter((b) => b.length > 0);
+        const parts = this.split(blocks, v, path, objectsOnly ? this.scope.runtime("JsonObject") : "unknown", owner);
         // The type error points at the `type: "object"` of the first part that has one.
         const typed = node.parts.map((part) => this.objectTypeOwner(part)).find((owner) => owner !== undefined);
         const guard = typed ? this.objectGuard(v, path, typed) : this.typeError(path, "an object", v, node);
@@ -194,11 +198,11 @@ export class CheckEmitter {
   }
 
   /** The object node (possibly behind references) whose schema says `type: "object"`. */
-  private objectTypeOwner(node: Node, seen = new Set<string>()): Node | undefined {
+  private objectTypeOwner(node: Node, seen: ReadonlySet<DefinitionId> = new Set()): Node | undefined {
     if (node.kind === "object" || node.kind === "map") return node;
-    if (node.kind === "ref" && !seen.has(node.target)) {
-      const def = this.model.byId.get(node.target);
-      return def ? this.objectTypeOwner(def.node, new Set([...seen, node.target])) : undefined;
+    if (node.kind === "ref") {
+      const next = enterRef(node, this.model.byId, seen);
+      return next ? this.objectTypeOwner(next.definition.node, next.seen) : undefined;
     }
     if (node.kind === "intersection") {
       for (const part of node.parts) {
@@ -213,7 +217,8 @@ export class CheckEmitter {
     return this.typeError(path, "an object", v, node, "type");
   }
 
-  private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+  /** `knownObject`: the value is already known to be an object here (no type test to repeat). */
+  private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string, knownObject = false): string[] {
     // A big object nested in another's code gets a function of its own, where its checks are
     // written for `value` and `path` and can be split further (see `split`).
     if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
@@ -249,7 +254,7 @@ export class CheckEmitter {
       blocks.push(ifElse(present, this.statements(dependency.node, v, path, fn, owner), []));
     }
     const body = this.split(blocks.filter((b) => b.length > 0), v, path, this.scope.runtime("JsonObject"), owner);
-    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+    return knownObject ? body : ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
   }
 
   /** A call to a private function checking `node` (its body written for `value` and `path`). */
@@ -394,18 +399,19 @@ export class CheckEmitter {
    * for the value's type explains best (its own errors); otherwise one error for the union.
    */
   private explainNoMatch(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string, keyword: string): string[] {
-    const types = node.variants.map((variant) => jsonTypesOf(variant, this.model));
+    const types = node.variants.map((variant) => jsonTypes(variant, this.model.byId));
     const disjoint =
       types.every((t) => t !== undefined && t.size > 0) &&
-      types.every((t, i) => types.every((u, j) => i === j || !overlaps(t!, u!)));
+      types.every((t, i) => types.every((u, j) => i === j || !runtimeTypesOverlap(t!, u!)));
     if (!disjoint) {
       return [this.report(path, keyword, str(`must match ${node.exclusive ? "exactly" : "at least"} one of the ${node.variants.length} allowed schemas`), node)];
     }
     const isObject = this.scope.runtime("isObject");
     const all = new Set(types.flatMap((t) => [...t!]));
-    let code = [this.typeError(path, describeTypes(all), v, node)];
+    let code = [this.typeError(path, describeTypes(all, "prose"), v, node)];
     for (let i = node.variants.length - 1; i >= 0; i--) {
-      code = ifElse(`${this.test.opaqueGuard(typeGuard(types[i]!, "value", isObject), v, owner)}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
+      const runtime = runtimeTypes(types[i]!);
+      code = ifElse(`${this.test.opaqueGuard(typeGuard(runtime, "value", isObject), v, owner, guardName(runtime))}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
     }
     return code;
   }

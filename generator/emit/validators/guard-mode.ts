@@ -5,9 +5,11 @@
  * into a private helper function.
  */
 import type { Model } from "../../analyze/model.js";
-import type { ArrayNode, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import { enterRef } from "../../ir/query.js";
 import { arrayConditions, containsBounds, literal, literalCondition, negate, objectSizeConditions, primitiveConditions, typeTest } from "./conditions.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
+import { describeCheck } from "./helper-names.js";
 import { MAX_FUNCTION_WEIGHT, MAX_OPERANDS, chunkByWeight, codeWeight, inlineWeight } from "./size.js";
 
 export class GuardEmitter {
@@ -25,7 +27,7 @@ export class GuardEmitter {
 
   /** A complete function body testing `v` (a parameter of type unknown). */
   body(node: Node, v: string, owner: string): string[] {
-    return [...this.statements(node, v, new FunctionScope(), owner), "return true;"];
+    return returningTheLastTest([...this.statements(node, v, new FunctionScope(), owner), "return true;"]);
   }
 
   /** `if (failed) return false;`, folding a condition that is known in advance. */
@@ -118,32 +120,27 @@ export class GuardEmitter {
   }
 
   /** An expression over `value` made opaque (see `opaque`), shared by identical uses. */
-  opaqueGuard(expression: string, v: string, owner: string): string {
-    let name = this.guards.get(expression);
-    if (!name) {
-      name = this.privateTest(owner, [`return ${expression};`]);
-      this.guards.set(expression, name);
-    }
-    return `${name}(${v})`;
+  opaqueGuard(expression: string, v: string, owner: string, what?: string): string {
+    return `${this.privateTest(owner, [`return ${expression};`], "unknown", "boolean", what)}(${v})`;
   }
-
-  private readonly guards = new Map<string, string>();
 
   private helper(node: Node, v: string, owner: string): string {
     const body = this.statements(node, "value", new FunctionScope(), owner);
-    return `${this.privateTest(owner, [...body, "return true;"])}(${v})`;
+    return `${this.privateTest(owner, [...body, "return true;"], "unknown", "boolean", describeCheck(node, this.model))}(${v})`;
   }
 
   /**
-   * A private boolean function of `value` with the given body, returning its name. Private names
-   * start with `$`, which no definition name does, so `isXPart1` of a definition `XPart1` and the
-   * helpers of a definition `X` never meet.
+   * A private boolean function of `value` with the given body, returning its name; one function
+   * per distinct body, named by what it checks (`what`: `$isNullOrString`), or else by its owner
+   * and a part number (`$isTaskPart1`, a piece of a big definition). Private names start with `$`,
+   * which no definition name does, so `isXPart1` of a definition `XPart1` and the helpers of a
+   * definition `X` never meet.
    */
-  private privateTest(owner: string, body: readonly string[], type = "unknown", result = "boolean"): string {
-    const name = this.scope.helperName(`$is${owner}Part`);
-    const value = mentions(body, "value") ? "value" : "_value";
-    this.scope.helperFunctions.push([`function ${name}(${value}: ${type}): ${result} {`, ...indent(body), "}"].join("\n"));
-    return name;
+  private privateTest(owner: string, body: readonly string[], type = "unknown", result = "boolean", what?: string): string {
+    const lines = returningTheLastTest(body);
+    const value = mentions(lines, "value") ? "value" : "_value";
+    const names = what === undefined ? [] : [`$is${what}`, `$is${what}In${owner}`];
+    return this.scope.sharedHelper(names, `$is${owner}Part`, (name) => [`function ${name}(${value}: ${type}): ${result} {`, ...indent(lines), "}"].join("\n"));
   }
 
   /**
@@ -198,7 +195,7 @@ export class GuardEmitter {
   }
 
   /** Whether a node rejects `undefined` (so a separate "is it present" test is not needed). */
-  private rejectsUndefined(node: Node, seen = new Set<string>()): boolean {
+  private rejectsUndefined(node: Node, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
     switch (node.kind) {
       case "primitive":
       case "literal":
@@ -212,9 +209,8 @@ export class GuardEmitter {
       case "intersection":
         return node.parts.some((p) => this.rejectsUndefined(p, seen));
       case "ref": {
-        if (seen.has(node.target)) return false;
-        const def = this.model.byId.get(node.target);
-        return def ? this.rejectsUndefined(def.node, new Set([...seen, node.target])) : false;
+        const next = enterRef(node, this.model.byId, seen);
+        return next ? this.rejectsUndefined(next.definition.node, next.seen) : false;
       }
       default:
         return false;
@@ -234,8 +230,11 @@ export class GuardEmitter {
       if (!property.required && test === "true") continue; // any value will do: nothing to read
       const block = [`const ${x} = ${propertyAccess(v, property.name, this.scope)};`];
       if (property.required) {
-        const absent = this.rejectsUndefined(property.node) ? "" : `${x} === undefined || `;
-        block.push(`if (${absent}${this.not(test)}) return false;`);
+        const absent = this.rejectsUndefined(property.node) ? [] : [`${x} === undefined`];
+        const fails = this.not(test);
+        const checks = this.failIf([...absent, ...(fails === "false" ? [] : [fails])].join(" || ") || "false");
+        if (checks.length === 0) continue; // nothing can fail: no need to read it
+        block.push(...checks);
       } else block.push(`if (${x} !== undefined && ${this.not(test)}) return false;`);
       blocks.push(block);
     }
@@ -372,11 +371,104 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Whether the parentheses around an expression enclose all of it (`(a) || (b)` is not enclosed). */
+/**
+ * `if (failed) return false; return true;` as a person writes it: `return !failed;` (the test
+ * turned around, `if (!(a && b)) return false;` → `return a && b;`). Only a last test at the
+ * top level of the body qualifies (an indented line belongs to a block).
+ */
+export function returningTheLastTest(body: readonly string[]): string[] {
+  const last = body[body.length - 2];
+  if (body[body.length - 1] !== "return true;" || last === undefined) return [...body];
+  const match = /^if \((.*)\) return false;$/.exec(last);
+  if (!match || !balancedInside(`(${match[1]})`)) return [...body];
+  return [...body.slice(0, -2), `return ${passes(match[1]!)};`];
+}
+
+/**
+ * The test that passes when `failed` does not, written plainly: `!(x)` → `x`, `!f(v)` → `f(v)`,
+ * `a !== b` → `a === b`, and over `&&` or `||` (one of them, at the top) by De Morgan's rule:
+ * `v !== undefined && !isY(v)` → `v === undefined || isY(v)`. Anything else: `!(failed)`.
+ */
+function passes(failed: string): string {
+  const simple = plainNegation(failed);
+  if (simple !== undefined) return simple;
+  for (const [op, dual] of [["&&", "||"], ["||", "&&"]] as const) {
+    const parts = topLevelParts(failed, op);
+    if (parts === undefined || parts.length < 2) continue;
+    const negated = parts.map(plainNegation);
+    if (negated.some((n) => n === undefined)) break;
+    // An operand with an operator of its own at the top keeps parentheses around it.
+    const compound = (n: string) => (topLevelParts(n, "&&")?.length ?? 2) > 1 || (topLevelParts(n, "||")?.length ?? 2) > 1;
+    return negated.map((n) => (compound(n!) ? `(${n})` : n)).join(` ${dual} `);
+  }
+  return negate(failed);
+}
+
+/** The negation of a test that has one obvious form (see passes), or undefined. */
+function plainNegation(test: string): string | undefined {
+  if (/^!\(.*\)$/.test(test) && balancedInside(test.slice(1))) return test.slice(2, -1);
+  if (/^![\w$.]+\([^()]*\)$/.test(test)) return test.slice(1);
+  if (/^[\w$.]+\([^()]*\)$/.test(test)) return `!${test}`;
+  const comparison = /^([^&|!=<>?:"]+?) (!==|===) ([^&|!=<>?:]+)$/.exec(test);
+  if (comparison && [comparison[1]!, comparison[3]!].every(balanced)) return `${comparison[1]} ${comparison[2] === "!==" ? "===" : "!=="} ${comparison[3]}`;
+  return undefined;
+}
+
+/** Whether every parenthesis of an operand closes inside it (`Object.keys(v).length`, not `a(b`); strings aside. */
+function balanced(operand: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < operand.length; i++) {
+    const c = operand[i];
+    if (c === '"') {
+      for (i++; i < operand.length && operand[i] !== '"'; i++) if (operand[i] === "\\") i++;
+      continue;
+    }
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * The operands of `op` at the top level of an expression (outside parentheses and strings), or
+ * undefined when the other logical operator or a `?:` is at the top level too (precedence would matter).
+ */
+function topLevelParts(expression: string, op: "&&" | "||"): string[] | undefined {
+  const other = op === "&&" ? "||" : "&&";
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i];
+    if (c === '"') {
+      for (i++; i < expression.length && expression[i] !== '"'; i++) if (expression[i] === "\\") i++;
+      continue;
+    }
+    if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (depth === 0 && (c === "?" || expression.startsWith(` ${other} `, i - 1))) return undefined;
+    else if (depth === 0 && expression.startsWith(` ${op} `, i - 1)) {
+      parts.push(expression.slice(start, i - 1));
+      start = i + op.length + 1;
+      i += op.length;
+    }
+  }
+  parts.push(expression.slice(start));
+  return parts;
+}
+
+/**
+ * Whether the parentheses around an expression enclose all of it (`(a) || (b)` is not enclosed).
+ * Parentheses inside string literals (`"("`, as JSON writes them) do not count.
+ */
 function balancedInside(expression: string): boolean {
   let depth = 0;
   for (let i = 0; i < expression.length; i++) {
     const c = expression[i];
+    if (c === '"') {
+      for (i++; i < expression.length && expression[i] !== '"'; i++) if (expression[i] === "\\") i++;
+      continue;
+    }
     if (c === "(") depth++;
     else if (c === ")" && --depth === 0 && i < expression.length - 1) return false;
   }

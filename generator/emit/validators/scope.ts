@@ -1,14 +1,15 @@
 /**
  * Naming inside generated validator code: module-level constants (regular expressions, value
  * sets) shared by content, private helper functions, the runtime namespace, and per-function locals.
- * Names come from counters in emission order, so output is deterministic.
+ * Names come from what a helper checks, or from counters in emission order: output is deterministic.
  *
  * Which names cannot clash (definition names never start with `$` or `_`: the naming stage
  * guarantees it):
  * - public functions are `is`/`validate`/`parse` + a definition name, and definition types are
  *   imported under their own names (type space only);
  * - everything private at module level starts with `$`: the runtime namespace `$runtime`, the
- *   constants (`$pattern1`), `$checkX` and the helpers (`$isXPart1`), so no definition-derived
+ *   constants (`$pattern1`), `$checkX` and the helpers (`$isNullOrString`, named by what they
+ *   check, see helper-names.ts; `$isXPart1` for a part of a big definition), so no definition-derived
  *   name reaches them, whatever the definitions are called (`Object` → `isObject`, `With` →
  *   `validateWith`, `XPart1` → `isXPart1`);
  * - locals are `value`, `path`, `errors`, `at` and numbered words (`value1`, `key2`, `item3`):
@@ -37,6 +38,25 @@ export class ModuleScope {
     this.constantDeclarations.push(`const ${name} = ${initializer};`);
     return name;
   }
+
+  /**
+   * A private helper function with this declaration, shared by every use with the same
+   * declaration: `declare(name)` writes it under a name, and the first free name of `names` is
+   * chosen (else `fallback` with a part number). The same check is one function, whatever asks.
+   */
+  sharedHelper(names: readonly string[], fallback: string, declare: (name: string) => string): string {
+    const key = declare("\u0000");
+    const existing = this.helpersByDeclaration.get(key);
+    if (existing) return existing;
+    const free = names.find((n) => !this.helperNames.has(n));
+    const name = free ?? this.helperName(fallback);
+    this.helperNames.add(name);
+    this.helpersByDeclaration.set(key, name);
+    this.helperFunctions.push(declare(name));
+    return name;
+  }
+
+  private readonly helpersByDeclaration = new Map<string, string>();
 
   /** A fresh name for a private helper function (`base` is a private name, starting with `$`). */
   helperName(base: string): string {
