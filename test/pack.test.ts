@@ -14,7 +14,7 @@ import { projectRoot } from "./support/paths.js";
 
 /**
  * What `npm publish` would ship, read from `npm pack --json` and the tarball it writes: the built
- * generator, the templates and bundled schemas it reads at run time, README, LICENSE and a
+ * generator, the templates and bundled schemas it reads at run time, README, CHANGELOG, LICENSE and a
  * package.json without the repository's install hooks, and nothing else (no sources, tests,
  * fixtures, generated output or tools).
  */
@@ -83,9 +83,9 @@ function moduleSpecifiers(name: string, code: string): string[] {
 const compiledFrom = (source: string) => [source.replace(/\.ts$/, ".js"), source.replace(/\.ts$/, ".d.ts")].map((f) => `dist/generator/${f}`);
 
 describe("npm pack: the published package", () => {
-  it("holds exactly LICENSE, README.md, package.json, config.schema.json, dist/, schemas/ and templates/ at the top", () => {
+  it("holds exactly LICENSE, README.md, CHANGELOG.md, package.json, config.schema.json, dist/, schemas/ and templates/ at the top", () => {
     const top = new Set(paths.map((p) => (p.includes("/") ? `${p.slice(0, p.indexOf("/"))}/` : p)));
-    expect([...top].sort()).toEqual(["LICENSE", "README.md", "config.schema.json", "dist/", "package.json", "schemas/", "templates/"]);
+    expect([...top].sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "config.schema.json", "dist/", "package.json", "schemas/", "templates/"]);
   });
 
   it("ships the built generator: for each generator source its .js and .d.ts, and nothing else under dist/", () => {
