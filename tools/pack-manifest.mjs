@@ -26,7 +26,7 @@
  * The save file is also a lock: a second `npm pack` waits for the first one to finish, and a save
  * file whose npm process is gone (the machine stopped mid-pack) is restored before anything else.
  * `npm pack --ignore-scripts` and `npm publish --ignore-scripts` skip all of this and ship the
- * repository's manifest: do not publish that way (test/pack.test.ts checks what `npm pack` ships).
+ * repository's manifest: do not publish that way (test/package/pack.test.ts checks what `npm pack` ships).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -32,7 +32,7 @@ export async function main(
 /**
  * How much stack the command's thread gets. Lowering, analysis and emission recurse along the
  * schema's nesting; Node's default (under 1 MB) overflows at a few hundred levels, this holds
- * MAX_NESTING_LEVELS with room to spare (see test/deep-nesting.test.ts). Only the pages used are
+ * MAX_NESTING_LEVELS with room to spare (see test/generator/scale/deep-nesting.test.ts). Only the pages used are
  * ever touched, so it costs no memory.
  */
 export const STACK_SIZE_MB = 512;

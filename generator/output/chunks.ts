@@ -3,8 +3,8 @@
  * of a module on its own (what surrounds it changes nothing but the blank lines between
  * statements, at most one, kept where the source has one), so a module can be split into its
  * top-level statements, each formatted alone, and joined again: the result is what prettier prints
- * for the whole module (test/format.test.ts proves it on every generated file, and on the
- * bench:scale schema's; test/format-chunks.test.ts on code made to trip it).
+ * for the whole module (test/generator/output/format.test.ts proves it on every generated file, and on the
+ * bench:scale schema's; test/generator/output/format-chunks.test.ts on code made to trip it).
  *
  * That allows two savings on generated code, which repeats itself:
  * - statements are formatted in batches spread over threads (see format.ts), never as one huge

@@ -1,7 +1,7 @@
 /**
  * Formatting with prettier under fixed options: a user's prettier config must not change our bytes.
  * The babel-ts parser prints the same as the typescript parser for the code we emit (checked by
- * test/format.test.ts) and parses it about twice as fast.
+ * test/generator/output/format.test.ts) and parses it about twice as fast.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -5,8 +5,8 @@ import { join, relative } from "node:path";
 import { projectRoot } from "./paths.js";
 
 /**
- * Building and packing this package, for the tests of what it publishes (test/pack.test.ts) and
- * of how another project uses it (test/consumer-e2e.test.ts). npm must be there: without it
+ * Building and packing this package, for the tests of what it publishes (test/package/pack.test.ts) and
+ * of how another project uses it (test/package/consumer-e2e.test.ts). npm must be there: without it
  * these tests fail, never skip.
  */
 

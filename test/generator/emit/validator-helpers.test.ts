@@ -1,0 +1,127 @@
+/**
+ * Private validator helpers (generator/emit/validators/): one helper per distinct body, named by
+ * what it checks; `return cond;` instead of a negated `if`; no type test repeated where the value
+ * is already known to be an object. The output is type-checked under the strict flag set.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateFromMemory } from "../../../generator/index.js";
+import { returningTheLastTest } from "../../../generator/emit/validators/guard-mode.js";
+import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+
+const URI = "http://x.test/h.json";
+const temps: string[] = [];
+afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+async function generated(defs: Record<string, unknown>): Promise<{ validators: string; diagnostics: string[] }> {
+  const { files } = await generateFromMemory({
+    documents: [{ uri: URI, json: { $defs: defs } }],
+    roots: Object.keys(defs).map((name) => ({ name, uri: `${URI}#/$defs/${name}` })),
+  });
+  const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-helpers-"));
+  temps.push(dir);
+  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
+  const program = ts.createProgram(
+    files.filter((f) => f.name.endsWith(".ts")).map((f) => join(dir, f.name)),
+    options,
+  );
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  return { validators: files.find((f) => f.name === "validators.ts")!.contents, diagnostics };
+}
+
+const helpersOf = (code: string): string[] => [...code.matchAll(/^function (\$is\w+)\(/gm)].map((m) => m[1]!);
+
+/** Ten objects, each with a nullable string among other properties, in union places that need an opaque test. */
+function tenNullableStrings(): Record<string, unknown> {
+  const defs: Record<string, unknown> = {};
+  for (let i = 0; i < 10; i++) {
+    defs[`Thing${"ABCDEFGHIJ"[i]}`] = {
+      type: "object",
+      properties: { [`name${i}`]: { anyOf: [{ type: "string" }, { type: "null" }] }, count: { type: "integer" } },
+      required: [`name${i}`],
+    };
+  }
+  return defs;
+}
+
+describe("helpers shared by body, named by what they check", () => {
+  it("ten nullable strings in ten definitions: at most one helper per distinct check, none named after a place", async () => {
+    const { validators, diagnostics } = await generated(tenNullableStrings());
+    expect(diagnostics).toEqual([]);
+    const helpers = helpersOf(validators);
+    // Every helper body appears once.
+    const bodies = [...validators.matchAll(/^function \$is\w+(\([^]*?\n\})/gm)].map((m) => m[1]);
+    expect(new Set(bodies).size).toBe(bodies.length);
+    expect(helpers.length).toBeLessThanOrEqual(3);
+    expect(helpers.filter((h) => /Part\d+$/.test(h) || /Thing/.test(h))).toEqual([]);
+  });
+
+  const named: { name: string; schema: unknown; helper: string }[] = [
+    { name: "a nullable string", schema: { oneOf: [{ type: "string" }, { type: "null" }] }, helper: "$isString" },
+    { name: "an array of strings", schema: { oneOf: [{ type: "array", items: { type: "string" } }, { type: "null" }] }, helper: "$isStringArray" },
+    { name: "an object by its properties", schema: { oneOf: [{ type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] }, { type: "null" }] }, helper: "$isTaskIdObject" },
+    { name: "a string with a format (validators do not check it, so the name does not say it)", schema: { oneOf: [{ type: "string", format: "uri" }, { type: "null" }] }, helper: "$isString" },
+    { name: "a non-negative integer", schema: { oneOf: [{ type: "integer", minimum: 0 }, { type: "string" }] }, helper: "$isNonNegativeInteger" },
+  ];
+  for (const c of named) {
+    it(`${c.name} → ${c.helper}`, async () => {
+      const { validators, diagnostics } = await generated({ Holder: { type: "object", properties: { a: c.schema, b: c.schema } } });
+      expect(diagnostics).toEqual([]);
+      expect(helpersOf(validators)).toContain(c.helper);
+      // Used twice (two properties), declared once.
+      expect(helpersOf(validators).filter((h) => h === c.helper)).toHaveLength(1);
+    });
+  }
+
+  it("a helper name that is taken by another body is qualified by its owner, not numbered", async () => {
+    const { validators, diagnostics } = await generated({
+      One: { type: "object", properties: { a: { oneOf: [{ type: "string", pattern: "^a" }, { type: "null" }] } } },
+      Two: { type: "object", properties: { b: { oneOf: [{ type: "string", pattern: "^b" }, { type: "null" }] } } },
+    });
+    expect(diagnostics).toEqual([]);
+    expect(helpersOf(validators)).toEqual(expect.arrayContaining(["$isPatternedString", "$isPatternedStringInTwo"]));
+  });
+});
+
+describe("functions end in the test itself", () => {
+  const cases: { lines: string[]; expected: string[] }[] = [
+    { lines: ["if (typeof value !== \"string\") return false;", "return true;"], expected: ['return typeof value === "string";'] },
+    { lines: ["if (!(a && b)) return false;", "return true;"], expected: ["return a && b;"] },
+    { lines: ["if (!isX(value)) return false;", "return true;"], expected: ["return isX(value);"] },
+    { lines: ["const v = value.a;", "if (v !== undefined && !isY(v)) return false;", "return true;"], expected: ["const v = value.a;", "return v === undefined || isY(v);"] },
+    { lines: ['if (v !== undefined && !(typeof v === "number" && v > 0)) return false;', "return true;"], expected: ['return v === undefined || (typeof v === "number" && v > 0);'] },
+    { lines: ["if (v === undefined || !isY(v)) return false;", "return true;"], expected: ["return v !== undefined && isY(v);"] },
+    { lines: ['if (!(a === "(") || !(b === ")")) return false;', "return true;"], expected: ['return a === "(" && b === ")";'] },
+    { lines: ["if (a && b || c) return false;", "return true;"], expected: ["return !(a && b || c);"] },
+    { lines: ["if (Object.keys(value).length !== 0) return false;", "return true;"], expected: ["return Object.keys(value).length === 0;"] },
+    { lines: ["if (f(a) !== g(b)) return false;", "return true;"], expected: ["return f(a) === g(b);"] },
+    { lines: ["if (t ? !x && y : z) return false;", "return true;"], expected: ["return !(t ? !x && y : z);"] },
+    { lines: ["for (const k in value) {", "  if (!f(k)) return false;", "}", "return true;"], expected: ["for (const k in value) {", "  if (!f(k)) return false;", "}", "return true;"] },
+  ];
+  for (const c of cases) {
+    it(c.lines.join(" "), () => expect(returningTheLastTest(c.lines)).toEqual(c.expected));
+  }
+
+  it("no generated function ends in `if (…) return false; return true;`", async () => {
+    const { validators } = await generated(tenNullableStrings());
+    expect(validators).not.toMatch(/\n {2}if \([^\n]*\) return false;\n {2}return true;\n\}/);
+    expect(validators).not.toMatch(/\n {2}if \(!\([^]*?\)\)\n {4}return false;\n {2}return true;\n\}/);
+  });
+});
+
+describe("no redundant checks", () => {
+  it("an allOf of objects tests once that the value is an object", async () => {
+    const { validators, diagnostics } = await generated({
+      Base: { type: "object", properties: { id: { type: "string" } } },
+      Both: { allOf: [{ type: "object", properties: { _meta: { type: "object" } } }, { $ref: "#/$defs/Base" }] },
+    });
+    expect(diagnostics).toEqual([]);
+    const check = /function \$checkBoth\([^]*?\n\}/.exec(validators)![0];
+    expect(check.match(/isObject\(value\)/g)).toHaveLength(1);
+  });
+});
