@@ -3,6 +3,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
+import { typeCheckInMemory } from "../../support/typescript.js";
 
 /**
  * The design promises generated folders that compile under the strictest settings a user might
@@ -35,52 +36,14 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   noEmit: true,
 };
 
-// Standard library files parse once for the whole file, not once per type check.
-const libCache = new Map<string, ts.SourceFile | undefined>();
-
-// A folder that does not exist on disk: every file below it is served from memory.
-const VIRTUAL_ROOT = "/__mcp_tasks_gen_virtual__";
-
 /**
  * Type-checks `files` (name → contents) as one folder of a package (by default an ESM one, so
  * NodeNext treats `.ts` files as ES modules) and returns every diagnostic, formatted.
  */
 function typeCheck(files: ReadonlyMap<string, string>, packageJson = '{ "type": "module" }'): string[] {
-  const folder = posix.join(VIRTUAL_ROOT, "set");
-  const virtual = new Map<string, string>([[posix.join(VIRTUAL_ROOT, "package.json"), packageJson]]);
-  for (const [name, contents] of files) virtual.set(posix.join(folder, name), contents);
-
-  const host = ts.createCompilerHost(COMPILER_OPTIONS, true);
-  const inVirtual = (path: string) => path === VIRTUAL_ROOT || path.startsWith(`${VIRTUAL_ROOT}/`);
-  const realGetSourceFile = host.getSourceFile.bind(host);
-  const realFileExists = host.fileExists.bind(host);
-  const realReadFile = host.readFile.bind(host);
-  const realDirectoryExists = host.directoryExists?.bind(host);
-  host.getSourceFile = (path, languageVersion, onError, shouldCreate) => {
-    if (!inVirtual(path)) {
-      if (!libCache.has(path)) libCache.set(path, realGetSourceFile(path, languageVersion, onError, shouldCreate));
-      return libCache.get(path);
-    }
-    const text = virtual.get(path);
-    return text === undefined ? undefined : ts.createSourceFile(path, text, languageVersion, true);
-  };
-  host.fileExists = (path) => (inVirtual(path) ? virtual.has(path) : realFileExists(path));
-  host.readFile = (path) => (inVirtual(path) ? virtual.get(path) : realReadFile(path));
-  host.directoryExists = (path) =>
-    inVirtual(path) ? [...virtual.keys()].some((f) => f.startsWith(`${path}/`)) : (realDirectoryExists?.(path) ?? true);
-  host.getDirectories = () => [];
-  host.realpath = (path) => path;
-  host.writeFile = () => {
-    throw new Error("the type check must not emit");
-  };
-
-  const roots = [...files.keys()].map((name) => posix.join(folder, name));
-  const program = ts.createProgram({ rootNames: roots, options: COMPILER_OPTIONS, host });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
-    if (!d.file || d.start === undefined) return `TS${d.code}: ${text}`;
-    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-    return `${posix.relative(folder, d.file.fileName)}:${line + 1}:${character + 1} TS${d.code}: ${text}`;
+  return typeCheckInMemory(files, COMPILER_OPTIONS, { packageJson }).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.message, "\n");
+    return d.file === undefined ? `TS${d.code}: ${text}` : `${d.file}:${d.line}:${d.column} TS${d.code}: ${text}`;
   });
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, isAbsolute, join, posix } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { STATUS_TEMPLATE_GLOBALS } from "../../../generator/emit/status.js";
 import { runCli } from "../../support/cli.js";
 import { projectRoot } from "../../support/paths.js";
 import { treeSnapshot } from "../../support/tree.js";
-import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 
 /**
  * Exit 0 means it compiles: for hostile schemas (index signatures beside properties,
@@ -51,42 +51,11 @@ async function generateFixture(fixture: string): Promise<Map<string, string>> {
   return new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
 }
 
-// Standard library files parse once for the whole file, not once per compile.
-const libCache = new Map<string, ts.SourceFile | undefined>();
-const VIRTUAL_ROOT = "/__types_hostile__";
-
 /** Every diagnostic of `files` (name → text) compiled as one folder of an ESM package, formatted. */
 function diagnostics(files: ReadonlyMap<string, string>, options: ts.CompilerOptions): string[] {
-  const folder = posix.join(VIRTUAL_ROOT, "set");
-  const virtual = new Map<string, string>([[posix.join(VIRTUAL_ROOT, "package.json"), '{ "type": "module" }']]);
-  for (const [name, text] of files) virtual.set(posix.join(folder, name), text);
-  const host = ts.createCompilerHost(options, true);
-  const inVirtual = (path: string) => path === VIRTUAL_ROOT || path.startsWith(`${VIRTUAL_ROOT}/`);
-  const realGetSourceFile = host.getSourceFile.bind(host);
-  const realFileExists = host.fileExists.bind(host);
-  const realReadFile = host.readFile.bind(host);
-  const realDirectoryExists = host.directoryExists?.bind(host);
-  host.getSourceFile = (path, languageVersion, onError, shouldCreate) => {
-    if (!inVirtual(path)) {
-      if (!libCache.has(path)) libCache.set(path, realGetSourceFile(path, languageVersion, onError, shouldCreate));
-      return libCache.get(path);
-    }
-    const text = virtual.get(path);
-    return text === undefined ? undefined : ts.createSourceFile(path, text, languageVersion, true);
-  };
-  host.fileExists = (path) => (inVirtual(path) ? virtual.has(path) : realFileExists(path));
-  host.readFile = (path) => (inVirtual(path) ? virtual.get(path) : realReadFile(path));
-  host.directoryExists = (path) =>
-    inVirtual(path) ? [...virtual.keys()].some((f) => f.startsWith(`${path}/`)) : (realDirectoryExists?.(path) ?? true);
-  host.getDirectories = () => [];
-  host.realpath = (path) => path;
-  const roots = [...files.keys()].filter((name) => name.endsWith(".ts")).map((name) => posix.join(folder, name));
-  const program = ts.createProgram({ rootNames: roots, options, host });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
-    if (!d.file || d.start === undefined) return `TS${d.code}: ${text}`;
-    const { line } = d.file.getLineAndCharacterOfPosition(d.start);
-    return `${posix.relative(folder, d.file.fileName)}:${line + 1} TS${d.code}: ${text}`;
+  return typeCheckInMemory(files, options, { roots: (name) => name.endsWith(".ts") }).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.message, " ");
+    return d.file === undefined ? `TS${d.code}: ${text}` : `${d.file}:${d.line} TS${d.code}: ${text}`;
   });
 }
 
