@@ -23,7 +23,7 @@ import {
 } from "./conditions.js";
 import { guardName, typeGuard } from "./json-types.js";
 import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
-import { MAX_FUNCTION_WEIGHT, chunkByWeight, codeWeight } from "./size.js";
+import { MAX_FUNCTION_WEIGHT, MAX_OPERANDS, chunkByWeight, codeWeight } from "./size.js";
 import { isHeavy, knownKeyTest, type GuardEmitter } from "./guard-mode.js";
 
 export class CheckEmitter {
@@ -380,7 +380,7 @@ export class CheckEmitter {
     if (!node.exclusive && node.variants.some((variant) => variant.kind === "unknown")) return [];
     const keyword = node.exclusive ? "oneOf" : "anyOf";
     // A union too big for one function is decided by the boolean mode's helpers, which split it.
-    const heavy = node.variants.length > MAX_OPERANDS_INLINE || isHeavy(node);
+    const heavy = node.variants.length > MAX_OPERANDS || isHeavy(node);
     if (!node.exclusive) {
       const test = heavy ? this.test.opaque(node, v, owner) : `(${node.variants.map((variant) => this.test.opaque(variant, v, owner)).join(" || ")})`;
       return ifElse(`!${test}`, this.explainNoMatch(node, v, path, fn, owner, keyword), []);
@@ -441,9 +441,6 @@ const MAX_INLINE_DEPTH = 8;
 
 /** Node kinds whose code nests the code of other schemas. */
 const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional"]);
-
-/** Past this many variants, a union's tests are not written as one chain in a check function. */
-const MAX_OPERANDS_INLINE = 50;
 
 /**
  * `if (test) { then } else { otherwise }`, without empty branches, and without braces around a
