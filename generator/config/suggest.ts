@@ -16,16 +16,17 @@ export function nearest(word: string, candidates: readonly string[], maxDistance
 
 /**
  * Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
- * neighbouring characters each count one (`shcemas` is one edit from `schemas`, not two).
+ * neighbouring characters each count one (`shcemas` is one edit from `schemas`, not two). With
+ * `swaps: false`, a swap counts two, as in plain Levenshtein distance (the diff's rename hints).
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string, { swaps = true }: { readonly swaps?: boolean } = {}): number {
   const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let distance = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, rows[i - 2]![j - 2]! + 1);
+      if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, rows[i - 2]![j - 2]! + 1);
       row.push(distance);
     }
     rows.push(row);

@@ -4,6 +4,7 @@
  * `pollIntervalMs`, `notifications/tasks/status` → `notifications/tasks`). A hint only; both
  * changes are still reported and classified on their own.
  */
+import { editDistance } from "../config/suggest.js";
 
 /** How alike two names are, 0..1; 0 when they are not worth pairing. */
 export function similarity(a: string, b: string): number {
@@ -13,7 +14,7 @@ export function similarity(a: string, b: string): number {
   const [short, long] = x.length <= y.length ? [x, y] : [y, x];
   // One name extends the other: a unit or qualifier added or dropped (ttl → ttlMs).
   if (short.length >= 3 && (long.startsWith(short) || long.endsWith(short))) return 0.9;
-  const ratio = 1 - levenshtein(x, y) / Math.max(x.length, y.length);
+  const ratio = 1 - editDistance(x, y, { swaps: false }) / Math.max(x.length, y.length);
   return ratio >= 0.6 ? ratio : 0;
 }
 
@@ -39,14 +40,3 @@ export function pairRenames(removed: readonly string[], added: readonly string[]
   return pairs;
 }
 
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}

@@ -75,6 +75,12 @@ describe("did you mean", () => {
     expect(editDistance("", "abc")).toBe(3);
   });
 
+  it("counts a swap as two edits without swaps, as the diff's rename hints do (plain Levenshtein)", () => {
+    expect(editDistance("shcemas", "schemas", { swaps: false })).toBe(2);
+    expect(editDistance("kitten", "sitting", { swaps: false })).toBe(3);
+    expect(editDistance("remote", "remotes", { swaps: false })).toBe(1);
+  });
+
   it("suggests the nearest known word within two edits, case-insensitively, and nothing further away", () => {
     const fields = ["outDir", "sets", "emit"];
     expect(nearest("outdir", fields)).toBe("outDir");
