@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, lstatSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { DEFAULT_CONFIG_FILE, type EmitLanguage } from "../config/config.js";
+import { DEFAULT_CONFIG_FILE, sourcePath, type EmitLanguage } from "../config/config.js";
 import { GeneratorError } from "../diagnostics.js";
 import { kindOf } from "../output/ownership.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "./bundled.js";
@@ -47,11 +47,9 @@ export const CONFIG_SCHEMA_FILE = "config.schema.json";
  * beside the config. Not where this copy of mcp-tasks-gen runs from, which may be npx's cache.
  */
 export function configSchemaReference(configDir: string, projectDir: string): string {
-  const target = join(projectDir, "node_modules", "mcp-tasks-gen", CONFIG_SCHEMA_FILE);
-  const rel = relative(configDir, target);
-  if (isAbsolute(rel)) return target.split(sep).join("/"); // another drive: only the absolute path reaches it
-  const shown = rel.split(sep).join("/");
-  return shown.startsWith("../") ? shown : `./${shown}`;
+  const shown = sourcePath(join(projectDir, "node_modules", "mcp-tasks-gen", CONFIG_SCHEMA_FILE), configDir);
+  // Another drive has no relative path: only the absolute one reaches it.
+  return shown.startsWith("../") || isAbsolute(shown) ? shown : `./${shown}`;
 }
 
 /** The config `init` writes, as text. */
