@@ -6,16 +6,11 @@
  * That makes regenerating unchanged schemas, and `--check` in CI, cost no formatting at all; a
  * file that was edited by hand fails its body fingerprint and is formatted afresh.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { FORMATTER_ID } from "./format.js";
-import { withLfLineEnds } from "./manifest.js";
+import { sha256, withLfLineEnds } from "./manifest.js";
 
 const MARK = "// Fingerprint: ";
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 /** The fingerprint of the code to format (with the formatter's identity). */
 export function inputFingerprint(code: string): string {
