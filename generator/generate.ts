@@ -14,6 +14,7 @@ import { fileHeader } from "./emit/header.js";
 import type { Dialect } from "./load/dialect.js";
 import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
+import { emitStandardSchemas, STANDARD_SCHEMA_NAMESPACE } from "./emit/standard-schema.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
 import { staticModule, type StaticModuleName } from "./emit/templates.js";
@@ -183,9 +184,15 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
  * templates/runtime/), copied as they are, and the modules emitted from the model.
  */
 function emitModules(model: Model, validatorModel: Model, header: string, setOrigin?: SourceLocation): GeneratedModule[] {
-  const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
+  const modules: { file: string; code: string; typeOnly: boolean; namespace?: string }[] = [
+    { file: "types", code: emitTypes(model), typeOnly: true },
+  ];
   const statics: StaticModuleName[] = ["runtime"];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
+  if (model.definitions.length > 0) {
+    const code = emitStandardSchemas(model);
+    modules.push({ file: "standard-schema", code, typeOnly: false, namespace: STANDARD_SCHEMA_NAMESPACE });
+  }
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const elicitation = emitElicitation(model);
   if (elicitation) {
@@ -202,7 +209,7 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
     statics.push(...server.statics);
     modules.push({ file: "server", code: server.code, typeOnly: false });
   }
-  const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
+  const index = emitIndex(modules.map((m) => ({ ...m, file: `${m.file}.js` })));
   const emitted = [...modules, { file: "index", code: index }];
   // Static modules are not re-exported by index.ts (what of them is public, the emitted modules
   // re-export), so their names cannot clash with a definition's.
