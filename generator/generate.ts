@@ -14,6 +14,7 @@ import { fileHeader } from "./emit/header.js";
 import type { Dialect } from "./load/dialect.js";
 import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
+import { mtsName, withMjsSpecifiers } from "./emit/module-extension.js";
 import { emitStandardSchemas, STANDARD_SCHEMA_NAMESPACE } from "./emit/standard-schema.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
@@ -42,17 +43,27 @@ export interface GenerateResult {
 export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
   const unformatted = await asJavaScriptWhereAsked(
     config.sets,
-    config.sets.map((set) => generateSet(set, config.rootDir)),
+    config.sets.map((set) => withExtension(set.extension, generateSet(set, config.rootDir))),
   );
   // Format every module of every set in one batch, so the work can be shared between threads.
   const formatted = await formatModules(unformatted.flatMap((set) => set.files.map((file) => ({ ...file, existing: join(set.outDir, file.name) }))));
   let next = 0;
   const sets = unformatted.map(({ diagnostics: _lint, ...set }, i) => {
     const files = set.files.map(() => formatted[next++]!);
-    // A JavaScript set's folder says its .js files are ES modules (see output/javascript.ts).
-    return { ...set, files: config.sets[i]!.emit === "js" ? [...files, MODULE_PACKAGE_JSON] : files };
+    // A JavaScript set's folder says its .js files are ES modules (see output/javascript.ts); .mjs files say it themselves.
+    const configured = config.sets[i]!;
+    return { ...set, files: configured.emit === "js" && configured.extension !== ".mts" ? [...files, MODULE_PACKAGE_JSON] : files };
   });
   return { sets, diagnostics: dedupe(unformatted.flatMap((set) => set.diagnostics)) };
+}
+
+/**
+ * A set's modules under the extension its config asks for (see emit/module-extension.ts). A static
+ * module's import lines grow, so it is formatted again like any other module.
+ */
+function withExtension<S extends { readonly files: readonly GeneratedModule[] }>(extension: ".mts" | undefined, set: S): S {
+  if (extension !== ".mts") return set;
+  return { ...set, files: set.files.map((f) => ({ name: mtsName(f.name), header: f.header, code: withMjsSpecifiers(f.code) })) };
 }
 
 /** The sets whose config asks for JavaScript, with their modules compiled to `.js` and `.d.ts` (same header). */

@@ -132,7 +132,7 @@ describe("standard-schema.ts", () => {
   it("the runtime's pathSegments reads the value: a key '0' of an object stays a string", () => {
     expect(pathSegments({ a: [{ "0": [5] }] }, "/a/0/0/0")).toEqual(["a", 0, "0", 0]);
     expect(pathSegments({}, "/x~1y/~0")).toEqual(["x/y", "~"]);
-    const always = standardSchema((value: unknown) => ({ ok: false as const, errors: [{ path: "", keyword: "type", message: "m", schemaPath: "s#" }] }));
+    const always = standardSchema((_value: unknown) => ({ ok: false as const, errors: [{ path: "", keyword: "type", message: "m", schemaPath: "s#" }] }));
     expect(always["~standard"].validate(1)).toEqual({ issues: [{ message: "m", path: [] }] });
   });
 
