@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { checkConfig, generate, resolveConfig, type GeneratedSet, type ResolvedConfig, type SchemaSetConfig } from "../../generator/index.js";
 import { projectRoot } from "./paths.js";
 
@@ -74,6 +73,7 @@ export function sha256Of(path: string): string {
 
 /** Absolute path of a revision's first schema file, as the config resolves it. */
 export function firstSchemaOf(revision: Revision): string {
-  const set = revisionsConfig([revision]).sets[0]!;
-  return set.schemas[0] ?? join(projectRoot, "(no schema)");
+  const [schema] = revisionsConfig([revision]).sets[0]!.schemas;
+  if (schema === undefined) throw new Error(`revision ${revision.id} names no schema file`);
+  return schema;
 }
