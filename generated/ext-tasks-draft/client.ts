@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 72433a2c1798244f0cebfe0f6dacec4d46c78f51b2c2f29b6546be17cedded08 350e4ad53c2d171cfcbda9cae7b1af403819fe398e0c7b484cbe231af01828bd
+// Fingerprint: fe793ea120a62563f824f716ae5dab9449320b88ddf00a8bda1b99ee9c0d5ea0 f348ca15025467ff4164f2f3e9115f95f8035ee7173f4ade8122ce099c601fb7
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -24,14 +24,7 @@
  * - Over Streamable HTTP, `send` gets the routing headers `Mcp-Method` and `Mcp-Name` (`params.taskId` for task methods, the tool's name for `tools/call`).
  * - `notifications/tasks` carries the detailed task; it wakes `waitForTask` before its next poll.
  * - Polls honour the task's `pollIntervalMs` (clamped), and `createdAt` + `ttlMs` is a backstop.
- *
- * `_meta` on results: every result (and notification) may carry `_meta`, but under JSON Schema's
- * `allOf` these schemas reject it (a branch closed with `additionalProperties: false` does not
- * declare it): GetTaskResult, CreateTaskResult, TaskStatusNotificationParams. The client therefore checks `_meta` apart,
- * against the `_meta` definition the schema's other branch declares, and validates the rest with
- * the type's own validator; nothing goes unchecked, and the value keeps its `_meta`. (Generating
- * with `"allOf": "merged"` makes the validators accept `_meta` in place; the client works the
- * same either way.)
+ * - Results and notifications may carry `_meta`, but under JSON Schema's `allOf` these reject it: GetTaskResult, CreateTaskResult, TaskStatusNotificationParams. The client checks their `_meta` apart, against the `_meta` definition the schema's other branch declares, and the rest with the type's own validator (with `"allOf": "merged"` the validators accept `_meta` in place; the client works the same).
  *
  * Results are validated unless `validateResults: false`; params are always validated before
  * anything is sent. A JSON-RPC error answer rejects with `JsonRpcResponseError`.
@@ -94,16 +87,19 @@ export {
   JsonRpcResponseError,
   RequestTimeoutError,
   TaskExpiredError,
-  TaskInputError,
   TasksClientClosedError,
-  type RpcErrorObject,
-  type TasksClientHeaders,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TasksClientSignal,
-  type TasksClientSubscribe,
 } from "./client-core.js";
-export { type InputRequestContext, type TasksClientRequestOptions, type ToolCallParams } from "./client-engine.js";
+export type {
+  RpcErrorObject,
+  TasksClientHeaders,
+  TasksClientRequest,
+  TasksClientSend,
+  TasksClientSignal,
+  TasksClientSubscribe,
+} from "./client-core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export { TaskInputError } from "./client-core.js";
+export type { InputRequestContext } from "./client-engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)

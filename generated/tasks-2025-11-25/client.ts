@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 20d11ba2dc9773611fe9d9dc1e88bd9fedf0309aa5d27b2ba7fd13e52904309a 910bf9b499c2362e0aa6650d6e3a571b94476b8a8dbe2e9bb1fcd720e14bbda0
+// Fingerprint: a88d199a4067942be9ccd359aa0a11996d0d84ba6ea8bbab99249324eec60ac5 e458ed01caf62f228d9da04842d747bdc4dd209ae8ec053f4faf883a25f2b31e
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -77,14 +77,16 @@ export {
   RequestTimeoutError,
   TaskExpiredError,
   TasksClientClosedError,
-  type RpcErrorObject,
-  type TasksClientHeaders,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TasksClientSignal,
-  type TasksClientSubscribe,
 } from "./client-core.js";
-export { type TasksClientRequestOptions, type ToolCallParams } from "./client-engine.js";
+export type {
+  RpcErrorObject,
+  TasksClientHeaders,
+  TasksClientRequest,
+  TasksClientSend,
+  TasksClientSignal,
+  TasksClientSubscribe,
+} from "./client-core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)

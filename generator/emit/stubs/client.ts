@@ -77,9 +77,6 @@ export interface ClientInputView {
 export interface ClientView {
   readonly methodList: string;
   readonly notes: readonly string[];
-  /** Bodies whose `_meta` is checked apart, for the module comment. */
-  readonly metaApartTypes: string;
-  readonly metaApartNote: boolean;
   /** Some `_meta` is only "an object" (`validateMetaObject`). */
   readonly metaObject: boolean;
   readonly typeImports: readonly string[];
@@ -129,8 +126,6 @@ const CHECK = { type: true, validate: true, meta: true } as const;
 export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   methodList: true,
   notes: true,
-  metaApartTypes: true,
-  metaApartNote: true,
   metaObject: true,
   typeImports: true,
   validatorImports: true,
@@ -262,9 +257,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
-    notes: notes(f),
-    metaApartTypes: metaApart.map((c) => c.type).join(", "),
-    metaApartNote: metaApart.length > 0,
+    notes: [...notes(f), ...metaApartNote(metaApart.map((c) => c.type))],
     metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
@@ -317,6 +310,15 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
   };
+}
+
+/** Why some bodies have their `_meta` checked apart (see BodyCheck in client-core.ts). */
+function metaApartNote(types: readonly string[]): string[] {
+  if (types.length === 0) return [];
+  return [
+    `Results and notifications may carry \`_meta\`, but under JSON Schema's \`allOf\` these reject it: ${types.join(", ")}. ` +
+      "The client checks their `_meta` apart, against the `_meta` definition the schema's other branch declares, and the rest with the type's own validator (with `\"allOf\": \"merged\"` the validators accept `_meta` in place; the client works the same).",
+  ];
 }
 
 /** Data of the profile as an object literal (prettier gives it the house style). */
