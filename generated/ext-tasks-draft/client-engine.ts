@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 236e3f868746aec89090938910093bc69875799b0a343d994496858c0a7a37bb 3f56e4dbf703b1028432d4389cde74343972a7db3ed3ef0e0af71f1a10ea6b42
+// Fingerprint: 3318eca9ec32ca4b7afd3b62f725935e3fe540c9a0c61dfea16aea2e8c517732 3da23df2a79cdde9099d44aa74907c2662ed5fe6fe7fc9ca5d86a13b54278f12
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -13,8 +13,7 @@
  * and status notifications. What the schema decides comes in two parts the set's `client.ts`
  * binds: its types (`ClientTypes`) and its protocol profile (`ClientProfile`: the task methods
  * with their validators, field names, revision features). The set's `client.ts` subclasses
- * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "How stubs are
- * assembled").
+ * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "Stubs").
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "./runtime.js";
 import {

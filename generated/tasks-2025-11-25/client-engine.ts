@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 236e3f868746aec89090938910093bc69875799b0a343d994496858c0a7a37bb 3f56e4dbf703b1028432d4389cde74343972a7db3ed3ef0e0af71f1a10ea6b42
+// Fingerprint: 3318eca9ec32ca4b7afd3b62f725935e3fe540c9a0c61dfea16aea2e8c517732 3da23df2a79cdde9099d44aa74907c2662ed5fe6fe7fc9ca5d86a13b54278f12
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -12,8 +12,7 @@
  * and status notifications. What the schema decides comes in two parts the set's `client.ts`
  * binds: its types (`ClientTypes`) and its protocol profile (`ClientProfile`: the task methods
  * with their validators, field names, revision features). The set's `client.ts` subclasses
- * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "How stubs are
- * assembled").
+ * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "Stubs").
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "./runtime.js";
 import {

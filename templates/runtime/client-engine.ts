@@ -5,8 +5,7 @@
  * and status notifications. What the schema decides comes in two parts the set's `client.ts`
  * binds: its types (`ClientTypes`) and its protocol profile (`ClientProfile`: the task methods
  * with their validators, field names, revision features). The set's `client.ts` subclasses
- * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "How stubs are
- * assembled").
+ * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "Stubs").
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "./runtime.js";
 import {

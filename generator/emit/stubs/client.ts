@@ -1,6 +1,8 @@
 /**
- * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-core.ts`,
- * rendered from `templates/client.ts.hbs` with a `ClientView` built from the features its schema implies.
+ * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-engine.ts`
+ * (the client itself) and `client-core.ts`, rendered from `templates/client.ts.hbs` with a `ClientView`
+ * built from the features its schema implies: the set's types, its `ClientProfile` as data, and a
+ * typed method per task method (see ARCHITECTURE.md, "Stubs").
  */
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
