@@ -29,8 +29,8 @@ import { GeneratorError } from "../../diagnostics.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
-import type { DefinitionId, Node, Property } from "../../ir/nodes.js";
-import { definitionByName, objectOf, refTarget } from "../../ir/query.js";
+import type { DefinitionId, Node } from "../../ir/nodes.js";
+import { buildsOn, definitionByName, objectView, rejectsKey, type PropertyView } from "../../ir/query.js";
 
 /** The task methods the server implements, by their role. */
 export const SERVER_METHODS = {
@@ -102,7 +102,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   for (const entry of model.methods.requests) {
     const role = (SERVER_METHODS as Record<string, RouteRole | undefined>)[entry.method];
     if (!role) continue;
-    routes.push(route(entry, role, definition));
+    routes.push(route(entry, role, definition, byId));
   }
   const byRole: Partial<Record<RouteRole, Route>> = Object.fromEntries(routes.map((r) => [r.role, r]));
 
@@ -114,7 +114,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   const getResult = definition(byRole.get!.result);
   const union = status.variantUnion;
   const detailed =
-    union && refersTo(getResult.node, definition(union.name).id, byId)
+    union && buildsOn(getResult.node, definition(union.name).id, byId)
       ? {
           union: union.name,
           variants: union.variants.map((v) => statusVariant(v.status, v.name, taskProperties, definition, byId)),
@@ -150,7 +150,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ? {
         method: notificationEntry.method,
         type: notificationEntry.message,
-        detailed: detailed !== undefined && refersTo(definition(notificationEntry.params!).node, definition(detailed.union).id, byId),
+        detailed: detailed !== undefined && buildsOn(definition(notificationEntry.params!).node, definition(detailed.union).id, byId),
       }
     : undefined;
 
@@ -172,20 +172,26 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   };
 }
 
-function route(entry: MethodEntry, role: RouteRole, definition: (name: string) => NamedDefinition): Route {
-  if (!entry.params || !entry.result) {
-    throw new GeneratorError(definition(entry.message).loc, `server stub: ${entry.method} needs a named params and result definition`);
+function route(entry: MethodEntry, role: RouteRole, definition: (name: string) => NamedDefinition, byId: ReadonlyMap<DefinitionId, NamedDefinition>): Route {
+  const message = definition(entry.message);
+  if (!entry.params) {
+    throw new GeneratorError(message.loc, `\`${entry.method}\` has no params definition: expected a \`params\` object schema on ${entry.message} or a "methods" mapping in the config`);
+  }
+  if (!entry.result) {
+    const expected = entry.message.replace(/Request$/, "Result");
+    throw new GeneratorError(
+      message.loc,
+      `\`${entry.method}\` has no result definition: expected ${expected !== entry.message ? `${expected} beside ${entry.message}` : "a result definition"} or a "methods" mapping in the config`,
+    );
   }
   const params = definition(entry.params);
-  const object = params.node.kind === "object" ? params.node : undefined;
-  const closed = object?.additional?.kind === "never";
   return {
     method: entry.method,
     role,
     params: entry.params,
     validate: `validate${entry.params}`,
     paramsRequired: entry.paramsRequired,
-    stripMeta: closed && !object!.properties.some((p) => p.name === "_meta"),
+    stripMeta: rejectsKey(params.node, "_meta", byId),
     result: entry.result,
   };
 }
@@ -194,7 +200,7 @@ function route(entry: MethodEntry, role: RouteRole, definition: (name: string) =
 function statusVariant(
   status: string,
   name: string,
-  taskProperties: readonly Property[],
+  taskProperties: readonly PropertyView[],
   definition: (name: string) => NamedDefinition,
   byId: ReadonlyMap<DefinitionId, NamedDefinition>,
 ): StatusVariant {
@@ -214,31 +220,11 @@ function inputVariantName(union: { readonly variants: readonly { status: string;
   return `${union.variants.find((v) => v.status === variant.status)!.name}["${variant.field!}"]`;
 }
 
-/** The properties of an object type, through references and intersections (`Result & Task`). */
-function propertiesOf(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): Property[] {
-  if (node.kind === "intersection") return node.parts.flatMap((part) => propertiesOf(part, byId, seen));
-  if (node.kind === "ref") {
-    if (seen.has(node.target)) return [];
-    seen.add(node.target);
-    const def = refTarget(node, byId);
-    return def ? propertiesOf(def.node, byId, seen) : [];
-  }
-  if (node.kind === "union") {
-    // A union's properties are the ones every variant has (`status` of a per-status task union).
-    const [first, ...rest] = node.variants.map((variant) => propertiesOf(variant, byId, new Set(seen)));
-    return (first ?? []).filter((p) => rest.every((props) => props.some((q) => q.name === p.name)));
-  }
-  const object = objectOf(node, byId);
-  return object ? [...object.properties] : [];
-}
-
-/** Whether a type is, or intersects, a reference to the given definition. */
-function refersTo(node: Node, target: DefinitionId, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): boolean {
-  if (node.kind === "intersection") return node.parts.some((part) => refersTo(part, target, byId, seen));
-  if (node.kind !== "ref") return false;
-  if (node.target === target) return true;
-  if (seen.has(node.target)) return false;
-  seen.add(node.target);
-  const def = refTarget(node, byId);
-  return def ? refersTo(def.node, target, byId, seen) : false;
+/**
+ * The properties an object type surely has, through references and intersections (`Result & Task`);
+ * of a union, the ones every variant has (`status` of a per-status task union).
+ */
+function propertiesOf(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>): PropertyView[] {
+  const view = objectView(node, byId, "json-schema");
+  return view ? [...view.properties.values()].filter((p) => !p.partial) : [];
 }
