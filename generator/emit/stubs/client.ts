@@ -224,7 +224,8 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const createdDetailed = detailed
     ? { type: detailed.union, validate: `validate${detailed.union}`, meta: unionRejectsMeta ? metaValidator(f.createResult.metaApart) : false }
     : false;
-  if (createdDetailed) validatorImports.add(createdDetailed.validate);
+  // Checked apart only when the created result is told apart by its `resultType` tag (see the template).
+  if (createdDetailed && f.resultTag) validatorImports.add(createdDetailed.validate);
 
   // Methods in a reading order: look at a task, get its result, list, answer, cancel.
   const routes = [...f.routes].sort((a, b) => ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role)).map((route) => routeData(route));
