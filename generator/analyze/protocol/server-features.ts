@@ -30,7 +30,8 @@ import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node } from "../../ir/nodes.js";
-import { buildsOn, definitionByName, objectView, rejectsKey, type PropertyView } from "../../ir/query.js";
+import { buildsOn, definitionByName, intersectionView, objectView, propertyNode, rejectsKey, singleString, type PropertyView } from "../../ir/query.js";
+import { TASK_STATUSES } from "../status.js";
 
 /** The task methods the server implements, by their role. */
 export const SERVER_METHODS = {
@@ -85,11 +86,72 @@ export interface ServerFeatures {
   readonly notification?: { readonly method: string; readonly type: string; readonly detailed: boolean };
 }
 
-/** The server's features, or undefined when the set has no task methods to serve. */
+/** A task method: one of the requests the stubs are built from (`tasks/get`, `tasks/cancel`, ...). */
+export const isTaskMethod = (method: string): boolean => method.startsWith("tasks/");
+
+/**
+ * Why a set gets no client.ts and server.ts, in words, when it defines no task methods (then it
+ * quietly gets none, and `lint` says why); undefined when it gets them. A set that defines task
+ * methods but lacks a piece the stubs need is a located error naming that piece: never silent.
+ */
+export function noStubsReason(model: Model): string | undefined {
+  const byName = (name: string) => definitionByName(model.definitions, name);
+  const taskRequests = model.methods.requests.filter((r) => isTaskMethod(r.method));
+  const unsent = taskMessagesWithoutEnvelope(model);
+  if (taskRequests.length === 0 && unsent.length === 0) {
+    return "the schema defines no task methods (no JSON-RPC request whose `method` is a `tasks/` constant)";
+  }
+  const [first] = unsent;
+  if (first) {
+    throw new GeneratorError(
+      first.def.loc,
+      `\`${first.method}\` is not a JSON-RPC message: ${first.def.name} has no \`${first.missing}\` (expected the JSON-RPC envelope, referenced or inlined, through $ref or allOf)`,
+    );
+  }
+  const get = taskRequests.find((r) => r.method === "tasks/get");
+  if (!get) {
+    const methods = taskRequests.map((r) => `\`${r.method}\``).join(", ");
+    throw new GeneratorError(
+      byName(taskRequests[0]!.message)?.loc,
+      `the set defines task methods (${methods}) but no \`tasks/get\` request, which the client polls and the server answers: expected a request whose \`method\` is "tasks/get"`,
+    );
+  }
+  const getLoc = byName(get.message)?.loc;
+  if (!model.status) {
+    throw new GeneratorError(getLoc, `\`tasks/get\` has no task status definition: expected an enum of ${TASK_STATUSES.join(", ")}`);
+  }
+  if (!model.status.taskType) {
+    throw new GeneratorError(
+      byName(model.status.statusType)?.loc ?? getLoc,
+      `\`tasks/get\` has no task definition: expected an object whose required \`status\` takes the values of ${model.status.statusType}`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Definitions whose `method` is a task method's constant but that lack a property every JSON-RPC
+ * request has: a request whose envelope was left out, which the method table cannot count.
+ */
+function taskMessagesWithoutEnvelope(model: Model): { def: NamedDefinition; method: string; missing: string }[] {
+  const known = new Set([...model.methods.requests, ...model.methods.notifications].map((e) => e.message));
+  return model.definitions.flatMap((def) => {
+    if (def.owner || !def.exported || known.has(def.name)) return [];
+    const view = intersectionView(def.node, model.byId);
+    const method = view?.properties.get("method");
+    const name = method?.required ? singleString(propertyNode(method), model.byId) : undefined;
+    if (!view || !name || !isTaskMethod(name)) return [];
+    const missing = ["jsonrpc", "id"].find((p) => !view.properties.has(p));
+    return missing ? [{ def, method: name, missing }] : [];
+  });
+}
+
+/** The server's features, or undefined when the set has no task methods to serve (see noStubsReason). */
 export function serverFeatures(model: Model): ServerFeatures | undefined {
-  const status = model.status;
-  const get = model.methods.requests.find((r) => r.method === "tasks/get");
-  if (!status?.taskType || !get) return undefined;
+  if (noStubsReason(model) !== undefined) return undefined;
+  // noStubsReason has made sure of both.
+  const status = model.status!;
+  const taskType = status.taskType!;
   const byId = model.byId;
   const definition = (name: string): NamedDefinition => {
     const def = definitionByName(model.definitions, name);
@@ -106,9 +168,9 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   }
   const byRole: Partial<Record<RouteRole, Route>> = Object.fromEntries(routes.map((r) => [r.role, r]));
 
-  const taskProperties = properties(status.taskType);
+  const taskProperties = properties(taskType);
   const ttlField = taskProperties.find((p) => /^ttl/.test(p.name))?.name;
-  if (!ttlField) throw new GeneratorError(definition(status.taskType).loc, "server stub: the task type has no ttl property");
+  if (!ttlField) throw new GeneratorError(definition(taskType).loc, "server stub: the task type has no ttl property");
   const pollField = taskProperties.find((p) => /^pollInterval/.test(p.name))?.name;
 
   const getResult = definition(byRole.get!.result);
@@ -123,7 +185,9 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   const inputVariant = detailed?.variants.find((v) => v.source === "inputRequests");
 
   const createResult = definitionByName(model.definitions, "CreateTaskResult");
-  if (!createResult) throw new GeneratorError(undefined, "server stub: the schema has no CreateTaskResult");
+  if (!createResult) {
+    throw new GeneratorError(definition(taskType).loc, "the set has no CreateTaskResult, the result of a request that creates a task: expected a definition of that name beside the task definition");
+  }
   const createProperties = propertiesOf(createResult.node, byId).map((p) => p.name);
   const flatCreate = createProperties.includes("taskId");
   if (!flatCreate && !createProperties.includes("task")) {
@@ -158,7 +222,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     routes,
     byRole,
     statusType: status.statusType,
-    taskType: status.taskType,
+    taskType,
     ...(detailed ? { detailed: { ...detailed, ...(inputVariant ? { inputRequestsOf: inputVariantName(union!, inputVariant) } : {}) } } : {}),
     ttlField,
     ...(pollField ? { pollField } : {}),
