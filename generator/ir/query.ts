@@ -275,6 +275,8 @@ export interface PropertyView {
   readonly required: boolean;
   /** Declared by only some variants of a union (then it counts as optional). */
   readonly partial: boolean;
+  /** Its schemas come from several `allOf` branches and all hold (otherwise they are a union's alternatives, or one). */
+  readonly all?: boolean;
 }
 
 export interface ObjectView {
@@ -324,7 +326,7 @@ export function objectView(
           properties.set(
             p.name,
             known
-              ? { name: p.name, nodes: [...known.nodes, ...p.nodes], required: known.required || p.required, partial: known.partial && p.partial }
+              ? { name: p.name, nodes: [...known.nodes, ...p.nodes], required: known.required || p.required, partial: known.partial && p.partial, all: true }
               : p,
           );
         }
