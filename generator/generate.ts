@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { analyze, type Model } from "./analyze/model.js";
+import type { MethodMapping } from "./analyze/methods.js";
 import type { AllOfMode, ChosenName, ResolvedConfig, ResolvedSet } from "./config/config.js";
 import { mergeIntersections } from "./analyze/merge.js";
 import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
@@ -255,6 +256,8 @@ export interface MemorySet {
   readonly allOf?: AllOfMode;
   /** Run prettier over the output (default true). */
   readonly format?: boolean;
+  /** What the revision lacks for the stubs, by method (a config set's `methods`, see analyze/methods.ts). */
+  readonly methods?: ReadonlyMap<string, MethodMapping>;
 }
 
 /**
@@ -262,7 +265,7 @@ export interface MemorySet {
  * reference). For tools and tests that have no files, such as the JSON Schema Test Suite runner.
  */
 export async function generateFromMemory(input: MemorySet): Promise<{ files: GeneratedFile[]; model: Model }> {
-  const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"));
+  const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"), {}, input.methods);
   const allOf = input.allOf ?? "json-schema";
   const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
   const modules = emitModules(model, validatorModelOf(model, allOf), header);
