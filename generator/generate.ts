@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { analyze, type Model } from "./analyze/model.js";
+import type { MethodMapping } from "./analyze/methods.js";
 import type { AllOfMode, ChosenName, ResolvedConfig, ResolvedSet } from "./config/config.js";
 import { mergeIntersections } from "./analyze/merge.js";
 import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
@@ -22,6 +23,8 @@ import { staticModule, type StaticModuleName } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
+import { clientFeatures } from "./analyze/protocol/client-features.js";
+import { noStubsReason } from "./analyze/protocol/server-features.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
 import { formatAll } from "./output/format.js";
@@ -83,7 +86,30 @@ async function asJavaScriptWhereAsked<S extends { readonly outDir: string; reado
 
 /** Lints every set of a resolved config without emitting anything (`mcp-tasks-gen lint`). */
 export function lint(config: ResolvedConfig): readonly LintDiagnostic[] {
-  return dedupe(config.sets.flatMap((set) => withoutSilenced(loadSet(set, config.rootDir).diagnostics, set.lint).map((d) => ({ ...d, set: set.name }))));
+  return lintSets(config).diagnostics;
+}
+
+/** A remark of `lint` about a set that is not a finding: why it gets no client.ts or server.ts. */
+export interface SetNote {
+  readonly set: string;
+  readonly message: string;
+}
+
+/**
+ * Lint findings of every set, and notes on what the normal run does quietly (a set without task
+ * methods gets no stubs). A set that defines task methods but cannot get stubs stops here too, with
+ * the located error generating would give.
+ */
+export function lintSets(config: ResolvedConfig): { readonly diagnostics: readonly LintDiagnostic[]; readonly notes: readonly SetNote[] } {
+  const notes: SetNote[] = [];
+  const diagnostics = config.sets.flatMap((set) => {
+    const { model, diagnostics: found } = loadSet(set, config.rootDir);
+    const reason = noStubsReason(model);
+    if (reason !== undefined) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${reason}` });
+    else clientFeatures(model);
+    return withoutSilenced(found, set.lint).map((d) => ({ ...d, set: set.name }));
+  });
+  return { diagnostics: dedupe(diagnostics), notes };
 }
 
 /**
@@ -122,7 +148,7 @@ export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
   const { registry, definitions, sources } = lowerSet(set, rootDir);
   const chosen = chosenNamesOf(set, rootDir);
   checkChoicesExist(chosen, sources);
-  const model = analyze(definitions, { chosen, ...(set.origin ? { setOrigin: set.origin } : {}) });
+  const model = analyze(definitions, { chosen, ...(set.origin ? { setOrigin: set.origin } : {}) }, set.methods);
   checkChoicesUsed(chosen, model);
   const validatorModel = validatorModelOf(model, set.allOf);
   const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(validatorModel) : undefined;
@@ -248,6 +274,8 @@ export interface MemorySet {
   readonly allOf?: AllOfMode;
   /** Run prettier over the output (default true). */
   readonly format?: boolean;
+  /** What the revision lacks for the stubs, by method (a config set's `methods`, see analyze/methods.ts). */
+  readonly methods?: ReadonlyMap<string, MethodMapping>;
 }
 
 /**
@@ -255,7 +283,7 @@ export interface MemorySet {
  * reference). For tools and tests that have no files, such as the JSON Schema Test Suite runner.
  */
 export async function generateFromMemory(input: MemorySet): Promise<{ files: GeneratedFile[]; model: Model }> {
-  const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"));
+  const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"), {}, input.methods);
   const allOf = input.allOf ?? "json-schema";
   const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
   const modules = emitModules(model, validatorModelOf(model, allOf), header);

@@ -11,11 +11,13 @@ export {
   generate,
   generateFromMemory,
   lint,
+  lintSets,
   loadSet,
   type GenerateResult,
   type LoadedSet,
   type MemoryDocument,
   type MemorySet,
+  type SetNote,
 } from "./generate.js";
 export { lowerSet, type LoweredSet } from "./lower/lower-set.js";
 export { LINT_RULES, type LintDiagnostic, type LintRule, type LintRuleId } from "./lint/lint.js";

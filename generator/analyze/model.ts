@@ -10,7 +10,7 @@ import { detectDiscriminators } from "./discriminators.js";
 import { nameDefinitions, type NamedDefinition, type NamingOptions } from "./naming.js";
 import { simplify } from "./simplify.js";
 import { findStatusModel, type StatusModel } from "./status.js";
-import { buildMethodTable, type MethodTable } from "./methods.js";
+import { buildMethodTable, type MethodMapping, type MethodTable } from "./methods.js";
 
 export interface Model {
   /** Every declaration, in emission order. */
@@ -20,7 +20,8 @@ export interface Model {
   readonly methods: MethodTable;
 }
 
-export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}): Model {
+/** `methods`: the config's mappings by method name (see methods.ts), for a revision that lacks a piece the stubs need. */
+export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}, methods: ReadonlyMap<string, MethodMapping> = new Map()): Model {
   checkPureRefCycles(lowered);
   const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node) }));
   const deduped = dedupeDefinitions(simplified);
@@ -29,7 +30,7 @@ export function analyze(lowered: readonly Definition[], naming: NamingOptions = 
   const status = findStatusModel(definitions);
   return {
     definitions,
-    methods: buildMethodTable(definitions),
+    methods: buildMethodTable(definitions, methods),
     byId: definitionsById(definitions),
     ...(status ? { status } : {}),
   };

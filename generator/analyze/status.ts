@@ -2,9 +2,9 @@
  * The task status model: which definition holds the statuses, which union (if any) has one
  * variant per status, and the status machine both revisions share (README.md › The generated API): working ↔
  * input_required; either → completed | failed | cancelled; those three are final. Found from the
- * schema's shapes, not from its file name.
+ * schema's meaning (through `$ref`s and `allOf`), not from its layout or its file name.
  */
-import { definitionsById, objectOf, refTarget } from "../ir/query.js";
+import { constantValues, definitionsById, followRefs, intersectionView, propertyNode, refTarget } from "../ir/query.js";
 import type { NamedDefinition } from "./naming.js";
 
 export const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
@@ -29,23 +29,26 @@ export interface StatusModel {
 
 export function findStatusModel(definitions: readonly NamedDefinition[]): StatusModel | undefined {
   const byId = definitionsById(definitions);
-  const statusDef = definitions.find(
-    (d) =>
-      d.node.kind === "literal" &&
-      d.node.values.length === TASK_STATUSES.length &&
-      TASK_STATUSES.every((s) => (d.node as { values: readonly unknown[] }).values.includes(s)),
-  );
+  const isStatusSet = (values: readonly unknown[] | undefined): boolean =>
+    values !== undefined && values.length === TASK_STATUSES.length && TASK_STATUSES.every((s) => values.includes(s));
+  const statusDef = definitions.find((d) => d.node.kind === "literal" && isStatusSet(d.node.values));
   if (!statusDef) return undefined;
 
-  const taskDef = definitions.find((d) => {
-    if (d.node.kind !== "object") return false;
-    const status = d.node.properties.find((p) => p.name === "status");
-    return status?.required === true && status.node.kind === "ref" && status.node.target === statusDef.id;
-  });
+  // The task is the smallest object whose required `status` allows exactly the statuses (through
+  // `$ref`s and `allOf`): results that carry a task (`Result & Task`, a flat CreateTaskResult)
+  // add fields to it. Among equals, one whose `status` refers to the status definition, then source order.
+  let taskDef: { def: NamedDefinition; size: number; refers: boolean } | undefined;
+  for (const def of definitions) {
+    const view = intersectionView(def.node, byId);
+    const status = view?.properties.get("status");
+    if (!view || !status?.required || !isStatusSet(constantValues(propertyNode(status), byId))) continue;
+    const candidate = { def, size: view.properties.size, refers: status.nodes.some((n) => n.kind === "ref" && n.target === statusDef.id) };
+    if (!taskDef || candidate.size < taskDef.size || (candidate.size === taskDef.size && candidate.refers && !taskDef.refers)) taskDef = candidate;
+  }
 
   let variantUnion: StatusModel["variantUnion"];
   for (const def of definitions) {
-    const node = def.node;
+    const node = followRefs(def.node, byId);
     if (node.kind !== "union" || node.discriminator?.property !== "status") continue;
     const variants = node.discriminator.cases.map((c) => {
       const variant = node.variants[c.variant]!;
@@ -55,14 +58,14 @@ export function findStatusModel(definitions: readonly NamedDefinition[]): Status
     const covers =
       variants.length === TASK_STATUSES.length &&
       variants.every((v) => v.single && v.name !== undefined && TASK_STATUSES.includes(v.status));
-    if (covers && node.variants.every((v) => objectOf(v, byId))) {
+    if (covers && node.variants.every((v) => intersectionView(v, byId))) {
       variantUnion = { name: def.name, variants: variants.map((v) => ({ status: v.status, name: v.name! })) };
       break;
     }
   }
   return {
     statusType: statusDef.name,
-    ...(taskDef ? { taskType: taskDef.name } : {}),
+    ...(taskDef ? { taskType: taskDef.def.name } : {}),
     ...(variantUnion ? { variantUnion } : {}),
   };
 }

@@ -20,7 +20,8 @@ Usage:
   mcp-tasks-gen --schema FILE --out DIR [--force]
                                       generate one ad-hoc set from schema files
   mcp-tasks-gen lint [--json] [--strict] [--config FILE | --schema FILE...]
-                                      report schema problems without generating
+                                      report schema problems without generating, and
+                                      why a set gets no client.ts/server.ts
   mcp-tasks-gen diff OLD NEW [--json] [--fail-on-breaking]
                                       list the changes of the generated API between two
                                       revisions; OLD and NEW are each a schema file, a folder

@@ -2,7 +2,7 @@
 import type { ParseArgsConfig } from "node:util";
 import type { ResolvedConfig } from "../config/config.js";
 import { configFromFlags } from "../config/from-flags.js";
-import { lint } from "../generate.js";
+import { lintSets, type SetNote } from "../generate.js";
 import { countBySeverity, strictly, type LintDiagnostic } from "../lint/lint.js";
 import { diagnosticLine, EXIT, runCommand, shownSource, type CommandStreams } from "./command.js";
 
@@ -24,13 +24,15 @@ export function lintCommand(argv: readonly string[], streams: CommandStreams): P
   return runCommand("lint", flags, streams, ({ values }, context) => {
     const config = (context.config = configFromFlags(values, { needsOut: false }));
     // `lint` shows the bundled sets' findings too (it is how to see them); rules set to "off" stay silent.
-    const found = lint(config);
+    const { diagnostics: found, notes } = lintSets(config);
     const diagnostics = values.strict ? strictly(found) : [...found];
     const counts = countBySeverity(diagnostics);
     if (values.json) {
-      out.write(`${JSON.stringify(lintJson(diagnostics, config, counts), null, 2)}\n`);
+      out.write(`${JSON.stringify(lintJson(diagnostics, notes, config, counts), null, 2)}\n`);
     } else {
       for (const d of diagnostics) out.write(`${diagnosticLine(d, config)}\n`);
+      // Not findings: what the normal run does quietly, and why.
+      for (const note of notes) out.write(`note: set ${note.set}: ${note.message}\n`);
       out.write(
         `mcp-tasks-gen lint: ${config.sets.length} set(s), ${counts.errors} error(s), ${counts.warnings} warning(s)\n`,
       );
@@ -42,6 +44,7 @@ export function lintCommand(argv: readonly string[], streams: CommandStreams): P
 /** The JSON `lint --json` prints: one entry per finding, and the counts. */
 function lintJson(
   diagnostics: readonly LintDiagnostic[],
+  notes: readonly SetNote[],
   config: ResolvedConfig,
   counts: { errors: number; warnings: number },
 ) {
@@ -54,6 +57,7 @@ function lintJson(
       pointer: d.location.pointer,
       message: d.message,
     })),
+    notes,
     summary: { sets: config.sets.length, ...counts },
   };
 }

@@ -14,6 +14,7 @@ import type { JsonValue } from "../ir/nodes.js";
 import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
 import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
+import type { MethodMapping } from "../analyze/methods.js";
 
 export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
 
@@ -50,7 +51,19 @@ export interface SchemaSetConfig {
   readonly names?: Readonly<Record<string, string>>;
   /** Lint rules set per set, by rule id (see LintSettings). */
   readonly lint?: LintSettings;
+  /**
+   * What a revision lacks for the stubs, by JSON-RPC method: `"tasks/get": { "result": "GetTaskResult" }`.
+   * Values are definition names as the generated types name them (see analyze/methods.ts).
+   */
+  readonly methods?: Readonly<Record<string, MethodConfig>>;
 }
+
+/** One method's entry in a set's `methods`: its params and result definitions, by name. */
+export interface MethodConfig {
+  readonly params?: string;
+  readonly result?: string;
+}
+export const METHOD_FIELDS: readonly string[] = ["$comment", "params", "result"];
 
 /**
  * What a set's findings of one rule do: `off` silences them everywhere (`lint` too); `warn` prints them
@@ -62,7 +75,7 @@ export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
 export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit", "extension"];
-export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint"];
+export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods"];
 
 /**
  * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
@@ -131,6 +144,8 @@ export interface ResolvedSet {
   readonly bundled?: string;
   /** Lint rules set for this set (see LintSetting). */
   readonly lint?: LintSettings;
+  /** The config's `methods` mappings, by method, each remembering where it is written. */
+  readonly methods?: ReadonlyMap<string, MethodMapping>;
 }
 
 export interface ResolvedConfig {
@@ -198,8 +213,21 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...(set.names ? { names: chosenNames(set.names, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/names` }) } : {}),
       ...(set.bundled ? { bundled: set.bundled } : {}),
       ...(set.lint ? { lint: set.lint } : {}),
+      ...(set.methods ? { methods: methodMappings(set.methods, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/methods` }) } : {}),
     })),
   };
+}
+
+/** A set's `methods` entries, each remembering its place in the config (for messages about a name it gives). */
+function methodMappings(methods: Readonly<Record<string, MethodConfig>>, at: SourceLocation): Map<string, MethodMapping> {
+  return new Map(
+    Object.entries(methods)
+      .filter(([method]) => method !== "$comment")
+      .map(([method, { params, result }]) => [
+        method,
+        { ...(params ? { params } : {}), ...(result ? { result } : {}), origin: { file: at.file, pointer: appendPointer(at.pointer, method) } },
+      ]),
+  );
 }
 
 /** A set's `names` entries with their files made absolute, each remembering its config entry. */
@@ -312,6 +340,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const allOf = set.allOf as AllOfMode | undefined;
     const chosen = "names" in set ? namesFrom(set.names, `${at}/names`) : undefined;
     const lint = "lint" in set ? lintFrom(set.lint, `${at}/lint`) : undefined;
+    const methods = "methods" in set ? methodsFrom(set.methods, `${at}/methods`) : undefined;
     return {
       name,
       schemas,
@@ -323,6 +352,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(bundled ? { bundled: bundled.name } : {}),
       ...(chosen ? { names: chosen } : {}),
       ...(lint ? { lint } : {}),
+      ...(methods ? { methods } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -374,6 +404,31 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       settings[id as LintRuleId] = setting as LintSetting;
     }
     return settings;
+  }
+
+  /** A set's `methods`: JSON-RPC method names, each with a `params` and/or `result` definition name. */
+  function methodsFrom(value: unknown, at: string): Record<string, MethodConfig> {
+    const map = object(value, at, Object.keys((value ?? {}) as object));
+    const methods: Record<string, MethodConfig> = {};
+    for (const [method, entry] of Object.entries(map)) {
+      const where = appendPointer(at, method);
+      if (method === "$comment") {
+        string(entry, where);
+        continue;
+      }
+      const fields = object(entry, where, METHOD_FIELDS);
+      if (!("params" in fields) && !("result" in fields)) fail(where, 'expected "params" or "result": the definition names this method lacks');
+      for (const field of ["params", "result"] as const) {
+        if (!(field in fields)) continue;
+        const problem = unusableName(string(fields[field], `${where}/${field}`));
+        if (problem) fail(`${where}/${field}`, `${problem}; expected the name of a definition of the set`);
+      }
+      methods[method] = {
+        ...(fields.params !== undefined ? { params: fields.params as string } : {}),
+        ...(fields.result !== undefined ? { result: fields.result as string } : {}),
+      };
+    }
+    return methods;
   }
 
   /** The bundled set a config set names, checked: a known name, and no schema files of its own beside it. */

@@ -36,6 +36,7 @@ import {
   nameOf,
   outline,
   variantNames,
+  within,
   type Domain,
   type ModelContext,
 } from "./api-model.js";
@@ -112,8 +113,8 @@ export function diffModels(before: RevisionInput, after: RevisionInput): ApiDiff
   };
 
   const changes: ApiChange[] = [
-    ...diffMethods(before.model.methods.requests, after.model.methods.requests, "request"),
-    ...diffMethods(before.model.methods.notifications, after.model.methods.notifications, "notification"),
+    ...diffMethods(before.model.methods.requests, after.model.methods.requests, "request", oldCtx, newCtx),
+    ...diffMethods(before.model.methods.notifications, after.model.methods.notifications, "notification", oldCtx, newCtx),
   ];
   for (const def of after.model.definitions) {
     const old = definitionByName(oldCtx.model.definitions, def.name);
@@ -215,7 +216,24 @@ function dataImpact(flows: readonly Flow[], narrows: boolean, widens: boolean): 
 // Methods and notifications
 // ---------------------------------------------------------------------------------------------
 
-function diffMethods(before: readonly MethodEntry[], after: readonly MethodEntry[], kind: "request" | "notification"): ApiChange[] {
+/**
+ * Methods by method name. A method whose message, params or result is now another declaration is
+ * compared by structure: declarations that admit the same values are a rename of the type only.
+ */
+function diffMethods(
+  before: readonly MethodEntry[],
+  after: readonly MethodEntry[],
+  kind: "request" | "notification",
+  oldCtx: ModelContext,
+  newCtx: ModelContext,
+): ApiChange[] {
+  /** Whether two declarations (by name, one per revision) describe the same values. */
+  const sameStructure = (oldName: string | undefined, newName: string | undefined): boolean => {
+    if (oldName === newName) return true;
+    const a = oldName ? definitionByName(oldCtx.model.definitions, oldName) : undefined;
+    const b = newName ? definitionByName(newCtx.model.definitions, newName) : undefined;
+    return a !== undefined && b !== undefined && diffDefinition(a, b, oldCtx, newCtx, FLOWS).length === 0;
+  };
   const oldBy = new Map(before.map((m) => [m.method, m]));
   const newBy = new Map(after.map((m) => [m.method, m]));
   const removed = before.filter((m) => !newBy.has(m.method));
@@ -273,14 +291,21 @@ function diffMethods(before: readonly MethodEntry[], after: readonly MethodEntry
     if ((old.result ?? "") !== (m.result ?? "")) parts.push(`result ${old.result ?? "(none)"} → ${m.result ?? "(none)"}`);
     if (old.paramsRequired !== m.paramsRequired) parts.push(m.paramsRequired ? "params now required" : "params now optional");
     if (parts.length === 0) continue;
+    const renamedOnly =
+      old.paramsRequired === m.paramsRequired &&
+      sameStructure(old.message, m.message) &&
+      sameStructure(old.params, m.params) &&
+      sameStructure(old.result, m.result);
     changes.push({
       kind: kind === "request" ? "method-changed" : "notification-changed",
       subject: m.method,
       method: m.method,
-      description: parts.join(", "),
-      client: "breaking",
-      server: "breaking",
-      why: "the types both sides use for this method are now different declarations",
+      description: renamedOnly ? `${parts.join(", ")} (the same structure under another name)` : parts.join(", "),
+      client: renamedOnly ? "compatible" : "breaking",
+      server: renamedOnly ? "compatible" : "breaking",
+      why: renamedOnly
+        ? "the same values on the wire; only the name of the declaration changed"
+        : "the types both sides use for this method are now different declarations; their own changes are listed under them",
     });
   }
   return changes;
@@ -329,7 +354,10 @@ function diffDefinition(before: NamedDefinition, after: NamedDefinition, oldCtx:
   const newForm = formOf(after.node);
   const oldView = objectView(before.node, oldCtx.model.byId, oldCtx.allOf);
   const newView = objectView(after.node, newCtx.model.byId, newCtx.allOf);
-  const shapeChanged = oldForm !== newForm || (newForm === "intersection" && oldOutline !== newOutline);
+  // A new layout of the same object (a flat request → `JSONRPCRequest & { method; params }`) is no
+  // change of the API: the shape is reported only when the properties or their being required change too.
+  const layoutOnly = oldView !== undefined && newView !== undefined && sameProperties(oldView, newView);
+  const shapeChanged = !layoutOnly && (oldForm !== newForm || (newForm === "intersection" && oldOutline !== newOutline));
   const shapeIndex = changes.length;
 
   const variantsOld = variantNames(before.node, oldCtx);
@@ -477,8 +505,8 @@ function diffPropertyType(name: string, before: PropertyView, after: PropertyVie
   const oldName = singleName(oldNames);
   if (oldName !== undefined && oldName === singleName(newNames)) return [];
 
-  const a = domainOf(before.nodes, oldCtx);
-  const b = domainOf(after.nodes, newCtx);
+  const a = propertyDomain(before, oldCtx);
+  const b = propertyDomain(after, newCtx);
   const kind = compareDomains(a, b);
   if (kind === "same") return [];
   const property = after.name;
@@ -503,6 +531,33 @@ function diffPropertyType(name: string, before: PropertyView, after: PropertyVie
   ];
 }
 
+/**
+ * The values a property admits. Its schemas come from the branches that declare it: of an `allOf`
+ * (every one holds: the narrowest says it, so an envelope's `method: string` beside `const
+ * "tasks/get"` adds nothing) or of a union's variants (any one may hold: they add up).
+ */
+function propertyDomain(property: PropertyView, ctx: ModelContext): Domain {
+  const domains = property.nodes.map((node) => domainOf([node], ctx));
+  if (!property.all || domains.length < 2) return domainOf(property.nodes, ctx);
+  const narrowest = narrowestNodes(property, ctx);
+  const kept = narrowest.map((node) => domainOf([node], ctx));
+  // Equal ones say the same; incomparable ones are united (coarse, as for a union).
+  return kept.every((d) => within(d, kept[0]!) && within(kept[0]!, d)) ? kept[0]! : domainOf(narrowest, ctx);
+}
+
+/** The schemas of a property no other of its schemas is strictly narrower than. */
+function narrowestNodes(property: PropertyView, ctx: ModelContext): Node[] {
+  const domains = property.nodes.map((node) => domainOf([node], ctx));
+  return property.nodes.filter((_, i) => !domains.some((other, j) => j !== i && within(other, domains[i]!) && !within(domains[i]!, other)));
+}
+
+
+/** The same property names on both sides, each required on one side exactly when on the other. */
+function sameProperties(a: ObjectView, b: ObjectView): boolean {
+  if (a.properties.size !== b.properties.size) return false;
+  return [...a.properties.values()].every((p) => b.properties.get(p.name)?.required === p.required);
+}
+
 function diffValues(name: string, before: Domain, after: Domain, flows: readonly Flow[]): ApiChange[] {
   const changes: ApiChange[] = [];
   for (const [key, value] of before.values) {
@@ -523,7 +578,8 @@ function isValueSet(d: Domain): boolean {
 }
 
 function typeText(p: PropertyView, ctx: ModelContext): string {
-  const texts = [...new Set(p.nodes.map((n: Node) => outline(n, ctx, false)))];
+  const shown = p.all && p.nodes.length > 1 ? narrowestNodes(p, ctx) : p.nodes;
+  const texts = [...new Set(shown.map((n: Node) => outline(n, ctx, false)))];
   const joined = texts.join(" | ");
   return joined.length > 80 ? `${joined.slice(0, 77)}...` : joined;
 }

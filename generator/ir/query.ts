@@ -275,6 +275,8 @@ export interface PropertyView {
   readonly required: boolean;
   /** Declared by only some variants of a union (then it counts as optional). */
   readonly partial: boolean;
+  /** Its schemas come from several `allOf` branches and all hold (otherwise they are a union's alternatives, or one). */
+  readonly all?: boolean;
 }
 
 export interface ObjectView {
@@ -299,7 +301,11 @@ export function objectView(
   switch (node.kind) {
     case "object":
       return {
-        properties: new Map(node.properties.map((p) => [p.name, { name: p.name, nodes: [p.node], required: p.required, partial: false }])),
+        properties: new Map([
+          ...node.properties.map((p): [string, PropertyView] => [p.name, { name: p.name, nodes: [p.node], required: p.required, partial: false }]),
+          // Required without a schema here (`required: ["params"]` beside an envelope that declares it): any value, but required.
+          ...node.requiredOnly.map((name): [string, PropertyView] => [name, { name, nodes: [{ kind: "unknown", loc: node.loc }], required: true, partial: false }]),
+        ]),
         closed: node.additional?.kind === "never",
       };
     case "ref": {
@@ -307,7 +313,10 @@ export function objectView(
       return next ? objectView(next.definition.node, definitions, allOf, next.seen) : undefined;
     }
     case "intersection": {
-      const views = node.parts.map((p) => objectView(p, definitions, allOf, seen));
+      // A part that accepts every object (`{ "type": "object", "additionalProperties": {} }`) adds nothing to the view.
+      const narrowing = node.parts.filter((p) => !acceptsEveryObject(p, definitions, seen));
+      if (narrowing.length === 0) return undefined;
+      const views = narrowing.map((p) => objectView(p, definitions, allOf, seen));
       if (views.some((v) => v === undefined)) return undefined;
       const all = views as ObjectView[];
       const properties = new Map<string, PropertyView>();
@@ -317,7 +326,7 @@ export function objectView(
           properties.set(
             p.name,
             known
-              ? { name: p.name, nodes: [...known.nodes, ...p.nodes], required: known.required || p.required, partial: known.partial && p.partial }
+              ? { name: p.name, nodes: [...known.nodes, ...p.nodes], required: known.required || p.required, partial: known.partial && p.partial, all: true }
               : p,
           );
         }
@@ -351,4 +360,154 @@ export function objectView(
     default:
       return unexpectedNode(node);
   }
+}
+
+/**
+ * A node read as one object through `$ref`s and `allOf` only (properties merged, `required`
+ * united), as a message or a task is written in every layout: a plain object, or an intersection
+ * of an envelope, a base and its own part, each inlined or referenced. Undefined when the node is
+ * a union or some part is not object-shaped (see objectView for unions of objects).
+ */
+export function intersectionView(node: Node, definitions: DefinitionsById, seen: ReadonlySet<DefinitionId> = new Set()): ObjectView | undefined {
+  switch (node.kind) {
+    case "ref": {
+      const next = enterRef(node, definitions, seen);
+      return next ? intersectionView(next.definition.node, definitions, next.seen) : undefined;
+    }
+    case "intersection": {
+      const narrowing = node.parts.filter((part) => !acceptsEveryObject(part, definitions, seen));
+      return narrowing.every((part) => intersectionView(part, definitions, seen) !== undefined) ? objectView(node, definitions, "json-schema", seen) : undefined;
+    }
+    case "object":
+      return objectView(node, definitions, "json-schema", seen);
+    default:
+      return undefined;
+  }
+}
+
+/** A property of an object view as one node: itself when one branch declares it, else the intersection of its schemas. */
+export function propertyNode(property: PropertyView): Node {
+  return property.nodes.length === 1 ? property.nodes[0]! : { kind: "intersection", parts: property.nodes, loc: property.nodes[0]!.loc };
+}
+
+/**
+ * The values a node allows when they are a finite set (`const`, `enum`, a union of those, an
+ * intersection where one part lists them and the others may accept them), in the order listed;
+ * undefined when the node allows values it does not list (`type: "string"` alone).
+ */
+export function constantValues(node: Node, definitions: DefinitionsById, seen: ReadonlySet<DefinitionId> = new Set()): readonly JsonValue[] | undefined {
+  switch (node.kind) {
+    case "literal":
+      return node.values;
+    case "never":
+      return [];
+    case "ref": {
+      const next = enterRef(node, definitions, seen);
+      return next ? constantValues(next.definition.node, definitions, next.seen) : undefined;
+    }
+    case "intersection": {
+      const listed = node.parts.map((part) => constantValues(part, definitions, seen)).find((values) => values !== undefined);
+      return listed?.filter((value) => node.parts.every((part) => mayAcceptValue(part, value, definitions, seen)));
+    }
+    case "union": {
+      const all: JsonValue[] = [];
+      for (const variant of node.variants) {
+        const values = constantValues(variant, definitions, seen);
+        if (!values) return undefined;
+        for (const value of values) if (!all.some((known) => canonicalJson(known) === canonicalJson(value))) all.push(value);
+      }
+      return all;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The one string a node allows (`"method": { "const": "tasks/get" }`, through `$ref`s and `allOf`), if it allows exactly one. */
+export function singleString(node: Node, definitions: DefinitionsById): string | undefined {
+  const values = constantValues(node, definitions);
+  return values?.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
+}
+
+/**
+ * Whether a node accepts every JSON object, whatever its properties (`{}`, `{ "type": "object" }`,
+ * `additionalProperties: {}`): a part of an intersection that narrows nothing for objects, such as
+ * the `params` of a JSON-RPC envelope beside a request's own.
+ */
+export function acceptsEveryObject(node: Node, definitions: DefinitionsById, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
+  switch (node.kind) {
+    case "unknown":
+      return true;
+    case "map":
+      return node.values.kind === "unknown" && node.keys === undefined && node.minProperties === undefined && node.maxProperties === undefined;
+    case "object":
+      return (
+        node.properties.length === 0 &&
+        node.requiredOnly.length === 0 &&
+        node.patternProperties.length === 0 &&
+        (node.additional === undefined || node.additional.kind === "unknown") &&
+        node.propertyNames === undefined &&
+        node.minProperties === undefined &&
+        node.maxProperties === undefined &&
+        node.dependentRequired.length === 0 &&
+        node.dependentSchemas.length === 0
+      );
+    case "ref": {
+      const next = enterRef(node, definitions, seen);
+      return next ? acceptsEveryObject(next.definition.node, definitions, next.seen) : false;
+    }
+    case "intersection":
+      return node.parts.every((part) => acceptsEveryObject(part, definitions, seen));
+    default:
+      return false;
+  }
+}
+
+/**
+ * The named definition a property stands for, when one branch names it and every other branch
+ * accepts any object (an envelope's generic `params` beside a request's `GetTaskRequestParams`).
+ */
+export function namedPropertyTarget<D extends Definition>(property: PropertyView, definitions: DefinitionsById<D>): D | undefined {
+  const narrowing = property.nodes.filter((node) => !acceptsEveryObject(node, definitions));
+  return narrowing.length === 1 ? refTarget(narrowing[0]!, definitions) : undefined;
+}
+
+/** Whether a node is, or is built by `allOf` on, a reference to the given definition (`GetTaskResult` = `Result & DetailedTask`). */
+export function buildsOn(node: Node, target: DefinitionId, definitions: DefinitionsById, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
+  if (node.kind === "intersection") return node.parts.some((part) => buildsOn(part, target, definitions, seen));
+  if (node.kind !== "ref") return false;
+  if (node.target === target) return true;
+  const next = enterRef(node, definitions, seen);
+  return next ? buildsOn(next.definition.node, target, definitions, next.seen) : false;
+}
+
+/**
+ * Whether a schema rejects every object that has the property `key`, whatever its value: a
+ * closed object without it, an intersection with such a part, a union all of whose variants do.
+ */
+export function rejectsKey(node: Node, key: string, byId: DefinitionsById, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
+  switch (node.kind) {
+    case "ref": {
+      const entered = enterRef(node, byId, seen);
+      return entered ? rejectsKey(entered.definition.node, key, byId, entered.seen) : false;
+    }
+    case "object":
+      return closedWithout(node, key);
+    case "map":
+      return node.values.kind === "never";
+    case "never":
+      return true;
+    case "intersection":
+      return node.parts.some((part) => rejectsKey(part, key, byId, seen));
+    case "union":
+      return node.variants.every((variant) => rejectsKey(variant, key, byId, seen));
+    default:
+      return false;
+  }
+}
+
+function closedWithout(object: ObjectNode, key: string): boolean {
+  if (object.properties.some((p) => p.name === key)) return false;
+  if (object.patternProperties.some((p) => new RegExp(p.pattern, "u").test(key))) return false;
+  return object.additional?.kind === "never";
 }

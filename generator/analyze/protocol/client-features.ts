@@ -22,8 +22,20 @@
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
-import type { DefinitionId, Node, ObjectNode } from "../../ir/nodes.js";
-import { definitionByName, enterRef, objectOf, refTarget } from "../../ir/query.js";
+import type { DefinitionId, Node } from "../../ir/nodes.js";
+import {
+  acceptsEveryObject,
+  definitionByName,
+  followRefs,
+  intersectionView,
+  namedPropertyTarget,
+  objectView,
+  propertyNode,
+  rejectsKey,
+  type PropertyView,
+} from "../../ir/query.js";
+
+export { rejectsKey };
 import { serverFeatures, type Route, type ServerFeatures } from "./server-features.js";
 
 /** How a value's `_meta` is checked when its schema has no room for it. */
@@ -82,8 +94,8 @@ export function clientFeatures(model: Model): ClientFeatures | undefined {
       : undefined;
 
   const list = server.byRole.list;
-  const listProperties = list ? objectOf(definition(list.result).node, model.byId)?.properties ?? [] : [];
-  const listItems = listProperties.find((p) => p.required && p.node.kind === "array")?.name;
+  const listProperties = list ? [...(objectView(definition(list.result).node, model.byId, "json-schema")?.properties.values() ?? [])].filter((p) => !p.partial) : [];
+  const listItems = listProperties.find((p) => p.required && followRefs(propertyNode(p), model.byId).kind === "array")?.name;
   const nextCursor = listProperties.find((p) => /cursor$/i.test(p.name))?.name;
   if (list && !listItems) throw new GeneratorError(definition(list.result).loc, `client stub: ${list.result} has no array of tasks`);
   const listFields = listItems ? { items: listItems, ...(nextCursor ? { nextCursor } : {}) } : undefined;
@@ -112,9 +124,9 @@ function bodyCheck(def: NamedDefinition, model: Model): BodyCheck {
   const base = { type: def.name, validate: `validate${def.name}` };
   if (!rejectsKey(def.node, "_meta", model.byId)) return base;
   const meta = findProperty(def.node, "_meta", model.byId);
-  const target = meta ? refTarget(meta, model.byId) : undefined;
+  const target = meta ? namedPropertyTarget(meta, model.byId) : undefined;
   if (target) return { ...base, metaApart: { kind: "validator", name: `validate${target.name}`, type: target.name } };
-  if (meta?.kind === "map" && meta.values.kind === "unknown" && meta.keys === undefined) return { ...base, metaApart: { kind: "object" } };
+  if (meta?.nodes.every((node) => acceptsEveryObject(node, model.byId))) return { ...base, metaApart: { kind: "object" } };
   throw new GeneratorError(def.loc, `client stub: ${def.name} rejects \`_meta\` and declares no \`_meta\` the client could check apart`);
 }
 
@@ -126,11 +138,9 @@ function bodyCheck(def: NamedDefinition, model: Model): BodyCheck {
 function findAugmentation(model: Model): ClientFeatures["augment"] {
   for (const def of model.definitions) {
     if (!def.exported) continue;
-    const object = objectOf(def.node, model.byId);
-    const task = object?.properties.find((p) => p.name === "task" && !p.required && p.node.kind === "ref");
-    if (!task || task.node.kind !== "ref") continue;
-    const metadata = refTarget(task.node, model.byId);
-    const fields = metadata ? objectOf(metadata.node, model.byId)?.properties.map((p) => p.name) ?? [] : [];
+    const task = intersectionView(def.node, model.byId)?.properties.get("task");
+    const metadata = task && !task.required ? namedPropertyTarget(task, model.byId) : undefined;
+    const fields = metadata ? [...(intersectionView(metadata.node, model.byId)?.properties.keys() ?? [])] : [];
     if (metadata && fields.some((f) => /^ttl/.test(f)) && !fields.includes("taskId")) {
       return { field: "task", type: metadata.name, validate: `validate${metadata.name}` };
     }
@@ -138,66 +148,12 @@ function findAugmentation(model: Model): ClientFeatures["augment"] {
   return undefined;
 }
 
-/**
- * Whether a schema rejects every object that has the property `key`, whatever its value: a
- * closed object without it, an intersection with such a part, a union all of whose variants do.
- */
-export function rejectsKey(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
-  switch (node.kind) {
-    case "ref": {
-      const entered = enterRef(node, byId, seen);
-      return entered ? rejectsKey(entered.definition.node, key, byId, entered.seen) : false;
-    }
-    case "object":
-      return closedWithout(node, key);
-    case "map":
-      return node.values.kind === "never";
-    case "never":
-      return true;
-    case "intersection":
-      return node.parts.some((part) => rejectsKey(part, key, byId, seen));
-    case "union":
-      return node.variants.every((variant) => rejectsKey(variant, key, byId, seen));
-    default:
-      return false;
-  }
-}
-
-function closedWithout(object: ObjectNode, key: string): boolean {
-  if (object.properties.some((p) => p.name === key)) return false;
-  if (object.patternProperties.some((p) => new RegExp(p.pattern, "u").test(key))) return false;
-  return object.additional?.kind === "never";
-}
-
 /** Whether any object part of a schema declares the property. */
 function declares(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>): boolean {
   return findProperty(node, key, byId) !== undefined;
 }
 
-/** The schema of a declared property, found through references, intersections and unions. */
-function findProperty(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): Node | undefined {
-  switch (node.kind) {
-    case "ref": {
-      if (seen.has(node.target)) return undefined;
-      seen.add(node.target);
-      const def = refTarget(node, byId);
-      return def ? findProperty(def.node, key, byId, seen) : undefined;
-    }
-    case "object":
-      return node.properties.find((p) => p.name === key)?.node;
-    case "intersection":
-      for (const part of node.parts) {
-        const found = findProperty(part, key, byId, seen);
-        if (found) return found;
-      }
-      return undefined;
-    case "union":
-      for (const variant of node.variants) {
-        const found = findProperty(variant, key, byId, seen);
-        if (found) return found;
-      }
-      return undefined;
-    default:
-      return undefined;
-  }
+/** A declared property, through references, intersections and unions (some variant declaring it is enough). */
+function findProperty(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>): PropertyView | undefined {
+  return objectView(node, byId, "json-schema")?.properties.get(key);
 }

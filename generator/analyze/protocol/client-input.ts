@@ -12,7 +12,7 @@
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import type { DefinitionId, Node } from "../../ir/nodes.js";
-import { definitionByName, followRefs, objectOf, refTarget } from "../../ir/query.js";
+import { definitionByName, followRefs, intersectionView, namedPropertyTarget, propertyNode, refTarget, singleString } from "../../ir/query.js";
 import { findRequestedSchema } from "./elicitation-form.js";
 
 export interface InputHandlerType {
@@ -52,8 +52,8 @@ export function inputRouting(model: Model, inputVariant: string, requestsField: 
   const byId = model.byId;
   const entryOf = (owner: string, field: string): Node | undefined => {
     const def = definitionByName(model.definitions, owner);
-    const property = def ? objectOf(def.node, byId)?.properties.find((p) => p.name === field) : undefined;
-    const map = property ? followRefs(property.node, byId) : undefined;
+    const property = def ? intersectionView(def.node, byId)?.properties.get(field) : undefined;
+    const map = property ? followRefs(propertyNode(property), byId) : undefined;
     return map?.kind === "map" ? map.values : undefined;
   };
   const requests = variantsOf(entryOf(inputVariant, requestsField), byId);
@@ -64,12 +64,12 @@ export function inputRouting(model: Model, inputVariant: string, requestsField: 
   const imports = new Set<string>();
   const handlers: InputHandlerType[] = [];
   for (const request of requests) {
-    const object = objectOf(request.node, byId);
-    const method = object?.properties.find((p) => p.name === "method" && p.required);
-    const methodName = method ? singleString(method.node, byId) : undefined;
+    const object = intersectionView(request.node, byId);
+    const method = object?.properties.get("method");
+    const methodName = method?.required ? singleString(propertyNode(method), byId) : undefined;
     if (!object || !methodName) return undefined;
-    const params = object.properties.find((p) => p.name === "params");
-    const paramsDef = params?.required ? refTarget(params.node, byId) : undefined;
+    const params = object.properties.get("params");
+    const paramsDef = params?.required ? namedPropertyTarget(params, byId) : undefined;
     let paramsType: string;
     if (paramsDef) {
       paramsType = paramsDef.name;
@@ -102,9 +102,4 @@ function variantsOf(node: Node | undefined, byId: ReadonlyMap<DefinitionId, Name
   if (union?.kind !== "union") return undefined;
   const variants = union.variants.map((v) => refTarget(v, byId));
   return variants.every((v) => v !== undefined) ? (variants as NamedDefinition[]) : undefined;
-}
-
-function singleString(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>): string | undefined {
-  const resolved = followRefs(node, byId);
-  return resolved.kind === "literal" && resolved.values.length === 1 && typeof resolved.values[0] === "string" ? resolved.values[0] : undefined;
 }

@@ -29,8 +29,9 @@ import { GeneratorError } from "../../diagnostics.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
-import type { DefinitionId, Node, Property } from "../../ir/nodes.js";
-import { definitionByName, objectOf, refTarget } from "../../ir/query.js";
+import type { DefinitionId, Node } from "../../ir/nodes.js";
+import { buildsOn, definitionByName, intersectionView, objectView, propertyNode, rejectsKey, singleString, type PropertyView } from "../../ir/query.js";
+import { TASK_STATUSES } from "../status.js";
 
 /** The task methods the server implements, by their role. */
 export const SERVER_METHODS = {
@@ -85,11 +86,72 @@ export interface ServerFeatures {
   readonly notification?: { readonly method: string; readonly type: string; readonly detailed: boolean };
 }
 
-/** The server's features, or undefined when the set has no task methods to serve. */
+/** A task method: one of the requests the stubs are built from (`tasks/get`, `tasks/cancel`, ...). */
+export const isTaskMethod = (method: string): boolean => method.startsWith("tasks/");
+
+/**
+ * Why a set gets no client.ts and server.ts, in words, when it defines no task methods (then it
+ * quietly gets none, and `lint` says why); undefined when it gets them. A set that defines task
+ * methods but lacks a piece the stubs need is a located error naming that piece: never silent.
+ */
+export function noStubsReason(model: Model): string | undefined {
+  const byName = (name: string) => definitionByName(model.definitions, name);
+  const taskRequests = model.methods.requests.filter((r) => isTaskMethod(r.method));
+  const unsent = taskMessagesWithoutEnvelope(model);
+  if (taskRequests.length === 0 && unsent.length === 0) {
+    return "the schema defines no task methods (no JSON-RPC request whose `method` is a `tasks/` constant)";
+  }
+  const [first] = unsent;
+  if (first) {
+    throw new GeneratorError(
+      first.def.loc,
+      `\`${first.method}\` is not a JSON-RPC message: ${first.def.name} has no \`${first.missing}\` (expected the JSON-RPC envelope, referenced or inlined, through $ref or allOf)`,
+    );
+  }
+  const get = taskRequests.find((r) => r.method === "tasks/get");
+  if (!get) {
+    const methods = taskRequests.map((r) => `\`${r.method}\``).join(", ");
+    throw new GeneratorError(
+      byName(taskRequests[0]!.message)?.loc,
+      `the set defines task methods (${methods}) but no \`tasks/get\` request, which the client polls and the server answers: expected a request whose \`method\` is "tasks/get"`,
+    );
+  }
+  const getLoc = byName(get.message)?.loc;
+  if (!model.status) {
+    throw new GeneratorError(getLoc, `\`tasks/get\` has no task status definition: expected an enum of ${TASK_STATUSES.join(", ")}`);
+  }
+  if (!model.status.taskType) {
+    throw new GeneratorError(
+      byName(model.status.statusType)?.loc ?? getLoc,
+      `\`tasks/get\` has no task definition: expected an object whose required \`status\` takes the values of ${model.status.statusType}`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Definitions whose `method` is a task method's constant but that lack a property every JSON-RPC
+ * request has: a request whose envelope was left out, which the method table cannot count.
+ */
+function taskMessagesWithoutEnvelope(model: Model): { def: NamedDefinition; method: string; missing: string }[] {
+  const known = new Set([...model.methods.requests, ...model.methods.notifications].map((e) => e.message));
+  return model.definitions.flatMap((def) => {
+    if (def.owner || !def.exported || known.has(def.name)) return [];
+    const view = intersectionView(def.node, model.byId);
+    const method = view?.properties.get("method");
+    const name = method?.required ? singleString(propertyNode(method), model.byId) : undefined;
+    if (!view || !name || !isTaskMethod(name)) return [];
+    const missing = ["jsonrpc", "id"].find((p) => !view.properties.has(p));
+    return missing ? [{ def, method: name, missing }] : [];
+  });
+}
+
+/** The server's features, or undefined when the set has no task methods to serve (see noStubsReason). */
 export function serverFeatures(model: Model): ServerFeatures | undefined {
-  const status = model.status;
-  const get = model.methods.requests.find((r) => r.method === "tasks/get");
-  if (!status?.taskType || !get) return undefined;
+  if (noStubsReason(model) !== undefined) return undefined;
+  // noStubsReason has made sure of both.
+  const status = model.status!;
+  const taskType = status.taskType!;
   const byId = model.byId;
   const definition = (name: string): NamedDefinition => {
     const def = definitionByName(model.definitions, name);
@@ -102,19 +164,19 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   for (const entry of model.methods.requests) {
     const role = (SERVER_METHODS as Record<string, RouteRole | undefined>)[entry.method];
     if (!role) continue;
-    routes.push(route(entry, role, definition));
+    routes.push(route(entry, role, definition, byId));
   }
   const byRole: Partial<Record<RouteRole, Route>> = Object.fromEntries(routes.map((r) => [r.role, r]));
 
-  const taskProperties = properties(status.taskType);
+  const taskProperties = properties(taskType);
   const ttlField = taskProperties.find((p) => /^ttl/.test(p.name))?.name;
-  if (!ttlField) throw new GeneratorError(definition(status.taskType).loc, "server stub: the task type has no ttl property");
+  if (!ttlField) throw new GeneratorError(definition(taskType).loc, "server stub: the task type has no ttl property");
   const pollField = taskProperties.find((p) => /^pollInterval/.test(p.name))?.name;
 
   const getResult = definition(byRole.get!.result);
   const union = status.variantUnion;
   const detailed =
-    union && refersTo(getResult.node, definition(union.name).id, byId)
+    union && buildsOn(getResult.node, definition(union.name).id, byId)
       ? {
           union: union.name,
           variants: union.variants.map((v) => statusVariant(v.status, v.name, taskProperties, definition, byId)),
@@ -123,7 +185,9 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   const inputVariant = detailed?.variants.find((v) => v.source === "inputRequests");
 
   const createResult = definitionByName(model.definitions, "CreateTaskResult");
-  if (!createResult) throw new GeneratorError(undefined, "server stub: the schema has no CreateTaskResult");
+  if (!createResult) {
+    throw new GeneratorError(definition(taskType).loc, "the set has no CreateTaskResult, the result of a request that creates a task: expected a definition of that name beside the task definition");
+  }
   const createProperties = propertiesOf(createResult.node, byId).map((p) => p.name);
   const flatCreate = createProperties.includes("taskId");
   if (!flatCreate && !createProperties.includes("task")) {
@@ -150,7 +214,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ? {
         method: notificationEntry.method,
         type: notificationEntry.message,
-        detailed: detailed !== undefined && refersTo(definition(notificationEntry.params!).node, definition(detailed.union).id, byId),
+        detailed: detailed !== undefined && buildsOn(definition(notificationEntry.params!).node, definition(detailed.union).id, byId),
       }
     : undefined;
 
@@ -158,7 +222,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     routes,
     byRole,
     statusType: status.statusType,
-    taskType: status.taskType,
+    taskType,
     ...(detailed ? { detailed: { ...detailed, ...(inputVariant ? { inputRequestsOf: inputVariantName(union!, inputVariant) } : {}) } } : {}),
     ttlField,
     ...(pollField ? { pollField } : {}),
@@ -172,20 +236,26 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
   };
 }
 
-function route(entry: MethodEntry, role: RouteRole, definition: (name: string) => NamedDefinition): Route {
-  if (!entry.params || !entry.result) {
-    throw new GeneratorError(definition(entry.message).loc, `server stub: ${entry.method} needs a named params and result definition`);
+function route(entry: MethodEntry, role: RouteRole, definition: (name: string) => NamedDefinition, byId: ReadonlyMap<DefinitionId, NamedDefinition>): Route {
+  const message = definition(entry.message);
+  if (!entry.params) {
+    throw new GeneratorError(message.loc, `\`${entry.method}\` has no params definition: expected a \`params\` object schema on ${entry.message} or a "methods" mapping in the config`);
+  }
+  if (!entry.result) {
+    const expected = entry.message.replace(/Request$/, "Result");
+    throw new GeneratorError(
+      message.loc,
+      `\`${entry.method}\` has no result definition: expected ${expected !== entry.message ? `${expected} beside ${entry.message}` : "a result definition"} or a "methods" mapping in the config`,
+    );
   }
   const params = definition(entry.params);
-  const object = params.node.kind === "object" ? params.node : undefined;
-  const closed = object?.additional?.kind === "never";
   return {
     method: entry.method,
     role,
     params: entry.params,
     validate: `validate${entry.params}`,
     paramsRequired: entry.paramsRequired,
-    stripMeta: closed && !object!.properties.some((p) => p.name === "_meta"),
+    stripMeta: rejectsKey(params.node, "_meta", byId),
     result: entry.result,
   };
 }
@@ -194,7 +264,7 @@ function route(entry: MethodEntry, role: RouteRole, definition: (name: string) =
 function statusVariant(
   status: string,
   name: string,
-  taskProperties: readonly Property[],
+  taskProperties: readonly PropertyView[],
   definition: (name: string) => NamedDefinition,
   byId: ReadonlyMap<DefinitionId, NamedDefinition>,
 ): StatusVariant {
@@ -214,31 +284,11 @@ function inputVariantName(union: { readonly variants: readonly { status: string;
   return `${union.variants.find((v) => v.status === variant.status)!.name}["${variant.field!}"]`;
 }
 
-/** The properties of an object type, through references and intersections (`Result & Task`). */
-function propertiesOf(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): Property[] {
-  if (node.kind === "intersection") return node.parts.flatMap((part) => propertiesOf(part, byId, seen));
-  if (node.kind === "ref") {
-    if (seen.has(node.target)) return [];
-    seen.add(node.target);
-    const def = refTarget(node, byId);
-    return def ? propertiesOf(def.node, byId, seen) : [];
-  }
-  if (node.kind === "union") {
-    // A union's properties are the ones every variant has (`status` of a per-status task union).
-    const [first, ...rest] = node.variants.map((variant) => propertiesOf(variant, byId, new Set(seen)));
-    return (first ?? []).filter((p) => rest.every((props) => props.some((q) => q.name === p.name)));
-  }
-  const object = objectOf(node, byId);
-  return object ? [...object.properties] : [];
-}
-
-/** Whether a type is, or intersects, a reference to the given definition. */
-function refersTo(node: Node, target: DefinitionId, byId: ReadonlyMap<DefinitionId, NamedDefinition>, seen = new Set<DefinitionId>()): boolean {
-  if (node.kind === "intersection") return node.parts.some((part) => refersTo(part, target, byId, seen));
-  if (node.kind !== "ref") return false;
-  if (node.target === target) return true;
-  if (seen.has(node.target)) return false;
-  seen.add(node.target);
-  const def = refTarget(node, byId);
-  return def ? refersTo(def.node, target, byId, seen) : false;
+/**
+ * The properties an object type surely has, through references and intersections (`Result & Task`);
+ * of a union, the ones every variant has (`status` of a per-status task union).
+ */
+function propertiesOf(node: Node, byId: ReadonlyMap<DefinitionId, NamedDefinition>): PropertyView[] {
+  const view = objectView(node, byId, "json-schema");
+  return view ? [...view.properties.values()].filter((p) => !p.partial) : [];
 }

@@ -124,6 +124,7 @@ const ACCEPTED: Record<string, unknown> = {
         bindings: { $comment: "why", A: { $ref: "a.json#/$defs/B" }, C: true },
         names: { "a.json#/$defs/a b": "ASpaceB", "a.json#": "Root" },
         lint: { $comment: "why", "unknown-format": "off", "unreachable-property": "warn" },
+        methods: { $comment: "why", "tasks/get": { $comment: "why", result: "GetTaskResult" }, "tasks/list": { params: "ListParams", result: "ListTasksResult" } },
       },
     ],
   },
@@ -159,6 +160,10 @@ const REJECTED: Record<string, unknown> = {
   "a mistyped lint rule": { sets: [{ bundled: "ext-tasks-draft", lint: { "unreachable-propery": "off" } }] },
   "a lint setting that is not off or warn": { sets: [{ bundled: "ext-tasks-draft", lint: { "unknown-format": "error" } }] },
   "lint as a list": { sets: [{ bundled: "ext-tasks-draft", lint: ["unknown-format"] }] },
+  "a methods entry naming nothing": { sets: [{ bundled: "ext-tasks-draft", methods: { "tasks/get": {} } }] },
+  "a mistyped methods field": { sets: [{ bundled: "ext-tasks-draft", methods: { "tasks/get": { results: "GetTaskResult" } } }] },
+  "a methods result that is not an identifier": { sets: [{ bundled: "ext-tasks-draft", methods: { "tasks/get": { result: "Get Task" } } }] },
+  "methods as a list": { sets: [{ bundled: "ext-tasks-draft", methods: ["tasks/get"] }] },
 };
 
 /**

@@ -116,12 +116,13 @@ describe("server.ts follows schema edits", () => {
     expect(server).toContain('payload: stored(task.result, "result")');
   });
 
-  it("no server when the schema has no tasks/get", async () => {
-    const server = await extServerAfter((defs) => {
-      delete defs.GetTaskRequest;
-      delete defs.GetTaskResult;
-    });
-    expect(server).toBeUndefined();
+  it("a schema with task methods but no tasks/get is an error naming what is missing, not a set without a server", async () => {
+    await expect(
+      extServerAfter((defs) => {
+        delete defs.GetTaskRequest;
+        delete defs.GetTaskResult;
+      }),
+    ).rejects.toThrow(/CancelTaskRequest: the set defines task methods \(`tasks\/cancel`, `tasks\/update`\) but no `tasks\/get` request/);
   });
 });
 

@@ -11,9 +11,16 @@ import {
   jsonTypesOfValue,
   mayAcceptValue,
   mayHaveType,
+  acceptsEveryObject,
+  buildsOn,
+  constantValues,
+  intersectionView,
+  namedPropertyTarget,
   objectOf,
   objectView,
+  propertyNode,
   refTarget,
+  singleString,
   runtimeTypes,
   runtimeTypesOverlap,
   type JsonType,
@@ -257,6 +264,64 @@ describe("objectView: a node read as one object", () => {
     { name: "Mixed", allOf: "json-schema", expected: undefined },
   ] as const)("$name ($allOf)", ({ name, allOf, expected }) => {
     expect(view(name, allOf)).toEqual(expected);
+  });
+});
+
+describe("a message read through $ref and allOf: intersectionView, constantValues, namedPropertyTarget", () => {
+  // The layout of the 2026-08-21 Tasks revision: each request is the envelope and its own part.
+  const schema = {
+    $defs: {
+      Envelope: {
+        type: "object",
+        properties: { jsonrpc: { const: "2.0" }, id: { type: ["string", "integer"] }, method: { type: "string" }, params: { type: "object", additionalProperties: {} } },
+        required: ["jsonrpc", "id", "method"],
+      },
+      Params: { type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] },
+      Request: { allOf: [{ $ref: "#/$defs/Envelope" }, { type: "object", properties: { method: { const: "tasks/get" }, params: { $ref: "#/$defs/Params" } }, required: ["params"] }] },
+      // `required` beside an envelope that declares the property: required, its schema the envelope's.
+      RequiredOnly: { allOf: [{ $ref: "#/$defs/Envelope" }, { type: "object", required: ["params"] }] },
+      Either: { anyOf: [{ $ref: "#/$defs/Request" }, { $ref: "#/$defs/Params" }] },
+      Statuses: { anyOf: [{ const: "working" }, { enum: ["completed", "working"] }] },
+      Narrowed: { allOf: [{ enum: ["a", "b", 3] }, { type: "string" }] },
+      Open: { allOf: [{ type: "object" }, { $ref: "#/$defs/Params" }] },
+    },
+  };
+  const { definitions } = lowered(schema);
+  const def = (name: string) => [...definitions.values()].find((d) => d.loc.pointer === `/$defs/${name}`)!;
+  const named = new Map([...definitions].map(([id, d]) => [id, { ...d, name: d.loc.pointer.split("/").pop()! }]));
+
+  it("merges the envelope and the request's part: properties together, required united", () => {
+    const view = intersectionView(def("Request").node, definitions)!;
+    expect([...view.properties.values()].map((p) => [p.name, p.required, p.nodes.length])).toEqual([
+      ["jsonrpc", true, 1],
+      ["id", true, 1],
+      ["method", true, 2],
+      ["params", true, 2],
+    ]);
+    expect(singleString(propertyNode(view.properties.get("method")!), definitions)).toBe("tasks/get");
+    // The envelope's generic params accept any object: the request's own names the definition.
+    expect(namedPropertyTarget(view.properties.get("params")!, named)?.name).toBe("Params");
+    expect(intersectionView(def("RequiredOnly").node, definitions)!.properties.get("params")).toMatchObject({ required: true, nodes: [expect.anything(), { kind: "unknown" }] });
+  });
+
+  it("a union is no single object; a part that accepts every object narrows nothing", () => {
+    expect(intersectionView(def("Either").node, definitions)).toBeUndefined();
+    expect(objectView(def("Either").node, definitions, "json-schema")).toBeDefined();
+    expect([...intersectionView(def("Open").node, definitions)!.properties.keys()]).toEqual(["taskId"]);
+    expect(acceptsEveryObject(def("Params").node, definitions)).toBe(false);
+  });
+
+  it.each([
+    { name: "Statuses", values: ["working", "completed"] },
+    { name: "Narrowed", values: ["a", "b"] },
+    { name: "Params", values: undefined },
+  ])("constantValues of $name", ({ name, values }) => {
+    expect(constantValues(def(name).node, definitions)).toEqual(values);
+  });
+
+  it("buildsOn: a definition built by allOf on a reference", () => {
+    expect(buildsOn(def("Request").node, def("Envelope").id, definitions)).toBe(true);
+    expect(buildsOn(def("Either").node, def("Envelope").id, definitions)).toBe(false);
   });
 });
 
