@@ -8,7 +8,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Options } from "prettier";
-import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements } from "./chunks.js";
+import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Skeleton } from "./chunks.js";
+import { exactLines, exactText, partOf, place, render, type Part } from "./outline.js";
 
 const OPTIONS: Options = {
   parser: "babel-ts",
@@ -33,62 +34,146 @@ export const FORMATTER_ID = `prettier ${prettierVersion} ${JSON.stringify(OPTION
 /** prettier is loaded on first use: a run that reuses every file never pays for loading it. */
 let loaded: Promise<typeof import("prettier")> | undefined;
 
-export async function formatTypeScript(code: string): Promise<string> {
+/** Formats a module under OPTIONS; `printWidth` other than OPTIONS' only for outlines (see outline.ts). */
+export async function formatTypeScript(code: string, printWidth = WIDTH): Promise<string> {
   loaded ??= import("prettier");
-  return (await loaded).format(code, OPTIONS);
+  return (await loaded).format(code, printWidth === WIDTH ? OPTIONS : { ...OPTIONS, printWidth });
 }
+
+const WIDTH = OPTIONS.printWidth!;
+
+/** No width limit: nothing breaks that prettier does not break at any width (see outline.ts). */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 /** Below this much code a second thread costs more than it saves. */
 const PARALLEL_THRESHOLD = 64 * 1024;
 
-/** About how much code one prettier call formats (statements are batched up to this). */
+/**
+ * How much code one prettier call formats at most (statements are batched up to this); a round of
+ * less is cut into about 16 batches, so both threads have work to the end.
+ */
 const BATCH_SIZE = 32 * 1024;
+const MIN_BATCH_SIZE = 4 * 1024;
+
+/** Texts to format, each once. */
+class Jobs {
+  readonly texts: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  add(text: string): number {
+    let job = this.index.get(text);
+    if (job === undefined) {
+      job = this.texts.push(text) - 1;
+      this.index.set(text, job);
+    }
+    return job;
+  }
+}
+
+/** A part of a statement to format whole at its indentation (see outline.ts). */
+interface Whole {
+  readonly skeleton: Skeleton;
+  readonly job: number;
+  readonly indent: number;
+}
 
 /**
- * Formats many modules. Each module is split into its top-level statements; statements that
- * differ only in names and plain strings are formatted once (see chunks.ts), in batches shared
- * between this thread and one worker thread (prettier is single-threaded and formatting is most of
- * a generation's time). The result is what prettier prints for each whole module; a module that
- * cannot be split, or has a statement that does not parse alone, is formatted whole.
+ * Formats many modules. Each module is split into its top-level statements, each statement into
+ * its outline and the statements of its blocks (see outline.ts). Outlines are formatted with no
+ * width limit, once per short skeleton; what does not fit the width is formatted whole at its
+ * indentation, once per skeleton (see chunks.ts). Both rounds go in batches shared between this
+ * thread and one worker thread. The result is what prettier prints for each whole module; a
+ * module that cannot be split, or has a statement that does not parse alone, is formatted whole.
  */
 export async function formatAll(codes: readonly string[]): Promise<string[]> {
   const total = codes.reduce((sum, c) => sum + c.length, 0);
-  // Started first, so it loads prettier while this thread finds the statements to format.
-  const helper = total >= PARALLEL_THRESHOLD ? startHelper() : undefined;
+  // Started first, so it loads prettier while this thread finds the statements to format (or
+  // earlier, by startFormattingEarly).
+  const early = takeEarlyHelper();
+  if (early && total < PARALLEL_THRESHOLD) void early.terminate();
+  const helper = total >= PARALLEL_THRESHOLD ? (early ?? startHelper()) : undefined;
   try {
-    const jobs = new Map<string, number>();
-    const jobTexts: string[] = [];
     // A module that cannot be split is one statement here: it is formatted whole, in the queue
     // with the rest (so both threads share it).
-    const plans = codes.map((code) =>
-      (splitStatements(code) ?? [{ code, blankBefore: false }]).map((chunk) => {
-        const skeleton = skeletonOf(chunk.code);
-        let job = jobs.get(skeleton.text);
-        if (job === undefined) {
-          job = jobTexts.push(skeleton.text) - 1;
-          jobs.set(skeleton.text, job);
-        }
-        return { chunk, skeleton, job };
-      }),
-    );
-    const formatted = await formatStatements(jobTexts, helper);
-    const spans = formatted.map((f) => (f === undefined ? undefined : placeholderSpans(f)));
+    const modules = codes.map((code) => {
+      const chunks = splitStatements(code) ?? [{ code, blankBefore: false }];
+      return { code, chunks, parts: chunks.map((chunk) => partOf(chunk.code)) };
+    });
+
+    const outlines = new Jobs();
+    const outlineJob = new Map<Part, number>();
+    const collect = (part: Part): void => {
+      if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
+      part.blocks.forEach((block) => block.parts.forEach(collect));
+    };
+    modules.forEach((m) => m.parts.forEach(collect));
+    const flatOutlines = filled(await formatStatements(outlines.texts, helper, NO_LIMIT));
+    const flat = (part: Part) => {
+      const job = outlineJob.get(part);
+      return job === undefined ? undefined : flatOutlines(job, part.outline!);
+    };
+
+    const wholes = new Jobs();
+    const whole = (code: string, indent: number): Whole | undefined => {
+      const text = exactText(code, indent);
+      if (text === undefined) return undefined;
+      const skeleton = skeletonOf(text);
+      return { skeleton, job: wholes.add(skeleton.text), indent };
+    };
+    const placed = modules.map((m) => m.parts.map((part) => place(part, 0, WIDTH, flat, whole)));
+    const formattedWholes = filled(await formatStatements(wholes.texts, helper, WIDTH));
+    const resolve = (w: Whole | undefined) => {
+      const text = w && formattedWholes(w.job, w.skeleton);
+      return text === undefined ? undefined : exactLines(text, w!.indent);
+    };
+
     return await Promise.all(
-      codes.map(async (code, m) => {
-        const plan = plans[m]!;
-        if (plan.some((p) => formatted[p.job] === undefined)) return formatTypeScript(code);
-        const statements = await Promise.all(
-          plan.map((p) => fillSkeleton(formatted[p.job]!, spans[p.job], p.skeleton) ?? formatTypeScript(p.chunk.code)),
-        );
+      modules.map(async (m, i) => {
+        const statements = placed[i]!.map((p) => render(p, resolve));
+        // A statement that did not parse alone: the split went wrong somewhere, format the module whole.
+        if (statements.some((lines) => lines === undefined)) return formatTypeScript(m.code);
         return joinStatements(
-          plan.map((p) => p.chunk),
-          statements,
+          m.chunks,
+          statements.map((lines) => `${lines!.join("\n")}\n`),
         );
       }),
     );
   } finally {
     await helper?.terminate();
   }
+}
+
+/** Formatted skeletons with a statement's tokens put back (placeholder positions worked out once per skeleton). */
+function filled(formatted: readonly (string | undefined)[]): (job: number, skeleton: Skeleton) => string | undefined {
+  const spans = new Map<number, number[] | undefined>();
+  return (job, skeleton) => {
+    const text = formatted[job];
+    if (text === undefined) return undefined;
+    if (!spans.has(job)) spans.set(job, placeholderSpans(text));
+    return fillSkeleton(text, spans.get(job), skeleton);
+  };
+}
+
+/** A helper started before the code to format was known (see startFormattingEarly). */
+let earlyHelper: Worker | undefined;
+
+/**
+ * Starts formatAll's helper thread now, when formatting is sure to come (nothing generated before
+ * to reuse): it loads and warms up prettier on another core while this thread generates the code.
+ * stopEarlyHelper ends it if formatAll did not take it.
+ */
+export function startFormattingEarly(): void {
+  earlyHelper ??= startHelper();
+}
+
+export async function stopEarlyHelper(): Promise<void> {
+  await takeEarlyHelper()?.terminate();
+}
+
+function takeEarlyHelper(): Worker | undefined {
+  const helper = earlyHelper;
+  earlyHelper = undefined;
+  return helper;
 }
 
 /** The worker thread that formats batches alongside this one (see format-worker.ts). */
@@ -108,7 +193,7 @@ function startHelper(): Worker | undefined {
  * thread if there is one, each taking the next batch when done with one; undefined for a
  * statement prettier cannot parse alone.
  */
-async function formatStatements(texts: readonly string[], helper: Worker | undefined): Promise<(string | undefined)[]> {
+async function formatStatements(texts: readonly string[], helper: Worker | undefined, printWidth: number): Promise<(string | undefined)[]> {
   const results = new Array<string | undefined>(texts.length);
   // Largest first, so neither thread is left with a large batch at the end.
   const queue = batchesOf(texts).sort((a, b) => b.size - a.size);
@@ -121,23 +206,26 @@ async function formatStatements(texts: readonly string[], helper: Worker | undef
     const sent: Batch[] = [];
     const send = () => {
       const batch = queue.shift();
-      if (batch) [sent.push(batch), helper.postMessage(batch.texts)];
+      if (batch) [sent.push(batch), helper.postMessage({ texts: batch.texts, printWidth })];
     };
-    helper.on("message", (formatted: (string | undefined)[]) => {
+    const answered = (formatted: (string | undefined)[]) => {
       place(sent.shift()!, formatted);
       send();
-      if (sent.length === 0) resolve();
-    });
-    helper.once("error", () => {
+      if (sent.length === 0) [helper.off("message", answered), helper.off("error", failed), resolve()];
+    };
+    const failed = () => {
       queue.push(...sent.splice(0)); // this thread formats them
+      helper.off("message", answered);
       resolve();
-    });
+    };
+    helper.on("message", answered);
+    helper.once("error", failed);
     send();
     send();
   });
   const formatQueue = async () => {
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
-      place(batch, await formatBatch(batch.texts));
+      place(batch, await formatBatch(batch.texts, printWidth));
       // prettier's awaits are microtasks: let the helper's answer in, so it gets its next batch now.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -155,10 +243,12 @@ interface Batch {
 }
 
 function batchesOf(texts: readonly string[]): Batch[] {
+  const total = texts.reduce((sum, t) => sum + t.length, 0);
+  const size = Math.min(BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.ceil(total / 16)));
   const batches: Batch[] = [];
   let current: Batch | undefined;
   texts.forEach((text, index) => {
-    if (!current || current.size >= BATCH_SIZE) batches.push((current = { indices: [], texts: [], size: 0 }));
+    if (!current || current.size >= size) batches.push((current = { indices: [], texts: [], size: 0 }));
     current.indices.push(index);
     current.texts.push(text);
     current.size += text.length;
@@ -173,18 +263,18 @@ function batchesOf(texts: readonly string[]): Batch[] {
 const SEPARATOR = "// @mcp-tasks-gen-statement-boundary";
 
 /** Formats statements in one prettier call, one by one when the batch does not come apart cleanly. */
-export async function formatBatch(texts: readonly string[]): Promise<(string | undefined)[]> {
+export async function formatBatch(texts: readonly string[], printWidth = WIDTH): Promise<(string | undefined)[]> {
   if (!texts.some((t) => t.includes(SEPARATOR))) {
     try {
       // Split only at separators prettier printed at column 0, between top-level statements: one
       // it printed elsewhere was taken into a statement, and the batch is formatted one by one.
       // Trimmed: a blank line beside a separator would be kept, and end up in a statement's text.
       const joined = texts.map((t) => t.trim()).join(`\n${SEPARATOR}\n`);
-      const parts = (await formatTypeScript(joined)).split(`\n${SEPARATOR}\n`);
+      const parts = (await formatTypeScript(joined, printWidth)).split(`\n${SEPARATOR}\n`);
       if (parts.length === texts.length) return parts.map((part, i) => (i < parts.length - 1 ? `${part}\n` : part));
     } catch {
       // Some statement does not parse alone: find which, below.
     }
   }
-  return Promise.all(texts.map((t) => formatTypeScript(t).catch(() => undefined)));
+  return Promise.all(texts.map((t) => formatTypeScript(t, printWidth).catch(() => undefined)));
 }
