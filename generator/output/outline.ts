@@ -156,12 +156,85 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
     const body = fitted(clause.body, indent + 2, width);
     return body && [clause.head, ...body.map((l) => `  ${l}`)];
   }
+  const header = functionHeader(line);
+  if (header) return oneALine(`${header.head}(`, header.params, `)${header.rest}`, indent, width);
+  const chain = /^return (.+);$/.exec(line) && operatorChain(line.slice("return ".length, -1));
+  if (chain) {
+    // The chain is a group of its own inside the parentheses: on one line where it fits there.
+    const argument = line.slice("return ".length, -1);
+    if (indent + 2 + argument.length <= width) return ["return (", `  ${argument}`, ");"];
+    const operands = chain.operands.map((operand, k) => (k < chain.operands.length - 1 ? `  ${operand} ${chain.operator}` : `  ${operand}`));
+    if (operands.some((l) => indent + l.length > width)) return undefined;
+    return ["return (", ...operands, ");"];
+  }
   const call = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
   if (!args || args.length === 0) return undefined;
   const argLines = args.map((arg) => `  ${arg},`);
   if (argLines.some((l) => indent + l.length > width)) return undefined;
   return [`${call![1]}(`, ...argLines, ");"];
+}
+
+/** `open`, then each item on a line of its own with a comma, then `close`, when all of them fit. */
+function oneALine(open: string, items: readonly string[], close: string, indent: number, width: number): string[] | undefined {
+  const lines = [open, ...items.map((item) => `  ${item},`), close];
+  return lines.every((l) => indent + l.length <= width) ? lines : undefined;
+}
+
+/**
+ * A function declaration's first line (`function name(a: A, b: B): R {`) whose parameters are
+ * plain (a name, maybe `?`, and a type without brackets other than `[]` and `<…>`) and whose
+ * return type holds no brackets either: prettier breaks such parameters one a line.
+ */
+function functionHeader(line: string): { head: string; params: string[]; rest: string } | undefined {
+  const match = /^((?:export )?(?:async )?function [A-Za-z_$][\w$]*)\(([^()]*)\)((?:: [^(){}]+)? \{)$/.exec(line);
+  if (!match || match[2] === "") return undefined;
+  const params = splitTopLevel(match[2]!, ",", true);
+  const plain = /^[A-Za-z_$][\w$]*\??: [\w$.]+(?:<[\w$., ]+>)?(?:\[\])*(?: \| [\w$.]+(?:\[\])*)*$/;
+  return params?.every((p) => plain.test(p)) ? { head: match[1]!, params, rest: match[3]! } : undefined;
+}
+
+/**
+ * An expression that is a chain of one logical operator (`a || b || c`, or `&&`) at its top
+ * level, with no conditional, arrow, comma, template, comment or object literal there: what
+ * prettier prints one operand a line inside `return (…)`.
+ */
+function operatorChain(text: string): { operator: string; operands: string[] } | undefined {
+  if (/[`/]/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'))) return undefined;
+  for (const operator of ["||", "&&"]) {
+    const operands = splitTopLevel(text, ` ${operator} `);
+    if (!operands || operands.length < 2) continue;
+    const other = [operator === "||" ? " && " : " || ", "?", "=>", ",", " ?? "];
+    const plain = operands.every((o) => !/^[{[]/.test(o) && other.every((t) => splitTopLevel(o, t)?.length === 1));
+    return plain ? { operator, operands } : undefined;
+  }
+  return undefined;
+}
+
+/** `text` split at `separator` where it stands outside brackets and strings; undefined when they do not balance. */
+function splitTopLevel(text: string, separator: string, angles = false): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      i++;
+      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
+      if (i >= text.length) return undefined;
+    } else if ("([{".includes(c) || (angles && c === "<")) {
+      depth++;
+    } else if (")]}".includes(c) || (angles && c === ">")) {
+      if (--depth < 0) return undefined;
+    } else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i).trim());
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  if (depth !== 0) return undefined;
+  parts.push(text.slice(start).trim());
+  return parts;
 }
 
 /** `if (test) body;` as its head (`if (test)`, `else if (test)`, `else`) and body; undefined for other lines, or a body that is a block. */

@@ -142,8 +142,15 @@ describe("formatAll takes statements apart and prints what prettier prints", () 
             ]
           : []),
       );
-    const fn = fc.tuple(word, fc.array(statement(4), { minLength: 1, maxLength: 4 })).map(([n, body]) =>
-      [`function check${n}(value: unknown): boolean {`, ...body.flat().map((l) => `  ${l}`), "}"].join("\n"),
+    // Headers past the width too: long names, one to three parameters, a return type that is long or not.
+    const header = fc
+      .tuple(fc.integer({ min: 1, max: 110 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom("boolean", "value is Value", "$runtime.ValidationResult<ValueOfAVeryLongDefinitionName>"), fc.boolean())
+      .map(([n, params, result, exported]) => {
+        const list = ["value: unknown", "path: string", "errors: $runtime.ValidationError[]"].slice(0, params).join(", ");
+        return `${exported ? "export " : ""}function check${name(n, true)}(${list}): ${result} {`;
+      });
+    const fn = fc.tuple(header, fc.array(statement(4), { minLength: 1, maxLength: 4 })).map(([head, body]) =>
+      [head, ...body.flat().map((l) => `  ${l}`), "}"].join("\n"),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(fn, { minLength: 1, maxLength: 3 }), async (fns) => {
