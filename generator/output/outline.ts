@@ -167,12 +167,9 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
     if (operands.some((l) => indent + l.length > width)) return undefined;
     return ["return (", ...operands, ");"];
   }
-  const call = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
+  const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
-  if (!args || args.length === 0) return undefined;
-  const argLines = args.map((arg) => `  ${arg},`);
-  if (argLines.some((l) => indent + l.length > width)) return undefined;
-  return [`${call![1]}(`, ...argLines, ");"];
+  return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : undefined;
 }
 
 /** `open`, then each item on a line of its own with a comma, then `close`, when all of them fit. */
@@ -272,25 +269,15 @@ function matchingParen(line: string, open: number): number | undefined {
   return undefined;
 }
 
-/** A call's arguments split at their commas, when each is plain (no brackets, templates, comments, regular expressions); else undefined. */
+/**
+ * A call's arguments split at their commas, when each is plain: names, literals, operators and
+ * calls of such, nothing prettier would hug or expand (no object, array, function, template,
+ * comment, regular expression, spread); else undefined.
+ */
 function plainArguments(text: string): string[] | undefined {
-  const args: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'") {
-      i++;
-      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
-      if (i >= text.length) return undefined;
-    } else if ("()[]{}`/".includes(c)) {
-      return undefined;
-    } else if (c === ",") {
-      args.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  args.push(text.slice(start).trim());
-  return args.every((arg) => arg !== "" && !/^\.\.\./.test(arg)) ? args : undefined;
+  if (/[[\]{}`/]|=>/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'))) return undefined;
+  const args = splitTopLevel(text, ",");
+  return args?.every((arg) => arg !== "" && !arg.startsWith("...")) ? args : undefined;
 }
 
 /**

@@ -119,9 +119,10 @@ describe("formatAll takes statements apart and prints what prettier prints", () 
           return negate ? `!(${joined})` : joined;
         }),
       );
+    const argument = fc.oneof(word, text, fc.tuple(word, text).map(([a, b]) => `${a} + ${b}`), fc.tuple(word, word, text).map(([f, a, b]) => `${f}(${a}, ${b})`));
     const call = fc
-      .tuple(word, fc.array(fc.oneof(word, text, fc.tuple(word, text).map(([a, b]) => `${a} + ${b}`)), { minLength: 1, maxLength: 6 }))
-      .map(([callee, args]) => `$runtime.${callee}(${args.join(", ")});`);
+      .tuple(fc.constantFrom("", "return "), word, fc.array(argument, { minLength: 1, maxLength: 6 }))
+      .map(([prefix, callee, args]) => `${prefix}$runtime.${callee}(${args.join(", ")});`);
     const simple = fc.oneof(call, test.map((t) => `return ${t};`), fc.constant("return false;"));
     const statement = (depth: number): fc.Arbitrary<string[]> =>
       fc.oneof(
