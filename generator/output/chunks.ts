@@ -182,14 +182,14 @@ export interface Skeleton {
  * `short` placeholders keep only what prettier reads of a token when nothing has to break (see
  * outline.ts): identifiers keep their first character's case and whether they are at most two
  * characters long (a member chain's "short" or "factory" head), strings their escaped quotes,
- * comments their shape; their widths go. Formatted with no width limit, the skeletons of many
+ * comments their kind; their widths go. Formatted with no width limit, the skeletons of many
  * statements that differ only in such tokens are one.
  */
 export function skeletonOf(code: string, short = false): Skeleton {
   const verbatim = { text: code, originals: [], verbatim: true };
   const identifier = short ? shortIdentifier : casePattern;
   const string = short ? (literal: string) => stringPlaceholder(literal).replace(/#+/g, "#") : stringPlaceholder;
-  const commentShape = short ? (text: string) => commentPattern(text).replace(/x+/g, "x") : commentPattern;
+  const commentShape = short ? shortComment : commentPattern;
   const originals: string[] = [];
   const parts: string[] = [];
   let copied = 0; // code before this index is in `parts`
@@ -376,6 +376,11 @@ function casePattern(word: string): string {
 function shortIdentifier(word: string): string {
   if (word.length <= 2 || /^[$_]+$/.test(word)) return casePattern(word);
   return `${casePattern(word[0]!)}xx`;
+}
+
+/** The short placeholder of a one-line comment: only its kind, which is all prettier reads of it when nothing breaks. */
+function shortComment(comment: string): string {
+  return comment.startsWith("//") ? "// x" : comment.startsWith("/**") ? "/** x */" : "/* x */";
 }
 
 /** Generated code repeats its identifiers: each pattern is worked out once. */
