@@ -5,8 +5,6 @@
 import { parentPort } from "node:worker_threads";
 import { formatBatch } from "./format.js";
 
-const WIDTH = 120;
-
 const WARM_UP = [
   `/** A doc comment. */
 export function isExample(value: unknown): value is Example {
@@ -24,7 +22,7 @@ else if (!(value2 >= 0)) $runtime.report(errors, path + "/id", "minimum", "must 
 ];
 
 // Loaded and warmed up on code like what it will format, so its first batch runs at full speed.
-await formatBatch(WARM_UP, WIDTH);
+await formatBatch(WARM_UP);
 parentPort!.on("message", async ({ texts, printWidth }: { texts: string[]; printWidth: number }) =>
   parentPort!.postMessage(await formatBatch(texts, printWidth)),
 );
