@@ -23,7 +23,7 @@ import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
-import { formatAll, startFormattingEarly, stopEarlyHelper } from "./output/format.js";
+import { formatAll, startFormattingEarly, stopEarlyHelpers } from "./output/format.js";
 import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
@@ -46,7 +46,7 @@ export async function generate(config: ResolvedConfig): Promise<GenerateResult> 
   try {
     return await generateAndFormat(config);
   } finally {
-    await stopEarlyHelper();
+    await stopEarlyHelpers();
   }
 }
 

@@ -81,17 +81,17 @@ interface Whole {
  * Formats many modules. Each module is split into its top-level statements, each statement into
  * its outline and the statements of its blocks (see outline.ts). Outlines are formatted with no
  * width limit, once per short skeleton; what does not fit the width is formatted whole at its
- * indentation, once per skeleton (see chunks.ts). Both rounds go in batches shared between this
- * thread and one worker thread. The result is what prettier prints for each whole module; a
+ * indentation, once per skeleton (see chunks.ts). Both rounds go in batches to a worker thread
+ * (see formatStatements). The result is what prettier prints for each whole module; a
  * module that cannot be split, or has a statement that does not parse alone, is formatted whole.
  */
 export async function formatAll(codes: readonly string[]): Promise<string[]> {
   const total = codes.reduce((sum, c) => sum + c.length, 0);
   // Started first, so it loads prettier while this thread finds the statements to format (or
   // earlier, by startFormattingEarly).
-  const early = takeEarlyHelper();
-  if (early && total < PARALLEL_THRESHOLD) void early.terminate();
-  const helper = total >= PARALLEL_THRESHOLD ? (early ?? startHelper()) : undefined;
+  const early = takeEarlyHelpers();
+  if (total < PARALLEL_THRESHOLD) early.forEach((helper) => void helper.terminate());
+  const helpers = total < PARALLEL_THRESHOLD ? [] : early.length > 0 ? early : startHelpers();
   try {
     // A module that cannot be split is one statement here: it is formatted whole, in the queue
     // with the rest (so both threads share it).
@@ -107,7 +107,7 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       part.blocks.forEach((block) => block.parts.forEach(collect));
     };
     modules.forEach((m) => m.parts.forEach(collect));
-    const flatOutlines = filled(await formatStatements(outlines.texts, helper, NO_LIMIT));
+    const flatOutlines = filled(await formatStatements(outlines.texts, helpers, NO_LIMIT));
     const flat = (part: Part) => {
       const job = outlineJob.get(part);
       return job === undefined ? undefined : flatOutlines(job, part.outline!);
@@ -121,7 +121,7 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       return { skeleton, job: wholes.add(skeleton.text), indent };
     };
     const placed = modules.map((m) => m.parts.map((part) => place(part, 0, WIDTH, flat, whole)));
-    const formattedWholes = filled(await formatStatements(wholes.texts, helper, WIDTH));
+    const formattedWholes = filled(await formatStatements(wholes.texts, helpers, WIDTH));
     const resolve = (w: Whole | undefined) => {
       const text = w && formattedWholes(w.job, w.skeleton);
       return text === undefined ? undefined : exactLines(text, w!.indent);
@@ -139,7 +139,7 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       }),
     );
   } finally {
-    await helper?.terminate();
+    await Promise.all(helpers.map((helper) => helper.terminate()));
   }
 }
 
@@ -154,87 +154,102 @@ function filled(formatted: readonly (string | undefined)[]): (job: number, skele
   };
 }
 
-/** A helper started before the code to format was known (see startFormattingEarly). */
-let earlyHelper: Worker | undefined;
+/** Helpers started before the code to format was known (see startFormattingEarly). */
+let earlyHelpers: Worker[] = [];
 
 /**
- * Starts formatAll's helper thread now, when formatting is sure to come (nothing generated before
- * to reuse): it loads and warms up prettier on another core while this thread generates the code.
- * stopEarlyHelper ends it if formatAll did not take it.
+ * Starts formatAll's helper threads now, when formatting is sure to come (nothing generated before
+ * to reuse): they load and warm up prettier on other cores while this thread generates the code.
+ * stopEarlyHelpers ends them if formatAll did not take them.
  */
 export function startFormattingEarly(): void {
-  earlyHelper ??= startHelper();
+  if (earlyHelpers.length === 0) earlyHelpers = startHelpers();
 }
 
-export async function stopEarlyHelper(): Promise<void> {
-  await takeEarlyHelper()?.terminate();
+export async function stopEarlyHelpers(): Promise<void> {
+  await Promise.all(takeEarlyHelpers().map((helper) => helper.terminate()));
 }
 
-function takeEarlyHelper(): Worker | undefined {
-  const helper = earlyHelper;
-  earlyHelper = undefined;
-  return helper;
+function takeEarlyHelpers(): Worker[] {
+  const helpers = earlyHelpers;
+  earlyHelpers = [];
+  return helpers;
 }
 
-/** The worker thread that formats batches alongside this one (see format-worker.ts). */
-function startHelper(): Worker | undefined {
+
+/**
+ * The worker thread that formats batches (see format-worker.ts); none where it cannot run
+ * (from the TypeScript sources, in tests, there is no compiled worker: this thread formats).
+ */
+function startHelpers(): Worker[] {
   const workerFile = new URL("./format-worker.js", import.meta.url);
-  // From the TypeScript sources (tests) there is no compiled worker: format in this thread.
-  if (!existsSync(fileURLToPath(workerFile))) return undefined;
-  // As much stack as the CLI's own thread (cli/main.ts): prettier recurses along the code's nesting.
-  const worker = new Worker(workerFile, { resourceLimits: { stackSizeMb: 512 } });
-  // A helper that fails (no thread could be made, out of memory) leaves its work to this thread.
-  worker.on("error", () => undefined);
-  return worker;
+  if (!existsSync(fileURLToPath(workerFile))) return [];
+  // One: measured on two cores, a second helper (or this thread, for a round under
+  // SHARE_THRESHOLD) costs more in loading prettier than it saves.
+  return Array.from({ length: 1 }, () => {
+    // As much stack as the CLI's deep-input thread (cli/main.ts): prettier recurses along the code's nesting.
+    const worker = new Worker(workerFile, { resourceLimits: { stackSizeMb: 512 } });
+    // A helper that fails (no thread could be made, out of memory) leaves its work to this thread.
+    worker.on("error", () => undefined);
+    return worker;
+  });
 }
 
 /**
- * Formats statements (each a complete program) in batches, on this thread and on the helper
- * thread if there is one, each taking the next batch when done with one; undefined for a
- * statement prettier cannot parse alone.
+ * Formats statements (each a complete program) in batches: on the helper threads when there are
+ * any (warm, and this thread need not load prettier), each taking the next batch when done with
+ * one, and on this thread too for a large round (SHARE_THRESHOLD); on this thread alone when
+ * there is no helper, and for what a failed helper hands back. Undefined for a statement prettier
+ * cannot parse alone.
  */
-async function formatStatements(texts: readonly string[], helper: Worker | undefined, printWidth: number): Promise<(string | undefined)[]> {
+async function formatStatements(texts: readonly string[], helpers: readonly Worker[], printWidth: number): Promise<(string | undefined)[]> {
   const results = new Array<string | undefined>(texts.length);
-  // Largest first, so neither thread is left with a large batch at the end.
+  // Largest first, so no thread is left with a large batch at the end.
   const queue = batchesOf(texts).sort((a, b) => b.size - a.size);
   const place = (batch: Batch, formatted: readonly (string | undefined)[]) =>
     batch.indices.forEach((index, k) => (results[index] = formatted[k]));
-  const helped = new Promise<void>((resolve) => {
-    if (!helper || queue.length < 2) return resolve();
-    // The helper always holds a batch beyond the one it formats: it answers while this thread is
-    // busy with a batch of its own, and must not wait for this thread to hand it the next one.
-    const sent: Batch[] = [];
-    const send = () => {
-      const batch = queue.shift();
-      if (batch) [sent.push(batch), helper.postMessage({ texts: batch.texts, printWidth })];
-    };
-    const answered = (formatted: (string | undefined)[]) => {
-      place(sent.shift()!, formatted);
+  const helped = (helper: Worker) =>
+    new Promise<void>((resolve) => {
+      // A helper always holds a batch beyond the one it formats, so it never waits to be handed one.
+      const sent: Batch[] = [];
+      const send = () => {
+        const batch = queue.shift();
+        if (batch) [sent.push(batch), helper.postMessage({ texts: batch.texts, printWidth })];
+      };
+      const done = () => [helper.off("message", answered), helper.off("error", failed), resolve()];
+      const answered = (formatted: (string | undefined)[]) => {
+        place(sent.shift()!, formatted);
+        send();
+        if (sent.length === 0) done();
+      };
+      const failed = () => {
+        queue.push(...sent.splice(0)); // this thread formats them
+        done();
+      };
+      helper.on("message", answered);
+      helper.once("error", failed);
       send();
-      if (sent.length === 0) [helper.off("message", answered), helper.off("error", failed), resolve()];
-    };
-    const failed = () => {
-      queue.push(...sent.splice(0)); // this thread formats them
-      helper.off("message", answered);
-      resolve();
-    };
-    helper.on("message", answered);
-    helper.once("error", failed);
-    send();
-    send();
-  });
+      send();
+      if (sent.length === 0) done();
+    });
   const formatQueue = async () => {
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
       place(batch, await formatBatch(batch.texts, printWidth));
-      // prettier's awaits are microtasks: let the helper's answer in, so it gets its next batch now.
+      // prettier's awaits are microtasks: let a helper's answer in, so it gets its next batch now.
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  await formatQueue();
-  await helped;
-  await formatQueue(); // what a failed helper handed back
+  const size = texts.reduce((sum, t) => sum + t.length, 0);
+  await Promise.all([...helpers.map(helped), ...(size >= SHARE_THRESHOLD ? [formatQueue()] : [])]);
+  await formatQueue(); // no helper, or what a failed one handed back
   return results;
 }
+
+/**
+ * From this much code in a round, this thread formats too: loading prettier here (about 100 ms)
+ * pays off. Below it, the helper, warm since generation began, formats alone.
+ */
+const SHARE_THRESHOLD = 256 * 1024;
 
 interface Batch {
   readonly indices: number[];
