@@ -94,11 +94,14 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   const helpers = total < PARALLEL_THRESHOLD ? [] : early.length > 0 ? early : startHelpers();
   try {
     // A module that cannot be split is one statement here: it is formatted whole, in the queue
-    // with the rest (so both threads share it).
+    // with the rest. Statements that differ only in names and plain strings are one skeleton
+    // (see chunks.ts), taken apart and formatted once.
     const modules = codes.map((code) => {
       const chunks = splitStatements(code) ?? [{ code, blankBefore: false }];
-      return { code, chunks, parts: chunks.map((chunk) => partOf(chunk.code)) };
+      return { code, chunks, skeletons: chunks.map((chunk) => skeletonOf(chunk.code)) };
     });
+    const parts = new Map<string, Part>();
+    for (const m of modules) for (const { text } of m.skeletons) if (!parts.has(text)) parts.set(text, partOf(text));
 
     const outlines = new Jobs();
     const outlineJob = new Map<Part, number>();
@@ -106,7 +109,7 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
       part.blocks.forEach((block) => block.parts.forEach(collect));
     };
-    modules.forEach((m) => m.parts.forEach(collect));
+    parts.forEach(collect);
     const flatOutlines = filled(await formatStatements(outlines.texts, helpers, NO_LIMIT));
     const flat = (part: Part) => {
       const job = outlineJob.get(part);
@@ -120,22 +123,30 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       const skeleton = skeletonOf(text);
       return { skeleton, job: wholes.add(skeleton.text), indent };
     };
-    const placed = modules.map((m) => m.parts.map((part) => place(part, 0, WIDTH, flat, whole)));
+    const placed = new Map([...parts].map(([text, part]) => [text, place(part, 0, WIDTH, flat, whole)]));
     const formattedWholes = filled(await formatStatements(wholes.texts, helpers, WIDTH));
     const resolve = (w: Whole | undefined) => {
       const text = w && formattedWholes(w.job, w.skeleton);
       return text === undefined ? undefined : exactLines(text, w!.indent);
     };
+    // Each skeleton's formatting, with the placeholder positions in it.
+    const formatted = new Map<string, { text: string; spans: number[] | undefined } | undefined>();
+    for (const [skeleton, p] of placed) {
+      const lines = render(p, resolve);
+      const text = lines && `${lines.join("\n")}\n`;
+      formatted.set(skeleton, text === undefined ? undefined : { text, spans: placeholderSpans(text) });
+    }
 
     return await Promise.all(
-      modules.map(async (m, i) => {
-        const statements = placed[i]!.map((p) => render(p, resolve));
-        // A statement that did not parse alone: the split went wrong somewhere, format the module whole.
-        if (statements.some((lines) => lines === undefined)) return formatTypeScript(m.code);
-        return joinStatements(
-          m.chunks,
-          statements.map((lines) => `${lines!.join("\n")}\n`),
-        );
+      modules.map(async (m) => {
+        const statements = m.skeletons.map((skeleton) => {
+          const f = formatted.get(skeleton.text);
+          return f && fillSkeleton(f.text, f.spans, skeleton);
+        });
+        // A statement that did not parse alone (the split went wrong somewhere) or did not get its
+        // tokens back: the module is formatted whole.
+        if (statements.some((text) => text === undefined)) return formatTypeScript(m.code);
+        return joinStatements(m.chunks, statements as string[]);
       }),
     );
   } finally {
