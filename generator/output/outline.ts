@@ -8,8 +8,11 @@
  * names and strings are one prettier call. Where every line of an outline, with its own tokens put
  * back, fits the width at its indentation, that is prettier's output for it (every group prettier
  * measures lies within one of those lines, so it fits and stays flat; breaks prettier forces are
- * forced without a limit too); where one does not fit, the statement is formatted whole at its
- * indentation (see exactText). test/generator/output/format-chunks.test.ts compares the result with
+ * forced without a limit too). A line that does not fit is broken as prettier breaks it for a few
+ * shapes whose breaking does not depend on names (see fitted); any other outline is formatted at
+ * its indentation (see exactText), its block bodies still their own. Block bodies never change how
+ * the outline's own lines print: a block is always its own lines, one level deeper (checked when
+ * they are put back, see render). test/generator/output/format-chunks.test.ts compares the result with
  * prettier's on code made to trip it, test/generator/output/format.test.ts on every generated file.
  */
 import { skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
