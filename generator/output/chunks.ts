@@ -227,7 +227,7 @@ export function skeletonOf(code: string, short = false): Skeleton {
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
-      const comment = code.slice(i, j);
+      const comment = code.slice(i, j).trimEnd(); // as prettier prints it
       if (/prettier/i.test(comment)) return verbatim;
       replace(i, j, commentShape(comment), comment);
       i = j;

@@ -144,21 +144,26 @@ export function place<Whole>(
 }
 
 /**
- * A line of a flat outline (at `indent`) as prettier prints it at `width`, for the two breaks
- * generated code needs most, both printed by prettier the same way whatever the names: the line
- * itself when it fits; `if (…) statement;` (or `else if (…)`, `else`) with the statement on the
+ * A line of a flat outline (at `indent`) as prettier prints it at `width`, for the breaks
+ * generated code needs most, each printed by prettier the same way whatever the names: the line
+ * itself when it fits, or when it is only a comment; `if (…) statement;` (or `else if (…)`, `else`) with the statement on the
  * next line, one level deeper, when the head fits; a call statement of plain arguments (names,
- * literals, `+` and the like, no brackets) with one argument a line. Undefined for anything else
+ * literals, `+` and the like, no brackets) with one argument a line; likewise a function's plain
+ * parameters, the names an import or export lists, and `return (…)` around a chain of `||` or `&&`. Undefined for anything else
  * that does not fit: the outline is formatted at its width then.
  */
 function fitted(line: string, indent: number, width: number): string[] | undefined {
   if (indent + line.length <= width) return [line];
+  // A comment on a line of its own: prettier never breaks it, and it changes nothing around it.
+  if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*\*\/)$/.test(line.trim())) return [line];
   const clause = clauseSplit(line);
   if (clause) {
     if (indent + clause.head.length > width) return undefined;
     const body = fitted(clause.body, indent + 2, width);
     return body && [clause.head, ...body.map((l) => `  ${l}`)];
   }
+  const specifiers = moduleSpecifiers(line);
+  if (specifiers) return oneALine(`${specifiers.head}{`, specifiers.names, `}${specifiers.tail}`, indent, width);
   const header = functionHeader(line);
   if (header) return oneALine(`${header.head}(`, header.params, `)${header.rest}`, indent, width);
   const chain = /^return (.+);$/.exec(line) && operatorChain(line.slice("return ".length, -1));
@@ -179,6 +184,17 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
 function oneALine(open: string, items: readonly string[], close: string, indent: number, width: number): string[] | undefined {
   const lines = [open, ...items.map((item) => `  ${item},`), close];
   return lines.every((l) => indent + l.length <= width) ? lines : undefined;
+}
+
+/**
+ * An import or export of two or more plain names (`import type { A, B as C } from "./x.js";`,
+ * `export { A, B };`): prettier breaks them one a line (a single name it never breaks).
+ */
+function moduleSpecifiers(line: string): { head: string; names: string[]; tail: string } | undefined {
+  const match = /^((?:import|export)(?: type)? )\{ ([^{}]+) \}((?: from "[^"\\]*")?;)$/.exec(line);
+  const names = match?.[2]!.split(", ");
+  const plain = /^(?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?$/;
+  return names && names.length > 1 && names.every((n) => plain.test(n)) ? { head: match![1]!, names, tail: match![3]! } : undefined;
 }
 
 /**

@@ -99,6 +99,34 @@ const OUTLINE_CASES: Record<string, string> = {
   ].join("\n"),
 };
 
+// Imports and exports of names, at and past the width (a single name never breaks).
+OUTLINE_CASES["imports and exports of many names"] = [1, 2, 5, 9, 14]
+  .flatMap((n) => {
+    const names = Array.from({ length: n }, (_, k) => name(6 + ((k * 7) % 23), true));
+    return [
+      `import type { ${names.join(", ")} } from "./types.js";`,
+      `import { ${names.map((x, k) => (k % 3 ? x : `${x} as Local${x}`)).join(", ")} } from "./runtime.js";`,
+      `export { ${names.join(", ")} };`,
+      `export type { ${names.map((x) => `${x}Alias`).join(", ")} } from "./types.js";`,
+    ];
+  })
+  .join("\n");
+
+// Comments past the width on lines of their own, beside code that fits or breaks.
+OUTLINE_CASES["comments past the width on lines of their own"] = [
+  "export interface Options {",
+  `  /** ${"A long description of the option. ".repeat(5)}*/`,
+  "  readonly name?: string;",
+  `  // ${"a line comment ".repeat(10)}`,
+  `  readonly handler?: (${name(60)}: string, ${name(50)}: number) => Promise<void>;`,
+  "}",
+  "function f(value: unknown): boolean {",
+  `  /* ${"a block comment ".repeat(9)}*/`,
+  `  if (${name(70)} === "x") return ${name(60)}(value, "${"y".repeat(30)}");`,
+  `  return false; // ${"a trailing comment ".repeat(6)}`,
+  "}",
+].join("\n");
+
 describe("formatAll takes statements apart and prints what prettier prints", () => {
   for (const [title, code] of Object.entries(OUTLINE_CASES)) {
     it(title, async () => {
