@@ -235,8 +235,15 @@ export function skeletonOf(code: string, short = false): Skeleton {
       const j = code.indexOf("*/", i + 2);
       if (j < 0) return verbatim;
       const comment = code.slice(i, j + 2);
-      if (comment.includes("\n") || /prettier/i.test(comment)) return verbatim; // prettier re-indents those
-      replace(i, j + 2, commentShape(comment), comment);
+      if (/prettier/i.test(comment)) return verbatim;
+      if (comment.includes("\n")) {
+        // prettier re-indents those: only a short skeleton stands for a doc comment on lines of its own
+        const printed = short && ownLine(code, i, j + 2) ? printedDocComment(comment) : undefined;
+        if (printed === undefined) return verbatim;
+        replace(i, j + 2, commentShape(comment), printed);
+      } else {
+        replace(i, j + 2, commentShape(comment), comment);
+      }
       i = j + 2;
     } else if (c === 47 || c === 96 || c === 35 || c === 64) {
       return verbatim; // `/` (a regular expression or a division), a template literal, `#private`, `@decorator`
@@ -376,6 +383,33 @@ function casePattern(word: string): string {
 function shortIdentifier(word: string): string {
   if (word.length <= 2 || /^[$_]+$/.test(word)) return casePattern(word);
   return `${casePattern(word[0]!)}xx`;
+}
+
+/**
+ * Marks the start of each further line of a doc comment as printedDocComment gives it: the
+ * comment's own indentation goes there once its place is known (see outline.ts).
+ */
+export const COMMENT_LINE = "\u0001";
+
+/** Whether code[from, to) stands alone on its lines (only whitespace before it and after it there). */
+function ownLine(code: string, from: number, to: number): boolean {
+  const before = code.lastIndexOf("\n", from - 1);
+  const after = code.indexOf("\n", to);
+  return /^[ \t]*$/.test(code.slice(before + 1, from)) && /^[ \t]*$/.test(code.slice(to, after < 0 ? code.length : after));
+}
+
+/**
+ * How prettier prints a block comment over several lines whose every further line starts with
+ * `*` (a doc comment): each further line trimmed, after the comment's indentation and one space
+ * (COMMENT_LINE stands for the indentation). Undefined for any other comment.
+ */
+function printedDocComment(comment: string): string | undefined {
+  const value = comment.slice(2, -2);
+  if (value.includes(COMMENT_LINE) || !`*${value}*`.split("\n").every((line) => line.trimStart().startsWith("*"))) return undefined;
+  if (/[ \t]\n/.test(value)) return undefined; // trailing spaces: kept as they are, not worked out here
+  const lines = value.split("\n");
+  const rest = lines.slice(1).map((line, k) => `\n${COMMENT_LINE} ${k < lines.length - 2 ? line.trim() : line.trimStart()}`);
+  return `/*${lines[0]!.trimEnd()}${rest.join("")}*/`;
 }
 
 /** The short placeholder of a one-line comment: only its kind, which is all prettier reads of it when nothing breaks. */

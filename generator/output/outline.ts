@@ -15,7 +15,7 @@
  * they are put back, see render). test/generator/output/format-chunks.test.ts compares the result with
  * prettier's on code made to trip it, test/generator/output/format.test.ts on every generated file.
  */
-import { skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
+import { COMMENT_LINE, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
 
 /** The line that stands for a block body in an outline: a statement generated code never holds. */
 export const BLOCK_MARK = "debugger;";
@@ -57,6 +57,7 @@ export function partOf(code: string): Part {
     let end = i + 1;
     while (end < lines.length && (lines[end]!.trim() === "" || indentOf(lines[end]!) > 0)) end++;
     if (end === i + 1 || end >= lines.length || !lines[end]!.startsWith("}")) continue;
+    if (!movable(lines.slice(i + 1, end))) continue;
     const body = dedent(lines.slice(i + 1, end));
     const chunks = splitStatements(body) ?? [{ code: body, blankBefore: false }];
     blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code)) });
@@ -91,6 +92,20 @@ function opensBlock(line: string): boolean {
     }
   }
   return depth === 0;
+}
+
+/**
+ * Whether lines can move left without changing what they say: no template literal and no block
+ * comment prettier keeps as written (not a doc comment, whose lines prettier re-indents) goes
+ * from one line to the next.
+ */
+function movable(lines: readonly string[]): boolean {
+  if (lines.some((line) => (line.replace(/\\`/g, "").match(/`/g)?.length ?? 0) % 2 !== 0)) return false;
+  const text = lines.join("\n");
+  for (const [comment] of text.matchAll(/\/\*[^]*?\*\//g)) {
+    if (comment.includes("\n") && !`*${comment.slice(2, -2)}*`.split("\n").every((line) => line.trimStart().startsWith("*"))) return false;
+  }
+  return true;
 }
 
 function indentOf(line: string): number {
@@ -134,7 +149,13 @@ export function place<Whole>(
   const text = flat(part);
   const lines = text === undefined ? undefined : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
   const placed: string[] = [];
+  let lineIndent = 0; // of the last line: a doc comment's further lines go there (see COMMENT_LINE)
   for (const line of lines ?? []) {
+    if (line.startsWith(COMMENT_LINE)) {
+      placed.push(" ".repeat(indent + lineIndent) + line.slice(COMMENT_LINE.length));
+      continue;
+    }
+    lineIndent = indentOf(line);
     const own = line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : fitted(line, indent, width);
     if (!own) return { outline: whole(part.outlineCode, indent), blocks, indent };
     placed.push(...own.map((l) => (l === "" ? "" : " ".repeat(indent) + l)));
@@ -154,8 +175,9 @@ export function place<Whole>(
  */
 function fitted(line: string, indent: number, width: number): string[] | undefined {
   if (indent + line.length <= width) return [line];
-  // A comment on a line of its own: prettier never breaks it, and it changes nothing around it.
-  if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*\*\/)$/.test(line.trim())) return [line];
+  // A comment on a line of its own (or the first line of one over several): prettier never breaks
+  // it, and it changes nothing around it.
+  if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim())) return [line];
   const clause = clauseSplit(line);
   if (clause) {
     if (indent + clause.head.length > width) return undefined;

@@ -127,6 +127,80 @@ OUTLINE_CASES["comments past the width on lines of their own"] = [
   "}",
 ].join("\n");
 
+// Doc comments over several lines, indented as written or not, in blocks and interfaces; and
+// block comments prettier keeps as written (not every line starts with `*`).
+OUTLINE_CASES["comments over several lines"] = [
+  "/**",
+  " * A module comment.",
+  " *",
+  ` * ${"With a long line. ".repeat(8)}`,
+  " */",
+  "export interface Options {",
+  "  /**",
+  "   * The name.",
+  "       * Badly indented.",
+  "   */",
+  "  readonly name?: string;",
+  "    /** One line, indented oddly. */",
+  "  /**",
+  "   * Trailing spaces.   ",
+  "   */",
+  "  readonly other?: number;",
+  "  readonly kind: \"a\" | \"b\";",
+  "}",
+  "function f(value: unknown): boolean {",
+  "  if (value) {",
+  "    /**",
+  `     * ${"Inside a block. ".repeat(3)}`,
+  "     */",
+  "    return true;",
+  "  }",
+  "  return false;",
+  "}",
+].join("\n");
+
+OUTLINE_CASES["doc comments re-indented, in an interface and in nested blocks"] = [
+  "export interface Options {",
+  "  /**",
+  "   * The name.",
+  "      * Badly indented.",
+  "   */",
+  "  readonly name?: string;",
+  "}",
+  "function f(value: unknown): boolean {",
+  "  if (value) {",
+  "    for (const key in value) {",
+  "        /**",
+  "         * Inside blocks.",
+  "       */",
+  "      return true;",
+  "    }",
+  "  }",
+  "  return false;",
+  "}",
+].join("\n");
+
+// Text that must not move left when a block is taken apart: a template literal over lines, a
+// block comment prettier keeps as written.
+OUTLINE_CASES["template literals and kept comments inside blocks"] = [
+  "function f(value: unknown): boolean {",
+  "  if (value) {",
+  "    return true;",
+  "  }",
+  "  /* A comment",
+  "     kept as written */",
+  "  return false;",
+  "}",
+  "function g(): string {",
+  "  if (1) {",
+  "    const t = `a template",
+  "      over lines ${1 + 2}`;",
+  "    return t;",
+  "  }",
+  "  return `one line ${`nested`}`;",
+  "}",
+].join("\n");
+
 describe("formatAll takes statements apart and prints what prettier prints", () => {
   for (const [title, code] of Object.entries(OUTLINE_CASES)) {
     it(title, async () => {
