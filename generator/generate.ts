@@ -3,6 +3,7 @@
  * schema files ─load─▶ registry ─lower─▶ IR ─analyze─▶ model ─emit─▶ files ─format─▶ result.
  * Nothing here touches the output folder; writing is the caller's choice (see output/files.ts).
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { analyze, type Model } from "./analyze/model.js";
 import type { MethodMapping } from "./analyze/methods.js";
@@ -27,7 +28,7 @@ import { clientFeatures } from "./analyze/protocol/client-features.js";
 import { noStubsReason } from "./analyze/protocol/server-features.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
-import { formatAll } from "./output/format.js";
+import { formatAll, startFormattingEarly, stopEarlyHelpers } from "./output/format.js";
 import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
@@ -44,6 +45,17 @@ export interface GenerateResult {
 
 /** Generates every set of a resolved config; throws GeneratorError on bad input. */
 export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
+  // A set with no output yet has nothing to reuse: formatting will come, and its helper thread can
+  // load prettier now, on another core, while this thread generates.
+  if (config.sets.some((set) => !existsSync(set.outDir))) startFormattingEarly();
+  try {
+    return await generateAndFormat(config);
+  } finally {
+    await stopEarlyHelpers();
+  }
+}
+
+async function generateAndFormat(config: ResolvedConfig): Promise<GenerateResult> {
   const unformatted = await asJavaScriptWhereAsked(
     config.sets,
     config.sets.map((set) => withExtension(set.extension, generateSet(set, config.rootDir))),

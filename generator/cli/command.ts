@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { displayPath, type ResolvedConfig } from "../config/config.js";
 import { formatDiagnostic, formatLocation, GeneratorError, remedyText, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { PACKAGE_PREFIX } from "../init/bundled.js";
+import { DeeperThanThisStack, jsonDepthLimited } from "../load/json-text.js";
 import { HELP } from "./help.js";
 
 export const EXIT = { ok: 0, differences: 1, badInput: 2, internal: 3 } as const;
@@ -76,12 +77,22 @@ function parseFlags<T extends ParseArgsConfig>(
 
 /** Exit code and one line on stderr for a failure of a command. */
 function reportFailure(e: unknown, context: FailureContext, describe: DescribeError, err: NodeJS.WritableStream): number {
+  if (outgrewThisStack(e)) throw e; // run again on a larger stack (cli/main.ts), not a failure to report
   if (e instanceof GeneratorError) {
     err.write(`${oneLine(describe(e, context))}\n`);
     return EXIT.badInput;
   }
   err.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
   return EXIT.internal;
+}
+
+/**
+ * Whether a command stopped because its input is too deep for this thread's stack: text nested
+ * past the limit the bin sets (see allowJsonDepth), or, on such a thread, a stack overflow anyway.
+ */
+export function outgrewThisStack(e: unknown): boolean {
+  if (e instanceof DeeperThanThisStack) return true;
+  return jsonDepthLimited() && e instanceof RangeError && /call stack/i.test(e.message);
 }
 
 /** Every error is one line, whatever text (a file name, a system message) went into it. */

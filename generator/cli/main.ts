@@ -9,7 +9,8 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { EXIT } from "./command.js";
+import { allowJsonDepth } from "../load/json-text.js";
+import { EXIT, outgrewThisStack } from "./command.js";
 import { diffCommand } from "./diff.js";
 import { generateCommand } from "./generate.js";
 import { initCommand } from "./init.js";
@@ -30,16 +31,42 @@ export async function main(
 }
 
 /**
- * How much stack the command's thread gets. Lowering, analysis and emission recurse along the
- * schema's nesting; Node's default (under 1 MB) overflows at a few hundred levels, this holds
- * MAX_NESTING_LEVELS with room to spare (see test/generator/scale/deep-nesting.test.ts). Only the pages used are
- * ever touched, so it costs no memory.
+ * How deep the input's JSON may nest for the command to run on the main thread, with Node's
+ * default stack (under 1 MB). Lowering, analysis, emission and formatting recurse along the
+ * schema's nesting, and that stack overflowed at about 1,200 levels of JSON (schemas nested 400 to
+ * 600 deep): a fifth of that leaves room for keywords that recurse more per level. Deeper input
+ * runs on a thread with STACK_SIZE_MB (see test/generator/scale/deep-nesting.test.ts). Decided by
+ * the input alone, so a given input always runs the same way.
+ */
+export const MAIN_THREAD_JSON_DEPTH = 256;
+
+/**
+ * How much stack the command's thread gets for deeper input: this holds MAX_NESTING_LEVELS with
+ * room to spare. Only the pages used are ever touched, so it costs no memory; starting the thread
+ * and loading the generator again in it costs about 70 ms, which is why shallow input does not.
  */
 export const STACK_SIZE_MB = 512;
 
 /**
+ * The command as the bin runs it: on this thread while its input nests at most
+ * MAIN_THREAD_JSON_DEPTH levels; once input turns out deeper (or the stack overflows anyway, before
+ * anything was written), from the start again on a thread with a large stack.
+ */
+async function runBin(argv: readonly string[]): Promise<number> {
+  allowJsonDepth(MAIN_THREAD_JSON_DEPTH);
+  try {
+    return await main(argv);
+  } catch (e) {
+    if (outgrewThisStack(e)) return runWithLargeStack(argv);
+    process.stderr.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
+    return EXIT.internal;
+  }
+}
+
+/**
  * The command, run in a worker thread with STACK_SIZE_MB of stack; resolves to its exit code. Where
- * no such thread can be made (a system that will not reserve the stack), it runs on this thread.
+ * no such thread can be made (a system that will not reserve the stack), it runs on this thread
+ * with no depth limit, as far as its stack goes.
  */
 function runWithLargeStack(argv: readonly string[]): Promise<number> {
   return new Promise((resolveCode) => {
@@ -52,7 +79,10 @@ function runWithLargeStack(argv: readonly string[]): Promise<number> {
     worker.on("online", () => (started = true));
     worker.on("message", (c: number) => (code = c));
     worker.on("error", (e) => {
-      if (!started) return void main(argv).then(resolveCode);
+      if (!started) {
+        allowJsonDepth(Number.POSITIVE_INFINITY);
+        return void main(argv).then(resolveCode);
+      }
       process.stderr.write(`mcp-tasks-gen: internal error, please report it: ${e.stack ?? String(e)}\n`);
       code = EXIT.internal;
     });
@@ -62,14 +92,14 @@ function runWithLargeStack(argv: readonly string[]): Promise<number> {
 
 const WORKER_MARK = "mcp-tasks-gen argv";
 
-// Run when executed as the bin (through npm's symlink too), not when imported by tests: the bin
-// hands the command to a worker thread with a large stack, which runs it and reports the code.
+// Run when executed as the bin (through npm's symlink too), not when imported by tests; in the
+// large-stack worker, run the command it was handed and report the code.
 const invokedAs = process.argv[1] ? realpathSync(resolve(process.argv[1])) : "";
 const workerArgv = isMainThread ? undefined : (workerData as Record<string, string[]> | null)?.[WORKER_MARK];
 if (workerArgv) {
   main(workerArgv).then((code) => parentPort!.postMessage(code));
 } else if (isMainThread && invokedAs === realpathSync(fileURLToPath(import.meta.url))) {
-  runWithLargeStack(process.argv.slice(2)).then((code) => {
+  runBin(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

@@ -14,15 +14,63 @@ export interface JsonSyntaxProblem {
 
 export type JsonParseResult = { readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & JsonSyntaxProblem);
 
+/**
+ * Thrown by parseJsonText for text nested deeper than this thread allows (see allowJsonDepth):
+ * every later stage recurses along that nesting, so the caller runs the work again on a thread
+ * with a larger stack (cli/main.ts).
+ */
+export class DeeperThanThisStack extends Error {
+  constructor(readonly depth: number) {
+    super(`JSON nested ${depth} levels deep needs a larger stack`);
+  }
+}
+
+/** How deep parseJsonText lets text nest on this thread (unlimited unless the CLI sets it). */
+let allowedDepth = Number.POSITIVE_INFINITY;
+
+/** Text nested deeper than `levels` makes parseJsonText throw DeeperThanThisStack from now on, on this thread. */
+export function allowJsonDepth(levels: number): void {
+  allowedDepth = levels;
+}
+
+/** Whether this thread limits how deep text may nest (see allowJsonDepth). */
+export function jsonDepthLimited(): boolean {
+  return allowedDepth !== Number.POSITIVE_INFINITY;
+}
+
 /** Parses JSON text; a leading byte order mark is ignored (editors on Windows write one). */
 export function parseJsonText(text: string): JsonParseResult {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (jsonDepthLimited()) {
+    const depth = nestingDepth(body);
+    if (depth > allowedDepth) throw new DeeperThanThisStack(depth);
+  }
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch (e) {
     const problem = locatedProblem(body) ?? { offset: body.length, reason: v8Reason(e as Error) };
     return { ok: false, ...lineAndColumn(body, problem.offset), reason: problem.reason };
   }
+}
+
+/**
+ * How many brackets are open at most anywhere in the text (strings skipped), counted without
+ * recursion, valid JSON or not.
+ */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return deepest;
 }
 
 /** The scanner recurses once per nesting level: text nested deeper than the stack allows gets V8's word alone. */

@@ -51,7 +51,11 @@ export function splitStatements(code: string): Chunk[] | undefined {
     }
     // A comment line belongs to the statement after it (its JSDoc, a `prettier-ignore`).
     const startsStatement =
-      depths[i] === 0 && /^[A-Za-z_$@/]/.test(line) && /[;}]$/.test(previous) && !/^\s*(\/\/|\/\*|\*)/.test(previous);
+      depths[i] === 0 &&
+      /^[A-Za-z_$@/]/.test(line) &&
+      !/^else\b/.test(line) && // continues an `if` (whose statement ended with `;` or `}`)
+      /[;}]$/.test(previous) &&
+      !/^\s*(\/\/|\/\*|\*)/.test(previous);
     if (current.length > 0 && startsStatement) {
       chunks.push({ code: trimTrailingBlankLines(current), blankBefore });
       current = [];
@@ -69,8 +73,8 @@ export function splitStatements(code: string): Chunk[] | undefined {
 
 /**
  * How many brackets are open at the start of each line, skipping strings and comments; undefined
- * for code this simple scan cannot follow (template literals, a `/` that is not a comment, a
- * string across lines, unbalanced brackets).
+ * for code this simple scan cannot follow (a template literal across lines or with one inside, a
+ * `/` that is not a comment, a string across lines, unbalanced brackets).
  */
 function bracketDepths(lines: readonly string[]): number[] | undefined {
   const depths: number[] = [];
@@ -97,7 +101,11 @@ function bracketDepths(lines: readonly string[]): number[] | undefined {
         while (j < line.length && line[j] !== ch) j += line[j] === "\\" ? 2 : 1;
         if (j >= line.length) return undefined;
         i = j + 1;
-      } else if (ch === "`" || ch === "/") {
+      } else if (ch === "`") {
+        const end = templateEnd(line, i);
+        if (end === undefined) return undefined;
+        i = end;
+      } else if (ch === "/") {
         return undefined;
       } else {
         if (ch === "(" || ch === "[" || ch === "{") depth++;
@@ -108,6 +116,44 @@ function bracketDepths(lines: readonly string[]): number[] | undefined {
     }
   }
   return depth === 0 && !inComment ? depths : undefined;
+}
+
+/**
+ * Where a template literal that starts at `start` ends (the index after its closing backtick),
+ * when it ends on the same line and its `${…}` hold no template literal, comment or `/`; else
+ * undefined.
+ */
+function templateEnd(line: string, start: number): number | undefined {
+  let i = start + 1;
+  while (i < line.length) {
+    const ch = line[i]!;
+    if (ch === "\\") {
+      i += 2;
+    } else if (ch === "`") {
+      return i + 1;
+    } else if (ch === "$" && line[i + 1] === "{") {
+      let depth = 1;
+      i += 2;
+      while (depth > 0) {
+        if (i >= line.length) return undefined;
+        const c = line[i]!;
+        if (c === '"' || c === "'") {
+          let j = i + 1;
+          while (j < line.length && line[j] !== c) j += line[j] === "\\" ? 2 : 1;
+          if (j >= line.length) return undefined;
+          i = j + 1;
+          continue;
+        }
+        if (c === "`" || c === "/") return undefined;
+        if (c === "{") depth++;
+        else if (c === "}") depth--;
+        i++;
+      }
+    } else {
+      i++;
+    }
+  }
+  return undefined;
 }
 
 function trimTrailingBlankLines(lines: string[]): string {
@@ -125,14 +171,25 @@ export function joinStatements(chunks: readonly Chunk[], formatted: readonly str
 export interface Skeleton {
   readonly text: string;
   readonly originals: readonly string[];
+  /** The statement itself: it holds something no placeholder stands for (see skeletonOf). */
+  readonly verbatim: boolean;
 }
 
 /**
  * The skeleton of a statement (see the module comment). Returns the statement itself, with no
  * tokens, when it holds something a placeholder cannot stand for.
+ *
+ * `short` placeholders keep only what prettier reads of a token when nothing has to break (see
+ * outline.ts): identifiers keep their first character's case and whether they are at most two
+ * characters long (a member chain's "short" or "factory" head), strings their escaped quotes,
+ * comments their kind; their widths go. Formatted with no width limit, the skeletons of many
+ * statements that differ only in such tokens are one.
  */
-export function skeletonOf(code: string): Skeleton {
-  const verbatim = { text: code, originals: [] };
+export function skeletonOf(code: string, short = false): Skeleton {
+  const verbatim = { text: code, originals: [], verbatim: true };
+  const identifier = short ? shortIdentifier : casePattern;
+  const string = short ? (literal: string) => stringPlaceholder(literal).replace(/#+/g, "#") : stringPlaceholder;
+  const commentShape = short ? shortComment : commentPattern;
   const originals: string[] = [];
   const parts: string[] = [];
   let copied = 0; // code before this index is in `parts`
@@ -150,7 +207,7 @@ export function skeletonOf(code: string): Skeleton {
       let j = i + 1;
       while (j < n && isIdentifierPart(code.charCodeAt(j))) j++;
       const word = code.slice(i, j);
-      if (!KEEP.has(word)) replace(i, j, casePattern(word), word);
+      if (!KEEP.has(word)) replace(i, j, identifier(word), word);
       i = j;
     } else if (c >= 48 && c <= 57) {
       // A number, with its letters (`1e3`, `0x1F`, `10n`) and decimal point: kept as written.
@@ -166,20 +223,27 @@ export function skeletonOf(code: string): Skeleton {
       const printed = printedString(literal);
       // A property key stays as it is (prettier may unquote it); a `case` label is no key.
       const key = /^\s*:/.test(code.slice(j, j + 8)) && !/\bcase\s*$/.test(code.slice(Math.max(0, i - 8), i));
-      if (printed !== undefined && !key) replace(i, j, stringPlaceholder(literal), printed);
+      if (printed !== undefined && !key) replace(i, j, string(literal), printed);
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
-      const comment = code.slice(i, j);
+      const comment = code.slice(i, j).trimEnd(); // as prettier prints it
       if (/prettier/i.test(comment)) return verbatim;
-      replace(i, j, commentPattern(comment), comment);
+      replace(i, j, commentShape(comment), comment);
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 42) {
       const j = code.indexOf("*/", i + 2);
       if (j < 0) return verbatim;
       const comment = code.slice(i, j + 2);
-      if (comment.includes("\n") || /prettier/i.test(comment)) return verbatim; // prettier re-indents those
-      replace(i, j + 2, commentPattern(comment), comment);
+      if (/prettier/i.test(comment)) return verbatim;
+      if (comment.includes("\n")) {
+        // prettier re-indents those: only a short skeleton stands for a doc comment on lines of its own
+        const printed = short && ownLine(code, i, j + 2) ? printedDocComment(comment) : undefined;
+        if (printed === undefined) return verbatim;
+        replace(i, j + 2, commentShape(comment), printed);
+      } else {
+        replace(i, j + 2, commentShape(comment), comment);
+      }
       i = j + 2;
     } else if (c === 47 || c === 96 || c === 35 || c === 64) {
       return verbatim; // `/` (a regular expression or a division), a template literal, `#private`, `@decorator`
@@ -188,7 +252,7 @@ export function skeletonOf(code: string): Skeleton {
     }
   }
   parts.push(code.slice(copied));
-  return { text: parts.join(""), originals };
+  return { text: parts.join(""), originals, verbatim: false };
 }
 
 /**
@@ -309,6 +373,48 @@ function casePattern(word: string): string {
     patterns.set(word, pattern);
   }
   return pattern;
+}
+
+/**
+ * The short placeholder of an identifier: what prettier's member chains read of it, its length up
+ * to their "short" limit (tabWidth, 2) and whether it reads as a factory (capitalised, or only `$`
+ * and `_`); `isRecord12A` → `xxx`, `Ajv` → `Xxx`, `$runtime` → `$xx`, `z` → `x`.
+ */
+function shortIdentifier(word: string): string {
+  if (word.length <= 2 || /^[$_]+$/.test(word)) return casePattern(word);
+  return `${casePattern(word[0]!)}xx`;
+}
+
+/**
+ * Marks the start of each further line of a doc comment as printedDocComment gives it: the
+ * comment's own indentation goes there once its place is known (see outline.ts).
+ */
+export const COMMENT_LINE = "\u0001";
+
+/** Whether code[from, to) stands alone on its lines (only whitespace before it and after it there). */
+function ownLine(code: string, from: number, to: number): boolean {
+  const before = code.lastIndexOf("\n", from - 1);
+  const after = code.indexOf("\n", to);
+  return /^[ \t]*$/.test(code.slice(before + 1, from)) && /^[ \t]*$/.test(code.slice(to, after < 0 ? code.length : after));
+}
+
+/**
+ * How prettier prints a block comment over several lines whose every further line starts with
+ * `*` (a doc comment): each further line trimmed, after the comment's indentation and one space
+ * (COMMENT_LINE stands for the indentation). Undefined for any other comment.
+ */
+function printedDocComment(comment: string): string | undefined {
+  const value = comment.slice(2, -2);
+  if (value.includes(COMMENT_LINE) || !`*${value}*`.split("\n").every((line) => line.trimStart().startsWith("*"))) return undefined;
+  if (/[ \t]\n/.test(value)) return undefined; // trailing spaces: kept as they are, not worked out here
+  const lines = value.split("\n");
+  const rest = lines.slice(1).map((line, k) => `\n${COMMENT_LINE} ${k < lines.length - 2 ? line.trim() : line.trimStart()}`);
+  return `/*${lines[0]!.trimEnd()}${rest.join("")}*/`;
+}
+
+/** The short placeholder of a one-line comment: only its kind, which is all prettier reads of it when nothing breaks. */
+function shortComment(comment: string): string {
+  return comment.startsWith("//") ? "// x" : comment.startsWith("/**") ? "/** x */" : "/* x */";
 }
 
 /** Generated code repeats its identifiers: each pattern is worked out once. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findSyntaxProblem, parseJsonText } from "../../../generator/load/json-text.js";
+import { allowJsonDepth, DeeperThanThisStack, findSyntaxProblem, jsonDepthLimited, nestingDepth, parseJsonText } from "../../../generator/load/json-text.js";
 import { editDistance, nearest } from "../../../generator/config/suggest.js";
 
 /**
@@ -101,5 +101,36 @@ describe("parseJsonText on text nested deeper than the scanner's stack", () => {
     expect(result.reason.length).toBeLessThanOrEqual(201);
     // V8's message quotes the text back; the reason does not.
     expect(result.reason).not.toContain("[[[");
+  });
+});
+
+describe("the nesting limit the bin sets on its main thread (cli/main.ts)", () => {
+  it("nestingDepth counts the deepest open bracket, skipping strings, valid JSON or not", () => {
+    expect(nestingDepth("1")).toBe(0);
+    expect(nestingDepth('{"a": [1, {"b": []}]}')).toBe(4);
+    expect(nestingDepth('{"a": "[[[{{{\\"[["}')).toBe(1);
+    expect(nestingDepth(`${"[".repeat(100_000)}}`)).toBe(100_000);
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const depthOf = (v: unknown): number => (v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+        expect(nestingDepth(JSON.stringify(value, null, 1))).toBe(depthOf(value));
+      }),
+    );
+  });
+
+  it("past the allowed depth parseJsonText throws DeeperThanThisStack (valid or not), at it parses; unlimited again parses all", () => {
+    const deep = `${"[".repeat(300)}${"]".repeat(300)}`;
+    try {
+      allowJsonDepth(299);
+      expect(jsonDepthLimited()).toBe(true);
+      expect(() => parseJsonText(deep)).toThrow(DeeperThanThisStack);
+      expect(() => parseJsonText(deep.slice(0, -1))).toThrow(DeeperThanThisStack);
+      allowJsonDepth(300);
+      expect(parseJsonText(deep).ok).toBe(true);
+    } finally {
+      allowJsonDepth(Number.POSITIVE_INFINITY);
+    }
+    expect(jsonDepthLimited()).toBe(false);
+    expect(parseJsonText(`[${deep}]`).ok).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { formatAll } from "../../../generator/output/format.js";
@@ -53,6 +54,217 @@ const CASES: Record<string, string> = {
     "const b = z.object({ a: z.string(), b: z.number() }).strict().optional().describe(\"a long description to wrap\");",
   ].join("\n\n\n"),
 };
+
+/**
+ * Code shaped like generated validators, at the edge of the width: statements in nested blocks
+ * (taken apart into outlines, see generator/output/outline.ts), `if` clauses and calls that must
+ * break, and lines just under and over 120 columns at every depth.
+ */
+const name = (n: number, capital = false) => (capital ? "V" : "v") + "alue".repeat(Math.ceil(n / 4)).slice(0, Math.max(0, n - 1));
+const OUTLINE_CASES: Record<string, string> = {
+  "if clauses, else chains and calls around the width, in nested blocks": [4, 6].map((depth) => {
+    const pad = (d: number) => "  ".repeat(d);
+    const lines: string[] = [`export function check${depth}(value: unknown, path: string, errors: unknown[]): void {`];
+    for (let d = 1; d < depth; d++) lines.push(`${pad(d)}if (${name(d * 3)} !== undefined) {`);
+    for (const n of [10, 40, 58, 62, 66, 70, 90]) {
+      lines.push(
+        `${pad(depth)}if (${name(n)} === undefined) $runtime.missing(errors, path, "${"k".repeat(n % 17)}", at + "/required");`,
+        `${pad(depth)}else if (!(typeof ${name(n)} === "string" || ${name(n)} === null)) $runtime.unexpected(errors, path + "/${"p".repeat(n % 23)}", "type", "a string", ${name(n)}, at + "/properties/p/type");`,
+        `${pad(depth)}else $runtime.report(errors, path, "${"m".repeat(n)}", ${name(n, true)});`,
+        `${pad(depth)}if (!(${name(n)} >= ${n})) return false;`,
+      );
+    }
+    for (let d = depth - 1; d >= 1; d--) lines.push(`${pad(d)}} else {`, `${pad(d + 1)}return ${name(d * 40)}(value, "${"x".repeat(d * 30)}");`, `${pad(d)}}`);
+    lines.push("}");
+    return lines.join("\n");
+  }).join("\n\n"),
+  "blocks with blank lines, comments and statements prettier keeps whole": [
+    "function f(value: unknown): boolean {",
+    "",
+    "  const a = value;",
+    "",
+    "",
+    "  // a comment before a statement",
+    "  for (const key in a) {",
+    "    if (!(key === \"a\" || key === \"b\")) return false;",
+    "    // a comment at the end of a block",
+    "  }",
+    "  switch (a) { case \"x\": return true; default: break; }",
+    "  const o = { a: 1, b: [1, 2, 3], c: { d: \"e\" } };",
+    "  if (o) {",
+    "    return `a ${o.a} template` === \"x\";",
+    "  }",
+    "  return isSomethingWithAVeryLongNameThatGoesOnAndOn(value) && isSomethingElseWithAVeryLongNameThatGoesOnAndOnToo(value);",
+    "}",
+  ].join("\n"),
+};
+
+// Imports and exports of names, at and past the width (a single name never breaks).
+OUTLINE_CASES["imports and exports of many names"] = [1, 2, 5, 9, 14]
+  .flatMap((n) => {
+    const names = Array.from({ length: n }, (_, k) => name(6 + ((k * 7) % 23), true));
+    return [
+      `import type { ${names.join(", ")} } from "./types.js";`,
+      `import { ${names.map((x, k) => (k % 3 ? x : `${x} as Local${x}`)).join(", ")} } from "./runtime.js";`,
+      `export { ${names.join(", ")} };`,
+      `export type { ${names.map((x) => `${x}Alias`).join(", ")} } from "./types.js";`,
+    ];
+  })
+  .join("\n");
+
+// Comments past the width on lines of their own, beside code that fits or breaks.
+OUTLINE_CASES["comments past the width on lines of their own"] = [
+  "export interface Options {",
+  `  /** ${"A long description of the option. ".repeat(5)}*/`,
+  "  readonly name?: string;",
+  `  // ${"a line comment ".repeat(10)}`,
+  `  readonly handler?: (${name(60)}: string, ${name(50)}: number) => Promise<void>;`,
+  "}",
+  "function f(value: unknown): boolean {",
+  `  /* ${"a block comment ".repeat(9)}*/`,
+  `  if (${name(70)} === "x") return ${name(60)}(value, "${"y".repeat(30)}");`,
+  `  return false; // ${"a trailing comment ".repeat(6)}`,
+  "}",
+].join("\n");
+
+// Doc comments over several lines, indented as written or not, in blocks and interfaces; and
+// block comments prettier keeps as written (not every line starts with `*`).
+OUTLINE_CASES["comments over several lines"] = [
+  "/**",
+  " * A module comment.",
+  " *",
+  ` * ${"With a long line. ".repeat(8)}`,
+  " */",
+  "export interface Options {",
+  "  /**",
+  "   * The name.",
+  "       * Badly indented.",
+  "   */",
+  "  readonly name?: string;",
+  "    /** One line, indented oddly. */",
+  "  /**",
+  "   * Trailing spaces.   ",
+  "   */",
+  "  readonly other?: number;",
+  "  readonly kind: \"a\" | \"b\";",
+  "}",
+  "function f(value: unknown): boolean {",
+  "  if (value) {",
+  "    /**",
+  `     * ${"Inside a block. ".repeat(3)}`,
+  "     */",
+  "    return true;",
+  "  }",
+  "  return false;",
+  "}",
+].join("\n");
+
+OUTLINE_CASES["doc comments re-indented, in an interface and in nested blocks"] = [
+  "export interface Options {",
+  "  /**",
+  "   * The name.",
+  "      * Badly indented.",
+  "   */",
+  "  readonly name?: string;",
+  "}",
+  "function f(value: unknown): boolean {",
+  "  if (value) {",
+  "    for (const key in value) {",
+  "        /**",
+  "         * Inside blocks.",
+  "       */",
+  "      return true;",
+  "    }",
+  "  }",
+  "  return false;",
+  "}",
+].join("\n");
+
+// Text that must not move left when a block is taken apart: a template literal over lines, a
+// block comment prettier keeps as written.
+OUTLINE_CASES["template literals and kept comments inside blocks"] = [
+  "function f(value: unknown): boolean {",
+  "  if (value) {",
+  "    return true;",
+  "  }",
+  "  /* A comment",
+  "     kept as written */",
+  "  return false;",
+  "}",
+  "function g(): string {",
+  "  if (1) {",
+  "    const t = `a template",
+  "      over lines ${1 + 2}`;",
+  "    return t;",
+  "  }",
+  "  return `one line ${`nested`}`;",
+  "}",
+].join("\n");
+
+describe("formatAll takes statements apart and prints what prettier prints", () => {
+  for (const [title, code] of Object.entries(OUTLINE_CASES)) {
+    it(title, async () => {
+      const [formatted] = await formatAll([code]);
+      expect(formatted).toBe(await prettier.format(code, OPTIONS));
+    });
+  }
+
+  it("on random validator-like code (names and strings of every length, nested blocks)", async () => {
+    const word = fc.integer({ min: 1, max: 48 }).map((n) => name(n));
+    const text = fc.integer({ min: 0, max: 60 }).map((n) => `"${"s".repeat(n)}"`);
+    const operand = fc.oneof(word, text, fc.integer({ min: 0, max: 99999 }).map(String));
+    const test = fc
+      .array(fc.tuple(word, fc.constantFrom("===", "!==", ">=", "<"), operand), { minLength: 1, maxLength: 5 })
+      .chain((parts) =>
+        fc.tuple(fc.constantFrom(" || ", " && "), fc.boolean()).map(([op, negate]) => {
+          const joined = parts.map(([a, cmp, b]) => `${a} ${cmp} ${b}`).join(op);
+          return negate ? `!(${joined})` : joined;
+        }),
+      );
+    const argument = fc.oneof(word, text, fc.tuple(word, text).map(([a, b]) => `${a} + ${b}`), fc.tuple(word, word, text).map(([f, a, b]) => `${f}(${a}, ${b})`));
+    const call = fc
+      .tuple(fc.constantFrom("", "return "), word, fc.array(argument, { minLength: 1, maxLength: 6 }))
+      .map(([prefix, callee, args]) => `${prefix}$runtime.${callee}(${args.join(", ")});`);
+    const simple = fc.oneof(call, test.map((t) => `return ${t};`), fc.constant("return false;"));
+    const statement = (depth: number): fc.Arbitrary<string[]> =>
+      fc.oneof(
+        simple.map((s) => [s]),
+        fc.tuple(test, simple, fc.option(fc.tuple(test, simple)), fc.option(simple)).map(([t, s, elseIf, otherwise]) => [
+          `if (${t}) ${s}`,
+          ...(elseIf ? [`else if (${elseIf[0]}) ${elseIf[1]}`] : []),
+          ...(otherwise ? [`else ${otherwise}`] : []),
+        ]),
+        ...(depth > 0
+          ? [
+              fc.tuple(test, fc.array(statement(depth - 1), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([t, body, withElse]) => [
+                `if (${t}) {`,
+                ...body.flat().map((l) => `  ${l}`),
+                ...(withElse ? ["} else {", "  return true;"] : []),
+                "}",
+              ]),
+            ]
+          : []),
+      );
+    // Headers past the width too: long names, one to three parameters, a return type that is long or not.
+    const header = fc
+      .tuple(fc.integer({ min: 1, max: 110 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom("boolean", "value is Value", "$runtime.ValidationResult<ValueOfAVeryLongDefinitionName>"), fc.boolean())
+      .map(([n, params, result, exported]) => {
+        const list = ["value: unknown", "path: string", "errors: $runtime.ValidationError[]"].slice(0, params).join(", ");
+        return `${exported ? "export " : ""}function check${name(n, true)}(${list}): ${result} {`;
+      });
+    const fn = fc.tuple(header, fc.array(statement(4), { minLength: 1, maxLength: 4 })).map(([head, body]) =>
+      [head, ...body.flat().map((l) => `  ${l}`), "}"].join("\n"),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fn, { minLength: 1, maxLength: 3 }), async (fns) => {
+        const code = fns.join("\n\n");
+        const [formatted] = await formatAll([code]);
+        expect(formatted).toBe(await prettier.format(code, OPTIONS));
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});
 
 describe("formatAll prints what prettier prints for the whole module", () => {
   for (const [name, code] of Object.entries(CASES)) {

@@ -8,6 +8,8 @@ import { Worker } from "node:worker_threads";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../../generator/index.js";
+import { MAIN_THREAD_JSON_DEPTH } from "../../../generator/cli/main.js";
+import { nestingDepth } from "../../../generator/load/json-text.js";
 import { MAX_NESTING_LEVELS } from "../../../generator/load/registry.js";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
@@ -216,6 +218,19 @@ describe("names of nested anonymous objects", () => {
       "ConfigPrimaryKey",
     ]);
   });
+});
+
+describe(`the main thread's share (input nested up to ${MAIN_THREAD_JSON_DEPTH} levels of JSON)`, () => {
+  // Deeper input moves to a thread with a large stack (cli/main.ts); the deepest input the bin
+  // keeps on its main thread, with Node's default stack, must generate there.
+  it.each(["properties", "items", "anyOf"] as const)("%s: the deepest schema kept on the main thread generates", (kind) => {
+    let depth = 1;
+    while (nestingDepth(JSON.stringify(deepSchema(kind, depth + 1))) <= MAIN_THREAD_JSON_DEPTH) depth++;
+    expect(nestingDepth(JSON.stringify(deepSchema(kind, depth)))).toBeGreaterThan(MAIN_THREAD_JSON_DEPTH - 3);
+    const run = generateDeep(kind, depth);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  }, 120_000);
 });
 
 describe(`nesting limit (${MAX_NESTING_LEVELS} levels)`, () => {

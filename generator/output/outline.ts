@@ -1,0 +1,370 @@
+/**
+ * Formatting a statement without prettier printing all of it at its width. Generated code is
+ * mostly statements that fit on their lines; for those, prettier breaks nothing, and its output is
+ * what it prints with no width limit. So a statement is taken apart into its outline (its own
+ * lines, each block body it opens replaced by one `debugger;` line) and those bodies, statement by
+ * statement, each taken apart in turn (see partOf). Each outline is formatted with no width limit,
+ * from its short skeleton (see skeletonOf in chunks.ts): thousands of outlines that differ only in
+ * names and strings are one prettier call. Where every line of an outline, with its own tokens put
+ * back, fits the width at its indentation, that is prettier's output for it (every group prettier
+ * measures lies within one of those lines, so it fits and stays flat; breaks prettier forces are
+ * forced without a limit too). A line that does not fit is broken as prettier breaks it for a few
+ * shapes whose breaking does not depend on names (see fitted); any other outline is formatted at
+ * its indentation (see exactText), its block bodies still their own. Block bodies never change how
+ * the outline's own lines print: a block is always its own lines, one level deeper (checked when
+ * they are put back, see render). test/generator/output/format-chunks.test.ts compares the result with
+ * prettier's on code made to trip it, test/generator/output/format.test.ts on every generated file.
+ */
+import { COMMENT_LINE, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
+
+/** The line that stands for a block body in an outline: a statement generated code never holds. */
+export const BLOCK_MARK = "debugger;";
+
+/** A statement (or statements) taken apart: its outline's short skeleton, and the bodies of the blocks it opens. */
+export interface Part {
+  readonly code: string;
+  /** The outline: the part's own lines, each block body one BLOCK_MARK line. */
+  readonly outlineCode: string;
+  /** The short skeleton of the outline; undefined when the part must be formatted whole (see partOf). */
+  readonly outline: Skeleton | undefined;
+  readonly blocks: readonly Block[];
+}
+
+/** A block body: its statements (blank lines before them kept), each taken apart. */
+export interface Block {
+  readonly chunks: readonly Chunk[];
+  readonly parts: readonly Part[];
+}
+
+/**
+ * `code` (at column 0) taken apart. A block body is taken out only where it is unambiguous: the
+ * lines after a line that opens a statement block (`if (…) {`, `} else {`, `for (…) {`,
+ * `function …(…) … {`, `try {`, …) at the statement's indentation, indented deeper, up to a line
+ * at that indentation starting with `}`. Anything else (object literals, interface bodies, `case`
+ * clauses, a statement continued on the next line) stays in the outline. A part whose outline holds
+ * what a short skeleton cannot stand for (a template literal, a regular expression, non-ASCII text,
+ * a comment over several lines) has no outline: it is formatted whole.
+ */
+export function partOf(code: string): Part {
+  if (code.includes("debugger")) return { code, outlineCode: code, outline: undefined, blocks: [] };
+  const lines = code.split("\n");
+  const outline: string[] = [];
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    outline.push(line);
+    if (!opensBlock(line)) continue;
+    let end = i + 1;
+    while (end < lines.length && (lines[end]!.trim() === "" || indentOf(lines[end]!) > 0)) end++;
+    if (end === i + 1 || end >= lines.length || !lines[end]!.startsWith("}")) continue;
+    if (!movable(lines.slice(i + 1, end))) continue;
+    const body = dedent(lines.slice(i + 1, end));
+    const chunks = splitStatements(body) ?? [{ code: body, blankBefore: false }];
+    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code)) });
+    outline.push(`  ${BLOCK_MARK}`);
+    i = end - 1; // the closing line is the outline's next line (it may open a block too: `} else {`)
+  }
+  const outlineCode = outline.join("\n");
+  const skeleton = skeletonOf(outlineCode, true);
+  return skeleton.verbatim ? { code, outlineCode: code, outline: undefined, blocks: [] } : { code, outlineCode, outline: skeleton, blocks };
+}
+
+/** Statements that open a block of statements (not an object, a type, a class or `switch` cases). */
+const BLOCK_OPENER = /^(?:\}\s*)?(?:(?:export\s+)?(?:async\s+)?function\b|if\s*\(|else\b|for\s*\(|while\s*\(|do\b|try\b|catch\b|finally\b)/;
+
+/** Whether a line at column 0 opens a statement block it does not close, with its brackets balanced before that `{`. */
+function opensBlock(line: string): boolean {
+  if (!line.endsWith(" {") || !BLOCK_OPENER.test(line)) return false;
+  let depth = 0;
+  const head = line.replace(/^\}\s*/, "").slice(0, -1);
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i]!;
+    if (c === '"' || c === "'") {
+      const close = head.indexOf(c, i + 1);
+      if (close < 0 || head.slice(i, close).includes("\\")) return false;
+      i = close;
+    } else if (c === "`" || c === "/") {
+      return false;
+    } else if ("([{".includes(c)) {
+      depth++;
+    } else if (")]}".includes(c) && --depth < 0) {
+      return false;
+    }
+  }
+  return depth === 0;
+}
+
+/**
+ * Whether lines can move left without changing what they say: no template literal and no block
+ * comment prettier keeps as written (not a doc comment, whose lines prettier re-indents) goes
+ * from one line to the next.
+ */
+function movable(lines: readonly string[]): boolean {
+  if (lines.some((line) => (line.replace(/\\`/g, "").match(/`/g)?.length ?? 0) % 2 !== 0)) return false;
+  const text = lines.join("\n");
+  for (const [comment] of text.matchAll(/\/\*[^]*?\*\//g)) {
+    if (comment.includes("\n") && !`*${comment.slice(2, -2)}*`.split("\n").every((line) => line.trimStart().startsWith("*"))) return false;
+  }
+  return true;
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** Lines moved left by their least indentation (blank lines emptied). */
+function dedent(lines: readonly string[]): string {
+  const margin = Math.min(...lines.filter((l) => l.trim() !== "").map(indentOf));
+  return lines.map((l) => (l.trim() === "" ? "" : l.slice(margin))).join("\n");
+}
+
+/**
+ * A part placed at `indent` (columns): its outline's lines, or what stands for its outline
+ * formatted at that indentation (`whole`), and the bodies of its blocks, each one level deeper.
+ */
+export interface Placed<Whole> {
+  readonly outline: readonly string[] | Whole;
+  readonly blocks: readonly { readonly chunks: readonly Chunk[]; readonly parts: readonly Placed<Whole>[] }[];
+  readonly indent: number;
+}
+
+/**
+ * Places a part at `indent`: its outline as formatted with no width limit (`flat`, tokens put
+ * back; undefined if that failed) where every line of it fits `width` there, else
+ * `whole(outlineCode, indent)`, standing for the outline formatted at its indentation. A block's
+ * place in an outline does not change how the outline's own lines are printed (it is always its own
+ * lines, one level deeper), so block bodies are placed on their own.
+ */
+export function place<Whole>(
+  part: Part,
+  indent: number,
+  width: number,
+  flat: (part: Part) => string | undefined,
+  whole: (code: string, indent: number) => Whole,
+): Placed<Whole> {
+  const blocks = part.blocks.map((block) => ({
+    chunks: block.chunks,
+    parts: block.parts.map((p) => place(p, indent + 2, width, flat, whole)),
+  }));
+  const text = flat(part);
+  const lines = text === undefined ? undefined : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+  const placed: string[] = [];
+  let lineIndent = 0; // of the last line: a doc comment's further lines go there (see COMMENT_LINE)
+  for (const line of lines ?? []) {
+    if (line.startsWith(COMMENT_LINE)) {
+      placed.push(" ".repeat(indent + lineIndent) + line.slice(COMMENT_LINE.length));
+      continue;
+    }
+    lineIndent = indentOf(line);
+    const own = line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : fitted(line, indent, width);
+    if (!own) return { outline: whole(part.outlineCode, indent), blocks, indent };
+    placed.push(...own.map((l) => (l === "" ? "" : " ".repeat(indent) + l)));
+  }
+  if (!lines) return { outline: whole(part.outlineCode, indent), blocks, indent };
+  return { outline: placed, blocks, indent };
+}
+
+/**
+ * A line of a flat outline (at `indent`) as prettier prints it at `width`, for the breaks
+ * generated code needs most, each printed by prettier the same way whatever the names: the line
+ * itself when it fits, or when it is only a comment; `if (…) statement;` (or `else if (…)`, `else`) with the statement on the
+ * next line, one level deeper, when the head fits; a call statement of plain arguments (names,
+ * literals, `+` and the like, no brackets) with one argument a line; likewise a function's plain
+ * parameters, the names an import or export lists, and `return (…)` around a chain of `||` or `&&`. Undefined for anything else
+ * that does not fit: the outline is formatted at its width then.
+ */
+function fitted(line: string, indent: number, width: number): string[] | undefined {
+  if (indent + line.length <= width) return [line];
+  // A comment on a line of its own (or the first line of one over several): prettier never breaks
+  // it, and it changes nothing around it.
+  if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim())) return [line];
+  const clause = clauseSplit(line);
+  if (clause) {
+    if (indent + clause.head.length > width) return undefined;
+    const body = fitted(clause.body, indent + 2, width);
+    return body && [clause.head, ...body.map((l) => `  ${l}`)];
+  }
+  const specifiers = moduleSpecifiers(line);
+  if (specifiers) return oneALine(`${specifiers.head}{`, specifiers.names, `}${specifiers.tail}`, indent, width);
+  const header = functionHeader(line);
+  if (header) return oneALine(`${header.head}(`, header.params, `)${header.rest}`, indent, width);
+  const chain = /^return (.+);$/.exec(line) && operatorChain(line.slice("return ".length, -1));
+  if (chain) {
+    // The chain is a group of its own inside the parentheses: on one line where it fits there.
+    const argument = line.slice("return ".length, -1);
+    if (indent + 2 + argument.length <= width) return ["return (", `  ${argument}`, ");"];
+    const operands = chain.operands.map((operand, k) => (k < chain.operands.length - 1 ? `  ${operand} ${chain.operator}` : `  ${operand}`));
+    if (operands.some((l) => indent + l.length > width)) return undefined;
+    return ["return (", ...operands, ");"];
+  }
+  const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
+  const args = call && plainArguments(call[2]!);
+  return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : undefined;
+}
+
+/** `open`, then each item on a line of its own with a comma, then `close`, when all of them fit. */
+function oneALine(open: string, items: readonly string[], close: string, indent: number, width: number): string[] | undefined {
+  const lines = [open, ...items.map((item) => `  ${item},`), close];
+  return lines.every((l) => indent + l.length <= width) ? lines : undefined;
+}
+
+/**
+ * An import or export of two or more plain names (`import type { A, B as C } from "./x.js";`,
+ * `export { A, B };`): prettier breaks them one a line (a single name it never breaks).
+ */
+function moduleSpecifiers(line: string): { head: string; names: string[]; tail: string } | undefined {
+  const match = /^((?:import|export)(?: type)? )\{ ([^{}]+) \}((?: from "[^"\\]*")?;)$/.exec(line);
+  const names = match?.[2]!.split(", ");
+  const plain = /^(?:type )?[A-Za-z_$][\w$]*(?: as [A-Za-z_$][\w$]*)?$/;
+  return names && names.length > 1 && names.every((n) => plain.test(n)) ? { head: match![1]!, names, tail: match![3]! } : undefined;
+}
+
+/**
+ * A function declaration's first line (`function name(a: A, b: B): R {`) whose parameters are
+ * plain (a name, maybe `?`, and a type without brackets other than `[]` and `<…>`) and whose
+ * return type holds no brackets either: prettier breaks such parameters one a line.
+ */
+function functionHeader(line: string): { head: string; params: string[]; rest: string } | undefined {
+  const match = /^((?:export )?(?:async )?function [A-Za-z_$][\w$]*)\(([^()]*)\)((?:: [^(){}]+)? \{)$/.exec(line);
+  if (!match || match[2] === "") return undefined;
+  const params = splitTopLevel(match[2]!, ",", true);
+  const plain = /^[A-Za-z_$][\w$]*\??: [\w$.]+(?:<[\w$., ]+>)?(?:\[\])*(?: \| [\w$.]+(?:\[\])*)*$/;
+  return params?.every((p) => plain.test(p)) ? { head: match[1]!, params, rest: match[3]! } : undefined;
+}
+
+/**
+ * An expression that is a chain of one logical operator (`a || b || c`, or `&&`) at its top
+ * level, with no conditional, arrow, comma, template, comment or object literal there: what
+ * prettier prints one operand a line inside `return (…)`.
+ */
+function operatorChain(text: string): { operator: string; operands: string[] } | undefined {
+  if (/[`/]/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'))) return undefined;
+  for (const operator of ["||", "&&"]) {
+    const operands = splitTopLevel(text, ` ${operator} `);
+    if (!operands || operands.length < 2) continue;
+    const other = [operator === "||" ? " && " : " || ", "?", "=>", ",", " ?? "];
+    const plain = operands.every((o) => !/^[{[]/.test(o) && other.every((t) => splitTopLevel(o, t)?.length === 1));
+    return plain ? { operator, operands } : undefined;
+  }
+  return undefined;
+}
+
+/** `text` split at `separator` where it stands outside brackets and strings; undefined when they do not balance. */
+function splitTopLevel(text: string, separator: string, angles = false): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      i++;
+      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
+      if (i >= text.length) return undefined;
+    } else if ("([{".includes(c) || (angles && c === "<")) {
+      depth++;
+    } else if (")]}".includes(c) || (angles && c === ">")) {
+      if (--depth < 0) return undefined;
+    } else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i).trim());
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  if (depth !== 0) return undefined;
+  parts.push(text.slice(start).trim());
+  return parts;
+}
+
+/** `if (test) body;` as its head (`if (test)`, `else if (test)`, `else`) and body; undefined for other lines, or a body that is a block. */
+function clauseSplit(line: string): { head: string; body: string } | undefined {
+  if (/[`/]/.test(line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'))) return undefined; // comments, templates, regular expressions
+  let head: string;
+  if (line.startsWith("else ") && !line.startsWith("else if (")) {
+    head = "else";
+  } else {
+    const open = line.startsWith("if (") ? 3 : line.startsWith("else if (") ? 8 : -1;
+    if (open < 0) return undefined;
+    const close = matchingParen(line, open);
+    if (close === undefined) return undefined;
+    head = line.slice(0, close + 1);
+  }
+  const body = line.slice(head.length + 1);
+  if (line[head.length] !== " " || body.startsWith("{") || !body.endsWith(";") || /^(?:if|else|for|while|do|switch|try)\b/.test(body)) return undefined;
+  return { head, body };
+}
+
+/** The index of the `)` closing the `(` at `open`, skipping strings. */
+function matchingParen(line: string, open: number): number | undefined {
+  let depth = 0;
+  for (let i = open; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"' || c === "'") {
+      i++;
+      while (i < line.length && line[i] !== c) i += line[i] === "\\" ? 2 : 1;
+    } else if (c === "(") {
+      depth++;
+    } else if (c === ")" && --depth === 0) {
+      return i;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A call's arguments split at their commas, when each is plain: names, literals, operators and
+ * calls of such, nothing prettier would hug or expand (no object, array, function, template,
+ * comment, regular expression, spread); else undefined.
+ */
+function plainArguments(text: string): string[] | undefined {
+  if (/[[\]{}`/]|=>/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'))) return undefined;
+  const args = splitTopLevel(text, ",");
+  return args?.every((arg) => arg !== "" && !arg.startsWith("...")) ? args : undefined;
+}
+
+/**
+ * A placed part's lines, its blocks' lines put in where the outline marks them (`resolve` gives
+ * the lines of an outline formatted whole); undefined when something did not come back as
+ * expected (a whole that failed, a block mark not one level deeper than the part).
+ */
+export function render<Whole>(placed: Placed<Whole>, resolve: (whole: Whole) => readonly string[] | undefined): string[] | undefined {
+  const outline = Array.isArray(placed.outline) ? (placed.outline as readonly string[]) : resolve(placed.outline as Whole);
+  if (!outline) return undefined;
+  const out: string[] = [];
+  let next = 0;
+  for (const line of outline) {
+    if (line.trim() !== BLOCK_MARK) {
+      out.push(line);
+      continue;
+    }
+    const block = placed.blocks[next++];
+    if (!block || indentOf(line) !== placed.indent + 2) return undefined;
+    for (const [k, part] of block.parts.entries()) {
+      const lines = render(part, resolve);
+      if (!lines) return undefined;
+      if (k > 0 && block.chunks[k]!.blankBefore) out.push("");
+      out.push(...lines);
+    }
+  }
+  return next === placed.blocks.length ? out : undefined;
+}
+
+/**
+ * The text to format a part whole at `indent` columns: inside as many blocks as it is indented,
+ * so prettier measures its lines from where they stand. exactLines takes the blocks off again.
+ */
+export function exactText(code: string, indent: number): string | undefined {
+  if (indent % 2 !== 0) return undefined;
+  const depth = indent / 2;
+  return `${"{\n".repeat(depth)}${code}${"\n}".repeat(depth)}`;
+}
+
+/** The part's lines in prettier's output for exactText, or undefined when the blocks did not come back as written. */
+export function exactLines(formatted: string, indent: number): string[] | undefined {
+  const depth = indent / 2;
+  const lines = (formatted.endsWith("\n") ? formatted.slice(0, -1) : formatted).split("\n");
+  if (lines.length < 2 * depth) return undefined;
+  for (let k = 0; k < depth; k++) {
+    if (lines[k] !== `${" ".repeat(2 * k)}{` || lines[lines.length - 1 - k] !== `${" ".repeat(2 * k)}}`) return undefined;
+  }
+  return lines.slice(depth, lines.length - depth);
+}
