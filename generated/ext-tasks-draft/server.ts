@@ -4,13 +4,13 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 59e077386df2c6b1082e162f1755759e99003d09760c5196229bd7ff79da0101 916f20a52bacab846bb576bcc31460c22e20e121b9e6b890f6eeb7fe33a56c51
+// Fingerprint: 095907e480f7dae1002d76b5922e0b38af737efed19b2be70438bcff0891df81 b37278aab78aaa4dc223218e88cd6f036e60d145bab873fb3dbd5f6c9bb4cf4d
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
  * - `createTasksServer` answers the JSON-RPC requests of these methods;
  * - `TaskStore` is where tasks live (`InMemoryTaskStore` here; a database can implement it too);
- * - `TaskHandle` is what tool code uses to report progress, ask for input and finish a task.
+ * - `TaskHandle` is what tool code uses to work on a task: report progress, finish it, and ask for input where tasks may.
  *
  * What this revision's schema implies:
  * - `tasks/get` answers the task with `inputRequests`, `result`, `error` inlined by status (DetailedTask).
@@ -70,23 +70,21 @@ import {
 } from "./tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export {
-  headerValue,
-  isJsonRpcErrorObject,
-  JsonRpcError,
-  requestContext,
-  TaskLimitError,
-  type AbortSignalLike,
-  type HeaderValue,
-  type InMemoryTaskStoreOptions,
-  type JsonRpcErrorObject,
-  type JsonRpcFailure,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type JsonRpcSuccess,
-  type RequestContext,
-  type TaskAbortSignal,
-  type TransportContext,
+export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export type {
+  AbortSignalLike,
+  HeaderValue,
+  InMemoryTaskStoreOptions,
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+} from "./server-core.js";
+export type {
+  JsonRpcId,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  RequestContext,
+  TaskAbortSignal,
+  TransportContext,
 } from "./server-core.js";
 export { type CreateTaskOptions } from "./server-engine.js";
 export {
@@ -218,7 +216,7 @@ export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, Hea
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 
-/** What the set's other modules give the engine: its status machine and state error, and the extension's request checks. */
+/** What the set's other modules give the engine: its status machine, its state error, and the checks of its extension if any. */
 const BINDINGS: ServerBindings<StoredTask> = {
   isTerminalStatus,
   canTransition,

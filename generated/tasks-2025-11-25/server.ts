@@ -3,13 +3,13 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5f2ae947723dede6acad399c429f1b86bdf2b093b15ea5aa51fc8c98f1a191a9 a149b52d543af5bad99d2238d4973b58d39331e561603c614a2da973591f4de6
+// Fingerprint: a6340ca2adf78f853e4a7bb7eaf6c69371d924b5c78435b563a072d65a6542b5 6933d46117a1232558caed52e97a7af5930bd0ac83ccc15daa0438743998f08c
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
  * - `createTasksServer` answers the JSON-RPC requests of these methods;
  * - `TaskStore` is where tasks live (`InMemoryTaskStore` here; a database can implement it too);
- * - `TaskHandle` is what tool code uses to report progress and finish a task.
+ * - `TaskHandle` is what tool code uses to work on a task: report progress, finish it, and ask for input where tasks may.
  *
  * What this revision's schema implies:
  * - `tasks/get` answers the task itself (Task).
@@ -52,23 +52,21 @@ import {
 } from "./server-engine.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export {
-  headerValue,
-  isJsonRpcErrorObject,
-  JsonRpcError,
-  requestContext,
-  TaskLimitError,
-  type AbortSignalLike,
-  type HeaderValue,
-  type InMemoryTaskStoreOptions,
-  type JsonRpcErrorObject,
-  type JsonRpcFailure,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type JsonRpcSuccess,
-  type RequestContext,
-  type TaskAbortSignal,
-  type TransportContext,
+export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export type {
+  AbortSignalLike,
+  HeaderValue,
+  InMemoryTaskStoreOptions,
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+} from "./server-core.js";
+export type {
+  JsonRpcId,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  RequestContext,
+  TaskAbortSignal,
+  TransportContext,
 } from "./server-core.js";
 export { RELATED_TASK_META, type CreateTaskOptions } from "./server-engine.js";
 
@@ -191,7 +189,7 @@ export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, Pag
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 
-/** What the set's other modules give the engine: its status machine and state error. */
+/** What the set's other modules give the engine: its status machine, its state error, and the checks of its extension if any. */
 const BINDINGS: ServerBindings<StoredTask> = {
   isTerminalStatus,
   canTransition,

@@ -33,6 +33,15 @@ export interface ProfileView {
   readonly notification: string;
 }
 
+/** The base types each exported interface of server.ts extends, bound to the set's types (`StoredTaskOf<TaskStatus>, ...`). */
+export interface BasesView {
+  readonly storedTask: string;
+  readonly taskStore: string;
+  readonly taskHandle: string;
+  readonly options: string;
+  readonly server: string;
+}
+
 /** What `server.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts). */
 export interface ServerView {
   /** The methods, for the module comment. */
@@ -41,10 +50,14 @@ export interface ServerView {
   readonly notes: readonly string[];
   readonly typeImports: readonly string[];
   readonly validatorImports: readonly string[];
-  /** What server.ts imports from server-engine.ts (exactly what it uses: unused imports fail to compile). */
+  /** What server.ts imports from server-core.ts and server-engine.ts: exactly what it uses (unused imports fail to compile). */
+  readonly coreImports: readonly string[];
   readonly engineImports: readonly string[];
+  /** What server.ts re-exports from server-engine.ts. */
+  readonly engineExports: readonly string[];
   readonly routes: readonly RouteView[];
   readonly profile: ProfileView;
+  readonly bases: BasesView;
   readonly statusType: string;
   readonly taskType: string;
   readonly createResult: string;
@@ -53,10 +66,7 @@ export interface ServerView {
   /** Results carry `resultType` ("task" for a created task, "complete" otherwise): CreateTaskResult is flat. */
   readonly resultType: boolean;
   readonly extension: boolean;
-  readonly payload: boolean;
   readonly list: boolean;
-  /** Tasks ask for input: the types of pending requests and of answers, by key. */
-  readonly update: { readonly requests: string; readonly responses: string } | false;
   /** The status notification's type. */
   readonly notification: string | false;
 }
@@ -66,18 +76,19 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   notes: true,
   typeImports: true,
   validatorImports: true,
+  coreImports: true,
   engineImports: true,
+  engineExports: true,
   routes: { method: true, role: true, validate: true, paramsRequired: true, stripMeta: true },
   profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true },
+  bases: { storedTask: true, taskStore: true, taskHandle: true, options: true, server: true },
   statusType: true,
   taskType: true,
   createResult: true,
   detailed: { union: true, summary: true },
   resultType: true,
   extension: true,
-  payload: true,
   list: true,
-  update: { requests: true, responses: true },
   notification: true,
 });
 
@@ -107,19 +118,23 @@ export function literal(value: unknown): string {
 
 export function serverView(f: ServerFeatures): ServerView {
   const { list, payload, update } = f.byRole;
+  // Where tasks ask for input: the types of a pending request and of an answer, by key.
   const input = update && f.responsesField && f.detailed?.inputRequestsOf ? { requests: f.detailed.inputRequestsOf, responses: `${update.params}["${f.responsesField}"]` } : undefined;
   const typeImports = new Set<string>([f.statusType, f.taskType, f.createResult]);
   if (f.detailed) typeImports.add(f.detailed.union);
   // The types the input part is read from: `InputRequiredTask["inputRequests"]`, `UpdateTaskRequestParams["inputResponses"]`.
   if (input) for (const source of [input.requests, input.responses]) typeImports.add(source.replace(/\[.*$/, ""));
   if (f.notification) typeImports.add(f.notification.type);
+  const bases = (...types: (string | false | undefined)[]) => types.filter((t): t is string => typeof t === "string").join(", ");
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
     notes: notes(f),
     typeImports: [...typeImports].sort(),
     validatorImports: [...new Set(f.routes.map((r) => r.validate))].sort(),
+    coreImports: ["InMemoryTaskStoreOf", "JSON_RPC_ERROR_CODES", ...(list ? ["type TaskPageOf"] : [])],
     engineImports: engineImports(f, input !== undefined),
+    engineExports: [...(payload ? ["RELATED_TASK_META"] : []), "type CreateTaskOptions"],
     routes: f.routes.map((r) => ({
       method: r.method,
       role: r.role,
@@ -136,6 +151,13 @@ export function serverView(f: ServerFeatures): ServerView {
       list: literal(list && { cursorField: f.cursorField ?? "cursor" }),
       notification: literal(f.notification && { method: f.notification.method, detailed: f.notification.detailed }),
     },
+    bases: {
+      storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`),
+      taskStore: bases("TaskStoreFor<StoredTask>", list && "TaskListingOf<StoredTask>"),
+      taskHandle: bases("TaskHandleOf<TaskCreatedResult>", input && `InputHandleOf<${input.requests}[string], ${input.responses}[string]>`),
+      options: bases("TasksServerOptionsOf<TaskStore>", list && "PagingOptions", f.extension && "HeaderCheckOptions<TaskMethod>"),
+      server: bases("TasksServerOf<TaskHandle>", f.notification && `StatusSubscriptionOf<${f.notification.type}>`),
+    },
     statusType: f.statusType,
     taskType: f.taskType,
     createResult: f.createResult,
@@ -150,9 +172,7 @@ export function serverView(f: ServerFeatures): ServerView {
       : false,
     resultType: f.flatCreate,
     extension: f.extension,
-    payload: payload !== undefined,
     list: list !== undefined,
-    update: input ?? false,
     notification: f.notification?.type ?? false,
   };
 }
