@@ -4,15 +4,15 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9734b743f404cbc4b3009ee419f8534f88ecb3e965c014ba60bc1265c5b311d7 f39b30b5781266c1aefed26b02916fdd9338d7eb9a6fb251b8d63cd48179a55b
+// Fingerprint: 016b0cc6fe9ea5c749f37e4a084a4fd5dcdf5d208d2d6b97bde664bcbe61c621 288bd3f37fe1cc50663f313089e98d90dd4850cba7b4fe1d64c467e45ff2313f
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
  * `server-core.ts`): JSON-RPC envelopes and errors, request context, the in-memory task store, and
  * the task engine (compare-and-set writes under the status machine, waiting for a change, abort on
- * cancel). None of it depends on the schemas. The set's `server.ts` is the schema-dependent layer on
- * top: its method table and dispatch, the wire shapes of its revision, the handles tool code gets,
- * and what it passes the engine (`TaskEngineProfile`: the set's status machine from `status.ts`).
+ * cancel). None of it depends on the schemas. `server-engine.ts` is the server on top (handlers, wire
+ * shapes, handles), run on the profile the set's `server.ts` declares; it passes the engine the set's
+ * status machine from `status.ts` (`TaskEngineProfile`).
  */
 import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
 

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a70cd32fb8a411c3206f6ac2ecbc2f75716e31dada6d2f1bdd4f75c2e9005623 db84015e657971ca778e6affb3c55916d0d7dffdf6e2fb437ec110e3c72c7248
+// Fingerprint: c45f3a973ef31bfd2adeb675704bbd98d64f0807ebb67dc61a43796448d6039f e61fe8e0f57d4f7dad7a584561ce8fddc9b2cc0cb64edd0fa33b2f5ec3c60c75
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -441,6 +441,14 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
+    // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
+    for (const route of profile.routes) {
+      if ((route.role === "update" && !profile.input) || (route.role === "list" && !profile.list)) {
+        throw new Error(
+          `server profile: ${route.method} (${route.role}) needs the profile's ${route.role === "list" ? "list" : "input"}`,
+        );
+      }
+    }
     this.#profile = profile;
     this.#bindings = bindings;
     this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
@@ -542,7 +550,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   async #updateTask(params: TaskParams, validate: RouteProfile["validate"], context: RequestContext): Promise<object> {
     const field = this.#profile.input?.responsesField;
-    if (field === undefined) throw new Error("tasks/update needs the profile's input");
+    if (field === undefined) throw new Error("unreachable: the constructor checks that update routes have input");
     const responses = ownValue(params as JsonObject, field);
     const given = isObject(responses) ? Object.entries(responses) : [];
     await this.#engine.writeExisting(context.owner, params.taskId, (current) => {
@@ -568,8 +576,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   async #listTasks(params: object | undefined, context: RequestContext): Promise<object> {
     const cursorField = this.#profile.list?.cursorField;
     const list = this.#store.list;
-    if (cursorField === undefined || !list)
-      throw new Error("tasks/list needs the profile's list and a store that lists");
+    if (cursorField === undefined) throw new Error("unreachable: the constructor checks that list routes have list");
+    if (!list) throw new Error("tasks/list needs a store that lists (TaskStore.list)");
     const cursor = params === undefined ? undefined : ownValue(params as JsonObject, cursorField);
     const page = await list.call(
       this.#store,

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a70cd32fb8a411c3206f6ac2ecbc2f75716e31dada6d2f1bdd4f75c2e9005623 db84015e657971ca778e6affb3c55916d0d7dffdf6e2fb437ec110e3c72c7248
+// Fingerprint: c45f3a973ef31bfd2adeb675704bbd98d64f0807ebb67dc61a43796448d6039f e61fe8e0f57d4f7dad7a584561ce8fddc9b2cc0cb64edd0fa33b2f5ec3c60c75
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -440,6 +440,14 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
+    // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
+    for (const route of profile.routes) {
+      if ((route.role === "update" && !profile.input) || (route.role === "list" && !profile.list)) {
+        throw new Error(
+          `server profile: ${route.method} (${route.role}) needs the profile's ${route.role === "list" ? "list" : "input"}`,
+        );
+      }
+    }
     this.#profile = profile;
     this.#bindings = bindings;
     this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
@@ -541,7 +549,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   async #updateTask(params: TaskParams, validate: RouteProfile["validate"], context: RequestContext): Promise<object> {
     const field = this.#profile.input?.responsesField;
-    if (field === undefined) throw new Error("tasks/update needs the profile's input");
+    if (field === undefined) throw new Error("unreachable: the constructor checks that update routes have input");
     const responses = ownValue(params as JsonObject, field);
     const given = isObject(responses) ? Object.entries(responses) : [];
     await this.#engine.writeExisting(context.owner, params.taskId, (current) => {
@@ -567,8 +575,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   async #listTasks(params: object | undefined, context: RequestContext): Promise<object> {
     const cursorField = this.#profile.list?.cursorField;
     const list = this.#store.list;
-    if (cursorField === undefined || !list)
-      throw new Error("tasks/list needs the profile's list and a store that lists");
+    if (cursorField === undefined) throw new Error("unreachable: the constructor checks that list routes have list");
+    if (!list) throw new Error("tasks/list needs a store that lists (TaskStore.list)");
     const cursor = params === undefined ? undefined : ownValue(params as JsonObject, cursorField);
     const page = await list.call(
       this.#store,

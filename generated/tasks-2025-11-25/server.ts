@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a6340ca2adf78f853e4a7bb7eaf6c69371d924b5c78435b563a072d65a6542b5 6933d46117a1232558caed52e97a7af5930bd0ac83ccc15daa0438743998f08c
+// Fingerprint: b5d5a2640b01f10008fd21e32a1e47dcc7abbb2b8c3523f9c5b2ae71381d6aa8 6933d46117a1232558caed52e97a7af5930bd0ac83ccc15daa0438743998f08c
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):

@@ -433,6 +433,14 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
+    // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
+    for (const route of profile.routes) {
+      if ((route.role === "update" && !profile.input) || (route.role === "list" && !profile.list)) {
+        throw new Error(
+          `server profile: ${route.method} (${route.role}) needs the profile's ${route.role === "list" ? "list" : "input"}`,
+        );
+      }
+    }
     this.#profile = profile;
     this.#bindings = bindings;
     this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
@@ -534,7 +542,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   async #updateTask(params: TaskParams, validate: RouteProfile["validate"], context: RequestContext): Promise<object> {
     const field = this.#profile.input?.responsesField;
-    if (field === undefined) throw new Error("tasks/update needs the profile's input");
+    if (field === undefined) throw new Error("unreachable: the constructor checks that update routes have input");
     const responses = ownValue(params as JsonObject, field);
     const given = isObject(responses) ? Object.entries(responses) : [];
     await this.#engine.writeExisting(context.owner, params.taskId, (current) => {
@@ -560,8 +568,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   async #listTasks(params: object | undefined, context: RequestContext): Promise<object> {
     const cursorField = this.#profile.list?.cursorField;
     const list = this.#store.list;
-    if (cursorField === undefined || !list)
-      throw new Error("tasks/list needs the profile's list and a store that lists");
+    if (cursorField === undefined) throw new Error("unreachable: the constructor checks that list routes have list");
+    if (!list) throw new Error("tasks/list needs a store that lists (TaskStore.list)");
     const cursor = params === undefined ? undefined : ownValue(params as JsonObject, cursorField);
     const page = await list.call(
       this.#store,

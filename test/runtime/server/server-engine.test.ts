@@ -415,6 +415,11 @@ describe("handles, notifications and options", () => {
     server.close();
   });
 
+  it("refuses a profile whose routes need a part it lacks, when the server is created", () => {
+    expect(() => createTasksServerFor({ ...PLAIN, list: undefined }, BINDINGS)).toThrow("server profile: t/list (list) needs the profile's list");
+    expect(() => createTasksServerFor({ ...DRAFT, input: undefined }, BINDINGS)).toThrow("server profile: t/update (update) needs the profile's input");
+  });
+
   it("answers JSON-RPC envelopes as server-core does: nothing for a notification, -32600 for what is not a request", async () => {
     const server = createTasksServerFor(MINIMAL, BINDINGS);
     expect(await server.handle({ jsonrpc: "2.0", method: "t/get" })).toBeUndefined();
