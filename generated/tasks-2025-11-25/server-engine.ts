@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c45f3a973ef31bfd2adeb675704bbd98d64f0807ebb67dc61a43796448d6039f e61fe8e0f57d4f7dad7a584561ce8fddc9b2cc0cb64edd0fa33b2f5ec3c60c75
+// Fingerprint: 17cb3c2c05bd02f2cd3386f3883f9f9734f2e60be82d65fc662a52898916a2e4 1601a8a342a52fee2e788023b87812fe0eb53703622b5ebe06becf29e1d3462c
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -47,15 +47,29 @@ import {
 /** What a task method does, whatever the revision calls it. */
 export type RouteRole = "get" | "cancel" | "list" | "payload" | "update";
 
+/** A params object a task route accepts: its validator guarantees the task id. */
+export type TaskParams = { readonly taskId: string };
+
 /** One task method the server answers. */
-export interface RouteProfile {
+export type RouteProfile = TaskRouteProfile | ListRouteProfile;
+
+interface RouteBase {
   readonly method: string;
-  readonly role: RouteRole;
   /** Whether the schema requires params (otherwise absent params are fine). */
   readonly paramsRequired: boolean;
   /** Validate the params without `_meta`: they are closed and do not declare it, yet every request may carry it. */
   readonly stripMeta: boolean;
-  /** The set's params validator. Every role but `list` reads `taskId` from what it accepts. */
+}
+
+/** A method on one task: its validator must accept only params with the task id (the compiler holds the set's to it). */
+export interface TaskRouteProfile extends RouteBase {
+  readonly role: Exclude<RouteRole, "list">;
+  readonly validate: (value: unknown) => ValidationResult<TaskParams>;
+}
+
+/** tasks/list: its params carry the cursor under the profile's `list.cursorField`. */
+export interface ListRouteProfile extends RouteBase {
+  readonly role: "list";
   readonly validate: (value: unknown) => ValidationResult<object>;
 }
 
@@ -423,9 +437,6 @@ export function createTasksServerFor<Task extends AnyTask, Profile extends Serve
   } as unknown as TasksServerFor<Task, Profile>;
 }
 
-/** A params object a task route accepted: its validator guarantees the task id. */
-type TaskParams = { readonly taskId: string };
-
 class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #profile: Profile;
   readonly #bindings: ServerBindings<Task>;
@@ -490,27 +501,31 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const params = paramsObject(rawParams);
     const capabilityError = this.#bindings.checkCapabilities?.(context);
     if (capabilityError) throw capabilityError;
-    // Only tasks/list may go without params: every other route needs the task id.
-    if (route.role === "list" && !route.paramsRequired && params === undefined)
-      return this.#listTasks(undefined, context);
+    if (route.role === "list") {
+      const given = route.paramsRequired ? required(params) : params;
+      if (given === undefined) return this.#listTasks(undefined, context);
+      return this.#listTasks(validParams(route.validate, route.stripMeta ? withoutMeta(given) : given), context);
+    }
+    // Every other route is on one task: it needs params, for the task id.
     const given = route.stripMeta ? withoutMeta(required(params)) : required(params);
     const responsesField = this.#profile.input?.responsesField;
-    // tasks/update: the answers' values are validated by #updateTask, for the keys the task awaits.
-    const valid =
-      route.role === "update" && responsesField !== undefined
-        ? validParamsBut(responsesField, route.validate, given)
-        : validParams(route.validate, given);
     switch (route.role) {
       case "get":
-        return this.#getTask(valid as TaskParams, context);
+        return this.#getTask(validParams(route.validate, given), context);
       case "cancel":
-        return this.#cancelTask(valid as TaskParams, context);
-      case "update":
-        return this.#updateTask(valid as TaskParams, route.validate, context);
-      case "list":
-        return this.#listTasks(valid, context);
+        return this.#cancelTask(validParams(route.validate, given), context);
       case "payload":
-        return this.#taskPayload(valid as TaskParams, context);
+        return this.#taskPayload(validParams(route.validate, given), context);
+      case "update":
+        if (responsesField === undefined)
+          throw new Error("unreachable: the constructor checks that update routes have input");
+        // The answers' values are validated by #updateTask, for the keys the task awaits.
+        return this.#updateTask(
+          validParamsBut(responsesField, route.validate, given),
+          responsesField,
+          route.validate,
+          context,
+        );
     }
   }
 
@@ -547,10 +562,13 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     return { ...this.#complete(), ...wireTask(this.#profile, change.after) };
   }
 
-  async #updateTask(params: TaskParams, validate: RouteProfile["validate"], context: RequestContext): Promise<object> {
-    const field = this.#profile.input?.responsesField;
-    if (field === undefined) throw new Error("unreachable: the constructor checks that update routes have input");
-    const responses = ownValue(params as JsonObject, field);
+  async #updateTask(
+    params: TaskParams,
+    field: string,
+    validate: TaskRouteProfile["validate"],
+    context: RequestContext,
+  ): Promise<object> {
+    const responses = ownValue(params, field);
     const given = isObject(responses) ? Object.entries(responses) : [];
     await this.#engine.writeExisting(context.owner, params.taskId, (current) => {
       const task = current as Task & InputTask;

@@ -415,6 +415,14 @@ describe("handles, notifications and options", () => {
     server.close();
   });
 
+  it("holds a task route's validator to params with the task id (this file is type-checked by `npm run typecheck`)", () => {
+    const route = { method: "t/get", paramsRequired: true, stripMeta: false } as const;
+    const holds: ServerProfile["routes"] = [{ ...route, role: "get", validate: taskIdParams() }];
+    // @ts-expect-error listParams does not promise a taskId, so it cannot validate a route on one task
+    const refused: ServerProfile["routes"] = [{ ...route, role: "get", validate: listParams }];
+    expect([holds, refused]).toHaveLength(2);
+  });
+
   it("refuses a profile whose routes need a part it lacks, when the server is created", () => {
     expect(() => createTasksServerFor({ ...PLAIN, list: undefined }, BINDINGS)).toThrow("server profile: t/list (list) needs the profile's list");
     expect(() => createTasksServerFor({ ...DRAFT, input: undefined }, BINDINGS)).toThrow("server profile: t/update (update) needs the profile's input");
