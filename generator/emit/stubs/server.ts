@@ -1,7 +1,9 @@
 /**
- * `server.ts` of a Tasks schema set: the schema-dependent layer over the static `server-core.ts`
- * (and `tasks-extension.ts` where the schema makes tasks an extension), rendered from
- * `templates/server.ts.hbs` with a `ServerView` built from the features the schema implies.
+ * `server.ts` of a Tasks schema set: the schema-dependent layer over the static `server-engine.ts`
+ * and `server-core.ts` (and `tasks-extension.ts` where the schema makes tasks an extension),
+ * rendered from `templates/server.ts.hbs` with a `ServerView` built from the features the schema
+ * implies: the engine's profile as data, the set's types bound to the engine's generic ones, and
+ * the factory (ARCHITECTURE.md › Stubs).
  */
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
@@ -108,7 +110,7 @@ export function emitServer(model: Model): EmittedServer | undefined {
 }
 
 /** A value as a TypeScript literal: identifier keys unquoted, strings double-quoted, `undefined` for absent. */
-export function literal(value: unknown): string {
+function literal(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
