@@ -14,6 +14,8 @@ import { fileHeader } from "./emit/header.js";
 import type { Dialect } from "./load/dialect.js";
 import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
+import { mtsName, withMjsSpecifiers } from "./emit/module-extension.js";
+import { emitStandardSchemas, STANDARD_SCHEMA_NAMESPACE } from "./emit/standard-schema.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
 import { staticModule, type StaticModuleName } from "./emit/templates.js";
@@ -41,17 +43,27 @@ export interface GenerateResult {
 export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
   const unformatted = await asJavaScriptWhereAsked(
     config.sets,
-    config.sets.map((set) => generateSet(set, config.rootDir)),
+    config.sets.map((set) => withExtension(set.extension, generateSet(set, config.rootDir))),
   );
   // Format every module of every set in one batch, so the work can be shared between threads.
   const formatted = await formatModules(unformatted.flatMap((set) => set.files.map((file) => ({ ...file, existing: join(set.outDir, file.name) }))));
   let next = 0;
   const sets = unformatted.map(({ diagnostics: _lint, ...set }, i) => {
     const files = set.files.map(() => formatted[next++]!);
-    // A JavaScript set's folder says its .js files are ES modules (see output/javascript.ts).
-    return { ...set, files: config.sets[i]!.emit === "js" ? [...files, MODULE_PACKAGE_JSON] : files };
+    // A JavaScript set's folder says its .js files are ES modules (see output/javascript.ts); .mjs files say it themselves.
+    const configured = config.sets[i]!;
+    return { ...set, files: configured.emit === "js" && configured.extension !== ".mts" ? [...files, MODULE_PACKAGE_JSON] : files };
   });
   return { sets, diagnostics: dedupe(unformatted.flatMap((set) => set.diagnostics)) };
+}
+
+/**
+ * A set's modules under the extension its config asks for (see emit/module-extension.ts). A static
+ * module's import lines grow, so it is formatted again like any other module.
+ */
+function withExtension<S extends { readonly files: readonly GeneratedModule[] }>(extension: ".mts" | undefined, set: S): S {
+  if (extension !== ".mts") return set;
+  return { ...set, files: set.files.map((f) => ({ name: mtsName(f.name), header: f.header, code: withMjsSpecifiers(f.code) })) };
 }
 
 /** The sets whose config asks for JavaScript, with their modules compiled to `.js` and `.d.ts` (same header). */
@@ -183,9 +195,15 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
  * templates/runtime/), copied as they are, and the modules emitted from the model.
  */
 function emitModules(model: Model, validatorModel: Model, header: string, setOrigin?: SourceLocation): GeneratedModule[] {
-  const modules: { file: string; code: string; typeOnly: boolean }[] = [{ file: "types", code: emitTypes(model), typeOnly: true }];
+  const modules: { file: string; code: string; typeOnly: boolean; namespace?: string }[] = [
+    { file: "types", code: emitTypes(model), typeOnly: true },
+  ];
   const statics: StaticModuleName[] = ["runtime"];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
+  if (model.definitions.length > 0) {
+    const code = emitStandardSchemas(model);
+    modules.push({ file: "standard-schema", code, typeOnly: false, namespace: STANDARD_SCHEMA_NAMESPACE });
+  }
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const elicitation = emitElicitation(model);
   if (elicitation) {
@@ -202,7 +220,7 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
     statics.push(...server.statics);
     modules.push({ file: "server", code: server.code, typeOnly: false });
   }
-  const index = emitIndex(modules.map((m) => ({ file: `${m.file}.js`, typeOnly: m.typeOnly })));
+  const index = emitIndex(modules.map((m) => ({ ...m, file: `${m.file}.js` })));
   const emitted = [...modules, { file: "index", code: index }];
   // Static modules are not re-exported by index.ts (what of them is public, the emitted modules
   // re-export), so their names cannot clash with a definition's.

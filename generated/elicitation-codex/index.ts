@@ -2,8 +2,9 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 91fdaadae9fc6c998e10e37345023b59d6ca635af1a1e7d2737a37173b359ea7 0794f160fa5b887e2b72e77eb839e3a08ee6442f95c8da7afe1609e7c66e0b4f
+// Fingerprint: 63536684182ce39c9be4807d9170c5e0ff62363d38dfa1754f3d7dea354f096c ad289a3326755bf4672ac8ffc8780acf3f609857a144b251527f686ea6e8aa23
 
 export type * from "./types.js";
 export * from "./validators.js";
+export * as standardSchema from "./standard-schema.js";
 export * from "./elicitation.js";

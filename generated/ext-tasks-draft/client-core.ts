@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 734ffb17c31d8f63aa5c91f8a2433962cc6950f40584c9714fc88bdf19246bc9 d9636fd181d8497c46db14cf618977c53554b85429a0b83ed2c03888d4ae8ebe
+// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -167,7 +167,12 @@ export class TasksClientClosedError extends Error {
 export interface BodyCheck<T> {
   readonly type: string;
   readonly validate: (value: unknown) => ValidationResult<T>;
-  /** Checks `_meta` apart from the rest, for a schema with no room for it (see the module comment). */
+  /**
+   * Checks `_meta` apart from the rest, for a schema with no room for it: every result (and
+   * notification) may carry `_meta`, but under JSON Schema's `allOf` a branch closed with
+   * `additionalProperties: false` rejects it. `_meta` is checked against the definition the schema's
+   * other branch declares, the rest with the type's own validator, and the value keeps its `_meta`.
+   */
   readonly meta?: (value: unknown) => ValidationResult<unknown>;
 }
 

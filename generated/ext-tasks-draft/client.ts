@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 76ce1f840de376d254d3628e8e9bba0b713729d3ec0bec65e2ab0c3a61e9b7eb 40891fdcb9047f53002a83c81de5b2afde0908fb5b48c3ae7ba6d2d6d5f47fe7
+// Fingerprint: fe793ea120a62563f824f716ae5dab9449320b88ddf00a8bda1b99ee9c0d5ea0 f348ca15025467ff4164f2f3e9115f95f8035ee7173f4ade8122ce099c601fb7
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -24,14 +24,7 @@
  * - Over Streamable HTTP, `send` gets the routing headers `Mcp-Method` and `Mcp-Name` (`params.taskId` for task methods, the tool's name for `tools/call`).
  * - `notifications/tasks` carries the detailed task; it wakes `waitForTask` before its next poll.
  * - Polls honour the task's `pollIntervalMs` (clamped), and `createdAt` + `ttlMs` is a backstop.
- *
- * `_meta` on results: every result (and notification) may carry `_meta`, but under JSON Schema's
- * `allOf` these schemas reject it (a branch closed with `additionalProperties: false` does not
- * declare it): GetTaskResult, CreateTaskResult, TaskStatusNotificationParams. The client therefore checks `_meta` apart,
- * against the `_meta` definition the schema's other branch declares, and validates the rest with
- * the type's own validator; nothing goes unchecked, and the value keeps its `_meta`. (Generating
- * with `"allOf": "merged"` makes the validators accept `_meta` in place; the client works the
- * same either way.)
+ * - Results and notifications may carry `_meta`, but under JSON Schema's `allOf` these reject it: GetTaskResult, CreateTaskResult, TaskStatusNotificationParams. The client checks their `_meta` apart, against the `_meta` definition the schema's other branch declares, and the rest with the type's own validator (with `"allOf": "merged"` the validators accept `_meta` in place; the client works the same).
  *
  * Results are validated unless `validateResults: false`; params are always validated before
  * anything is sent. A JSON-RPC error answer rejects with `JsonRpcResponseError`.
@@ -48,7 +41,6 @@ import type {
   ElicitResult,
   GetTaskRequestParams,
   GetTaskResult,
-  InputRequiredTask,
   ListRootsRequest,
   ListRootsResult,
   Task,
@@ -56,7 +48,7 @@ import type {
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
-import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "./runtime.js";
+import type { JsonObject } from "./runtime.js";
 import {
   isDetailedTask,
   validateCancelTaskRequestParams,
@@ -72,41 +64,22 @@ import {
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
+import { validateMetaObject, type BodyCheck, type MethodSpec } from "./client-core.js";
 import {
-  abandonable,
-  abortReason,
-  checkBody,
-  checkParams,
-  clientError,
-  DEFAULT_MAX_POLL_MS,
-  DEFAULT_MIN_POLL_MS,
-  DEFAULT_TIMEOUT_MS,
-  exchange,
-  InvalidResponseError,
-  JsonRpcResponseError,
-  objectOr,
-  readResult,
-  RequestTimeoutError,
-  rpcErrorOf,
-  splitTag,
-  TaskExpiredError,
-  TaskInputError,
-  TasksClientClosedError,
-  validateMetaObject,
-  type BodyCheck,
-  type MethodSpec,
-  type RpcErrorObject,
-  type TasksClientHeaders,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TasksClientSignal,
-  type TasksClientSubscribe,
-} from "./client-core.js";
-import { TaskWait, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
+  formCheck,
+  TaskCancelledErrorOf,
+  TaskFailedErrorOf,
+  TasksClientEngine,
+  type ExtensionClientOptions,
+  type ClientProfile,
+  type InputRequestContext,
+  type InputWaitOptions,
+  type TasksClientCore,
+  type TasksClientRequestOptions,
+  type ToolCallStartOf,
+  type ToolCallWaitOptions,
+} from "./client-engine.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./tasks-extension.js";
-
-/** The task methods of this set: their `Mcp-Name` routing header is `params.taskId`. */
-const TASK_METHODS: readonly string[] = ["tasks/cancel", "tasks/get", "tasks/update"];
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -114,48 +87,22 @@ export {
   JsonRpcResponseError,
   RequestTimeoutError,
   TaskExpiredError,
-  TaskInputError,
   TasksClientClosedError,
-  type RpcErrorObject,
-  type TasksClientHeaders,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TasksClientSignal,
-  type TasksClientSubscribe,
-};
+} from "./client-core.js";
+export type {
+  RpcErrorObject,
+  TasksClientHeaders,
+  TasksClientRequest,
+  TasksClientSend,
+  TasksClientSignal,
+  TasksClientSubscribe,
+} from "./client-core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export { TaskInputError } from "./client-core.js";
+export type { InputRequestContext } from "./client-engine.js";
 
 // ---------------------------------------------------------------------------------------------
-// Errors
-
-/** The task ended `failed`. */
-export class TaskFailedError extends Error {
-  override readonly name = "TaskFailedError";
-  constructor(
-    /** The task as last seen (its terminal snapshot). */
-    readonly task: TaskSnapshot,
-    /** The JSON-RPC error the request failed with, when the server says which. */
-    readonly error: RpcErrorObject | undefined,
-  ) {
-    super(
-      `task ${task.taskId} failed` +
-        (error ? `: ${error.message} (${error.code})` : task.statusMessage ? `: ${task.statusMessage}` : ""),
-    );
-  }
-}
-
-/** The task ended `cancelled`. */
-export class TaskCancelledError extends Error {
-  override readonly name = "TaskCancelledError";
-  constructor(
-    /** The task as last seen (its terminal snapshot). */
-    readonly task: TaskSnapshot,
-  ) {
-    super(`task ${task.taskId} was cancelled` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Options and API
+// The API, bound to this set's types (the generic parts are in client-engine.ts)
 
 /** A task as status snapshots show it (`tasks/get` and notifications). */
 export type TaskSnapshot = DetailedTask;
@@ -163,44 +110,16 @@ export type TaskSnapshot = DetailedTask;
 /** What a completed task produced: the result of the request that created it. */
 export type WaitForTaskResult = CompletedTask["result"];
 
+/** The task ended `failed`. */
+export class TaskFailedError extends TaskFailedErrorOf<TaskSnapshot, never> {}
+
+/** The task ended `cancelled`. */
+export class TaskCancelledError extends TaskCancelledErrorOf<TaskSnapshot> {}
+
 /** Params of a request that may carry `_meta` although the schema's params do not declare it (every request may). */
 export type WithRequestMeta<P> = P & { readonly _meta?: JsonObject };
 
-export interface TasksClientOptions {
-  readonly send: TasksClientSend;
-  /** How the client hears the peer's notifications (or call `handleNotification` yourself). */
-  readonly onNotification?: TasksClientSubscribe;
-  /** Validate results and notifications with the generated validators (default true). Params are always validated. */
-  readonly validateResults?: boolean;
-  /** Gives up on a request after this many milliseconds (default 60 000; 0 never gives up). */
-  readonly requestTimeoutMs?: number;
-  /** Defaults of `waitForTask`'s poll bounds (250 ms and 60 s). */
-  readonly minPollMs?: number;
-  readonly maxPollMs?: number;
-  /** `_meta` entries every request carries (a request's own `_meta` wins), e.g. the stateless protocol's `io.modelcontextprotocol/protocolVersion`. */
-  readonly meta?: JsonObject;
-  /** Client capabilities declared in every request's `_meta`, beside the tasks extension the client always declares. */
-  readonly clientCapabilities?: JsonObject;
-  /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners. */
-  readonly onError?: (error: unknown) => void;
-}
-
-export interface TasksClientRequestOptions {
-  /** Abandons the request; the transport is told through `send`'s signal. */
-  readonly signal?: TasksClientSignal;
-  /** Overrides the client's `requestTimeoutMs` for this request. */
-  readonly timeoutMs?: number;
-}
-
-/** Where an input request comes from, for its handler. */
-export interface InputRequestContext {
-  readonly taskId: string;
-  /** The request's key in `inputRequests` (unique for the task's lifetime). */
-  readonly key: string;
-  readonly method: string;
-  /** Aborted when the wait ends (the task finished, or the wait was abandoned). */
-  readonly signal: TasksClientSignal;
-}
+export interface TasksClientOptions extends ExtensionClientOptions {}
 
 /** Answers one input request: gets its params, returns the result that request would have had. */
 export type InputHandler<P, R> = (params: P, context: InputRequestContext) => R | Promise<R>;
@@ -220,41 +139,24 @@ export interface InputHandlers {
   readonly "roots/list"?: InputHandler<ListRootsRequest["params"], ListRootsResult>;
 }
 
-export interface WaitForTaskOptions {
-  /** Abandons the wait: it rejects with the signal's reason and a best-effort `tasks/cancel` is sent (see `cancelOnAbort`). */
-  readonly signal?: TasksClientSignal;
-  /** Called once per change of the task (from polls and notifications), in order; never after the first terminal snapshot. */
-  readonly onUpdate?: (task: TaskSnapshot) => void;
-  /** Bounds of the poll interval; the task's own `pollIntervalMs` is clamped into them. */
-  readonly minPollMs?: number;
-  readonly maxPollMs?: number;
-  /** Send `tasks/cancel` when the signal aborts an unfinished task (default true). */
-  readonly cancelOnAbort?: boolean;
-  /** Handlers of the task's input requests, by method. */
-  readonly inputHandlers?: InputHandlers;
-}
-
-/** `tools/call` params (this schema set does not define tools; these are the fields the client reads). */
-export interface ToolCallParams {
-  readonly name: string;
-  readonly arguments?: JsonObject;
-  readonly _meta?: JsonObject;
-}
+/** How `waitForTask` follows a task; the task's own `pollIntervalMs` is clamped into the poll bounds. */
+export interface WaitForTaskOptions extends InputWaitOptions<TaskSnapshot, InputHandlers> {}
 
 /** How a tool call started: it finished at once, or it created a task. */
-export type ToolCallStart =
-  { readonly kind: "complete"; readonly result: JsonObject } | { readonly kind: "task"; readonly task: Task };
+export type ToolCallStart = ToolCallStartOf<Task>;
 
 export type StartToolCallOptions = TasksClientRequestOptions;
 
-export interface CallToolOptions extends WaitForTaskOptions {
-  /** Timeout of the `tools/call` request itself (the client's `requestTimeoutMs` by default). */
-  readonly timeoutMs?: number;
-  /** Told when the call became a task, before the wait begins. */
-  readonly onTaskCreated?: (task: Task) => void;
-}
+export interface CallToolOptions extends WaitForTaskOptions, ToolCallWaitOptions<Task> {}
 
-export interface TasksClient {
+export interface TasksClient extends TasksClientCore<
+  TaskSnapshot,
+  WaitForTaskResult,
+  Task,
+  WaitForTaskOptions,
+  StartToolCallOptions,
+  CallToolOptions
+> {
   /** `tasks/get`: the task's current state. */
   getTask(params: WithRequestMeta<GetTaskRequestParams>, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
   /** `tasks/update`: answers input requests of the task (a partial set is fine; answers to keys not pending are ignored). */
@@ -267,33 +169,34 @@ export interface TasksClient {
     params: WithRequestMeta<CancelTaskRequestParams>,
     options?: TasksClientRequestOptions,
   ): Promise<CancelTaskResult>;
-  /**
-   * Follows a task to its outcome: resolves with the result of a completed task; rejects with
-   * TaskFailedError, TaskCancelledError, TaskExpiredError, TaskInputError, the signal's reason, or the
-   * error that stopped the polls.
-   */
-  waitForTask(taskId: string, options?: WaitForTaskOptions): Promise<WaitForTaskResult>;
-  /** Calls a tool and tells a created task from a plain result. */
-  startToolCall(params: ToolCallParams, options?: StartToolCallOptions): Promise<ToolCallStart>;
-  /** Calls a tool and returns its result, waiting for the task when the call becomes one. */
-  callTool(params: ToolCallParams, options?: CallToolOptions): Promise<JsonObject>;
-  /** Any other request, sent the way this revision wants (extension declared, routing headers); the result is returned as it came, only checked to be an object. */
-  request(method: string, params?: JsonObject, options?: TasksClientRequestOptions): Promise<JsonObject>;
-  /** Calls the listener with every valid status notification; returns the function that unsubscribes. */
-  onTaskStatus(listener: (task: TaskSnapshot) => void): () => void;
-  /** Feeds a notification received from the peer (what `onNotification` subscriptions do). */
-  handleNotification(notification: unknown): void;
-  /** Unsubscribes from notifications; pending waits reject with TasksClientClosedError. */
-  close(): void;
 }
 
 /** Creates a Tasks client over a transport. */
 export function createTasksClient(options: TasksClientOptions): TasksClient {
-  return new Client(options);
+  return new Client(PROFILE, options);
 }
 
 // ---------------------------------------------------------------------------------------------
 // What each method sends and receives
+
+const CREATE_TASK_RESULT: BodyCheck<CreateTaskResult> = {
+  type: "CreateTaskResult",
+  validate: validateCreateTaskResult,
+  meta: validateResultMeta,
+};
+
+/** A created task that already carries what its status inlines in `tasks/get`: checked as the DetailedTask it is. */
+const CREATED_DETAILED_TASK: BodyCheck<DetailedTask> = {
+  type: "DetailedTask",
+  validate: validateDetailedTask,
+  meta: validateResultMeta,
+};
+
+const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
+  type: "TaskStatusNotificationParams",
+  validate: validateTaskStatusNotificationParams,
+  meta: validateMetaObject,
+};
 
 const GET_TASK: MethodSpec<GetTaskRequestParams, GetTaskResult> = {
   method: "tasks/get",
@@ -319,397 +222,81 @@ const CANCEL_TASK: MethodSpec<CancelTaskRequestParams, CancelTaskResult> = {
   result: { type: "CancelTaskResult", validate: validateCancelTaskResult },
 };
 
-const CREATE_TASK_RESULT: BodyCheck<CreateTaskResult> = {
-  type: "CreateTaskResult",
-  validate: validateCreateTaskResult,
-  meta: validateResultMeta,
-};
-
-/**
- * A created task that already carries what its status inlines in `tasks/get` (SEP-2663 shows
- * tasks created finished, with their `result` or `error`): the schema's CreateTaskResult has no
- * room for those fields, so such a result is checked as the DetailedTask it is.
- */
-const CREATED_DETAILED_TASK: BodyCheck<DetailedTask> = {
-  type: "DetailedTask",
-  validate: validateDetailedTask,
-  meta: validateResultMeta,
-};
-
-const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
-  type: "TaskStatusNotificationParams",
-  validate: validateTaskStatusNotificationParams,
-  meta: validateMetaObject,
-};
-
 // ---------------------------------------------------------------------------------------------
-// Client
+// The client: client-engine.ts over this set's types and profile
 
-/** The wait machine of task-wait.ts as this set runs it. */
-type Wait = TaskWait<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
-type WaitPayload = never;
-type WaitAnswer = UpdateTaskRequestParams["inputResponses"][string];
-type WaitHandlers = InputHandlers;
+/** This set's types, as client-engine.ts is generic over them. */
+type Types = {
+  snapshot: TaskSnapshot;
+  task: Task;
+  created: CreateTaskResult;
+  result: WaitForTaskResult;
+  payload: never;
+  answer: UpdateTaskRequestParams["inputResponses"][string];
+  handlers: InputHandlers;
+  augment: never;
+};
 
-class Client implements TasksClient {
-  readonly #send: TasksClientSend;
-  readonly #validateResults: boolean;
-  readonly #timeoutMs: number;
-  readonly #minPollMs: number;
-  readonly #maxPollMs: number;
-  readonly #meta: JsonObject | undefined;
-  readonly #capabilities: JsonObject;
-  readonly #onError: (error: unknown) => void;
-  readonly #waits = new Set<Wait>();
-  readonly #listeners = new Set<(task: TaskSnapshot) => void>();
-  readonly #unsubscribe: (() => void) | undefined;
-  readonly #waitClient: WaitClient<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
-  #nextId = 1;
-  #closed = false;
+/** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
+const PROFILE: ClientProfile<Types> = {
+  methods: {
+    get: GET_TASK,
+    update: UPDATE_TASK,
+    cancel: CANCEL_TASK,
+  },
+  created: {
+    check: CREATE_TASK_RESULT,
+    flat: true,
+    detailed: {
+      check: CREATED_DETAILED_TASK,
+      inlined: [
+        { status: "input_required", field: "inputRequests" },
+        { status: "completed", field: "result" },
+        { status: "failed", field: "error" },
+      ],
+      isSnapshot: isDetailedTask,
+    },
+  },
+  isTerminalStatus,
+  resultTag: true,
+  fields: { ttl: "ttlMs", pollInterval: "pollIntervalMs", completed: "result", failed: "error" },
+  notification: { method: "notifications/tasks", check: STATUS_NOTIFICATION },
+  extension: {
+    id: TASKS_EXTENSION,
+    capabilitiesMeta: CLIENT_CAPABILITIES_META,
+    taskMethods: ["tasks/cancel", "tasks/get", "tasks/update"],
+  },
+  payloadDeliversInput: false,
+  input: {
+    requestsField: "inputRequests",
+    responsesField: "inputResponses",
+    update: UPDATE_TASK,
+    routing: {
+      "elicitation/create": { params: true, cancelByDefault: true },
+      "sampling/createMessage": { params: true, cancelByDefault: false },
+      "roots/list": { params: true, cancelByDefault: false },
+    },
+    forms: formCheck("elicitation/create", validateElicitationContent, ElicitationContentInvalid),
+  },
+  errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
+};
 
-  constructor(options: TasksClientOptions) {
-    this.#send = options.send;
-    this.#validateResults = options.validateResults ?? true;
-    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
-    this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
-    this.#meta = options.meta;
-    this.#capabilities = options.clientCapabilities ?? {};
-    this.#onError = options.onError ?? (() => {});
-    this.#waitClient = {
-      getTask: (taskId, signal) => this.getTask({ taskId }, { signal }),
-      answer: async (taskId, key, answer, signal) => {
-        await this.updateTask({ taskId, inputResponses: { [key]: answer } }, { signal });
-      },
-      cancel: (taskId) => this.#cancelQuietly(taskId),
-      report: (error) => this.#report(error),
-      finished: (wait) => this.#waits.delete(wait),
-    };
-    const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
-    this.#unsubscribe = typeof unsubscribe === "function" ? unsubscribe : undefined;
-  }
-
+class Client extends TasksClientEngine<Types> implements TasksClient {
   getTask(params: WithRequestMeta<GetTaskRequestParams>, options?: TasksClientRequestOptions): Promise<GetTaskResult> {
-    return this.#call(GET_TASK, params, options);
+    return this.call(GET_TASK, params, options);
   }
 
   updateTask(
     params: WithRequestMeta<UpdateTaskRequestParams>,
     options?: TasksClientRequestOptions,
   ): Promise<UpdateTaskResult> {
-    return this.#call(UPDATE_TASK, params, options);
+    return this.call(UPDATE_TASK, params, options);
   }
 
   cancelTask(
     params: WithRequestMeta<CancelTaskRequestParams>,
     options?: TasksClientRequestOptions,
   ): Promise<CancelTaskResult> {
-    return this.#call(CANCEL_TASK, params, options);
+    return this.call(CANCEL_TASK, params, options);
   }
-
-  waitForTask(taskId: string, options: WaitForTaskOptions = {}): Promise<WaitForTaskResult> {
-    return this.#wait(taskId, options, undefined);
-  }
-
-  async startToolCall(params: ToolCallParams, options: StartToolCallOptions = {}): Promise<ToolCallStart> {
-    const result = await this.#create("tools/call", { ...params }, options);
-    const { tag, body } = splitTag("tools/call", result);
-    return tag === "task" ? { kind: "task", task: this.#checkCreated(body) } : { kind: "complete", result: body };
-  }
-
-  async callTool(params: ToolCallParams, options: CallToolOptions = {}): Promise<JsonObject> {
-    const { timeoutMs, onTaskCreated, ...waitOptions } = options;
-    const start = await this.startToolCall(params, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
-    if (start.kind === "complete") return start.result;
-    onTaskCreated?.(start.task);
-    return this.#wait(start.task.taskId, waitOptions, snapshotOf(start.task));
-  }
-
-  request(method: string, params?: JsonObject, options: TasksClientRequestOptions = {}): Promise<JsonObject> {
-    return this.#request(method, params, options);
-  }
-
-  onTaskStatus(listener: (task: TaskSnapshot) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  handleNotification(notification: unknown): void {
-    if (this.#closed || !isObject(notification) || ownValue(notification, "method") !== "notifications/tasks") return;
-    let task: TaskSnapshot;
-    try {
-      const params = ownValue(notification, "params");
-      if (!isObject(params))
-        throw new InvalidResponseError("notifications/tasks", "params is not an object", notification);
-      task = this.#checkBody(STATUS_NOTIFICATION, params);
-    } catch (error) {
-      // A notification answers nothing: an invalid one is dropped (and reported).
-      this.#report(error);
-      return;
-    }
-    for (const listener of this.#listeners) {
-      try {
-        listener(task);
-      } catch (error) {
-        this.#report(error);
-      }
-    }
-    for (const wait of this.#waits) if (wait.taskId === task.taskId) wait.observe(task);
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#unsubscribe?.();
-    this.#listeners.clear();
-    for (const wait of [...this.#waits]) wait.close();
-  }
-
-  // --- the machinery ---
-
-  #wait(taskId: string, options: WaitForTaskOptions, initial: TaskSnapshot | undefined): Promise<WaitForTaskResult> {
-    if (this.#closed) return Promise.reject(new TasksClientClosedError());
-    const wait: Wait = new TaskWait(WAIT_PROFILE, this.#waitClient, taskId, {
-      minPollMs: options.minPollMs ?? this.#minPollMs,
-      maxPollMs: options.maxPollMs ?? this.#maxPollMs,
-      cancelOnAbort: options.cancelOnAbort ?? true,
-      signal: options.signal,
-      onUpdate: options.onUpdate,
-      inputHandlers: options.inputHandlers ?? {},
-    });
-    this.#waits.add(wait);
-    wait.start(initial);
-    return wait.promise;
-  }
-
-  /** A method of this set: params validated, the request sent, the result checked. */
-  async #call<P, R>(
-    spec: MethodSpec<P, R>,
-    params: P | undefined,
-    options: TasksClientRequestOptions = {},
-  ): Promise<R> {
-    const result = await this.#request(spec.method, checkParams(spec, params), options);
-    const { tag, body } = splitTag(spec.method, result);
-    if (tag !== "complete")
-      throw new InvalidResponseError(spec.method, `resultType is "${tag}", expected "complete"`, result);
-    return this.#checkBody(spec.result, body);
-  }
-
-  /**
-   * Sends a request that may create a task. Abandoning it (the signal) rejects at once but does
-   * not stop the request: a task it creates anyway belongs to nobody, so it is cancelled.
-   */
-  #create(method: string, params: JsonObject, options: TasksClientRequestOptions): Promise<JsonObject> {
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const sending = this.#request(
-      method,
-      params,
-      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
-    );
-    return abandonable(sending, signal, (result) => {
-      const taskId = createdTaskId(result);
-      if (taskId !== undefined) this.#cancelQuietly(taskId);
-    });
-  }
-
-  /** Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError. */
-  async #request(
-    method: string,
-    params: JsonObject | undefined,
-    options: TasksClientRequestOptions,
-  ): Promise<JsonObject> {
-    if (this.#closed) throw new TasksClientClosedError();
-    const sent = this.#withMeta(params ?? {});
-    const request: TasksClientRequest = { jsonrpc: "2.0", id: this.#nextId++, method, params: sent };
-    return readResult(
-      await exchange(this.#send, request, routingHeaders(method, sent), {
-        ...options,
-        timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-      }),
-      request,
-    );
-  }
-
-  /** The params with the client's `meta`, and the tasks extension declared in `_meta` client capabilities (keeping whatever else `_meta` says). */
-  #withMeta(params: JsonObject): JsonObject {
-    const meta = { ...this.#meta, ...objectOr(ownValue(params, "_meta")) };
-    const declared = objectOr(ownValue(meta, CLIENT_CAPABILITIES_META));
-    const extensions = {
-      ...objectOr(ownValue(this.#capabilities, "extensions")),
-      ...objectOr(ownValue(declared, "extensions")),
-    };
-    const tasks = objectOr(ownValue(extensions, TASKS_EXTENSION));
-    const capabilities = {
-      ...this.#capabilities,
-      ...declared,
-      extensions: { ...extensions, [TASKS_EXTENSION]: tasks },
-    };
-    return { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META]: capabilities } };
-  }
-
-  #checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {
-    return this.#validateResults ? checkBody(check, body) : (body as T);
-  }
-
-  /** The task a request created, checked as CreateTaskResult, or as the detailed task when it inlines its outcome. */
-  #checkCreated(body: JsonObject): Task {
-    return inlinesOutcome(body)
-      ? this.#checkBody(CREATED_DETAILED_TASK, body)
-      : this.#checkBody(CREATE_TASK_RESULT, body);
-  }
-
-  /** A best-effort `tasks/cancel`, for a task nobody waits for any more; a failure is only reported. */
-  #cancelQuietly(taskId: string): void {
-    this.cancelTask({ taskId }).then(
-      () => {},
-      (error: unknown) => this.#report(error),
-    );
-  }
-
-  #report(error: unknown): void {
-    try {
-      this.#onError(error);
-    } catch {
-      // An error hook that throws must not break the client.
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Waiting for a task
-
-/** What this revision's tasks tell a wait (see task-wait.ts). */
-const WAIT_PROFILE: TaskWaitProfile<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers> = {
-  isTerminalStatus,
-  pollInterval: (task) => task.pollIntervalMs,
-  expiry: expiryOf,
-  completed: (task) => task.result,
-  failed: (task) => new TaskFailedError(task, rpcErrorOf(task.error)),
-  cancelled: (task) => new TaskCancelledError(task),
-  payloadDeliversInput: false,
-  input: {
-    requests: (task) => task.inputRequests,
-    // Snapshots are validated (unless `validateResults: false`), so the request is one the schema describes.
-    run: (handlers, request, context) =>
-      runHandler(handlers, request as InputRequiredTask["inputRequests"][string], context),
-    check: (taskId, key, method, request, answer) => {
-      const checked = checkAnswer(taskId, key, answer);
-      // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
-      const form = checked.ok && method === "elicitation/create" ? formProblem(request, checked.value) : undefined;
-      if (form) return { ok: false, error: form };
-      return checked;
-    },
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-/** The id of the task a result created, if it created one. */
-function createdTaskId(result: JsonObject): string | undefined {
-  if (ownValue(result, "resultType") !== "task") return undefined;
-  const taskId = ownValue(result, "taskId");
-  return typeof taskId === "string" ? taskId : undefined;
-}
-
-/** Whether a created task carries what its status inlines in `tasks/get`. */
-function inlinesOutcome(body: JsonObject): boolean {
-  const status = ownValue(body, "status");
-  if (status === "input_required" && Object.hasOwn(body, "inputRequests")) return true;
-  if (status === "completed" && Object.hasOwn(body, "result")) return true;
-  if (status === "failed" && Object.hasOwn(body, "error")) return true;
-  return false;
-}
-
-/**
- * The created task as a snapshot to start waiting from, when it is one (a DetailedTask: a
- * task that has not finished, or one that inlines its outcome); otherwise the wait starts with a poll.
- */
-function snapshotOf(task: Task): TaskSnapshot | undefined {
-  // `_meta` of the created result is no part of the task.
-  const rest: JsonObject = { ...task };
-  delete rest._meta;
-  return isDetailedTask(rest) ? rest : undefined;
-}
-
-/** When the task's retention ends: `createdAt` + `ttlMs` (undefined when unlimited or unreadable). */
-function expiryOf(task: TaskSnapshot): number | undefined {
-  const ttl = task.ttlMs;
-  const createdAt = Date.parse(task.createdAt);
-  return typeof ttl === "number" && !Number.isNaN(createdAt) ? createdAt + ttl : undefined;
-}
-
-/** The answer as `tasks/update` carries it, or why it cannot be sent: answers are results, so JSON objects, and must pass the schema. */
-function checkAnswer(
-  taskId: string,
-  key: string,
-  answer: unknown,
-):
-  | { readonly ok: true; readonly value: UpdateTaskRequestParams["inputResponses"][string] }
-  | { readonly ok: false; readonly error: ValidationFailed } {
-  if (!isObject(answer)) {
-    return {
-      ok: false,
-      error: new ValidationFailed("UpdateTaskRequestParams", [
-        clientError(`/inputResponses/${pointerToken(key)}`, "type", "an answer must be an object"),
-      ]),
-    };
-  }
-  const checked = validateUpdateTaskRequestParams({ taskId, inputResponses: { [key]: answer } });
-  return checked.ok
-    ? { ok: true, value: checked.value.inputResponses[key]! }
-    : { ok: false, error: new ValidationFailed("UpdateTaskRequestParams", checked.errors) };
-}
-
-/** Runs the handler of an input request's method, typed by the request; undefined when there is none and the method has no default answer. */
-function runHandler(
-  handlers: InputHandlers,
-  request: InputRequiredTask["inputRequests"][string],
-  context: InputRequestContext,
-): Promise<unknown> | undefined {
-  switch (request.method) {
-    case "elicitation/create": {
-      const handler = handlers["elicitation/create"];
-      // Without a handler the user was never asked: the elicitation is cancelled.
-      return handler ? answerWith(() => handler(request.params, context)) : Promise.resolve({ action: "cancel" });
-    }
-    case "sampling/createMessage": {
-      const handler = handlers["sampling/createMessage"];
-      return handler ? answerWith(() => handler(request.params, context)) : undefined;
-    }
-    case "roots/list": {
-      const handler = handlers["roots/list"];
-      return handler ? answerWith(() => handler(request.params, context)) : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** A handler's answer as a promise, a throw included. */
-function answerWith<R>(handler: () => R | Promise<R>): Promise<R> {
-  return new Promise<R>((resolve) => resolve(handler()));
-}
-
-/** Why an accepting answer does not fit the form it answers (undefined when it fits, or when the request has no form). */
-function formProblem(request: unknown, answer: unknown): ElicitationContentInvalid | undefined {
-  const params = isObject(request) ? ownValue(request, "params") : undefined;
-  const requestedSchema = isObject(params) ? ownValue(params, "requestedSchema") : undefined;
-  if (requestedSchema === undefined || !isObject(answer) || ownValue(answer, "action") !== "accept") return undefined;
-  const checked = validateElicitationContent(requestedSchema, ownValue(answer, "content") ?? {});
-  return checked.ok ? undefined : new ElicitationContentInvalid(checked.invalid, checked.errors);
-}
-
-/** Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about (the task, or the tool). */
-function routingHeaders(method: string, params: JsonObject): TasksClientHeaders {
-  const name = TASK_METHODS.includes(method)
-    ? ownValue(params, "taskId")
-    : method === "tools/call"
-      ? ownValue(params, "name")
-      : undefined;
-  return typeof name === "string" ? { "Mcp-Method": method, "Mcp-Name": name } : { "Mcp-Method": method };
 }

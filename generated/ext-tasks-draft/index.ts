@@ -4,10 +4,11 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f0b143ba6b6d13ccd41e479220257f9b7a10f25cfef8433c64714ea50cd40725 a438e43bcfbf81e9bd714c947a79cfa56a97b9ffad8594aff98c9aa54f989ac3
+// Fingerprint: 72ac74f1a1b3f7317b5874e585a3422646a7d53d0c604afd889824eb23890cb3 ef0186181fdbd2382e247289bda0b44f4e6a9dea6b81a8716558967e221a8806
 
 export type * from "./types.js";
 export * from "./validators.js";
+export * as standardSchema from "./standard-schema.js";
 export * from "./status.js";
 export * from "./elicitation.js";
 export * from "./client.js";

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 734ffb17c31d8f63aa5c91f8a2433962cc6950f40584c9714fc88bdf19246bc9 d9636fd181d8497c46db14cf618977c53554b85429a0b83ed2c03888d4ae8ebe
+// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -166,7 +166,12 @@ export class TasksClientClosedError extends Error {
 export interface BodyCheck<T> {
   readonly type: string;
   readonly validate: (value: unknown) => ValidationResult<T>;
-  /** Checks `_meta` apart from the rest, for a schema with no room for it (see the module comment). */
+  /**
+   * Checks `_meta` apart from the rest, for a schema with no room for it: every result (and
+   * notification) may carry `_meta`, but under JSON Schema's `allOf` a branch closed with
+   * `additionalProperties: false` rejects it. `_meta` is checked against the definition the schema's
+   * other branch declares, the rest with the type's own validator, and the value keeps its `_meta`.
+   */
   readonly meta?: (value: unknown) => ValidationResult<unknown>;
 }
 

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a6cb84a6ac8d4a3f8f500bb52d86583411ba8ecb499b906ba089678917263851 e8f1274faf4640448fd9f72f5d6424e0e10a5f3095cb65dcc19614a40cefbc43
+// Fingerprint: a88d199a4067942be9ccd359aa0a11996d0d84ba6ea8bbab99249324eec60ac5 e458ed01caf62f228d9da04842d747bdc4dd209ae8ec053f4faf883a25f2b31e
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -40,7 +40,7 @@ import type {
   TaskStatusNotificationParams,
   ToolTaskSupport,
 } from "./types.js";
-import { isObject, ownValue, ValidationFailed, type JsonObject } from "./runtime.js";
+import type { JsonObject } from "./runtime.js";
 import {
   isToolTaskSupport,
   validateCancelTaskRequestParams,
@@ -56,33 +56,19 @@ import {
   validateTaskStatusNotificationParams,
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
+import { type BodyCheck, type MethodSpec } from "./client-core.js";
 import {
-  abandonable,
-  abortReason,
-  checkBody,
-  checkParams,
-  DEFAULT_MAX_POLL_MS,
-  DEFAULT_MIN_POLL_MS,
-  DEFAULT_TIMEOUT_MS,
-  exchange,
-  InvalidResponseError,
-  JsonRpcResponseError,
-  objectOr,
-  prefixed,
-  readResult,
-  RequestTimeoutError,
-  TaskExpiredError,
-  TasksClientClosedError,
-  type BodyCheck,
-  type MethodSpec,
-  type RpcErrorObject,
-  type TasksClientHeaders,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TasksClientSignal,
-  type TasksClientSubscribe,
-} from "./client-core.js";
-import { TaskWait, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
+  TaskCancelledErrorOf,
+  TaskFailedErrorOf,
+  TasksClientEngine,
+  type ClientOptions,
+  type ClientProfile,
+  type WaitOptions,
+  type TasksClientCore,
+  type TasksClientRequestOptions,
+  type ToolCallStartOf,
+  type ToolCallWaitOptions,
+} from "./client-engine.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -91,50 +77,19 @@ export {
   RequestTimeoutError,
   TaskExpiredError,
   TasksClientClosedError,
-  type RpcErrorObject,
-  type TasksClientHeaders,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TasksClientSignal,
-  type TasksClientSubscribe,
-};
+} from "./client-core.js";
+export type {
+  RpcErrorObject,
+  TasksClientHeaders,
+  TasksClientRequest,
+  TasksClientSend,
+  TasksClientSignal,
+  TasksClientSubscribe,
+} from "./client-core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 
 // ---------------------------------------------------------------------------------------------
-// Errors
-
-/** The task ended `failed`. */
-export class TaskFailedError extends Error {
-  override readonly name = "TaskFailedError";
-  constructor(
-    /** The task as last seen (its terminal snapshot). */
-    readonly task: TaskSnapshot,
-    /** The JSON-RPC error the request failed with, when the server says which. */
-    readonly error: RpcErrorObject | undefined,
-    /** What `tasks/result` answered instead of an error, if it answered a result. */
-    readonly result?: GetTaskPayloadResult,
-    options?: { readonly cause?: unknown },
-  ) {
-    super(
-      `task ${task.taskId} failed` +
-        (error ? `: ${error.message} (${error.code})` : task.statusMessage ? `: ${task.statusMessage}` : ""),
-      options,
-    );
-  }
-}
-
-/** The task ended `cancelled`. */
-export class TaskCancelledError extends Error {
-  override readonly name = "TaskCancelledError";
-  constructor(
-    /** The task as last seen (its terminal snapshot). */
-    readonly task: TaskSnapshot,
-  ) {
-    super(`task ${task.taskId} was cancelled` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Options and API
+// The API, bound to this set's types (the generic parts are in client-engine.ts)
 
 /** A task as status snapshots show it (`tasks/get` and notifications). */
 export type TaskSnapshot = Task;
@@ -142,68 +97,38 @@ export type TaskSnapshot = Task;
 /** What a completed task produced: the result of the request that created it. */
 export type WaitForTaskResult = GetTaskPayloadResult;
 
-export interface TasksClientOptions {
-  readonly send: TasksClientSend;
-  /** How the client hears the peer's notifications (or call `handleNotification` yourself). */
-  readonly onNotification?: TasksClientSubscribe;
-  /** Validate results and notifications with the generated validators (default true). Params are always validated. */
-  readonly validateResults?: boolean;
-  /** Gives up on a request after this many milliseconds (default 60 000; 0 never gives up). */
-  readonly requestTimeoutMs?: number;
-  /** Defaults of `waitForTask`'s poll bounds (250 ms and 60 s). */
-  readonly minPollMs?: number;
-  readonly maxPollMs?: number;
-  /** `_meta` entries every request carries (a request's own `_meta` wins), e.g. the stateless protocol's `io.modelcontextprotocol/protocolVersion`. */
-  readonly meta?: JsonObject;
-  /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners. */
-  readonly onError?: (error: unknown) => void;
-}
+/** The task ended `failed`. */
+export class TaskFailedError extends TaskFailedErrorOf<TaskSnapshot, GetTaskPayloadResult> {}
 
-export interface TasksClientRequestOptions {
-  /** Abandons the request; the transport is told through `send`'s signal. */
-  readonly signal?: TasksClientSignal;
-  /** Overrides the client's `requestTimeoutMs` for this request. */
-  readonly timeoutMs?: number;
-}
+/** The task ended `cancelled`. */
+export class TaskCancelledError extends TaskCancelledErrorOf<TaskSnapshot> {}
 
-export interface WaitForTaskOptions {
-  /** Abandons the wait: it rejects with the signal's reason and a best-effort `tasks/cancel` is sent (see `cancelOnAbort`). */
-  readonly signal?: TasksClientSignal;
-  /** Called once per change of the task (from polls and notifications), in order; never after the first terminal snapshot. */
-  readonly onUpdate?: (task: TaskSnapshot) => void;
-  /** Bounds of the poll interval; the task's own `pollInterval` is clamped into them. */
-  readonly minPollMs?: number;
-  readonly maxPollMs?: number;
-  /** Send `tasks/cancel` when the signal aborts an unfinished task (default true). */
-  readonly cancelOnAbort?: boolean;
-}
+export interface TasksClientOptions extends ClientOptions {}
 
-/** `tools/call` params (this schema set does not define tools; these are the fields the client reads). */
-export interface ToolCallParams {
-  readonly name: string;
-  readonly arguments?: JsonObject;
-  readonly _meta?: JsonObject;
-}
+/** How `waitForTask` follows a task; the task's own `pollInterval` is clamped into the poll bounds. */
+export interface WaitForTaskOptions extends WaitOptions<TaskSnapshot> {}
 
 /** How a tool call started: it finished at once, or it created a task. */
-export type ToolCallStart =
-  { readonly kind: "complete"; readonly result: JsonObject } | { readonly kind: "task"; readonly task: Task };
+export type ToolCallStart = ToolCallStartOf<Task>;
 
 export interface StartToolCallOptions extends TasksClientRequestOptions {
   /** Ask to run the call as a task (`params.task`); without it the tool runs as a plain request. */
   readonly task?: TaskMetadata;
 }
 
-export interface CallToolOptions extends WaitForTaskOptions {
+export interface CallToolOptions extends WaitForTaskOptions, ToolCallWaitOptions<Task> {
   /** Ask to run the call as a task (`params.task`); see `toolTaskSupport`. */
   readonly task?: TaskMetadata;
-  /** Timeout of the `tools/call` request itself (the client's `requestTimeoutMs` by default). */
-  readonly timeoutMs?: number;
-  /** Told when the call became a task, before the wait begins. */
-  readonly onTaskCreated?: (task: Task) => void;
 }
 
-export interface TasksClient {
+export interface TasksClient extends TasksClientCore<
+  TaskSnapshot,
+  WaitForTaskResult,
+  Task,
+  WaitForTaskOptions,
+  StartToolCallOptions,
+  CallToolOptions
+> {
   /** `tasks/get`: the task's current state. */
   getTask(params: GetTaskRequestParams, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
   /** `tasks/result`: the result of the request that created the task (the server answers once the task is finished). */
@@ -227,29 +152,11 @@ export interface TasksClient {
     task?: TaskMetadata,
     options?: TasksClientRequestOptions,
   ): Promise<CreateTaskResult>;
-  /**
-   * Follows a task to its outcome: resolves with the result of a completed task; rejects with
-   * TaskFailedError, TaskCancelledError, TaskExpiredError, the signal's reason, or the
-   * error that stopped the polls.
-   */
-  waitForTask(taskId: string, options?: WaitForTaskOptions): Promise<WaitForTaskResult>;
-  /** Calls a tool and tells a created task from a plain result. */
-  startToolCall(params: ToolCallParams, options?: StartToolCallOptions): Promise<ToolCallStart>;
-  /** Calls a tool and returns its result, waiting for the task when the call becomes one. */
-  callTool(params: ToolCallParams, options?: CallToolOptions): Promise<JsonObject>;
-  /** Any other request, sent the way this revision wants; the result is returned as it came, only checked to be an object. */
-  request(method: string, params?: JsonObject, options?: TasksClientRequestOptions): Promise<JsonObject>;
-  /** Calls the listener with every valid status notification; returns the function that unsubscribes. */
-  onTaskStatus(listener: (task: TaskSnapshot) => void): () => void;
-  /** Feeds a notification received from the peer (what `onNotification` subscriptions do). */
-  handleNotification(notification: unknown): void;
-  /** Unsubscribes from notifications; pending waits reject with TasksClientClosedError. */
-  close(): void;
 }
 
 /** Creates a Tasks client over a transport. */
 export function createTasksClient(options: TasksClientOptions): TasksClient {
-  return new Client(options);
+  return new Client(PROFILE, options);
 }
 
 /** The params of a request that asks to run as a task: `taskAugmented({ name: "report" }, { ttl: 60_000 })`. */
@@ -270,6 +177,16 @@ export function toolTaskSupport(tool: {
 
 // ---------------------------------------------------------------------------------------------
 // What each method sends and receives
+
+const CREATE_TASK_RESULT: BodyCheck<CreateTaskResult> = {
+  type: "CreateTaskResult",
+  validate: validateCreateTaskResult,
+};
+
+const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
+  type: "TaskStatusNotificationParams",
+  validate: validateTaskStatusNotificationParams,
+};
 
 const GET_TASK: MethodSpec<GetTaskRequestParams, GetTaskResult> = {
   method: "tasks/get",
@@ -303,307 +220,76 @@ const CANCEL_TASK: MethodSpec<CancelTaskRequestParams, CancelTaskResult> = {
   result: { type: "CancelTaskResult", validate: validateCancelTaskResult },
 };
 
-const CREATE_TASK_RESULT: BodyCheck<CreateTaskResult> = {
-  type: "CreateTaskResult",
-  validate: validateCreateTaskResult,
-};
-
-const STATUS_NOTIFICATION: BodyCheck<TaskStatusNotificationParams> = {
-  type: "TaskStatusNotificationParams",
-  validate: validateTaskStatusNotificationParams,
-};
-
 // ---------------------------------------------------------------------------------------------
-// Client
+// The client: client-engine.ts over this set's types and profile
 
-/** The wait machine of task-wait.ts as this set runs it. */
-type Wait = TaskWait<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
-type WaitPayload = GetTaskPayloadResult;
-type WaitAnswer = never;
-type WaitHandlers = undefined;
+/** This set's types, as client-engine.ts is generic over them. */
+type Types = {
+  snapshot: TaskSnapshot;
+  task: Task;
+  created: CreateTaskResult;
+  result: WaitForTaskResult;
+  payload: GetTaskPayloadResult;
+  answer: never;
+  handlers: undefined;
+  augment: TaskMetadata;
+};
 
-class Client implements TasksClient {
-  readonly #send: TasksClientSend;
-  readonly #validateResults: boolean;
-  readonly #timeoutMs: number;
-  readonly #minPollMs: number;
-  readonly #maxPollMs: number;
-  readonly #meta: JsonObject | undefined;
-  readonly #onError: (error: unknown) => void;
-  readonly #waits = new Set<Wait>();
-  readonly #listeners = new Set<(task: TaskSnapshot) => void>();
-  readonly #unsubscribe: (() => void) | undefined;
-  readonly #waitClient: WaitClient<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers>;
-  #nextId = 1;
-  #closed = false;
+/** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
+const PROFILE: ClientProfile<Types> = {
+  methods: {
+    get: GET_TASK,
+    payload: GET_TASK_PAYLOAD,
+    list: LIST_TASKS,
+    cancel: CANCEL_TASK,
+  },
+  created: {
+    check: CREATE_TASK_RESULT,
+    flat: false,
+  },
+  isTerminalStatus,
+  resultTag: false,
+  fields: { ttl: "ttl", pollInterval: "pollInterval" },
+  list: { items: "tasks", nextCursor: "nextCursor" },
+  notification: { method: "notifications/tasks/status", check: STATUS_NOTIFICATION },
+  augment: { field: "task", check: { type: "TaskMetadata", validate: validateTaskMetadata } },
+  payloadDeliversInput: true,
+  errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
+};
 
-  constructor(options: TasksClientOptions) {
-    this.#send = options.send;
-    this.#validateResults = options.validateResults ?? true;
-    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
-    this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
-    this.#meta = options.meta;
-    this.#onError = options.onError ?? (() => {});
-    this.#waitClient = {
-      getTask: (taskId, signal) => this.getTask({ taskId }, { signal }),
-      getTaskPayload: (taskId, signal) => this.getTaskPayload({ taskId }, { signal }),
-      cancel: (taskId) => this.#cancelQuietly(taskId),
-      report: (error) => this.#report(error),
-      finished: (wait) => this.#waits.delete(wait),
-    };
-    const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
-    this.#unsubscribe = typeof unsubscribe === "function" ? unsubscribe : undefined;
-  }
-
+class Client extends TasksClientEngine<Types> implements TasksClient {
   getTask(params: GetTaskRequestParams, options?: TasksClientRequestOptions): Promise<GetTaskResult> {
-    return this.#call(GET_TASK, params, options);
+    return this.call(GET_TASK, params, options);
   }
 
   getTaskPayload(
     params: GetTaskPayloadRequestParams,
     options?: TasksClientRequestOptions,
   ): Promise<GetTaskPayloadResult> {
-    return this.#call(GET_TASK_PAYLOAD, params, options);
+    return this.call(GET_TASK_PAYLOAD, params, options);
   }
 
   listTasks(params?: PaginatedRequestParams, options?: TasksClientRequestOptions): Promise<ListTasksResult> {
-    return this.#call(LIST_TASKS, params, options);
+    return this.call(LIST_TASKS, params, options);
   }
 
   cancelTask(params: CancelTaskRequestParams, options?: TasksClientRequestOptions): Promise<CancelTaskResult> {
-    return this.#call(CANCEL_TASK, params, options);
+    return this.call(CANCEL_TASK, params, options);
   }
 
-  async *allTasks(
+  allTasks(
     params: PaginatedRequestParams = {},
     options?: TasksClientRequestOptions,
   ): AsyncGenerator<ListTasksResult["tasks"][number], void, undefined> {
-    const seen = new Set<string>();
-    let page = await this.listTasks(params, options);
-    for (;;) {
-      yield* page.tasks;
-      const cursor = page.nextCursor;
-      if (cursor === undefined) return;
-      // A cursor that comes back would page forever.
-      if (seen.has(cursor))
-        throw new InvalidResponseError("tasks/list", `the cursor ${JSON.stringify(cursor)} came back`, page);
-      seen.add(cursor);
-      page = await this.listTasks({ ...params, cursor }, options);
-    }
+    return this.pages(params, options);
   }
 
-  async createTask(
+  createTask(
     method: string,
     params: JsonObject,
     task: TaskMetadata = {},
     options: TasksClientRequestOptions = {},
   ): Promise<CreateTaskResult> {
-    const checked = validateTaskMetadata(task);
-    if (!checked.ok) throw new ValidationFailed("TaskMetadata", prefixed("/task", checked.errors));
-    const result = await this.#create(method, taskAugmented(params, task), options);
-    return this.#checkBody(CREATE_TASK_RESULT, result);
+    return this.createWith(method, params, task, options);
   }
-
-  waitForTask(taskId: string, options: WaitForTaskOptions = {}): Promise<WaitForTaskResult> {
-    return this.#wait(taskId, options, undefined);
-  }
-
-  async startToolCall(params: ToolCallParams, options: StartToolCallOptions = {}): Promise<ToolCallStart> {
-    const { task, ...requestOptions } = options;
-    if (task === undefined)
-      return { kind: "complete", result: await this.request("tools/call", { ...params }, requestOptions) };
-    const result = await this.#create("tools/call", taskAugmented({ ...params }, task), requestOptions);
-    // A receiver that does not run this tool as a task answers its plain result.
-    if (!Object.hasOwn(result, "task")) return { kind: "complete", result };
-    return { kind: "task", task: this.#checkBody(CREATE_TASK_RESULT, result).task };
-  }
-
-  async callTool(params: ToolCallParams, options: CallToolOptions = {}): Promise<JsonObject> {
-    const { timeoutMs, onTaskCreated, ...waitOptions } = options;
-    const start = await this.startToolCall(params, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(options.task !== undefined ? { task: options.task } : {}),
-    });
-    if (start.kind === "complete") return start.result;
-    onTaskCreated?.(start.task);
-    return this.#wait(start.task.taskId, waitOptions, snapshotOf(start.task));
-  }
-
-  request(method: string, params?: JsonObject, options: TasksClientRequestOptions = {}): Promise<JsonObject> {
-    return this.#request(method, params, options);
-  }
-
-  onTaskStatus(listener: (task: TaskSnapshot) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  handleNotification(notification: unknown): void {
-    if (this.#closed || !isObject(notification) || ownValue(notification, "method") !== "notifications/tasks/status")
-      return;
-    let task: TaskSnapshot;
-    try {
-      const params = ownValue(notification, "params");
-      if (!isObject(params))
-        throw new InvalidResponseError("notifications/tasks/status", "params is not an object", notification);
-      task = this.#checkBody(STATUS_NOTIFICATION, params);
-    } catch (error) {
-      // A notification answers nothing: an invalid one is dropped (and reported).
-      this.#report(error);
-      return;
-    }
-    for (const listener of this.#listeners) {
-      try {
-        listener(task);
-      } catch (error) {
-        this.#report(error);
-      }
-    }
-    for (const wait of this.#waits) if (wait.taskId === task.taskId) wait.observe(task);
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#unsubscribe?.();
-    this.#listeners.clear();
-    for (const wait of [...this.#waits]) wait.close();
-  }
-
-  // --- the machinery ---
-
-  #wait(taskId: string, options: WaitForTaskOptions, initial: TaskSnapshot | undefined): Promise<WaitForTaskResult> {
-    if (this.#closed) return Promise.reject(new TasksClientClosedError());
-    const wait: Wait = new TaskWait(WAIT_PROFILE, this.#waitClient, taskId, {
-      minPollMs: options.minPollMs ?? this.#minPollMs,
-      maxPollMs: options.maxPollMs ?? this.#maxPollMs,
-      cancelOnAbort: options.cancelOnAbort ?? true,
-      signal: options.signal,
-      onUpdate: options.onUpdate,
-      inputHandlers: undefined,
-    });
-    this.#waits.add(wait);
-    wait.start(initial);
-    return wait.promise;
-  }
-
-  /** A method of this set: params validated, the request sent, the result checked. */
-  async #call<P, R>(
-    spec: MethodSpec<P, R>,
-    params: P | undefined,
-    options: TasksClientRequestOptions = {},
-  ): Promise<R> {
-    const result = await this.#request(spec.method, checkParams(spec, params), options);
-    return this.#checkBody(spec.result, result);
-  }
-
-  /**
-   * Sends a request that may create a task. Abandoning it (the signal) rejects at once but does
-   * not stop the request: a task it creates anyway belongs to nobody, so it is cancelled.
-   */
-  #create(method: string, params: JsonObject, options: TasksClientRequestOptions): Promise<JsonObject> {
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const sending = this.#request(
-      method,
-      params,
-      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
-    );
-    return abandonable(sending, signal, (result) => {
-      const taskId = createdTaskId(result);
-      if (taskId !== undefined) this.#cancelQuietly(taskId);
-    });
-  }
-
-  /** Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError. */
-  async #request(
-    method: string,
-    params: JsonObject | undefined,
-    options: TasksClientRequestOptions,
-  ): Promise<JsonObject> {
-    if (this.#closed) throw new TasksClientClosedError();
-    const sent = this.#withMeta(params);
-    const request: TasksClientRequest = {
-      jsonrpc: "2.0",
-      id: this.#nextId++,
-      method,
-      ...(sent === undefined ? {} : { params: sent }),
-    };
-    return readResult(
-      await exchange(this.#send, request, {}, { ...options, timeoutMs: options.timeoutMs ?? this.#timeoutMs }),
-      request,
-    );
-  }
-
-  /** The params with the client's `meta` (a request's own `_meta` entries win). */
-  #withMeta(params: JsonObject | undefined): JsonObject | undefined {
-    if (this.#meta === undefined) return params;
-    return { ...params, _meta: { ...this.#meta, ...objectOr(ownValue(params ?? {}, "_meta")) } };
-  }
-
-  #checkBody<T>(check: BodyCheck<T>, body: JsonObject): T {
-    return this.#validateResults ? checkBody(check, body) : (body as T);
-  }
-
-  /** A best-effort `tasks/cancel`, for a task nobody waits for any more; a failure is only reported. */
-  #cancelQuietly(taskId: string): void {
-    this.cancelTask({ taskId }).then(
-      () => {},
-      (error: unknown) => this.#report(error),
-    );
-  }
-
-  #report(error: unknown): void {
-    try {
-      this.#onError(error);
-    } catch {
-      // An error hook that throws must not break the client.
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Waiting for a task
-
-/** What this revision's tasks tell a wait (see task-wait.ts). */
-const WAIT_PROFILE: TaskWaitProfile<TaskSnapshot, WaitForTaskResult, WaitPayload, WaitAnswer, WaitHandlers> = {
-  isTerminalStatus,
-  pollInterval: (task) => task.pollInterval,
-  expiry: expiryOf,
-  completed: (_task, payload) => payload(),
-  // The failure itself is what `tasks/result` answers: the request's JSON-RPC error (or a result saying why).
-  failed: (task, payload) =>
-    payload().then(
-      (result) => new TaskFailedError(task, undefined, result),
-      (error: unknown) =>
-        new TaskFailedError(task, error instanceof JsonRpcResponseError ? error.toJSON() : undefined, undefined, {
-          cause: error,
-        }),
-    ),
-  cancelled: (task) => new TaskCancelledError(task),
-  payloadDeliversInput: true,
-};
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-/** The id of the task a result created, if it created one. */
-function createdTaskId(result: JsonObject): string | undefined {
-  const task = ownValue(result, "task");
-  const taskId = isObject(task) ? ownValue(task, "taskId") : undefined;
-  return typeof taskId === "string" ? taskId : undefined;
-}
-
-/** The created task is a snapshot to start waiting from. */
-function snapshotOf(task: Task): TaskSnapshot {
-  return task;
-}
-
-/** When the task's retention ends: `createdAt` + `ttl` (undefined when unlimited or unreadable). */
-function expiryOf(task: TaskSnapshot): number | undefined {
-  const ttl = task.ttl;
-  const createdAt = Date.parse(task.createdAt);
-  return typeof ttl === "number" && !Number.isNaN(createdAt) ? createdAt + ttl : undefined;
 }

@@ -3,10 +3,11 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e9026242fc967c6b85e8ba17f0382f21d62814032edb1c8d9bc835d8ad291ae4 ec8a85b5e406db04daa1b6c1dac527696feadbf69e3a58de9331bdbe6390cdc7
+// Fingerprint: 8b90644c265706cba7f07b2ed6e16b948937e6e284256e37ff2f87dddd419aee 4f8e12ce70fed0e6afd3e37cc1d23f5f137bee3b2fd0d0bd85f0b42e1ffa3876
 
 export type * from "./types.js";
 export * from "./validators.js";
+export * as standardSchema from "./standard-schema.js";
 export * from "./status.js";
 export * from "./client.js";
 export * from "./server.js";

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9e6145f06196df897bdcedd2f616fb7da3be2734358f1fbd52859018941f3987 36a864cf07b9794401c2d391ebac902166fe14546c91a2795746f4d58b5183d7
+// Fingerprint: 23e4ce22ac3120afcb0aa8c71125df85948a0cbdd47a5430910f6670ed44760a 8742133e599c0feed1a37dd23888a74032d952481a73a5fd13ebfca253b9e67c
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -187,4 +187,85 @@ export function parseWith<T>(
   const errors: ValidationError[] = [];
   check(value, "", errors);
   throw new ValidationFailed(typeName, distinctErrors(errors));
+}
+
+/**
+ * The Standard Schema v1 interface (standardschema.dev), declared here as its authors ask
+ * libraries to do, so the set needs no dependency: any library that accepts a Standard Schema
+ * (form libraries, tRPC, Hono's validators...) accepts the objects of `standard-schema.ts`.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaV1.Props<Input, Output>;
+}
+
+export declare namespace StandardSchemaV1 {
+  interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown, options?: Options | undefined) => Result<Output> | Promise<Result<Output>>;
+    readonly types?: Types<Input, Output> | undefined;
+  }
+  type Result<Output> = SuccessResult<Output> | FailureResult;
+  interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+  interface FailureResult {
+    readonly issues: readonly Issue[];
+  }
+  interface Issue {
+    readonly message: string;
+    readonly path?: readonly (PropertyKey | PathSegment)[] | undefined;
+  }
+  interface PathSegment {
+    readonly key: PropertyKey;
+  }
+  interface Options {
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
+  interface Types<Input = unknown, Output = Input> {
+    readonly input: Input;
+    readonly output: Output;
+  }
+}
+
+/** A `validateX` function as a Standard Schema object: synchronous, one issue per validation error. */
+export function standardSchema<T>(validate: (value: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcp-tasks-gen",
+      validate(value: unknown): StandardSchemaV1.Result<T> {
+        const result = validate(value);
+        if (result.ok) return { value: result.value };
+        return {
+          issues: result.errors.map((e) => ({
+            message: e.message,
+            path: pathSegments(value, e.path),
+          })),
+        };
+      },
+    },
+  };
+}
+
+/**
+ * A JSON pointer into `value` as Standard Schema path keys: array indices as numbers, object keys as
+ * strings (the pointer alone cannot tell `/0` of an array from a key "0"; the value can).
+ */
+export function pathSegments(value: unknown, pointer: string): PropertyKey[] {
+  if (pointer === "") return [];
+  const keys: PropertyKey[] = [];
+  let current: unknown = value;
+  for (const token of pointer.slice(1).split("/")) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current) && /^(?:0|[1-9]\d*)$/.test(key)) {
+      keys.push(Number(key));
+      current = current[Number(key)];
+    } else {
+      keys.push(key);
+      current = isObject(current) ? ownValue(current, key) : undefined;
+    }
+  }
+  return keys;
 }

@@ -20,6 +20,7 @@ const OPTIONS = {
   annotation: { type: "string", multiple: true },
   allof: { type: "string" },
   emit: { type: "string" },
+  extension: { type: "string" },
   strict: { type: "boolean" },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },

@@ -7,13 +7,14 @@ import { VERSION } from "../version.js";
 export const HELP = `mcp-tasks-gen ${VERSION}: TypeScript bindings for the MCP Tasks protocol and elicitation, from their JSON Schemas.
 
 Usage:
-  mcp-tasks-gen init [--out DIR] [--emit js] [--set NAME]... [--force]
+  mcp-tasks-gen init [--out DIR] [--emit js] [--extension .mts] [--set NAME]... [--force]
                                       write a ${DEFAULT_CONFIG_FILE} naming the bundled
                                       schema sets (${BUNDLED_SET_NAMES.join(", ")});
                                       --out: where the generated folders go
                                       (default ${DEFAULT_INIT_OUT_DIR}); --set: only these sets;
                                       --force: replace an existing config; --config FILE: write
-                                      the config there instead
+                                      the config there instead; a project whose package.json
+                                      is not "type": "module" gets "extension": ".mts"
   mcp-tasks-gen [--force]             generate every set of ${DEFAULT_CONFIG_FILE}
   mcp-tasks-gen --check               write nothing; exit 1 if generated files are stale
   mcp-tasks-gen --schema FILE --out DIR [--force]
@@ -43,6 +44,9 @@ Options:
   --emit LANG       ts (default): TypeScript; js: JavaScript ES modules with .d.ts
                     declarations, for projects without a TypeScript build step;
                     overrides the config's "emit"
+  --extension EXT   .ts (default) or .mts: ES module files whatever the project's
+                    package.json says (with --emit js: .mjs + .d.mts), for CommonJS
+                    projects; overrides the config's "extension"
   --strict          lint warnings are errors: exit 2 and write nothing
   --force           (generating) delete what a user added to, or edited in, a generated
                     folder (one holding .mcp-tasks-gen.json) instead of refusing; it never

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { DEFAULT_CONFIG_FILE } from "../config/config.js";
-import { emitFlag } from "../config/from-flags.js";
+import { emitFlag, extensionFlag } from "../config/from-flags.js";
 import type { GeneratorError } from "../diagnostics.js";
 import { initProject, initReport } from "../init/init.js";
 import { EXIT, runCommand, type CommandStreams } from "./command.js";
@@ -11,6 +11,7 @@ const OPTIONS = {
   config: { type: "string" },
   out: { type: "string" },
   emit: { type: "string" },
+  extension: { type: "string" },
   set: { type: "string", multiple: true },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -26,12 +27,14 @@ export function initCommand(argv: readonly string[], streams: CommandStreams): P
     ({ values }) => {
       const cwd = process.cwd();
       const emit = emitFlag(values.emit);
+      const extension = extensionFlag(values.extension);
       const result = initProject({
         configPath: resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE),
         cwd,
         ...(values.out !== undefined ? { outDir: values.out } : {}),
         ...(values.set ? { sets: values.set } : {}),
         ...(emit ? { emit } : {}),
+        ...(extension ? { extension } : {}),
         ...(values.force ? { force: true } : {}),
       });
       out.write(initReport(result, cwd));

@@ -61,7 +61,7 @@ export const LINT_SETTINGS: readonly LintSetting[] = ["off", "warn"];
 export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
-export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit"];
+export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit", "extension"];
 export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint"];
 
 /**
@@ -82,6 +82,15 @@ export interface ChosenName {
 export type EmitLanguage = "ts" | "js";
 export const EMIT_LANGUAGES: readonly EmitLanguage[] = ["ts", "js"];
 
+/**
+ * The generated files' extension. `.ts` (default): modules whose format the host's package.json decides, ES
+ * modules in a `"type": "module"` project. `.mts`: ES modules whatever the host says, which a CommonJS project
+ * needs under `verbatimModuleSyntax` (its `.ts` files are CommonJS there, and cannot hold `import` syntax);
+ * with `emit: "js"` it means `.mjs` with `.d.mts`.
+ */
+export type ModuleExtension = ".ts" | ".mts";
+export const MODULE_EXTENSIONS: readonly ModuleExtension[] = [".ts", ".mts"];
+
 /** `json-schema`: every branch judges the whole value. `merged`: one object with the properties of all branches. */
 export type AllOfMode = "json-schema" | "merged";
 export const ALL_OF_MODES: readonly AllOfMode[] = ["json-schema", "merged"];
@@ -91,6 +100,8 @@ export interface UserConfig {
   readonly sets: readonly SchemaSetConfig[];
   /** What every set is generated as (default `ts`). */
   readonly emit?: EmitLanguage;
+  /** The generated files' extension (default `.ts`). */
+  readonly extension?: ModuleExtension;
 }
 
 /** A schema set with every path made absolute and the output folder decided. */
@@ -110,6 +121,8 @@ export interface ResolvedSet {
   readonly sourceNames?: Readonly<Record<string, string>>;
   /** TypeScript (default) or JavaScript with declarations. */
   readonly emit?: EmitLanguage;
+  /** `.mts`: ES module files whatever the host's package.json says (absent: `.ts`). */
+  readonly extension?: ".mts";
   /** Where the set is written in the config (`#/sets/0`); absent for an ad-hoc `--schema` set. */
   readonly origin?: SourceLocation;
   /** Names chosen by JSON pointer (see ChosenName). */
@@ -180,6 +193,7 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...bindingsOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }),
       ...(set.bundled ? { sourceNames: bundledSchemaNames() } : {}),
       ...(config.emit && config.emit !== "ts" ? { emit: config.emit } : {}),
+      ...(config.extension === ".mts" ? { extension: ".mts" as const } : {}),
       origin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}` },
       ...(set.names ? { names: chosenNames(set.names, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/names` }) } : {}),
       ...(set.bundled ? { bundled: set.bundled } : {}),
@@ -316,7 +330,11 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     fail("/emit", `expected ${quoted(EMIT_LANGUAGES, " or ")} (TypeScript, or JavaScript ES modules with .d.ts declarations), got ${kindOf(root.emit)}`);
   }
   const emit = root.emit as EmitLanguage | undefined;
-  return { ...(outDir ? { outDir } : {}), sets, ...(emit ? { emit } : {}) };
+  if ("extension" in root && !MODULE_EXTENSIONS.includes(root.extension as ModuleExtension)) {
+    fail("/extension", `expected ${quoted(MODULE_EXTENSIONS, " or ")} (.mts: ES module files whatever the project's package.json says), got ${kindOf(root.extension)}`);
+  }
+  const extension = root.extension as ModuleExtension | undefined;
+  return { ...(outDir ? { outDir } : {}), sets, ...(emit ? { emit } : {}), ...(extension ? { extension } : {}) };
 
   /** A set's `names`: `file#/pointer` keys, each mapped to a distinct TypeScript name. */
   function namesFrom(value: unknown, at: string): Record<string, string> {

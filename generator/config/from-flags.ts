@@ -11,12 +11,14 @@ import {
   DEFAULT_CONFIG_FILE,
   displayPath,
   EMIT_LANGUAGES,
+  MODULE_EXTENSIONS,
   readConfigFile,
   splitNameKey,
   unusableName,
   type AllOfMode,
   type ChosenName,
   type EmitLanguage,
+  type ModuleExtension,
   type ResolvedConfig,
   type ResolvedSet,
 } from "./config.js";
@@ -31,6 +33,7 @@ export interface ConfigFlags {
   readonly annotation?: string[];
   readonly allof?: string;
   readonly emit?: string;
+  readonly extension?: string;
 }
 
 /**
@@ -43,11 +46,16 @@ export function configFromFlags(
 ): ResolvedConfig {
   const allOf = allOfFlag(values.allof);
   const emit = emitFlag(values.emit);
+  const extension = extensionFlag(values.extension);
   const config = configWithoutMode(values, options.needsOut);
-  if (allOf === undefined && emit === undefined) return config;
+  if (allOf === undefined && emit === undefined && extension === undefined) return config;
   return {
     ...config,
-    sets: config.sets.map((set) => ({ ...set, ...(allOf ? { allOf } : {}), ...(emit ? { emit } : {}) })),
+    sets: config.sets.map((set) => {
+      const { extension: _configured, ...rest } = set;
+      const chosen = extension ?? set.extension;
+      return { ...rest, ...(allOf ? { allOf } : {}), ...(emit ? { emit } : {}), ...(chosen === ".mts" ? { extension: ".mts" as const } : {}) };
+    }),
   };
 }
 
@@ -193,6 +201,13 @@ export function allOfFlag(allOf: string | undefined): AllOfMode | undefined {
 }
 
 /** `--emit LANG`, checked; undefined when not given. */
+export function extensionFlag(extension: string | undefined): ModuleExtension | undefined {
+  if (extension !== undefined && !MODULE_EXTENSIONS.includes(extension as ModuleExtension)) {
+    throw new GeneratorError(undefined, `--extension expects ${MODULE_EXTENSIONS.join(" or ")}, got "${extension}"`, "config");
+  }
+  return extension as ModuleExtension | undefined;
+}
+
 export function emitFlag(emit: string | undefined): EmitLanguage | undefined {
   if (emit !== undefined && !EMIT_LANGUAGES.includes(emit as EmitLanguage)) {
     throw new GeneratorError(undefined, `--emit expects ${EMIT_LANGUAGES.join(" or ")}, got "${emit}"`, "config");

@@ -31,8 +31,11 @@ export function checkDefinitionNames(
     // types.ts declares the definitions; index.ts re-exports the others. The static modules
     // (templates/runtime/) are not passed here: index.ts does not re-export them, and what of
     // them is public, the emitted modules re-export by name.
-    if (module.file === "types" || module.file === "index") continue;
-    for (const name of exportedNames(module.code)) if (!exporter.has(name)) exporter.set(name, module.file);
+    // standard-schema.ts exports one value per definition, under the definition's own name, and
+    // index.ts re-exports it as a namespace: only that namespace's name can clash.
+    if (module.file === "types" || module.file === "standard-schema") continue;
+    const names = module.file === "index" ? namespaceExports(module.code) : exportedNames(module.code);
+    for (const name of names) if (!exporter.has(name)) exporter.set(name, module.file);
   }
   const shadowing = new Map<string, string>();
   for (const module of modules) {
@@ -149,6 +152,11 @@ function importedNamesFromOtherModules(code: string): string[] {
 }
 
 /** The names a generated module exports (top-level declarations and `export { ... }` lists). */
+/** The names of `export * as name from "..."` lines. */
+function namespaceExports(code: string): string[] {
+  return [...code.matchAll(/^export \* as ([A-Za-z_$][\w$]*) from /gm)].map((m) => m[1]!);
+}
+
 export function exportedNames(code: string): string[] {
   const names: string[] = [];
   const declaration = /^export (?:declare )?(?:abstract )?(?:async )?(?:function\*?|class|interface|type|enum|const|let|var|namespace) +([A-Za-z_$][\w$]*)/gm;

@@ -5,9 +5,9 @@
  * installed package, see bundled.ts), so it works unchanged on every machine.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, lstatSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { DEFAULT_CONFIG_FILE, sourcePath, type EmitLanguage } from "../config/config.js";
+import { DEFAULT_CONFIG_FILE, sourcePath, type EmitLanguage, type ModuleExtension } from "../config/config.js";
 import { GeneratorError } from "../diagnostics.js";
 import { kindOf } from "../output/ownership.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "./bundled.js";
@@ -25,6 +25,8 @@ export interface InitOptions {
   /** Bundled sets to configure (default: all of them, in catalogue order). */
   readonly sets?: readonly string[];
   readonly emit?: EmitLanguage;
+  /** The files' extension (default: `.mts` when the project's package.json is not `"type": "module"`, else `.ts`). */
+  readonly extension?: ModuleExtension;
   /** Replace an existing config file. */
   readonly force?: boolean;
 }
@@ -35,6 +37,9 @@ export interface InitResult {
   readonly outDir: string;
   readonly sets: readonly string[];
   readonly emit: EmitLanguage;
+  readonly extension: ModuleExtension;
+  /** Why `extension` is `.mts` when the user did not ask: the package.json that made it so. */
+  readonly extensionReason?: string;
 }
 
 /** The JSON Schema of the config, at the root of the installed package: editors complete and check the config with it. */
@@ -53,7 +58,13 @@ export function configSchemaReference(configDir: string, projectDir: string): st
 }
 
 /** The config `init` writes, as text. */
-export function initConfigText(options: { schema: string; outDir: string; sets: readonly string[]; emit: EmitLanguage }): string {
+export function initConfigText(options: {
+  schema: string;
+  outDir: string;
+  sets: readonly string[];
+  emit: EmitLanguage;
+  extension: ModuleExtension;
+}): string {
   const config = {
     $schema: options.schema,
     $comment: [
@@ -62,11 +73,13 @@ export function initConfigText(options: { schema: string; outDir: string; sets: 
       "$schema: the config's JSON Schema in the installed package, so editors complete and check this file.",
       "Paths are relative to this file. outDir: one folder per set goes below it.",
       'emit: "ts" (TypeScript) or "js" (JavaScript ES modules with .d.ts declarations).',
+      'extension: ".ts", or ".mts" for ES module files in a project whose package.json is not "type": "module" (.mjs + .d.mts with emit "js").',
       'sets: "bundled" sets ship with mcp-tasks-gen (delete those you do not need); for your own schema files write',
       '{ "name": "my-set", "schemas": ["my.schema.json"], "remotes": { "https://example.com/remote.json": "local-copy.json" } }.',
     ].join(" "),
     outDir: options.outDir,
     emit: options.emit,
+    extension: options.extension,
     sets: options.sets.map((name) => ({ $comment: BUNDLED_SETS[name]!.description, name, bundled: name })),
   };
   return `${JSON.stringify(config, null, 2)}\n`;
@@ -90,9 +103,37 @@ export function initProject(options: InitOptions): InitResult {
   // Relative to the config, so the config means the same on every machine (an absolute path elsewhere stays absolute).
   const outDir = isAbsolute(rel) ? outAbsolute : rel.split(sep).join("/");
   const emit = options.emit ?? "ts";
+  const host = hostModuleFormat(options.cwd);
+  const extension = options.extension ?? (host.esm ? ".ts" : ".mts");
   const schema = configSchemaReference(configDir, options.cwd);
-  writeConfig(options.configPath, initConfigText({ schema, outDir, sets, emit }), options.force === true, shown(options.configPath, options.cwd));
-  return { configPath: options.configPath, outDir, sets, emit };
+  const text = initConfigText({ schema, outDir, sets, emit, extension });
+  writeConfig(options.configPath, text, options.force === true, shown(options.configPath, options.cwd));
+  const reason = options.extension === undefined && !host.esm ? host.reason : undefined;
+  return { configPath: options.configPath, outDir, sets, emit, extension, ...(reason ? { extensionReason: reason } : {}) };
+}
+
+/**
+ * Whether the project's `.ts` files are ES modules: Node (and TypeScript under NodeNext) decide by the
+ * nearest package.json's `"type"`, and anything but `"module"` (npm init writes `"commonjs"`) means
+ * CommonJS. Read from the folder init runs in, upwards.
+ */
+export function hostModuleFormat(cwd: string): { esm: boolean; reason: string } {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(readFileSync(file, "utf8")) as { type?: unknown }).type;
+      } catch {
+        type = undefined;
+      }
+      const shownFile = shown(file, cwd);
+      return type === "module"
+        ? { esm: true, reason: `${shownFile} says "type": "module"` }
+        : { esm: false, reason: `${shownFile} ${type === undefined ? 'has no "type"' : `says "type": ${JSON.stringify(type)}`}, so its .ts files are CommonJS` };
+    }
+    if (dirname(dir) === dir) return { esm: false, reason: "no package.json was found, so .ts files are CommonJS" };
+  }
 }
 
 /**
@@ -150,11 +191,15 @@ export function initReport(result: InitResult, cwd: string): string {
   const defaultConfig = config === DEFAULT_CONFIG_FILE;
   const withConfig = defaultConfig ? "" : ` --config ${config}`;
   const out = shown(resolve(dirname(result.configPath), result.outDir), cwd);
-  const language = result.emit === "js" ? "JavaScript (.js + .d.ts)" : "TypeScript";
+  const mts = result.extension === ".mts";
+  const language = result.emit === "js" ? `JavaScript (${mts ? ".mjs + .d.mts" : ".js + .d.ts"})` : `TypeScript${mts ? " (.mts)" : ""}`;
   const generate = `npx mcp-tasks-gen${withConfig}`;
   const check = `${generate} --check`;
   return [
     `wrote ${config} (sets ${result.sets.join(", ")}; ${language} into ${out}/)`,
+    ...(result.extensionReason
+      ? [`"extension": ".mts": ${result.extensionReason}; .mts files are ES modules in any project (import them from CommonJS with Node 20.19 or later)`]
+      : []),
     "",
     "Next:",
     `  ${generate.padEnd(check.length)}   generate ${out}/<set>/`,

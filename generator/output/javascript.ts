@@ -109,14 +109,17 @@ export async function emitJavaScript(sets: readonly SetSources[]): Promise<(Modu
   return sets.map((set) => {
     if (!set.javascript) return undefined;
     return set.modules.flatMap((m): ModuleSource[] => {
-      const base = m.name.replace(/\.ts$/, "");
-      const js = emitted.get(join(set.outDir, `${base}.js`));
-      const dts = emitted.get(join(set.outDir, `${base}.d.ts`));
-      if (js === undefined || dts === undefined) throw new Error(`the TypeScript compiler emitted nothing for ${m.name}`);
+      // `x.ts` compiles to `x.js` + `x.d.ts`, `x.mts` to `x.mjs` + `x.d.mts`.
+      const [base, js, dts] = m.name.endsWith(".mts")
+        ? [m.name.slice(0, -4), ".mjs", ".d.mts"]
+        : [m.name.replace(/\.ts$/, ""), ".js", ".d.ts"];
+      const script = emitted.get(join(set.outDir, `${base}${js}`));
+      const declarations = emitted.get(join(set.outDir, `${base}${dts}`));
+      if (script === undefined || declarations === undefined) throw new Error(`the TypeScript compiler emitted nothing for ${m.name}`);
       const comment = moduleComment(ts, m.name, m.code);
-      const declaration = { name: `${base}.d.ts`, code: withModuleComment(comment, restoreBlankLines(dts)) };
-      if (declaresOnly(js)) return [declaration];
-      return [{ name: `${base}.js`, code: withModuleComment(comment, restoreBlankLines(js)) }, declaration];
+      const declaration = { name: `${base}${dts}`, code: withModuleComment(comment, restoreBlankLines(declarations)) };
+      if (declaresOnly(script)) return [declaration];
+      return [{ name: `${base}${js}`, code: withModuleComment(comment, restoreBlankLines(script)) }, declaration];
     });
   });
 }

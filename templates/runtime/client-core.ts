@@ -159,7 +159,12 @@ export class TasksClientClosedError extends Error {
 export interface BodyCheck<T> {
   readonly type: string;
   readonly validate: (value: unknown) => ValidationResult<T>;
-  /** Checks `_meta` apart from the rest, for a schema with no room for it (see the module comment). */
+  /**
+   * Checks `_meta` apart from the rest, for a schema with no room for it: every result (and
+   * notification) may carry `_meta`, but under JSON Schema's `allOf` a branch closed with
+   * `additionalProperties: false` rejects it. `_meta` is checked against the definition the schema's
+   * other branch declares, the rest with the type's own validator, and the value keeps its `_meta`.
+   */
   readonly meta?: (value: unknown) => ValidationResult<unknown>;
 }
 

@@ -181,3 +181,84 @@ export function parseWith<T>(
   check(value, "", errors);
   throw new ValidationFailed(typeName, distinctErrors(errors));
 }
+
+/**
+ * The Standard Schema v1 interface (standardschema.dev), declared here as its authors ask
+ * libraries to do, so the set needs no dependency: any library that accepts a Standard Schema
+ * (form libraries, tRPC, Hono's validators...) accepts the objects of `standard-schema.ts`.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaV1.Props<Input, Output>;
+}
+
+export declare namespace StandardSchemaV1 {
+  interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown, options?: Options | undefined) => Result<Output> | Promise<Result<Output>>;
+    readonly types?: Types<Input, Output> | undefined;
+  }
+  type Result<Output> = SuccessResult<Output> | FailureResult;
+  interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+  interface FailureResult {
+    readonly issues: readonly Issue[];
+  }
+  interface Issue {
+    readonly message: string;
+    readonly path?: readonly (PropertyKey | PathSegment)[] | undefined;
+  }
+  interface PathSegment {
+    readonly key: PropertyKey;
+  }
+  interface Options {
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
+  interface Types<Input = unknown, Output = Input> {
+    readonly input: Input;
+    readonly output: Output;
+  }
+}
+
+/** A `validateX` function as a Standard Schema object: synchronous, one issue per validation error. */
+export function standardSchema<T>(validate: (value: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcp-tasks-gen",
+      validate(value: unknown): StandardSchemaV1.Result<T> {
+        const result = validate(value);
+        if (result.ok) return { value: result.value };
+        return {
+          issues: result.errors.map((e) => ({
+            message: e.message,
+            path: pathSegments(value, e.path),
+          })),
+        };
+      },
+    },
+  };
+}
+
+/**
+ * A JSON pointer into `value` as Standard Schema path keys: array indices as numbers, object keys as
+ * strings (the pointer alone cannot tell `/0` of an array from a key "0"; the value can).
+ */
+export function pathSegments(value: unknown, pointer: string): PropertyKey[] {
+  if (pointer === "") return [];
+  const keys: PropertyKey[] = [];
+  let current: unknown = value;
+  for (const token of pointer.slice(1).split("/")) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current) && /^(?:0|[1-9]\d*)$/.test(key)) {
+      keys.push(Number(key));
+      current = current[Number(key)];
+    } else {
+      keys.push(key);
+      current = isObject(current) ? ownValue(current, key) : undefined;
+    }
+  }
+  return keys;
+}

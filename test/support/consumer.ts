@@ -32,9 +32,23 @@ const urlElicitation = { serverName: "files", threadId: "th-1", mode: "url", mes
 const smsElicitation = { serverName: "files", threadId: "th-1", mode: "sms", message: "Sign in" };
 `;
 
-/** The TypeScript consumer: `app.ts` of the project. */
-export function consumerTypeScript(base: string): string {
-  return `import {
+/**
+ * How the consumer is written for its host. `esm`: ES module syntax (an ESM project, a bundler
+ * project, or a CommonJS project without `verbatimModuleSyntax`, where tsc turns it into `require`).
+ * `commonjs-verbatim`: a CommonJS project under `verbatimModuleSyntax`, whose files cannot hold
+ * `import`/`export` syntax: `import x = require(...)` and `export =`. `extension`: how the generated
+ * modules are imported (`.js` for `.ts` files, `.mjs` for `.mts`).
+ */
+export interface ConsumerStyle {
+  readonly host: "esm" | "commonjs-verbatim";
+  readonly extension: ".js" | ".mjs";
+}
+
+const ESM_STYLE: ConsumerStyle = { host: "esm", extension: ".js" };
+
+function consumerImports(base: string, { host, extension }: ConsumerStyle): string {
+  if (host === "esm") {
+    return `import {
   createTasksClient,
   createTasksServer,
   matchStatus,
@@ -44,12 +58,30 @@ export function consumerTypeScript(base: string): string {
   type DetailedTask,
   type TasksClientSend,
   type TaskStatus,
-} from "${base}/ext-tasks-draft/index.js";
-import { validateTask, type Task } from "${base}/tasks-2025-11-25/index.js";
+} from "${base}/ext-tasks-draft/index${extension}";
+import { validateTask, type Task } from "${base}/tasks-2025-11-25/index${extension}";
 import {
   validateMcpServerElicitationRequestParams,
   type McpServerElicitationRequestParams,
-} from "${base}/elicitation-codex/index.js";
+} from "${base}/elicitation-codex/index${extension}";`;
+  }
+  // require() of the generated ES modules: Node 20.19+ (README › Module formats).
+  return `import ext = require("${base}/ext-tasks-draft/index${extension}");
+import tasks2025 = require("${base}/tasks-2025-11-25/index${extension}");
+import codex = require("${base}/elicitation-codex/index${extension}");
+const { createTasksClient, createTasksServer, matchStatus, parseGetTaskResult, validateGetTaskResult, ValidationFailed } = ext;
+type DetailedTask = ext.DetailedTask;
+type TasksClientSend = ext.TasksClientSend;
+type TaskStatus = ext.TaskStatus;
+const { validateTask } = tasks2025;
+type Task = tasks2025.Task;
+const { validateMcpServerElicitationRequestParams } = codex;
+type McpServerElicitationRequestParams = codex.McpServerElicitationRequestParams;`;
+}
+
+/** The TypeScript consumer: `app.ts` of the project. */
+export function consumerTypeScript(base: string, style: ConsumerStyle = ESM_STYLE): string {
+  const code = `${consumerImports(base, style)}
 ${VALUES}
 /** Exhaustive over the statuses: leaving one out does not compile. */
 export function describeTask(task: DetailedTask): string {
@@ -121,6 +153,11 @@ export async function run() {
   };
 }
 `;
+  if (style.host === "esm") return code;
+  // A CommonJS module under verbatimModuleSyntax exports with "export =", never with "export" on a declaration.
+  return `${code.replace(/^export /gm, "")}
+export = { run, describeTask, notAStatus, noTtl, noUrl, missingHandler };
+`;
 }
 
 /** The JavaScript consumer: `app.mjs` of a project without a TypeScript build step. */
@@ -178,9 +215,10 @@ export async function run() {
 `;
 }
 
-/** A plain-node script that runs a consumer module and prints its summary as JSON. */
-export function runnerScript(module: string): string {
-  return `import { run } from "${module}";
+/** A plain-node script that runs a consumer module (an ES module, or CommonJS through its default export) and prints its summary as JSON. */
+export function runnerScript(module: string, { commonJs = false }: { commonJs?: boolean } = {}): string {
+  const load = commonJs ? `import app from "${module}";\nconst { run } = app;` : `import { run } from "${module}";`;
+  return `${load}
 console.log(JSON.stringify(await run()));
 `;
 }

@@ -291,8 +291,8 @@ export interface CompareOptions {
 
 type ValidatorModule = Record<string, (value: unknown) => unknown>;
 
-/** Transpiles the set's modules to JavaScript beside them (`js/`) and imports its validators. */
-async function importValidators(set: GeneratedSchemaSet): Promise<ValidatorModule> {
+/** Transpiles the set's modules to JavaScript beside them (`js/`) and imports one of them (default: its validators). */
+export async function importSetModule(set: GeneratedSchemaSet, module = "validators"): Promise<Record<string, unknown>> {
   const folder = join(set.dir, "js");
   mkdirSync(folder, { recursive: true });
   for (const file of set.files) {
@@ -303,7 +303,7 @@ async function importValidators(set: GeneratedSchemaSet): Promise<ValidatorModul
     }).outputText;
     writeFileSync(join(folder, file.name.replace(/\.ts$/, ".js")), js);
   }
-  return (await import(pathToFileURL(join(folder, "validators.js")).href)) as ValidatorModule;
+  return (await import(pathToFileURL(join(folder, `${module}.js`)).href)) as Record<string, unknown>;
 }
 
 /** Runs `f`, turning an exception (a stack overflow, say) into its message. */
@@ -328,7 +328,7 @@ export interface Example {
  * exponentially with depth), where `compareWithAjv` cannot be the judge.
  */
 export async function checkExamples(set: GeneratedSchemaSet, examples: readonly Example[]): Promise<Disagreement[]> {
-  const module = await importValidators(set);
+  const module = (await importSetModule(set)) as ValidatorModule;
   const disagreements: Disagreement[] = [];
   for (const { definition, value, valid } of examples) {
     const [is, validate, parse] = ["is", "validate", "parse"].map((prefix) => module[`${prefix}${definition}`]);
@@ -365,7 +365,7 @@ function judgeValidators(
 export async function compareWithAjv(set: GeneratedSchemaSet, options: CompareOptions = {}): Promise<OracleComparison> {
   const runs = options.runs ?? 100;
   const seed = options.seed ?? 11;
-  const module = await importValidators(set);
+  const module = (await importSetModule(set)) as ValidatorModule;
   const ajv = oracleAjv(set.dialect, set.documents);
   const constants = constantsOf(set);
   const disagreements: Disagreement[] = [];

@@ -20,8 +20,8 @@ export interface InputHandlerType {
   readonly method: string;
   /** The handler's params type (`ElicitRequestParams`, or `ListRootsRequest["params"]` when optional). */
   readonly params: string;
-  /** What the handler is called with (`request.params`, or `undefined` for a request without params). */
-  readonly argument: string;
+  /** The handler is called with the request's `params` (false: with `undefined`, the request has none). */
+  readonly passesParams: boolean;
   /** The handler's result type (`ElicitResult`; the whole response type when no variant pairs with the request). */
   readonly result: string;
   /** Without a handler the request is answered `{ action: "cancel" }` (elicitation), instead of failing the wait. */
@@ -86,7 +86,7 @@ export function inputRouting(model: Model, inputVariant: string, requestsField: 
     handlers.push({
       method: methodName,
       params: paramsType,
-      argument: params ? "request.params" : "undefined",
+      passesParams: Boolean(params),
       result,
       cancelByDefault: isElicitation,
       checksForm: isElicitation && checksForms,

@@ -1,13 +1,15 @@
 /**
- * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-core.ts`,
- * rendered from `templates/client.ts.hbs` with a `ClientView` built from the features its schema implies.
+ * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-engine.ts`
+ * (the client itself) and `client-core.ts`, rendered from `templates/client.ts.hbs` with a `ClientView`
+ * built from the features its schema implies: the set's types, its `ClientProfile` as data, and a
+ * typed method per task method (see ARCHITECTURE.md, "Stubs").
  */
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
 import { definitionByName } from "../../ir/query.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import type { RouteRole } from "../../analyze/protocol/server-features.js";
-import { inputRouting, type InputRouting } from "../../analyze/protocol/client-input.js";
+import { inputRouting } from "../../analyze/protocol/client-input.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
 
 /** The client method of each task method, and what its comment says. */
@@ -28,9 +30,17 @@ export interface CheckView {
   readonly meta: string | false;
 }
 
+/** A body check the client declares as a constant (the created task, the status notification). */
+export interface NamedCheckView extends CheckView {
+  readonly name: string;
+  readonly doc: string | false;
+}
+
 /** One method of the client. */
 export interface ClientRouteView {
   readonly method: string;
+  /** Its key in the profile's `methods` (`get`). */
+  readonly role: RouteRole;
   /** The client's method (`getTask`) and the constant of its MethodSpec (`GET_TASK`). */
   readonly clientMethod: string;
   readonly spec: string;
@@ -44,59 +54,71 @@ export interface ClientRouteView {
   readonly result: CheckView;
 }
 
+/** One input handler typed by its request (see analyze/protocol/client-input.ts). */
+export interface InputHandlerView {
+  readonly method: string;
+  readonly params: string;
+  readonly result: string;
+}
+
 /** Answering input requests, when the task shows them and `tasks/update` carries the answers. */
 export interface ClientInputView {
   readonly requestsField: string;
   readonly responsesField: string;
-  readonly updateParams: string;
-  readonly validate: string;
-  readonly requestType: string;
-  readonly responseType: string;
-  /** Handlers typed per input method (see analyze/protocol/client-input.ts), or untyped. */
-  readonly typed:
-    | {
-        readonly handlers: readonly Omit<InputRouting["handlers"][number], "checksForm">[];
-        readonly checksForms: boolean;
-        readonly formMethod: string | false;
-      }
-    | false;
+  /** Handlers typed per input method, or untyped (by method name). */
+  readonly typed: readonly InputHandlerView[] | false;
+  /** The profile's typed routing as an object literal (ClientInput["routing"] in client-engine.ts), or untyped. */
+  readonly routing: string | false;
 }
 
-/** What `client.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts). */
+/**
+ * What `client.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts).
+ * The template holds only what the schema decides: imports, the API's types bound to the set's,
+ * the profile as data, and a typed method per task method over `client-engine.ts`.
+ */
 export interface ClientView {
   readonly methodList: string;
   readonly notes: readonly string[];
-  /** Bodies whose `_meta` is checked apart, for the module comment. */
-  readonly metaApartTypes: string;
-  readonly metaApartNote: boolean;
   /** Some `_meta` is only "an object" (`validateMetaObject`). */
   readonly metaObject: boolean;
   readonly typeImports: readonly string[];
   readonly validatorImports: readonly string[];
+  readonly engineImports: readonly string[];
+  /** Some declaration names `JsonObject` (the extension's `_meta`, untyped handlers, `createTask`). */
+  readonly usesJsonObject: boolean;
   readonly taskType: string;
   /** What `tasks/get` shows: the per-status union, or the task. */
   readonly snapshotType: string;
+  readonly completedResultType: string;
+  /** The types client-engine.ts is generic over (ClientTypes), `never`/`undefined` where the set lacks the part. */
+  readonly payloadType: string;
+  readonly answerType: string;
+  readonly handlersType: string;
+  readonly augmentType: string;
+  /** What TasksClientOptions and WaitForTaskOptions extend in client-engine.ts. */
+  readonly optionsBase: string;
+  readonly waitOptionsBase: string;
+  /** The task's poll interval field, for the docs. */
+  readonly pollField: string;
   readonly routes: readonly ClientRouteView[];
-  readonly taskMethods: readonly string[];
-  readonly payload: { readonly result: { readonly type: string } } | false;
-  readonly cancel: boolean;
-  readonly list:
-    | { readonly method: string; readonly params: string; readonly result: { readonly type: string }; readonly items: string; readonly nextCursor: string | false }
-    | false;
+  readonly checks: readonly NamedCheckView[];
+  readonly list: { readonly params: string; readonly item: string; readonly fields: string } | false;
   readonly resultTag: boolean;
   readonly extension: boolean;
-  readonly ttlField: string;
-  readonly pollField: string | false;
+  /** The task methods (JSON), whose `Mcp-Name` routing header is `params.taskId`. */
+  readonly taskMethods: string;
   readonly flatCreate: boolean;
-  readonly createResult: CheckView;
-  readonly createdDetailed: CheckView | false;
-  readonly detailed: { readonly union: string; readonly inlined: readonly { readonly status: string; readonly field: string }[] } | false;
-  readonly completedField: string | false;
-  readonly completedResultType: string;
-  readonly failedField: string | false;
+  readonly createResult: { readonly type: string };
+  /** The per-status union and the field each status inlines (JSON), when snapshots inline outcomes. */
+  readonly detailed: { readonly union: string; readonly inlined: string } | false;
+  /** The profile's `fields` (JSON): ttl, poll interval, inlined result and error. */
+  readonly fields: string;
   readonly payloadDeliversInput: boolean;
   readonly input: ClientInputView | false;
-  readonly notification: (CheckView & { readonly method: string }) | false;
+  /** The method whose accepting answers are checked against their form. */
+  readonly formMethod: string | false;
+  /** The status notification's method. */
+  readonly notification: string | false;
   readonly augment: { readonly field: string; readonly type: string; readonly validate: string } | false;
   readonly taskSupport: { readonly type: string } | false;
 }
@@ -106,15 +128,24 @@ const CHECK = { type: true, validate: true, meta: true } as const;
 export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   methodList: true,
   notes: true,
-  metaApartTypes: true,
-  metaApartNote: true,
   metaObject: true,
   typeImports: true,
   validatorImports: true,
+  engineImports: true,
+  usesJsonObject: true,
   taskType: true,
   snapshotType: true,
+  completedResultType: true,
+  payloadType: true,
+  answerType: true,
+  handlersType: true,
+  augmentType: true,
+  optionsBase: true,
+  waitOptionsBase: true,
+  pollField: true,
   routes: {
     method: true,
+    role: true,
     clientMethod: true,
     spec: true,
     doc: true,
@@ -125,32 +156,19 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
     stripMeta: true,
     result: CHECK,
   },
-  taskMethods: true,
-  payload: { result: { type: true } },
-  cancel: true,
-  list: { method: true, params: true, result: { type: true }, items: true, nextCursor: true },
+  checks: { ...CHECK, name: true, doc: true },
+  list: { params: true, item: true, fields: true },
   resultTag: true,
   extension: true,
-  ttlField: true,
-  pollField: true,
+  taskMethods: true,
   flatCreate: true,
-  createResult: CHECK,
-  createdDetailed: CHECK,
-  detailed: { union: true, inlined: { status: true, field: true } },
-  completedField: true,
-  completedResultType: true,
-  failedField: true,
+  createResult: { type: true },
+  detailed: { union: true, inlined: true },
+  fields: true,
   payloadDeliversInput: true,
-  input: {
-    requestsField: true,
-    responsesField: true,
-    updateParams: true,
-    validate: true,
-    requestType: true,
-    responseType: true,
-    typed: { handlers: { method: true, params: true, argument: true, result: true, cancelByDefault: true }, checksForms: true, formMethod: true },
-  },
-  notification: { ...CHECK, method: true },
+  input: { requestsField: true, responsesField: true, typed: { method: true, params: true, result: true }, routing: true },
+  formMethod: true,
+  notification: true,
   augment: { field: true, type: true, validate: true },
   taskSupport: { type: true },
 });
@@ -166,13 +184,13 @@ export function emitClient(model: Model): EmittedClient | undefined {
   const features = clientFeatures(model);
   if (!features) return undefined;
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client-core", "task-wait", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client-core", "task-wait", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 
 export function clientView(f: ClientFeatures, model: Model): ClientView {
   const s = f.server;
-  const { get, payload, update, list } = s.byRole;
+  const { get, payload, update } = s.byRole;
   if (!get) throw new GeneratorError(undefined, "client stub: the set has no tasks/get");
   const detailed = s.detailed;
   const variantField = (source: "result" | "error" | "inputRequests") => detailed?.variants.find((v) => v.source === source);
@@ -205,10 +223,8 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const completedVariant = completed ? variantName(completed.status) : undefined;
   if (completedVariant) typeImports.add(completedVariant);
   const inputVariant = input ? variantName(input.status) : undefined;
-  const routing =
-    update && input?.field && s.responsesField && inputVariant ? inputRouting(model, inputVariant, input.field, update.params, s.responsesField) : undefined;
-  // Only handlers typed per method name the input requests' type (`requestType`).
-  if (routing && inputVariant) typeImports.add(inputVariant);
+  const answering = update && input?.field && s.responsesField && inputVariant ? { requestsField: input.field, responsesField: s.responsesField } : undefined;
+  const routing = answering && update && inputVariant ? inputRouting(model, inputVariant, answering.requestsField, update.params, answering.responsesField) : undefined;
   for (const name of routing?.imports ?? []) typeImports.add(name);
   if (f.augment) {
     typeImports.add(f.augment.type);
@@ -219,67 +235,114 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     validatorImports.add(`is${f.taskSupport.type}`);
   }
 
-  // A created task already finished, with its outcome inlined as tasks/get shows it (see the template).
+  // A created task already finished, with its outcome inlined as tasks/get shows it (see client-engine.ts).
   const unionRejectsMeta = detailed ? rejectsKey(definitionNode(model, detailed.union), "_meta", model.byId) : false;
-  const createdDetailed = detailed
-    ? { type: detailed.union, validate: `validate${detailed.union}`, meta: unionRejectsMeta ? metaValidator(f.createResult.metaApart) : false }
-    : false;
-  if (createdDetailed) validatorImports.add(createdDetailed.validate);
+  const checks: NamedCheckView[] = [{ name: "CREATE_TASK_RESULT", doc: false, ...checkData(f.createResult) }];
+  if (detailed) {
+    const meta = unionRejectsMeta ? metaValidator(f.createResult.metaApart) : false;
+    checks.push({
+      name: "CREATED_DETAILED_TASK",
+      doc: `A created task that already carries what its status inlines in \`tasks/get\`: checked as the ${detailed.union} it is.`,
+      ...{ type: detailed.union, validate: `validate${detailed.union}`, meta },
+    });
+    validatorImports.add(`validate${detailed.union}`);
+  }
+  if (f.notification) checks.push({ name: "STATUS_NOTIFICATION", doc: false, ...checkData(f.notification) });
 
   // Methods in a reading order: look at a task, get its result, list, answer, cancel.
   const routes = [...f.routes].sort((a, b) => ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role)).map((route) => routeData(route));
   const metaApart = [...f.routes.map((r) => r.resultCheck), f.createResult, ...(f.notification ? [f.notification] : [])].filter((c) => c.metaApart);
+  const payloadRoute = routes.find((r) => r.role === "payload");
+  const listRoute = routes.find((r) => r.role === "list");
+  const typedInput = answering !== undefined && routing !== undefined;
+  const formMethod = typedInput ? routing.formMethod : false;
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
-    notes: notes(f),
-    metaApartTypes: metaApart.map((c) => c.type).join(", "),
-    metaApartNote: metaApart.length > 0,
-    metaObject: metaApart.some((c) => c.metaApart?.kind === "object"),
+    notes: [...notes(f), ...metaApartNote(metaApart.map((c) => c.type))],
+    metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
+    engineImports: engineImports({ answering: answering !== undefined, extension: s.extension, forms: formMethod !== false }),
+    usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput),
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
-    routes,
-    taskMethods: f.routes.map((r) => r.method),
-    payload: payload ? { result: { type: routeData(f.routes.find((r) => r.role === "payload")!).result.type } } : false,
-    cancel: s.byRole.cancel !== undefined,
-    list: list && f.listFields ? listView(routeData(f.routes.find((r) => r.role === "list")!), f.listFields) : false,
-    resultTag: f.resultTag,
-    extension: s.extension,
-    ttlField: s.ttlField,
-    pollField: s.pollField ?? false,
-    flatCreate: s.flatCreate,
-    createResult: checkData(f.createResult),
-    createdDetailed,
-    detailed: detailed
-      ? {
-          union: detailed.union,
-          inlined: detailed.variants.flatMap((v) => (v.field ? [{ status: v.status, field: v.field }] : [])),
-        }
-      : false,
-    completedField: completed?.field ?? false,
     completedResultType: completed?.field && completedVariant ? `${completedVariant}["${completed.field}"]` : payload ? payload.result : "never",
-    failedField: failed?.field ?? false,
-    payloadDeliversInput: Boolean(payload) && !(update && input?.field),
-    input:
-      update && input?.field && s.responsesField && inputVariant
+    payloadType: payloadRoute ? payloadRoute.result.type : "never",
+    answerType: answering && update ? `${update.params}["${answering.responsesField}"][string]` : "never",
+    handlersType: answering ? "InputHandlers" : "undefined",
+    augmentType: f.augment ? f.augment.type : "never",
+    optionsBase: s.extension ? "ExtensionClientOptions" : "ClientOptions",
+    waitOptionsBase: answering ? "InputWaitOptions<TaskSnapshot, InputHandlers>" : "WaitOptions<TaskSnapshot>",
+    pollField: s.pollField ?? "poll interval",
+    routes,
+    checks,
+    list:
+      listRoute && f.listFields
         ? {
-            requestsField: input.field,
-            responsesField: s.responsesField,
-            updateParams: update.params,
-            validate: update.validate,
-            requestType: `${inputVariant}["${input.field}"][string]`,
-            responseType: `${update.params}["${s.responsesField}"][string]`,
-            typed: routing
-              ? { handlers: routing.handlers.map(({ checksForm: _, ...handler }) => handler), checksForms: routing.checksForms, formMethod: routing.formMethod }
-              : false,
+            params: listRoute.params,
+            item: `${listRoute.result.type}["${f.listFields.items}"][number]`,
+            fields: literal({ items: f.listFields.items, ...(f.listFields.nextCursor ? { nextCursor: f.listFields.nextCursor } : {}) }),
           }
         : false,
-    notification: f.notification ? { ...checkData(f.notification), method: f.notification.method } : false,
+    resultTag: f.resultTag,
+    extension: s.extension,
+    taskMethods: literal(f.routes.map((r) => r.method)),
+    flatCreate: s.flatCreate,
+    createResult: { type: f.createResult.type },
+    detailed: detailed
+      ? { union: detailed.union, inlined: literal(detailed.variants.flatMap((v) => (v.field ? [{ status: v.status, field: v.field }] : []))) }
+      : false,
+    fields: literal({
+      ttl: s.ttlField,
+      ...(s.pollField ? { pollInterval: s.pollField } : {}),
+      ...(completed?.field ? { completed: completed.field } : {}),
+      ...(failed?.field ? { failed: failed.field } : {}),
+    }),
+    payloadDeliversInput: Boolean(payload) && !(update && input?.field),
+    input: answering
+      ? {
+          ...answering,
+          typed: routing ? routing.handlers.map(({ method, params, result }) => ({ method, params, result })) : false,
+          routing: routing ? literal(Object.fromEntries(routing.handlers.map((h) => [h.method, { params: h.passesParams, cancelByDefault: h.cancelByDefault }]))) : false,
+        }
+      : false,
+    formMethod,
+    notification: f.notification ? f.notification.method : false,
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
   };
+}
+
+/** Why some bodies have their `_meta` checked apart (see BodyCheck in client-core.ts). */
+function metaApartNote(types: readonly string[]): string[] {
+  if (types.length === 0) return [];
+  return [
+    `Results and notifications may carry \`_meta\`, but under JSON Schema's \`allOf\` these reject it: ${types.join(", ")}. ` +
+      "The client checks their `_meta` apart, against the `_meta` definition the schema's other branch declares, and the rest with the type's own validator (with `\"allOf\": \"merged\"` the validators accept `_meta` in place; the client works the same).",
+  ];
+}
+
+/** Data of the profile as an object literal (prettier gives it the house style). */
+function literal(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** What client.ts imports from client-engine.ts. */
+function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean }): string[] {
+  return [
+    ...(parts.forms ? ["formCheck"] : []),
+    "TaskCancelledErrorOf",
+    "TaskFailedErrorOf",
+    "TasksClientEngine",
+    parts.extension ? "type ExtensionClientOptions" : "type ClientOptions",
+    "type ClientProfile",
+    ...(parts.answering ? ["type InputRequestContext", "type InputWaitOptions"] : ["type WaitOptions"]),
+    "type TasksClientCore",
+    "type TasksClientRequestOptions",
+    "type ToolCallStartOf",
+    "type ToolCallWaitOptions",
+  ];
 }
 
 function definitionNode(model: Model, name: string) {
@@ -288,14 +351,11 @@ function definitionNode(model: Model, name: string) {
   return def.node;
 }
 
-function listView(route: ClientRouteView, fields: NonNullable<ClientFeatures["listFields"]>): ClientView["list"] {
-  return { method: route.method, params: route.params, result: { type: route.result.type }, items: fields.items, nextCursor: fields.nextCursor ?? false };
-}
-
 function routeData(route: ClientRoute): ClientRouteView {
   const method = METHODS[route.role];
   return {
     method: route.method,
+    role: route.role,
     clientMethod: method.name,
     spec: method.spec,
     doc: method.doc,

@@ -37,14 +37,14 @@ const body = (contents: string | undefined) => contents?.replace(/^(\/\/.*\n)+/,
 
 const committed = (set: string) => readFileSync(join(projectRoot, "generated", set, "client.ts"), "utf8");
 
-function typeCheck(files: ReadonlyMap<string, string>): string[] {
+function typeCheck(files: ReadonlyMap<string, string>, extra: ts.CompilerOptions = {}): string[] {
   const dir = mkdtempSync(join(work, "check-"));
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
   mkdirSync(join(dir, "set"));
   for (const [name, contents] of files) writeFileSync(join(dir, "set", name), contents);
   const program = ts.createProgram({
     rootNames: [...files.keys()].map((name) => join(dir, "set", name)),
-    options: { ...STRICT_COMPILER_OPTIONS, skipLibCheck: false, lib: ["lib.es2022.d.ts"], noEmit: true },
+    options: { ...STRICT_COMPILER_OPTIONS, skipLibCheck: false, lib: ["lib.es2022.d.ts"], noEmit: true, ...extra },
   });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
@@ -97,6 +97,18 @@ describe("client.ts emission", () => {
     expect(client).toContain("getTaskPayload(");
     expect(client).not.toMatch(/listTasks|allTasks|cancelTask|tasks\/cancel"/);
     expect(typeCheck(files)).toEqual([]);
+  });
+});
+
+describe("client.ts over client-engine.ts: each part the schema decides still compiles", () => {
+  it("input requests not bound to their methods: untyped handlers by method name", async () => {
+    const ext = setConfig("ext-tasks-draft");
+    const sets = await generateSets([{ name: "untyped", schemas: ext.schemas, remotes: ext.remotes }]);
+    const files = sets.get("untyped")!;
+    expect(files.get("client.ts")).toContain("readonly [method: string]: InputHandler | undefined;");
+    expect(files.get("client.ts")).not.toContain("routing:");
+    // Unused imports count too: the template imports only what this client uses.
+    expect(typeCheck(files, { noUnusedLocals: true })).toEqual([]);
   });
 });
 
