@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bd737a100baa910548e17b26d76d59e8350f458aaf92ec823a45d98b619b6ae6 b37278aab78aaa4dc223218e88cd6f036e60d145bab873fb3dbd5f6c9bb4cf4d
+// Fingerprint: 081ef7589da2b5405a03c100874ff1aa89938a006d35629bbdbaa342c40a8e62 bed69fe07a473e1732d3570a73831e86681a6ea071ad236e517584809d03be64
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -77,8 +77,6 @@ export type {
   InMemoryTaskStoreOptions,
   JsonRpcErrorObject,
   JsonRpcFailure,
-} from "./server-core.js";
-export type {
   JsonRpcId,
   JsonRpcResponse,
   JsonRpcSuccess,

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b5d5a2640b01f10008fd21e32a1e47dcc7abbb2b8c3523f9c5b2ae71381d6aa8 6933d46117a1232558caed52e97a7af5930bd0ac83ccc15daa0438743998f08c
+// Fingerprint: 4b7cc4e971b175fedfcb8e9795db13c2a5f488ed24732c7a622c626a1c9c8202 1e46673145d1be93600b8531160b3d64abb3e78476869472e0f1c5d4c81816de
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -59,8 +59,6 @@ export type {
   InMemoryTaskStoreOptions,
   JsonRpcErrorObject,
   JsonRpcFailure,
-} from "./server-core.js";
-export type {
   JsonRpcId,
   JsonRpcResponse,
   JsonRpcSuccess,
