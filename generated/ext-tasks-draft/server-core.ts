@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 016b0cc6fe9ea5c749f37e4a084a4fd5dcdf5d208d2d6b97bde664bcbe61c621 288bd3f37fe1cc50663f313089e98d90dd4850cba7b4fe1d64c467e45ff2313f
+// Fingerprint: f8889fdf5dc588c2c77e72870b51edb9e4340dd71b29f5da8afff45f9e428fdc 97c0feacff22a90340d81e13956ae7dc41f9583c0a78608246f3a4a78341ad90
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -135,6 +135,13 @@ export function requestContext(params: unknown, transport: TransportContext = {}
     signal: transport.signal,
   };
 }
+
+/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
+export type HeaderCheckOf<Method extends string> = (
+  method: Method,
+  params: unknown,
+  context: RequestContext,
+) => JsonRpcErrorObject | undefined;
 
 /** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
 export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 081ef7589da2b5405a03c100874ff1aa89938a006d35629bbdbaa342c40a8e62 bed69fe07a473e1732d3570a73831e86681a6ea071ad236e517584809d03be64
+// Fingerprint: 58cf8cb36a23ea5477e68a75093ad20e39624ade471431e70a20d8096fbb1218 d69060106fd72cbd4734486591ea1aef5108c4ce2abe2658840feb0a85909e1e
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,7 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES } from "./server-core.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -66,7 +66,6 @@ import {
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION_ERROR_CODES,
-  type HeaderCheckOf,
 } from "./tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.

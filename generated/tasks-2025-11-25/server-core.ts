@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 016b0cc6fe9ea5c749f37e4a084a4fd5dcdf5d208d2d6b97bde664bcbe61c621 288bd3f37fe1cc50663f313089e98d90dd4850cba7b4fe1d64c467e45ff2313f
+// Fingerprint: f8889fdf5dc588c2c77e72870b51edb9e4340dd71b29f5da8afff45f9e428fdc 97c0feacff22a90340d81e13956ae7dc41f9583c0a78608246f3a4a78341ad90
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -134,6 +134,13 @@ export function requestContext(params: unknown, transport: TransportContext = {}
     signal: transport.signal,
   };
 }
+
+/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
+export type HeaderCheckOf<Method extends string> = (
+  method: Method,
+  params: unknown,
+  context: RequestContext,
+) => JsonRpcErrorObject | undefined;
 
 /** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
 export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 17cb3c2c05bd02f2cd3386f3883f9f9734f2e60be82d65fc662a52898916a2e4 1601a8a342a52fee2e788023b87812fe0eb53703622b5ebe06becf29e1d3462c
+// Fingerprint: 217cfbc938f46627533244429fc37e357747da3adad5f9613a286f712d6d4655 5448979535aff1d74e1e51b5140fb04cab97fb60bdc84d4932d1f9833121150e
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -31,6 +31,7 @@ import {
   validParams,
   validParamsBut,
   withoutMeta,
+  type HeaderCheckOf,
   type JsonRpcErrorObject,
   type JsonRpcResponse,
   type RequestContext,
@@ -331,13 +332,6 @@ export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> =
 // ---------------------------------------------------------------------------------------------
 // The server
 
-/** Checks a request's transport headers against its body; an error rejects the request before any lookup. */
-export type HeaderCheckFor<Method extends string> = (
-  method: Method,
-  params: unknown,
-  context: RequestContext,
-) => JsonRpcErrorObject | undefined;
-
 export interface TasksServerOptionsOf<Store> {
   /** Where tasks live. Default: a new InMemoryTaskStore. */
   readonly store?: Store;
@@ -362,7 +356,7 @@ export interface PagingOptions {
 /** The option of revisions whose requests carry routing headers. */
 export interface HeaderCheckOptions<Method extends string> {
   /** Checks transport headers against the body, before anything else. Default: checkRoutingHeaders. */
-  readonly checkHeaders?: HeaderCheckFor<Method>;
+  readonly checkHeaders?: HeaderCheckOf<Method>;
 }
 
 /** Receives a status notification and the owner of its task (send it only to that owner's connections). */
@@ -401,7 +395,7 @@ export interface ServerBindings<Task extends AnyTask> {
   /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
   readonly StateError: new (taskId: string, status: Task["status"] | undefined, message: string) => Error;
   /** The header check when the options name none; absent where requests carry no routing headers. */
-  readonly checkHeaders?: HeaderCheckFor<string>;
+  readonly checkHeaders?: HeaderCheckOf<string>;
   /** Rejects a request lacking a client capability task methods require (the tasks extension), after params are read. */
   readonly checkCapabilities?: (context: RequestContext) => JsonRpcError | undefined;
 }
@@ -446,7 +440,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #maxTtl: number | null;
   readonly #pollInterval: number;
   readonly #pageSize: number;
-  readonly #checkHeaders: HeaderCheckFor<MethodOf<Profile>> | undefined;
+  readonly #checkHeaders: HeaderCheckOf<MethodOf<Profile>> | undefined;
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
 

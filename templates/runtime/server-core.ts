@@ -128,6 +128,13 @@ export function requestContext(params: unknown, transport: TransportContext = {}
   };
 }
 
+/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
+export type HeaderCheckOf<Method extends string> = (
+  method: Method,
+  params: unknown,
+  context: RequestContext,
+) => JsonRpcErrorObject | undefined;
+
 /** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
 export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {
   const wanted = name.toLowerCase();

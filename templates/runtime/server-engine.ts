@@ -24,6 +24,7 @@ import {
   validParams,
   validParamsBut,
   withoutMeta,
+  type HeaderCheckOf,
   type JsonRpcErrorObject,
   type JsonRpcResponse,
   type RequestContext,
@@ -324,13 +325,6 @@ export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> =
 // ---------------------------------------------------------------------------------------------
 // The server
 
-/** Checks a request's transport headers against its body; an error rejects the request before any lookup. */
-export type HeaderCheckFor<Method extends string> = (
-  method: Method,
-  params: unknown,
-  context: RequestContext,
-) => JsonRpcErrorObject | undefined;
-
 export interface TasksServerOptionsOf<Store> {
   /** Where tasks live. Default: a new InMemoryTaskStore. */
   readonly store?: Store;
@@ -355,7 +349,7 @@ export interface PagingOptions {
 /** The option of revisions whose requests carry routing headers. */
 export interface HeaderCheckOptions<Method extends string> {
   /** Checks transport headers against the body, before anything else. Default: checkRoutingHeaders. */
-  readonly checkHeaders?: HeaderCheckFor<Method>;
+  readonly checkHeaders?: HeaderCheckOf<Method>;
 }
 
 /** Receives a status notification and the owner of its task (send it only to that owner's connections). */
@@ -394,7 +388,7 @@ export interface ServerBindings<Task extends AnyTask> {
   /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
   readonly StateError: new (taskId: string, status: Task["status"] | undefined, message: string) => Error;
   /** The header check when the options name none; absent where requests carry no routing headers. */
-  readonly checkHeaders?: HeaderCheckFor<string>;
+  readonly checkHeaders?: HeaderCheckOf<string>;
   /** Rejects a request lacking a client capability task methods require (the tasks extension), after params are read. */
   readonly checkCapabilities?: (context: RequestContext) => JsonRpcError | undefined;
 }
@@ -439,7 +433,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #maxTtl: number | null;
   readonly #pollInterval: number;
   readonly #pageSize: number;
-  readonly #checkHeaders: HeaderCheckFor<MethodOf<Profile>> | undefined;
+  readonly #checkHeaders: HeaderCheckOf<MethodOf<Profile>> | undefined;
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
 
