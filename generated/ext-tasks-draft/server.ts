@@ -4,13 +4,13 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5874bab583403deab7391f5e7d8845f79a9582cb96f57b154622d4757f66bf50 1c04d0ac857f61071f492a0fd7d569146a2c6ef3f34306ad143fc000e497a680
+// Fingerprint: 58cf8cb36a23ea5477e68a75093ad20e39624ade471431e70a20d8096fbb1218 d69060106fd72cbd4734486591ea1aef5108c4ce2abe2658840feb0a85909e1e
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
  * - `createTasksServer` answers the JSON-RPC requests of these methods;
  * - `TaskStore` is where tasks live (`InMemoryTaskStore` here; a database can implement it too);
- * - `TaskHandle` is what tool code uses to report progress, ask for input and finish a task.
+ * - `TaskHandle` is what tool code uses to work on a task: report progress, finish it, and ask for input where tasks may.
  *
  * What this revision's schema implies:
  * - `tasks/get` answers the task with `inputRequests`, `result`, `error` inlined by status (DetailedTask).
@@ -22,91 +22,78 @@
  * - `notifications/tasks` carries the detailed task after every change.
  *
  * Every state change goes through the store's compare-and-set, so concurrent requests and tool
- * code never lose an update; the status machine of `status.ts` is enforced on every write. That
- * machinery is `server-core.ts`, the same in every set; this module is what the schema decides.
+ * code never lose an update; the status machine of `status.ts` is enforced on every write. The
+ * server is `server-engine.ts` over `server-core.ts`, the same in every set; this module is what
+ * the schema decides: the profile the engine runs on and the set's types it is bound to.
  */
 import type {
-  CancelTaskRequestParams,
-  CancelTaskResult,
   CreateTaskResult,
   DetailedTask,
-  GetTaskRequestParams,
-  GetTaskResult,
   InputRequiredTask,
   Task,
   TaskStatus,
   TaskStatusNotification,
   UpdateTaskRequestParams,
-  UpdateTaskResult,
 } from "./types.js";
-import { isObject, type JsonObject } from "./runtime.js";
 import {
   validateCancelTaskRequestParams,
   validateGetTaskRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
 import {
-  headerValue,
-  InMemoryTaskStoreOf,
-  isJsonRpcErrorObject,
-  JSON_RPC_ERROR_CODES,
-  JsonRpcError,
-  methodNotFound,
-  paramsObject,
-  positiveInteger,
-  grantedTtl,
-  requestContext,
-  required,
-  respond,
-  TaskEngine,
-  TaskLimitError,
-  validParams,
-  validParamsBut,
-  withoutMeta,
-  type AbortSignalLike,
-  type HeaderValue,
-  type InMemoryTaskStoreOptions,
-  type JsonRpcErrorObject,
-  type JsonRpcFailure,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type JsonRpcSuccess,
-  type RequestContext,
-  type TaskAbortSignal,
-  type TaskRecord,
-  type TransportContext,
+  createTasksServerFor,
+  createdResult,
+  detailedTask,
+  statusNotification,
+  wireTask,
+  type HeaderCheckOptions,
+  type InputHandleOf,
+  type ServerBindings,
+  type ServerProfile,
+  type StatusListenerOf,
+  type StatusSubscriptionOf,
+  type StoredInputOf,
+  type StoredTaskOf,
+  type TaskHandleOf,
+  type TaskStoreFor,
+  type TasksServerOf,
+  type TasksServerOptionsOf,
+} from "./server-engine.js";
+import {
+  checkRoutingHeaders,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "./tasks-extension.js";
+
+// The machinery's public parts, exported from here so the set's index.ts exports them.
+export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export type {
+  AbortSignalLike,
+  HeaderValue,
+  InMemoryTaskStoreOptions,
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcId,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  RequestContext,
+  TaskAbortSignal,
+  TransportContext,
 } from "./server-core.js";
-import {
+export { type CreateTaskOptions } from "./server-engine.js";
+export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION,
-  TASKS_EXTENSION_ERROR_CODES,
-  type HeaderCheckOf,
 } from "./tasks-extension.js";
 
-// The machinery's public parts, exported from here so the set's index.ts exports them.
-export {
-  headerValue,
-  isJsonRpcErrorObject,
-  JsonRpcError,
-  requestContext,
-  TaskLimitError,
-  type AbortSignalLike,
-  type HeaderValue,
-  type InMemoryTaskStoreOptions,
-  type JsonRpcErrorObject,
-  type JsonRpcFailure,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type JsonRpcSuccess,
-  type RequestContext,
-  type TaskAbortSignal,
-  type TransportContext,
-};
-export { checkRoutingHeaders, CLIENT_CAPABILITIES_META, hasTasksExtension, missingTasksExtension, TASKS_EXTENSION };
+/** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
+export type HeaderCheck = HeaderCheckOf<TaskMethod>;
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/cancel", "tasks/get", "tasks/update"] as const;
@@ -115,40 +102,42 @@ export type TaskMethod = (typeof TASK_METHODS)[number];
 /** JSON-RPC and MCP error codes the server answers with. */
 export const ErrorCode = { ...JSON_RPC_ERROR_CODES, ...TASKS_EXTENSION_ERROR_CODES } as const;
 
-/** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
-export type HeaderCheck = HeaderCheckOf<TaskMethod>;
+/** What the schema decides about serving tasks: the data `server-engine.ts` runs on. */
+const PROFILE = {
+  routes: [
+    {
+      method: "tasks/cancel",
+      role: "cancel",
+      paramsRequired: true,
+      stripMeta: true,
+      validate: validateCancelTaskRequestParams,
+    },
+    { method: "tasks/get", role: "get", paramsRequired: true, stripMeta: true, validate: validateGetTaskRequestParams },
+    {
+      method: "tasks/update",
+      role: "update",
+      paramsRequired: true,
+      stripMeta: true,
+      validate: validateUpdateTaskRequestParams,
+    },
+  ],
+  taskFields: { ttl: "ttlMs", pollInterval: "pollIntervalMs" },
+  inlined: { input_required: "inputRequests", completed: "result", failed: "error" },
+  resultType: true,
+  cancelAck: true,
+  input: { responsesField: "inputResponses" },
+  list: undefined,
+  notification: { method: "notifications/tasks", detailed: true },
+} as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------
 // Store
 
 /** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTask extends TaskRecord {
-  readonly taskId: string;
-  /** Who created it; nobody else sees it. */
-  readonly owner: string;
-  readonly status: TaskStatus;
-  readonly statusMessage?: string;
-  readonly createdAt: string;
-  readonly lastUpdatedAt: string;
-  /** Retention from creation in milliseconds; null keeps the task until the store drops it. */
-  readonly ttl: number | null;
-  /** Suggested polling interval in milliseconds. */
-  readonly pollInterval?: number;
-  /** When the store may forget the task (epoch milliseconds); null for never. */
-  readonly expiresAt: number | null;
-  /** Incremented by every write; compare-and-set compares it. */
-  readonly version: number;
-  /** The request's result, once completed. */
-  readonly result?: JsonObject;
-  /** The JSON-RPC error, once failed. */
-  readonly error?: JsonRpcErrorObject;
-  /** Input requests waiting for an answer, by key. */
-  readonly inputRequests: InputRequiredTask["inputRequests"];
-  /** Answers received and not yet superseded by the task's end, by key. */
-  readonly inputResponses: UpdateTaskRequestParams["inputResponses"];
-  /** Every input key the task has used: keys are unique for a task's lifetime. */
-  readonly inputKeys: readonly string[];
-}
+export interface StoredTask
+  extends
+    StoredTaskOf<TaskStatus>,
+    StoredInputOf<InputRequiredTask["inputRequests"], UpdateTaskRequestParams["inputResponses"]> {}
 
 /** A task to create: everything but the id the store assigns and the version it starts. */
 export type NewTask = Omit<StoredTask, "taskId" | "version">;
@@ -158,14 +147,7 @@ export type NewTask = Omit<StoredTask, "taskId" | "version">;
  * atomic. A store never returns an expired task, nor one of another owner: to a caller both look
  * exactly like a task that never existed.
  */
-export interface TaskStore {
-  /** Stores a new task under a fresh, unguessable id (version 0); rejects with TaskLimitError when full. */
-  create(task: NewTask): Promise<StoredTask>;
-  /** The owner's task, or undefined when unknown, expired or someone else's. */
-  get(owner: string, taskId: string): Promise<StoredTask | undefined>;
-  /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
-  compareAndSet(current: StoredTask, next: StoredTask): Promise<boolean>;
-}
+export interface TaskStore extends TaskStoreFor<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
 export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
@@ -175,38 +157,12 @@ export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implement
 
 /** The task as the wire shows it. */
 export function toTask(task: StoredTask): Task {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: task.ttl,
-    ...(task.pollInterval === undefined ? {} : { pollIntervalMs: task.pollInterval }),
-  };
+  return wireTask(PROFILE, task);
 }
 
 /** The task with what its status inlines: `inputRequests` when input_required, `result` when completed, `error` when failed. */
 export function toDetailedTask(task: StoredTask): DetailedTask {
-  const base = toTask(task);
-  switch (task.status) {
-    case "working":
-      return { ...base, status: "working" };
-    case "input_required":
-      return { ...base, status: "input_required", inputRequests: { ...task.inputRequests } };
-    case "completed":
-      return { ...base, status: "completed", result: stored(task.result, "result") };
-    case "failed":
-      return { ...base, status: "failed", error: { ...stored(task.error, "error") } };
-    case "cancelled":
-      return { ...base, status: "cancelled" };
-  }
-}
-
-/** A stored part the task's status promises; its absence means a corrupt store. */
-function stored<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`corrupt task record: no ${what}`);
-  return value;
+  return detailedTask(PROFILE, task);
 }
 
 /** A result of a request that finished: results carry a `resultType` tag because a created task is answered in place of the result. */
@@ -217,13 +173,16 @@ export type TaskCreatedResult = CreateTaskResult & { readonly resultType: "task"
 
 /** The answer to the request that created the task. */
 export function toCreateTaskResult(task: StoredTask): TaskCreatedResult {
-  return { resultType: "task", ...toTask(task) };
+  return createdResult(PROFILE, task);
 }
 
 /** The status notification for a task, as subscribers receive it. */
 export function toStatusNotification(task: StoredTask): TaskStatusNotification {
-  return { jsonrpc: "2.0", method: "notifications/tasks", params: { ...toDetailedTask(task) } };
+  return statusNotification(PROFILE, task);
 }
+
+/** Receives a status notification and the owner of its task (send it only to that owner's connections). */
+export type StatusListener = StatusListenerOf<TaskStatusNotification>;
 
 // ---------------------------------------------------------------------------------------------
 // Tasks for tool authors
@@ -241,291 +200,29 @@ export class TaskStateError extends Error {
   }
 }
 
-export interface CreateTaskOptions {
-  /** Requested retention in milliseconds (clamped to the server's maximum); null asks for unlimited. Default: the server's. */
-  readonly ttl?: number | null;
-  readonly statusMessage?: string;
-}
-
 /** A running task, for the code doing its work. */
-export interface TaskHandle {
-  readonly taskId: string;
-  /** Aborted when the task is cancelled. */
-  readonly signal: TaskAbortSignal;
-  /** The answer to the request that created the task. */
-  readonly createResult: TaskCreatedResult;
-  /** Sets the status message (the status stays). */
-  update(statusMessage: string): Promise<void>;
-  /**
-   * Asks the client for input: the task shows `input_required` with the request under `key`
-   * until a `tasks/update` answers it, and the answer is returned. Keys are unique for the
-   * task's lifetime (reusing one throws). Several may be pending at once.
-   */
-  requireInput(
-    key: string,
-    request: InputRequiredTask["inputRequests"][string],
-  ): Promise<UpdateTaskRequestParams["inputResponses"][string]>;
-  /** The answer to an input request made earlier (also by a previous process, with a durable store). */
-  input(key: string): Promise<UpdateTaskRequestParams["inputResponses"][string]>;
-  /** Completes the task with the request's result. A tool result with `isError: true` completes too. */
-  complete(result: JsonObject): Promise<void>;
-  /** Fails the task with a JSON-RPC error (only for protocol-level errors). */
-  fail(error: JsonRpcErrorObject): Promise<void>;
-}
+export interface TaskHandle
+  extends
+    TaskHandleOf<TaskCreatedResult>,
+    InputHandleOf<InputRequiredTask["inputRequests"][string], UpdateTaskRequestParams["inputResponses"][string]> {}
 
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions {
-  /** Where tasks live. Default: a new InMemoryTaskStore. */
-  readonly store?: TaskStore;
-  /** Retention of a task whose creator asks for none, in milliseconds. Default one hour. */
-  readonly defaultTtl?: number;
-  /** Longest retention granted, in milliseconds; null grants unlimited. Default 24 hours. */
-  readonly maxTtl?: number | null;
-  /** Polling interval suggested to clients, in milliseconds. Default 1000. */
-  readonly pollInterval?: number;
-  /** Checks transport headers against the body, before anything else. Default: checkRoutingHeaders. */
-  readonly checkHeaders?: HeaderCheck;
-  /** Told about every unexpected exception (the client only sees -32603 "Internal error"). */
-  readonly onError?: (error: unknown) => void;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
-}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
 
-/** Receives a status notification and the owner of its task (send it only to that owner's connections). */
-export type StatusListener = (notification: TaskStatusNotification, owner: string) => void;
+export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 
-export interface TasksServer {
-  /** Answers one JSON-RPC message; never throws. Undefined for notifications, which get no answer. */
-  handle(message: unknown, transport?: TransportContext): Promise<JsonRpcResponse | undefined>;
-  /** Creates a `working` task for the request's owner. */
-  createTask(context: { readonly owner?: string }, options?: CreateTaskOptions): Promise<TaskHandle>;
-  /** A handle on an existing, unfinished task (after a restart, with a durable store); undefined when unknown or finished. */
-  resumeTask(context: { readonly owner?: string }, taskId: string): Promise<TaskHandle | undefined>;
-  /** Calls the listener with a status notification after every change of any task; returns the unsubscribe function. */
-  subscribe(listener: StatusListener): () => void;
-  /** Ends waiting requests and handles (they fail) and drops listeners. */
-  close(): void;
-}
+/** What the set's other modules give the engine: its status machine, its state error, and the checks of its extension if any. */
+const BINDINGS: ServerBindings<StoredTask> = {
+  isTerminalStatus,
+  canTransition,
+  StateError: TaskStateError,
+  checkHeaders: checkRoutingHeaders,
+  checkCapabilities: (context) => (hasTasksExtension(context) ? undefined : missingTasksExtension()),
+};
 
 /** Creates the Tasks server. */
 export function createTasksServer(options: TasksServerOptions = {}): TasksServer {
-  return new Server(options);
-}
-
-class Server implements TasksServer {
-  readonly #store: TaskStore;
-  readonly #engine: TaskEngine<StoredTask>;
-  readonly #defaultTtl: number;
-  readonly #maxTtl: number | null;
-  readonly #pollInterval: number;
-  readonly #checkHeaders: HeaderCheck;
-  readonly #now: () => number;
-  readonly #listeners = new Set<StatusListener>();
-
-  constructor(options: TasksServerOptions) {
-    this.#store = options.store ?? new InMemoryTaskStore(options.now ? { now: options.now } : {});
-    this.#maxTtl = options.maxTtl === undefined ? 24 * 60 * 60 * 1000 : options.maxTtl;
-    this.#defaultTtl = positiveInteger(options.defaultTtl, 60 * 60 * 1000);
-    this.#pollInterval = positiveInteger(options.pollInterval, 1000);
-    this.#checkHeaders = options.checkHeaders ?? checkRoutingHeaders;
-    this.#now = options.now ?? Date.now;
-    const profile = {
-      isTerminalStatus,
-      canTransition,
-      stateError: (taskId: string, status: TaskStatus | undefined, message: string) =>
-        new TaskStateError(taskId, status, message),
-      changed: (task: StoredTask) => this.#notify(task),
-    };
-    this.#engine = new TaskEngine(profile, {
-      store: this.#store,
-      pollInterval: this.#pollInterval,
-      onError: options.onError ?? (() => {}),
-      now: this.#now,
-    });
-  }
-
-  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
-    return respond(
-      message,
-      (method, params) => this.#dispatch(method, params, transport),
-      (error) => this.#engine.errorObject(error),
-    );
-  }
-
-  async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    if (!isTaskMethod(method)) throw methodNotFound(method);
-    const context = requestContext(rawParams, transport);
-    const headerError = this.#checkHeaders(method, rawParams, context);
-    if (headerError) throw JsonRpcError.from(headerError);
-    const params = paramsObject(rawParams);
-    if (!hasTasksExtension(context)) throw missingTasksExtension();
-    switch (method) {
-      case "tasks/cancel":
-        return this.#cancelTask(validParams(validateCancelTaskRequestParams, withoutMeta(required(params))), context);
-      case "tasks/get":
-        return this.#getTask(validParams(validateGetTaskRequestParams, withoutMeta(required(params))), context);
-      case "tasks/update":
-        return this.#updateTask(
-          validParamsBut("inputResponses", validateUpdateTaskRequestParams, withoutMeta(required(params))),
-          context,
-        );
-    }
-  }
-
-  async #getTask(params: GetTaskRequestParams, context: RequestContext): Promise<CompleteResult<GetTaskResult>> {
-    const task = await this.#engine.find(context.owner, params.taskId);
-    return { resultType: "complete", ...toDetailedTask(task) };
-  }
-
-  async #cancelTask(
-    params: CancelTaskRequestParams,
-    context: RequestContext,
-  ): Promise<CompleteResult<CancelTaskResult>> {
-    await this.#engine.writeExisting(context.owner, params.taskId, (task) =>
-      isTerminalStatus(task.status)
-        ? undefined
-        : { ...task, status: "cancelled", statusMessage: "Cancelled by the client.", ...NO_INPUT },
-    );
-    // Cancelling a task that already finished is acknowledged the same way: the outcome is seen through tasks/get.
-    return { resultType: "complete" };
-  }
-
-  async #updateTask(
-    params: UpdateTaskRequestParams,
-    context: RequestContext,
-  ): Promise<CompleteResult<UpdateTaskResult>> {
-    await this.#engine.writeExisting(context.owner, params.taskId, (task) => {
-      // Answers to keys that are not pending (unknown, or answered before) are ignored; a partial set is fine.
-      const answered = Object.entries(params.inputResponses).filter(([key]) => Object.hasOwn(task.inputRequests, key));
-      if (answered.length === 0 || isTerminalStatus(task.status)) return undefined;
-      // The answers this task awaits are validated now (the others are ignored, whatever they hold).
-      validParams(validateUpdateTaskRequestParams, { ...params, inputResponses: Object.fromEntries(answered) });
-      const answeredKeys = new Set(answered.map(([key]) => key));
-      const pending = Object.fromEntries(Object.entries(task.inputRequests).filter(([key]) => !answeredKeys.has(key)));
-      const stillWaiting = Object.keys(pending).length > 0;
-      return {
-        ...task,
-        status: stillWaiting ? task.status : "working",
-        inputRequests: pending,
-        inputResponses: { ...task.inputResponses, ...Object.fromEntries(answered) },
-      };
-    });
-    return { resultType: "complete" };
-  }
-
-  // --- tasks for tool authors ---
-
-  async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<TaskHandle> {
-    const now = this.#now();
-    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
-    const task = await this.#store.create({
-      owner: context.owner ?? "",
-      status: "working",
-      ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
-      createdAt: new Date(now).toISOString(),
-      lastUpdatedAt: new Date(now).toISOString(),
-      ttl,
-      pollInterval: this.#pollInterval,
-      expiresAt: ttl === null ? null : now + ttl,
-      ...NO_INPUT,
-      inputKeys: [],
-    });
-    this.#notify(task);
-    return this.#handleFor(task);
-  }
-
-  async resumeTask(context: { readonly owner?: string }, taskId: string): Promise<TaskHandle | undefined> {
-    const task = await this.#store.get(context.owner ?? "", taskId);
-    return task && !isTerminalStatus(task.status) ? this.#handleFor(task) : undefined;
-  }
-
-  subscribe(listener: StatusListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  close(): void {
-    this.#listeners.clear();
-    this.#engine.close();
-  }
-
-  #handleFor(task: StoredTask): TaskHandle {
-    const { taskId, owner } = task;
-    const signal = this.#engine.signalFor(taskId);
-    // Every change goes through the status machine; a refused one throws TaskStateError.
-    const change = (describe: string, next: (task: StoredTask) => StoredTask): Promise<void> =>
-      this.#engine.change(owner, taskId, describe, next);
-    const input = (key: string): Promise<UpdateTaskRequestParams["inputResponses"][string]> =>
-      this.#engine
-        .waitFor(owner, taskId, (current) => {
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key]! };
-          if (isTerminalStatus(current.status))
-            throw new TaskStateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
-    return {
-      taskId,
-      signal,
-      createResult: toCreateTaskResult(task),
-      update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
-      requireInput: async (key, request) => {
-        await change(`ask for input "${key}"`, (current) => {
-          if (current.inputKeys.includes(key))
-            throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
-          return {
-            ...current,
-            status: "input_required",
-            inputRequests: { ...current.inputRequests, ...Object.fromEntries([[key, request]]) },
-            inputKeys: [...current.inputKeys, key],
-          };
-        });
-        return input(key);
-      },
-      input,
-      complete: async (result) => {
-        if (!isObject(result)) throw new TypeError("complete: the result must be an object");
-        await change("complete", (current) => ({ ...current, status: "completed", result, ...NO_INPUT }));
-      },
-      fail: async (error) => {
-        if (!isJsonRpcErrorObject(error))
-          throw new TypeError("fail: the error must be a JSON-RPC error object { code, message, data? }");
-        const { code, message, data } = error;
-        await change("fail", (current) => ({
-          ...current,
-          status: "failed",
-          error: data === undefined ? { code, message } : { code, message, data },
-          ...NO_INPUT,
-        }));
-      },
-    };
-  }
-
-  #notify(task: StoredTask): void {
-    if (this.#listeners.size === 0) return;
-    const notification = toStatusNotification(task);
-    for (const listener of this.#listeners) {
-      try {
-        listener(notification, task.owner);
-      } catch (error) {
-        this.#engine.report(error);
-      }
-    }
-  }
-}
-
-const NO_INPUT = { inputRequests: {}, inputResponses: {} } as const satisfies Pick<
-  StoredTask,
-  "inputRequests" | "inputResponses"
->;
-
-function isTaskMethod(method: string): method is TaskMethod {
-  return (TASK_METHODS as readonly string[]).includes(method);
+  return createTasksServerFor(PROFILE, BINDINGS, options);
 }

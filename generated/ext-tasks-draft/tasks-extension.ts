@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c970654e482a08fa918e0b8da22d89ab2cbf4c7210bc6c4c144f266be7fb641e ac846667cdb43155dd5d7d80b6f5070b1c488a58931112e5a8dfcecf9db0ed18
+// Fingerprint: 240b93095436af03644326a9140594f8027135e819e3db7928add7c1f1d824f2 4939f259bff8bfe678f4693c18659fbc2fda8b5d8986d5b72c9b65c70389a9ce
 
 /**
  * The Tasks extension's request rules, copied unchanged into every set whose schema declares tasks
@@ -13,7 +13,7 @@
  * headers must agree with the body (-32020).
  */
 import { isObject, ownValue } from "./runtime.js";
-import { headerValue, JsonRpcError, type JsonRpcErrorObject, type RequestContext } from "./server-core.js";
+import { headerValue, JsonRpcError, type HeaderCheckOf, type RequestContext } from "./server-core.js";
 
 /** The error codes the extension adds to JSON-RPC's. */
 export const TASKS_EXTENSION_ERROR_CODES = {
@@ -44,13 +44,6 @@ export function missingTasksExtension(): JsonRpcError {
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 }
-
-/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
-export type HeaderCheckOf<Method extends string> = (
-  method: Method,
-  params: unknown,
-  context: RequestContext,
-) => JsonRpcErrorObject | undefined;
 
 /**
  * The Streamable HTTP routing rule: when the transport has headers, `Mcp-Method` must equal the

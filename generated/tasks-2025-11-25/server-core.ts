@@ -3,15 +3,15 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9734b743f404cbc4b3009ee419f8534f88ecb3e965c014ba60bc1265c5b311d7 f39b30b5781266c1aefed26b02916fdd9338d7eb9a6fb251b8d63cd48179a55b
+// Fingerprint: f8889fdf5dc588c2c77e72870b51edb9e4340dd71b29f5da8afff45f9e428fdc 97c0feacff22a90340d81e13956ae7dc41f9583c0a78608246f3a4a78341ad90
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
  * `server-core.ts`): JSON-RPC envelopes and errors, request context, the in-memory task store, and
  * the task engine (compare-and-set writes under the status machine, waiting for a change, abort on
- * cancel). None of it depends on the schemas. The set's `server.ts` is the schema-dependent layer on
- * top: its method table and dispatch, the wire shapes of its revision, the handles tool code gets,
- * and what it passes the engine (`TaskEngineProfile`: the set's status machine from `status.ts`).
+ * cancel). None of it depends on the schemas. `server-engine.ts` is the server on top (handlers, wire
+ * shapes, handles), run on the profile the set's `server.ts` declares; it passes the engine the set's
+ * status machine from `status.ts` (`TaskEngineProfile`).
  */
 import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
 
@@ -134,6 +134,13 @@ export function requestContext(params: unknown, transport: TransportContext = {}
     signal: transport.signal,
   };
 }
+
+/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
+export type HeaderCheckOf<Method extends string> = (
+  method: Method,
+  params: unknown,
+  context: RequestContext,
+) => JsonRpcErrorObject | undefined;
 
 /** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
 export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {

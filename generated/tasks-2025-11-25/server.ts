@@ -3,13 +3,13 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5da77a76f397e4f9bf603b1cfc3e3c8677a574b1f5654fed89fca6ffa788e9d5 027ce08fe5386973726ac5e1db87e2493462510a2df6a4572f975d98e7248651
+// Fingerprint: 4b7cc4e971b175fedfcb8e9795db13c2a5f488ed24732c7a622c626a1c9c8202 1e46673145d1be93600b8531160b3d64abb3e78476869472e0f1c5d4c81816de
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
  * - `createTasksServer` answers the JSON-RPC requests of these methods;
  * - `TaskStore` is where tasks live (`InMemoryTaskStore` here; a database can implement it too);
- * - `TaskHandle` is what tool code uses to report progress and finish a task.
+ * - `TaskHandle` is what tool code uses to work on a task: report progress, finish it, and ask for input where tasks may.
  *
  * What this revision's schema implies:
  * - `tasks/get` answers the task itself (Task).
@@ -20,24 +20,11 @@
  * - `notifications/tasks/status` carries the task after every change.
  *
  * Every state change goes through the store's compare-and-set, so concurrent requests and tool
- * code never lose an update; the status machine of `status.ts` is enforced on every write. That
- * machinery is `server-core.ts`, the same in every set; this module is what the schema decides.
+ * code never lose an update; the status machine of `status.ts` is enforced on every write. The
+ * server is `server-engine.ts` over `server-core.ts`, the same in every set; this module is what
+ * the schema decides: the profile the engine runs on and the set's types it is bound to.
  */
-import type {
-  CancelTaskRequestParams,
-  CancelTaskResult,
-  CreateTaskResult,
-  GetTaskPayloadRequestParams,
-  GetTaskPayloadResult,
-  GetTaskRequestParams,
-  GetTaskResult,
-  ListTasksResult,
-  PaginatedRequestParams,
-  Task,
-  TaskStatus,
-  TaskStatusNotification,
-} from "./types.js";
-import { isObject, ownValue, type JsonObject } from "./runtime.js";
+import type { CreateTaskResult, Task, TaskStatus, TaskStatusNotification } from "./types.js";
 import {
   validateCancelTaskRequestParams,
   validateGetTaskPayloadRequestParams,
@@ -45,56 +32,41 @@ import {
   validatePaginatedRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./server-core.js";
 import {
-  headerValue,
-  InMemoryTaskStoreOf,
-  isJsonRpcErrorObject,
-  JSON_RPC_ERROR_CODES,
-  JsonRpcError,
-  methodNotFound,
-  paramsObject,
-  positiveInteger,
-  grantedTtl,
-  requestContext,
-  required,
-  respond,
-  TaskEngine,
-  TaskLimitError,
-  validParams,
-  type AbortSignalLike,
-  type HeaderValue,
-  type InMemoryTaskStoreOptions,
-  type JsonRpcErrorObject,
-  type JsonRpcFailure,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type JsonRpcSuccess,
-  type RequestContext,
-  type TaskAbortSignal,
-  type TaskPageOf,
-  type TaskRecord,
-  type TransportContext,
-} from "./server-core.js";
+  createTasksServerFor,
+  createdResult,
+  statusNotification,
+  wireTask,
+  type PagingOptions,
+  type ServerBindings,
+  type ServerProfile,
+  type StatusListenerOf,
+  type StatusSubscriptionOf,
+  type StoredTaskOf,
+  type TaskHandleOf,
+  type TaskListingOf,
+  type TaskStoreFor,
+  type TasksServerOf,
+  type TasksServerOptionsOf,
+} from "./server-engine.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export {
-  headerValue,
-  isJsonRpcErrorObject,
-  JsonRpcError,
-  requestContext,
-  TaskLimitError,
-  type AbortSignalLike,
-  type HeaderValue,
-  type InMemoryTaskStoreOptions,
-  type JsonRpcErrorObject,
-  type JsonRpcFailure,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type JsonRpcSuccess,
-  type RequestContext,
-  type TaskAbortSignal,
-  type TransportContext,
-};
+export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export type {
+  AbortSignalLike,
+  HeaderValue,
+  InMemoryTaskStoreOptions,
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcId,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  RequestContext,
+  TaskAbortSignal,
+  TransportContext,
+} from "./server-core.js";
+export { RELATED_TASK_META, type CreateTaskOptions } from "./server-engine.js";
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"] as const;
@@ -103,34 +75,52 @@ export type TaskMethod = (typeof TASK_METHODS)[number];
 /** JSON-RPC and MCP error codes the server answers with. */
 export const ErrorCode = { ...JSON_RPC_ERROR_CODES } as const;
 
-/** The `_meta` key that ties a message to a task. */
-export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
+/** What the schema decides about serving tasks: the data `server-engine.ts` runs on. */
+const PROFILE = {
+  routes: [
+    {
+      method: "tasks/get",
+      role: "get",
+      paramsRequired: true,
+      stripMeta: false,
+      validate: validateGetTaskRequestParams,
+    },
+    {
+      method: "tasks/result",
+      role: "payload",
+      paramsRequired: true,
+      stripMeta: false,
+      validate: validateGetTaskPayloadRequestParams,
+    },
+    {
+      method: "tasks/cancel",
+      role: "cancel",
+      paramsRequired: true,
+      stripMeta: false,
+      validate: validateCancelTaskRequestParams,
+    },
+    {
+      method: "tasks/list",
+      role: "list",
+      paramsRequired: false,
+      stripMeta: false,
+      validate: validatePaginatedRequestParams,
+    },
+  ],
+  taskFields: { ttl: "ttl", pollInterval: "pollInterval" },
+  inlined: undefined,
+  resultType: false,
+  cancelAck: false,
+  input: undefined,
+  list: { cursorField: "cursor" },
+  notification: { method: "notifications/tasks/status", detailed: false },
+} as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------
 // Store
 
 /** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTask extends TaskRecord {
-  readonly taskId: string;
-  /** Who created it; nobody else sees it. */
-  readonly owner: string;
-  readonly status: TaskStatus;
-  readonly statusMessage?: string;
-  readonly createdAt: string;
-  readonly lastUpdatedAt: string;
-  /** Retention from creation in milliseconds; null keeps the task until the store drops it. */
-  readonly ttl: number | null;
-  /** Suggested polling interval in milliseconds. */
-  readonly pollInterval?: number;
-  /** When the store may forget the task (epoch milliseconds); null for never. */
-  readonly expiresAt: number | null;
-  /** Incremented by every write; compare-and-set compares it. */
-  readonly version: number;
-  /** The request's result, once completed. */
-  readonly result?: JsonObject;
-  /** The JSON-RPC error, once failed. */
-  readonly error?: JsonRpcErrorObject;
-}
+export interface StoredTask extends StoredTaskOf<TaskStatus> {}
 
 /** A task to create: everything but the id the store assigns and the version it starts. */
 export type NewTask = Omit<StoredTask, "taskId" | "version">;
@@ -142,16 +132,7 @@ export type TaskPage = TaskPageOf<StoredTask>;
  * atomic. A store never returns an expired task, nor one of another owner: to a caller both look
  * exactly like a task that never existed.
  */
-export interface TaskStore {
-  /** Stores a new task under a fresh, unguessable id (version 0); rejects with TaskLimitError when full. */
-  create(task: NewTask): Promise<StoredTask>;
-  /** The owner's task, or undefined when unknown, expired or someone else's. */
-  get(owner: string, taskId: string): Promise<StoredTask | undefined>;
-  /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
-  compareAndSet(current: StoredTask, next: StoredTask): Promise<boolean>;
-  /** One page of the owner's live tasks, oldest first; undefined when the cursor is not one this store issued. */
-  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
-}
+export interface TaskStore extends TaskStoreFor<StoredTask>, TaskListingOf<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
 export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
@@ -161,15 +142,7 @@ export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implement
 
 /** The task as the wire shows it. */
 export function toTask(task: StoredTask): Task {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttl: task.ttl,
-    ...(task.pollInterval === undefined ? {} : { pollInterval: task.pollInterval }),
-  };
+  return wireTask(PROFILE, task);
 }
 
 /** The answer to a request that created a task. */
@@ -177,13 +150,16 @@ export type TaskCreatedResult = CreateTaskResult;
 
 /** The answer to the request that created the task. */
 export function toCreateTaskResult(task: StoredTask): TaskCreatedResult {
-  return { task: toTask(task) };
+  return createdResult(PROFILE, task);
 }
 
 /** The status notification for a task, as subscribers receive it. */
 export function toStatusNotification(task: StoredTask): TaskStatusNotification {
-  return { jsonrpc: "2.0", method: "notifications/tasks/status", params: { ...toTask(task) } };
+  return statusNotification(PROFILE, task);
 }
+
+/** Receives a status notification and the owner of its task (send it only to that owner's connections). */
+export type StatusListener = StatusListenerOf<TaskStatusNotification>;
 
 // ---------------------------------------------------------------------------------------------
 // Tasks for tool authors
@@ -201,240 +177,24 @@ export class TaskStateError extends Error {
   }
 }
 
-export interface CreateTaskOptions {
-  /** Requested retention in milliseconds (clamped to the server's maximum); null asks for unlimited. Default: the server's. */
-  readonly ttl?: number | null;
-  readonly statusMessage?: string;
-}
-
 /** A running task, for the code doing its work. */
-export interface TaskHandle {
-  readonly taskId: string;
-  /** Aborted when the task is cancelled. */
-  readonly signal: TaskAbortSignal;
-  /** The answer to the request that created the task. */
-  readonly createResult: TaskCreatedResult;
-  /** Sets the status message (the status stays). */
-  update(statusMessage: string): Promise<void>;
-  /** Completes the task with the request's result. A tool result with `isError: true` completes too. */
-  complete(result: JsonObject): Promise<void>;
-  /** Fails the task with a JSON-RPC error (only for protocol-level errors). */
-  fail(error: JsonRpcErrorObject): Promise<void>;
-}
+export interface TaskHandle extends TaskHandleOf<TaskCreatedResult> {}
 
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions {
-  /** Where tasks live. Default: a new InMemoryTaskStore. */
-  readonly store?: TaskStore;
-  /** Retention of a task whose creator asks for none, in milliseconds. Default one hour. */
-  readonly defaultTtl?: number;
-  /** Longest retention granted, in milliseconds; null grants unlimited. Default 24 hours. */
-  readonly maxTtl?: number | null;
-  /** Polling interval suggested to clients, in milliseconds. Default 1000. */
-  readonly pollInterval?: number;
-  /** Tasks per tasks/list page. Default 50. */
-  readonly pageSize?: number;
-  /** Told about every unexpected exception (the client only sees -32603 "Internal error"). */
-  readonly onError?: (error: unknown) => void;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
-}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions {}
 
-/** Receives a status notification and the owner of its task (send it only to that owner's connections). */
-export type StatusListener = (notification: TaskStatusNotification, owner: string) => void;
+export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 
-export interface TasksServer {
-  /** Answers one JSON-RPC message; never throws. Undefined for notifications, which get no answer. */
-  handle(message: unknown, transport?: TransportContext): Promise<JsonRpcResponse | undefined>;
-  /** Creates a `working` task for the request's owner. */
-  createTask(context: { readonly owner?: string }, options?: CreateTaskOptions): Promise<TaskHandle>;
-  /** A handle on an existing, unfinished task (after a restart, with a durable store); undefined when unknown or finished. */
-  resumeTask(context: { readonly owner?: string }, taskId: string): Promise<TaskHandle | undefined>;
-  /** Calls the listener with a status notification after every change of any task; returns the unsubscribe function. */
-  subscribe(listener: StatusListener): () => void;
-  /** Ends waiting requests and handles (they fail) and drops listeners. */
-  close(): void;
-}
+/** What the set's other modules give the engine: its status machine, its state error, and the checks of its extension if any. */
+const BINDINGS: ServerBindings<StoredTask> = {
+  isTerminalStatus,
+  canTransition,
+  StateError: TaskStateError,
+};
 
 /** Creates the Tasks server. */
 export function createTasksServer(options: TasksServerOptions = {}): TasksServer {
-  return new Server(options);
-}
-
-class Server implements TasksServer {
-  readonly #store: TaskStore;
-  readonly #engine: TaskEngine<StoredTask>;
-  readonly #defaultTtl: number;
-  readonly #maxTtl: number | null;
-  readonly #pollInterval: number;
-  readonly #pageSize: number;
-  readonly #now: () => number;
-  readonly #listeners = new Set<StatusListener>();
-
-  constructor(options: TasksServerOptions) {
-    this.#store = options.store ?? new InMemoryTaskStore(options.now ? { now: options.now } : {});
-    this.#maxTtl = options.maxTtl === undefined ? 24 * 60 * 60 * 1000 : options.maxTtl;
-    this.#defaultTtl = positiveInteger(options.defaultTtl, 60 * 60 * 1000);
-    this.#pollInterval = positiveInteger(options.pollInterval, 1000);
-    this.#pageSize = positiveInteger(options.pageSize, 50);
-    this.#now = options.now ?? Date.now;
-    const profile = {
-      isTerminalStatus,
-      canTransition,
-      stateError: (taskId: string, status: TaskStatus | undefined, message: string) =>
-        new TaskStateError(taskId, status, message),
-      changed: (task: StoredTask) => this.#notify(task),
-    };
-    this.#engine = new TaskEngine(profile, {
-      store: this.#store,
-      pollInterval: this.#pollInterval,
-      onError: options.onError ?? (() => {}),
-      now: this.#now,
-    });
-  }
-
-  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
-    return respond(
-      message,
-      (method, params) => this.#dispatch(method, params, transport),
-      (error) => this.#engine.errorObject(error),
-    );
-  }
-
-  async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    if (!isTaskMethod(method)) throw methodNotFound(method);
-    const context = requestContext(rawParams, transport);
-    const params = paramsObject(rawParams);
-    switch (method) {
-      case "tasks/get":
-        return this.#getTask(validParams(validateGetTaskRequestParams, required(params)), context);
-      case "tasks/result":
-        return this.#taskPayload(validParams(validateGetTaskPayloadRequestParams, required(params)), context);
-      case "tasks/cancel":
-        return this.#cancelTask(validParams(validateCancelTaskRequestParams, required(params)), context);
-      case "tasks/list":
-        return this.#listTasks(
-          params === undefined ? undefined : validParams(validatePaginatedRequestParams, params),
-          context,
-        );
-    }
-  }
-
-  async #getTask(params: GetTaskRequestParams, context: RequestContext): Promise<GetTaskResult> {
-    const task = await this.#engine.find(context.owner, params.taskId);
-    return { ...toTask(task) };
-  }
-
-  async #cancelTask(params: CancelTaskRequestParams, context: RequestContext): Promise<CancelTaskResult> {
-    const change = await this.#engine.writeExisting(context.owner, params.taskId, (task) =>
-      isTerminalStatus(task.status)
-        ? undefined
-        : { ...task, status: "cancelled", statusMessage: "Cancelled by the client." },
-    );
-    if (change.before === change.after) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Cannot cancel a task that is already ${change.before.status}`);
-    }
-    return { ...toTask(change.after) };
-  }
-
-  async #listTasks(params: PaginatedRequestParams | undefined, context: RequestContext): Promise<ListTasksResult> {
-    const page = await this.#store.list(context.owner, params?.cursor, this.#pageSize);
-    if (!page) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid cursor");
-    return { tasks: page.tasks.map(toTask), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
-  }
-
-  /** Waits until the task finishes, then answers with its result (or its error). */
-  async #taskPayload(params: GetTaskPayloadRequestParams, context: RequestContext): Promise<GetTaskPayloadResult> {
-    const task = await this.#engine.waitFor(
-      context.owner,
-      params.taskId,
-      (t) => (isTerminalStatus(t.status) ? t : undefined),
-      context.signal,
-    );
-    if (task.status === "failed" && task.error) throw JsonRpcError.from(task.error);
-    if (task.status !== "completed" || !task.result)
-      throw new JsonRpcError(ErrorCode.InvalidParams, `The task was ${task.status}; it has no result`);
-    const meta = ownValue(task.result, "_meta");
-    return { ...task.result, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId: task.taskId } } };
-  }
-
-  // --- tasks for tool authors ---
-
-  async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<TaskHandle> {
-    const now = this.#now();
-    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
-    const task = await this.#store.create({
-      owner: context.owner ?? "",
-      status: "working",
-      ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
-      createdAt: new Date(now).toISOString(),
-      lastUpdatedAt: new Date(now).toISOString(),
-      ttl,
-      pollInterval: this.#pollInterval,
-      expiresAt: ttl === null ? null : now + ttl,
-    });
-    this.#notify(task);
-    return this.#handleFor(task);
-  }
-
-  async resumeTask(context: { readonly owner?: string }, taskId: string): Promise<TaskHandle | undefined> {
-    const task = await this.#store.get(context.owner ?? "", taskId);
-    return task && !isTerminalStatus(task.status) ? this.#handleFor(task) : undefined;
-  }
-
-  subscribe(listener: StatusListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  close(): void {
-    this.#listeners.clear();
-    this.#engine.close();
-  }
-
-  #handleFor(task: StoredTask): TaskHandle {
-    const { taskId, owner } = task;
-    const signal = this.#engine.signalFor(taskId);
-    // Every change goes through the status machine; a refused one throws TaskStateError.
-    const change = (describe: string, next: (task: StoredTask) => StoredTask): Promise<void> =>
-      this.#engine.change(owner, taskId, describe, next);
-    return {
-      taskId,
-      signal,
-      createResult: toCreateTaskResult(task),
-      update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
-      complete: async (result) => {
-        if (!isObject(result)) throw new TypeError("complete: the result must be an object");
-        await change("complete", (current) => ({ ...current, status: "completed", result }));
-      },
-      fail: async (error) => {
-        if (!isJsonRpcErrorObject(error))
-          throw new TypeError("fail: the error must be a JSON-RPC error object { code, message, data? }");
-        const { code, message, data } = error;
-        await change("fail", (current) => ({
-          ...current,
-          status: "failed",
-          error: data === undefined ? { code, message } : { code, message, data },
-        }));
-      },
-    };
-  }
-
-  #notify(task: StoredTask): void {
-    if (this.#listeners.size === 0) return;
-    const notification = toStatusNotification(task);
-    for (const listener of this.#listeners) {
-      try {
-        listener(notification, task.owner);
-      } catch (error) {
-        this.#engine.report(error);
-      }
-    }
-  }
-}
-
-function isTaskMethod(method: string): method is TaskMethod {
-  return (TASK_METHODS as readonly string[]).includes(method);
+  return createTasksServerFor(PROFILE, BINDINGS, options);
 }

@@ -80,7 +80,7 @@ function renderTemplate(name: string, data: object): string {
 }
 
 /** The static modules a set may get: the file names in `templates/runtime/`, without `.ts` (a test holds the two together). */
-export const STATIC_MODULES = ["runtime", "elicitation-forms", "client-core", "task-wait", "client-engine", "server-core", "tasks-extension"] as const;
+export const STATIC_MODULES = ["runtime", "elicitation-forms", "client-core", "task-wait", "client-engine", "server-core", "server-engine", "tasks-extension"] as const;
 export type StaticModuleName = (typeof STATIC_MODULES)[number];
 
 const staticSources = new Map<StaticModuleName, string>();

@@ -2,9 +2,9 @@
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
  * `server-core.ts`): JSON-RPC envelopes and errors, request context, the in-memory task store, and
  * the task engine (compare-and-set writes under the status machine, waiting for a change, abort on
- * cancel). None of it depends on the schemas. The set's `server.ts` is the schema-dependent layer on
- * top: its method table and dispatch, the wire shapes of its revision, the handles tool code gets,
- * and what it passes the engine (`TaskEngineProfile`: the set's status machine from `status.ts`).
+ * cancel). None of it depends on the schemas. `server-engine.ts` is the server on top (handlers, wire
+ * shapes, handles), run on the profile the set's `server.ts` declares; it passes the engine the set's
+ * status machine from `status.ts` (`TaskEngineProfile`).
  */
 import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
 
@@ -127,6 +127,13 @@ export function requestContext(params: unknown, transport: TransportContext = {}
     signal: transport.signal,
   };
 }
+
+/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
+export type HeaderCheckOf<Method extends string> = (
+  method: Method,
+  params: unknown,
+  context: RequestContext,
+) => JsonRpcErrorObject | undefined;
 
 /** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
 export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {

@@ -5,7 +5,7 @@
  * headers must agree with the body (-32020).
  */
 import { isObject, ownValue } from "./runtime.js";
-import { headerValue, JsonRpcError, type JsonRpcErrorObject, type RequestContext } from "./server-core.js";
+import { headerValue, JsonRpcError, type HeaderCheckOf, type RequestContext } from "./server-core.js";
 
 /** The error codes the extension adds to JSON-RPC's. */
 export const TASKS_EXTENSION_ERROR_CODES = {
@@ -36,13 +36,6 @@ export function missingTasksExtension(): JsonRpcError {
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 }
-
-/** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
-export type HeaderCheckOf<Method extends string> = (
-  method: Method,
-  params: unknown,
-  context: RequestContext,
-) => JsonRpcErrorObject | undefined;
 
 /**
  * The Streamable HTTP routing rule: when the transport has headers, `Mcp-Method` must equal the

@@ -104,18 +104,18 @@ describe("names the static modules export through a set's modules", () => {
 });
 
 describe("names a set's modules import from static modules", () => {
-  it("a definition imported into server.ts under a name server.ts also imports from server-core.ts is a located error", async () => {
-    // The draft's task type renamed TaskRecord: server.ts imports it from types.ts and the
-    // engine's TaskRecord from server-core.ts.
+  it("a definition imported into server.ts under a name server.ts also imports from a static module is a located error", async () => {
+    // The draft's task type renamed StoredTaskOf: server.ts imports it from types.ts and the
+    // engine's StoredTaskOf from server-engine.ts.
     const text = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
-    const renamed = JSON.parse(text.replace('\n    "Task": {', '\n    "TaskRecord": {').replaceAll('"#/$defs/Task"', '"#/$defs/TaskRecord"')) as { $defs: object };
-    expect(Object.keys(renamed.$defs)).toContain("TaskRecord");
+    const renamed = JSON.parse(text.replace('\n    "Task": {', '\n    "StoredTaskOf": {').replaceAll('"#/$defs/Task"', '"#/$defs/StoredTaskOf"')) as { $defs: object };
+    expect(Object.keys(renamed.$defs)).toContain("StoredTaskOf");
     const uri = "https://example.test/ext.json";
     const generating = generateFromMemory({
       documents: [{ uri, json: renamed }],
       roots: Object.keys(renamed.$defs).map((def) => ({ name: def, uri: `${uri}#/$defs/${def}` })),
       format: false,
     });
-    await expect(generating).rejects.toThrow('the definition name "TaskRecord" is also a name the generated server.ts imports from another module of the set');
+    await expect(generating).rejects.toThrow('the definition name "StoredTaskOf" is also a name the generated server.ts imports from another module of the set');
   });
 });

@@ -1,32 +1,47 @@
 /**
- * `server.ts` of a Tasks schema set: the schema-dependent layer over the static `server-core.ts`
- * (and `tasks-extension.ts` where the schema makes tasks an extension), rendered from
- * `templates/server.ts.hbs` with a `ServerView` built from the features the schema implies.
+ * `server.ts` of a Tasks schema set: the schema-dependent layer over the static `server-engine.ts`
+ * and `server-core.ts` (and `tasks-extension.ts` where the schema makes tasks an extension),
+ * rendered from `templates/server.ts.hbs` with a `ServerView` built from the features the schema
+ * implies: the engine's profile as data, the set's types bound to the engine's generic ones, and
+ * the factory (ARCHITECTURE.md › Stubs).
  */
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
-import { serverFeatures, type RouteRole, type ServerFeatures, type StatusVariant } from "../../analyze/protocol/server-features.js";
+import { serverFeatures, type RouteRole, type ServerFeatures } from "../../analyze/protocol/server-features.js";
 
-/** A task method's types, as the template names them. */
-export interface RouteTypesView {
-  /** The params type (`GetTaskRequestParams`). */
-  readonly params: string;
-  /** The result type (`GetTaskResult`). */
-  readonly result: string;
-}
-
-/** One case of the dispatcher. */
+/** One task method, as the profile's `routes` lists it. */
 export interface RouteView {
   readonly method: string;
-  /** The server's private handler method (`getTask`). */
-  readonly handler: string;
+  /** What it does (`get`, `cancel`, `list`, `payload`, `update`): the engine's handler. */
+  readonly role: RouteRole;
   /** The params validator (`validateGetTaskRequestParams`). */
   readonly validate: string;
   readonly paramsRequired: boolean;
   /** Validate params without `_meta` (see analyze/protocol/server-features.ts). */
   readonly stripMeta: boolean;
-  /** tasks/update: the answers' values are validated in the handler, for the keys it uses, not up front. */
-  readonly deferResponses: boolean;
+}
+
+/**
+ * The data part of the profile (`ServerProfile` in templates/runtime/server-engine.ts), each value
+ * as the TypeScript literal the template writes (`undefined` where the revision lacks the feature).
+ */
+export interface ProfileView {
+  readonly taskFields: string;
+  readonly inlined: string;
+  readonly resultType: string;
+  readonly cancelAck: string;
+  readonly input: string;
+  readonly list: string;
+  readonly notification: string;
+}
+
+/** The base types each exported interface of server.ts extends, bound to the set's types (`StoredTaskOf<TaskStatus>, ...`). */
+export interface BasesView {
+  readonly storedTask: string;
+  readonly taskStore: string;
+  readonly taskHandle: string;
+  readonly options: string;
+  readonly server: string;
 }
 
 /** What `server.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts). */
@@ -37,62 +52,46 @@ export interface ServerView {
   readonly notes: readonly string[];
   readonly typeImports: readonly string[];
   readonly validatorImports: readonly string[];
+  /** What server.ts imports from server-core.ts and server-engine.ts: exactly what it uses (unused imports fail to compile). */
+  readonly coreImports: readonly string[];
+  readonly engineImports: readonly string[];
+  /** What server.ts re-exports from server-engine.ts. */
+  readonly engineExports: readonly string[];
   readonly routes: readonly RouteView[];
-  /** Some route validates its params without `_meta`. */
-  readonly stripsMeta: boolean;
+  readonly profile: ProfileView;
+  readonly bases: BasesView;
   readonly statusType: string;
   readonly taskType: string;
-  readonly get: RouteTypesView | false;
-  readonly cancel: RouteTypesView | false;
-  readonly list: RouteTypesView | false;
-  readonly payload: RouteTypesView | false;
-  readonly update: RouteTypesView | false;
-  /** tasks/get answers the per-status union, inlining by status. */
-  readonly detailed: { readonly union: string; readonly variants: readonly { readonly status: string; readonly field: string | false; readonly value: string | false }[] } | false;
-  readonly detailedSummary: string;
-  readonly ttlField: string;
-  readonly pollField: string | false;
   readonly createResult: string;
+  /** tasks/get answers the per-status union (its name), inlining by status. */
+  readonly detailed: { readonly union: string; readonly summary: string } | false;
   /** Results carry `resultType` ("task" for a created task, "complete" otherwise): CreateTaskResult is flat. */
   readonly resultType: boolean;
-  readonly cancelAck: boolean;
   readonly extension: boolean;
-  readonly responsesField: string | false;
-  readonly inputRequestsType: string | false;
-  readonly inputResponsesType: string | false;
-  readonly cursorField: string | false;
-  readonly notification: { readonly type: string; readonly method: string; readonly detailed: boolean } | false;
+  readonly list: boolean;
+  /** The status notification's type. */
+  readonly notification: string | false;
 }
-
-const ROUTE_TYPES = { params: true, result: true } as const;
 
 export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   methodList: true,
   notes: true,
   typeImports: true,
   validatorImports: true,
-  routes: { method: true, handler: true, validate: true, paramsRequired: true, stripMeta: true, deferResponses: true },
-  stripsMeta: true,
+  coreImports: true,
+  engineImports: true,
+  engineExports: true,
+  routes: { method: true, role: true, validate: true, paramsRequired: true, stripMeta: true },
+  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true },
+  bases: { storedTask: true, taskStore: true, taskHandle: true, options: true, server: true },
   statusType: true,
   taskType: true,
-  get: ROUTE_TYPES,
-  cancel: ROUTE_TYPES,
-  list: ROUTE_TYPES,
-  payload: ROUTE_TYPES,
-  update: ROUTE_TYPES,
-  detailed: { union: true, variants: { status: true, field: true, value: true } },
-  detailedSummary: true,
-  ttlField: true,
-  pollField: true,
   createResult: true,
+  detailed: { union: true, summary: true },
   resultType: true,
-  cancelAck: true,
   extension: true,
-  responsesField: true,
-  inputRequestsType: true,
-  inputResponsesType: true,
-  cursorField: true,
-  notification: { type: true, method: true, detailed: true },
+  list: true,
+  notification: true,
 });
 
 /** A set's server: the rendered glue and the static modules it imports. */
@@ -101,95 +100,98 @@ export interface EmittedServer {
   readonly statics: readonly StaticModuleName[];
 }
 
-/** The handler method of each route in the generated server class. */
-const HANDLERS: Record<RouteRole, string> = {
-  get: "getTask",
-  cancel: "cancelTask",
-  list: "listTasks",
-  payload: "taskPayload",
-  update: "updateTask",
-};
-
-/** How the stored task fills what a status variant inlines. */
-const INLINED: Record<NonNullable<StatusVariant["source"]>, string> = {
-  inputRequests: "{ ...task.inputRequests }",
-  result: 'stored(task.result, "result")',
-  error: '{ ...stored(task.error, "error") }',
-};
-
 /** The server module, or undefined when the set defines no task methods. */
 export function emitServer(model: Model): EmittedServer | undefined {
   const features = serverFeatures(model);
   if (!features) return undefined;
-  const statics: StaticModuleName[] = features.extension ? ["server-core", "tasks-extension"] : ["server-core"];
+  const statics: StaticModuleName[] = ["server-core", "server-engine"];
+  if (features.extension) statics.push("tasks-extension");
   return { code: render(SERVER_TEMPLATE, serverView(features)), statics };
 }
 
-const routeTypes = (route: { readonly params: string; readonly result: string } | undefined): RouteTypesView | false =>
-  route ? { params: route.params, result: route.result } : false;
+/** A value as a TypeScript literal: identifier keys unquoted, strings double-quoted, `undefined` for absent. */
+function literal(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+  return `{ ${entries.map(([k, v]) => `${key(k)}: ${literal(v)}`).join(", ")} }`;
+}
 
 export function serverView(f: ServerFeatures): ServerView {
-  const { get, cancel, list, payload, update } = f.byRole;
+  const { list, payload, update } = f.byRole;
+  // Where tasks ask for input: the types of a pending request and of an answer, by key.
+  const input = update && f.responsesField && f.detailed?.inputRequestsOf ? { requests: f.detailed.inputRequestsOf, responses: `${update.params}["${f.responsesField}"]` } : undefined;
   const typeImports = new Set<string>([f.statusType, f.taskType, f.createResult]);
-  for (const route of f.routes) {
-    typeImports.add(route.params);
-    typeImports.add(route.result);
-  }
   if (f.detailed) typeImports.add(f.detailed.union);
-  if (update && f.detailed?.inputRequestsOf) typeImports.add(f.detailed.inputRequestsOf.replace(/\[.*$/, ""));
+  // The types the input part is read from: `InputRequiredTask["inputRequests"]`, `UpdateTaskRequestParams["inputResponses"]`.
+  if (input) for (const source of [input.requests, input.responses]) typeImports.add(source.replace(/\[.*$/, ""));
   if (f.notification) typeImports.add(f.notification.type);
+  const bases = (...types: (string | false | undefined)[]) => types.filter((t): t is string => typeof t === "string").join(", ");
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
     notes: notes(f),
     typeImports: [...typeImports].sort(),
     validatorImports: [...new Set(f.routes.map((r) => r.validate))].sort(),
-    // tasks/update: answers to keys the task does not await are ignored, content included, so their
-    // values are validated in the handler, for the keys it uses (deferResponses), not up front.
+    coreImports: ["InMemoryTaskStoreOf", "JSON_RPC_ERROR_CODES", ...(f.extension ? ["type HeaderCheckOf"] : []), ...(list ? ["type TaskPageOf"] : [])],
+    engineImports: engineImports(f, input !== undefined),
+    engineExports: [...(payload ? ["RELATED_TASK_META"] : []), "type CreateTaskOptions"],
     routes: f.routes.map((r) => ({
       method: r.method,
-      handler: HANDLERS[r.role],
+      role: r.role,
       validate: r.validate,
       paramsRequired: r.paramsRequired,
       stripMeta: r.stripMeta,
-      deferResponses: r.role === "update" && f.responsesField !== undefined,
     })),
-    stripsMeta: f.routes.some((r) => r.stripMeta),
+    profile: {
+      taskFields: literal({ ttl: f.ttlField, pollInterval: f.pollField }),
+      inlined: literal(f.detailed ? Object.fromEntries(f.detailed.variants.filter((v) => v.field).map((v) => [v.status, v.field])) : undefined),
+      resultType: literal(f.flatCreate),
+      cancelAck: literal(f.cancelAck),
+      input: literal(input && { responsesField: f.responsesField }),
+      list: literal(list && { cursorField: f.cursorField ?? "cursor" }),
+      notification: literal(f.notification && { method: f.notification.method, detailed: f.notification.detailed }),
+    },
+    bases: {
+      storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`),
+      taskStore: bases("TaskStoreFor<StoredTask>", list && "TaskListingOf<StoredTask>"),
+      taskHandle: bases("TaskHandleOf<TaskCreatedResult>", input && `InputHandleOf<${input.requests}[string], ${input.responses}[string]>`),
+      options: bases("TasksServerOptionsOf<TaskStore>", list && "PagingOptions", f.extension && "HeaderCheckOptions<TaskMethod>"),
+      server: bases("TasksServerOf<TaskHandle>", f.notification && `StatusSubscriptionOf<${f.notification.type}>`),
+    },
     statusType: f.statusType,
     taskType: f.taskType,
-    get: routeTypes(get),
-    cancel: routeTypes(cancel),
-    list: routeTypes(list),
-    payload: routeTypes(payload),
-    update: routeTypes(update),
+    createResult: f.createResult,
     detailed: f.detailed
       ? {
           union: f.detailed.union,
-          variants: f.detailed.variants.map((v) => ({
-            status: v.status,
-            field: v.field ?? false,
-            value: v.source ? INLINED[v.source] : false,
-          })),
+          summary: f.detailed.variants
+            .filter((v) => v.field)
+            .map((v) => `\`${v.field}\` when ${v.status}`)
+            .join(", "),
         }
       : false,
-    detailedSummary: f.detailed
-      ? f.detailed.variants
-          .filter((v) => v.field)
-          .map((v) => `\`${v.field}\` when ${v.status}`)
-          .join(", ")
-      : "",
-    ttlField: f.ttlField,
-    pollField: f.pollField ?? false,
-    createResult: f.createResult,
     resultType: f.flatCreate,
-    cancelAck: f.cancelAck,
     extension: f.extension,
-    responsesField: f.responsesField ?? false,
-    inputRequestsType: f.detailed?.inputRequestsOf ?? false,
-    inputResponsesType: update && f.responsesField ? `${update.params}["${f.responsesField}"]` : false,
-    cursorField: f.cursorField ?? false,
-    notification: f.notification ? { type: f.notification.type, method: f.notification.method, detailed: f.notification.detailed } : false,
+    list: list !== undefined,
+    notification: f.notification?.type ?? false,
   };
+}
+
+/** What server.ts imports from server-engine.ts: what every set uses, and what its features add. */
+function engineImports(f: ServerFeatures, input: boolean): string[] {
+  const values = ["createdResult", "createTasksServerFor", "wireTask"];
+  const types = ["ServerBindings", "ServerProfile", "StoredTaskOf", "TaskHandleOf", "TasksServerOf", "TasksServerOptionsOf", "TaskStoreFor"];
+  if (f.detailed) values.push("detailedTask");
+  if (f.notification) {
+    values.push("statusNotification");
+    types.push("StatusListenerOf", "StatusSubscriptionOf");
+  }
+  if (input) types.push("InputHandleOf", "StoredInputOf");
+  if (f.byRole.list) types.push("PagingOptions", "TaskListingOf");
+  if (f.extension) types.push("HeaderCheckOptions");
+  return [...values.sort(), ...types.sort().map((t) => `type ${t}`)];
 }
 
 /** The module comment's list of what the schema implies, so a reader sees why the server behaves as it does. */

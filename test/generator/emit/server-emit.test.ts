@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Project, ts } from "ts-morph";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { generate, generateFromMemory, readConfigFile } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
@@ -16,8 +17,8 @@ const serverOf = (name: string) => sets.find((s) => s.name === name)?.files.find
 
 const EXT_SCHEMA = JSON.parse(readFileSync(join(projectRoot, "schemas/ext-tasks-draft.schema.json"), "utf8"));
 
-/** Generates the ext-tasks schema after `edit` changed its `$defs`; returns server.ts, or undefined when none was emitted. */
-async function extServerAfter(edit: (defs: Record<string, any>) => void): Promise<string | undefined> {
+/** Generates the ext-tasks schema after `edit` changed its `$defs`. */
+async function extSetAfter(edit: (defs: Record<string, any>) => void): Promise<readonly { name: string; contents: string }[]> {
   const schema = structuredClone(EXT_SCHEMA);
   edit(schema.$defs);
   const uri = "https://example.test/ext.json";
@@ -26,7 +27,34 @@ async function extServerAfter(edit: (defs: Record<string, any>) => void): Promis
     roots: Object.keys(schema.$defs).map((name) => ({ name, uri: `${uri}#/$defs/${name}` })),
     format: false,
   });
-  return files.find((f) => f.name === "server.ts")?.contents;
+  return files;
+}
+
+/** server.ts of the ext-tasks schema after `edit`, or undefined when none was emitted. */
+async function extServerAfter(edit: (defs: Record<string, any>) => void): Promise<string | undefined> {
+  return (await extSetAfter(edit)).find((f) => f.name === "server.ts")?.contents;
+}
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The server module of the ext-tasks schema after `edit`, run for real: the set written to a temp folder and imported. */
+async function extServerModuleAfter(edit: (defs: Record<string, any>) => void): Promise<any> {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-server-emit-"));
+  tempDirs.push(dir);
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+  for (const file of await extSetAfter(edit)) writeFileSync(join(dir, file.name), file.contents);
+  // vitest resolves the generated `./x.js` specifiers to the .ts files beside them.
+  return import(join(dir, "server.ts"));
+}
+
+const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+
+/** Calls a method on a generated server; the answer's result or error. */
+async function call(server: any, method: string, params: object, meta: object = WITH_EXTENSION): Promise<any> {
+  return server.handle({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }, { owner: "alice" });
 }
 
 /** The methods a generated server answers, read from its TASK_METHODS constant. */
@@ -87,6 +115,17 @@ describe("server.ts follows schema edits", () => {
     expect(methodsOf(server!)).toEqual(["tasks/cancel", "tasks/get"]);
     expect(server).not.toContain("requireInput");
     expect(server).not.toContain("inputResponses");
+    // At run time too: handles cannot ask for input, and tasks/update is an unknown method.
+    const { createTasksServer } = await extServerModuleAfter((defs) => {
+      delete defs.UpdateTaskRequest;
+      delete defs.UpdateTaskResult;
+    });
+    const tasks = createTasksServer();
+    const handle = await tasks.createTask({ owner: "alice" });
+    expect(handle.requireInput).toBeUndefined();
+    expect(handle.input).toBeUndefined();
+    expect(await call(tasks, "tasks/update", { taskId: handle.taskId, inputResponses: {} })).toMatchObject({ error: { code: -32601 } });
+    tasks.close();
   });
 
   it("without an extension capability: no per-request -32021 gate and no routing-header check", async () => {
@@ -96,14 +135,35 @@ describe("server.ts follows schema edits", () => {
     expect(server).not.toContain("checkRoutingHeaders");
     // Everything else stays: results still carry resultType because CreateTaskResult is flat.
     expect(server).toContain('resultType: "task"');
+    // At run time too: a request without the extension's capability and with mismatched headers is answered.
+    const { createTasksServer } = await extServerModuleAfter((defs) => delete defs.TasksExtensionCapability);
+    const tasks = createTasksServer();
+    const handle = await tasks.createTask({ owner: "alice" });
+    const response = await tasks.handle(
+      { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: handle.taskId } },
+      { owner: "alice", headers: { "mcp-name": "another-task" } },
+    );
+    expect(response).toMatchObject({ result: { resultType: "complete", taskId: handle.taskId, status: "working" } });
+    expect(handle.createResult).toMatchObject({ resultType: "task", taskId: handle.taskId });
+    tasks.close();
   });
 
   it("a cancel result that carries the task: cancel answers it, and a finished task is an error", async () => {
     const server = await extServerAfter((defs) => {
       defs.CancelTaskResult = structuredClone(defs.CreateTaskResult);
     });
-    expect(server).toContain("Cannot cancel a task that is already");
-    expect(server).toMatch(/return \{ resultType: "complete", \.\.\.toTask\(change\.after\) \}/);
+    expect(server).toContain("cancelAck: false");
+    // Run for real: cancel answers the cancelled task (tagged), and cancelling it again is -32602.
+    const { createTasksServer } = await extServerModuleAfter((defs) => {
+      defs.CancelTaskResult = structuredClone(defs.CreateTaskResult);
+    });
+    const tasks = createTasksServer();
+    const handle = await tasks.createTask({ owner: "alice" });
+    const cancelled = await call(tasks, "tasks/cancel", { taskId: handle.taskId });
+    expect(cancelled.result).toMatchObject({ resultType: "complete", taskId: handle.taskId, status: "cancelled", ttlMs: expect.any(Number) });
+    const again = await call(tasks, "tasks/cancel", { taskId: handle.taskId });
+    expect(again.error).toMatchObject({ code: -32602, message: "Cannot cancel a task that is already cancelled" });
+    tasks.close();
   });
 
   it("renamed fields are used as the schema names them", async () => {
@@ -112,8 +172,21 @@ describe("server.ts follows schema edits", () => {
       renameProperty(defs, "result", "payload", (object) => object.properties?.status?.const === "completed");
     });
     expect(server).not.toContain("ttlMs");
-    expect(server).toContain("ttlMillis: task.ttl");
-    expect(server).toContain('payload: stored(task.result, "result")');
+    expect(server).toContain('ttl: "ttlMillis"');
+    expect(server).toContain('completed: "payload"');
+    // Run for real: tasks/get shows the retention and the result under the schema's names.
+    const { createTasksServer } = await extServerModuleAfter((defs) => {
+      renameProperty(defs, "ttlMs", "ttlMillis", () => true);
+      renameProperty(defs, "result", "payload", (object) => object.properties?.status?.const === "completed");
+    });
+    const tasks = createTasksServer();
+    const handle = await tasks.createTask({ owner: "alice" }, { ttl: 60_000 });
+    await handle.complete({ content: [] });
+    const { result } = await call(tasks, "tasks/get", { taskId: handle.taskId });
+    expect(result).toMatchObject({ status: "completed", ttlMillis: 60_000, payload: { content: [] } });
+    expect(result).not.toHaveProperty("ttlMs");
+    expect(result).not.toHaveProperty("result");
+    tasks.close();
   });
 
   it("a schema with task methods but no tasks/get is an error naming what is missing, not a set without a server", async () => {

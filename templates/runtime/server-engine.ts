@@ -1,0 +1,732 @@
+/**
+ * The generated Tasks server itself, copied unchanged into every set that has one (as
+ * `server-engine.ts`): the method handlers (tasks/get, cancel, update, list, result), the wire
+ * shapes of a task, the handles tool code gets, and status notifications, over the machinery of
+ * `server-core.ts`. What differs between revisions is data, a `ServerProfile` the set's `server.ts`
+ * declares from its schema (which methods, field names, what tasks/get inlines, whether results
+ * carry `resultType`, ...), with the set's validators and status machine passed in; the types are
+ * the set's through generics (`StoredTask`), so its `server.ts` is declarations and thin glue.
+ */
+import { isObject, ownValue, type JsonObject, type ValidationResult } from "./runtime.js";
+import {
+  grantedTtl,
+  InMemoryTaskStoreOf,
+  isJsonRpcErrorObject,
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  methodNotFound,
+  paramsObject,
+  positiveInteger,
+  requestContext,
+  required,
+  respond,
+  TaskEngine,
+  validParams,
+  validParamsBut,
+  withoutMeta,
+  type HeaderCheckOf,
+  type JsonRpcErrorObject,
+  type JsonRpcResponse,
+  type RequestContext,
+  type TaskAbortSignal,
+  type TaskPageOf,
+  type TaskRecord,
+  type TaskStoreOf,
+  type TransportContext,
+} from "./server-core.js";
+
+// ---------------------------------------------------------------------------------------------
+// The profile: what the schema decides
+
+/** What a task method does, whatever the revision calls it. */
+export type RouteRole = "get" | "cancel" | "list" | "payload" | "update";
+
+/** A params object a task route accepts: its validator guarantees the task id. */
+export type TaskParams = { readonly taskId: string };
+
+/** One task method the server answers. */
+export type RouteProfile = TaskRouteProfile | ListRouteProfile;
+
+interface RouteBase {
+  readonly method: string;
+  /** Whether the schema requires params (otherwise absent params are fine). */
+  readonly paramsRequired: boolean;
+  /** Validate the params without `_meta`: they are closed and do not declare it, yet every request may carry it. */
+  readonly stripMeta: boolean;
+}
+
+/** A method on one task: its validator must accept only params with the task id (the compiler holds the set's to it). */
+export interface TaskRouteProfile extends RouteBase {
+  readonly role: Exclude<RouteRole, "list">;
+  readonly validate: (value: unknown) => ValidationResult<TaskParams>;
+}
+
+/** tasks/list: its params carry the cursor under the profile's `list.cursorField`. */
+export interface ListRouteProfile extends RouteBase {
+  readonly role: "list";
+  readonly validate: (value: unknown) => ValidationResult<object>;
+}
+
+/** The status → field map of what a task shows beyond its own fields (`completed` → `result`). */
+export interface InlinedFields {
+  readonly input_required?: string;
+  readonly completed?: string;
+  readonly failed?: string;
+}
+
+/** The schema-dependent facts the server runs on: data, declared by the set's `server.ts`. */
+export interface ServerProfile {
+  /** The methods answered, in the schema's order; any other gets -32601. */
+  readonly routes: readonly RouteProfile[];
+  /** The wire task's names for its retention and its polling interval (`ttl` or `ttlMs`, ...). */
+  readonly taskFields: { readonly ttl: string; readonly pollInterval?: string };
+  /** What tasks/get inlines by status; undefined when it answers the plain task. */
+  readonly inlined: InlinedFields | undefined;
+  /** Results carry `resultType` ("task" for a created task, "complete" otherwise) because a created task's result is flat. */
+  readonly resultType: boolean;
+  /** tasks/cancel answers an empty acknowledgement, for a finished task too (otherwise the task, and -32602 when finished). */
+  readonly cancelAck: boolean;
+  /** Tasks ask for input and tasks/update answers it under this params field. */
+  readonly input: { readonly responsesField: string } | undefined;
+  /** tasks/list pages with this params field as the cursor. */
+  readonly list: { readonly cursorField: string } | undefined;
+  /** The status notification sent after every change, and whether it carries the detailed task. */
+  readonly notification: { readonly method: string; readonly detailed: boolean } | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stored tasks
+
+/** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
+export interface StoredTaskOf<Status extends string> extends TaskRecord {
+  readonly taskId: string;
+  /** Who created it; nobody else sees it. */
+  readonly owner: string;
+  readonly status: Status;
+  readonly statusMessage?: string;
+  readonly createdAt: string;
+  readonly lastUpdatedAt: string;
+  /** Retention from creation in milliseconds; null keeps the task until the store drops it. */
+  readonly ttl: number | null;
+  /** Suggested polling interval in milliseconds. */
+  readonly pollInterval?: number;
+  /** When the store may forget the task (epoch milliseconds); null for never. */
+  readonly expiresAt: number | null;
+  /** Incremented by every write; compare-and-set compares it. */
+  readonly version: number;
+  /** The request's result, once completed. */
+  readonly result?: JsonObject;
+  /** The JSON-RPC error, once failed. */
+  readonly error?: JsonRpcErrorObject;
+}
+
+/** The input part of a stored task, where tasks ask for input. */
+export interface StoredInputOf<Requests, Responses> {
+  /** Input requests waiting for an answer, by key. */
+  readonly inputRequests: Requests;
+  /** Answers received and not yet superseded by the task's end, by key. */
+  readonly inputResponses: Responses;
+  /** Every input key the task has used: keys are unique for a task's lifetime. */
+  readonly inputKeys: readonly string[];
+}
+
+/** Any stored task the engine serves. */
+type AnyTask = StoredTaskOf<string>;
+
+/** A stored task with its input part (the engine reads it only where the profile has input). */
+type InputTask = AnyTask & StoredInputOf<{ readonly [key: string]: unknown }, { readonly [key: string]: unknown }>;
+
+/** The request one input key carries, and its answer, in a set's stored task. */
+type InputRequestOf<Task> = Task extends { readonly inputRequests: { readonly [key: string]: infer R } } ? R : never;
+type InputResponseOf<Task> = Task extends { readonly inputResponses: { readonly [key: string]: infer R } } ? R : never;
+
+/** Where tasks live, as the server uses them: the engine's reads and writes plus creation. */
+export interface TaskStoreFor<Task extends TaskRecord> extends TaskStoreOf<Task> {
+  /** Stores a new task under a fresh, unguessable id (version 0); rejects with TaskLimitError when full. */
+  create(task: Omit<Task, "taskId" | "version">): Promise<Task>;
+  /** The owner's task, or undefined when unknown, expired or someone else's. */
+  get(owner: string, taskId: string): Promise<Task | undefined>;
+  /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
+  compareAndSet(current: Task, next: Task): Promise<boolean>;
+}
+
+/** A store that pages through tasks, for revisions with tasks/list. */
+export interface TaskListingOf<Task> {
+  /** One page of the owner's live tasks, oldest first; undefined when the cursor is not one this store issued. */
+  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<Task> | undefined>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire shapes
+
+type TaskFields = ServerProfile["taskFields"];
+
+/** The task as the wire shows it, under the profile's field names. */
+export type WireTaskOf<Task extends AnyTask, Fields extends TaskFields> = {
+  taskId: string;
+  status: Task["status"];
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+} & { [K in Fields["ttl"]]: number | null } & {
+  [K in Fields extends { readonly pollInterval: infer P extends string } ? P : never]?: number;
+};
+
+/** What a failed task inlines: a JSON-RPC error object, as an object type (an interface would lack an index signature). */
+type ErrorObject = { code: number; message: string; data?: unknown };
+
+/** What a variant of the per-status task adds: its result, error or pending input under the profile's field. */
+type InlinedOf<Task extends AnyTask, Status, Inlined> = Status extends keyof Inlined
+  ? {
+      [K in Inlined[Status] & string]: Status extends "completed"
+        ? JsonObject
+        : Status extends "failed"
+          ? ErrorObject
+          : { [key: string]: InputRequestOf<Task> };
+    }
+  : unknown;
+
+/** The task with what its status inlines, as a union by status. */
+export type DetailedTaskOf<Task extends AnyTask, Profile extends ServerProfile> = {
+  [S in Task["status"]]: WireTaskOf<Task, Profile["taskFields"]> & { status: S } & InlinedOf<
+      Task,
+      S,
+      Profile["inlined"]
+    >;
+}[Task["status"]];
+
+/** The answer to the request that created a task: flat and tagged, or nesting the task. */
+export type CreatedResultOf<Task extends AnyTask, Profile extends ServerProfile> = Profile extends {
+  readonly resultType: true;
+}
+  ? { resultType: "task" } & WireTaskOf<Task, Profile["taskFields"]>
+  : { task: WireTaskOf<Task, Profile["taskFields"]> };
+
+/** The status notification of a task under the profile. */
+export type StatusNotificationOf<Task extends AnyTask, Profile extends ServerProfile> = Profile extends {
+  readonly notification: { readonly method: infer M extends string; readonly detailed: infer D };
+}
+  ? {
+      jsonrpc: "2.0";
+      method: M;
+      params: D extends true ? DetailedTaskOf<Task, Profile> : WireTaskOf<Task, Profile["taskFields"]>;
+    }
+  : never;
+
+/** The task as the wire shows it. */
+export function wireTask<Task extends AnyTask, Profile extends ServerProfile>(
+  profile: Profile,
+  task: Task,
+): WireTaskOf<Task, Profile["taskFields"]> {
+  const { ttl, pollInterval } = profile.taskFields;
+  const wire = {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    [ttl]: task.ttl,
+    ...(pollInterval === undefined || task.pollInterval === undefined ? {} : { [pollInterval]: task.pollInterval }),
+  };
+  // Computed keys widen to an index signature; the profile's names are the keys WireTaskOf declares.
+  return wire as WireTaskOf<Task, Profile["taskFields"]>;
+}
+
+/** The task with what its status inlines (the profile's `inlined`): pending input, result or error. */
+export function detailedTask<Task extends AnyTask, Profile extends ServerProfile>(
+  profile: Profile,
+  task: Task,
+): DetailedTaskOf<Task, Profile> {
+  const base = wireTask(profile, task);
+  const field = profile.inlined?.[task.status as keyof InlinedFields];
+  if (field === undefined) return base as DetailedTaskOf<Task, Profile>;
+  const value =
+    task.status === "completed"
+      ? stored(task.result, "result")
+      : task.status === "failed"
+        ? { ...stored(task.error, "error") }
+        : { ...(task as Partial<InputTask>).inputRequests };
+  // The status says which variant this is; WireTaskOf plus the inlined field is that variant.
+  return { ...base, [field]: value } as DetailedTaskOf<Task, Profile>;
+}
+
+/** A stored part the task's status promises; its absence means a corrupt store. */
+function stored<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`corrupt task record: no ${what}`);
+  return value;
+}
+
+/** The answer to the request that created the task. */
+export function createdResult<Task extends AnyTask, Profile extends ServerProfile>(
+  profile: Profile,
+  task: Task,
+): CreatedResultOf<Task, Profile> {
+  const wire = wireTask(profile, task);
+  // Which of the two shapes is the profile's `resultType`, which the conditional type reads too.
+  return (profile.resultType ? { resultType: "task", ...wire } : { task: wire }) as CreatedResultOf<Task, Profile>;
+}
+
+/** The status notification for a task, as subscribers receive it (the profile must have a notification). */
+export function statusNotification<Task extends AnyTask, Profile extends ServerProfile>(
+  profile: Profile,
+  task: Task,
+): StatusNotificationOf<Task, Profile> {
+  const notification = profile.notification;
+  if (!notification) throw new Error("this schema defines no status notification");
+  const params = notification.detailed ? detailedTask(profile, task) : wireTask(profile, task);
+  return { jsonrpc: "2.0", method: notification.method, params: { ...params } } as StatusNotificationOf<Task, Profile>;
+}
+
+/** The `_meta` key that ties a message to a task. */
+export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
+
+// ---------------------------------------------------------------------------------------------
+// Tasks for tool authors
+
+export interface CreateTaskOptions {
+  /** Requested retention in milliseconds (clamped to the server's maximum); null asks for unlimited. Default: the server's. */
+  readonly ttl?: number | null;
+  readonly statusMessage?: string;
+}
+
+/** A running task, for the code doing its work. */
+export interface TaskHandleOf<Created> {
+  readonly taskId: string;
+  /** Aborted when the task is cancelled. */
+  readonly signal: TaskAbortSignal;
+  /** The answer to the request that created the task. */
+  readonly createResult: Created;
+  /** Sets the status message (the status stays). */
+  update(statusMessage: string): Promise<void>;
+  /** Completes the task with the request's result. A tool result with `isError: true` completes too. */
+  complete(result: JsonObject): Promise<void>;
+  /** Fails the task with a JSON-RPC error (only for protocol-level errors). */
+  fail(error: JsonRpcErrorObject): Promise<void>;
+}
+
+/** What a handle adds where tasks ask for input. */
+export interface InputHandleOf<Request, Response> {
+  /**
+   * Asks the client for input: the task shows `input_required` with the request under `key`
+   * until a `tasks/update` answers it, and the answer is returned. Keys are unique for the
+   * task's lifetime (reusing one throws). Several may be pending at once.
+   */
+  requireInput(key: string, request: Request): Promise<Response>;
+  /** The answer to an input request made earlier (also by a previous process, with a durable store). */
+  input(key: string): Promise<Response>;
+}
+
+/** A task handle under the profile: with the input methods where tasks ask for input. */
+export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> = TaskHandleOf<
+  CreatedResultOf<Task, Profile>
+> &
+  (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown);
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+export interface TasksServerOptionsOf<Store> {
+  /** Where tasks live. Default: a new InMemoryTaskStore. */
+  readonly store?: Store;
+  /** Retention of a task whose creator asks for none, in milliseconds. Default one hour. */
+  readonly defaultTtl?: number;
+  /** Longest retention granted, in milliseconds; null grants unlimited. Default 24 hours. */
+  readonly maxTtl?: number | null;
+  /** Polling interval suggested to clients, in milliseconds. Default 1000. */
+  readonly pollInterval?: number;
+  /** Told about every unexpected exception (the client only sees -32603 "Internal error"). */
+  readonly onError?: (error: unknown) => void;
+  /** The clock, in epoch milliseconds (for tests). */
+  readonly now?: () => number;
+}
+
+/** The option of revisions with tasks/list. */
+export interface PagingOptions {
+  /** Tasks per tasks/list page. Default 50. */
+  readonly pageSize?: number;
+}
+
+/** The option of revisions whose requests carry routing headers. */
+export interface HeaderCheckOptions<Method extends string> {
+  /** Checks transport headers against the body, before anything else. Default: checkRoutingHeaders. */
+  readonly checkHeaders?: HeaderCheckOf<Method>;
+}
+
+/** Receives a status notification and the owner of its task (send it only to that owner's connections). */
+export type StatusListenerOf<Notification> = (notification: Notification, owner: string) => void;
+
+export interface TasksServerOf<Handle> {
+  /** Answers one JSON-RPC message; never throws. Undefined for notifications, which get no answer. */
+  handle(message: unknown, transport?: TransportContext): Promise<JsonRpcResponse | undefined>;
+  /** Creates a `working` task for the request's owner. */
+  createTask(context: { readonly owner?: string }, options?: CreateTaskOptions): Promise<Handle>;
+  /** A handle on an existing, unfinished task (after a restart, with a durable store); undefined when unknown or finished. */
+  resumeTask(context: { readonly owner?: string }, taskId: string): Promise<Handle | undefined>;
+  /** Ends waiting requests and handles (they fail) and drops listeners. */
+  close(): void;
+}
+
+/** What a server adds where the schema defines a status notification. */
+export interface StatusSubscriptionOf<Notification> {
+  /** Calls the listener with a status notification after every change of any task; returns the unsubscribe function. */
+  subscribe(listener: StatusListenerOf<Notification>): () => void;
+}
+
+/** A server under the profile: with `subscribe` where the schema defines a status notification. */
+export type TasksServerFor<Task extends AnyTask, Profile extends ServerProfile> = TasksServerOf<
+  TaskHandleFor<Task, Profile>
+> &
+  (Profile extends { readonly notification: object }
+    ? StatusSubscriptionOf<StatusNotificationOf<Task, Profile>>
+    : unknown);
+
+/** What the set's other modules give the server: its status machine, its state error, and the extension's checks. */
+export interface ServerBindings<Task extends AnyTask> {
+  /** The set's status machine (`status.ts`). */
+  isTerminalStatus(status: Task["status"]): boolean;
+  canTransition(from: Task["status"], to: Task["status"]): boolean;
+  /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
+  readonly StateError: new (taskId: string, status: Task["status"] | undefined, message: string) => Error;
+  /** The header check when the options name none; absent where requests carry no routing headers. */
+  readonly checkHeaders?: HeaderCheckOf<string>;
+  /** Rejects a request lacking a client capability task methods require (the tasks extension), after params are read. */
+  readonly checkCapabilities?: (context: RequestContext) => JsonRpcError | undefined;
+}
+
+/** The methods of a profile's routes. */
+type MethodOf<Profile extends ServerProfile> = Profile["routes"][number]["method"];
+
+/** The options the server reads: the set's `TasksServerOptions` is these, less what its revision lacks. */
+type EngineOptions<Task extends AnyTask, Profile extends ServerProfile> = TasksServerOptionsOf<
+  TaskStoreFor<Task> & Partial<TaskListingOf<Task>>
+> &
+  PagingOptions &
+  HeaderCheckOptions<MethodOf<Profile>>;
+
+/** Creates the Tasks server of a set: its profile, its bindings, the user's options. */
+export function createTasksServerFor<Task extends AnyTask, Profile extends ServerProfile>(
+  profile: Profile,
+  bindings: ServerBindings<Task>,
+  options: EngineOptions<Task, Profile> = {},
+): TasksServerFor<Task, Profile> {
+  const server = new Server<Task, Profile>(profile, bindings, options);
+  const subscription = profile.notification
+    ? { subscribe: (listener: StatusListenerOf<unknown>) => server.subscribe(listener) }
+    : {};
+  // The members the profile promises (TasksServerFor reads the same profile) and no others.
+  return {
+    handle: (message: unknown, transport?: TransportContext) => server.handle(message, transport),
+    createTask: (context: { readonly owner?: string }, taskOptions?: CreateTaskOptions) =>
+      server.createTask(context, taskOptions),
+    resumeTask: (context: { readonly owner?: string }, taskId: string) => server.resumeTask(context, taskId),
+    close: () => server.close(),
+    ...subscription,
+  } as unknown as TasksServerFor<Task, Profile>;
+}
+
+class Server<Task extends AnyTask, Profile extends ServerProfile> {
+  readonly #profile: Profile;
+  readonly #bindings: ServerBindings<Task>;
+  readonly #store: TaskStoreFor<Task> & Partial<TaskListingOf<Task>>;
+  readonly #engine: TaskEngine<Task>;
+  readonly #defaultTtl: number;
+  readonly #maxTtl: number | null;
+  readonly #pollInterval: number;
+  readonly #pageSize: number;
+  readonly #checkHeaders: HeaderCheckOf<MethodOf<Profile>> | undefined;
+  readonly #now: () => number;
+  readonly #listeners = new Set<StatusListenerOf<unknown>>();
+
+  constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
+    // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
+    for (const route of profile.routes) {
+      if ((route.role === "update" && !profile.input) || (route.role === "list" && !profile.list)) {
+        throw new Error(
+          `server profile: ${route.method} (${route.role}) needs the profile's ${route.role === "list" ? "list" : "input"}`,
+        );
+      }
+    }
+    this.#profile = profile;
+    this.#bindings = bindings;
+    this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
+    this.#maxTtl = options.maxTtl === undefined ? 24 * 60 * 60 * 1000 : options.maxTtl;
+    this.#defaultTtl = positiveInteger(options.defaultTtl, 60 * 60 * 1000);
+    this.#pollInterval = positiveInteger(options.pollInterval, 1000);
+    this.#pageSize = positiveInteger(options.pageSize, 50);
+    this.#checkHeaders = options.checkHeaders ?? bindings.checkHeaders;
+    this.#now = options.now ?? Date.now;
+    const { isTerminalStatus, canTransition, StateError } = bindings;
+    const engineProfile = {
+      isTerminalStatus,
+      canTransition,
+      stateError: (taskId: string, status: Task["status"] | undefined, message: string) =>
+        new StateError(taskId, status, message),
+      changed: (task: Task) => this.#notify(task),
+    };
+    this.#engine = new TaskEngine(engineProfile, {
+      store: this.#store,
+      pollInterval: this.#pollInterval,
+      onError: options.onError ?? (() => {}),
+      now: this.#now,
+    });
+  }
+
+  handle(message: unknown, transport: TransportContext = {}): Promise<JsonRpcResponse | undefined> {
+    return respond(
+      message,
+      (method, params) => this.#dispatch(method, params, transport),
+      (error) => this.#engine.errorObject(error),
+    );
+  }
+
+  async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
+    const route = this.#profile.routes.find((r) => r.method === method);
+    if (!route) throw methodNotFound(method);
+    const context = requestContext(rawParams, transport);
+    const headerError = this.#checkHeaders?.(route.method as MethodOf<Profile>, rawParams, context);
+    if (headerError) throw JsonRpcError.from(headerError);
+    const params = paramsObject(rawParams);
+    const capabilityError = this.#bindings.checkCapabilities?.(context);
+    if (capabilityError) throw capabilityError;
+    if (route.role === "list") {
+      const given = route.paramsRequired ? required(params) : params;
+      if (given === undefined) return this.#listTasks(undefined, context);
+      return this.#listTasks(validParams(route.validate, route.stripMeta ? withoutMeta(given) : given), context);
+    }
+    // Every other route is on one task: it needs params, for the task id.
+    const given = route.stripMeta ? withoutMeta(required(params)) : required(params);
+    const responsesField = this.#profile.input?.responsesField;
+    switch (route.role) {
+      case "get":
+        return this.#getTask(validParams(route.validate, given), context);
+      case "cancel":
+        return this.#cancelTask(validParams(route.validate, given), context);
+      case "payload":
+        return this.#taskPayload(validParams(route.validate, given), context);
+      case "update":
+        if (responsesField === undefined)
+          throw new Error("unreachable: the constructor checks that update routes have input");
+        // The answers' values are validated by #updateTask, for the keys the task awaits.
+        return this.#updateTask(
+          validParamsBut(responsesField, route.validate, given),
+          responsesField,
+          route.validate,
+          context,
+        );
+    }
+  }
+
+  /** `resultType: "complete"` where results carry it. */
+  #complete(): { readonly resultType?: "complete" } {
+    return this.#profile.resultType ? { resultType: "complete" } : {};
+  }
+
+  /** The input part of a record that ends waiting for input, where tasks ask for input. */
+  #noInput(): Partial<StoredInputOf<object, object>> {
+    return this.#profile.input ? { inputRequests: {}, inputResponses: {} } : {};
+  }
+
+  async #getTask(params: TaskParams, context: RequestContext): Promise<object> {
+    const task = await this.#engine.find(context.owner, params.taskId);
+    const shown = this.#profile.inlined ? detailedTask(this.#profile, task) : wireTask(this.#profile, task);
+    return { ...this.#complete(), ...shown };
+  }
+
+  async #cancelTask(params: TaskParams, context: RequestContext): Promise<object> {
+    const change = await this.#engine.writeExisting(context.owner, params.taskId, (task) =>
+      this.#bindings.isTerminalStatus(task.status)
+        ? undefined
+        : { ...task, status: "cancelled", statusMessage: "Cancelled by the client.", ...this.#noInput() },
+    );
+    // Cancelling a task that already finished is acknowledged the same way: the outcome is seen through tasks/get.
+    if (this.#profile.cancelAck) return this.#complete();
+    if (change.before === change.after) {
+      throw new JsonRpcError(
+        JSON_RPC_ERROR_CODES.InvalidParams,
+        `Cannot cancel a task that is already ${change.before.status}`,
+      );
+    }
+    return { ...this.#complete(), ...wireTask(this.#profile, change.after) };
+  }
+
+  async #updateTask(
+    params: TaskParams,
+    field: string,
+    validate: TaskRouteProfile["validate"],
+    context: RequestContext,
+  ): Promise<object> {
+    const responses = ownValue(params, field);
+    const given = isObject(responses) ? Object.entries(responses) : [];
+    await this.#engine.writeExisting(context.owner, params.taskId, (current) => {
+      const task = current as Task & InputTask;
+      // Answers to keys that are not pending (unknown, or answered before) are ignored; a partial set is fine.
+      const answered = given.filter(([key]) => Object.hasOwn(task.inputRequests, key));
+      if (answered.length === 0 || this.#bindings.isTerminalStatus(task.status)) return undefined;
+      // The answers this task awaits are validated now (the others are ignored, whatever they hold).
+      validParams(validate, { ...params, [field]: Object.fromEntries(answered) });
+      const answeredKeys = new Set(answered.map(([key]) => key));
+      const pending = Object.fromEntries(Object.entries(task.inputRequests).filter(([key]) => !answeredKeys.has(key)));
+      const stillWaiting = Object.keys(pending).length > 0;
+      return {
+        ...task,
+        status: stillWaiting ? task.status : "working",
+        inputRequests: pending,
+        inputResponses: { ...task.inputResponses, ...Object.fromEntries(answered) },
+      };
+    });
+    return this.#complete();
+  }
+
+  async #listTasks(params: object | undefined, context: RequestContext): Promise<object> {
+    const cursorField = this.#profile.list?.cursorField;
+    const list = this.#store.list;
+    if (cursorField === undefined) throw new Error("unreachable: the constructor checks that list routes have list");
+    if (!list) throw new Error("tasks/list needs a store that lists (TaskStore.list)");
+    const cursor = params === undefined ? undefined : ownValue(params as JsonObject, cursorField);
+    const page = await list.call(
+      this.#store,
+      context.owner,
+      typeof cursor === "string" ? cursor : undefined,
+      this.#pageSize,
+    );
+    if (!page) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid cursor");
+    return {
+      tasks: page.tasks.map((task) => wireTask(this.#profile, task)),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
+  }
+
+  /** Waits until the task finishes, then answers with its result (or its error). */
+  async #taskPayload(params: TaskParams, context: RequestContext): Promise<object> {
+    const isTerminal = this.#bindings.isTerminalStatus;
+    const task = await this.#engine.waitFor(
+      context.owner,
+      params.taskId,
+      (t) => (isTerminal(t.status) ? t : undefined),
+      context.signal,
+    );
+    if (task.status === "failed" && task.error) throw JsonRpcError.from(task.error);
+    if (task.status !== "completed" || !task.result)
+      throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, `The task was ${task.status}; it has no result`);
+    const meta = ownValue(task.result, "_meta");
+    return { ...task.result, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId: task.taskId } } };
+  }
+
+  // --- tasks for tool authors ---
+
+  async createTask(context: { readonly owner?: string }, options: CreateTaskOptions = {}): Promise<object> {
+    const now = this.#now();
+    const ttl = grantedTtl(options.ttl, this.#defaultTtl, this.#maxTtl);
+    const fresh = {
+      owner: context.owner ?? "",
+      status: "working",
+      ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
+      createdAt: new Date(now).toISOString(),
+      lastUpdatedAt: new Date(now).toISOString(),
+      ttl,
+      pollInterval: this.#pollInterval,
+      expiresAt: ttl === null ? null : now + ttl,
+      ...(this.#profile.input ? { ...this.#noInput(), inputKeys: [] } : {}),
+    };
+    // A new record of the set's StoredTask: "working", and the input part where the profile has input.
+    const task = await this.#store.create(fresh as unknown as Omit<Task, "taskId" | "version">);
+    this.#notify(task);
+    return this.#handleFor(task);
+  }
+
+  async resumeTask(context: { readonly owner?: string }, taskId: string): Promise<object | undefined> {
+    const task = await this.#store.get(context.owner ?? "", taskId);
+    return task && !this.#bindings.isTerminalStatus(task.status) ? this.#handleFor(task) : undefined;
+  }
+
+  subscribe(listener: StatusListenerOf<unknown>): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  close(): void {
+    this.#listeners.clear();
+    this.#engine.close();
+  }
+
+  #handleFor(task: Task): object {
+    const { taskId, owner } = task;
+    const noInput = this.#noInput();
+    // Every change goes through the status machine; a refused one throws the set's TaskStateError.
+    const change = (describe: string, next: (task: Task) => Task): Promise<void> =>
+      this.#engine.change(owner, taskId, describe, next);
+    const handle: TaskHandleOf<unknown> = {
+      taskId,
+      signal: this.#engine.signalFor(taskId),
+      createResult: createdResult(this.#profile, task),
+      update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
+      complete: async (result) => {
+        if (!isObject(result)) throw new TypeError("complete: the result must be an object");
+        await change("complete", (current) => ({ ...current, status: "completed", result, ...noInput }));
+      },
+      fail: async (error) => {
+        if (!isJsonRpcErrorObject(error))
+          throw new TypeError("fail: the error must be a JSON-RPC error object { code, message, data? }");
+        const { code, message, data } = error;
+        await change("fail", (current) => ({
+          ...current,
+          status: "failed",
+          error: data === undefined ? { code, message } : { code, message, data },
+          ...noInput,
+        }));
+      },
+    };
+    return this.#profile.input ? { ...handle, ...this.#inputHandle(owner, taskId, change) } : handle;
+  }
+
+  /** requireInput and input of a handle, where tasks ask for input. */
+  #inputHandle(
+    owner: string,
+    taskId: string,
+    change: (describe: string, next: (task: Task) => Task) => Promise<void>,
+  ): InputHandleOf<unknown, unknown> {
+    const { isTerminalStatus, StateError } = this.#bindings;
+    const input = (key: string): Promise<unknown> =>
+      this.#engine
+        .waitFor(owner, taskId, (stored) => {
+          const current = stored as Task & InputTask;
+          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+          if (isTerminalStatus(current.status))
+            throw new StateError(
+              taskId,
+              current.status,
+              `No answer for input "${key}": the task is already ${current.status}`,
+            );
+          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+          return undefined;
+        })
+        .then((found) => found.answer);
+    const requireInput = async (key: string, request: unknown): Promise<unknown> => {
+      await change(`ask for input "${key}"`, (stored) => {
+        const current = stored as Task & InputTask;
+        if (current.inputKeys.includes(key))
+          throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
+        return {
+          ...current,
+          status: "input_required",
+          inputRequests: { ...current.inputRequests, ...Object.fromEntries([[key, request]]) },
+          inputKeys: [...current.inputKeys, key],
+        };
+      });
+      return input(key);
+    };
+    return { requireInput, input };
+  }
+
+  #notify(task: Task): void {
+    if (!this.#profile.notification || this.#listeners.size === 0) return;
+    const notification = statusNotification(this.#profile, task);
+    for (const listener of this.#listeners) {
+      try {
+        listener(notification, task.owner);
+      } catch (error) {
+        this.#engine.report(error);
+      }
+    }
+  }
+}
