@@ -1,7 +1,7 @@
 // `npm run bench`: speed and size of the generated validators against ajv.
 //
 // Speed, in one process and interleaved: the generated `isGetTaskResult` and
-// `validateGetTaskResult` of the ext-tasks-draft set, ajv compiled from the same seed schema
+// `validateGetTaskResult` of the ext-tasks-2026-05-22 set, ajv compiled from the same seed schema
 // (`#/$defs/GetTaskResult`; default options, and `allErrors: true` since ours reports every
 // error), and a small hand-written check, on valid messages of each status and on typical invalid
 // ones; then `validate` and ajv on each invalid message alone. Goals: `is` at least 3× ajv on valid
@@ -31,7 +31,7 @@ if (!(seconds > 0)) throw new Error(`--seconds expects a positive number, got ${
 
 const config = JSON.parse(readFileSync(join(root, "mcp-tasks-gen.config.json"), "utf8"));
 const outDir = resolve(root, config.outDir ?? "generated");
-const benchedSet = "ext-tasks-draft";
+const benchedSet = "ext-tasks-2026-05-22";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-validators-"));
 try {

@@ -20,7 +20,7 @@ export interface BundledSet {
   readonly bindings?: Readonly<Record<string, JsonValue>>;
 }
 
-/** The extension draft's placeholders, bound to the request and result shapes a task's input takes. */
+/** The 2026-05-22 extension revision's placeholders, bound to the request and result shapes a task's input takes. */
 const INPUT_FILE = "schemas/mcp-input-requests-2025-11-25.schema.json";
 const INPUT_BINDINGS: Readonly<Record<string, JsonValue>> = {
   InputRequest: { anyOf: ["ElicitRequest", "CreateMessageRequest", "ListRootsRequest"].map((d) => ({ $ref: `${INPUT_FILE}#/$defs/${d}` })) },
@@ -39,8 +39,14 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
   },
   "ext-tasks-draft": {
     description:
-      "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks): types, validators, status helpers, client and server. Its placeholder InputRequest/InputResponse are bound to the elicitation, sampling and roots requests and results.",
+      "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks), its newest revision (2026-08-21): types, validators, status helpers, client and server. Its InputRequest/InputResponse are the elicitation, sampling and roots requests and results.",
     schemas: ["schemas/ext-tasks-draft.schema.json"],
+    remotes: {},
+  },
+  "ext-tasks-2026-05-22": {
+    description:
+      "The MCP Tasks extension (SEP-2663; io.modelcontextprotocol/tasks) as of its 2026-05-22 revision, for projects pinned to it: types, validators, status helpers, client and server. Its placeholder InputRequest/InputResponse are bound to the elicitation, sampling and roots requests and results.",
+    schemas: ["schemas/ext-tasks-2026-05-22.schema.json"],
     remotes: {},
     bindings: INPUT_BINDINGS,
   },

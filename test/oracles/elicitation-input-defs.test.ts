@@ -4,7 +4,7 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import * as ext from "../../generated/ext-tasks-draft/validators.js";
+import * as ext from "../../generated/ext-tasks-2026-05-22/validators.js";
 import { fixturePath, projectRoot } from "../support/paths.js";
 
 /**

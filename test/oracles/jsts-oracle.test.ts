@@ -17,7 +17,7 @@ import { projectRoot } from "../support/paths.js";
  * difference fails, and a listed one that no longer differs exactly as written fails too.
  */
 
-const SETS = ["tasks-2025-11-25", "ext-tasks-draft", "elicitation-codex"] as const;
+const SETS = ["tasks-2025-11-25", "ext-tasks-2026-05-22", "elicitation-codex"] as const;
 type SetName = (typeof SETS)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +79,7 @@ const EXPECTED_DIFFERENCES: Record<SetName, Record<string, ExpectedDifference>> 
     NotificationParams: indexSignature,
     "TaskMetadata ← TaskMetadata1": indexSignature,
   },
-  "ext-tasks-draft": {
+  "ext-tasks-2026-05-22": {
     TasksExtensionCapability: { genToJsts: true, jstsToGen: false, reason: "notEmptyMap" },
     // The config binds InputRequest/InputResponse to the input requests and results of
     // schemas/mcp-input-requests-2025-11-25.schema.json, which (like MCP's own schema) writes no
@@ -124,14 +124,14 @@ const EXPECTED_DIFFERENCES: Record<SetName, Record<string, ExpectedDifference>> 
 const NOT_IN_JSTS: Record<SetName, Record<string, Reason>> = {
   "tasks-2025-11-25": { RequestId: "inlinesRemotePrimitive", ProgressToken: "inlinesRemotePrimitive" },
   // (InputRequest and InputResponse were missing while they were `anyOf: [{}, {}, {}]` placeholders; the config binds them now.)
-  "ext-tasks-draft": {},
+  "ext-tasks-2026-05-22": {},
   "elicitation-codex": {},
 };
 
 /** Declarations only jsts has (numbered duplicates name the definition they copy), per set. */
 const ONLY_IN_JSTS: Record<SetName, Record<string, { reason: Reason; copyOf?: string }>> = {
   "tasks-2025-11-25": { Root: { reason: "rootHoldsOnlyDefs" }, TaskMetadata1: { reason: "numberedDuplicate", copyOf: "TaskMetadata" } },
-  "ext-tasks-draft": { MCPTasksExtension: { reason: "rootHoldsOnlyDefs" } },
+  "ext-tasks-2026-05-22": { MCPTasksExtension: { reason: "rootHoldsOnlyDefs" } },
   "elicitation-codex": {},
 };
 
@@ -445,7 +445,7 @@ describe.each(SETS)("json-schema-to-typescript oracle: %s", (name) => {
 
 describe("jsts input handling", () => {
   it("reads the Zod-style nested `$schema` in every `$defs` entry as if it were absent (no pre-processing needed)", async () => {
-    const { set, schema, jstsCode } = get("ext-tasks-draft");
+    const { set, schema, jstsCode } = get("ext-tasks-2026-05-22");
     const nested = Object.values(schema.$defs as Record<string, Record<string, unknown>>).filter((d) => "$schema" in d);
     expect(nested.length).toBeGreaterThan(0);
     expect(await compile(withoutNestedDialects(schema), "Root", jstsOptions(set))).toBe(jstsCode);

@@ -25,7 +25,7 @@ interface Example {
   readonly message: unknown;
 }
 
-const TASK_SETS = ["tasks-2025-11-25", "ext-tasks-draft"];
+const TASK_SETS = ["tasks-2025-11-25", "ext-tasks-2026-05-22"];
 
 /** Labels naming no definition of the seeds, and why. Checked to be still absent from the output. */
 const NOT_IN_SEEDS: Readonly<Record<string, string>> = {
@@ -128,17 +128,17 @@ describe("merged-intersection mode on the specification's examples", () => {
     });
     expect(flipped.map(({ example }) => example.definition)).toContain("CreateTaskResult");
     expect(flipped.map(({ example }) => example.definition)).toContain("GetTaskResult");
-    expect(flipped.every(({ example }) => example.revision === "ext-tasks-draft")).toBe(true);
+    expect(flipped.every(({ example }) => example.revision === "ext-tasks-2026-05-22")).toBe(true);
   });
 
   it("merged mode still rejects what no branch allows: a missing required property, a wrong status", () => {
-    const created = taskExamples.find(({ example }) => example.revision === "ext-tasks-draft" && example.definition === "CreateTaskResult")!.example;
+    const created = taskExamples.find(({ example }) => example.revision === "ext-tasks-2026-05-22" && example.definition === "CreateTaskResult")!.example;
     const { taskId: _taskId, ...withoutId } = created.message as Record<string, unknown>;
-    const createTaskResult = validators("merged", "ext-tasks-draft", "CreateTaskResult")!;
+    const createTaskResult = validators("merged", "ext-tasks-2026-05-22", "CreateTaskResult")!;
     expect(createTaskResult.is(created.message)).toBe(true);
     expect(createTaskResult.is(withoutId)).toBe(false);
     expect(createTaskResult.is({ ...(created.message as object), status: "done" })).toBe(false);
-    const getTaskResult = validators("merged", "ext-tasks-draft", "GetTaskResult")!;
+    const getTaskResult = validators("merged", "ext-tasks-2026-05-22", "GetTaskResult")!;
     expect(getTaskResult.is({ ...(created.message as object), status: "completed" }), "completed without result").toBe(false);
   });
 
@@ -161,7 +161,7 @@ describe("merged-intersection mode on the specification's examples", () => {
       const types = (s: GeneratedSet) => body(s.files.find((f) => f.name === "types.ts")!.contents);
       expect(types(set), set.name).toBe(types(plain));
     }
-    const validatorsOf = (sets: GeneratedSet[]) => body(sets.find((s) => s.name === "ext-tasks-draft")!.files.find((f) => f.name === "validators.ts")!.contents);
+    const validatorsOf = (sets: GeneratedSet[]) => body(sets.find((s) => s.name === "ext-tasks-2026-05-22")!.files.find((f) => f.name === "validators.ts")!.contents);
     expect(validatorsOf(generated.merged)).not.toBe(validatorsOf(generated["json-schema"]));
   });
 });

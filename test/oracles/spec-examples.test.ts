@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { readConfigFile, type ResolvedSet } from "../../generator/index.js";
 import * as elicitationCodex from "../../generated/elicitation-codex/index.js";
-import * as extTasksDraft from "../../generated/ext-tasks-draft/index.js";
+import * as extTasksDraft from "../../generated/ext-tasks-2026-05-22/index.js";
 import * as tasks20251125 from "../../generated/tasks-2025-11-25/index.js";
 import { fixturePath, projectRoot } from "../support/paths.js";
 
@@ -41,7 +41,7 @@ const examples = examplesFile.examples as Example[];
 /** The generated modules, by set name (= the examples' revision label). */
 const GENERATED: Readonly<Record<string, Record<string, unknown>>> = {
   "tasks-2025-11-25": tasks20251125,
-  "ext-tasks-draft": extTasksDraft,
+  "ext-tasks-2026-05-22": extTasksDraft,
   "elicitation-codex": elicitationCodex,
 };
 
@@ -140,10 +140,10 @@ describe("specification examples: generated verdicts equal ajv's on the seed sch
   it("the ext-tasks draft seed rejects `resultType` on results, as the design records", () => {
     // A spot check of the known seed defect, so a silently "fixed" validator cannot pass above by
     // agreeing with a changed oracle: the flat CreateTaskResult example carries resultType.
-    const example = examples.find((e) => e.revision === "ext-tasks-draft" && e.definition === "CreateTaskResult");
+    const example = examples.find((e) => e.revision === "ext-tasks-2026-05-22" && e.definition === "CreateTaskResult");
     expect(example, "an ext-tasks CreateTaskResult example").toBeDefined();
     expect(example!.message).toHaveProperty("resultType");
-    expect(oracles.get("ext-tasks-draft")!.verdict("CreateTaskResult", example!.message)).toBe(false);
+    expect(oracles.get("ext-tasks-2026-05-22")!.verdict("CreateTaskResult", example!.message)).toBe(false);
     expect(extTasksDraft.isCreateTaskResult(example!.message)).toBe(false);
   });
 });

@@ -81,7 +81,7 @@ function compileAndRun(dir: string, compilerOptions: object, runner: string): vo
   expect(JSON.parse(ran.stdout)).toEqual(EXPECTED_SUMMARY);
 }
 
-function generatedFiles(dir: string, set = "ext-tasks-draft"): string[] {
+function generatedFiles(dir: string, set = "ext-tasks-2026-05-22"): string[] {
   return readdirSync(join(dir, "src", "generated", set)).filter((f) => !f.startsWith(".")).sort();
 }
 

@@ -76,7 +76,7 @@ describe("static modules (templates/runtime/)", () => {
 describe("names the static modules export through a set's modules", () => {
   // The ext-tasks draft with one more definition, named like what server.ts and client.ts
   // re-export from server-core.ts and client-core.ts: index.ts could not export both.
-  const draft = JSON.parse(readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8")) as { $defs: Record<string, unknown> };
+  const draft = JSON.parse(readFileSync(join(projectRoot, "schemas", "ext-tasks-2026-05-22.schema.json"), "utf8")) as { $defs: Record<string, unknown> };
   const withDefinition = (name: string) => {
     const schema = structuredClone(draft);
     schema.$defs[name] = { type: "object", properties: { x: { type: "string" } } };
@@ -107,7 +107,7 @@ describe("names a set's modules import from static modules", () => {
   it("a definition imported into server.ts under a name server.ts also imports from a static module is a located error", async () => {
     // The draft's task type renamed StoredTaskOf: server.ts imports it from types.ts and the
     // engine's StoredTaskOf from server-engine.ts.
-    const text = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const text = readFileSync(join(projectRoot, "schemas", "ext-tasks-2026-05-22.schema.json"), "utf8");
     const renamed = JSON.parse(text.replace('\n    "Task": {', '\n    "StoredTaskOf": {').replaceAll('"#/$defs/Task"', '"#/$defs/StoredTaskOf"')) as { $defs: object };
     expect(Object.keys(renamed.$defs)).toContain("StoredTaskOf");
     const uri = "https://example.test/ext.json";

@@ -58,7 +58,7 @@ function consumerImports(base: string, { host, extension }: ConsumerStyle): stri
   type DetailedTask,
   type TasksClientSend,
   type TaskStatus,
-} from "${base}/ext-tasks-draft/index${extension}";
+} from "${base}/ext-tasks-2026-05-22/index${extension}";
 import { validateTask, type Task } from "${base}/tasks-2025-11-25/index${extension}";
 import {
   validateMcpServerElicitationRequestParams,
@@ -66,7 +66,7 @@ import {
 } from "${base}/elicitation-codex/index${extension}";`;
   }
   // require() of the generated ES modules: Node 20.19+ (README › Module formats).
-  return `import ext = require("${base}/ext-tasks-draft/index${extension}");
+  return `import ext = require("${base}/ext-tasks-2026-05-22/index${extension}");
 import tasks2025 = require("${base}/tasks-2025-11-25/index${extension}");
 import codex = require("${base}/elicitation-codex/index${extension}");
 const { createTasksClient, createTasksServer, matchStatus, parseGetTaskResult, validateGetTaskResult, ValidationFailed } = ext;
@@ -162,7 +162,7 @@ export = { run, describeTask, notAStatus, noTtl, noUrl, missingHandler };
 
 /** The JavaScript consumer: `app.mjs` of a project without a TypeScript build step. */
 export function consumerJavaScript(base: string): string {
-  return `import { createTasksClient, createTasksServer, parseGetTaskResult, validateGetTaskResult, ValidationFailed } from "${base}/ext-tasks-draft/index.js";
+  return `import { createTasksClient, createTasksServer, parseGetTaskResult, validateGetTaskResult, ValidationFailed } from "${base}/ext-tasks-2026-05-22/index.js";
 import { validateTask } from "${base}/tasks-2025-11-25/index.js";
 import { validateMcpServerElicitationRequestParams } from "${base}/elicitation-codex/index.js";
 ${VALUES}

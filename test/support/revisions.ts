@@ -5,12 +5,13 @@ import { projectRoot } from "./paths.js";
 
 /**
  * Every revision of a schema the project generates: the bundled sets (by their bundled name, so
- * they read exactly what `"bundled"` users get) and the revisions kept under test/fixtures/revisions
- * (see its SOURCE.md). The revision snapshots and the round trip over every revision's stubs read
- * this list; a revision added here is snapshotted and, once it has stubs, round-tripped.
+ * they read exactly what `"bundled"` users get), and any revision kept only as test data (copied
+ * under test/fixtures/ with a SOURCE.md; none today). The revision snapshots and the round trip
+ * over every revision's stubs read this list; a revision added here is snapshotted and, once it
+ * has stubs, round-tripped.
  *
  * `sha256` pins the revision's first schema file: when a bundled name comes to mean another
- * revision (the newest extension bundled as `ext-tasks-draft`, say), the pin fails and says which
+ * revision (as `ext-tasks-draft` moved from the 2026-05-22 revision to the 2026-08-21 one), the pin fails and says which
  * row to move, instead of the snapshots silently changing what they are about.
  */
 export interface Revision {
@@ -33,14 +34,14 @@ export const REVISIONS: readonly Revision[] = [
   },
   {
     id: "ext-tasks-29f83d5",
-    about: "Tasks extension (SEP-2663) at ext-tasks commit 29f83d5, 2026-05-22 (schemas/ext-tasks-draft.schema.json, input placeholders bound)",
-    set: { bundled: "ext-tasks-draft" },
+    about: "Tasks extension (SEP-2663) at ext-tasks commit 29f83d5, 2026-05-22 (schemas/ext-tasks-2026-05-22.schema.json, input placeholders bound)",
+    set: { bundled: "ext-tasks-2026-05-22" },
     sha256: "b17cb4a2534379c214b17770bd5d3d54f69fde16a953bfb542c58235a61274bb",
   },
   {
     id: "ext-tasks-e434597",
-    about: "Tasks extension (SEP-2663) at ext-tasks commit e434597, 2026-08-21 (test/fixtures/revisions/ext-tasks-e434597/schema.json)",
-    set: { schemas: ["test/fixtures/revisions/ext-tasks-e434597/schema.json"] },
+    about: "Tasks extension (SEP-2663) at ext-tasks commit e434597, 2026-08-21, the newest (schemas/ext-tasks-draft.schema.json)",
+    set: { bundled: "ext-tasks-draft" },
     sha256: "10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c",
   },
   {

@@ -16,7 +16,7 @@ import { treeSnapshot } from "../../support/tree.js";
 const REPO_CONFIG = join(projectRoot, "mcp-tasks-gen.config.json");
 const SCHEMAS = join(projectRoot, "schemas");
 const CORE_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-11-25/schema.json";
-const BUNDLED = ["diff", "tasks-2025-11-25", "ext-tasks-draft", "--config", REPO_CONFIG];
+const BUNDLED = ["diff", "tasks-2025-11-25", "ext-tasks-2026-05-22", "--config", REPO_CONFIG];
 
 
 const run = runCli;
@@ -64,7 +64,7 @@ describe("mcp-tasks-gen diff on the bundled revisions", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const lines = stdout.split("\n");
-    expect(lines[0]).toBe("mcp-tasks-gen diff: tasks-2025-11-25 → ext-tasks-draft");
+    expect(lines[0]).toBe("mcp-tasks-gen diff: tasks-2025-11-25 → ext-tasks-2026-05-22");
     for (const expected of [
       "  - tasks/result: request removed (GetTaskPayloadRequest)  [breaks clients]",
       "  - tasks/list: request removed (ListTasksRequest)  [breaks clients]",
@@ -93,7 +93,7 @@ describe("mcp-tasks-gen diff on the bundled revisions", () => {
     const diff = JSON.parse(stdout) as ApiDiff;
     expect(Object.keys(diff)).toEqual(["old", "new", "changes", "summary"]);
     expect(diff.old).toBe("tasks-2025-11-25");
-    expect(diff.new).toBe("ext-tasks-draft");
+    expect(diff.new).toBe("ext-tasks-2026-05-22");
     expect(diff.summary.changes).toBe(diff.changes.length);
     for (const c of diff.changes) {
       expect(typeof c.kind).toBe("string");
@@ -111,12 +111,12 @@ describe("mcp-tasks-gen diff on the bundled revisions", () => {
   it("schema files as operands (with --remote for the core $refs) give the same changes as the config's sets", async () => {
     // File operands carry no `bindings`, so the sets are read as their schema files alone define them.
     const unbound = unboundConfig();
-    const bySet = JSON.parse((await run(["diff", "tasks-2025-11-25", "ext-tasks-draft", "--config", unbound, "--json"])).stdout) as ApiDiff;
+    const bySet = JSON.parse((await run(["diff", "tasks-2025-11-25", "ext-tasks-2026-05-22", "--config", unbound, "--json"])).stdout) as ApiDiff;
     expect(bySet.changes.length).toBeGreaterThan(0);
     const { code, stdout, stderr } = await run([
       "diff",
       join(SCHEMAS, "tasks-2025-11-25.schema.json"),
-      join(SCHEMAS, "ext-tasks-draft.schema.json"),
+      join(SCHEMAS, "ext-tasks-2026-05-22.schema.json"),
       "--remote",
       `${CORE_URL}=${join(SCHEMAS, "mcp-core-2025-11-25.schema.json")}`,
       "--json",
@@ -146,8 +146,8 @@ describe("mcp-tasks-gen diff on folders and small revisions", () => {
 
   it("identical revisions: no changes, exit 0", async () => {
     const dir = tempDir();
-    cpSync(join(SCHEMAS, "ext-tasks-draft.schema.json"), join(dir, "copy.schema.json"));
-    const { code, stdout } = await run(["diff", join(SCHEMAS, "ext-tasks-draft.schema.json"), join(dir, "copy.schema.json"), "--fail-on-breaking"]);
+    cpSync(join(SCHEMAS, "ext-tasks-2026-05-22.schema.json"), join(dir, "copy.schema.json"));
+    const { code, stdout } = await run(["diff", join(SCHEMAS, "ext-tasks-2026-05-22.schema.json"), join(dir, "copy.schema.json"), "--fail-on-breaking"]);
     expect(code).toBe(0);
     expect(stdout).toContain("\nNo changes to the generated API.\n");
   });
@@ -156,7 +156,7 @@ describe("mcp-tasks-gen diff on folders and small revisions", () => {
     const { code, stdout, stderr } = await run(["diff", "tasks-2025-11-25", "no-such-revision", "--config", REPO_CONFIG]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr).toMatch(/^"no-such-revision" is not a schema file or folder, nor a set of [^\n]+ \(sets: tasks-2025-11-25, ext-tasks-draft, elicitation-codex\)\n$/);
+    expect(stderr).toMatch(/^"no-such-revision" is not a schema file or folder, nor a set of [^\n]+ \(sets: tasks-2025-11-25, ext-tasks-draft, ext-tasks-2026-05-22, elicitation-codex\)\n$/);
   });
 
   it("not exactly two operands: a usage error", async () => {

@@ -9,7 +9,7 @@ import { projectRoot } from "../../support/paths.js";
  * `diffSets`: the changes of the generated API between two revisions, each classified for
  * clients and servers. First the classification matrix on small protocols (one request, its
  * params and result, a status enum, a notification), then the bundled revisions
- * tasks-2025-11-25 → ext-tasks-draft.
+ * tasks-2025-11-25 → ext-tasks-2026-05-22.
  */
 
 const temps: string[] = [];
@@ -167,10 +167,10 @@ describe("classification: narrowing breaks the sender, widening breaks the recei
   });
 });
 
-describe("tasks-2025-11-25 → ext-tasks-draft", () => {
+describe("tasks-2025-11-25 → ext-tasks-2026-05-22", () => {
   const config = readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json"));
   const set = (name: string) => config.sets.find((s) => s.name === name)!;
-  const diff = diffSets(set("tasks-2025-11-25"), set("ext-tasks-draft"), config.rootDir);
+  const diff = diffSets(set("tasks-2025-11-25"), set("ext-tasks-2026-05-22"), config.rootDir);
 
   it("ttl → ttlMs and pollInterval → pollIntervalMs: removed + added, with rename hints", () => {
     for (const [from, to, types] of [
@@ -233,7 +233,7 @@ describe("tasks-2025-11-25 → ext-tasks-draft", () => {
   });
 
   it("the reverse diff mirrors it: what was added is removed and vice versa", () => {
-    const reverse = diffSets(set("ext-tasks-draft"), set("tasks-2025-11-25"), config.rootDir);
+    const reverse = diffSets(set("ext-tasks-2026-05-22"), set("tasks-2025-11-25"), config.rootDir);
     const mirror: Partial<Record<ApiChange["kind"], ApiChange["kind"]>> = {
       "definition-added": "definition-removed",
       "definition-removed": "definition-added",

@@ -7,13 +7,13 @@ import { fixturePath, projectRoot } from "../../support/paths.js";
 
 /**
  * `diff` reads meaning (README › mcp-tasks-gen diff): between the two Tasks extension revisions
- * (2026-05-22, bundled as ext-tasks-draft, and e434597, which writes every request as
+ * (2026-05-22, bundled as ext-tasks-2026-05-22, and e434597, which writes every request as
  * `allOf [JSONRPCRequest, { method, params }]`) it reports what changed for clients and servers,
  * not the new layout of requests that mean the same; and a method whose declarations are renamed
  * without changing structure is a compatible change.
  */
 
-const OLD = join(projectRoot, "schemas", "ext-tasks-draft.schema.json");
+const OLD = join(projectRoot, "schemas", "ext-tasks-2026-05-22.schema.json");
 const NEW = fixturePath("mcp-spec", "ext-tasks-e434597", "schema.json");
 
 const temps: string[] = [];

@@ -53,36 +53,36 @@ describe("client.ts emission", () => {
   it("is emitted for the Tasks sets and not for the elicitation set", async () => {
     const sets = await generateSets(CONFIG.sets.map((s) => ({ name: s.name, schemas: s.schemas, remotes: s.remotes })));
     expect(sets.get("tasks-2025-11-25")?.has("client.ts")).toBe(true);
-    expect(sets.get("ext-tasks-draft")?.has("client.ts")).toBe(true);
+    expect(sets.get("ext-tasks-2026-05-22")?.has("client.ts")).toBe(true);
     expect(sets.get("elicitation-codex")?.has("client.ts")).toBe(false);
-    expect(sets.get("ext-tasks-draft")?.get("index.ts")).toContain('export * from "./client.js";');
+    expect(sets.get("ext-tasks-2026-05-22")?.get("index.ts")).toContain('export * from "./client.js";');
   });
 
   it("takes the revision from the schema, not from the set's name", async () => {
     // Each schema generated under the other's name gives the client its own schema implies.
     const swapped = await generateSets([
-      { name: "ext-tasks-draft", schemas: setConfig("tasks-2025-11-25").schemas, remotes: setConfig("tasks-2025-11-25").remotes },
-      { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-draft").schemas, ...bindingsOf("ext-tasks-draft") },
+      { name: "ext-tasks-2026-05-22", schemas: setConfig("tasks-2025-11-25").schemas, remotes: setConfig("tasks-2025-11-25").remotes },
+      { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-2026-05-22").schemas, ...bindingsOf("ext-tasks-2026-05-22") },
     ]);
-    expect(body(swapped.get("ext-tasks-draft")?.get("client.ts"))).toBe(body(committed("tasks-2025-11-25")));
-    expect(body(swapped.get("tasks-2025-11-25")?.get("client.ts"))).toBe(body(committed("ext-tasks-draft")));
+    expect(body(swapped.get("ext-tasks-2026-05-22")?.get("client.ts"))).toBe(body(committed("tasks-2025-11-25")));
+    expect(body(swapped.get("tasks-2025-11-25")?.get("client.ts"))).toBe(body(committed("ext-tasks-2026-05-22")));
   });
 
   it("is the same client in merged allOf mode (its _meta handling does not depend on the mode)", async () => {
-    const merged = await generateSets([{ name: "ext-tasks-draft", schemas: setConfig("ext-tasks-draft").schemas, ...bindingsOf("ext-tasks-draft"), allOf: "merged" }]);
-    const files = merged.get("ext-tasks-draft")!;
-    expect(body(files.get("client.ts"))).toBe(body(committed("ext-tasks-draft")));
+    const merged = await generateSets([{ name: "ext-tasks-2026-05-22", schemas: setConfig("ext-tasks-2026-05-22").schemas, ...bindingsOf("ext-tasks-2026-05-22"), allOf: "merged" }]);
+    const files = merged.get("ext-tasks-2026-05-22")!;
+    expect(body(files.get("client.ts"))).toBe(body(committed("ext-tasks-2026-05-22")));
     // ...while the validators do differ: merged mode accepts _meta beside the task.
-    expect(body(files.get("validators.ts"))).not.toBe(body(readFileSync(join(projectRoot, "generated/ext-tasks-draft/validators.ts"), "utf8")));
+    expect(body(files.get("validators.ts"))).not.toBe(body(readFileSync(join(projectRoot, "generated/ext-tasks-2026-05-22/validators.ts"), "utf8")));
     expect(typeCheck(files)).toEqual([]);
   });
 
   it("is byte-identical from run to run", async () => {
-    const sets = [{ name: "ext-tasks-draft", schemas: setConfig("ext-tasks-draft").schemas, ...bindingsOf("ext-tasks-draft") }];
+    const sets = [{ name: "ext-tasks-2026-05-22", schemas: setConfig("ext-tasks-2026-05-22").schemas, ...bindingsOf("ext-tasks-2026-05-22") }];
     const first = await generateSets(sets);
     const second = await generateSets(sets);
-    expect(second.get("ext-tasks-draft")?.get("client.ts")).toBe(first.get("ext-tasks-draft")?.get("client.ts"));
-    expect(first.get("ext-tasks-draft")?.get("client.ts")).toBe(committed("ext-tasks-draft"));
+    expect(second.get("ext-tasks-2026-05-22")?.get("client.ts")).toBe(first.get("ext-tasks-2026-05-22")?.get("client.ts"));
+    expect(first.get("ext-tasks-2026-05-22")?.get("client.ts")).toBe(committed("ext-tasks-2026-05-22"));
   });
 
   it("a 2025-11-25 schema without tasks/list and tasks/cancel gets a client without them, which still compiles", async () => {
@@ -102,7 +102,7 @@ describe("client.ts emission", () => {
 
 describe("client.ts over client-engine.ts: each part the schema decides still compiles", () => {
   it("input requests not bound to their methods: untyped handlers by method name", async () => {
-    const ext = setConfig("ext-tasks-draft");
+    const ext = setConfig("ext-tasks-2026-05-22");
     const sets = await generateSets([{ name: "untyped", schemas: ext.schemas, remotes: ext.remotes }]);
     const files = sets.get("untyped")!;
     expect(files.get("client.ts")).toContain("readonly [method: string]: InputHandler | undefined;");
@@ -116,7 +116,7 @@ describe("client features read from the model", () => {
   const features = (name: string) => clientFeatures(loadSet(setConfig(name), CONFIG.rootDir).model)!;
 
   it("ext-tasks: results tagged with resultType, _meta checked apart where the schema closes the task", () => {
-    const f = features("ext-tasks-draft");
+    const f = features("ext-tasks-2026-05-22");
     expect(f.resultTag).toBe(true);
     const apart = Object.fromEntries(f.routes.map((r) => [r.result, r.resultCheck.metaApart ?? null]));
     expect(apart).toEqual({

@@ -95,7 +95,7 @@ beforeAll(async () => {
 
 describe("generated TypeScript", () => {
   it("covers every configured set, each with at least types.ts and index.ts", () => {
-    expect(sets.map((s) => s.name).sort()).toEqual(["elicitation-codex", "ext-tasks-draft", "tasks-2025-11-25"]);
+    expect(sets.map((s) => s.name).sort()).toEqual(["elicitation-codex", "ext-tasks-2026-05-22", "ext-tasks-draft", "tasks-2025-11-25"]);
     for (const set of sets) expect(set.files.map((f) => f.name)).toEqual(expect.arrayContaining(["types.ts", "index.ts"]));
   });
 
@@ -117,7 +117,7 @@ describe("generated TypeScript", () => {
 
 describe("the harness itself (controls: each check must be able to fail)", () => {
   it("reports diagnostics for a deliberately broken file next to a generated set", () => {
-    const set = sets.find((s) => s.name === "ext-tasks-draft")!;
+    const set = sets.find((s) => s.name === "ext-tasks-2026-05-22")!;
     const files = filesOf(set);
     files.set("broken.ts", 'import type { Task } from "./types.js";\nexport const t: Task = { taskId: 1 };\n');
     const diagnostics = typeCheck(files);
@@ -149,7 +149,7 @@ describe("the harness itself (controls: each check must be able to fail)", () =>
   });
 
   it("flags specifiers that leave the folder or name no generated file", () => {
-    const set = sets.find((s) => s.name === "ext-tasks-draft")!;
+    const set = sets.find((s) => s.name === "ext-tasks-2026-05-22")!;
     const code = [
       'import type { A } from "../other/types.js";',
       'import type { B } from "./sub/types.js";',

@@ -235,7 +235,7 @@ describe("the elicitation form module", () => {
     const { sets } = await generate(readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json")));
     const names = new Map(sets.map((s) => [s.name, s.files.map((f) => f.name)]));
     expect(names.get("elicitation-codex")).toContain("elicitation.ts");
-    expect(names.get("ext-tasks-draft")).toContain("elicitation.ts");
+    expect(names.get("ext-tasks-2026-05-22")).toContain("elicitation.ts");
     expect(names.get("tasks-2025-11-25")).not.toContain("elicitation.ts");
     for (const set of sets) {
       for (const file of set.files) {
@@ -247,7 +247,7 @@ describe("the elicitation form module", () => {
 
 describe("the client's input routing", () => {
   const extSet = (withBindings: boolean): SchemaSetConfig => {
-    const written = checkConfig(JSON.parse(readFileSync(join(projectRoot, "mcp-tasks-gen.config.json"), "utf8")), "mcp-tasks-gen.config.json").sets.find((s) => s.name === "ext-tasks-draft")!;
+    const written = checkConfig(JSON.parse(readFileSync(join(projectRoot, "mcp-tasks-gen.config.json"), "utf8")), "mcp-tasks-gen.config.json").sets.find((s) => s.name === "ext-tasks-2026-05-22")!;
     const { bindings, ...rest } = written;
     return withBindings && bindings ? { ...rest, bindings } : rest;
   };

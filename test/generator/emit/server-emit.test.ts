@@ -15,7 +15,7 @@ import { projectRoot } from "../../support/paths.js";
 const { sets } = await generate(readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json")));
 const serverOf = (name: string) => sets.find((s) => s.name === name)?.files.find((f) => f.name === "server.ts")?.contents;
 
-const EXT_SCHEMA = JSON.parse(readFileSync(join(projectRoot, "schemas/ext-tasks-draft.schema.json"), "utf8"));
+const EXT_SCHEMA = JSON.parse(readFileSync(join(projectRoot, "schemas/ext-tasks-2026-05-22.schema.json"), "utf8"));
 
 /** Generates the ext-tasks schema after `edit` changed its `$defs`. */
 async function extSetAfter(edit: (defs: Record<string, any>) => void): Promise<readonly { name: string; contents: string }[]> {
@@ -66,7 +66,7 @@ function methodsOf(server: string): string[] {
 describe("server.ts per set", () => {
   it("is emitted for the Tasks sets only, importing nothing from outside its folder", () => {
     expect(serverOf("elicitation-codex")).toBeUndefined();
-    for (const name of ["tasks-2025-11-25", "ext-tasks-draft"]) {
+    for (const name of ["tasks-2025-11-25", "ext-tasks-2026-05-22"]) {
       const server = serverOf(name)!;
       const imports = [...server.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(imports.length).toBeGreaterThan(0);
@@ -78,11 +78,11 @@ describe("server.ts per set", () => {
 
   it("routes the methods of each revision's method table", () => {
     expect(methodsOf(serverOf("tasks-2025-11-25")!)).toEqual(["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"]);
-    expect(methodsOf(serverOf("ext-tasks-draft")!)).toEqual(["tasks/cancel", "tasks/get", "tasks/update"]);
+    expect(methodsOf(serverOf("ext-tasks-2026-05-22")!)).toEqual(["tasks/cancel", "tasks/get", "tasks/update"]);
   });
 
   it("compiles under strict settings without DOM or Node typings", () => {
-    for (const name of ["tasks-2025-11-25", "ext-tasks-draft"]) {
+    for (const name of ["tasks-2025-11-25", "ext-tasks-2026-05-22"]) {
       const project = new Project({
         useInMemoryFileSystem: true,
         compilerOptions: {

@@ -119,8 +119,8 @@ function probe(set: LoadedSet, code: string): string[] {
 
 const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
 
-describe("ext-tasks-draft", () => {
-  const ext = () => setNamed("ext-tasks-draft");
+describe("ext-tasks-2026-05-22", () => {
+  const ext = () => setNamed("ext-tasks-2026-05-22");
 
   it("declares DetailedTask as exactly the union of the five named status variants", () => {
     const names = unionMemberNames(declaration(ext(), "DetailedTask").getType());

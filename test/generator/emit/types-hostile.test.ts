@@ -234,7 +234,7 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
 
   it("imported into status.ts beside the global type of that name are imported under an alias", async () => {
     // The extension draft with its TaskStatus definition named Exclude, a global type status.ts uses.
-    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-2026-05-22.schema.json"), "utf8");
     const renamed = draft.replace('\n    "TaskStatus": {', '\n    "Exclude": {').replaceAll('"#/$defs/TaskStatus"', '"#/$defs/Exclude"');
     expect(renamed).not.toBe(draft);
     writeFileSync(join(work, "status-named-exclude.schema.json"), renamed);
@@ -266,7 +266,7 @@ export const terminal: ActiveStatus = "completed";
     // and also declares its methods' results as the global Promise type. (The client's error
     // classes, which used the global Error type, are in the static client-core.ts, which imports no
     // definitions; a Task named Error no longer clashes.)
-    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-2026-05-22.schema.json"), "utf8");
     const renamed = draft.replace('\n    "Task": {', '\n    "Promise": {').replaceAll('"#/$defs/Task"', '"#/$defs/Promise"');
     expect(renamed).not.toBe(draft);
     const fixture = "task-named-promise.schema.json";
@@ -281,7 +281,7 @@ export const terminal: ActiveStatus = "completed";
 
   it("named like a global type only the static client-core.ts uses (Error) generate and compile", async () => {
     // The draft with its Task definition named Error, run by the CLI like the fixtures above.
-    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8");
+    const draft = readFileSync(join(projectRoot, "schemas", "ext-tasks-2026-05-22.schema.json"), "utf8");
     const renamed = draft.replace('\n    "Task": {', '\n    "Error": {').replaceAll('"#/$defs/Task"', '"#/$defs/Error"');
     writeFileSync(join(work, "task-named-error.schema.json"), renamed);
     const out = join(work, "task-named-error");

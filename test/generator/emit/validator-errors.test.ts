@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 // The validators modules (an index also exports other modules' functions, such as validateElicitationContent).
 import * as codex from "../../../generated/elicitation-codex/validators.js";
-import * as ext from "../../../generated/ext-tasks-draft/validators.js";
+import * as ext from "../../../generated/ext-tasks-2026-05-22/validators.js";
 import * as t25 from "../../../generated/tasks-2025-11-25/validators.js";
 import { projectRoot } from "../../support/paths.js";
 
@@ -25,10 +25,10 @@ type Module = Record<string, unknown>;
 
 /** Each set's module and the schema files its errors may point into (seed first, then remotes). */
 const SETS = {
-  "ext-tasks-draft": {
+  "ext-tasks-2026-05-22": {
     module: ext as Module,
     // The files the config's bindings reach (bound InputRequest/InputResponse) come after the seed.
-    files: ["schemas/ext-tasks-draft.schema.json", "schemas/mcp-input-requests-2025-11-25.schema.json", "schemas/codex-mcp-elicitation-request-params.schema.json"],
+    files: ["schemas/ext-tasks-2026-05-22.schema.json", "schemas/mcp-input-requests-2025-11-25.schema.json", "schemas/codex-mcp-elicitation-request-params.schema.json"],
   },
   "tasks-2025-11-25": {
     module: t25 as Module,
@@ -122,7 +122,7 @@ function expectParseThrowsSameErrors(set: SetName, definition: string, value: un
 // Typical mistakes.
 // ---------------------------------------------------------------------------------------------
 
-const EXT_PREFIX = "schemas/ext-tasks-draft.schema.json#/$defs/";
+const EXT_PREFIX = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/";
 const T25_PREFIX = "schemas/tasks-2025-11-25.schema.json#/$defs/";
 const CODEX_PREFIX = "schemas/codex-mcp-elicitation-request-params.schema.json#/";
 
@@ -152,7 +152,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
   CASES.push(
     {
       name: `unknown status (one error at the tag, not one per branch)`,
-      set: "ext-tasks-draft",
+      set: "ext-tasks-2026-05-22",
       definition,
       value: { ...extWorking, status: "done" },
       path: "/status",
@@ -163,7 +163,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
     },
     {
       name: "completed without result",
-      set: "ext-tasks-draft",
+      set: "ext-tasks-2026-05-22",
       definition,
       value: { ...extWorking, status: "completed" },
       path: "/result",
@@ -173,7 +173,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
     },
     {
       name: "ttlMs as a string",
-      set: "ext-tasks-draft",
+      set: "ext-tasks-2026-05-22",
       definition,
       value: { ...extWorking, ttlMs: "60000" },
       path: "/ttlMs",
@@ -183,7 +183,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
     },
     {
       name: "an extra property",
-      set: "ext-tasks-draft",
+      set: "ext-tasks-2026-05-22",
       definition,
       value: { ...extWorking, extra: true },
       path: "/extra",
@@ -193,7 +193,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
     },
     {
       name: "not an object",
-      set: "ext-tasks-draft",
+      set: "ext-tasks-2026-05-22",
       definition,
       value: "",
       path: "",
@@ -204,7 +204,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
 }
 CASES.push({
   name: "params.taskId a number",
-  set: "ext-tasks-draft",
+  set: "ext-tasks-2026-05-22",
   definition: "GetTaskRequest",
   value: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: 42 } },
   path: "/params/taskId",
@@ -334,8 +334,8 @@ describe("first errors for typical mistakes", () => {
 
   it("valid values pass every entry point unchanged", () => {
     for (const [set, definition, value] of [
-      ["ext-tasks-draft", "GetTaskResult", extWorking],
-      ["ext-tasks-draft", "DetailedTask", { ...extWorking, status: "completed", result: { content: [] } }],
+      ["ext-tasks-2026-05-22", "GetTaskResult", extWorking],
+      ["ext-tasks-2026-05-22", "DetailedTask", { ...extWorking, status: "completed", result: { content: [] } }],
       ["tasks-2025-11-25", "GetTaskResult", t25Working],
       ["elicitation-codex", "McpServerElicitationRequestParams", { ...codexBase, mode: "url", elicitationId: "e-1", url: "https://example.com" }],
     ] as const) {

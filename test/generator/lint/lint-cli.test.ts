@@ -132,13 +132,13 @@ describe("mcp-tasks-gen lint", () => {
   });
 
   it("lints every set of a config, bundled ones too; the ext-tasks draft's unreachable _meta is among the findings", async () => {
-    const config = writeConfig(tempDir(), { sets: [{ bundled: "tasks-2025-11-25" }, { bundled: "ext-tasks-draft" }, { bundled: "elicitation-codex" }] });
+    const config = writeConfig(tempDir(), { sets: [{ bundled: "tasks-2025-11-25" }, { bundled: "ext-tasks-2026-05-22" }, { bundled: "elicitation-codex" }] });
     const { code, stdout } = await run(["lint", "--json", "--config", config]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { diagnostics: { set: string; rule: string; pointer: string }[]; summary: { sets: number } };
     expect(report.summary.sets).toBe(3);
     expect(report.diagnostics).toContainEqual(
-      expect.objectContaining({ set: "ext-tasks-draft", rule: "unreachable-property", pointer: "/$defs/CreateTaskResult/allOf/0/properties/_meta" }),
+      expect.objectContaining({ set: "ext-tasks-2026-05-22", rule: "unreachable-property", pointer: "/$defs/CreateTaskResult/allOf/0/properties/_meta" }),
     );
   });
 
@@ -158,7 +158,7 @@ describe("mcp-tasks-gen lint", () => {
 
 describe("bundled sets are quiet; a set's \"lint\" silences a rule", () => {
   /** A project with the bundled sets that have findings (the draft's unreachable _meta, Codex's schemars formats). */
-  function bundledProject(sets: unknown[] = [{ bundled: "ext-tasks-draft" }, { bundled: "elicitation-codex" }]): string {
+  function bundledProject(sets: unknown[] = [{ bundled: "ext-tasks-2026-05-22" }, { bundled: "elicitation-codex" }]): string {
     return writeConfig(tempDir(), { outDir: "out", sets });
   }
 
@@ -178,7 +178,7 @@ describe("bundled sets are quiet; a set's \"lint\" silences a rule", () => {
   });
 
   it('"warn" shows a bundled set\'s findings of that rule while generating (and --strict fails on them)', async () => {
-    const config = bundledProject([{ bundled: "ext-tasks-draft", lint: { "unreachable-property": "warn" } }]);
+    const config = bundledProject([{ bundled: "ext-tasks-2026-05-22", lint: { "unreachable-property": "warn" } }]);
     const { code, stderr } = await run(["--config", config, "--check"]);
     expect(code).toBe(1); // nothing generated yet
     const found = lines(stderr).filter((l) => / \[[a-z-]+\] /.test(l));

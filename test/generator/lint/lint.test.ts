@@ -154,7 +154,7 @@ describe("lint on the bundled schemas", () => {
   const ofSet = (set: string) => found.filter((d) => d.set === set);
 
   it("the ext-tasks draft: _meta is unreachable in CreateTaskResult, GetTaskResult and TaskStatusNotificationParams", () => {
-    const unreachable = ofSet("ext-tasks-draft").filter((d) => d.rule === "unreachable-property");
+    const unreachable = ofSet("ext-tasks-2026-05-22").filter((d) => d.rule === "unreachable-property");
     const pointers = unreachable.map((d) => d.location.pointer);
     for (const name of ["CreateTaskResult", "GetTaskResult", "TaskStatusNotificationParams"]) {
       expect(pointers, name).toContain(`/$defs/${name}/allOf/0/properties/_meta`);
@@ -163,7 +163,7 @@ describe("lint on the bundled schemas", () => {
     expect(pointers).toContain("/$defs/TaskStatusNotification/properties/params/allOf/0/properties/_meta");
     expect(pointers).toHaveLength(4);
     for (const d of unreachable) {
-      expect(d.location.file).toBe("schemas/ext-tasks-draft.schema.json");
+      expect(d.location.file).toBe("schemas/ext-tasks-2026-05-22.schema.json");
       // The message explains why the specification's own examples fail and what to do about it.
       expect(d.message).toContain('"_meta" can never be present');
       expect(d.message).toContain('"resultType"');
@@ -181,13 +181,13 @@ describe("lint on the bundled schemas", () => {
   it("the ext-tasks draft: InputRequest and InputResponse are placeholder unions (anyOf: [{}, {}, {}]), which the config's bindings fill in", () => {
     const unbound = { ...config, sets: config.sets.map(({ bindings: _bound, ...s }) => s) };
     const placeholders = lint(unbound)
-      .filter((d) => d.set === "ext-tasks-draft" && d.rule === "placeholder-union")
+      .filter((d) => d.set === "ext-tasks-2026-05-22" && d.rule === "placeholder-union")
       .map((d) => d.location.pointer);
     expect(placeholders).toContain("/$defs/InputRequest/anyOf");
     expect(placeholders).toContain("/$defs/InputResponse/anyOf");
     expect(placeholders).toContain("/$defs/InputRequests/additionalProperties/anyOf");
     // Bound (as the repository config does), neither they nor their inline copies are placeholders any more.
-    expect(ofSet("ext-tasks-draft").filter((d) => d.rule === "placeholder-union")).toEqual([]);
+    expect(ofSet("ext-tasks-2026-05-22").filter((d) => d.rule === "placeholder-union")).toEqual([]);
   });
 
   it("the 2025-11-25 set is clean, and the Codex elicitation schema only has schemars' numeric formats", () => {
@@ -202,7 +202,7 @@ describe("lint on the bundled schemas", () => {
   it("in merged mode no unreachable-property remains in the ext-tasks draft", () => {
     // Without the bindings, so the placeholders show that lint still ran.
     const merged = { ...config, sets: config.sets.map(({ bindings: _bound, ...s }) => ({ ...s, allOf: "merged" as const })) };
-    const rules = lint(merged).filter((d) => d.set === "ext-tasks-draft").map((d) => d.rule);
+    const rules = lint(merged).filter((d) => d.set === "ext-tasks-2026-05-22").map((d) => d.rule);
     expect(rules).not.toContain("unreachable-property");
     expect(rules).toContain("placeholder-union");
   });
@@ -219,10 +219,10 @@ describe("lint on the bundled schemas", () => {
   });
 
   it("generate() carries the same findings in its diagnostics, each naming its set", async () => {
-    const one = { ...config, sets: config.sets.filter((s) => s.name === "ext-tasks-draft") };
+    const one = { ...config, sets: config.sets.filter((s) => s.name === "ext-tasks-2026-05-22") };
     const result = await generate(one);
-    expect(result.diagnostics.map(formatDiagnostic)).toEqual(ofSet("ext-tasks-draft").map(formatDiagnostic));
-    expect(result.diagnostics.every((d) => d.set === "ext-tasks-draft")).toBe(true);
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual(ofSet("ext-tasks-2026-05-22").map(formatDiagnostic));
+    expect(result.diagnostics.every((d) => d.set === "ext-tasks-2026-05-22")).toBe(true);
     expect(result.diagnostics.length).toBeGreaterThan(0);
   });
 });

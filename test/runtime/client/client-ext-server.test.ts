@@ -10,9 +10,9 @@ import {
   type TasksClientRequest,
   type TasksClientSend,
   type TaskSnapshot,
-} from "../../../generated/ext-tasks-draft/index.js";
-import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
-import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
+} from "../../../generated/ext-tasks-2026-05-22/index.js";
+import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-2026-05-22/server.js";
+import type { InputRequest } from "../../../generated/ext-tasks-2026-05-22/types.js";
 
 /**
  * End to end, in process: the generated ext-tasks (SEP-2663) client against the generated

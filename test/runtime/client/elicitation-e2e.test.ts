@@ -11,8 +11,8 @@ import {
   type InputRequest,
   type TasksClient,
   type TasksClientRequest,
-} from "../../../generated/ext-tasks-draft/index.js";
-import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
+} from "../../../generated/ext-tasks-2026-05-22/index.js";
+import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-2026-05-22/server.js";
 
 /**
  * End to end, in one process: the generated ext-tasks server asks for a name through an

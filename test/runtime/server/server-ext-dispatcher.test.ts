@@ -9,8 +9,8 @@ import {
   type TaskStore,
   type TasksServer,
   type TransportContext,
-} from "../../../generated/ext-tasks-draft/server.js";
-import type { InputRequest, TaskStatusNotification } from "../../../generated/ext-tasks-draft/types.js";
+} from "../../../generated/ext-tasks-2026-05-22/server.js";
+import type { InputRequest, TaskStatusNotification } from "../../../generated/ext-tasks-2026-05-22/types.js";
 
 /**
  * The generated ext-tasks (SEP-2663) server, driven through its JSON-RPC handler the way a
