@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fe793ea120a62563f824f716ae5dab9449320b88ddf00a8bda1b99ee9c0d5ea0 f348ca15025467ff4164f2f3e9115f95f8035ee7173f4ade8122ce099c601fb7
+// Fingerprint: 32d637ee4ec2754c942d5151418cd87616fe31e92fbcd542a296b9269f179d4d 84bc0847c09da56b4208bf67930173ed3f8e72fcf563e0992089f6b0a3b0e7d2
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -258,7 +258,7 @@ const PROFILE: ClientProfile<Types> = {
     },
   },
   isTerminalStatus,
-  resultTag: true,
+  resultTag: "apart",
   fields: { ttl: "ttlMs", pollInterval: "pollIntervalMs", completed: "result", failed: "error" },
   notification: { method: "notifications/tasks", check: STATUS_NOTIFICATION },
   extension: {

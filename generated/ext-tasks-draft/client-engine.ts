@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 3318eca9ec32ca4b7afd3b62f725935e3fe540c9a0c61dfea16aea2e8c517732 3da23df2a79cdde9099d44aa74907c2662ed5fe6fe7fc9ca5d86a13b54278f12
+// Fingerprint: 728192e3d40341351fae01abcf43d5f827cb8198fa5165b9a4b2eff4eeab6d45 531ea312711af2461759396ab433b4a334ffad5e5badeab34ab6ffe2357ee0ad
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -97,8 +97,13 @@ export interface ClientProfile<T extends ClientTypes> {
   };
   /** The set's status machine (`status.ts`). */
   isTerminalStatus(status: T["snapshot"]["status"]): boolean;
-  /** Results carry `resultType` ("task" or "complete"), which the schema does not model. */
-  readonly resultTag: boolean;
+  /**
+   * Whether results carry `resultType` ("task" or "complete"): "none", no tag; "apart", a tag the
+   * schema does not model (split off before validation); "modeled", the schema's own constants
+   * (validated with the result; a result without one, from an older server, is "complete", as the
+   * specification text says, though the schema requires it).
+   */
+  readonly resultTag: "none" | "apart" | "modeled";
   /** Field names of a task snapshot. */
   readonly fields: {
     /** The retention, in milliseconds from `createdAt`. */
@@ -414,7 +419,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       };
     }
     const result = await this.#create("tools/call", { ...params }, options);
-    if (!resultTag)
+    if (resultTag === "none")
       return {
         kind: "task",
         task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)),
@@ -488,12 +493,14 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     options: TasksClientRequestOptions = {},
   ): Promise<R> {
     const result = await this.#request(spec.method, checkParams(spec, params), options);
-    if (!this.#profile.resultTag) return this.#checkBody(spec.result, result);
+    const { resultTag } = this.#profile;
+    if (resultTag === "none") return this.#checkBody(spec.result, result);
     const { tag, body } = splitTag(spec.method, result);
     if (tag !== "complete") {
       throw new InvalidResponseError(spec.method, `resultType is "${tag}", expected "complete"`, result);
     }
-    return this.#checkBody(spec.result, body);
+    // A schema that models the tag validates it: put it back, "complete" where the server left it out.
+    return this.#checkBody(spec.result, resultTag === "modeled" ? { ...body, resultType: tag } : body);
   }
 
   /** Every task of the caller, page after page of `tasks/list`. */
@@ -654,6 +661,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const { detailed, check } = this.#profile.created;
     if (detailed && inlinesOutcome(detailed.inlined, body)) {
       return this.#checkBody(detailed.check, body) as unknown as T["task"];
+    }
+    if (this.#profile.resultTag === "modeled") {
+      // CreateTaskResult declares `resultType: "task"`: checked with it, the task is what remains.
+      const { resultType: _tag, ...task } = this.#checkBody(check, { ...body, resultType: "task" }) as JsonObject;
+      return this.#taskOf(task as T["created"]);
     }
     return this.#taskOf(this.#checkBody(check, body));
   }
@@ -848,7 +860,8 @@ export function createdTaskId<T extends ClientTypes>(
   profile: ClientProfile<T>,
   result: JsonObject,
 ): string | undefined {
-  if (profile.created.flat && profile.resultTag && ownValue(result, "resultType") !== "task") return undefined;
+  if (profile.created.flat && profile.resultTag !== "none" && ownValue(result, "resultType") !== "task")
+    return undefined;
   const task = profile.created.flat ? result : ownValue(result, "task");
   const taskId = isObject(task) ? ownValue(task, "taskId") : undefined;
   return typeof taskId === "string" ? taskId : undefined;

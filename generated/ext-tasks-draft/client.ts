@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5fa1037542d37419ca35372d98d19015540472768630dc1eca571a1ad9642305 546627a376338a5c7ff70ac07c078666d35948f7f52b551f360c8faf9e38d147
+// Fingerprint: f8afc973072c76a951e1f9579d8e176ce4a06309b5b3951c2e1f97b5eed0cf44 e2d707c8196b34b591c0843a9e191f2b94cdfec41e291971544ebb615867a6ae
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -17,6 +17,7 @@
  * - `tasks/update` carries answers to the task's input requests; `waitForTask` sends them as handlers produce them.
  * - `tasks/cancel` answers an empty acknowledgement, for a finished task too: the outcome is seen through `tasks/get`.
  * - The server alone decides to create a task: a request answers either its own result or a flat CreateTaskResult, told apart by `resultType` ("task" or "complete").
+ * - The schema models `resultType`: results are validated with it, and one without it (from an older server) is read as "complete".
  * - Tasks are an extension: every request declares it in `params._meta["io.modelcontextprotocol/clientCapabilities"].extensions`.
  * - Over Streamable HTTP, `send` gets the routing headers `Mcp-Method` and `Mcp-Name` (`params.taskId` for task methods, the tool's name for `tools/call`).
  * - `notifications/tasks` carries the detailed task; it wakes `waitForTask` before its next poll.
@@ -241,7 +242,7 @@ const PROFILE: ClientProfile<Types> = {
     },
   },
   isTerminalStatus,
-  resultTag: false,
+  resultTag: "modeled",
   fields: { ttl: "ttlMs", pollInterval: "pollIntervalMs", completed: "result", failed: "error" },
   notification: { method: "notifications/tasks", check: STATUS_NOTIFICATION },
   extension: {

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a88d199a4067942be9ccd359aa0a11996d0d84ba6ea8bbab99249324eec60ac5 e458ed01caf62f228d9da04842d747bdc4dd209ae8ec053f4faf883a25f2b31e
+// Fingerprint: a17c594f8dfe5bcc3a2bd5e08bb6c0712471c6033acac5c6bba45da8a3b330d8 0e8b1ebc3ca3b239e860e435b5381fbd510267a50caec2b3b31f0e79fca044ed
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -248,7 +248,7 @@ const PROFILE: ClientProfile<Types> = {
     flat: false,
   },
   isTerminalStatus,
-  resultTag: false,
+  resultTag: "none",
   fields: { ttl: "ttl", pollInterval: "pollInterval" },
   list: { items: "tasks", nextCursor: "nextCursor" },
   notification: { method: "notifications/tasks/status", check: STATUS_NOTIFICATION },

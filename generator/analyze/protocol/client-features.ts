@@ -8,7 +8,9 @@
  * Client-only derivations (each from the schema):
  * - resultTag: a flat CreateTaskResult can only be told apart from a plain result by a tag, so
  *   results carry `resultType`. When no result definition declares `resultType`, the schema does
- *   not model it: the client reads it from the result and validates the rest.
+ *   not model it ("apart"): the client reads it from the result and validates the rest. When one
+ *   does ("modeled", the schema's own constants), results are validated with it; an absent tag is
+ *   read as "complete" (the specification text: a result from an older server has none).
  * - metaApart: a result (or notification params) whose schema rejects a `_meta` property (an
  *   `allOf` with a branch closed by `additionalProperties: false` that does not declare it, as the
  *   ext-tasks seed has) would fail on the `_meta` every result may carry. Such a value has its
@@ -38,6 +40,9 @@ import {
 export { rejectsKey };
 import { serverFeatures, type Route, type ServerFeatures } from "./server-features.js";
 
+/** Results untagged ("none"), tagged where the schema does not model the tag ("apart"), or tagged by the schema's own constants ("modeled"). */
+export type ResultTag = "none" | "apart" | "modeled";
+
 /** How a value's `_meta` is checked when its schema has no room for it. */
 export type MetaCheck =
   /** A named definition's validator (`validateGetTaskResultMeta`). */
@@ -61,8 +66,8 @@ export interface ClientRoute extends Route {
 export interface ClientFeatures {
   readonly server: ServerFeatures;
   readonly routes: readonly ClientRoute[];
-  /** The `resultType` tag, when results carry one the schema does not model. */
-  readonly resultTag: boolean;
+  /** Whether results carry a `resultType` tag, and whether the schema models it (see the module comment). */
+  readonly resultTag: ResultTag;
   readonly createResult: BodyCheck;
   /** The property of tasks/list's result holding the page of tasks, and the one holding the next cursor. */
   readonly listFields?: { readonly items: string; readonly nextCursor?: string };
@@ -83,7 +88,8 @@ export function clientFeatures(model: Model): ClientFeatures | undefined {
   const check = (name: string): BodyCheck => bodyCheck(definition(name), model);
 
   const resultNames = [...server.routes.map((r) => r.result), server.createResult];
-  const resultTag = server.flatCreate && !resultNames.some((name) => declares(definition(name).node, "resultType", model.byId));
+  const modeled = resultNames.some((name) => declares(definition(name).node, "resultType", model.byId));
+  const resultTag: ResultTag = !server.flatCreate ? "none" : modeled ? "modeled" : "apart";
 
   const notificationEntry = server.notification
     ? model.methods.notifications.find((n) => n.method === server.notification!.method)

@@ -103,7 +103,8 @@ export interface ClientView {
   readonly routes: readonly ClientRouteView[];
   readonly checks: readonly NamedCheckView[];
   readonly list: { readonly params: string; readonly item: string; readonly fields: string } | false;
-  readonly resultTag: boolean;
+  /** The profile's `resultTag` (JSON). */
+  readonly resultTag: string;
   readonly extension: boolean;
   /** The task methods (JSON), whose `Mcp-Name` routing header is `params.taskId`. */
   readonly taskMethods: string;
@@ -285,7 +286,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
             fields: literal({ items: f.listFields.items, ...(f.listFields.nextCursor ? { nextCursor: f.listFields.nextCursor } : {}) }),
           }
         : false,
-    resultTag: f.resultTag,
+    resultTag: literal(f.resultTag),
     extension: s.extension,
     taskMethods: literal(f.routes.map((r) => r.method)),
     flatCreate: s.flatCreate,
@@ -413,7 +414,10 @@ function notes(f: ClientFeatures): string[] {
         ? `A request runs as a task when the client asks (\`params.${f.augment.field}\`: ${f.augment.type}); it then answers ${s.createResult} \`{ task }\`.`
         : `A request that created a task answers ${s.createResult}.`,
   );
-  if (f.resultTag) out.push("The schema does not model `resultType`: the client reads it from each result and validates the rest.");
+  if (f.resultTag === "apart") out.push("The schema does not model `resultType`: the client reads it from each result and validates the rest.");
+  if (f.resultTag === "modeled") {
+    out.push("The schema models `resultType`: results are validated with it, and one without it (from an older server) is read as \"complete\".");
+  }
   if (s.extension) {
     out.push("Tasks are an extension: every request declares it in `params._meta[\"io.modelcontextprotocol/clientCapabilities\"].extensions`.");
     out.push("Over Streamable HTTP, `send` gets the routing headers `Mcp-Method` and `Mcp-Name` (`params.taskId` for task methods, the tool's name for `tools/call`).");

@@ -117,7 +117,7 @@ describe("client features read from the model", () => {
 
   it("ext-tasks: results tagged with resultType, _meta checked apart where the schema closes the task", () => {
     const f = features("ext-tasks-2026-05-22");
-    expect(f.resultTag).toBe(true);
+    expect(f.resultTag).toBe("apart");
     const apart = Object.fromEntries(f.routes.map((r) => [r.result, r.resultCheck.metaApart ?? null]));
     expect(apart).toEqual({
       CancelTaskResult: null,
@@ -130,9 +130,23 @@ describe("client features read from the model", () => {
     expect(f.taskSupport).toBeUndefined();
   });
 
+  it("ext-tasks-draft (2026-08-21): resultType read from the schema's own constants; its open intersections need no _meta apart", () => {
+    const f = features("ext-tasks-draft");
+    expect(f.server.flatCreate).toBe(true);
+    expect(f.resultTag).toBe("modeled");
+    expect(f.routes.map((r) => [r.result, r.resultCheck.metaApart ?? null])).toEqual([
+      ["CancelTaskResult", null],
+      ["GetTaskResult", null],
+      ["UpdateTaskResult", null],
+    ]);
+    expect(f.createResult.metaApart).toBeUndefined();
+    expect(f.notification).toMatchObject({ method: "notifications/tasks", detailed: true });
+    expect(f.notification?.metaApart).toBeUndefined();
+  });
+
   it("2025-11-25: no tag, nothing apart, task augmentation and per-tool taskSupport", () => {
     const f = features("tasks-2025-11-25");
-    expect(f.resultTag).toBe(false);
+    expect(f.resultTag).toBe("none");
     expect(f.routes.every((r) => r.resultCheck.metaApart === undefined)).toBe(true);
     expect(f.notification).toMatchObject({ method: "notifications/tasks/status", detailed: false });
     expect(f.notification?.metaApart).toBeUndefined();

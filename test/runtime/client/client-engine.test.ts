@@ -91,7 +91,7 @@ const PROFILE_2025: ClientProfile<Types2025> = {
   methods: { get: spec<Task>("tasks/get"), payload: spec<JsonObject>("tasks/result"), list: spec("tasks/list"), cancel: spec("tasks/cancel") },
   created: { check: check("CreateTaskResult", (v) => (isObject(v.task) ? undefined : "task is required")), flat: false },
   isTerminalStatus,
-  resultTag: false,
+  resultTag: "none",
   fields: { ttl: "ttl", pollInterval: "pollInterval" },
   list: { items: "tasks", nextCursor: "nextCursor" },
   notification: { method: "notifications/tasks/status", check: check("TaskStatusNotificationParams") },
@@ -284,7 +284,7 @@ const PROFILE_EXT: ClientProfile<TypesExt> = {
     },
   },
   isTerminalStatus,
-  resultTag: true,
+  resultTag: "apart",
   fields: { ttl: "ttl", completed: "result", failed: "error" },
   extension: { id: "io.example/tasks", capabilitiesMeta: "io.example/clientCapabilities", taskMethods: ["tasks/get", "tasks/update", "tasks/cancel"] },
   payloadDeliversInput: false,
@@ -403,7 +403,7 @@ describe("the id of a created task (to cancel one nobody waits for)", () => {
   });
 
   it("flat without resultType: the result's taskId; `{ task }`: the task's", () => {
-    expect(createdTaskId<TypesExt>({ ...PROFILE_EXT, resultTag: false }, { taskId: "t1" })).toBe("t1");
+    expect(createdTaskId<TypesExt>({ ...PROFILE_EXT, resultTag: "none" }, { taskId: "t1" })).toBe("t1");
     expect(createdTaskId(PROFILE_2025, { task: { taskId: "t2" } })).toBe("t2");
     expect(createdTaskId(PROFILE_2025, { taskId: "t2" })).toBeUndefined();
   });

@@ -1,18 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createTasksClient,
-  JsonRpcResponseError,
-  TaskCancelledError,
-  TaskFailedError,
-  ValidationFailed,
-  type InputHandlers,
-  type TasksClient,
-  type TasksClientRequest,
-  type TasksClientSend,
-  type TaskSnapshot,
-} from "../../../generated/ext-tasks-2026-05-22/index.js";
-import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-2026-05-22/server.js";
+import * as pinned from "../../../generated/ext-tasks-2026-05-22/index.js";
+import type { InputHandlers, TasksClient, TasksClientRequest, TasksClientSend, TaskSnapshot } from "../../../generated/ext-tasks-2026-05-22/index.js";
+import * as pinnedServer from "../../../generated/ext-tasks-2026-05-22/server.js";
+import type { TaskHandle, TasksServer } from "../../../generated/ext-tasks-2026-05-22/server.js";
 import type { InputRequest } from "../../../generated/ext-tasks-2026-05-22/types.js";
+import * as newest from "../../../generated/ext-tasks-draft/index.js";
+import * as newestServer from "../../../generated/ext-tasks-draft/server.js";
 
 /**
  * End to end, in process: the generated ext-tasks (SEP-2663) client against the generated
@@ -20,9 +13,33 @@ import type { InputRequest } from "../../../generated/ext-tasks-2026-05-22/types
  * for `tools/call`, which a few test tools answer the way a tool author would with the server's
  * `createTask`. Every task request the server accepts proves the client declared the extension
  * (the server answers -32021 otherwise) and sent params the server's validators accept.
+ *
+ * The same flows run on both bundled revisions of the extension: the newest (`ext-tasks-draft`,
+ * 2026-08-21, whose schema models `resultType`, `_meta` and the input unions) and the pinned
+ * 2026-05-22 one. Each set has its own classes, so each revision brings its own. The tests are
+ * typed against the pinned set's declarations; what differs between the two is tested apart below.
  */
 
+/** What a test needs of one revision's generated set. */
+interface RevisionUnderTest {
+  readonly name: string;
+  readonly createTasksClient: typeof pinned.createTasksClient;
+  readonly createTasksServer: typeof pinnedServer.createTasksServer;
+  readonly JsonRpcResponseError: typeof pinned.JsonRpcResponseError;
+  readonly TaskCancelledError: typeof pinned.TaskCancelledError;
+  readonly TaskFailedError: typeof pinned.TaskFailedError;
+  readonly ValidationFailed: typeof pinned.ValidationFailed;
+  /** What `tasks/cancel` acknowledges with, as the client returns it. */
+  readonly cancelAck: JsonObject;
+}
+
 type JsonObject = { [key: string]: unknown };
+
+const setOf = (name: string, index: object, serverModule: object, cancelAck: JsonObject): RevisionUnderTest =>
+  ({ name, ...index, ...serverModule, cancelAck }) as RevisionUnderTest;
+// The newest schema's CancelTaskResult declares `resultType: "complete"`, so its acknowledgement carries it.
+const NEWEST = setOf("ext-tasks-draft (2026-08-21)", newest, newestServer, { resultType: "complete" });
+const PINNED = setOf("ext-tasks-2026-05-22", pinned, pinnedServer, {});
 
 let server: TasksServer;
 let client: TasksClient;
@@ -78,32 +95,38 @@ async function callTool(request: TasksClientRequest): Promise<unknown> {
   return { jsonrpc: "2.0", id: request.id, result: await tool() };
 }
 
-beforeEach(() => {
-  server = createTasksServer({ pollInterval: 10 });
-  sent = [];
-  handles = new Map();
-  decorate = (result) => result;
-  const send: TasksClientSend = async (request) => {
-    sent.push(request);
-    const response = request.method === "tools/call" ? await callTool(request) : await server.handle(request);
-    if (response && typeof response === "object" && "result" in response) {
-      return { ...response, result: decorate(response.result as JsonObject, request) };
-    }
-    return response;
-  };
-  client = createTasksClient({
-    send,
-    onNotification: (listener) => server.subscribe((notification) => listener(notification)),
-    minPollMs: 5,
+/** A fresh server and a client whose `send` reaches it, before each test of a revision's describe block. */
+function connect(rev: RevisionUnderTest): void {
+  beforeEach(() => {
+    server = rev.createTasksServer({ pollInterval: 10 });
+    sent = [];
+    handles = new Map();
+    decorate = (result) => result;
+    const send: TasksClientSend = async (request) => {
+      sent.push(request);
+      const response = request.method === "tools/call" ? await callTool(request) : await server.handle(request);
+      if (response && typeof response === "object" && "result" in response) {
+        return { ...response, result: decorate(response.result as JsonObject, request) };
+      }
+      return response;
+    };
+    client = rev.createTasksClient({
+      send,
+      onNotification: (listener) => server.subscribe((notification) => listener(notification)),
+      minPollMs: 5,
+    });
   });
-});
 
-afterEach(() => {
-  client.close();
-  server.close();
-});
+  afterEach(() => {
+    client.close();
+    server.close();
+  });
+}
 
-describe("ext-tasks client against the generated ext-tasks server", () => {
+describe.each([NEWEST, PINNED])("$name: ext-tasks client against the generated ext-tasks server", (rev) => {
+  const { JsonRpcResponseError, TaskCancelledError, TaskFailedError } = rev;
+  connect(rev);
+
   it("callTool answers a plain result at once, without the resultType tag", async () => {
     expect(await client.callTool({ name: "quick" })).toEqual(text("quick answer"));
   });
@@ -159,17 +182,17 @@ describe("ext-tasks client against the generated ext-tasks server", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(TaskFailedError);
-    expect((error as TaskFailedError).error).toEqual({ code: -32603, message: "boom", data: { where: "explode" } });
+    expect((error as pinned.TaskFailedError).error).toEqual({ code: -32603, message: "boom", data: { where: "explode" } });
   });
 
   it("cancelling through the client ends the wait with TaskCancelledError (cancel answers an empty ack)", async () => {
     const start = await client.startToolCall({ name: "slow" });
     if (start.kind !== "task") throw new Error("expected a task");
     const waiting = client.waitForTask(start.task.taskId);
-    expect(await client.cancelTask({ taskId: start.task.taskId })).toEqual({});
+    expect(await client.cancelTask({ taskId: start.task.taskId })).toEqual(rev.cancelAck);
     await expect(waiting).rejects.toBeInstanceOf(TaskCancelledError);
     // Cancelling a finished task is the same acknowledgement in this revision.
-    expect(await client.cancelTask({ taskId: start.task.taskId })).toEqual({});
+    expect(await client.cancelTask({ taskId: start.task.taskId })).toEqual(rev.cancelAck);
   });
 
   it("aborting a wait rejects with the reason and cancels the task on the server", async () => {
@@ -196,6 +219,12 @@ describe("ext-tasks client against the generated ext-tasks server", () => {
     );
   });
 
+});
+
+describe("ext-tasks-2026-05-22: a schema that closes its results", () => {
+  const { ValidationFailed } = PINNED;
+  connect(PINNED);
+
   it("accepts the _meta and resultType a conforming server puts on results, and still checks _meta", async () => {
     decorate = (result, request) => ({
       ...result,
@@ -215,6 +244,63 @@ describe("ext-tasks client against the generated ext-tasks server", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ValidationFailed);
-    expect((error as ValidationFailed).errors[0]).toMatchObject({ path: "/_meta/io.modelcontextprotocol~1related-task/taskId", keyword: "required" });
+    expect((error as pinned.ValidationFailed).errors[0]).toMatchObject({ path: "/_meta/io.modelcontextprotocol~1related-task/taskId", keyword: "required" });
+  });
+});
+
+describe("ext-tasks-draft (2026-08-21): resultType, _meta and input read from the schema", () => {
+  const { ValidationFailed } = NEWEST;
+  connect(NEWEST);
+  const withoutTag = ({ resultType: _tag, ...rest }: JsonObject): JsonObject => rest;
+
+  it("a plain tools/call result is complete, not a task", async () => {
+    const start = await client.startToolCall({ name: "quick" });
+    expect(start).toEqual({ kind: "complete", result: text("quick answer") });
+    expect(sent.map((r) => r.method)).toEqual(["tools/call"]);
+  });
+
+  it("the server always sends resultType: task on the created task, complete on every other result", async () => {
+    const seen: [string, unknown][] = [];
+    decorate = (result, request) => (seen.push([request.method, result.resultType]), result);
+    await client.callTool({ name: "greet" }, { inputHandlers: { "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }) } });
+    await client.cancelTask({ taskId: String((await client.startToolCall({ name: "slow" }) as { task: { taskId: string } }).task.taskId) });
+    const methods = new Set(seen.map(([method]) => method));
+    expect([...methods].sort()).toEqual(["tasks/cancel", "tasks/get", "tasks/update", "tools/call"]);
+    for (const [method, tag] of seen) expect(tag, method).toBe(method === "tools/call" ? "task" : "complete");
+  });
+
+  it("a result without resultType, from an older server, is read as complete (the schema requires it; the specification text does not)", async () => {
+    decorate = withoutTag;
+    const start = await client.startToolCall({ name: "slow" });
+    // Untagged, a created task would be a complete result: it is the tool's answer, handed back as such.
+    expect(start.kind).toBe("complete");
+    const taskId = String((start as { result: JsonObject }).result.taskId);
+    const task = await client.getTask({ taskId });
+    expect(task).toMatchObject({ taskId, status: "working", resultType: "complete" });
+    expect(await client.cancelTask({ taskId })).toEqual({ resultType: "complete" });
+  });
+
+  it("a task method answering resultType: task is an invalid response", async () => {
+    decorate = (result, request) => (request.method === "tasks/get" ? { ...result, resultType: "task" } : result);
+    const start = await client.startToolCall({ name: "slow" });
+    if (start.kind !== "task") throw new Error("expected a task");
+    expect("resultType" in start.task).toBe(false);
+    await expect(client.getTask({ taskId: start.task.taskId })).rejects.toThrow('resultType is "task", expected "complete"');
+  });
+
+  it("_meta is the schema's ResultMetaObject: serverInfo is accepted as written and checked", async () => {
+    const start = await client.startToolCall({ name: "slow" });
+    if (start.kind !== "task") throw new Error("expected a task");
+    const serverInfo = { name: "example-server", version: "1.0.0" };
+    decorate = (result) => ({ ...result, _meta: { "io.modelcontextprotocol/serverInfo": serverInfo, trace: "abc" } });
+    const task = await client.getTask({ taskId: start.task.taskId });
+    expect(task._meta).toEqual({ "io.modelcontextprotocol/serverInfo": serverInfo, trace: "abc" });
+    decorate = (result) => ({ ...result, _meta: { "io.modelcontextprotocol/serverInfo": { name: "example-server" } } });
+    const error = await client.getTask({ taskId: start.task.taskId }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationFailed);
+    expect((error as pinned.ValidationFailed).errors.map((e) => e.path)).toContain("/_meta/io.modelcontextprotocol~1serverInfo/version");
   });
 });
