@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0c08c23090ded362149f4275d59072569518df2a62fc706003886d001908280e 566f90089153ec9f12e2fd8b2f8be218543207741542ce499cc11dc1a37b285e
+// Fingerprint: 1064fd04bc19df219b46d81240ab329652a71bc65c899826fe06892c5c325eb5 743375c898b89c69fb2b33f0b5962776949a63024f78deba6292469c33711927
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -14,7 +14,7 @@
  * - `tasks/get` answers the task with `inputRequests`, `result`, `error` inlined by status (DetailedTask).
  * - `tasks/update` delivers answers to pending input requests; unknown or already answered keys are ignored.
  * - `tasks/cancel` answers an empty acknowledgement, for a finished task too.
- * - CreateTaskResult is flat (the task's own fields), so results carry `resultType`: "task" for a created task, "complete" otherwise.
+ * - CreateTaskResult is flat (the task's own fields), so results carry `resultType`: "task" for a created task, "complete" otherwise (the schema's own constants); the server always sends it.
  * - Tasks are an extension the client declares per request in `_meta` client capabilities; without it task methods answer -32021.
  * - Over Streamable HTTP the `Mcp-Name` header must equal `params.taskId` (-32020), checked before any lookup.
  * - `notifications/tasks` carries the detailed task after every change.
@@ -172,8 +172,8 @@ export function toDetailedTask(task: StoredTask): DetailedTask {
 /** A result of a request that finished: results carry a `resultType` tag because a created task is answered in place of the result. */
 export type CompleteResult<T> = T & { readonly resultType: "complete" };
 
-/** The answer to a request that created a task. */
-export type TaskCreatedResult = CreateTaskResult & { readonly resultType: "task" };
+/** The answer to a request that created a task (CreateTaskResult declares its `resultType: "task"`). */
+export type TaskCreatedResult = CreateTaskResult;
 
 /** The answer to the request that created the task. */
 export function toCreateTaskResult(task: StoredTask): TaskCreatedResult {

@@ -14,6 +14,8 @@
  * - flatCreate: `CreateTaskResult` carries the task's fields itself instead of a nested `task`.
  *   A flat CreateTaskResult can only be told apart from the request's own result by a tag, so
  *   results carry `resultType` ("task" for a created task, "complete" otherwise).
+ * - resultTypeModeled: CreateTaskResult declares `resultType` itself (the schema's own constant),
+ *   so the stubs take the tag from the schema's types instead of adding it.
  * - cancelAck: `tasks/cancel`'s result has no task fields, so it is an empty acknowledgement and
  *   cancelling a finished task gets the same acknowledgement; when it returns the task,
  *   cancelling a finished task is an error (-32602).
@@ -77,6 +79,8 @@ export interface ServerFeatures {
   readonly pollField?: string;
   readonly createResult: string;
   readonly flatCreate: boolean;
+  /** CreateTaskResult declares `resultType` (see the module comment). */
+  readonly resultTypeModeled: boolean;
   readonly cancelAck: boolean;
   readonly extension: boolean;
   /** For tasks/update: the params property holding the answers (`inputResponses`). */
@@ -228,6 +232,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ...(pollField ? { pollField } : {}),
     createResult: createResult.name,
     flatCreate,
+    resultTypeModeled: createProperties.includes("resultType"),
     cancelAck,
     extension: model.definitions.some((d) => /ExtensionCapability$/.test(d.name)),
     ...(responsesField ? { responsesField } : {}),

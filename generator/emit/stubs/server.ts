@@ -67,6 +67,8 @@ export interface ServerView {
   readonly detailed: { readonly union: string; readonly summary: string } | false;
   /** Results carry `resultType` ("task" for a created task, "complete" otherwise): CreateTaskResult is flat. */
   readonly resultType: boolean;
+  /** CreateTaskResult declares its own `resultType`: the template adds none to its type. */
+  readonly resultTypeModeled: boolean;
   readonly extension: boolean;
   readonly list: boolean;
   /** The status notification's type. */
@@ -89,6 +91,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   createResult: true,
   detailed: { union: true, summary: true },
   resultType: true,
+  resultTypeModeled: true,
   extension: true,
   list: true,
   notification: true,
@@ -173,6 +176,7 @@ export function serverView(f: ServerFeatures): ServerView {
         }
       : false,
     resultType: f.flatCreate,
+    resultTypeModeled: f.resultTypeModeled,
     extension: f.extension,
     list: list !== undefined,
     notification: f.notification?.type ?? false,
@@ -218,7 +222,7 @@ function notes(f: ServerFeatures): string[] {
   }
   out.push(
     f.flatCreate
-      ? `${f.createResult} is flat (the task's own fields), so results carry \`resultType\`: "task" for a created task, "complete" otherwise.`
+      ? `${f.createResult} is flat (the task's own fields), so results carry \`resultType\`: "task" for a created task, "complete" otherwise${f.resultTypeModeled ? " (the schema's own constants); the server always sends it" : ""}.`
       : `${f.createResult} nests the task under \`task\`.`,
   );
   if (f.extension) {

@@ -66,7 +66,7 @@ function methodsOf(server: string): string[] {
 describe("server.ts per set", () => {
   it("is emitted for the Tasks sets only, importing nothing from outside its folder", () => {
     expect(serverOf("elicitation-codex")).toBeUndefined();
-    for (const name of ["tasks-2025-11-25", "ext-tasks-2026-05-22"]) {
+    for (const name of ["tasks-2025-11-25", "ext-tasks-draft", "ext-tasks-2026-05-22"]) {
       const server = serverOf(name)!;
       const imports = [...server.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(imports.length).toBeGreaterThan(0);
@@ -79,10 +79,16 @@ describe("server.ts per set", () => {
   it("routes the methods of each revision's method table", () => {
     expect(methodsOf(serverOf("tasks-2025-11-25")!)).toEqual(["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"]);
     expect(methodsOf(serverOf("ext-tasks-2026-05-22")!)).toEqual(["tasks/cancel", "tasks/get", "tasks/update"]);
+    expect(methodsOf(serverOf("ext-tasks-draft")!)).toEqual(["tasks/cancel", "tasks/get", "tasks/update"]);
+  });
+
+  it("takes resultType from the schema where CreateTaskResult declares it, and adds it where it does not", () => {
+    expect(serverOf("ext-tasks-draft")).toMatch(/^export type TaskCreatedResult = CreateTaskResult;$/m);
+    expect(serverOf("ext-tasks-2026-05-22")).toMatch(/^export type TaskCreatedResult = CreateTaskResult & \{ readonly resultType: "task" \};$/m);
   });
 
   it("compiles under strict settings without DOM or Node typings", () => {
-    for (const name of ["tasks-2025-11-25", "ext-tasks-2026-05-22"]) {
+    for (const name of ["tasks-2025-11-25", "ext-tasks-draft", "ext-tasks-2026-05-22"]) {
       const project = new Project({
         useInMemoryFileSystem: true,
         compilerOptions: {
