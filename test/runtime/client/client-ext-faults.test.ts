@@ -13,7 +13,7 @@ import {
   type TasksClient,
   type TasksClientOptions,
   type TaskSnapshot,
-} from "../../../generated/ext-tasks-2026-05-22/index.js";
+} from "../../../generated/ext-tasks-draft/index.js";
 import {
   CREATED_AT,
   FakePeer,

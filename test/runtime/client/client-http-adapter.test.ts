@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { streamableHttpTransport } from "../../../adapters/streamable-http.js";
 import { startExampleServer, PROTOCOL_VERSION, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
-import { createTasksClient, TaskFailedError, type TasksClient } from "../../../generated/ext-tasks-2026-05-22/index.js";
-import { createTasksServer, type TasksServer } from "../../../generated/ext-tasks-2026-05-22/server.js";
+import { createTasksClient, TaskFailedError, type TasksClient } from "../../../generated/ext-tasks-draft/index.js";
+import { createTasksServer, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
 
 /**
  * The Streamable HTTP adapter (plain fetch) under the generated ext-tasks client, over real HTTP

@@ -11,16 +11,17 @@ import {
   type InputRequest,
   type TasksClient,
   type TasksClientRequest,
-} from "../../../generated/ext-tasks-2026-05-22/index.js";
-import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-2026-05-22/server.js";
+} from "../../../generated/ext-tasks-draft/index.js";
+import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
 
 /**
  * End to end, in one process: the generated ext-tasks server asks for a name through an
  * elicitation form (a typed `requireInput`), and the generated client (its `send` is the
  * server's own `handle()`) routes the typed request to the user's handler. A wrong answer is
  * caught on the client, with the field's error, before anything is sent; a right one completes
- * the task. This only works because the repository config binds the draft's placeholder
- * `InputRequest`/`InputResponse` to real elicitation shapes.
+ * the task. This works because the newest revision's `InputRequest`/`InputResponse` are real
+ * unions of the elicitation, sampling and roots messages (the 2026-05-22 revision needed a
+ * binding for that, see elicitation-bindings.test.ts).
  */
 
 const NAME_FORM = {
@@ -152,7 +153,7 @@ describe("a task asks for a name through an elicitation form", () => {
   it("a URL-mode elicitation has no form: its accepting answer is sent without content", async () => {
     const task = await greetingTask({
       method: "elicitation/create",
-      params: { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" },
+      params: { mode: "url", message: "Sign in", url: "https://example.com/login" },
     });
     const result = await client.waitForTask(task.taskId, { inputHandlers: answering(undefined) });
     expect(result).toEqual({ content: [{ type: "text", text: "Hello, stranger!" }] });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import * as ext from "../../../generated/ext-tasks-2026-05-22/server.js";
+import * as ext from "../../../generated/ext-tasks-draft/server.js";
 import * as v2025 from "../../../generated/tasks-2025-11-25/server.js";
 
 /**

@@ -7,9 +7,9 @@ import {
   type StoredTask,
   type TaskHandle,
   type TaskStore,
-} from "../../../generated/ext-tasks-2026-05-22/server.js";
-import { canTransition, isTerminalStatus } from "../../../generated/ext-tasks-2026-05-22/status.js";
-import type { InputRequest } from "../../../generated/ext-tasks-2026-05-22/types.js";
+} from "../../../generated/ext-tasks-draft/server.js";
+import { canTransition, isTerminalStatus } from "../../../generated/ext-tasks-draft/status.js";
+import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
 
 /** An elicitation asking for nothing in particular: what a task asks does not matter to the load. */
 const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import * as ext from "../../../generated/ext-tasks-2026-05-22/server.js";
-import type { InputRequest } from "../../../generated/ext-tasks-2026-05-22/types.js";
+import * as ext from "../../../generated/ext-tasks-draft/server.js";
+import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
 import * as v2025 from "../../../generated/tasks-2025-11-25/server.js";
 import { SqliteTaskStore } from "../../../stores/sqlite-task-store.js";
 
