@@ -6,7 +6,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { readConfigFile, type ResolvedSet } from "../../generator/index.js";
 import * as elicitationCodex from "../../generated/elicitation-codex/index.js";
-import * as extTasksDraft from "../../generated/ext-tasks-2026-05-22/index.js";
+import * as extTasks20260522 from "../../generated/ext-tasks-2026-05-22/index.js";
+import * as extTasksDraft from "../../generated/ext-tasks-draft/index.js";
 import * as tasks20251125 from "../../generated/tasks-2025-11-25/index.js";
 import { fixturePath, projectRoot } from "../support/paths.js";
 
@@ -14,8 +15,10 @@ import { fixturePath, projectRoot } from "../support/paths.js";
  * The messages the specification documents show (test/fixtures/mcp-spec/tasks-examples.json), each
  * labelled with its revision and the definition it is meant to match. The committed generated
  * validators must give every one the verdict ajv gives on the same seed schema: a seed that
- * rejects the spec's own example (the ext-tasks draft rejects `resultType` and `_meta`) is a
- * finding about the seed, and the generated code must reproduce it, not paper over it.
+ * rejects the spec's own example (the 2026-05-22 ext-tasks revision rejects `resultType` and
+ * `_meta`) is a finding about the seed, and the generated code must reproduce it, not paper over it.
+ * The extension's examples (labelled `ext-tasks-draft`, from the SEP text) are judged on both
+ * bundled revisions of the extension.
  */
 
 interface Example {
@@ -36,12 +39,19 @@ const NOT_IN_SEEDS: Readonly<Record<string, string>> = {
 };
 
 const examplesFile = JSON.parse(readFileSync(fixturePath("mcp-spec", "tasks-examples.json"), "utf8")) as { examples?: unknown };
-const examples = examplesFile.examples as Example[];
+const labelled = examplesFile.examples as Example[];
+/** Every example once per set it is judged on: an extension example on each bundled extension revision. */
+const examples: Example[] = Array.isArray(labelled)
+  ? labelled.flatMap((example) =>
+      example.revision === "ext-tasks-draft" ? [example, { ...example, revision: "ext-tasks-2026-05-22" }] : [example],
+    )
+  : (labelled as unknown as Example[]);
 
 /** The generated modules, by set name (= the examples' revision label). */
 const GENERATED: Readonly<Record<string, Record<string, unknown>>> = {
   "tasks-2025-11-25": tasks20251125,
-  "ext-tasks-2026-05-22": extTasksDraft,
+  "ext-tasks-draft": extTasksDraft,
+  "ext-tasks-2026-05-22": extTasks20260522,
   "elicitation-codex": elicitationCodex,
 };
 
@@ -137,13 +147,22 @@ describe("specification examples: generated verdicts equal ajv's on the seed sch
     expect(judged.filter((accepted) => !accepted).length, "examples the seeds reject").toBeGreaterThan(0);
   });
 
-  it("the ext-tasks draft seed rejects `resultType` on results, as the design records", () => {
+  it("the 2026-05-22 ext-tasks seed rejects `resultType` on results, as the design records", () => {
     // A spot check of the known seed defect, so a silently "fixed" validator cannot pass above by
     // agreeing with a changed oracle: the flat CreateTaskResult example carries resultType.
     const example = examples.find((e) => e.revision === "ext-tasks-2026-05-22" && e.definition === "CreateTaskResult");
     expect(example, "an ext-tasks CreateTaskResult example").toBeDefined();
     expect(example!.message).toHaveProperty("resultType");
     expect(oracles.get("ext-tasks-2026-05-22")!.verdict("CreateTaskResult", example!.message)).toBe(false);
-    expect(extTasksDraft.isCreateTaskResult(example!.message)).toBe(false);
+    expect(extTasks20260522.isCreateTaskResult(example!.message)).toBe(false);
+  });
+
+  it("the newest ext-tasks revision accepts the specification's results as written (resultType and _meta included)", () => {
+    const results = examples.filter((e) => e.revision === "ext-tasks-draft" && /Result$/.test(e.definition) && oracles.get("ext-tasks-draft")!.definitions.has(e.definition));
+    expect(results.map((e) => e.definition)).toContain("CreateTaskResult");
+    for (const example of results) {
+      expect(oracles.get("ext-tasks-draft")!.verdict(example.definition, example.message), example.definition).toBe(true);
+      expect((extTasksDraft as Record<string, unknown>)[`is${example.definition}`] as (v: unknown) => boolean, example.definition).toSatisfy((is: (v: unknown) => boolean) => is(example.message));
+    }
   });
 });
