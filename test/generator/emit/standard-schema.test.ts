@@ -137,7 +137,7 @@ describe("standard-schema.ts", () => {
   });
 
   it("is emitted for every bundled set that has definitions", () => {
-    for (const set of ["tasks-2025-11-25", "ext-tasks-2026-05-22", "elicitation-codex"]) {
+    for (const set of ["tasks-2025-11-25", "ext-tasks-draft", "ext-tasks-2026-05-22", "elicitation-codex"]) {
       const index = readFileSync(join(projectRoot, "generated", set, "index.ts"), "utf8");
       expect(index).toContain("export * as standardSchema");
     }

@@ -14,7 +14,7 @@ import { projectRoot } from "../../support/paths.js";
  */
 
 const { sets } = await generate(readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json")));
-const TASK_SETS = ["tasks-2025-11-25", "ext-tasks-2026-05-22"] as const;
+const TASK_SETS = ["tasks-2025-11-25", "ext-tasks-draft", "ext-tasks-2026-05-22"] as const;
 
 const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
 type Status = (typeof STATUSES)[number];
@@ -158,7 +158,7 @@ function prober(name: string): (code: string) => string[] {
 }
 
 /** The task type each set's helpers work on. */
-const TASK_TYPE: Record<(typeof TASK_SETS)[number], string> = { "tasks-2025-11-25": "Task", "ext-tasks-2026-05-22": "DetailedTask" };
+const TASK_TYPE: Record<(typeof TASK_SETS)[number], string> = { "tasks-2025-11-25": "Task", "ext-tasks-draft": "DetailedTask", "ext-tasks-2026-05-22": "DetailedTask" };
 
 describe.each(TASK_SETS)("%s status.ts at the type level", (name) => {
   let probeOf: ((code: string) => string[]) | undefined;
