@@ -223,7 +223,9 @@ export function skeletonOf(code: string, short = false): Skeleton {
       const printed = printedString(literal);
       // A property key stays as it is (prettier may unquote it); a `case` label is no key.
       const key = /^\s*:/.test(code.slice(j, j + 8)) && !/\bcase\s*$/.test(code.slice(Math.max(0, i - 8), i));
-      if (printed !== undefined && !key) replace(i, j, string(literal), printed);
+      const name = key ? unquotableKey(literal) : undefined;
+      if (name !== undefined) replace(i, j, `"${identifier(name)}"`, name);
+      else if (printed !== undefined && !key) replace(i, j, string(literal), printed);
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
@@ -336,6 +338,18 @@ function printedString(literal: string): string | undefined {
   if (!content.includes("\\")) return content.includes('"') ? undefined : literal;
   if (content.includes("'") || content.replace(/\\"/g, "").includes("\\")) return undefined;
   return `'${content.replace(/\\"/g, '"')}'`;
+}
+
+/**
+ * The name a quoted property key holds when prettier prints it unquoted (`{ "ttl": 1 }` →
+ * `{ ttl: 1 }`): a plain ASCII name, not a kept word (printed as itself, it is no placeholder) nor
+ * `__proto__` (quoted or not means different things). Its placeholder is a quoted identifier
+ * placeholder, unquoted alike; where prettier keeps the quotes (a class property), the placeholder
+ * goes missing from the formatted skeleton and the statement is formatted itself (see fillSkeleton).
+ */
+function unquotableKey(literal: string): string | undefined {
+  const name = literal.slice(1, -1);
+  return literal[0] === '"' && /^[A-Za-z_$][\w$]*$/.test(name) && !KEEP.has(name) && name !== "__proto__" ? name : undefined;
 }
 
 /**
