@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
+import { fillSkeleton, placeholderSpans, skeletonOf } from "../../../generator/output/chunks.js";
 import { formatAll } from "../../../generator/output/format.js";
 
 /**
@@ -28,6 +29,12 @@ const CASES: Record<string, string> = {
     `const A = { "plain": 1, "other": 2 };`,
     `const B = { "needs-quotes": 1, plain: 2 };`,
     `const C = { "x": "it's", "y": 'say "hi"', z: "\\u00e9" };`,
+    // Quoted keys that differ only in their names share a skeleton, and each gets its own name back.
+    `const D = { fields: {"ttl":"ttl","pollInterval":"pollInterval"}, list: {"items":"tasks","nextCursor":"nextCursor"} };`,
+    `const E = { fields: {"ttlMs":"ttlMs","poll":"pollIntervalMs"}, list: {"entries":"tasks","cursor":"next"} };`,
+    `const F = { "type": 1, "__proto__": 2, "$ref": 3, "_x": 4, "a1": { "elicitation/create": { "params": true } } };`,
+    `class G { "kept" = 1; "alsoKept": string = "x"; }`,
+    `function h() {\n  if (ready) {\n    return { "status": "input_required", "field": "inputRequests", "wideEnoughToBreakTheLineAtTheWidthOfTheModule": veryLongIdentifierName };\n  }\n}`,
   ].join("\n"),
   "a statement continued after a comment at column 0": [
     "export type Result = {",
@@ -279,5 +286,25 @@ describe("formatAll prints what prettier prints for the whole module", () => {
     const formatted = await formatAll([...codes, ...codes]);
     const expected = await Promise.all(codes.map((code) => prettier.format(code, OPTIONS)));
     expect(formatted).toEqual([...expected, ...expected]);
+  });
+});
+
+describe("a skeleton stands for quoted property keys prettier unquotes", () => {
+  // Otherwise the statement does not get its tokens back, and its module is formatted whole
+  // (correct, but the slow path: the client's PROFILE object took it on every generation).
+  const viaSkeleton = async (code: string) => {
+    const skeleton = skeletonOf(code);
+    const formatted = await prettier.format(skeleton.text, OPTIONS);
+    return fillSkeleton(formatted, placeholderSpans(formatted), skeleton);
+  };
+
+  it("in object literals, each key getting its own name back", async () => {
+    const code = `const PROFILE = { fields: {"ttl":"ttlMs","pollInterval":"pollIntervalMs"}, "$ref": 1, "type": 2 };`;
+    expect(await viaSkeleton(code)).toBe(await prettier.format(code, OPTIONS));
+    expect(skeletonOf(code).text).toBe(skeletonOf(code.replace("pollInterval", "waitDuration")).text);
+  });
+
+  it("and not where prettier keeps the quotes (a class property): the statement is formatted itself", async () => {
+    expect(await viaSkeleton(`class G { "typedKey": string = "x"; }`)).toBeUndefined();
   });
 });
