@@ -17,7 +17,7 @@
  *   is formatted once per distinct skeleton, and each statement gets its own tokens back in order.
  * Anything the skeleton cannot stand for exactly (template literals, regular expression literals,
  * a `/` operator, non-ASCII text, multi-line comments, single-quoted strings, escapes other than
- * `\"`, property keys) keeps the statement, or the token, verbatim in it: such a statement only
+ * `\"`, property keys prettier does not unquote) keeps the statement, or the token, verbatim in it: such a statement only
  * shares formatting with identical ones.
  */
 
@@ -52,7 +52,7 @@ export function splitStatements(code: string): Chunk[] | undefined {
     // A comment line belongs to the statement after it (its JSDoc, a `prettier-ignore`).
     const startsStatement =
       depths[i] === 0 &&
-      /^[A-Za-z_$@/]/.test(line) &&
+      /^[A-Za-z_$@/#]/.test(line) && // `#`: a class's private member
       !/^else\b/.test(line) && // continues an `if` (whose statement ended with `;` or `}`)
       /[;}]$/.test(previous) &&
       !/^\s*(\/\/|\/\*|\*)/.test(previous);
@@ -76,7 +76,7 @@ export function splitStatements(code: string): Chunk[] | undefined {
  * for code this simple scan cannot follow (a template literal across lines or with one inside, a
  * `/` that is not a comment, a string across lines, unbalanced brackets).
  */
-function bracketDepths(lines: readonly string[]): number[] | undefined {
+export function bracketDepths(lines: readonly string[]): number[] | undefined {
   const depths: number[] = [];
   let depth = 0;
   let inComment = false;
@@ -247,8 +247,10 @@ export function skeletonOf(code: string, short = false): Skeleton {
         replace(i, j + 2, commentShape(comment), comment);
       }
       i = j + 2;
+    } else if (c === 35 && i > 0 && isIdentifierStart(code.charCodeAt(i + 1))) {
+      i++; // a private name (`#store`): the `#` stays, the name is an identifier like any other
     } else if (c === 47 || c === 96 || c === 35 || c === 64) {
-      return verbatim; // `/` (a regular expression or a division), a template literal, `#private`, `@decorator`
+      return verbatim; // `/` (a regular expression or a division), a template literal, `#!`, `@decorator`
     } else {
       i++;
     }

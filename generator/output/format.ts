@@ -60,6 +60,7 @@ interface Whole {
   readonly skeleton: Skeleton;
   readonly job: number;
   readonly indent: number;
+  readonly wrapper: string | undefined;
 }
 
 /**
@@ -112,18 +113,18 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
     };
 
     const wholes = new Round(helpers, WIDTH, batchSize);
-    const whole = (code: string, indent: number): Whole | undefined => {
-      const text = exactText(code, indent);
+    const whole = (code: string, indent: number, wrapper: string | undefined): Whole | undefined => {
+      const text = exactText(code, indent, wrapper);
       if (text === undefined) return undefined;
       const skeleton = skeletonOf(text);
-      return { skeleton, job: wholes.add(skeleton.text), indent };
+      return { skeleton, job: wholes.add(skeleton.text), indent, wrapper };
     };
     const placed = new Map<string, Placed<Whole | undefined>>();
     for (const [text, part] of parts) placed.set(text, place(part, 0, WIDTH, flat, whole));
     const formattedWholes = filled(await wholes.finish());
     const resolve = (w: Whole | undefined) => {
       const text = w && formattedWholes(w.job, w.skeleton);
-      return text === undefined ? undefined : exactLines(text, w!.indent);
+      return text === undefined ? undefined : exactLines(text, w!.indent, w!.wrapper);
     };
     // Each skeleton's formatting, with the placeholder positions in it.
     const formatted = new Map<string, { text: string; spans: number[] | undefined } | undefined>();

@@ -3,6 +3,7 @@ import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { fillSkeleton, placeholderSpans, skeletonOf } from "../../../generator/output/chunks.js";
 import { formatAll } from "../../../generator/output/format.js";
+import { partOf } from "../../../generator/output/outline.js";
 
 /**
  * formatAll formats a module statement by statement and shares the formatting of statements that
@@ -35,6 +36,56 @@ const CASES: Record<string, string> = {
     `const F = { "type": 1, "__proto__": 2, "$ref": 3, "_x": 4, "a1": { "elicitation/create": { "params": true } } };`,
     `class G { "kept" = 1; "alsoKept": string = "x"; }`,
     `function h() {\n  if (ready) {\n    return { "status": "input_required", "field": "inputRequests", "wideEnoughToBreakTheLineAtTheWidthOfTheModule": veryLongIdentifierName };\n  }\n}`,
+  ].join("\n"),
+  // Class and interface bodies are taken apart into members, each formatted inside a wrapper
+  // declaration (generator/output/outline.ts); interface members may stand at column 0.
+  "classes and interfaces, taken apart member by member": [
+    "export class Store extends Base implements Api {",
+    "  readonly #records = new Map<string, TaskRecord>();",
+    "  override readonly name = \"Store\";",
+    "  static #count = 0;",
+    "",
+    "",
+    "  constructor(readonly options: StoreOptions, /** Why. */ private readonly clock: () => number = Date.now) {",
+    "    super(options.name, options.someRatherLongOptionName, options.anotherRatherLongOptionName, options.last);",
+    "  }",
+    "  get size(): number { return this.#records.size; }",
+    "  async #expire(taskId: string, now: number): Promise<void> {",
+    "    if (this.#records.get(taskId)?.expiresAt !== undefined && this.#records.get(taskId)!.expiresAt! <= now) this.#records.delete(taskId);",
+    "    for (const [key, record] of this.#records) {",
+    "      if (record.taskId === taskId) { this.#records.delete(key); }",
+    "    }",
+    "  }",
+    "  shape(): {",
+    "    a: string;",
+    "  };",
+    "  shape(): { a: string } | undefined { return undefined; }",
+    "}",
+    "/** A type. */",
+    "export interface Shape extends Base<string> {",
+    "/** The id. */",
+    "id: string;",
+    "nested?: {",
+    "inner: number;",
+    "};",
+    "method(value: SomeRatherLongTypeName, other: AnotherRatherLongTypeName, third: YetAnotherLongTypeName): Promise<void>;",
+    "[key: string]: unknown;",
+    "}",
+    "export abstract class Shape2 {",
+    "  abstract area(): number;",
+    "  protected describe(): string {",
+    "    return \"a shape of area \" + this.area();",
+    "  }",
+    "}",
+    "function make() {",
+    "  class Local {",
+    "    value = 1;",
+    "    get(): number {",
+    "      return this.value;",
+    "    }",
+    "  }",
+    "  return new Local();",
+    "}",
   ].join("\n"),
   "a statement continued after a comment at column 0": [
     "export type Result = {",
@@ -306,5 +357,26 @@ describe("a skeleton stands for quoted property keys prettier unquotes", () => {
 
   it("and not where prettier keeps the quotes (a class property): the statement is formatted itself", async () => {
     expect(await viaSkeleton(`class G { "typedKey": string = "x"; }`)).toBeUndefined();
+  });
+});
+
+describe("partOf takes class and interface bodies apart", () => {
+  it("into members, each with its declaration's wrapper; a method's body into statements", () => {
+    const part = partOf(["class A extends B {", "  #x = 1;", "  m(): void {", "    this.#x++;", "  }", "}"].join("\n"));
+    expect(part.blocks).toHaveLength(1);
+    const members = part.blocks[0]!.parts;
+    expect(members.map((m) => [m.code, m.wrapper])).toEqual([
+      ["#x = 1;", "class X extends Y {"],
+      ["m(): void {\n  this.#x++;\n}", "class X extends Y {"],
+    ]);
+    expect(members[1]!.blocks[0]!.parts.map((p) => [p.code, p.wrapper])).toEqual([["this.#x++;", undefined]]);
+  });
+
+  it("an interface's members standing at column 0, and no method bodies in it", () => {
+    const part = partOf(["export interface I {", "a: string;", "m(): {", "b: number;", "};", "}"].join("\n"));
+    expect(part.blocks[0]!.parts.map((m) => [m.code, m.wrapper, m.blocks.length])).toEqual([
+      ["a: string;", "interface X {", 0],
+      ["m(): {\nb: number;\n};", "interface X {", 0],
+    ]);
   });
 });
