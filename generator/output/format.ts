@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Options } from "prettier";
+import { printedAsWritten } from "./canonical.js";
 import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
 import { exactLines, exactText, partOf, place, render, type Part, type Placed } from "./outline.js";
 
@@ -88,8 +89,12 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
     // soon as its batch is full.
     const outlines = new Round(helpers, NO_LIMIT, batchSize);
     const outlineJob = new Map<Part, number>();
+    // Outlines prettier prints as written need no prettier call (see canonical.ts).
+    const asWritten = new Map<Part, string>();
     const collect = (part: Part): void => {
-      if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
+      const printed = part.outline && printedAsWritten(part.outline.text);
+      if (printed !== undefined) asWritten.set(part, printed);
+      else if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
       part.blocks.forEach((block) => block.parts.forEach(collect));
     };
     const parts = new Map<string, Part>();
@@ -108,6 +113,8 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
     }
     const flatOutlines = filled(await outlines.finish());
     const flat = (part: Part) => {
+      const printed = asWritten.get(part);
+      if (printed !== undefined) return fillSkeleton(printed, placeholderSpans(printed), part.outline!);
       const job = outlineJob.get(part);
       return job === undefined ? undefined : flatOutlines(job, part.outline!);
     };

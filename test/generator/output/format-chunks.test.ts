@@ -2,6 +2,7 @@ import fc from "fast-check";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { fillSkeleton, placeholderSpans, skeletonOf } from "../../../generator/output/chunks.js";
+import { printedAsWritten } from "../../../generator/output/canonical.js";
 import { formatAll } from "../../../generator/output/format.js";
 import { partOf } from "../../../generator/output/outline.js";
 
@@ -378,5 +379,74 @@ describe("partOf takes class and interface bodies apart", () => {
       ["a: string;", "interface X {", 0],
       ["m(): {\nb: number;\n};", "interface X {", 0],
     ]);
+  });
+});
+
+describe("printedAsWritten recognises outlines prettier prints as they are", () => {
+  const NO_LIMIT = { ...OPTIONS, printWidth: Number.MAX_SAFE_INTEGER };
+  const name = fc.constantFrom("xxx", "Xxx", "$xx", "_xx", "x", "X", "xx");
+  const atom = fc
+    .tuple(
+      fc.oneof(
+        name,
+        fc.constant('"#"'),
+        fc.constantFrom("string", "number", "unknown", "null", "{ [xxx: string]: unknown }"),
+        fc.tuple(name, fc.array(name, { minLength: 1, maxLength: 3 })).map(([n, args]) => `${n}<${args.join(", ")}>`),
+      ),
+      fc.constantFrom("", "[]", "[][]"),
+    )
+    .map(([a, suffix]) => a + suffix);
+  const type = fc.tuple(fc.array(atom, { minLength: 1, maxLength: 4 }), fc.constantFrom(" | ", " & ")).map(([atoms, op]) => atoms.join(op));
+  const specifiers = fc.array(fc.tuple(fc.constantFrom("", "type "), name, fc.option(name)), { minLength: 1, maxLength: 4 }).map(
+    (items) => `{ ${items.map(([t, n, alias]) => `${t}${n}${alias ? ` as ${alias}` : ""}`).join(", ")} }`,
+  );
+  const comment = fc.constantFrom("/** x */", "// x", "/* x */");
+  const statement = fc.oneof(
+    comment,
+    fc.tuple(fc.constantFrom("import ", "import type "), specifiers).map(([k, s]) => `${k}${s} from "#";`),
+    fc.tuple(fc.constantFrom("export ", "export type "), specifiers, fc.boolean()).map(([k, s, from]) => `${k}${s}${from ? ' from "#"' : ""};`),
+    fc.tuple(fc.constantFrom("", "export "), name, type).map(([e, n, t]) => `${e}type ${n} = ${t};`),
+  );
+  const member = fc.oneof(
+    comment,
+    fc.tuple(fc.constantFrom("", "readonly "), name, fc.constantFrom("", "?"), type).map(([r, n, q, t]) => `${r}${n}${q}: ${t};`),
+    type.map((t) => `[xxx: string]: ${t};`),
+  );
+
+  it("statements: what prettier prints with no width limit", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(statement, { minLength: 1, maxLength: 4 }), async (lines) => {
+        const text = lines.join("\n");
+        const printed = printedAsWritten(text);
+        // Intersections of unions are not made here, so every generated line is recognised.
+        expect(printed).toBe(await prettier.format(text, NO_LIMIT));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("an interface's members (in their wrapper): printed one level deeper", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(member, { minLength: 1, maxLength: 4 }), async (lines) => {
+        const text = ["interface X {", ...lines, "}"].join("\n");
+        expect(printedAsWritten(text)).toBe(await prettier.format(text, NO_LIMIT));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("nothing written otherwise", () => {
+    for (const text of [
+      "import {xxx} from \"#\";",
+      "export type Xxx = (Xxx | Xxx)[];",
+      "type Xxx = Xxx | Xxx & Xxx;",
+      "import { xxx } from '#';",
+      "/** x */\n\nexport type Xxx = Xxx;",
+      "interface X {\n}",
+      "interface X {\nxxx(): Xxx;\n}",
+      "if (xxx) return xxx;",
+    ]) {
+      expect(printedAsWritten(text), text).toBeUndefined();
+    }
   });
 });

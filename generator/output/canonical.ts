@@ -1,0 +1,43 @@
+/**
+ * Outlines prettier would print as they are written, recognised without running it. Our emitters
+ * print the simplest declarations in prettier's form already (one line each, its spacing, double
+ * quotes, a `;` after each); for an outline made only of such lines (see outline.ts: its short
+ * skeleton, names reduced to `xxx` and strings to `"#"`), what prettier prints with no width limit
+ * is the text itself, members of an interface indented one level. Anything else is formatted by
+ * prettier. test/generator/output/format.test.ts (every generated file) and format-chunks.test.ts
+ * (prettier's own output for each shape recognised here) are the proof.
+ */
+
+const NAME = String.raw`[A-Za-z_$][\w$]*`;
+/** A type that is a name (maybe qualified, maybe with plain type arguments), a plain string, a keyword or a map of unknowns; maybe an array of it. */
+const ATOM = String.raw`(?:${NAME}(?:\.${NAME})*(?:<${NAME}(?:, ${NAME})*>)?|"#"|\{ \[${NAME}: string\]: unknown \})(?:\[\])*`;
+/** A union or an intersection of atoms (not both: their grouping would need parentheses). */
+const TYPE = String.raw`${ATOM}(?:(?: \| ${ATOM})*|(?: & ${ATOM})+)`;
+const SPECIFIERS = String.raw`\{ (?:type )?${NAME}(?: as ${NAME})?(?:, (?:type )?${NAME}(?: as ${NAME})?)* \}`;
+
+/** Whole lines prettier prints as they are, at the top level of a module. */
+const STATEMENT_LINES = [
+  String.raw`(?:\/\*\* x \*\/|\/\* x \*\/|\/\/ x)`, // a comment (short skeletons keep only its kind)
+  String.raw`import (?:type )?${SPECIFIERS} from "#";`,
+  String.raw`export (?:type )?${SPECIFIERS}(?: from "#")?;`,
+  String.raw`(?:export )?type ${NAME} = ${TYPE};`,
+].map((line) => new RegExp(`^${line}$`));
+
+/** An interface member's lines (see Part in outline.ts), printed one level deeper. */
+const MEMBER_LINES = [
+  STATEMENT_LINES[0]!,
+  new RegExp(String.raw`^(?:readonly )?(?:${NAME}\??|\[${NAME}: string\]): ${TYPE};$`),
+];
+
+const INTERFACE_WRAPPER = "interface X {";
+
+/** What prettier prints for an outline's short skeleton with no width limit, when it can be told without it; else undefined. */
+export function printedAsWritten(skeleton: string): string | undefined {
+  const lines = skeleton.split("\n");
+  if (lines[0] === INTERFACE_WRAPPER && lines[lines.length - 1] === "}") {
+    const members = lines.slice(1, -1);
+    if (members.length === 0 || !members.every((line) => MEMBER_LINES.some((pattern) => pattern.test(line)))) return undefined;
+    return `${[INTERFACE_WRAPPER, ...members.map((line) => `  ${line}`), "}"].join("\n")}\n`;
+  }
+  return lines.every((line) => STATEMENT_LINES.some((pattern) => pattern.test(line))) ? `${skeleton}\n` : undefined;
+}
