@@ -111,7 +111,10 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       }
       await outlines.yieldToHelpers();
     }
-    const flatOutlines = filled(await outlines.finish());
+    // Each statement is placed as soon as its outlines are formatted, so the whole parts it finds
+    // go out while the helper still formats outlines.
+    const outlinesDone = outlines.finish();
+    const flatOutlines = filled(outlines.formatted);
     const flat = (part: Part) => {
       const printed = asWritten.get(part);
       if (printed !== undefined) return fillSkeleton(printed, placeholderSpans(printed), part.outline!);
@@ -127,7 +130,11 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       return { skeleton, job: wholes.add(skeleton.text), indent, wrapper };
     };
     const placed = new Map<string, Placed<Whole | undefined>>();
-    for (const [text, part] of parts) placed.set(text, place(part, 0, WIDTH, flat, whole));
+    for (const [text, part] of parts) {
+      for (const job of jobsOf(part, outlineJob)) await outlines.answer(job);
+      placed.set(text, place(part, 0, WIDTH, flat, whole));
+    }
+    await outlinesDone;
     const formattedWholes = filled(await wholes.finish());
     const resolve = (w: Whole | undefined) => {
       const text = w && formattedWholes(w.job, w.skeleton);
@@ -156,6 +163,12 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
+}
+
+/** The outline jobs of a part and of the parts in its blocks. */
+function jobsOf(part: Part, outlineJob: ReadonlyMap<Part, number>): number[] {
+  const own = outlineJob.get(part);
+  return [...(own === undefined ? [] : [own]), ...part.blocks.flatMap((block) => block.parts.flatMap((p) => jobsOf(p, outlineJob)))];
 }
 
 /** Formatted skeletons with a statement's tokens put back (placeholder positions worked out once per skeleton). */
@@ -341,7 +354,30 @@ class Round {
   }
 
   private place(batch: Batch, formatted: readonly (string | undefined)[]): void {
-    batch.jobs.forEach((job, k) => (this.results[job] = formatted[k]));
+    batch.jobs.forEach((job, k) => {
+      this.results[job] = formatted[k];
+      this.answered[job] = true;
+    });
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const waiter of waiting) {
+      if (this.answered[waiter.job]) waiter.resolve();
+      else this.waiting.push(waiter);
+    }
+  }
+
+  /** Jobs whose answer came (results holds it). */
+  private readonly answered: boolean[] = [];
+  private waiting: { job: number; resolve: () => void }[] = [];
+
+  /** The answer of a job added, when it comes (while finish() runs): its text's formatting so far, by the live results array. */
+  async answer(job: number): Promise<void> {
+    if (!this.answered[job]) await new Promise<void>((resolve) => this.waiting.push({ job, resolve }));
+  }
+
+  /** Each job's formatting so far (the array finish() gives in the end), to read as answers come. */
+  get formatted(): readonly (string | undefined)[] {
+    return this.results;
   }
 }
 
