@@ -9,16 +9,27 @@
  */
 
 const NAME = String.raw`[A-Za-z_$][\w$]*`;
-/** A type that is a name (maybe qualified, maybe with plain type arguments), a plain string, a keyword or a map of unknowns; maybe an array of it. */
-const ATOM = String.raw`(?:${NAME}(?:\.${NAME})*(?:<${NAME}(?:, ${NAME})*>)?|"#"|\{ \[${NAME}: string\]: unknown \})(?:\[\])*`;
+/** A name (maybe qualified) or a plain string, maybe an array of it. */
+const SIMPLE = String.raw`(?:${NAME}(?:\.${NAME})*|"#")(?:\[\])*`;
+const SIMPLE_UNION = String.raw`${SIMPLE}(?: \| ${SIMPLE})*`;
+/**
+ * A type that is a name (maybe qualified, maybe with type arguments that are unions of simple
+ * types), a plain string, a map of unknowns or an object of one simple property; maybe an array of it.
+ */
+const ATOM = String.raw`(?:${NAME}(?:\.${NAME})*(?:<${SIMPLE_UNION}(?:, ${SIMPLE_UNION})*>)?|"#"|\{ \[${NAME}: string\]: unknown \}|\{ (?:readonly )?${NAME}\??: ${SIMPLE} \})(?:\[\])*`;
 /** A union or an intersection of atoms (not both: their grouping would need parentheses). */
-const TYPE = String.raw`${ATOM}(?:(?: \| ${ATOM})*|(?: & ${ATOM})+)`;
+const COMBINED = String.raw`${ATOM}(?:(?: \| ${ATOM})*|(?: & ${ATOM})+)`;
+/** Parameters of plain names and types. */
+const PARAMS = String.raw`(?:${NAME}\??: ${COMBINED}(?:, ${NAME}\??: ${COMBINED})*)?`;
+/** A combination of atoms, or a function type returning one (alone: in a union it would need parentheses). */
+const TYPE = String.raw`(?:${COMBINED}|\(${PARAMS}\) => ${COMBINED})`;
 const SPECIFIERS = String.raw`\{ (?:type )?${NAME}(?: as ${NAME})?(?:, (?:type )?${NAME}(?: as ${NAME})?)* \}`;
 
 /** Whole lines prettier prints as they are, at the top level of a module. */
 const STATEMENT_LINES = [
   String.raw`(?:\/\*\* x \*\/|\/\* x \*\/|\/\/ x)`, // a comment (short skeletons keep only its kind)
   String.raw`import (?:type )?${SPECIFIERS} from "#";`,
+  String.raw`import \* as ${NAME} from "#";`,
   String.raw`export (?:type )?${SPECIFIERS}(?: from "#")?;`,
   String.raw`(?:export )?type ${NAME} = ${TYPE};`,
 ].map((line) => new RegExp(`^${line}$`));
@@ -27,6 +38,7 @@ const STATEMENT_LINES = [
 const MEMBER_LINES = [
   STATEMENT_LINES[0]!,
   new RegExp(String.raw`^(?:readonly )?(?:${NAME}\??|\[${NAME}: string\]): ${TYPE};$`),
+  new RegExp(String.raw`^${NAME}\??\(${PARAMS}\): ${TYPE};$`), // a method
 ];
 
 const INTERFACE_WRAPPER = "interface X {";

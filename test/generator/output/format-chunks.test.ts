@@ -385,18 +385,24 @@ describe("partOf takes class and interface bodies apart", () => {
 describe("printedAsWritten recognises outlines prettier prints as they are", () => {
   const NO_LIMIT = { ...OPTIONS, printWidth: Number.MAX_SAFE_INTEGER };
   const name = fc.constantFrom("xxx", "Xxx", "$xx", "_xx", "x", "X", "xx");
+  const simple = fc.tuple(fc.oneof(name, fc.constant('"#"'), fc.constantFrom("string", "undefined", "xxx.Xxx")), fc.constantFrom("", "[]"));
+  const simpleUnion = fc.array(simple, { minLength: 1, maxLength: 3 }).map((items) => items.map(([a, s]) => a + s).join(" | "));
   const atom = fc
     .tuple(
       fc.oneof(
         name,
         fc.constant('"#"'),
-        fc.constantFrom("string", "number", "unknown", "null", "{ [xxx: string]: unknown }"),
-        fc.tuple(name, fc.array(name, { minLength: 1, maxLength: 3 })).map(([n, args]) => `${n}<${args.join(", ")}>`),
+        fc.constantFrom("string", "number", "unknown", "null", "{ [xxx: string]: unknown }", "{ readonly xxx?: string }", "{ xxx: Xxx[] }"),
+        fc.tuple(name, fc.array(simpleUnion, { minLength: 1, maxLength: 3 })).map(([n, args]) => `${n}<${args.join(", ")}>`),
       ),
       fc.constantFrom("", "[]", "[][]"),
     )
     .map(([a, suffix]) => a + suffix);
-  const type = fc.tuple(fc.array(atom, { minLength: 1, maxLength: 4 }), fc.constantFrom(" | ", " & ")).map(([atoms, op]) => atoms.join(op));
+  const combined = fc.tuple(fc.array(atom, { minLength: 1, maxLength: 4 }), fc.constantFrom(" | ", " & ")).map(([atoms, op]) => atoms.join(op));
+  const params = fc
+    .array(fc.tuple(name, fc.constantFrom("", "?"), combined), { maxLength: 3 })
+    .map((ps) => ps.map(([n, q, t]) => `${n}${q}: ${t}`).join(", "));
+  const type = fc.oneof(combined, fc.tuple(params, combined).map(([p, t]) => `(${p}) => ${t}`));
   const specifiers = fc.array(fc.tuple(fc.constantFrom("", "type "), name, fc.option(name)), { minLength: 1, maxLength: 4 }).map(
     (items) => `{ ${items.map(([t, n, alias]) => `${t}${n}${alias ? ` as ${alias}` : ""}`).join(", ")} }`,
   );
@@ -404,6 +410,7 @@ describe("printedAsWritten recognises outlines prettier prints as they are", () 
   const statement = fc.oneof(
     comment,
     fc.tuple(fc.constantFrom("import ", "import type "), specifiers).map(([k, s]) => `${k}${s} from "#";`),
+    name.map((n) => `import * as ${n} from "#";`),
     fc.tuple(fc.constantFrom("export ", "export type "), specifiers, fc.boolean()).map(([k, s, from]) => `${k}${s}${from ? ' from "#"' : ""};`),
     fc.tuple(fc.constantFrom("", "export "), name, type).map(([e, n, t]) => `${e}type ${n} = ${t};`),
   );
@@ -411,6 +418,7 @@ describe("printedAsWritten recognises outlines prettier prints as they are", () 
     comment,
     fc.tuple(fc.constantFrom("", "readonly "), name, fc.constantFrom("", "?"), type).map(([r, n, q, t]) => `${r}${n}${q}: ${t};`),
     type.map((t) => `[xxx: string]: ${t};`),
+    fc.tuple(name, fc.constantFrom("", "?"), params, type).map(([n, q, p, t]) => `${n}${q}(${p}): ${t};`),
   );
 
   it("statements: what prettier prints with no width limit", async () => {
@@ -443,7 +451,8 @@ describe("printedAsWritten recognises outlines prettier prints as they are", () 
       "import { xxx } from '#';",
       "/** x */\n\nexport type Xxx = Xxx;",
       "interface X {\n}",
-      "interface X {\nxxx(): Xxx;\n}",
+      "interface X {\nxxx(): Xxx | () => Xxx;\n}",
+      "interface X {\nxxx: { a: Xxx; b: Xxx };\n}",
       "if (xxx) return xxx;",
     ]) {
       expect(printedAsWritten(text), text).toBeUndefined();
