@@ -236,7 +236,7 @@ function unwrapped(lines: readonly string[], wrapper: string): string[] | undefi
  * A line of a flat outline (at `indent`) as prettier prints it at `width`, for the breaks
  * generated code needs most, each printed by prettier the same way whatever the names: the line
  * itself when it fits, or when it is only a comment; `if (…) statement;` (or `else if (…)`, `else`) with the statement on the
- * next line, one level deeper, when the head fits; a call statement of plain arguments (names,
+ * next line, one level deeper, when the head fits or is a negated chain of `||` or `&&` (see negatedChainHead); a call statement of plain arguments (names,
  * literals, `+` and the like, no brackets) with one argument a line; likewise a function's plain
  * parameters, the names an import or export lists, and `return (…)` around a chain of `||` or `&&`. Undefined for anything else
  * that does not fit: the outline is formatted at its width then.
@@ -248,9 +248,9 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim())) return [line];
   const clause = clauseSplit(line);
   if (clause) {
-    if (indent + clause.head.length > width) return undefined;
-    const body = fitted(clause.body, indent + 2, width);
-    return body && [clause.head, ...body.map((l) => `  ${l}`)];
+    const head = indent + clause.head.length <= width ? [clause.head] : negatedChainHead(clause.head, indent, width);
+    const body = head && fitted(clause.body, indent + 2, width);
+    return body && [...head!, ...body.map((l) => `  ${l}`)];
   }
   const specifiers = moduleSpecifiers(line);
   if (specifiers) return oneALine(`${specifiers.head}{`, specifiers.names, `}${specifiers.tail}`, indent, width);
@@ -268,6 +268,35 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
   return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : undefined;
+}
+
+/**
+ * An `if (!(a || b || c))` head (or `else if`, or a chain of `&&`) that does not fit, as prettier
+ * prints it: `if (!(`, the chain one level deeper (one operand a line, or a chain of two plain
+ * operands on one line), `))`; undefined for another head,
+ * or when a line of it still does not fit (an operand would break further).
+ */
+function negatedChainHead(head: string, indent: number, width: number): string[] | undefined {
+  const match = /^((?:else )?if \()!\((.+)\)\)$/.exec(head);
+  if (!match || matchingParen(head, match[1]!.length + 1) !== head.length - 2) return undefined;
+  const chain = operatorChain(match[2]!);
+  if (!chain) return undefined;
+  // prettier groups the operator of a chain of two plain operands on its own, so that chain stays
+  // on one line where it fits there; any other chain's operators break with the parentheses.
+  const grouped = chain.operands.length === 2 && !chain.operands.some(isLogical);
+  if (grouped && indent + 2 + match[2]!.length > width) return undefined;
+  const operands = grouped
+    ? [`  ${match[2]}`]
+    : chain.operands.map((operand, k) => (k < chain.operands.length - 1 ? `  ${operand} ${chain.operator}` : `  ${operand}`));
+  const lines = [`${match[1]}!(`, ...operands, "))"];
+  return lines.every((l) => indent + l.length <= width) ? lines : undefined;
+}
+
+/** Whether an operand is itself a chain of `&&` or `||` (in parentheses, since operatorChain took it as one operand). */
+function isLogical(operand: string): boolean {
+  if (!operand.startsWith("(") || matchingParen(operand, 0) !== operand.length - 1) return false;
+  const inner = operand.slice(1, -1);
+  return [" && ", " || "].some((operator) => (splitTopLevel(inner, operator)?.length ?? 1) > 1);
 }
 
 /** `open`, then each item on a line of its own with a comma, then `close`, when all of them fit. */

@@ -239,6 +239,19 @@ OUTLINE_CASES["doc comments re-indented, in an interface and in nested blocks"] 
   "}",
 ].join("\n");
 
+// `if (!(a || b))` heads past the width: operands one a line (generator/output/outline.ts,
+// negatedChainHead), and where an operand would break further, the outline formatted whole.
+OUTLINE_CASES["negated chains in if heads past the width"] = [
+  "function f(value: unknown, key8: string): boolean {",
+  "  for (const key in value) {",
+  `    if (!(${["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"].map((k) => `key8 === "${k}"`).join(" || ")})) return false;`,
+  `    else if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value) && value >= -9007199254740991 && value <= 9007199254740991))) return false;`,
+  `    if (!(typeof value === "string" && (typeof value === "number" && Number.isInteger(value) && value >= -9007199254740991 && value <= 9007199254740991 && value !== 12345678))) $runtime.report(errors, path + "/id", "minimum", "must be >= 0", at + "/properties/id/minimum");`,
+  "  }",
+  "  return true;",
+  "}",
+].join("\n");
+
 // Text that must not move left when a block is taken apart: a template literal over lines, a
 // block comment prettier keeps as written.
 OUTLINE_CASES["template literals and kept comments inside blocks"] = [
@@ -272,11 +285,14 @@ describe("formatAll takes statements apart and prints what prettier prints", () 
     const word = fc.integer({ min: 1, max: 48 }).map((n) => name(n));
     const text = fc.integer({ min: 0, max: 60 }).map((n) => `"${"s".repeat(n)}"`);
     const operand = fc.oneof(word, text, fc.integer({ min: 0, max: 99999 }).map(String));
+    const comparison = fc.tuple(word, fc.constantFrom("===", "!==", ">=", "<"), operand).map(([a, cmp, b]) => `${a} ${cmp} ${b}`);
+    // Some operands a chain of their own, in parentheses (`typeof v === "number" && v >= 0`).
+    const part = fc.oneof({ weight: 4, arbitrary: comparison }, { weight: 1, arbitrary: fc.array(comparison, { minLength: 2, maxLength: 3 }).map((cs) => `(${cs.join(" && ")})`) });
     const test = fc
-      .array(fc.tuple(word, fc.constantFrom("===", "!==", ">=", "<"), operand), { minLength: 1, maxLength: 5 })
+      .array(part, { minLength: 1, maxLength: 5 })
       .chain((parts) =>
         fc.tuple(fc.constantFrom(" || ", " && "), fc.boolean()).map(([op, negate]) => {
-          const joined = parts.map(([a, cmp, b]) => `${a} ${cmp} ${b}`).join(op);
+          const joined = parts.join(op);
           return negate ? `!(${joined})` : joined;
         }),
       );
