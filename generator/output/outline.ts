@@ -267,7 +267,26 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   }
   const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
-  return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : undefined;
+  return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : declaration(line, indent, width);
+}
+
+/**
+ * A declaration that does not fit, as prettier breaks it for three shapes (a plain name declared,
+ * no type annotation): a string constant goes to the next line (`const at =` / `"…";`); a type
+ * alias of a union of plain names too, where it fits there; a constant set to a call of plain
+ * arguments, not a lone short one (which prettier would move to the next line whole), keeps
+ * `= f(` and takes its arguments one a line. Undefined for anything else.
+ */
+function declaration(line: string, indent: number, width: number): string[] | undefined {
+  const constant = /^((?:export )?const [A-Za-z_$][\w$]* =) (.+);$/.exec(line);
+  if (constant && /^"(?:[^"\\]|\\.)*"$/.test(constant[2]!)) return [constant[1]!, `  ${constant[2]};`];
+  const alias = /^((?:export )?type [A-Za-z_$][\w$]* =) ([\w$.]+(?: \| [\w$.]+)+);$/.exec(line);
+  if (alias) return indent + 2 + alias[2]!.length + 1 <= width ? [alias[1]!, `  ${alias[2]};`] : undefined;
+  const call = constant && /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\)$/.exec(constant[2]!);
+  const args = call && plainArguments(call[2]!);
+  // One argument of a name or a literal is "short": prettier breaks after `=` then.
+  if (!args || (args.length === 1 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(args[0]!))) return undefined;
+  return oneALine(`${constant![1]} ${call![1]}(`, args, ");", indent, width);
 }
 
 /**

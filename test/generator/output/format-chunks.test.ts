@@ -341,6 +341,32 @@ describe("formatAll takes statements apart and prints what prettier prints", () 
   }, 120_000);
 });
 
+describe("formatAll breaks long declarations as prettier does (generator/output/outline.ts, declaration)", () => {
+  it("string constants, unions of names and constants set to calls, of every length, at any depth", async () => {
+    const word = fc.integer({ min: 1, max: 70 }).map((n) => name(n));
+    const text = fc.integer({ min: 0, max: 130 }).map((n) => `"${"s".repeat(n)}"`);
+    const argument = fc.oneof(word, text, fc.tuple(word, word).map(([a, b]) => `$${a}.${b}`), fc.tuple(word, text).map(([a, b]) => `${a} + ${b}`));
+    const declaration = fc.oneof(
+      fc.tuple(fc.constantFrom("", "export "), word, text).map(([e, n, t]) => `${e}const ${n} = ${t};`),
+      fc.tuple(fc.constantFrom("", "export "), word, fc.array(word, { minLength: 2, maxLength: 6 })).map(([e, n, ms]) => `${e}type ${n} = ${ms.join(" | ")};`),
+      fc.tuple(fc.constantFrom("", "export "), word, word, fc.array(argument, { minLength: 1, maxLength: 4 })).map(
+        ([e, n, f, args]) => `${e}const ${n} = $${f}(${args.join(", ")});`,
+      ),
+    );
+    const nested = fc.tuple(declaration, fc.integer({ min: 0, max: 3 })).map(([d, depth]) =>
+      [...Array.from({ length: depth }, (_, k) => `${"  ".repeat(k)}if (v${k}) {`), `${"  ".repeat(depth)}${d}`, ...Array.from({ length: depth }, (_, k) => `${"  ".repeat(depth - 1 - k)}}`)].join("\n"),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(nested, { minLength: 1, maxLength: 4 }), async (statements) => {
+        const code = statements.join("\n");
+        const [formatted] = await formatAll([code]);
+        expect(formatted).toBe(await prettier.format(code, OPTIONS));
+      }),
+      { numRuns: 100 },
+    );
+  }, 120_000);
+});
+
 describe("formatAll prints what prettier prints for the whole module", () => {
   for (const [name, code] of Object.entries(CASES)) {
     it(name, async () => {
