@@ -51,5 +51,33 @@ export function printedAsWritten(skeleton: string): string | undefined {
     if (members.length === 0 || !members.every((line) => MEMBER_LINES.some((pattern) => pattern.test(line)))) return undefined;
     return `${[INTERFACE_WRAPPER, ...members.map((line) => `  ${line}`), "}"].join("\n")}\n`;
   }
-  return lines.every((line) => STATEMENT_LINES.some((pattern) => pattern.test(line))) ? `${skeleton}\n` : undefined;
+  const joined = joinSpecifierLists(lines);
+  // A blank line between two lines stays (one, as written); none leads, ends or doubles.
+  const blanksKept = joined.every((line, k) => line !== "" || (k > 0 && k < joined.length - 1 && joined[k - 1] !== ""));
+  if (!blanksKept) return undefined;
+  return joined.every((line) => line === "" || STATEMENT_LINES.some((pattern) => pattern.test(line))) ? `${joined.join("\n")}\n` : undefined;
 }
+
+/**
+ * Imports and exports the emitter lists one name a line (`import {`, `  A,`, `} from "./x.js";`),
+ * on one line as prettier joins them with no width limit; other lines as they are.
+ */
+function joinSpecifierLists(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^((?:import|export)(?: type)? )\{$/.exec(lines[i]!);
+    let end = i + 1;
+    while (open && end < lines.length && SPECIFIER_LINE.test(lines[end]!)) end++;
+    const close = open && end > i + 1 && end < lines.length ? /^\}((?: from "#")?;)$/.exec(lines[end]!) : null;
+    if (!close) {
+      out.push(lines[i]!);
+      continue;
+    }
+    const names = lines.slice(i + 1, end).map((line) => line.trim().slice(0, -1));
+    out.push(`${open![1]}{ ${names.join(", ")} }${close[1]}`);
+    i = end;
+  }
+  return out;
+}
+
+const SPECIFIER_LINE = new RegExp(String.raw`^  (?:type )?${NAME}(?: as ${NAME})?,$`);
