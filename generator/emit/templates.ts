@@ -7,7 +7,8 @@
  *   from a typed view model (see `typedTemplate`). Strict (a missing value is an error) and
  *   unescaped (the output is code).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
@@ -73,10 +74,24 @@ function renderTemplate(name: string, data: object): string {
   let template = compiled.get(name);
   if (!template) {
     const source = templateSource(name);
-    template = Handlebars.compile(source, { noEscape: true, strict: true });
+    template = precompiled(name, source) ?? Handlebars.compile(source, { noEscape: true, strict: true });
     compiled.set(name, template);
   }
   return template(data);
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The template as `npm run build` compiled it (tools/precompile-templates.mjs, same options), when
+ * it was compiled from this very source; undefined from the TypeScript sources or after the
+ * template changed (then it is compiled here).
+ */
+function precompiled(name: string, source: string): Handlebars.TemplateDelegate | undefined {
+  const file = fileURLToPath(new URL(`./precompiled/${name}.cjs`, import.meta.url));
+  if (!existsSync(file)) return undefined;
+  const built = require(file) as { source: string; spec: Parameters<typeof Handlebars.template>[0] };
+  return built.source === source ? Handlebars.template(built.spec) : undefined;
 }
 
 /** The static modules a set may get: the file names in `templates/runtime/`, without `.ts` (a test holds the two together). */

@@ -17,7 +17,7 @@
  *   is formatted once per distinct skeleton, and each statement gets its own tokens back in order.
  * Anything the skeleton cannot stand for exactly (template literals, regular expression literals,
  * a `/` operator, non-ASCII text, multi-line comments, single-quoted strings, escapes other than
- * `\"`, property keys) keeps the statement, or the token, verbatim in it: such a statement only
+ * `\"`, property keys prettier does not unquote) keeps the statement, or the token, verbatim in it: such a statement only
  * shares formatting with identical ones.
  */
 
@@ -52,7 +52,7 @@ export function splitStatements(code: string): Chunk[] | undefined {
     // A comment line belongs to the statement after it (its JSDoc, a `prettier-ignore`).
     const startsStatement =
       depths[i] === 0 &&
-      /^[A-Za-z_$@/]/.test(line) &&
+      /^[A-Za-z_$@/#]/.test(line) && // `#`: a class's private member
       !/^else\b/.test(line) && // continues an `if` (whose statement ended with `;` or `}`)
       /[;}]$/.test(previous) &&
       !/^\s*(\/\/|\/\*|\*)/.test(previous);
@@ -76,7 +76,7 @@ export function splitStatements(code: string): Chunk[] | undefined {
  * for code this simple scan cannot follow (a template literal across lines or with one inside, a
  * `/` that is not a comment, a string across lines, unbalanced brackets).
  */
-function bracketDepths(lines: readonly string[]): number[] | undefined {
+export function bracketDepths(lines: readonly string[]): number[] | undefined {
   const depths: number[] = [];
   let depth = 0;
   let inComment = false;
@@ -223,7 +223,9 @@ export function skeletonOf(code: string, short = false): Skeleton {
       const printed = printedString(literal);
       // A property key stays as it is (prettier may unquote it); a `case` label is no key.
       const key = /^\s*:/.test(code.slice(j, j + 8)) && !/\bcase\s*$/.test(code.slice(Math.max(0, i - 8), i));
-      if (printed !== undefined && !key) replace(i, j, string(literal), printed);
+      const name = key ? unquotableKey(literal) : undefined;
+      if (name !== undefined) replace(i, j, `"${identifier(name)}"`, name);
+      else if (printed !== undefined && !key) replace(i, j, string(literal), printed);
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
@@ -245,8 +247,10 @@ export function skeletonOf(code: string, short = false): Skeleton {
         replace(i, j + 2, commentShape(comment), comment);
       }
       i = j + 2;
+    } else if (c === 35 && i > 0 && isIdentifierStart(code.charCodeAt(i + 1))) {
+      i++; // a private name (`#store`): the `#` stays, the name is an identifier like any other
     } else if (c === 47 || c === 96 || c === 35 || c === 64) {
-      return verbatim; // `/` (a regular expression or a division), a template literal, `#private`, `@decorator`
+      return verbatim; // `/` (a regular expression or a division), a template literal, `#!`, `@decorator`
     } else {
       i++;
     }
@@ -336,6 +340,18 @@ function printedString(literal: string): string | undefined {
   if (!content.includes("\\")) return content.includes('"') ? undefined : literal;
   if (content.includes("'") || content.replace(/\\"/g, "").includes("\\")) return undefined;
   return `'${content.replace(/\\"/g, '"')}'`;
+}
+
+/**
+ * The name a quoted property key holds when prettier prints it unquoted (`{ "ttl": 1 }` →
+ * `{ ttl: 1 }`): a plain ASCII name, not a kept word (printed as itself, it is no placeholder) nor
+ * `__proto__` (quoted or not means different things). Its placeholder is a quoted identifier
+ * placeholder, unquoted alike; where prettier keeps the quotes (a class property), the placeholder
+ * goes missing from the formatted skeleton and the statement is formatted itself (see fillSkeleton).
+ */
+function unquotableKey(literal: string): string | undefined {
+  const name = literal.slice(1, -1);
+  return literal[0] === '"' && /^[A-Za-z_$][\w$]*$/.test(name) && !KEEP.has(name) && name !== "__proto__" ? name : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The helper thread of formatAll: loads prettier at once, then formats each batch of statements
- * it is sent and sends the results back, until it is terminated.
+ * it is sent and sends the results back with the batch's id, until it is terminated.
  */
 import { parentPort } from "node:worker_threads";
 import { formatBatch } from "./format.js";
@@ -23,6 +23,6 @@ else if (!(value2 >= 0)) $runtime.report(errors, path + "/id", "minimum", "must 
 
 // Loaded and warmed up on code like what it will format, so its first batch runs at full speed.
 await formatBatch(WARM_UP);
-parentPort!.on("message", async ({ texts, printWidth }: { texts: string[]; printWidth: number }) =>
-  parentPort!.postMessage(await formatBatch(texts, printWidth)),
+parentPort!.on("message", async ({ id, texts, printWidth }: { id: number; texts: string[]; printWidth: number }) =>
+  parentPort!.postMessage({ id, formatted: await formatBatch(texts, printWidth) }),
 );

@@ -8,8 +8,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Options } from "prettier";
-import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Skeleton } from "./chunks.js";
-import { exactLines, exactText, partOf, place, render, type Part } from "./outline.js";
+import { printedAsWritten } from "./canonical.js";
+import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
+import { exactLines, exactText, partOf, place, render, type Part, type Placed } from "./outline.js";
 
 const OPTIONS: Options = {
   parser: "babel-ts",
@@ -31,13 +32,20 @@ const prettierVersion = (
 /** Who formats, exactly: part of every output fingerprint (see reuse.ts). */
 export const FORMATTER_ID = `prettier ${prettierVersion} ${JSON.stringify(OPTIONS)}`;
 
-/** prettier is loaded on first use: a run that reuses every file never pays for loading it. */
-let loaded: Promise<typeof import("prettier")> | undefined;
+/**
+ * prettier is loaded on first use: a run that reuses every file never pays for loading it. Its
+ * standalone build with the two plugins babel-ts needs prints the same and loads faster than its
+ * Node entry, which adds config files and plugins we do not use.
+ */
+let loaded: Promise<(code: string, options: Options) => Promise<string>> | undefined;
 
 /** Formats a module under OPTIONS; `printWidth` other than OPTIONS' only for outlines (see outline.ts). */
 export async function formatTypeScript(code: string, printWidth = WIDTH): Promise<string> {
-  loaded ??= import("prettier");
-  return (await loaded).format(code, printWidth === WIDTH ? OPTIONS : { ...OPTIONS, printWidth });
+  loaded ??= Promise.all([import("prettier/standalone"), import("prettier/plugins/babel"), import("prettier/plugins/estree")]).then(
+    ([prettier, babel, estree]) =>
+      (text: string, options: Options) => prettier.format(text, { ...options, plugins: [babel, estree] }),
+  );
+  return (await loaded)(code, printWidth === WIDTH ? OPTIONS : { ...OPTIONS, printWidth });
 }
 
 const WIDTH = OPTIONS.printWidth!;
@@ -49,41 +57,28 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 const PARALLEL_THRESHOLD = 64 * 1024;
 
 /**
- * How much code one prettier call formats at most (statements are batched up to this); a round of
- * less is cut into about 16 batches, so both threads have work to the end.
+ * How much code one prettier call formats: a round's texts are cut into batches of about this
+ * much as they are found, a 128th of the code to format within these bounds.
  */
 const BATCH_SIZE = 32 * 1024;
 const MIN_BATCH_SIZE = 4 * 1024;
-
-/** Texts to format, each once. */
-class Jobs {
-  readonly texts: string[] = [];
-  private readonly index = new Map<string, number>();
-
-  add(text: string): number {
-    let job = this.index.get(text);
-    if (job === undefined) {
-      job = this.texts.push(text) - 1;
-      this.index.set(text, job);
-    }
-    return job;
-  }
-}
 
 /** A part of a statement to format whole at its indentation (see outline.ts). */
 interface Whole {
   readonly skeleton: Skeleton;
   readonly job: number;
   readonly indent: number;
+  readonly wrapper: string | undefined;
 }
 
 /**
  * Formats many modules. Each module is split into its top-level statements, each statement into
  * its outline and the statements of its blocks (see outline.ts). Outlines are formatted with no
  * width limit, once per short skeleton; what does not fit the width is formatted whole at its
- * indentation, once per skeleton (see chunks.ts). Both rounds go in batches to a worker thread
- * (see formatStatements). The result is what prettier prints for each whole module; a
- * module that cannot be split, or has a statement that does not parse alone, is formatted whole.
+ * indentation, once per skeleton (see chunks.ts). Both rounds stream their batches to a worker
+ * thread as they are found (see Round), so it formats while this thread takes the rest apart. The
+ * result is what prettier prints for each whole module; a module that cannot be split, or has a
+ * statement that does not parse alone, is formatted whole.
  */
 export async function formatAll(codes: readonly string[]): Promise<string[]> {
   const total = codes.reduce((sum, c) => sum + c.length, 0);
@@ -91,43 +86,66 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   // earlier, by startFormattingEarly).
   const early = takeEarlyHelpers();
   if (total < PARALLEL_THRESHOLD) early.forEach((helper) => void helper.terminate());
-  const helpers = total < PARALLEL_THRESHOLD ? [] : early.length > 0 ? early : startHelpers();
+  const workers = total < PARALLEL_THRESHOLD ? [] : early.length > 0 ? early : startHelpers();
+  const helpers = workers.map((worker) => new Helper(worker));
+  const batchSize = Math.min(BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.ceil(total / 128)));
   try {
     // A module that cannot be split is one statement here: it is formatted whole, in the queue
     // with the rest. Statements that differ only in names and plain strings are one skeleton
-    // (see chunks.ts), taken apart and formatted once.
-    const modules = codes.map((code) => {
-      const chunks = splitStatements(code) ?? [{ code, blankBefore: false }];
-      return { code, chunks, skeletons: chunks.map((chunk) => skeletonOf(chunk.code)) };
-    });
-    const parts = new Map<string, Part>();
-    for (const m of modules) for (const { text } of m.skeletons) if (!parts.has(text)) parts.set(text, partOf(text));
-
-    const outlines = new Jobs();
+    // (see chunks.ts), taken apart and formatted once. Each new outline goes to the helper as
+    // soon as its batch is full.
+    const outlines = new Round(helpers, NO_LIMIT, batchSize);
     const outlineJob = new Map<Part, number>();
+    // Outlines prettier prints as written need no prettier call (see canonical.ts).
+    const asWritten = new Map<Part, string>();
     const collect = (part: Part): void => {
-      if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
+      const printed = part.outline && printedAsWritten(part.outline.text);
+      if (printed !== undefined) asWritten.set(part, printed);
+      else if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
       part.blocks.forEach((block) => block.parts.forEach(collect));
     };
-    parts.forEach(collect);
-    const flatOutlines = filled(await formatStatements(outlines.texts, helpers, NO_LIMIT));
+    const parts = new Map<string, Part>();
+    const modules: { code: string; chunks: Chunk[]; skeletons: Skeleton[] }[] = [];
+    for (const code of codes) {
+      const chunks = splitStatements(code) ?? [{ code, blankBefore: false }];
+      const skeletons = chunks.map((chunk) => skeletonOf(chunk.code));
+      modules.push({ code, chunks, skeletons });
+      for (const { text } of skeletons) {
+        if (parts.has(text)) continue;
+        const part = partOf(text);
+        parts.set(text, part);
+        collect(part);
+      }
+      await outlines.yieldToHelpers();
+    }
+    // Each statement is placed as soon as its outlines are formatted, so the whole parts it finds
+    // go out while the helper still formats outlines.
+    const outlinesDone = outlines.finish();
+    const flatOutlines = filled(outlines.formatted);
     const flat = (part: Part) => {
+      const printed = asWritten.get(part);
+      if (printed !== undefined) return fillSkeleton(printed, placeholderSpans(printed), part.outline!);
       const job = outlineJob.get(part);
       return job === undefined ? undefined : flatOutlines(job, part.outline!);
     };
 
-    const wholes = new Jobs();
-    const whole = (code: string, indent: number): Whole | undefined => {
-      const text = exactText(code, indent);
+    const wholes = new Round(helpers, WIDTH, batchSize);
+    const whole = (code: string, indent: number, wrapper: string | undefined): Whole | undefined => {
+      const text = exactText(code, indent, wrapper);
       if (text === undefined) return undefined;
       const skeleton = skeletonOf(text);
-      return { skeleton, job: wholes.add(skeleton.text), indent };
+      return { skeleton, job: wholes.add(skeleton.text), indent, wrapper };
     };
-    const placed = new Map([...parts].map(([text, part]) => [text, place(part, 0, WIDTH, flat, whole)]));
-    const formattedWholes = filled(await formatStatements(wholes.texts, helpers, WIDTH));
+    const placed = new Map<string, Placed<Whole | undefined>>();
+    for (const [text, part] of parts) {
+      for (const job of jobsOf(part, outlineJob)) await outlines.answer(job);
+      placed.set(text, place(part, 0, WIDTH, flat, whole));
+    }
+    await outlinesDone;
+    const formattedWholes = filled(await wholes.finish());
     const resolve = (w: Whole | undefined) => {
       const text = w && formattedWholes(w.job, w.skeleton);
-      return text === undefined ? undefined : exactLines(text, w!.indent);
+      return text === undefined ? undefined : exactLines(text, w!.indent, w!.wrapper);
     };
     // Each skeleton's formatting, with the placeholder positions in it.
     const formatted = new Map<string, { text: string; spans: number[] | undefined } | undefined>();
@@ -150,8 +168,15 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       }),
     );
   } finally {
-    await Promise.all(helpers.map((helper) => helper.terminate()));
+    // Not waited for: the results are all here, and the thread ends on its own time.
+    workers.forEach((worker) => void worker.terminate());
   }
+}
+
+/** The outline jobs of a part and of the parts in its blocks. */
+function jobsOf(part: Part, outlineJob: ReadonlyMap<Part, number>): number[] {
+  const own = outlineJob.get(part);
+  return [...(own === undefined ? [] : [own]), ...part.blocks.flatMap((block) => block.parts.flatMap((p) => jobsOf(p, outlineJob)))];
 }
 
 /** Formatted skeletons with a statement's tokens put back (placeholder positions worked out once per skeleton). */
@@ -207,54 +232,41 @@ function startHelpers(): Worker[] {
 }
 
 /**
- * Formats statements (each a complete program) in batches: on the helper threads when there are
- * any (warm, and this thread need not load prettier), each taking the next batch when done with
- * one, and on this thread too for a large round (SHARE_THRESHOLD); on this thread alone when
- * there is no helper, and for what a failed helper hands back. Undefined for a statement prettier
- * cannot parse alone.
+ * A helper thread formatting batches: each batch it is sent is answered by id (see
+ * format-worker.ts). One that fails (no thread could be made, out of memory) hands its batches back.
  */
-async function formatStatements(texts: readonly string[], helpers: readonly Worker[], printWidth: number): Promise<(string | undefined)[]> {
-  const results = new Array<string | undefined>(texts.length);
-  // Largest first, so no thread is left with a large batch at the end.
-  const queue = batchesOf(texts).sort((a, b) => b.size - a.size);
-  const place = (batch: Batch, formatted: readonly (string | undefined)[]) =>
-    batch.indices.forEach((index, k) => (results[index] = formatted[k]));
-  const helped = (helper: Worker) =>
-    new Promise<void>((resolve) => {
-      // A helper always holds a batch beyond the one it formats, so it never waits to be handed one.
-      const sent: Batch[] = [];
-      const send = () => {
-        const batch = queue.shift();
-        if (batch) [sent.push(batch), helper.postMessage({ texts: batch.texts, printWidth })];
-      };
-      const done = () => [helper.off("message", answered), helper.off("error", failed), resolve()];
-      const answered = (formatted: (string | undefined)[]) => {
-        place(sent.shift()!, formatted);
-        send();
-        if (sent.length === 0) done();
-      };
-      const failed = () => {
-        queue.push(...sent.splice(0)); // this thread formats them
-        done();
-      };
-      helper.on("message", answered);
-      helper.once("error", failed);
-      send();
-      send();
-      if (sent.length === 0) done();
+class Helper {
+  alive = true;
+  /** Code sent and not answered yet. */
+  pendingSize = 0;
+  private nextId = 0;
+  private readonly pending = new Map<number, (formatted: (string | undefined)[] | undefined) => void>();
+
+  constructor(private readonly worker: Worker) {
+    worker.on("message", ({ id, formatted }: { id: number; formatted: (string | undefined)[] }) => {
+      this.pending.get(id)?.(formatted);
+      this.pending.delete(id);
     });
-  const formatQueue = async () => {
-    for (let batch = queue.shift(); batch; batch = queue.shift()) {
-      place(batch, await formatBatch(batch.texts, printWidth));
-      // prettier's awaits are microtasks: let a helper's answer in, so it gets its next batch now.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
-  const size = texts.reduce((sum, t) => sum + t.length, 0);
-  await Promise.all([...helpers.map(helped), ...(size >= SHARE_THRESHOLD ? [formatQueue()] : [])]);
-  await formatQueue(); // no helper, or what a failed one handed back
-  return results;
+    worker.on("error", () => {
+      this.alive = false;
+      this.pending.forEach((answer) => answer(undefined));
+      this.pending.clear();
+    });
+  }
+
+  /** The batch formatted, or undefined when the helper failed (this thread formats it then). */
+  format(batch: Batch, printWidth: number): Promise<(string | undefined)[] | undefined> {
+    const id = this.nextId++;
+    this.pendingSize += batch.size;
+    return new Promise<(string | undefined)[] | undefined>((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ id, texts: batch.texts, printWidth });
+    }).finally(() => (this.pendingSize -= batch.size));
+  }
 }
+
+/** How much code a helper holds unanswered at most: beyond it, batches wait here, for this thread to share large rounds. */
+const HELPER_BACKLOG = 128 * 1024;
 
 /**
  * From this much code in a round, this thread formats too: loading prettier here (about 100 ms)
@@ -263,23 +275,118 @@ async function formatStatements(texts: readonly string[], helpers: readonly Work
 const SHARE_THRESHOLD = 256 * 1024;
 
 interface Batch {
-  readonly indices: number[];
+  readonly jobs: number[];
   readonly texts: string[];
   size: number;
 }
 
-function batchesOf(texts: readonly string[]): Batch[] {
-  const total = texts.reduce((sum, t) => sum + t.length, 0);
-  const size = Math.min(BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.ceil(total / 16)));
-  const batches: Batch[] = [];
-  let current: Batch | undefined;
-  texts.forEach((text, index) => {
-    if (!current || current.size >= size) batches.push((current = { indices: [], texts: [], size: 0 }));
-    current.indices.push(index);
-    current.texts.push(text);
-    current.size += text.length;
-  });
-  return batches;
+/**
+ * One round of prettier calls at one width, streamed: each text is added as it is found (once:
+ * the same text is the same job), batches are cut as they fill and sent to a helper at once, so it
+ * formats while this thread finds the rest (which lets the helper's answers in now and then, see
+ * yieldToHelpers). finish() gives each job's formatting, undefined for a text prettier cannot
+ * parse alone; this thread formats too when there is no helper, for a large round
+ * (SHARE_THRESHOLD), and what a failed helper handed back.
+ */
+class Round {
+  private readonly index = new Map<string, number>();
+  private readonly results: (string | undefined)[] = [];
+  private readonly queue: Batch[] = [];
+  private readonly answers = new Set<Promise<void>>();
+  private current: Batch = { jobs: [], texts: [], size: 0 };
+  private size = 0;
+
+  constructor(
+    private readonly helpers: readonly Helper[],
+    private readonly printWidth: number,
+    private readonly batchSize: number,
+  ) {}
+
+  add(text: string): number {
+    let job = this.index.get(text);
+    if (job === undefined) {
+      job = this.results.push(undefined) - 1;
+      this.index.set(text, job);
+      this.current.jobs.push(job);
+      this.current.texts.push(text);
+      this.current.size += text.length;
+      this.size += text.length;
+      if (this.current.size >= this.batchSize) this.cut();
+    }
+    return job;
+  }
+
+  /** Lets the helpers' answers in, so the next batches go out (prettier's awaits are microtasks). */
+  async yieldToHelpers(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  async finish(): Promise<(string | undefined)[]> {
+    this.cut();
+    for (;;) {
+      this.send();
+      const alone = !this.helpers.some((helper) => helper.alive);
+      const batch = alone || this.size >= SHARE_THRESHOLD ? this.queue.shift() : undefined;
+      if (batch) {
+        this.place(batch, await formatBatch(batch.texts, this.printWidth));
+        await this.yieldToHelpers();
+      } else if (this.answers.size > 0) {
+        await Promise.race(this.answers);
+      } else if (this.queue.length === 0) {
+        return this.results;
+      }
+    }
+  }
+
+  private cut(): void {
+    if (this.current.texts.length === 0) return;
+    this.queue.push(this.current);
+    this.current = { jobs: [], texts: [], size: 0 };
+    this.send();
+  }
+
+  /** Hands waiting batches to the helpers with room for them, in order. */
+  private send(): void {
+    for (;;) {
+      const helper = this.helpers.find((h) => h.alive && h.pendingSize < HELPER_BACKLOG);
+      const batch = helper && this.queue.shift();
+      if (!batch) return;
+      const answer: Promise<void> = helper.format(batch, this.printWidth).then((formatted) => {
+        this.answers.delete(answer);
+        if (formatted) this.place(batch, formatted);
+        else this.queue.unshift(batch); // this thread formats it
+        this.send();
+      });
+      this.answers.add(answer);
+    }
+  }
+
+  private place(batch: Batch, formatted: readonly (string | undefined)[]): void {
+    batch.jobs.forEach((job, k) => {
+      this.results[job] = formatted[k];
+      this.answered[job] = true;
+    });
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const waiter of waiting) {
+      if (this.answered[waiter.job]) waiter.resolve();
+      else this.waiting.push(waiter);
+    }
+  }
+
+  /** Jobs whose answer came (results holds it). */
+  private readonly answered: boolean[] = [];
+  private waiting: { job: number; resolve: () => void }[] = [];
+
+  /** The answer of a job added, when it comes (while finish() runs): its text's formatting so far, by the live results array. */
+  async answer(job: number): Promise<void> {
+    if (!this.answered[job]) await new Promise<void>((resolve) => this.waiting.push({ job, resolve }));
+  }
+
+  /** Each job's formatting so far (the array finish() gives in the end), to read as answers come. */
+  get formatted(): readonly (string | undefined)[] {
+    return this.results;
+  }
 }
 
 /**

@@ -15,7 +15,7 @@
  * they are put back, see render). test/generator/output/format-chunks.test.ts compares the result with
  * prettier's on code made to trip it, test/generator/output/format.test.ts on every generated file.
  */
-import { COMMENT_LINE, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
+import { bracketDepths, COMMENT_LINE, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
 
 /** The line that stands for a block body in an outline: a statement generated code never holds. */
 export const BLOCK_MARK = "debugger;";
@@ -23,6 +23,11 @@ export const BLOCK_MARK = "debugger;";
 /** A statement (or statements) taken apart: its outline's short skeleton, and the bodies of the blocks it opens. */
 export interface Part {
   readonly code: string;
+  /**
+   * For a class or interface member: the line that opens a declaration of that kind (`class X {`),
+   * around it wherever it is formatted (a member does not parse alone); undefined for statements.
+   */
+  readonly wrapper: string | undefined;
   /** The outline: the part's own lines, each block body one BLOCK_MARK line. */
   readonly outlineCode: string;
   /** The short skeleton of the outline; undefined when the part must be formatted whole (see partOf). */
@@ -30,7 +35,7 @@ export interface Part {
   readonly blocks: readonly Block[];
 }
 
-/** A block body: its statements (blank lines before them kept), each taken apart. */
+/** A block body: its statements or members (blank lines before them kept), each taken apart. */
 export interface Block {
   readonly chunks: readonly Chunk[];
   readonly parts: readonly Part[];
@@ -45,36 +50,88 @@ export interface Block {
  * what a short skeleton cannot stand for (a template literal, a regular expression, non-ASCII text,
  * a comment over several lines) has no outline: it is formatted whole.
  */
-export function partOf(code: string): Part {
-  if (code.includes("debugger")) return { code, outlineCode: code, outline: undefined, blocks: [] };
+export function partOf(code: string, wrapper?: string): Part {
+  const whole = { code, wrapper, outlineCode: code, outline: undefined, blocks: [] };
+  if (code.includes("debugger")) return whole;
   const lines = code.split("\n");
+  const depths = bracketDepths(lines);
   const outline: string[] = [];
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     outline.push(line);
-    if (!opensBlock(line)) continue;
-    let end = i + 1;
-    while (end < lines.length && (lines[end]!.trim() === "" || indentOf(lines[end]!) > 0)) end++;
-    if (end === i + 1 || end >= lines.length || !lines[end]!.startsWith("}")) continue;
+    const body = bodyOpenedBy(line, wrapper);
+    if (!body) continue;
+    const end = depths ? closingLine(lines, depths, i) : indentedBodyEnd(lines, i);
+    if (end === undefined || end === i + 1 || end >= lines.length || !lines[end]!.startsWith("}")) continue;
+    if (wrapper !== undefined && lines[end] !== "}") continue; // a method's body ends so, a type's `};` does not
     if (!movable(lines.slice(i + 1, end))) continue;
-    const body = dedent(lines.slice(i + 1, end));
-    const chunks = splitStatements(body) ?? [{ code: body, blankBefore: false }];
-    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code)) });
-    outline.push(`  ${BLOCK_MARK}`);
+    const text = dedent(lines.slice(i + 1, end));
+    const chunks = splitStatements(text) ?? [{ code: text, blankBefore: false }];
+    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code, body.members)) });
+    outline.push(`  ${BLOCK_MARK}`); // in a class or interface body, a member named `debugger`
     i = end - 1; // the closing line is the outline's next line (it may open a block too: `} else {`)
   }
   const outlineCode = outline.join("\n");
-  const skeleton = skeletonOf(outlineCode, true);
-  return skeleton.verbatim ? { code, outlineCode: code, outline: undefined, blocks: [] } : { code, outlineCode, outline: skeleton, blocks };
+  const skeleton = skeletonOf(wrapped(outlineCode, wrapper), true);
+  return skeleton.verbatim ? whole : { code, wrapper, outlineCode, outline: skeleton, blocks };
+}
+
+/**
+ * The line closing the block opened at the end of line `open`: the first after it that starts
+ * with `}` one bracket deeper than `open` (generated code does not always indent a body: an
+ * interface's members stand at column 0).
+ */
+function closingLine(lines: readonly string[], depths: readonly number[], open: number): number | undefined {
+  // The opener's brackets balance before its `{`, but for a `}` first (`} else {`).
+  const inside = depths[open]! - (lines[open]!.startsWith("}") ? 1 : 0) + 1;
+  for (let j = open + 1; j < lines.length; j++) {
+    if (depths[j] === -1) continue; // a line inside a block comment
+    if (depths[j]! < inside) return undefined;
+    if (depths[j] === inside && lines[j]!.startsWith("}")) return j;
+  }
+  return undefined;
+}
+
+/** Where an indented body after line `open` ends, for code whose brackets bracketDepths cannot follow. */
+function indentedBodyEnd(lines: readonly string[], open: number): number {
+  let end = open + 1;
+  while (end < lines.length && (lines[end]!.trim() === "" || indentOf(lines[end]!) > 0)) end++;
+  return end;
+}
+
+/** Code inside its wrapper (see Part), or as it is. */
+export function wrapped(code: string, wrapper: string | undefined): string {
+  return wrapper === undefined ? code : `${wrapper}\n${code}\n}`;
 }
 
 /** Statements that open a block of statements (not an object, a type, a class or `switch` cases). */
 const BLOCK_OPENER = /^(?:\}\s*)?(?:(?:export\s+)?(?:async\s+)?function\b|if\s*\(|else\b|for\s*\(|while\s*\(|do\b|try\b|catch\b|finally\b)/;
 
-/** Whether a line at column 0 opens a statement block it does not close, with its brackets balanced before that `{`. */
-function opensBlock(line: string): boolean {
-  if (!line.endsWith(" {") || !BLOCK_OPENER.test(line)) return false;
+/** Declarations whose body is members (group 1: what the wrapper of those members repeats). */
+const MEMBERS_OPENER = /^(?:export\s+)?(?:default\s+)?((?:declare\s+)?(?:abstract\s+)?(?:class|interface))\s/;
+
+/** A class member that opens a block of statements: a method, a constructor, an accessor. */
+const METHOD_OPENER =
+  /^(?:(?:public|private|protected|static|override|async|get|set)\s+)*(?:#?[A-Za-z_$][\w$]*)\??(?:<[^=]*>)?\(/;
+
+/**
+ * The body a line at column 0 opens: statements (`if (…) {`, a function; among a class's members,
+ * `method(…) {`), or members (`class X {`, `interface X {`, whose wrapper the members get);
+ * undefined when it opens none (or its brackets do not balance before that `{`).
+ */
+function bodyOpenedBy(line: string, wrapper: string | undefined): { members?: string } | undefined {
+  if (!line.endsWith(" {") || !balanced(line)) return undefined;
+  // An interface's members open no blocks (`m(): {` begins a type).
+  if (wrapper !== undefined) return wrapper.endsWith(" extends Y {") && METHOD_OPENER.test(line) ? {} : undefined;
+  if (BLOCK_OPENER.test(line)) return {};
+  // A class wrapper extends a class, so that `override` and `super(…)` parse in its members.
+  const members = MEMBERS_OPENER.exec(line);
+  return members ? { members: members[1]!.endsWith("class") ? `${members[1]} X extends Y {` : `${members[1]} X {` } : undefined;
+}
+
+/** Whether a line's brackets balance before its last `{`, with no template, comment or regular expression. */
+function balanced(line: string): boolean {
   let depth = 0;
   const head = line.replace(/^\}\s*/, "").slice(0, -1);
   for (let i = 0; i < head.length; i++) {
@@ -140,14 +197,15 @@ export function place<Whole>(
   indent: number,
   width: number,
   flat: (part: Part) => string | undefined,
-  whole: (code: string, indent: number) => Whole,
+  whole: (code: string, indent: number, wrapper: string | undefined) => Whole,
 ): Placed<Whole> {
   const blocks = part.blocks.map((block) => ({
     chunks: block.chunks,
     parts: block.parts.map((p) => place(p, indent + 2, width, flat, whole)),
   }));
   const text = flat(part);
-  const lines = text === undefined ? undefined : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+  const printed = text === undefined ? undefined : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+  const lines = printed && part.wrapper !== undefined ? unwrapped(printed, part.wrapper) : printed;
   const placed: string[] = [];
   let lineIndent = 0; // of the last line: a doc comment's further lines go there (see COMMENT_LINE)
   for (const line of lines ?? []) {
@@ -156,19 +214,29 @@ export function place<Whole>(
       continue;
     }
     lineIndent = indentOf(line);
-    const own = line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : fitted(line, indent, width);
-    if (!own) return { outline: whole(part.outlineCode, indent), blocks, indent };
+    // A member's own lines are taken as they are only where they fit: the breaks of fitted are statements'.
+    const own =
+      line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : part.wrapper === undefined ? fitted(line, indent, width) : indent + line.length <= width ? [line] : undefined;
+    if (!own) return { outline: whole(part.outlineCode, indent, part.wrapper), blocks, indent };
     placed.push(...own.map((l) => (l === "" ? "" : " ".repeat(indent) + l)));
   }
-  if (!lines) return { outline: whole(part.outlineCode, indent), blocks, indent };
+  if (!lines) return { outline: whole(part.outlineCode, indent, part.wrapper), blocks, indent };
   return { outline: placed, blocks, indent };
+}
+
+/** A member's formatted lines without its wrapper's (see Part) and the indentation it gave them; undefined if they are not there. */
+function unwrapped(lines: readonly string[], wrapper: string): string[] | undefined {
+  if (lines.length < 3 || lines[0] !== wrapper || lines[lines.length - 1] !== "}") return undefined;
+  const inner = lines.slice(1, -1);
+  if (!inner.every((l) => l === "" || l.startsWith(COMMENT_LINE) || l.startsWith("  "))) return undefined;
+  return inner.map((l) => (l.startsWith("  ") ? l.slice(2) : l));
 }
 
 /**
  * A line of a flat outline (at `indent`) as prettier prints it at `width`, for the breaks
  * generated code needs most, each printed by prettier the same way whatever the names: the line
  * itself when it fits, or when it is only a comment; `if (…) statement;` (or `else if (…)`, `else`) with the statement on the
- * next line, one level deeper, when the head fits; a call statement of plain arguments (names,
+ * next line, one level deeper, when the head fits or is a negated chain of `||` or `&&` (see negatedChainHead); a call statement of plain arguments (names,
  * literals, `+` and the like, no brackets) with one argument a line; likewise a function's plain
  * parameters, the names an import or export lists, and `return (…)` around a chain of `||` or `&&`. Undefined for anything else
  * that does not fit: the outline is formatted at its width then.
@@ -180,9 +248,9 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim())) return [line];
   const clause = clauseSplit(line);
   if (clause) {
-    if (indent + clause.head.length > width) return undefined;
-    const body = fitted(clause.body, indent + 2, width);
-    return body && [clause.head, ...body.map((l) => `  ${l}`)];
+    const head = indent + clause.head.length <= width ? [clause.head] : negatedChainHead(clause.head, indent, width);
+    const body = head && fitted(clause.body, indent + 2, width);
+    return body && [...head!, ...body.map((l) => `  ${l}`)];
   }
   const specifiers = moduleSpecifiers(line);
   if (specifiers) return oneALine(`${specifiers.head}{`, specifiers.names, `}${specifiers.tail}`, indent, width);
@@ -199,7 +267,55 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   }
   const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
-  return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : undefined;
+  return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : declaration(line, indent, width);
+}
+
+/**
+ * A declaration that does not fit, as prettier breaks it for three shapes (a plain name declared,
+ * no type annotation): a string constant goes to the next line (`const at =` / `"…";`); a type
+ * alias of a union of plain names too, where it fits there; a constant set to a call of plain
+ * arguments, not a lone short one (which prettier would move to the next line whole), keeps
+ * `= f(` and takes its arguments one a line. Undefined for anything else.
+ */
+function declaration(line: string, indent: number, width: number): string[] | undefined {
+  const constant = /^((?:export )?const [A-Za-z_$][\w$]* =) (.+);$/.exec(line);
+  if (constant && /^"(?:[^"\\]|\\.)*"$/.test(constant[2]!)) return [constant[1]!, `  ${constant[2]};`];
+  const alias = /^((?:export )?type [A-Za-z_$][\w$]* =) ([\w$.]+(?: \| [\w$.]+)+);$/.exec(line);
+  if (alias) return indent + 2 + alias[2]!.length + 1 <= width ? [alias[1]!, `  ${alias[2]};`] : undefined;
+  const call = constant && /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\)$/.exec(constant[2]!);
+  const args = call && plainArguments(call[2]!);
+  // One argument of a name or a literal is "short": prettier breaks after `=` then.
+  if (!args || (args.length === 1 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(args[0]!))) return undefined;
+  return oneALine(`${constant![1]} ${call![1]}(`, args, ");", indent, width);
+}
+
+/**
+ * An `if (!(a || b || c))` head (or `else if`, or a chain of `&&`) that does not fit, as prettier
+ * prints it: `if (!(`, the chain one level deeper (one operand a line, or a chain of two plain
+ * operands on one line), `))`; undefined for another head,
+ * or when a line of it still does not fit (an operand would break further).
+ */
+function negatedChainHead(head: string, indent: number, width: number): string[] | undefined {
+  const match = /^((?:else )?if \()!\((.+)\)\)$/.exec(head);
+  if (!match || matchingParen(head, match[1]!.length + 1) !== head.length - 2) return undefined;
+  const chain = operatorChain(match[2]!);
+  if (!chain) return undefined;
+  // prettier groups the operator of a chain of two plain operands on its own, so that chain stays
+  // on one line where it fits there; any other chain's operators break with the parentheses.
+  const grouped = chain.operands.length === 2 && !chain.operands.some(isLogical);
+  if (grouped && indent + 2 + match[2]!.length > width) return undefined;
+  const operands = grouped
+    ? [`  ${match[2]}`]
+    : chain.operands.map((operand, k) => (k < chain.operands.length - 1 ? `  ${operand} ${chain.operator}` : `  ${operand}`));
+  const lines = [`${match[1]}!(`, ...operands, "))"];
+  return lines.every((l) => indent + l.length <= width) ? lines : undefined;
+}
+
+/** Whether an operand is itself a chain of `&&` or `||` (in parentheses, since operatorChain took it as one operand). */
+function isLogical(operand: string): boolean {
+  if (!operand.startsWith("(") || matchingParen(operand, 0) !== operand.length - 1) return false;
+  const inner = operand.slice(1, -1);
+  return [" && ", " || "].some((operator) => (splitTopLevel(inner, operator)?.length ?? 1) > 1);
 }
 
 /** `open`, then each item on a line of its own with a comma, then `close`, when all of them fit. */
@@ -349,22 +465,29 @@ export function render<Whole>(placed: Placed<Whole>, resolve: (whole: Whole) => 
 }
 
 /**
- * The text to format a part whole at `indent` columns: inside as many blocks as it is indented,
- * so prettier measures its lines from where they stand. exactLines takes the blocks off again.
+ * The text to format a part whole at `indent` columns: inside as many blocks as it is indented
+ * (a member's wrapper the innermost), so prettier measures its lines from where they stand.
+ * exactLines takes them off again.
  */
-export function exactText(code: string, indent: number): string | undefined {
-  if (indent % 2 !== 0) return undefined;
+export function exactText(code: string, indent: number, wrapper?: string): string | undefined {
+  if (indent % 2 !== 0 || (wrapper !== undefined && indent === 0)) return undefined;
   const depth = indent / 2;
-  return `${"{\n".repeat(depth)}${code}${"\n}".repeat(depth)}`;
+  return `${openers(depth, wrapper).map((line) => `${line}\n`).join("")}${code}${"\n}".repeat(depth)}`;
+}
+
+/** The lines exactText opens, innermost last: blocks, and a member's wrapper (see Part). */
+function openers(depth: number, wrapper: string | undefined): string[] {
+  return Array.from({ length: depth }, (_, k) => (k === depth - 1 && wrapper !== undefined ? wrapper : "{"));
 }
 
 /** The part's lines in prettier's output for exactText, or undefined when the blocks did not come back as written. */
-export function exactLines(formatted: string, indent: number): string[] | undefined {
+export function exactLines(formatted: string, indent: number, wrapper?: string): string[] | undefined {
   const depth = indent / 2;
   const lines = (formatted.endsWith("\n") ? formatted.slice(0, -1) : formatted).split("\n");
   if (lines.length < 2 * depth) return undefined;
+  const opened = openers(depth, wrapper);
   for (let k = 0; k < depth; k++) {
-    if (lines[k] !== `${" ".repeat(2 * k)}{` || lines[lines.length - 1 - k] !== `${" ".repeat(2 * k)}}`) return undefined;
+    if (lines[k] !== `${" ".repeat(2 * k)}${opened[k]}` || lines[lines.length - 1 - k] !== `${" ".repeat(2 * k)}}`) return undefined;
   }
   return lines.slice(depth, lines.length - depth);
 }

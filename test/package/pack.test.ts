@@ -88,9 +88,11 @@ describe("npm pack: the published package", () => {
     expect([...top].sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "config.schema.json", "dist/", "package.json", "schemas/", "templates/"]);
   });
 
-  it("ships the built generator: for each generator source its .js and .d.ts, and nothing else under dist/", () => {
+  it("ships the built generator: for each generator source its .js and .d.ts, each template compiled, and nothing else under dist/", () => {
     const sources = filesBelow(join(projectRoot, "generator")).filter((f) => f.endsWith(".ts"));
-    const expected = sources.flatMap(compiledFrom).sort();
+    // tools/precompile-templates.mjs, part of the build (ARCHITECTURE.md › Output).
+    const templates = filesBelow(join(projectRoot, "templates")).filter((f) => f.endsWith(".hbs"));
+    const expected = [...sources.flatMap(compiledFrom), ...templates.map((t) => `dist/generator/emit/precompiled/${t}.cjs`)].sort();
     const dist = paths.filter((p) => p.startsWith("dist/"));
     // A compiled file with no source left is stale output of a renamed or deleted module:
     // `rm -rf dist && npm run build` before packing.
