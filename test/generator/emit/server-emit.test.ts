@@ -82,6 +82,11 @@ describe("server.ts per set", () => {
     expect(methodsOf(serverOf("ext-tasks-draft")!)).toEqual(["tasks/cancel", "tasks/get", "tasks/update"]);
   });
 
+  it("validates params without _meta only where the params schema would reject it (the 2026-05-22 revision's closed params)", () => {
+    expect(serverOf("ext-tasks-draft")).not.toMatch(/stripMeta: true/);
+    expect(serverOf("ext-tasks-2026-05-22")).toMatch(/stripMeta: true/);
+  });
+
   it("takes resultType from the schema where CreateTaskResult declares it, and adds it where it does not", () => {
     expect(serverOf("ext-tasks-draft")).toMatch(/^export type TaskCreatedResult = CreateTaskResult;$/m);
     expect(serverOf("ext-tasks-2026-05-22")).toMatch(/^export type TaskCreatedResult = CreateTaskResult & \{ readonly resultType: "task" \};$/m);
