@@ -16,7 +16,7 @@ import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, pack
 import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
 import type { MethodMapping } from "../analyze/methods.js";
 
-export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
+export { DEFAULT_CONFIG_FILE } from "./config-file.js";
 
 /** One schema set as the user writes it. */
 export interface SchemaSetConfig {
