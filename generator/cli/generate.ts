@@ -20,6 +20,8 @@ const OPTIONS = {
   annotation: { type: "string", multiple: true },
   allof: { type: "string" },
   emit: { type: "string" },
+  runtime: { type: "string", multiple: true },
+  "no-stubs": { type: "boolean" },
   strict: { type: "boolean" },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { DEFAULT_CONFIG_FILE } from "../config/config.js";
-import { emitFlag } from "../config/from-flags.js";
+import { emitFlag, runtimeFrom } from "../config/from-flags.js";
 import type { GeneratorError } from "../diagnostics.js";
 import { initProject, initReport } from "../init/init.js";
 import { EXIT, runCommand, type CommandStreams } from "./command.js";
@@ -12,6 +12,7 @@ const OPTIONS = {
   out: { type: "string" },
   emit: { type: "string" },
   set: { type: "string", multiple: true },
+  runtime: { type: "string", multiple: true },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -26,12 +27,14 @@ export function initCommand(argv: readonly string[], streams: CommandStreams): P
     ({ values }) => {
       const cwd = process.cwd();
       const emit = emitFlag(values.emit);
+      const runtime = runtimeFrom(values.runtime);
       const result = initProject({
         configPath: resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE),
         cwd,
         ...(values.out !== undefined ? { outDir: values.out } : {}),
         ...(values.set ? { sets: values.set } : {}),
         ...(emit ? { emit } : {}),
+        ...(runtime.length > 0 ? { runtime } : {}),
         ...(values.force ? { force: true } : {}),
       });
       out.write(initReport(result, cwd));

@@ -14,6 +14,7 @@ import type { JsonValue } from "../ir/nodes.js";
 import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
 import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
+import { RUNTIME_PARTS, type PartsOrigin, type RuntimePart } from "../emit/runtime-parts.js";
 
 export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
 
@@ -50,6 +51,10 @@ export interface SchemaSetConfig {
   readonly names?: Readonly<Record<string, string>>;
   /** Lint rules set per set, by rule id (see LintSettings). */
   readonly lint?: LintSettings;
+  /** Runtime parts to write into the set's folder (see emit/runtime-parts.ts). */
+  readonly runtime?: readonly RuntimePart[];
+  /** `false`: types and validators only, without the client and server stubs. Default true. */
+  readonly stubs?: boolean;
 }
 
 /**
@@ -62,7 +67,7 @@ export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
 export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit"];
-export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint"];
+export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "runtime", "stubs"];
 
 /**
  * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
@@ -118,6 +123,11 @@ export interface ResolvedSet {
   readonly bundled?: string;
   /** Lint rules set for this set (see LintSetting). */
   readonly lint?: LintSettings;
+  /** Runtime parts to write into the set's folder, and where they were asked for (for messages). */
+  readonly runtime?: readonly RuntimePart[];
+  readonly runtimeOrigin?: PartsOrigin;
+  /** `false`: no client and server stubs. */
+  readonly stubs?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -184,6 +194,10 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...(set.names ? { names: chosenNames(set.names, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/names` }) } : {}),
       ...(set.bundled ? { bundled: set.bundled } : {}),
       ...(set.lint ? { lint: set.lint } : {}),
+      ...(set.runtime && set.runtime.length > 0
+        ? { runtime: set.runtime, runtimeOrigin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}/runtime` } }
+        : {}),
+      ...(set.stubs === false ? { stubs: false } : {}),
     })),
   };
 }
@@ -298,6 +312,10 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const allOf = set.allOf as AllOfMode | undefined;
     const chosen = "names" in set ? namesFrom(set.names, `${at}/names`) : undefined;
     const lint = "lint" in set ? lintFrom(set.lint, `${at}/lint`) : undefined;
+    const runtime = "runtime" in set ? runtimeFrom(set.runtime, `${at}/runtime`) : undefined;
+    if ("stubs" in set && typeof set.stubs !== "boolean") {
+      fail(`${at}/stubs`, `expected true or false (false: types and validators only, without client and server stubs), got ${kindOf(set.stubs)}`);
+    }
     return {
       name,
       schemas,
@@ -309,6 +327,8 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(bundled ? { bundled: bundled.name } : {}),
       ...(chosen ? { names: chosen } : {}),
       ...(lint ? { lint } : {}),
+      ...(runtime ? { runtime } : {}),
+      ...(set.stubs === false ? { stubs: false } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -334,6 +354,19 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       chosenFor.set(name as string, key);
     }
     return map as Record<string, string>;
+  }
+
+  /** A set's `runtime`: known part names, each once (a misspelt one is reported with the nearest name). */
+  function runtimeFrom(value: unknown, at: string): RuntimePart[] {
+    const parts = strings(value, at, false);
+    parts.forEach((part, i) => {
+      if (!(RUNTIME_PARTS as readonly string[]).includes(part)) {
+        const guess = nearest(part, RUNTIME_PARTS);
+        fail(appendPointer(at, i), `unknown runtime part "${part}"; ${guess ? `did you mean "${guess}"?` : `the parts are ${quoted(RUNTIME_PARTS)}`}`);
+      }
+      if (parts.indexOf(part) !== i) fail(appendPointer(at, i), `"${part}" is listed twice`);
+    });
+    return parts as RuntimePart[];
   }
 
   /** A set's `lint`: known rule ids (a misspelt one is reported with the nearest id), each `off` or `warn`. */

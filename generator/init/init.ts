@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG_FILE, sourcePath, type EmitLanguage } from "../config/co
 import { GeneratorError } from "../diagnostics.js";
 import { kindOf } from "../output/ownership.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "./bundled.js";
+import type { RuntimePart } from "../emit/runtime-parts.js";
 
 /** Where generated sets go unless `--out` says otherwise (relative to the config). */
 export const DEFAULT_INIT_OUT_DIR = "src/generated/mcp-tasks";
@@ -25,6 +26,8 @@ export interface InitOptions {
   /** Bundled sets to configure (default: all of them, in catalogue order). */
   readonly sets?: readonly string[];
   readonly emit?: EmitLanguage;
+  /** Runtime parts to write into every set that can take them (`--runtime`). */
+  readonly runtime?: readonly RuntimePart[];
   /** Replace an existing config file. */
   readonly force?: boolean;
 }
@@ -53,7 +56,13 @@ export function configSchemaReference(configDir: string, projectDir: string): st
 }
 
 /** The config `init` writes, as text. */
-export function initConfigText(options: { schema: string; outDir: string; sets: readonly string[]; emit: EmitLanguage }): string {
+export function initConfigText(options: {
+  schema: string;
+  outDir: string;
+  sets: readonly string[];
+  emit: EmitLanguage;
+  runtime?: readonly RuntimePart[];
+}): string {
   const config = {
     $schema: options.schema,
     $comment: [
@@ -64,10 +73,16 @@ export function initConfigText(options: { schema: string; outDir: string; sets: 
       'emit: "ts" (TypeScript) or "js" (JavaScript ES modules with .d.ts declarations).',
       'sets: "bundled" sets ship with mcp-tasks-gen (delete those you do not need); for your own schema files write',
       '{ "name": "my-set", "schemas": ["my.schema.json"], "remotes": { "https://example.com/remote.json": "local-copy.json" } }.',
+      'runtime (per set): parts written into the set\'s folder beside the stubs, each naming the peer it needs: "http-client", "http-server",',
+      '"stdio" (Node\'s typings), "sdk-client" (@modelcontextprotocol/sdk ^1.24), "sqlite-store" (better-sqlite3 ^12). "stubs": false: types and validators only.',
     ].join(" "),
     outDir: options.outDir,
     emit: options.emit,
-    sets: options.sets.map((name) => ({ $comment: BUNDLED_SETS[name]!.description, name, bundled: name })),
+    sets: options.sets.map((name) => {
+      // A set gets the asked-for parts it can take (a set without a server takes no server part).
+      const runtime = (options.runtime ?? []).filter((part) => BUNDLED_SETS[name]!.parts.includes(part));
+      return { $comment: BUNDLED_SETS[name]!.description, name, bundled: name, ...(runtime.length > 0 ? { runtime } : {}) };
+    }),
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
@@ -91,7 +106,8 @@ export function initProject(options: InitOptions): InitResult {
   const outDir = isAbsolute(rel) ? outAbsolute : rel.split(sep).join("/");
   const emit = options.emit ?? "ts";
   const schema = configSchemaReference(configDir, options.cwd);
-  writeConfig(options.configPath, initConfigText({ schema, outDir, sets, emit }), options.force === true, shown(options.configPath, options.cwd));
+  const runtime = options.runtime ?? [];
+  writeConfig(options.configPath, initConfigText({ schema, outDir, sets, emit, runtime }), options.force === true, shown(options.configPath, options.cwd));
   return { configPath: options.configPath, outDir, sets, emit };
 }
 

@@ -124,6 +124,8 @@ const ACCEPTED: Record<string, unknown> = {
         bindings: { $comment: "why", A: { $ref: "a.json#/$defs/B" }, C: true },
         names: { "a.json#/$defs/a b": "ASpaceB", "a.json#": "Root" },
         lint: { $comment: "why", "unknown-format": "off", "unreachable-property": "warn" },
+        runtime: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"],
+        stubs: true,
       },
     ],
   },
@@ -159,6 +161,10 @@ const REJECTED: Record<string, unknown> = {
   "a mistyped lint rule": { sets: [{ bundled: "ext-tasks-draft", lint: { "unreachable-propery": "off" } }] },
   "a lint setting that is not off or warn": { sets: [{ bundled: "ext-tasks-draft", lint: { "unknown-format": "error" } }] },
   "lint as a list": { sets: [{ bundled: "ext-tasks-draft", lint: ["unknown-format"] }] },
+  "an unknown runtime part": { sets: [{ bundled: "ext-tasks-draft", runtime: ["http-sever"] }] },
+  "runtime as a string": { sets: [{ bundled: "ext-tasks-draft", runtime: "stdio" }] },
+  "a runtime part listed twice": { sets: [{ bundled: "ext-tasks-draft", runtime: ["stdio", "stdio"] }] },
+  "stubs that is not a boolean": { sets: [{ bundled: "ext-tasks-draft", stubs: "no" }] },
 };
 
 /**
