@@ -29,7 +29,11 @@ function servedByFetch(handler: (request: Request) => Promise<Response>) {
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
     } as RequestInit);
     const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const answerHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      answerHeaders[name] = value;
+    });
+    res.writeHead(response.status, answerHeaders);
     res.end(Buffer.from(await response.arrayBuffer()));
   };
 }
