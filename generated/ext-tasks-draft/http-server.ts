@@ -5,7 +5,7 @@
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: aeaa643366eb2f085748b9ddaf4574b4140ecbd4e10306c626309912f22da690 9d25248960aecd79fb1d85ccb24b9a373fac591f9ff550cc147ade521af0e878
+// Fingerprint: 4b92234f56cbe8fcd8320bc23207909b6b10f7a07619d42fd01463bc45e9bb64 1139c093beac13f8a6ae235c1c422e7ebe7e618f949e9cda47dce5d896db2930
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -124,7 +124,7 @@ export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage,
       signal: controller.signal,
     };
     void core(parts).then((answer) => {
-      if (res.headersSent) return;
+      if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
       const headers =
         answer.body === undefined
           ? answer.headers

@@ -115,7 +115,7 @@ export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage,
       signal: controller.signal,
     };
     void core(parts).then((answer) => {
-      if (res.headersSent) return;
+      if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
       const headers =
         answer.body === undefined
           ? answer.headers

@@ -91,6 +91,19 @@ describe("what a part's file is", () => {
   });
 });
 
+describe("JavaScript output", () => {
+  it('with "emit": "js" each part is a .js module and its .d.ts, both with the part\'s header line', async () => {
+    const file = "mcp-tasks-gen.config.json";
+    const config = resolveConfig(checkConfig({ emit: "js", sets: [{ bundled: "ext-tasks-draft", runtime: ["stdio", "sqlite-store"] }] }, file), tempDir(), file);
+    const files = new Map((await generate(config)).sets[0]!.files.map((f) => [f.name, f.contents]));
+    for (const name of ["stdio.js", "stdio.d.ts", "sqlite-store.js", "sqlite-store.d.ts"]) {
+      expect(files.get(name), name).toContain(`// Needs: ${PART_SPECS[name.startsWith("stdio") ? "stdio" : "sqlite-store"].needsLine}`);
+    }
+    expect(files.get("sqlite-store.js")).toContain('import Database from "better-sqlite3";');
+    expect(files.get("mcp-router.js")).not.toContain("// Needs:");
+  });
+});
+
 describe('"stubs": false', () => {
   it("writes types and validators without client or server (the header records the option)", async () => {
     const files = (await generateBundled({ bundled: "ext-tasks-draft", stubs: false })) as Map<string, string>;

@@ -224,3 +224,41 @@ describe.each(Object.keys(SHAPES) as (keyof typeof SHAPES)[])("http-server, %s s
     expect(notified).toEqual([{ n: 1 }]);
   });
 });
+
+describe("http-server, Node shape: the client going away", () => {
+  it("aborts the request's context.signal, so the method can stop its work", async () => {
+    const tasks = createTasksServer();
+    let aborted: (reason: unknown) => void = () => {};
+    const sawAbort = new Promise<unknown>((resolve) => (aborted = resolve));
+    let entered: () => void = () => {};
+    const inMethod = new Promise<void>((resolve) => (entered = resolve));
+    const server = await listen(
+      nodeHttpHandler({
+        tasks,
+        methods: {
+          "tools/call": (_params, context) =>
+            new Promise<object>(() => {
+              context.signal!.addEventListener("abort", () => aborted("aborted"), { once: true });
+              entered();
+            }),
+        },
+      }),
+    );
+    try {
+      const controller = new AbortController();
+      const call = fetch(server.url, {
+        method: "POST",
+        headers: { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "slow" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", _meta: META } }),
+        signal: controller.signal,
+      }).catch(() => "gone");
+      await inMethod;
+      controller.abort();
+      expect(await call).toBe("gone");
+      expect(await sawAbort).toBe("aborted");
+    } finally {
+      tasks.close();
+      await server.close();
+    }
+  });
+});
