@@ -14,7 +14,7 @@ import type { JsonValue } from "../ir/nodes.js";
 import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.js";
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
 import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
-import { RUNTIME_PARTS, type PartsOrigin, type RuntimePart } from "../emit/runtime-parts.js";
+import { partEntryProblem, type PartsOrigin, type RuntimePart } from "../emit/runtime-parts.js";
 
 export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
 
@@ -359,12 +359,9 @@ export function checkConfig(json: unknown, file: string): UserConfig {
   /** A set's `runtime`: known part names, each once (a misspelt one is reported with the nearest name). */
   function runtimeFrom(value: unknown, at: string): RuntimePart[] {
     const parts = strings(value, at, false);
-    parts.forEach((part, i) => {
-      if (!(RUNTIME_PARTS as readonly string[]).includes(part)) {
-        const guess = nearest(part, RUNTIME_PARTS);
-        fail(appendPointer(at, i), `unknown runtime part "${part}"; ${guess ? `did you mean "${guess}"?` : `the parts are ${quoted(RUNTIME_PARTS)}`}`);
-      }
-      if (parts.indexOf(part) !== i) fail(appendPointer(at, i), `"${part}" is listed twice`);
+    parts.forEach((_, i) => {
+      const problem = partEntryProblem(parts, i);
+      if (problem) fail(appendPointer(at, i), problem);
     });
     return parts as RuntimePart[];
   }

@@ -20,8 +20,7 @@ import {
   type ResolvedConfig,
   type ResolvedSet,
 } from "./config.js";
-import { RUNTIME_PARTS, type RuntimePart } from "../emit/runtime-parts.js";
-import { nearest } from "./suggest.js";
+import { partEntryProblem, type RuntimePart } from "../emit/runtime-parts.js";
 
 /** The flags that say where the schemas are and how to read them (each command takes some of them). */
 export interface ConfigFlags {
@@ -163,13 +162,10 @@ function adHocSet(
 /** `--runtime` flags, each a part or a comma-separated list of them: known parts, each once. */
 export function runtimeFrom(entries: readonly string[] | undefined): RuntimePart[] {
   const parts = (entries ?? []).flatMap((entry) => entry.split(",")).map((part) => part.trim());
-  for (const [i, part] of parts.entries()) {
-    if (!(RUNTIME_PARTS as readonly string[]).includes(part)) {
-      const guess = nearest(part, RUNTIME_PARTS);
-      throw new GeneratorError(undefined, `--runtime ${part}: unknown runtime part; ${guess ? `did you mean "${guess}"?` : `the parts are ${RUNTIME_PARTS.join(", ")}`}`, "config");
-    }
-    if (parts.indexOf(part) !== i) throw new GeneratorError(undefined, `--runtime ${part}: listed twice`, "config");
-  }
+  parts.forEach((part, i) => {
+    const problem = partEntryProblem(parts, i);
+    if (problem) throw new GeneratorError(undefined, `--runtime ${part}: ${problem}`, "config");
+  });
   return parts as RuntimePart[];
 }
 

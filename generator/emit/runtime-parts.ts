@@ -7,6 +7,7 @@
  */
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import { appendPointer } from "../load/json-pointer.js";
+import { nearest } from "../config/suggest.js";
 import type { StaticModuleName } from "./templates.js";
 
 export const RUNTIME_PARTS = ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"] as const;
@@ -66,6 +67,16 @@ export const PART_SPECS: Readonly<Record<RuntimePart, PartSpec>> = {
     summary: "a durable TaskStore on SQLite",
   },
 };
+
+/** What is wrong with entry `i` of a list of parts as written (unknown, with the nearest name; listed twice), or undefined. */
+export function partEntryProblem(parts: readonly string[], i: number): string | undefined {
+  const part = parts[i]!;
+  if (!(RUNTIME_PARTS as readonly string[]).includes(part)) {
+    const guess = nearest(part, RUNTIME_PARTS);
+    return `unknown runtime part "${part}"; ${guess ? `did you mean "${guess}"?` : `the parts are ${RUNTIME_PARTS.join(", ")}`}`;
+  }
+  return parts.indexOf(part) === i ? undefined : `"${part}" is listed twice`;
+}
 
 /** The header line of a part's own file; undefined for the helper modules parts share. */
 export function partNeedsLine(module: StaticModuleName): string | undefined {

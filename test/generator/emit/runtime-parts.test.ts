@@ -162,7 +162,7 @@ describe("CLI", () => {
     const schema = join(dir, "x.json");
     writeFileSync(schema, JSON.stringify({ $defs: { A: { type: "string" } } }));
     const unknown = await runCli(["--schema", schema, "--out", join(dir, "o"), "--runtime", "stdio,sqlite-stor"]);
-    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, '--runtime sqlite-stor: unknown runtime part; did you mean "sqlite-store"?']);
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, '--runtime sqlite-stor: unknown runtime part "sqlite-stor"; did you mean "sqlite-store"?']);
     expect(existsSync(join(dir, "o"))).toBe(false);
     const config = await runCli(["--config", join(dir, "c.json"), "--runtime", "stdio"]);
     expect([config.code, config.stderr.trim()]).toEqual([2, '--runtime goes with --schema; in a config, list the parts under "runtime" of the set']);
