@@ -157,6 +157,18 @@ describe("CLI", () => {
     expect(existsSync(join(dir, "no"))).toBe(false);
   });
 
+  it("init --runtime writes a config whose sets generate with those parts (and without them where a set cannot take them)", async () => {
+    const dir = tempDir();
+    const config = join(dir, "mcp-tasks-gen.config.json");
+    const init = await runCli(["init", "--config", config, "--out", join(dir, "gen"), "--set", "ext-tasks-draft", "--set", "tasks-2025-11-25", "--runtime", "http-server,stdio"]);
+    expect([init.code, init.stderr]).toEqual([0, ""]);
+    const generated = await runCli(["--config", config]);
+    expect([generated.code, beyondLint(generated.stderr)]).toEqual([0, ""]);
+    const has = (set: string, file: string) => existsSync(join(dir, "gen", set, file));
+    expect(["http-server.ts", "stdio.ts", "mcp-router.ts"].map((f) => has("ext-tasks-draft", f))).toEqual([true, true, true]);
+    expect(["http-server.ts", "stdio.ts"].map((f) => has("tasks-2025-11-25", f))).toEqual([false, true]);
+  });
+
   it("--runtime names known parts, and goes with --schema (a config says it per set)", async () => {
     const dir = tempDir();
     const schema = join(dir, "x.json");
