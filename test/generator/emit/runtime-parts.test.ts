@@ -9,6 +9,7 @@ import { generate } from "../../../generator/generate.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "../../../generator/init/bundled.js";
 import { initConfigText } from "../../../generator/init/init.js";
 import { beyondLint, runCli } from "../../support/cli.js";
+import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 
 /**
  * Runtime parts (README, "Runtime parts"): a set's `runtime` option writes them into its folder,
@@ -111,6 +112,9 @@ describe('"stubs": false', () => {
       ["elicitation-forms.ts", "elicitation.ts", "index.ts", "runtime.ts", "standard-schema.ts", "status.ts", "types.ts", "validators.ts"].sort(),
     );
     expect(files.get("index.ts")).not.toMatch(/client|server/);
+    // And it compiles on its own, strictly, with no Node or DOM typings.
+    const diagnostics = typeCheckInMemory(files, { ...STRICT_COMPILER_OPTIONS, lib: ["lib.es2022.d.ts"] });
+    expect(diagnostics.map((d) => `${d.file}:${d.line} TS${d.code}`)).toEqual([]);
     expect(files.get("types.ts")).toContain('// Options: {"allOf":"json-schema","defaultDialect":"2020-12","stubs":false}');
   });
 });
