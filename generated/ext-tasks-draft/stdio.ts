@@ -5,7 +5,7 @@
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: aefe86ef8fa416dd0eea6486c61f61cafd5c6e0df0cd4655265cd3d52f0de086 3a5f0be340d1ddf9030a355ac94f49a08866c3c8a03baad6b56c2871e7e4d490
+// Fingerprint: cf64b5e5c11983ba22566a2d88873689db62887580babc796094fc11eae92134 036835c98d8ff438e44b0ebe633125076695bf2c26c98a71bb47b24c544a3efb
 
 /**
  * Runtime part `stdio`: MCP's stdio transport, newline-delimited JSON-RPC over a server process's
@@ -193,6 +193,8 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
   const owner = options.owner ?? "";
   const route = createRouter(options);
   const answers = new Set<Promise<void>>();
+  // A client that went away makes writes fail (EPIPE): that is for onError, not a crash of the server.
+  output.on("error", (error) => options.onError?.(error));
   const unsubscribe = options.tasks.subscribe?.((notification, taskOwner) => {
     if (taskOwner === owner) write(output, notification);
   });

@@ -184,6 +184,8 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
   const owner = options.owner ?? "";
   const route = createRouter(options);
   const answers = new Set<Promise<void>>();
+  // A client that went away makes writes fail (EPIPE): that is for onError, not a crash of the server.
+  output.on("error", (error) => options.onError?.(error));
   const unsubscribe = options.tasks.subscribe?.((notification, taskOwner) => {
     if (taskOwner === owner) write(output, notification);
   });
