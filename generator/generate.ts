@@ -12,7 +12,8 @@ import { mergeIntersections } from "./analyze/merge.js";
 import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
 import { choiceError } from "./analyze/naming.js";
 import { getByPointer, parsePointer } from "./load/json-pointer.js";
-import { fileHeader } from "./emit/header.js";
+import { fileHeader, type HeaderInfo } from "./emit/header.js";
+import { partModules, partNeedsLine, type PartsOrigin, type RuntimePart } from "./emit/runtime-parts.js";
 import type { Dialect } from "./load/dialect.js";
 import { checkDefinitionNames } from "./emit/exports.js";
 import { emitIndex } from "./emit/index-module.js";
@@ -28,7 +29,8 @@ import { clientFeatures } from "./analyze/protocol/client-features.js";
 import { noStubsReason } from "./analyze/protocol/server-features.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
-import { formatAll, startFormattingEarly, stopEarlyHelpers } from "./output/format.js";
+import { formatAll } from "./output/format.js";
+import { startFormattingEarly, stopEarlyHelpers } from "./output/format-helpers.js";
 import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
@@ -91,8 +93,10 @@ async function asJavaScriptWhereAsked<S extends { readonly outDir: string; reado
   );
   return sets.map((set, i) => {
     const modules = compiled[i];
-    const header = set.files[0]?.header ?? "";
-    return modules ? { ...set, files: modules.map((m) => ({ name: m.name, header, code: m.code })) } : set;
+    // Each .js and .d.ts keeps its .ts module's header (a runtime part's names what it needs).
+    const headers = new Map(set.files.map((f) => [f.name.replace(/\.ts$/, ""), f.header]));
+    const headerOf = (name: string) => headers.get(name.replace(/(\.d\.ts|\.js)$/, "")) ?? "";
+    return modules ? { ...set, files: modules.map((m) => ({ name: m.name, header: headerOf(m.name), code: m.code })) } : set;
   });
 }
 
@@ -214,9 +218,13 @@ function intersectionLocations(model: Model): Set<string> {
 function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
   const { model, validatorModel, sources, diagnostics } = loadSet(set, rootDir);
   // `emit` is recorded only for JavaScript, so TypeScript output reads as it always has.
-  const options = { allOf: set.allOf, defaultDialect: set.defaultDialect, ...(set.emit === "js" ? { emit: "js" } : {}) };
-  const header = fileHeader({ version: VERSION, sources, options });
-  const files = emitModules(model, validatorModel, header, set.origin);
+  const options = {
+    allOf: set.allOf,
+    defaultDialect: set.defaultDialect,
+    ...(set.emit === "js" ? { emit: "js" } : {}),
+    ...(set.stubs === false ? { stubs: false } : {}),
+  };
+  const files = emitModules(model, validatorModel, { version: VERSION, sources, options }, set.origin, set);
   return {
     name: set.name,
     outDir: set.outDir,
@@ -228,11 +236,27 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
   };
 }
 
+/** What a set asks for beyond types and validators (see ResolvedSet). */
+interface StubsAndParts {
+  readonly stubs?: boolean;
+  readonly runtime?: readonly RuntimePart[];
+  readonly runtimeOrigin?: PartsOrigin;
+}
+
 /**
  * Every module of a set, from its model, not yet formatted: the static modules the set needs (see
- * templates/runtime/), copied as they are, and the modules emitted from the model.
+ * templates/runtime/), copied as they are, and the modules emitted from the model; then the
+ * runtime parts the set asks for, each with a header line naming what it needs from outside.
  */
-function emitModules(model: Model, validatorModel: Model, header: string, setOrigin?: SourceLocation): GeneratedModule[] {
+function emitModules(
+  model: Model,
+  validatorModel: Model,
+  headerInfo: HeaderInfo,
+  setOrigin?: SourceLocation,
+  asked: StubsAndParts = {},
+): GeneratedModule[] {
+  const header = fileHeader(headerInfo);
+  const stubs = asked.stubs ?? true;
   const modules: { file: string; code: string; typeOnly: boolean; namespace?: string }[] = [
     { file: "types", code: emitTypes(model), typeOnly: true },
   ];
@@ -248,12 +272,12 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
     statics.push("elicitation-forms");
     modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
   }
-  const client = emitClient(model);
+  const client = stubs ? emitClient(model) : undefined;
   if (client) {
     statics.push(...client.statics);
     modules.push({ file: "client", code: client.code, typeOnly: false });
   }
-  const server = emitServer(model);
+  const server = stubs ? emitServer(model) : undefined;
   if (server) {
     statics.push(...server.statics);
     modules.push({ file: "server", code: server.code, typeOnly: false });
@@ -263,8 +287,14 @@ function emitModules(model: Model, validatorModel: Model, header: string, setOri
   // Static modules are not re-exported by index.ts (what of them is public, the emitted modules
   // re-export), so their names cannot clash with a definition's.
   checkDefinitionNames(model.definitions, emitted, setOrigin);
+  const offered = { client: client !== undefined, server: server !== undefined, extension: server?.statics.includes("tasks-extension") ?? false, stubsOff: !stubs };
+  statics.push(...partModules(asked.runtime ?? [], offered, asked.runtimeOrigin));
+  const headerOf = (file: StaticModuleName) => {
+    const needs = partNeedsLine(file);
+    return needs ? fileHeader({ ...headerInfo, needs }) : header;
+  };
   return [
-    ...[...new Set(statics)].map((file) => ({ name: `${file}.ts`, header, code: staticModule(file), formatted: true as const })),
+    ...[...new Set(statics)].map((file) => ({ name: `${file}.ts`, header: headerOf(file), code: staticModule(file), formatted: true as const })),
     ...emitted.map((m) => ({ name: `${m.file}.ts`, header, code: m.code })),
   ];
 }
@@ -297,8 +327,8 @@ export interface MemorySet {
 export async function generateFromMemory(input: MemorySet): Promise<{ files: GeneratedFile[]; model: Model }> {
   const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"), {}, input.methods);
   const allOf = input.allOf ?? "json-schema";
-  const header = fileHeader({ version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } });
-  const modules = emitModules(model, validatorModelOf(model, allOf), header);
+  const headerInfo = { version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } };
+  const modules = emitModules(model, validatorModelOf(model, allOf), headerInfo);
   const files =
     input.format ?? true ? await formatModules(modules) : modules.map((m) => ({ name: m.name, contents: m.header + m.code }));
   return { files, model };

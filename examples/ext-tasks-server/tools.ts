@@ -14,7 +14,7 @@ import {
   type TaskHandle,
   type TasksServer,
 } from "../../generated/ext-tasks-draft/server.js";
-import type { ElicitRequest, McpElicitationSchema } from "../../generated/ext-tasks-draft/types.js";
+import type { ElicitRequest, ElicitRequestFormParamsRequestedSchema } from "../../generated/ext-tasks-draft/types.js";
 
 type JsonObject = { [key: string]: unknown };
 
@@ -43,7 +43,7 @@ export interface Tool {
 const text = (value: string) => ({ content: [{ type: "text", text: value }] });
 
 /** An elicitation request as an entry of `inputRequests`. */
-function elicit(message: string, properties: McpElicitationSchema["properties"], required: string[]): ElicitRequest {
+function elicit(message: string, properties: ElicitRequestFormParamsRequestedSchema["properties"], required: string[]): ElicitRequest {
   return {
     method: "elicitation/create",
     params: { mode: "form", message, requestedSchema: { type: "object", properties, required } },

@@ -10,7 +10,8 @@ import { PACKAGE_PREFIX } from "../init/bundled.js";
 import { DeeperThanThisStack, jsonDepthLimited } from "../load/json-text.js";
 import { HELP } from "./help.js";
 
-export const EXIT = { ok: 0, differences: 1, badInput: 2, internal: 3 } as const;
+export { EXIT } from "./exit.js";
+import { EXIT } from "./exit.js";
 
 /** Where a command writes: its report to `out`, findings and failures to `err`. */
 export interface CommandStreams {

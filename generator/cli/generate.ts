@@ -21,6 +21,8 @@ const OPTIONS = {
   allof: { type: "string" },
   emit: { type: "string" },
   extension: { type: "string" },
+  runtime: { type: "string", multiple: true },
+  "no-stubs": { type: "boolean" },
   strict: { type: "boolean" },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },

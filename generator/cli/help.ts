@@ -7,12 +7,13 @@ import { VERSION } from "../version.js";
 export const HELP = `mcp-tasks-gen ${VERSION}: TypeScript bindings for the MCP Tasks protocol and elicitation, from their JSON Schemas.
 
 Usage:
-  mcp-tasks-gen init [--out DIR] [--emit js] [--extension .mts] [--set NAME]... [--force]
+  mcp-tasks-gen init [--out DIR] [--emit js] [--extension .mts] [--set NAME]... [--runtime PARTS] [--force]
                                       write a ${DEFAULT_CONFIG_FILE} naming the bundled
                                       schema sets (${BUNDLED_SET_NAMES.join(", ")});
                                       --out: where the generated folders go
                                       (default ${DEFAULT_INIT_OUT_DIR}); --set: only these sets;
-                                      --force: replace an existing config; --config FILE: write
+                                      --runtime: these parts in every set that can take
+                                      them; --force: replace an existing config; --config FILE: write
                                       the config there instead; a project whose package.json
                                       is not "type": "module" gets "extension": ".mts"
   mcp-tasks-gen [--force]             generate every set of ${DEFAULT_CONFIG_FILE}
@@ -48,6 +49,11 @@ Options:
   --extension EXT   .ts (default) or .mts: ES module files whatever the project's
                     package.json says (with --emit js: .mjs + .d.mts), for CommonJS
                     projects; overrides the config's "extension"
+  --runtime PARTS   runtime parts written beside the stubs, comma-separated (repeatable):
+                    http-client, http-server, stdio (Node's typings), sdk-client
+                    (@modelcontextprotocol/sdk ^1.24), sqlite-store (better-sqlite3 ^12);
+                    with --schema or init; in a config: "runtime" of the set
+  --no-stubs        with --schema: types and validators only; in a config: "stubs": false
   --strict          lint warnings are errors: exit 2 and write nothing
   --force           (generating) delete what a user added to, or edited in, a generated
                     folder (one holding .mcp-tasks-gen.json) instead of refusing; it never

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { DEFAULT_CONFIG_FILE } from "../config/config.js";
-import { emitFlag, extensionFlag } from "../config/from-flags.js";
+import { emitFlag, extensionFlag, runtimeFrom } from "../config/from-flags.js";
 import type { GeneratorError } from "../diagnostics.js";
 import { initProject, initReport } from "../init/init.js";
 import { EXIT, runCommand, type CommandStreams } from "./command.js";
@@ -13,6 +13,7 @@ const OPTIONS = {
   emit: { type: "string" },
   extension: { type: "string" },
   set: { type: "string", multiple: true },
+  runtime: { type: "string", multiple: true },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -28,6 +29,7 @@ export function initCommand(argv: readonly string[], streams: CommandStreams): P
       const cwd = process.cwd();
       const emit = emitFlag(values.emit);
       const extension = extensionFlag(values.extension);
+      const runtime = runtimeFrom(values.runtime);
       const result = initProject({
         configPath: resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE),
         cwd,
@@ -35,6 +37,7 @@ export function initCommand(argv: readonly string[], streams: CommandStreams): P
         ...(values.set ? { sets: values.set } : {}),
         ...(emit ? { emit } : {}),
         ...(extension ? { extension } : {}),
+        ...(runtime.length > 0 ? { runtime } : {}),
         ...(values.force ? { force: true } : {}),
       });
       out.write(initReport(result, cwd));

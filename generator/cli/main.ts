@@ -10,24 +10,25 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { allowJsonDepth } from "../load/json-text.js";
-import { EXIT, outgrewThisStack } from "./command.js";
-import { diffCommand } from "./diff.js";
-import { generateCommand } from "./generate.js";
-import { initCommand } from "./init.js";
-import { lintCommand } from "./lint.js";
+import { startFormattingEarly, stopEarlyHelpers } from "../output/format-helpers.js";
+import { formattingIsSure } from "./early-format.js";
+import { EXIT } from "./exit.js";
 
 export { EXIT };
 
-/** Runs `mcp-tasks-gen ...argv` with its report on `out` and findings and failures on `err`; resolves to the exit code. */
+/**
+ * Runs `mcp-tasks-gen ...argv` with its report on `out` and findings and failures on `err`; resolves to the
+ * exit code. The commands are loaded when run, so the bin can start the formatting thread first.
+ */
 export async function main(
   argv: readonly string[],
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
-  if (argv[0] === "lint") return lintCommand(argv.slice(1), { out, err });
-  if (argv[0] === "diff") return diffCommand(argv.slice(1), { out, err });
-  if (argv[0] === "init") return initCommand(argv.slice(1), { out, err });
-  return generateCommand(argv, { out, err });
+  if (argv[0] === "lint") return (await import("./lint.js")).lintCommand(argv.slice(1), { out, err });
+  if (argv[0] === "diff") return (await import("./diff.js")).diffCommand(argv.slice(1), { out, err });
+  if (argv[0] === "init") return (await import("./init.js")).initCommand(argv.slice(1), { out, err });
+  return (await import("./generate.js")).generateCommand(argv, { out, err });
 }
 
 /**
@@ -53,13 +54,21 @@ export const STACK_SIZE_MB = 512;
  * anything was written), from the start again on a thread with a large stack.
  */
 async function runBin(argv: readonly string[]): Promise<number> {
+  // Before anything else loads: prettier takes longer to load on its thread than the generator here.
+  if (formattingIsSure(argv)) startFormattingEarly();
   allowJsonDepth(MAIN_THREAD_JSON_DEPTH);
   try {
     return await main(argv);
   } catch (e) {
-    if (outgrewThisStack(e)) return runWithLargeStack(argv);
+    if ((await import("./command.js")).outgrewThisStack(e)) {
+      await stopEarlyHelpers();
+      return runWithLargeStack(argv);
+    }
     process.stderr.write(`mcp-tasks-gen: internal error, please report it: ${(e as Error).stack ?? String(e)}\n`);
     return EXIT.internal;
+  } finally {
+    // A run that failed before formatting (a config error, say) must not be kept alive by the thread.
+    await stopEarlyHelpers();
   }
 }
 

@@ -15,8 +15,9 @@ import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.j
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
 import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
 import type { MethodMapping } from "../analyze/methods.js";
+import { partEntryProblem, type PartsOrigin, type RuntimePart } from "../emit/runtime-parts.js";
 
-export const DEFAULT_CONFIG_FILE = "mcp-tasks-gen.config.json";
+export { DEFAULT_CONFIG_FILE } from "./config-file.js";
 
 /** One schema set as the user writes it. */
 export interface SchemaSetConfig {
@@ -56,6 +57,10 @@ export interface SchemaSetConfig {
    * Values are definition names as the generated types name them (see analyze/methods.ts).
    */
   readonly methods?: Readonly<Record<string, MethodConfig>>;
+  /** Runtime parts to write into the set's folder (see emit/runtime-parts.ts). */
+  readonly runtime?: readonly RuntimePart[];
+  /** `false`: types and validators only, without the client and server stubs. Default true. */
+  readonly stubs?: boolean;
 }
 
 /** One method's entry in a set's `methods`: its params and result definitions, by name. */
@@ -75,7 +80,7 @@ export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
 export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit", "extension"];
-export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods"];
+export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods", "runtime", "stubs"];
 
 /**
  * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
@@ -146,6 +151,11 @@ export interface ResolvedSet {
   readonly lint?: LintSettings;
   /** The config's `methods` mappings, by method, each remembering where it is written. */
   readonly methods?: ReadonlyMap<string, MethodMapping>;
+  /** Runtime parts to write into the set's folder, and where they were asked for (for messages). */
+  readonly runtime?: readonly RuntimePart[];
+  readonly runtimeOrigin?: PartsOrigin;
+  /** `false`: no client and server stubs. */
+  readonly stubs?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -214,6 +224,10 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       ...(set.bundled ? { bundled: set.bundled } : {}),
       ...(set.lint ? { lint: set.lint } : {}),
       ...(set.methods ? { methods: methodMappings(set.methods, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/methods` }) } : {}),
+      ...(set.runtime && set.runtime.length > 0
+        ? { runtime: set.runtime, runtimeOrigin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}/runtime` } }
+        : {}),
+      ...(set.stubs === false ? { stubs: false } : {}),
     })),
   };
 }
@@ -341,6 +355,10 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const chosen = "names" in set ? namesFrom(set.names, `${at}/names`) : undefined;
     const lint = "lint" in set ? lintFrom(set.lint, `${at}/lint`) : undefined;
     const methods = "methods" in set ? methodsFrom(set.methods, `${at}/methods`) : undefined;
+    const runtime = "runtime" in set ? runtimeFrom(set.runtime, `${at}/runtime`) : undefined;
+    if ("stubs" in set && typeof set.stubs !== "boolean") {
+      fail(`${at}/stubs`, `expected true or false (false: types and validators only, without client and server stubs), got ${kindOf(set.stubs)}`);
+    }
     return {
       name,
       schemas,
@@ -353,6 +371,8 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(chosen ? { names: chosen } : {}),
       ...(lint ? { lint } : {}),
       ...(methods ? { methods } : {}),
+      ...(runtime ? { runtime } : {}),
+      ...(set.stubs === false ? { stubs: false } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -382,6 +402,16 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       chosenFor.set(name as string, key);
     }
     return map as Record<string, string>;
+  }
+
+  /** A set's `runtime`: known part names, each once (a misspelt one is reported with the nearest name). */
+  function runtimeFrom(value: unknown, at: string): RuntimePart[] {
+    const parts = strings(value, at, false);
+    parts.forEach((_, i) => {
+      const problem = partEntryProblem(parts, i);
+      if (problem) fail(appendPointer(at, i), problem);
+    });
+    return parts as RuntimePart[];
   }
 
   /** A set's `lint`: known rule ids (a misspelt one is reported with the nearest id), each `off` or `warn`. */

@@ -22,6 +22,7 @@ import {
   type ResolvedConfig,
   type ResolvedSet,
 } from "./config.js";
+import { partEntryProblem, type RuntimePart } from "../emit/runtime-parts.js";
 
 /** The flags that say where the schemas are and how to read them (each command takes some of them). */
 export interface ConfigFlags {
@@ -34,6 +35,10 @@ export interface ConfigFlags {
   readonly allof?: string;
   readonly emit?: string;
   readonly extension?: string;
+  /** `--runtime PART[,PART]` (repeatable): runtime parts for the `--schema` set. */
+  readonly runtime?: string[];
+  /** `--no-stubs`: the `--schema` set gets types and validators only. */
+  readonly "no-stubs"?: boolean;
 }
 
 /**
@@ -73,6 +78,8 @@ function configWithoutMode(values: ConfigFlags, needsOut: boolean): ResolvedConf
     };
   }
   if (values.out) throw new GeneratorError(undefined, "--out only goes with --schema", "config");
+  if (values.runtime) throw new GeneratorError(undefined, '--runtime goes with --schema; in a config, list the parts under "runtime" of the set', "config");
+  if (values["no-stubs"]) throw new GeneratorError(undefined, '--no-stubs goes with --schema; in a config, write "stubs": false in the set', "config");
   // A config says these per set; two places to say them would be two places to look.
   if (values.name) throw new GeneratorError(undefined, '--name goes with --schema; in a config, choose names under "names" of the set', "config");
   if (values.annotation) {
@@ -142,9 +149,10 @@ function adHocSet(
   schemas: readonly string[],
   remotes: Record<string, string>,
   allOf: AllOfMode,
-  values: { annotation?: string[]; name?: string[] } = {},
+  values: { annotation?: string[]; name?: string[]; runtime?: string[]; "no-stubs"?: boolean } = {},
 ): ResolvedSet {
   const names = namesFrom(values.name);
+  const runtime = runtimeFrom(values.runtime);
   return {
     name,
     outDir,
@@ -154,7 +162,19 @@ function adHocSet(
     annotations: values.annotation ?? [],
     allOf,
     ...(names.length > 0 ? { names } : {}),
+    ...(runtime.length > 0 ? { runtime, runtimeOrigin: { flag: `--runtime ${values.runtime!.join(",")}` } } : {}),
+    ...(values["no-stubs"] ? { stubs: false } : {}),
   };
+}
+
+/** `--runtime` flags, each a part or a comma-separated list of them: known parts, each once. */
+export function runtimeFrom(entries: readonly string[] | undefined): RuntimePart[] {
+  const parts = (entries ?? []).flatMap((entry) => entry.split(",")).map((part) => part.trim());
+  parts.forEach((part, i) => {
+    const problem = partEntryProblem(parts, i);
+    if (problem) throw new GeneratorError(undefined, `--runtime ${part}: ${problem}`, "config");
+  });
+  return parts as RuntimePart[];
 }
 
 /** `--name FILE#/POINTER=Name` flags: the file relative to the working folder, the name an identifier. */

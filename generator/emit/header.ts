@@ -5,6 +5,8 @@ export interface HeaderInfo {
   readonly version: string;
   readonly sources: readonly Pick<SchemaFile, "display" | "sha256">[];
   readonly options: Readonly<Record<string, unknown>>;
+  /** For a runtime part: what it needs from outside the set (its peer package, Node's typings). */
+  readonly needs?: string;
 }
 
 export function fileHeader(info: HeaderInfo): string {
@@ -13,6 +15,7 @@ export function fileHeader(info: HeaderInfo): string {
     "Sources:",
     ...info.sources.map((s) => `  ${s.display} sha256:${s.sha256}`),
     `Options: ${JSON.stringify(info.options)}`,
+    ...(info.needs ? [`Needs: ${info.needs}`] : []),
   ];
   return lines.map((l) => `// ${l}`.trimEnd()).join("\n") + "\n\n";
 }

@@ -95,7 +95,23 @@ function precompiled(name: string, source: string): Handlebars.TemplateDelegate 
 }
 
 /** The static modules a set may get: the file names in `templates/runtime/`, without `.ts` (a test holds the two together). */
-export const STATIC_MODULES = ["runtime", "elicitation-forms", "client-core", "task-wait", "client-engine", "server-core", "server-engine", "tasks-extension"] as const;
+export const STATIC_MODULES = [
+  "runtime",
+  "elicitation-forms",
+  "client-core",
+  "task-wait",
+  "client-engine",
+  "server-core",
+  "server-engine",
+  "tasks-extension",
+  // Runtime parts and the module two of them share (see runtime-parts.ts): only in a set that asks for them.
+  "http-client",
+  "http-server",
+  "mcp-router",
+  "stdio",
+  "sdk-client",
+  "sqlite-store",
+] as const;
 export type StaticModuleName = (typeof STATIC_MODULES)[number];
 
 const staticSources = new Map<StaticModuleName, string>();

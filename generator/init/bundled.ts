@@ -8,6 +8,7 @@ import { readdirSync } from "node:fs";
 import type { JsonValue } from "../ir/nodes.js";
 import { dirname, join } from "node:path";
 import { templatesDir } from "../emit/templates.js";
+import type { RuntimePart } from "../emit/runtime-parts.js";
 
 export interface BundledSet {
   /** What the set is, for the `$comment` `init` writes. */
@@ -18,6 +19,8 @@ export interface BundledSet {
   readonly remotes: Readonly<Record<string, string>>;
   /** Definitions given real shapes (see bind/bindings.ts), `$ref`s relative to the package root. */
   readonly bindings?: Readonly<Record<string, JsonValue>>;
+  /** The runtime parts the set can take (what its stubs offer; test/generator/emit/runtime-parts.test.ts holds this to generation). */
+  readonly parts: readonly RuntimePart[];
 }
 
 /** The 2026-05-22 extension revision's placeholders, bound to the request and result shapes a task's input takes. */
@@ -36,12 +39,14 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
       "The Tasks protocol of MCP 2025-11-25 (tasks/get, tasks/result, tasks/cancel, tasks/list; task-augmented requests): types, validators, status helpers, client and server. Its remote $refs into the MCP core schema resolve to a bundled copy of the definitions they need.",
     schemas: ["schemas/tasks-2025-11-25.schema.json"],
     remotes: { [CORE_2025_11_25_URL]: "schemas/mcp-core-2025-11-25.schema.json" },
+    parts: ["http-client", "stdio", "sdk-client", "sqlite-store"],
   },
   "ext-tasks-draft": {
     description:
       "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks), its newest revision (2026-08-21): types, validators, status helpers, client and server. Its InputRequest/InputResponse are the elicitation, sampling and roots requests and results.",
     schemas: ["schemas/ext-tasks-draft.schema.json"],
     remotes: {},
+    parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"],
   },
   "ext-tasks-2026-05-22": {
     description:
@@ -49,11 +54,13 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
     schemas: ["schemas/ext-tasks-2026-05-22.schema.json"],
     remotes: {},
     bindings: INPUT_BINDINGS,
+    parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"],
   },
   "elicitation-codex": {
     description: "MCP elicitation request params as the Codex host emits them: types and validators.",
     schemas: ["schemas/codex-mcp-elicitation-request-params.schema.json"],
     remotes: {},
+    parts: [],
   },
 };
 

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG_FILE, sourcePath, type EmitLanguage, type ModuleExtensio
 import { GeneratorError } from "../diagnostics.js";
 import { kindOf } from "../output/ownership.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "./bundled.js";
+import type { RuntimePart } from "../emit/runtime-parts.js";
 
 /** Where generated sets go unless `--out` says otherwise (relative to the config). */
 export const DEFAULT_INIT_OUT_DIR = "src/generated/mcp-tasks";
@@ -27,6 +28,8 @@ export interface InitOptions {
   readonly emit?: EmitLanguage;
   /** The files' extension (default: `.mts` when the project's package.json is not `"type": "module"`, else `.ts`). */
   readonly extension?: ModuleExtension;
+  /** Runtime parts to write into every set that can take them (`--runtime`). */
+  readonly runtime?: readonly RuntimePart[];
   /** Replace an existing config file. */
   readonly force?: boolean;
 }
@@ -64,6 +67,7 @@ export function initConfigText(options: {
   sets: readonly string[];
   emit: EmitLanguage;
   extension: ModuleExtension;
+  runtime?: readonly RuntimePart[];
 }): string {
   const config = {
     $schema: options.schema,
@@ -76,11 +80,17 @@ export function initConfigText(options: {
       'extension: ".ts", or ".mts" for ES module files in a project whose package.json is not "type": "module" (.mjs + .d.mts with emit "js").',
       'sets: "bundled" sets ship with mcp-tasks-gen (delete those you do not need); for your own schema files write',
       '{ "name": "my-set", "schemas": ["my.schema.json"], "remotes": { "https://example.com/remote.json": "local-copy.json" } }.',
+      'runtime (per set): parts written into the set\'s folder beside the stubs, each naming the peer it needs: "http-client", "http-server",',
+      '"stdio" (Node\'s typings), "sdk-client" (@modelcontextprotocol/sdk ^1.24), "sqlite-store" (better-sqlite3 ^12). "stubs": false: types and validators only.',
     ].join(" "),
     outDir: options.outDir,
     emit: options.emit,
     extension: options.extension,
-    sets: options.sets.map((name) => ({ $comment: BUNDLED_SETS[name]!.description, name, bundled: name })),
+    sets: options.sets.map((name) => {
+      // A set gets the asked-for parts it can take (a set without a server takes no server part).
+      const runtime = (options.runtime ?? []).filter((part) => BUNDLED_SETS[name]!.parts.includes(part));
+      return { $comment: BUNDLED_SETS[name]!.description, name, bundled: name, ...(runtime.length > 0 ? { runtime } : {}) };
+    }),
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
@@ -106,7 +116,8 @@ export function initProject(options: InitOptions): InitResult {
   const host = hostModuleFormat(options.cwd);
   const extension = options.extension ?? (host.esm ? ".ts" : ".mts");
   const schema = configSchemaReference(configDir, options.cwd);
-  const text = initConfigText({ schema, outDir, sets, emit, extension });
+  const runtime = options.runtime ?? [];
+  const text = initConfigText({ schema, outDir, sets, emit, extension, runtime });
   writeConfig(options.configPath, text, options.force === true, shown(options.configPath, options.cwd));
   const reason = options.extension === undefined && !host.esm ? host.reason : undefined;
   return { configPath: options.configPath, outDir, sets, emit, extension, ...(reason ? { extensionReason: reason } : {}) };

@@ -3,12 +3,12 @@
  * The babel-ts parser prints the same as the typescript parser for the code we emit (checked by
  * test/generator/output/format.test.ts) and parses it about twice as fast.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Options } from "prettier";
 import { printedAsWritten } from "./canonical.js";
+import { startHelpers, takeEarlyHelpers } from "./format-helpers.js";
 import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
 import { exactLines, exactText, partOf, place, render, type Part, type Placed } from "./outline.js";
 
@@ -190,46 +190,6 @@ function filled(formatted: readonly (string | undefined)[]): (job: number, skele
   };
 }
 
-/** Helpers started before the code to format was known (see startFormattingEarly). */
-let earlyHelpers: Worker[] = [];
-
-/**
- * Starts formatAll's helper threads now, when formatting is sure to come (nothing generated before
- * to reuse): they load and warm up prettier on other cores while this thread generates the code.
- * stopEarlyHelpers ends them if formatAll did not take them.
- */
-export function startFormattingEarly(): void {
-  if (earlyHelpers.length === 0) earlyHelpers = startHelpers();
-}
-
-export async function stopEarlyHelpers(): Promise<void> {
-  await Promise.all(takeEarlyHelpers().map((helper) => helper.terminate()));
-}
-
-function takeEarlyHelpers(): Worker[] {
-  const helpers = earlyHelpers;
-  earlyHelpers = [];
-  return helpers;
-}
-
-
-/**
- * The worker thread that formats batches (see format-worker.ts); none where it cannot run
- * (from the TypeScript sources, in tests, there is no compiled worker: this thread formats).
- */
-function startHelpers(): Worker[] {
-  const workerFile = new URL("./format-worker.js", import.meta.url);
-  if (!existsSync(fileURLToPath(workerFile))) return [];
-  // One: measured on two cores, a second helper (or this thread, for a round under
-  // SHARE_THRESHOLD) costs more in loading prettier than it saves.
-  return Array.from({ length: 1 }, () => {
-    // As much stack as the CLI's deep-input thread (cli/main.ts): prettier recurses along the code's nesting.
-    const worker = new Worker(workerFile, { resourceLimits: { stackSizeMb: 512 } });
-    // A helper that fails (no thread could be made, out of memory) leaves its work to this thread.
-    worker.on("error", () => undefined);
-    return worker;
-  });
-}
 
 /**
  * A helper thread formatting batches: each batch it is sent is answered by id (see

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../generator/generate.js";
 import { formatTypeScript } from "../../generator/output/format.js";
 import { STATIC_MODULES } from "../../generator/emit/templates.js";
+import { PART_SPECS, RUNTIME_PARTS, type RuntimePart } from "../../generator/emit/runtime-parts.js";
 import { projectRoot } from "../support/paths.js";
 
 /**
@@ -40,12 +41,27 @@ describe("static modules (templates/runtime/)", () => {
     expect(await formatTypeScript(source)).toBe(source);
   });
 
-  it.each(staticFiles)("%s imports only other static modules", (file) => {
+  it.each(staticFiles)("%s imports only other static modules (a runtime part also what its spec declares)", (file) => {
+    const name = file.replace(/\.ts$/, "");
+    const outside = (RUNTIME_PARTS as readonly string[]).includes(name) ? PART_SPECS[name as RuntimePart].imports : [];
     const imports = importsOf(file, readFileSync(join(RUNTIME_DIR, file), "utf8"));
     for (const specifier of imports) {
+      if (outside.some((prefix) => specifier === prefix || (prefix.endsWith("/") || prefix.endsWith(":") ? specifier.startsWith(prefix) : false))) continue;
       expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
       expect(staticFiles).toContain(specifier.slice(2).replace(/\.js$/, ".ts"));
     }
+  });
+
+  it("the runtime parts' own imports from outside the set are exactly what their specs declare (the header names them)", () => {
+    const declared: Record<string, string[]> = {};
+    const found: Record<string, string[]> = {};
+    for (const part of RUNTIME_PARTS) {
+      declared[part] = [...PART_SPECS[part].imports].sort();
+      const specifiers = importsOf(`${part}.ts`, readFileSync(join(RUNTIME_DIR, `${part}.ts`), "utf8")).filter((s) => !s.startsWith("./"));
+      // Reduced to the declared form: `node:http` counts as `node:`, `@scope/pkg/sub.js` as `@scope/pkg/`.
+      found[part] = [...new Set(specifiers.map((s) => (s.startsWith("node:") ? "node:" : s.startsWith("@") ? `${s.split("/").slice(0, 2).join("/")}/` : s)))].sort();
+    }
+    expect(found).toEqual(declared);
   });
 
   it("are type-checked with the project (tsconfig.json includes them)", () => {

@@ -125,6 +125,8 @@ const ACCEPTED: Record<string, unknown> = {
         names: { "a.json#/$defs/a b": "ASpaceB", "a.json#": "Root" },
         lint: { $comment: "why", "unknown-format": "off", "unreachable-property": "warn" },
         methods: { $comment: "why", "tasks/get": { $comment: "why", result: "GetTaskResult" }, "tasks/list": { params: "ListParams", result: "ListTasksResult" } },
+        runtime: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"],
+        stubs: true,
       },
     ],
   },
@@ -164,6 +166,10 @@ const REJECTED: Record<string, unknown> = {
   "a mistyped methods field": { sets: [{ bundled: "ext-tasks-draft", methods: { "tasks/get": { results: "GetTaskResult" } } }] },
   "a methods result that is not an identifier": { sets: [{ bundled: "ext-tasks-draft", methods: { "tasks/get": { result: "Get Task" } } }] },
   "methods as a list": { sets: [{ bundled: "ext-tasks-draft", methods: ["tasks/get"] }] },
+  "an unknown runtime part": { sets: [{ bundled: "ext-tasks-draft", runtime: ["http-sever"] }] },
+  "runtime as a string": { sets: [{ bundled: "ext-tasks-draft", runtime: "stdio" }] },
+  "a runtime part listed twice": { sets: [{ bundled: "ext-tasks-draft", runtime: ["stdio", "stdio"] }] },
+  "stubs that is not a boolean": { sets: [{ bundled: "ext-tasks-draft", stubs: "no" }] },
 };
 
 /**

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
 import { typeCheckInMemory } from "../../support/typescript.js";
+import { PART_SPECS, RUNTIME_PARTS, type RuntimePart } from "../../../generator/emit/runtime-parts.js";
 
 /**
  * The design promises generated folders that compile under the strictest settings a user might
@@ -86,7 +87,21 @@ function foreignSpecifiers(set: GeneratedSet, fileName: string, contents: string
   });
 }
 
-const filesOf = (set: GeneratedSet) => new Map(set.files.map((f) => [f.name, f.contents]));
+/** A runtime part's file (written only when asked for; it may import what its spec declares). */
+const partOf = (fileName: string): RuntimePart | undefined => {
+  const name = fileName.replace(/\.ts$/, "");
+  return (RUNTIME_PARTS as readonly string[]).includes(name) ? (name as RuntimePart) : undefined;
+};
+
+/** The set's files without its runtime parts: what every set is, with or without parts. */
+const filesOf = (set: GeneratedSet) => new Map(set.files.filter((f) => !partOf(f.name)).map((f) => [f.name, f.contents]));
+
+/** Every file of the set, parts included. */
+const allFilesOf = (set: GeneratedSet) => new Map(set.files.map((f) => [f.name, f.contents]));
+
+/** A part's specifiers from outside the set that its spec declares (`node:` covers `node:http`). */
+const declaredOutside = (part: RuntimePart, specifier: string) =>
+  PART_SPECS[part].imports.some((allowed) => specifier === allowed || ((allowed.endsWith(":") || allowed.endsWith("/")) && specifier.startsWith(allowed)));
 
 let sets: readonly GeneratedSet[] = [];
 beforeAll(async () => {
@@ -106,12 +121,34 @@ describe("generated TypeScript", () => {
     expect(report).toEqual(Object.fromEntries(sets.map((s) => [s.name, []])));
   });
 
-  it("imports nothing from outside each set's own folder", () => {
+  it("imports nothing from outside each set's own folder (a runtime part: only what its spec declares)", () => {
     const report: Record<string, string[]> = {};
     for (const set of sets) {
-      for (const file of set.files) report[`${set.name}/${file.name}`] = foreignSpecifiers(set, file.name, file.contents);
+      for (const file of set.files) {
+        const part = partOf(file.name);
+        report[`${set.name}/${file.name}`] = foreignSpecifiers(set, file.name, file.contents).filter((s) => !part || !declaredOutside(part, s));
+      }
     }
     expect(report).toEqual(Object.fromEntries(Object.keys(report).map((k) => [k, []])));
+  });
+
+  it("the repository's sets carry runtime parts, so the checks above cover a set with and without them", () => {
+    const parts = Object.fromEntries(sets.map((s) => [s.name, s.files.map((f) => f.name).filter((n) => partOf(n)).sort()]));
+    expect(parts["ext-tasks-draft"]).toEqual(["http-client.ts", "http-server.ts", "sqlite-store.ts", "stdio.ts"]);
+    expect(parts["elicitation-codex"]).toEqual([]);
+  });
+
+  it("the parts that need only Node type-check with the set under Node's typings alone (no DOM library)", () => {
+    const set = sets.find((s) => s.name === "ext-tasks-draft")!;
+    const nodeOnly = (name: string) => {
+      const part = partOf(name);
+      return !part || PART_SPECS[part].imports.every((allowed) => allowed === "node:");
+    };
+    const files = new Map([...allFilesOf(set)].filter(([name]) => nodeOnly(name)));
+    expect([...files.keys()].filter((n) => partOf(n)).sort()).toEqual(["http-client.ts", "http-server.ts", "stdio.ts"]);
+    const options = { ...COMPILER_OPTIONS, types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] };
+    const diagnostics = typeCheckInMemory(files, options).map((d) => `${d.file ?? ""}:${d.line ?? ""} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.message, "\n")}`);
+    expect(diagnostics).toEqual([]);
   });
 });
 

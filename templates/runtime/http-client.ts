@@ -1,10 +1,10 @@
 /**
- * Transport adapter: a generated Tasks client (`generated/<set>/client.ts`) over MCP's Streamable
- * HTTP transport with plain `fetch`.
+ * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
+ * transport with plain `fetch`.
  *
- * Needs only the web platform: `fetch`, `Response` and `TextDecoder` (Node 18+, Deno, Bun,
- * browsers). It lives outside the generated folders because those compile without DOM or Node
- * typings.
+ * Needs no package, only the web platform: `fetch`, `Response` and `TextDecoder` (Node 20+, Deno,
+ * Bun, browsers), and their typings (`@types/node` or the DOM library), which is why a set gets
+ * this file only when its config asks for it (`"runtime": ["http-client"]`).
  *
  *   const http = streamableHttpTransport({ url: "https://example.com/mcp" });
  *   const tasks = createTasksClient(http);
@@ -88,7 +88,9 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
         ? await fromEventStream(response, request.id, deliver)
         : fromJson(await response.text(), request.id, deliver);
       if (answer === undefined) {
-        throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response to request ${JSON.stringify(request.id)}`);
+        throw new Error(
+          `${request.method}: HTTP ${response.status} without a JSON-RPC response to request ${JSON.stringify(request.id)}`,
+        );
       }
       return answer;
     },
@@ -117,7 +119,11 @@ function fromJson(text: string, id: string | number, deliver: (message: unknown)
 }
 
 /** Reads SSE events until the response to `id`; notifications before it are delivered. */
-async function fromEventStream(response: Response, id: string | number, deliver: (message: unknown) => void): Promise<unknown> {
+async function fromEventStream(
+  response: Response,
+  id: string | number,
+  deliver: (message: unknown) => void,
+): Promise<unknown> {
   if (!response.body) return undefined;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -1,0 +1,128 @@
+/**
+ * Runtime parts: transports, the HTTP handler and a durable store, written into a set's folder
+ * only when its config asks for them (`"runtime": [...]`). Each is a static module
+ * (templates/runtime/<part>.ts) that may import Node's built-in modules or its one third-party
+ * peer, which its file header names; without parts a set's folder imports nothing from outside
+ * itself and compiles with `types: []`.
+ */
+import { GeneratorError, type SourceLocation } from "../diagnostics.js";
+import { appendPointer } from "../load/json-pointer.js";
+import { nearest } from "../config/suggest.js";
+import type { StaticModuleName } from "./templates.js";
+
+export const RUNTIME_PARTS = ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"] as const;
+export type RuntimePart = (typeof RUNTIME_PARTS)[number];
+
+/** What of the set's stubs a part builds on. */
+type PartNeed = "client" | "server" | "extension-server";
+
+interface PartSpec {
+  readonly needs: PartNeed;
+  /** The static modules it adds, itself first. */
+  readonly modules: readonly StaticModuleName[];
+  /** The header line naming what it needs from outside the set. */
+  readonly needsLine: string;
+  /** What its file may import from outside the set: module specifiers or their prefixes (`node:`). */
+  readonly imports: readonly string[];
+  /** What it is, for messages and help. */
+  readonly summary: string;
+}
+
+const NODE = "Node.js 20+ and its typings (@types/node); no package";
+
+export const PART_SPECS: Readonly<Record<RuntimePart, PartSpec>> = {
+  "http-client": {
+    needs: "client",
+    modules: ["http-client"],
+    needsLine: "the Fetch API and its typings (@types/node or the DOM library); no package",
+    imports: [],
+    summary: "the Tasks client over Streamable HTTP with fetch",
+  },
+  "http-server": {
+    needs: "extension-server",
+    modules: ["http-server", "mcp-router"],
+    needsLine: NODE,
+    imports: ["node:"],
+    summary: "an HTTP handler (node:http and Fetch shapes) for the stateless 2026-07-28 revision",
+  },
+  stdio: {
+    needs: "server",
+    modules: ["stdio", "mcp-router"],
+    needsLine: NODE,
+    imports: ["node:"],
+    summary: "stdio transport: a client that spawns the server, and the server loop",
+  },
+  "sdk-client": {
+    needs: "client",
+    modules: ["sdk-client"],
+    needsLine: "peer @modelcontextprotocol/sdk ^1.24 (install it in your project)",
+    imports: ["@modelcontextprotocol/sdk/"],
+    summary: "the Tasks client over a connected @modelcontextprotocol/sdk Client",
+  },
+  "sqlite-store": {
+    needs: "server",
+    modules: ["sqlite-store"],
+    needsLine: "peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)",
+    imports: ["node:", "better-sqlite3"],
+    summary: "a durable TaskStore on SQLite",
+  },
+};
+
+/** What is wrong with entry `i` of a list of parts as written (unknown, with the nearest name; listed twice), or undefined. */
+export function partEntryProblem(parts: readonly string[], i: number): string | undefined {
+  const part = parts[i]!;
+  if (!(RUNTIME_PARTS as readonly string[]).includes(part)) {
+    const guess = nearest(part, RUNTIME_PARTS);
+    return `unknown runtime part "${part}"; ${guess ? `did you mean "${guess}"?` : `the parts are ${RUNTIME_PARTS.join(", ")}`}`;
+  }
+  return parts.indexOf(part) === i ? undefined : `"${part}" is listed twice`;
+}
+
+/** The header line of a part's own file; undefined for the helper modules parts share. */
+export function partNeedsLine(module: StaticModuleName): string | undefined {
+  return (RUNTIME_PARTS as readonly string[]).includes(module) ? PART_SPECS[module as RuntimePart].needsLine : undefined;
+}
+
+/** Where a set asked for its parts: the config's array, or the `--runtime` flag. */
+export type PartsOrigin = SourceLocation | { readonly flag: string };
+
+/** What the set's stubs offer the parts. */
+export interface StubsOffered {
+  readonly client: boolean;
+  readonly server: boolean;
+  /** The server speaks the Tasks extension (the stateless revision). */
+  readonly extension: boolean;
+  /** The set said `"stubs": false`. */
+  readonly stubsOff: boolean;
+}
+
+/**
+ * The static modules the asked-for parts add, in order, each once; a part the set cannot use is a
+ * config error at the entry that asks for it.
+ */
+export function partModules(parts: readonly RuntimePart[], offered: StubsOffered, origin: PartsOrigin | undefined): StaticModuleName[] {
+  const modules: StaticModuleName[] = [];
+  parts.forEach((part, i) => {
+    const missing = missingNeed(PART_SPECS[part].needs, offered);
+    if (missing) throw partError(origin, i, part, missing);
+    modules.push(...PART_SPECS[part].modules);
+  });
+  return [...new Set(modules)];
+}
+
+function missingNeed(need: PartNeed, offered: StubsOffered): string | undefined {
+  const what = need === "client" ? "a Tasks client" : need === "server" ? "a Tasks server" : "a Tasks server of the extension (stateless) revision";
+  if (offered.stubsOff) return `needs ${what}, but the set says "stubs": false`;
+  if (need === "client" && !offered.client) return `needs ${what}, and this set's schemas define no task methods for one`;
+  if (need !== "client" && !offered.server) return `needs ${what}, and this set's schemas define no task methods for one`;
+  if (need === "extension-server" && !offered.extension) {
+    return `needs ${what}; this set's server is the 2025-11-25 kind (sessions): mount it inside the MCP SDK instead (README, "Runtime parts")`;
+  }
+  return undefined;
+}
+
+function partError(origin: PartsOrigin | undefined, index: number, part: RuntimePart, detail: string): GeneratorError {
+  if (!origin) return new GeneratorError(undefined, `runtime part "${part}" ${detail}`, "config");
+  if ("flag" in origin) return new GeneratorError(undefined, `${origin.flag}: "${part}" ${detail}`, "config");
+  return new GeneratorError({ file: origin.file, pointer: appendPointer(origin.pointer, index) }, `"${part}" ${detail}`, "config");
+}

@@ -1,0 +1,360 @@
+/**
+ * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
+ * revision 2026-07-28 with the Tasks extension, around the set's Tasks server (`server.ts`). One
+ * POST carries one JSON-RPC message and gets one JSON answer; there is no session and no GET
+ * stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET stream) mount the
+ * generated server inside the MCP SDK instead (README, "Runtime parts").
+ *
+ * Two shapes over one core:
+ * - `nodeHttpHandler(options)`: `(req, res) => void` for `node:http` (`http.createServer(handler)`);
+ * - `fetchHttpHandler(options)`: `(request: Request) => Promise<Response>` for Fetch API hosts.
+ *
+ * What the handler does before a message reaches the application: the endpoint path (404) and
+ * method (405); `Origin` against an allow-list (403; the transport's defence against DNS
+ * rebinding); a body size limit (413); JSON and the JSON-RPC envelope (400); the stateless
+ * envelope: `MCP-Protocol-Version` header equal to `_meta`'s protocol version, client
+ * capabilities in `_meta`, `Mcp-Method` equal to the method and `Mcp-Name` equal to
+ * `params.name` (`params.uri` for `resources/read`) (-32020). Then `tasks/*` goes to the Tasks
+ * server, `server/discover` gets a default answer unless the application has its own, and every
+ * other method to the application's handler in `methods` (-32601 without one). Results without a
+ * `resultType` get `"complete"`.
+ *
+ * Needs Node's typings (`node:http`, `node:crypto`, and the global `Request`/`Response` the Fetch
+ * shape uses), no package: a set gets this file only when its config asks for it
+ * (`"runtime": ["http-server"]`).
+ */
+import { createHash } from "node:crypto";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { isObject, ownValue, type JsonObject } from "./runtime.js";
+import {
+  headerValue,
+  JSON_RPC_ERROR_CODES,
+  readEnvelope,
+  type AbortSignalLike,
+  type HeaderValue,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type RequestContext,
+} from "./server-core.js";
+import { TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { createRouter, type RouterOptions } from "./mcp-router.js";
+
+/** The protocol revision this handler speaks. */
+export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
+
+/** The -32022 error for a protocol revision the server does not speak. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** Default body size limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+type RequestHeaders = { readonly [name: string]: HeaderValue };
+
+export interface McpHttpOptions extends RouterOptions {
+  /** The endpoint path; other paths answer 404. Default "/mcp". */
+  readonly path?: string;
+  /**
+   * Origins (`scheme://host[:port]`, exactly as browsers send them) allowed to call the endpoint,
+   * or a test for one. A request without `Origin` (not from a browser) is always let through.
+   * Default: `http(s)://localhost`, `127.0.0.1` and `[::1]` on any port, for a local server.
+   */
+  readonly allowedOrigins?: readonly string[] | ((origin: string) => boolean);
+  /** Largest request body in bytes; a larger one answers 413. Default DEFAULT_MAX_BODY_BYTES. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Who is asking, from the request headers (tasks are visible to their owner only): the
+   * application's authentication decides. Default: the SHA-256 of the `Authorization` header when
+   * sent, else "anonymous" (everyone without one shares the tasks).
+   */
+  readonly owner?: (headers: RequestHeaders) => string | Promise<string>;
+  /** `_meta["io.modelcontextprotocol/serverInfo"]` of the default `server/discover` answer. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Capabilities the default `server/discover` answer declares, besides `tools` (declared when
+   * `methods` has `tools/list`) and the Tasks extension (always).
+   */
+  readonly capabilities?: JsonObject;
+}
+
+/** One HTTP request, as the core reads it from either shape. */
+export interface HttpRequestParts {
+  readonly method: string;
+  /** The request target's path (no query). */
+  readonly path: string;
+  readonly headers: RequestHeaders;
+  /** The body as text, or "too-large" once more than `limit` bytes arrived (reading stops then). */
+  readBody(limit: number): Promise<string | "too-large">;
+  /** Fires when the client goes away. */
+  readonly signal?: AbortSignalLike;
+}
+
+/** One HTTP answer: status, headers, and a body (absent for 202, 404, 405, 413). */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: { readonly [name: string]: string };
+  readonly body?: string;
+}
+
+/** The core both shapes share: one request in, one answer out; never throws. */
+export type McpHttpCore = (request: HttpRequestParts) => Promise<HttpAnswer>;
+
+/** The handler for `node:http`: `http.createServer(nodeHttpHandler({ tasks, methods }))`. */
+export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const core = createMcpHttpCore(options);
+  return (req, res) => {
+    const controller = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+    });
+    const parts: HttpRequestParts = {
+      method: req.method ?? "GET",
+      path: pathOf(req.url ?? "/"),
+      headers: req.headers as IncomingHttpHeaders & RequestHeaders,
+      readBody: (limit) => readNodeBody(req, limit),
+      signal: controller.signal,
+    };
+    void core(parts).then((answer) => {
+      if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
+      const headers =
+        answer.body === undefined
+          ? answer.headers
+          : { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) };
+      res.writeHead(answer.status, headers).end(answer.body);
+    });
+  };
+}
+
+/** The handler for Fetch API hosts: `(request: Request) => Promise<Response>`. */
+export function fetchHttpHandler(options: McpHttpOptions): (request: Request) => Promise<Response> {
+  const core = createMcpHttpCore(options);
+  return async (request) => {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const answer = await core({
+      method: request.method,
+      path: pathOf(request.url),
+      headers,
+      readBody: (limit) => readFetchBody(request, limit),
+      signal: request.signal,
+    });
+    return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
+  };
+}
+
+/** The core: the checks above, then the router. */
+export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
+  const endpoint = options.path ?? "/mcp";
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const originAllowed = originTest(options.allowedOrigins);
+  const ownerOf = options.owner ?? defaultOwner;
+  const report = options.onError ?? (() => {});
+  const methods = { "server/discover": () => discover(options), ...options.methods };
+  const route = createRouter({ ...options, methods: completeResults(methods) });
+
+  return async (request) => {
+    try {
+      if (request.path !== endpoint) return { status: 404, headers: {} };
+      if (request.method !== "POST") return { status: 405, headers: { allow: "POST" } };
+      const origin = headerValue(request.headers, "origin");
+      if (origin !== undefined && !originAllowed(origin)) {
+        return failure(
+          403,
+          null,
+          JSON_RPC_ERROR_CODES.InvalidRequest,
+          "Forbidden: this Origin may not call the endpoint",
+        );
+      }
+      const declared = Number(headerValue(request.headers, "content-length"));
+      if (declared > maxBodyBytes) return { status: 413, headers: { connection: "close" } };
+      const text = await request.readBody(maxBodyBytes);
+      if (text === "too-large") return { status: 413, headers: { connection: "close" } };
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return failure(400, null, JSON_RPC_ERROR_CODES.ParseError, "Parse error: the body is not JSON");
+      }
+      if (Array.isArray(body))
+        return failure(
+          400,
+          null,
+          JSON_RPC_ERROR_CODES.InvalidRequest,
+          "Invalid request: one JSON-RPC message per POST",
+        );
+      const envelope = readEnvelope(body);
+      if (envelope.kind === "invalid")
+        return failure(400, envelope.id, JSON_RPC_ERROR_CODES.InvalidRequest, `Invalid request: ${envelope.reason}`);
+      const transport = {
+        owner: await ownerOf(request.headers),
+        headers: request.headers,
+        ...(request.signal ? { signal: request.signal } : {}),
+      };
+      if (envelope.kind === "notification") {
+        await route(body, transport);
+        return { status: 202, headers: {} };
+      }
+      const rejected = checkEnvelope(envelope.method, envelope.params, request.headers);
+      if (rejected)
+        return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
+      const answer = (await route(body, transport))!;
+      return json("error" in answer ? httpStatus(answer.error.code) : 200, answer);
+    } catch (error) {
+      // Only a failing `owner` or body read gets here: the router answers every other failure itself.
+      report(error);
+      return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
+    }
+  };
+}
+
+/**
+ * The stateless envelope rules: the protocol version in the header and in `_meta`, the client
+ * capabilities in `_meta`, and the routing headers. Task methods check their own `Mcp-Name`
+ * against `params.taskId` in the Tasks server.
+ */
+function checkEnvelope(method: string, params: unknown, headers: RequestHeaders): JsonRpcErrorObject | undefined {
+  const mismatch = TASKS_EXTENSION_ERROR_CODES.HeaderMismatch;
+  const version = headerValue(headers, "mcp-protocol-version");
+  if (version === undefined) return { code: mismatch, message: "Missing MCP-Protocol-Version header" };
+  if (version !== STATELESS_PROTOCOL_VERSION) {
+    return {
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: `Unsupported protocol version: ${version.slice(0, 40)}`,
+      data: { requested: version, supported: [STATELESS_PROTOCOL_VERSION] },
+    };
+  }
+  const mcpMethod = headerValue(headers, "mcp-method");
+  if (mcpMethod !== method) {
+    return {
+      code: mismatch,
+      message:
+        mcpMethod === undefined ? "Missing Mcp-Method header" : "Mcp-Method header does not match the request method",
+    };
+  }
+  if (!isObject(params))
+    return {
+      code: JSON_RPC_ERROR_CODES.InvalidParams,
+      message: "Invalid params: every request carries params with _meta",
+    };
+  const named = NAMED_BY[method];
+  if (named !== undefined) {
+    const name = headerValue(headers, "mcp-name");
+    if (name === undefined)
+      return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
+    if (name !== ownValue(params, named))
+      return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
+  }
+  const meta = ownValue(params, "_meta");
+  if (!isObject(meta))
+    return { code: JSON_RPC_ERROR_CODES.InvalidParams, message: "Invalid params: every request carries _meta" };
+  if (ownValue(meta, "io.modelcontextprotocol/protocolVersion") !== version) {
+    return { code: mismatch, message: "MCP-Protocol-Version header does not match _meta protocolVersion" };
+  }
+  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+    return {
+      code: JSON_RPC_ERROR_CODES.InvalidParams,
+      message: "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities",
+    };
+  }
+  return undefined;
+}
+
+/** The params member `Mcp-Name` carries, by method (task methods: the Tasks server checks `taskId`). */
+const NAMED_BY: { readonly [method: string]: string } = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/** The default `server/discover` answer: this revision, tools when listed, the Tasks extension. */
+function discover(options: McpHttpOptions): JsonObject {
+  const extensions = isObject(options.capabilities?.extensions) ? options.capabilities.extensions : {};
+  return {
+    supportedVersions: [STATELESS_PROTOCOL_VERSION],
+    capabilities: {
+      ...(options.methods?.["tools/list"] ? { tools: {} } : {}),
+      ...options.capabilities,
+      extensions: { ...extensions, [TASKS_EXTENSION]: {} },
+    },
+    ttlMs: 0,
+    cacheScope: "public",
+    ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
+  };
+}
+
+/** Each handler's result with `resultType: "complete"` unless it says otherwise (a created task says "task"). */
+function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNullable<RouterOptions["methods"]> {
+  return Object.fromEntries(
+    Object.entries(methods).map(([method, handler]) => [
+      method,
+      async (params: JsonObject, context: RequestContext) => {
+        const result = await handler(params, context);
+        return "resultType" in result ? result : { resultType: "complete", ...result };
+      },
+    ]),
+  );
+}
+
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+export function httpStatus(code: number): number {
+  if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
+  if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  return 400;
+}
+
+function json(status: number, body: JsonRpcResponse): HttpAnswer {
+  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+}
+
+function failure(status: number, id: JsonRpcId | null, code: number, message: string, data?: unknown): HttpAnswer {
+  return json(status, { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
+}
+
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+function originTest(allowed: McpHttpOptions["allowedOrigins"]): (origin: string) => boolean {
+  if (typeof allowed === "function") return allowed;
+  if (allowed) return (origin) => allowed.includes(origin);
+  return (origin) => LOCAL_ORIGIN.test(origin);
+}
+
+/** The default owner: a bearer of the same credentials is the same owner (hashed: the secret is not kept). */
+function defaultOwner(headers: RequestHeaders): string {
+  const authorization = headerValue(headers, "authorization");
+  return authorization ? `auth:${createHash("sha256").update(authorization).digest("hex")}` : "anonymous";
+}
+
+function pathOf(target: string): string {
+  return new URL(target, "http://localhost").pathname;
+}
+
+async function readNodeBody(req: IncomingMessage, limit: number): Promise<string | "too-large"> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return "too-large";
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readFetchBody(request: Request, limit: number): Promise<string | "too-large"> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return "too-large";
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
