@@ -126,3 +126,8 @@ function partError(origin: PartsOrigin | undefined, index: number, part: Runtime
   if ("flag" in origin) return new GeneratorError(undefined, `${origin.flag}: "${part}" ${detail}`, "config");
   return new GeneratorError({ file: origin.file, pointer: appendPointer(origin.pointer, index) }, `"${part}" ${detail}`, "config");
 }
+
+/** The file names of every module a runtime part may add (`http-server.ts`, `mcp-router.ts`, ...). */
+export const RUNTIME_PART_FILES: ReadonlySet<string> = new Set(
+  RUNTIME_PARTS.flatMap((part) => PART_SPECS[part].modules.map((module) => `${module}.ts`)),
+);
