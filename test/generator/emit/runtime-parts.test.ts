@@ -141,6 +141,7 @@ describe("the runtime option as written", () => {
     expect(Object.fromEntries(config.sets.map((s) => [s.name, s.runtime]))).toEqual({
       "tasks-2025-11-25": ["sqlite-store"],
       "ext-tasks-draft": ["http-server", "sqlite-store"],
+      "ext-tasks-2026-05-22": ["http-server", "sqlite-store"],
       "elicitation-codex": undefined,
     });
     expect(verdict(config.sets[1]!)).toBe("accepted");
