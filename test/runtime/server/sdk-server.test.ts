@@ -10,10 +10,13 @@ import {
   TaskStatusNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ts from "typescript";
 import { afterEach, describe, expect, it } from "vitest";
+import { projectRoot } from "../../support/paths.js";
+import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { mountTasksServer, sdkTaskStore } from "../../../generated/tasks-2025-11-25/sdk-server.js";
 import { SqliteTaskStore } from "../../../generated/tasks-2025-11-25/sqlite-store.js";
 import {
@@ -237,4 +240,22 @@ describe("sdkTaskStore: a generated store behind the SDK's own task handling", (
     expect(await bridge.getTask(taskId)).toMatchObject({ taskId, status: "completed", ttl: 60_000 });
     expect(await bridge.getTaskResult(taskId)).toEqual(text(`done ${taskId}`));
   });
+});
+
+describe("README's SDK blocks (Runtime parts › 2025-11-25 servers: inside the MCP SDK)", () => {
+  it("type-check as written, under strict NodeNext settings, against the generated set and the real SDK", () => {
+    const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
+    const blocks = [...readme.matchAll(/```ts\n(\/\/ sdk-[a-z]+\.ts)\n([\s\S]*?)```/g)].map((m) => [m[1]!.slice(3), m[2]!] as const);
+    expect(blocks.map(([name]) => name)).toEqual(["sdk-mounted.ts", "sdk-store.ts"]);
+    const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-readme-sdk-"));
+    closers.push(async () => rmSync(work, { recursive: true, force: true }));
+    writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
+    symlinkSync(join(projectRoot, "node_modules"), join(work, "node_modules"), "dir");
+    cpSync(join(projectRoot, "generated", "tasks-2025-11-25"), join(work, "generated", "mcp-tasks", "tasks-2025-11-25"), { recursive: true });
+    for (const [name, code] of blocks) writeFileSync(join(work, name), code);
+    const options = { ...STRICT_COMPILER_OPTIONS, types: ["node"], noEmit: true, skipLibCheck: true };
+    const program = ts.createProgram(blocks.map(([name]) => join(work, name)), options);
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.slice(work.length + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
