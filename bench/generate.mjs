@@ -121,7 +121,12 @@ for (const t of measured.slice(0, -1)) {
 }
 console.log(`| ${jsts.name} (types only, always from scratch) | ${jsts.output.files} files (${jsts.output.names.join(", ")}), ${kb(jsts.output.bytes)} | ${ms(jsts.median)} | ${ms(jsts.min)} | ${ms(jsts.p90)} |`);
 console.log("");
+// The goals: from scratch (every artifact, formatted) within 2× of jsts's types alone; with the output
+// present (the build step and CI's --check) faster than jsts.
 for (const t of measured.slice(0, -1)) {
   const r = jsts.median / t.median;
-  console.log(`${t.label}: jsts median / ours = ${r.toFixed(2)}× ${r >= 1 ? "(goal met: faster than jsts types alone)" : "(goal NOT met: slower than jsts types alone)"}`);
+  const fromScratch = t.label.includes("from scratch");
+  const met = fromScratch ? r >= 0.5 : r >= 1;
+  const goal = fromScratch ? "within 2× of jsts types alone" : "faster than jsts types alone";
+  console.log(`${t.label}: jsts median / ours = ${r.toFixed(2)}× (ours takes ${(1 / r).toFixed(2)}× jsts's time; goal ${met ? "met" : "NOT met"}: ${goal})`);
 }

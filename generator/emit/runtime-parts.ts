@@ -10,11 +10,11 @@ import { appendPointer } from "../load/json-pointer.js";
 import { nearest } from "../config/suggest.js";
 import type { StaticModuleName } from "./templates.js";
 
-export const RUNTIME_PARTS = ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"] as const;
+export const RUNTIME_PARTS = ["http-client", "http-server", "stdio", "sdk-client", "sdk-server", "sqlite-store"] as const;
 export type RuntimePart = (typeof RUNTIME_PARTS)[number];
 
 /** What of the set's stubs a part builds on. */
-type PartNeed = "client" | "server" | "extension-server";
+type PartNeed = "client" | "server" | "extension-server" | "session-server";
 
 interface PartSpec {
   readonly needs: PartNeed;
@@ -58,6 +58,13 @@ export const PART_SPECS: Readonly<Record<RuntimePart, PartSpec>> = {
     needsLine: "peer @modelcontextprotocol/sdk ^1.24 (install it in your project)",
     imports: ["@modelcontextprotocol/sdk/"],
     summary: "the Tasks client over a connected @modelcontextprotocol/sdk Client",
+  },
+  "sdk-server": {
+    needs: "session-server",
+    modules: ["sdk-server"],
+    needsLine: "peer @modelcontextprotocol/sdk ^1.24 (install it in your project)",
+    imports: ["@modelcontextprotocol/sdk/"],
+    summary: "the 2025-11-25 Tasks server mounted in an @modelcontextprotocol/sdk Server, and the SDK's TaskStore over the set's stores",
   },
   "sqlite-store": {
     needs: "server",
@@ -111,12 +118,22 @@ export function partModules(parts: readonly RuntimePart[], offered: StubsOffered
 }
 
 function missingNeed(need: PartNeed, offered: StubsOffered): string | undefined {
-  const what = need === "client" ? "a Tasks client" : need === "server" ? "a Tasks server" : "a Tasks server of the extension (stateless) revision";
+  const what =
+    need === "client"
+      ? "a Tasks client"
+      : need === "server"
+        ? "a Tasks server"
+        : need === "extension-server"
+          ? "a Tasks server of the extension (stateless) revision"
+          : "a Tasks server of the 2025-11-25 kind (the revision the SDK speaks)";
   if (offered.stubsOff) return `needs ${what}, but the set says "stubs": false`;
   if (need === "client" && !offered.client) return `needs ${what}, and this set's schemas define no task methods for one`;
   if (need !== "client" && !offered.server) return `needs ${what}, and this set's schemas define no task methods for one`;
   if (need === "extension-server" && !offered.extension) {
     return `needs ${what}; this set's server is the 2025-11-25 kind (sessions): mount it inside the MCP SDK instead (README, "Runtime parts")`;
+  }
+  if (need === "session-server" && offered.extension) {
+    return `needs ${what}; this set's server is the extension's (stateless): serve it with "http-server" or "stdio" instead`;
   }
   return undefined;
 }

@@ -110,6 +110,7 @@ export const STATIC_MODULES = [
   "mcp-router",
   "stdio",
   "sdk-client",
+  "sdk-server",
   "sqlite-store",
 ] as const;
 export type StaticModuleName = (typeof STATIC_MODULES)[number];

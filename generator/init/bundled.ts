@@ -39,7 +39,7 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
       "The Tasks protocol of MCP 2025-11-25 (tasks/get, tasks/result, tasks/cancel, tasks/list; task-augmented requests): types, validators, status helpers, client and server. Its remote $refs into the MCP core schema resolve to a bundled copy of the definitions they need.",
     schemas: ["schemas/tasks-2025-11-25.schema.json"],
     remotes: { [CORE_2025_11_25_URL]: "schemas/mcp-core-2025-11-25.schema.json" },
-    parts: ["http-client", "stdio", "sdk-client", "sqlite-store"],
+    parts: ["http-client", "stdio", "sdk-client", "sdk-server", "sqlite-store"],
   },
   "ext-tasks-draft": {
     description:

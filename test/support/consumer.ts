@@ -222,3 +222,90 @@ export function runnerScript(module: string, { commonJs = false }: { commonJs?: 
 console.log(JSON.stringify(await run()));
 `;
 }
+
+/**
+ * A program built only from a set's generated code and its runtime parts (http-server, http-client,
+ * stdio, sqlite-store), as a project would write it; one file, the mode its first argument names:
+ *
+ * - `http-server DB`: an HTTP MCP server on 127.0.0.1 (a free port, printed as `listening PORT`) whose
+ *   one tool runs as a task kept in the SQLite file DB;
+ * - `http-client URL`: calls the tool over HTTP, waits for the task, prints `{ status, result }`;
+ * - `stdio-server` / `stdio-client`: the same over stdio, the client spawning the server (this file);
+ * - `restart-write DB` / `restart-read DB ID`: a task completed in one process is read back by the next.
+ *
+ * `set` is the import path of the ext-tasks-draft folder, with its module extension (`.js` or `.mjs`).
+ */
+export function runtimeApp(set: string, extension: ".js" | ".mjs"): string {
+  const from = (module: string) => `"${set}/${module}${extension}"`;
+  return `import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
+import { nodeHttpHandler } from ${from("http-server")};
+import { streamableHttpTransport } from ${from("http-client")};
+import { serveStdio, stdioClientTransport } from ${from("stdio")};
+import type { MethodHandler } from ${from("mcp-router")};
+import { SqliteTaskStore } from ${from("sqlite-store")};
+import { createTasksClient, createTasksServer, hasTasksExtension, type StoredTask, type TasksServer } from ${from("index")};
+
+const VERSION = "2026-07-28";
+const text = (value: string) => ({ content: [{ type: "text", text: value }] });
+
+/** The one tool, "convert": a task that completes a moment later. */
+function methods(tasks: TasksServer): { [method: string]: MethodHandler } {
+  return {
+    "tools/call": async (params, context) => {
+      const file = String((params.arguments as { file?: unknown } | undefined)?.file);
+      if (!hasTasksExtension(context)) return text(\`converted \${file} at once\`);
+      const task = await tasks.createTask(context);
+      setTimeout(() => void task.complete(text(\`converted \${file}\`)), 30);
+      return task.createResult;
+    },
+  };
+}
+
+async function callConvert(client: ReturnType<typeof createTasksClient>): Promise<void> {
+  let created = "none";
+  const result = await client.callTool({ name: "convert", arguments: { file: "report.pdf" } }, { onTaskCreated: (task) => (created = task.status) });
+  console.log(JSON.stringify({ created, result }));
+}
+
+const [mode, arg, arg2] = process.argv.slice(2);
+if (mode === "http-server") {
+  const tasks = createTasksServer({ store: new SqliteTaskStore<StoredTask>(String(arg)) });
+  const server = createServer(nodeHttpHandler({ tasks, serverInfo: { name: "e2e", version: "1.0.0" }, methods: methods(tasks) }));
+  server.listen(0, "127.0.0.1", () => console.log(\`listening \${(server.address() as { port: number }).port}\`));
+} else if (mode === "http-client") {
+  const client = createTasksClient({
+    ...streamableHttpTransport({ url: String(arg), protocolVersion: VERSION }),
+    meta: { "io.modelcontextprotocol/protocolVersion": VERSION },
+    minPollMs: 10,
+  });
+  await callConvert(client);
+  client.close();
+} else if (mode === "stdio-server") {
+  const tasks = createTasksServer();
+  await serveStdio({ tasks, owner: "local", methods: methods(tasks) }).done;
+  tasks.close();
+} else if (mode === "stdio-client") {
+  const transport = stdioClientTransport({ command: process.execPath, args: [fileURLToPath(import.meta.url), "stdio-server"] });
+  const client = createTasksClient({ ...transport, minPollMs: 10 });
+  await callConvert(client);
+  client.close();
+  await transport.close();
+} else if (mode === "restart-write") {
+  const store = new SqliteTaskStore<StoredTask>(String(arg));
+  const tasks = createTasksServer({ store });
+  const task = await tasks.createTask({ owner: "alice" });
+  await task.complete(text("kept"));
+  console.log(JSON.stringify({ taskId: task.taskId }));
+  tasks.close();
+  store.close();
+} else if (mode === "restart-read") {
+  const tasks = createTasksServer({ store: new SqliteTaskStore<StoredTask>(String(arg)) });
+  const meta = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+  const response = await tasks.handle({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: String(arg2), _meta: meta } }, { owner: "alice" });
+  const task = response && "result" in response ? (response.result as { status?: unknown; result?: unknown }) : response;
+  console.log(JSON.stringify(task && "status" in task ? { status: task.status, result: task.result } : task));
+  tasks.close();
+}
+`;
+}

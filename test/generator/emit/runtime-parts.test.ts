@@ -68,9 +68,15 @@ describe("which sets take which parts", () => {
 });
 
 describe("what a part's file is", () => {
+  const needsOf = (files: Map<string, string>, part: string) => /^\/\/ Needs: (.*)$/m.exec(files.get(`${part}.ts`)!)?.[1];
+
   it("each part's header names what it needs: the peer and its range, or Node's typings", async () => {
-    const files = (await generateBundled({ bundled: "ext-tasks-draft", runtime: [...RUNTIME_PARTS] })) as Map<string, string>;
-    const needs = Object.fromEntries(RUNTIME_PARTS.map((part) => [part, /^\/\/ Needs: (.*)$/m.exec(files.get(`${part}.ts`)!)?.[1]]));
+    // sdk-server takes the 2025-11-25 kind of server; every other part goes into the extension's set.
+    const files = (await generateBundled({ bundled: "ext-tasks-draft", runtime: RUNTIME_PARTS.filter((p) => p !== "sdk-server") })) as Map<string, string>;
+    const v2025 = (await generateBundled({ bundled: "tasks-2025-11-25", runtime: ["sdk-server"] })) as Map<string, string>;
+    files.set("sdk-server.ts", v2025.get("sdk-server.ts")!);
+    expect(needsOf(v2025, "sdk-server")).toContain("@modelcontextprotocol/sdk ^1.24");
+    const needs = Object.fromEntries(RUNTIME_PARTS.map((part) => [part, needsOf(files, part)]));
     expect(needs).toEqual(Object.fromEntries(RUNTIME_PARTS.map((part) => [part, PART_SPECS[part].needsLine])));
     expect(needs["sqlite-store"]).toContain("better-sqlite3 ^12");
     expect(needs["sdk-client"]).toContain("@modelcontextprotocol/sdk ^1.24");
