@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from "node:util";
 import { displayPath, type ResolvedSet } from "../config/config.js";
 import { configFromFlags } from "../config/from-flags.js";
 import { GeneratorError } from "../diagnostics.js";
-import { generate } from "../generate.js";
+import { generate, lintSets } from "../generate.js";
 import { countBySeverity, strictly, userFindings } from "../lint/lint.js";
 import { compareSets, inspectTargets, refusalFor, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
@@ -24,6 +24,7 @@ const OPTIONS = {
   runtime: { type: "string", multiple: true },
   "no-stubs": { type: "boolean" },
   strict: { type: "boolean" },
+  verbose: { type: "boolean" },
   force: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -46,6 +47,8 @@ export function generateCommand(argv: readonly string[], streams: CommandStreams
     // Refuse a target in the way before spending time on generating (writeSets checks again when writing).
     refuseTargetsInTheWay(config.sets, values.check === true ? "check" : values.force === true ? "force" : "write");
     const result = await generate(config);
+    // What the normal run does quietly, said when asked: why a set gets no stubs (lint says it too).
+    if (values.verbose) for (const note of lintSets(config).notes) err.write(`note: set ${note.set}: ${note.message}\n`);
     // Bundled sets' findings are left to `mcp-tasks-gen lint` (rules set to "off" are gone already).
     const reported = userFindings(result.diagnostics, config.sets);
     const diagnostics = values.strict ? strictly(reported) : reported;

@@ -56,6 +56,8 @@ Options:
                     with --schema or init; in a config: "runtime" of the set
   --no-stubs        with --schema: types and validators only; in a config: "stubs": false
   --strict          lint warnings are errors: exit 2 and write nothing
+  --verbose         (generating) also say what happens quietly: why a set gets no
+                    client.ts or server.ts
   --force           (generating) delete what a user added to, or edited in, a generated
                     folder (one holding .mcp-tasks-gen.json) instead of refusing; it never
                     replaces another folder, nor a file in the place of a folder

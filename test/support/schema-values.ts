@@ -69,9 +69,27 @@ function mergeParts(parts: unknown[]): unknown {
   return parts[parts.length - 1];
 }
 
+/**
+ * Arbitraries already built, by schema object, place and depth: a schema reached along many paths
+ * (a content block under every message of a sampling request) is built once per depth, not once per
+ * path, which grew exponentially with the depth for the 2026-08-21 revision's core definitions.
+ */
+const built = new WeakMap<object, Map<string, fc.Arbitrary<unknown>>>();
+
 /** Mostly valid values of a schema (see the module comment). */
 export function validish(schema: Schema, place: Place, depth = 0): fc.Arbitrary<unknown> {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_DEPTH) return anyJson;
+  const byPlace = built.get(schema) ?? new Map<string, fc.Arbitrary<unknown>>();
+  built.set(schema, byPlace);
+  const key = `${place.baseUri} ${depth}`;
+  const known = byPlace.get(key);
+  if (known) return known;
+  const arbitrary = buildValidish(schema, place, depth);
+  byPlace.set(key, arbitrary);
+  return arbitrary;
+}
+
+function buildValidish(schema: SchemaObject, place: Place, depth: number): fc.Arbitrary<unknown> {
   const parts: fc.Arbitrary<unknown>[] = [];
   const own = ownKeywords(schema, place, depth);
   if (own) parts.push(own);

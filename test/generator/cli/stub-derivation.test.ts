@@ -133,7 +133,7 @@ describe("the config's methods mapping", () => {
 });
 
 describe("a set without task methods", () => {
-  it("gets no stubs, quietly; lint says why", async () => {
+  it("gets no stubs, quietly; lint and --verbose say why", async () => {
     writeSchema((defs) => {
       for (const name of Object.keys(defs)) if (/^(Get|Cancel|Update)Task(Request|Result)$|^TaskStatusNotification$/.test(name)) delete defs[name];
     });
@@ -152,6 +152,12 @@ describe("a set without task methods", () => {
     );
     const json = JSON.parse((await runCli(["lint", "--json", "--config", configPath])).stdout) as { notes: unknown[] };
     expect(json.notes).toEqual([{ set: "tasks", message: expect.stringMatching(/^gets no client\.ts or server\.ts: the schema defines no task methods/) }]);
+
+    const verbose = await runCli(["--verbose", "--config", configPath]);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toBe(
+      "note: set tasks: gets no client.ts or server.ts: the schema defines no task methods (no JSON-RPC request whose `method` is a `tasks/` constant)\n",
+    );
   });
 
   it("lint stops at a set that defines task methods but cannot get stubs, as generating does", async () => {
