@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,6 +86,13 @@ describe("npm pack: the published package", () => {
   it("holds exactly LICENSE, README.md, CHANGELOG.md, package.json, config.schema.json, dist/, schemas/ and templates/ at the top", () => {
     const top = new Set(paths.map((p) => (p.includes("/") ? `${p.slice(0, p.indexOf("/"))}/` : p)));
     expect([...top].sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "config.schema.json", "dist/", "package.json", "schemas/", "templates/"]);
+  });
+
+  it("the build leaves the bin executable, so `npx mcp-tasks-gen` runs in this repository (the build recreates dist/)", () => {
+    const bin = join(projectRoot, packageJson.bin["mcp-tasks-gen"]!);
+    expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
+    const ran = spawnSync(bin, ["--version"], { encoding: "utf8" });
+    expect([ran.status, ran.stdout.trim()]).toEqual([0, packageJson.version]);
   });
 
   it("ships the built generator: for each generator source its .js and .d.ts, each template compiled, and nothing else under dist/", () => {
