@@ -74,9 +74,12 @@ export async function startExampleServer(options: StartOptions = {}): Promise<Ex
     tasks,
     close: () =>
       new Promise<void>((resolve) => {
+        // Ends open listen streams gracefully (their final response), then the connections once it is written.
         tasks.close();
-        http.closeAllConnections();
-        http.close(() => resolve());
+        setImmediate(() => {
+          http.closeAllConnections();
+          http.close(() => resolve());
+        });
       }),
   };
 }

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 728192e3d40341351fae01abcf43d5f827cb8198fa5165b9a4b2eff4eeab6d45 531ea312711af2461759396ab433b4a334ffad5e5badeab34ab6ffe2357ee0ad
+// Fingerprint: f00f65cca5b3593186f936d8a1051b5ab46ec9b71156c38a054e15f63dd8c2bd 13ab382903175777f83e106fcd720c5ea08b59e74ff8a4661a01ea51a0cb2d0b
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -24,6 +24,7 @@ import {
   DEFAULT_MIN_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   exchange,
+  host,
   InvalidResponseError,
   JsonRpcResponseError,
   objectOr,
@@ -36,12 +37,20 @@ import {
   type MethodSpec,
   type RpcErrorObject,
   type TasksClientHeaders,
+  type TasksClientListen,
   type TasksClientRequest,
   type TasksClientSend,
   type TasksClientSignal,
   type TasksClientSubscribe,
 } from "./client-core.js";
-import { TaskWait, type InputProfile, type TaskWaitProfile, type WaitClient, type WaitSnapshot } from "./task-wait.js";
+import {
+  TaskWait,
+  type InputProfile,
+  type StreamEnd,
+  type TaskWaitProfile,
+  type WaitClient,
+  type WaitSnapshot,
+} from "./task-wait.js";
 
 // ---------------------------------------------------------------------------------------------
 // What the set's client.ts binds
@@ -242,6 +251,12 @@ export interface ClientOptions {
   readonly send: TasksClientSend;
   /** How the client hears the peer's notifications (or call `handleNotification` yourself). */
   readonly onNotification?: TasksClientSubscribe;
+  /**
+   * Opens a `subscriptions/listen` stream (the `http-client` transport has one): where tasks are
+   * an extension and `server/discover` shows the server declaring it, `waitForTask` follows the
+   * task's status notifications there instead of polling, and polls while the stream is down.
+   */
+  readonly listen?: TasksClientListen;
   /** Validate results and notifications with the generated validators (default true). Params are always validated. */
   readonly validateResults?: boolean;
   /** Gives up on a request after this many milliseconds (default 60 000; 0 never gives up). */
@@ -373,6 +388,9 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #unsubscribe: (() => void) | undefined;
   readonly #waitProfile: TaskWaitProfile<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
   readonly #waitClient: WaitClient<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
+  readonly #listen: TasksClientListen | undefined;
+  /** Whether the server takes listen requests: asked of `server/discover` once, false after a refusal. */
+  #listenOffered: Promise<boolean> | undefined;
   #nextId = 1;
   #closed = false;
 
@@ -386,6 +404,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#meta = options.meta;
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
+    this.#listen = options.listen;
     this.#waitProfile = waitProfile(profile);
     this.#waitClient = this.#makeWaitClient();
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
@@ -578,10 +597,87 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
             },
           }
         : {}),
+      ...(this.#listen && this.#profile.extension && this.#profile.notification
+        ? {
+            openStream: (taskId: string, signal: TasksClientSignal, acknowledged: () => void) =>
+              this.#openStream(taskId, signal, acknowledged),
+          }
+        : {}),
       cancel: (taskId) => this.#cancelQuietly(taskId),
       report: (error) => this.#report(error),
       finished: (wait) => this.#waits.delete(wait),
     };
+  }
+
+  // --- task status streams (subscriptions/listen) ---
+
+  /**
+   * One listen stream for one task, as the wait's `openStream`: the messages of this subscription
+   * (its id in `_meta`) are read, the acknowledgement must agree to the task, and its status
+   * notifications go where every notification goes (`handleNotification`: listeners and waits).
+   */
+  async #openStream(taskId: string, signal: TasksClientSignal, acknowledged: () => void): Promise<StreamEnd> {
+    const listen = this.#listen!;
+    const extension = this.#profile.extension!;
+    if (this.#closed || !(await this.#offersListen())) return "unsupported";
+    if (signal.aborted) return "ended";
+    const params = this.#withExtension(extension, { notifications: { taskIds: [taskId] } });
+    const request: TasksClientRequest = { jsonrpc: "2.0", id: this.#nextId++, method: LISTEN_METHOD, params };
+    // The stream stops with the wait, or when the server does not agree to the task.
+    const stream = new host.AbortController();
+    const stop = () => stream.abort(abortReason(signal));
+    signal.addEventListener("abort", stop, { once: true });
+    let refused = false;
+    const onMessage = (message: unknown) => {
+      const read = listenMessage(message, request.id);
+      if (read.kind === "acknowledged") {
+        if (read.taskIds.includes(taskId)) acknowledged();
+        else {
+          refused = true;
+          stream.abort(new Error(`the server does not send notifications for task ${taskId}`));
+        }
+      } else if (read.kind === "notification") this.handleNotification(message);
+    };
+    try {
+      const response = await listen(request, routingHeaders([], LISTEN_METHOD, params), {
+        signal: stream.signal,
+        onMessage,
+      });
+      if (response === undefined) return "dropped";
+      readResult(response, request);
+      return "ended";
+    } catch (error) {
+      if (refused) return "unsupported";
+      if (signal.aborted) return "ended";
+      this.#report(error);
+      if (!(error instanceof JsonRpcResponseError)) return "dropped";
+      // The server answers listen requests with an error (-32601 where it has none): poll from now on.
+      this.#listenOffered = Promise.resolve(false);
+      return "unsupported";
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /**
+   * Whether the server may take listen requests: its `server/discover` capabilities declare the
+   * tasks extension, whose status notifications travel on `subscriptions/listen`. Asked once; a
+   * discovery lost to the transport is asked again by the next wait.
+   */
+  #offersListen(): Promise<boolean> {
+    const extension = this.#profile.extension!;
+    this.#listenOffered ??= this.#request(DISCOVER_METHOD, {}, {}).then(
+      (result) => {
+        const capabilities = objectOr(ownValue(result, "capabilities"));
+        return isObject(ownValue(objectOr(ownValue(capabilities, "extensions")), extension.id));
+      },
+      (error: unknown) => {
+        this.#report(error);
+        if (!(error instanceof JsonRpcResponseError)) this.#listenOffered = undefined;
+        return false;
+      },
+    );
+    return this.#listenOffered;
   }
 
   /**
@@ -846,6 +942,34 @@ function formProblem(forms: FormCheck, request: unknown, answer: unknown): Error
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/** The request that opens a notification stream, and its messages (subscriptions.mdx). */
+export const LISTEN_METHOD = "subscriptions/listen";
+const LISTEN_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+const DISCOVER_METHOD = "server/discover";
+
+/** What a message on a listen stream is to the subscription `id`: its acknowledgement (with the agreed task ids), a notification of it, or not its own. */
+export function listenMessage(
+  message: unknown,
+  id: string | number,
+):
+  | { readonly kind: "acknowledged"; readonly taskIds: readonly unknown[] }
+  | { readonly kind: "notification" }
+  | { readonly kind: "other" } {
+  const params = isObject(message) ? ownValue(message, "params") : undefined;
+  const meta = isObject(params) ? ownValue(params, "_meta") : undefined;
+  // Every message of a subscription carries its id; anything else (another subscription's) is not this one's.
+  if (
+    !isObject(meta) ||
+    ownValue(meta, SUBSCRIPTION_ID_META) !== id ||
+    ownValue(message as JsonObject, "id") !== undefined
+  )
+    return { kind: "other" };
+  if (ownValue(message as JsonObject, "method") !== LISTEN_ACKNOWLEDGED) return { kind: "notification" };
+  const taskIds = ownValue(objectOr(ownValue(params as JsonObject, "notifications")), "taskIds");
+  return { kind: "acknowledged", taskIds: Array.isArray(taskIds) ? taskIds : [] };
+}
 
 /** The request options of a call's options (its signal and timeout). */
 function pickRequestOptions(options: TasksClientRequestOptions): TasksClientRequestOptions {

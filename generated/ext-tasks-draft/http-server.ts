@@ -3,13 +3,15 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 4b92234f56cbe8fcd8320bc23207909b6b10f7a07619d42fd01463bc45e9bb64 1139c093beac13f8a6ae235c1c422e7ebe7e618f949e9cda47dce5d896db2930
+// Fingerprint: 844981eae306a78a48715515b0d7f9a51570adb3cb07afab6243b6ac7a7eb311 556ea4b2c67d57592f364d05f75628f321add689e0f91b6bb3b47680d36bf44b
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
  * revision 2026-07-28 with the Tasks extension, around the set's Tasks server (`server.ts`). One
- * POST carries one JSON-RPC message and gets one JSON answer; there is no session and no GET
- * stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET stream) mount the
+ * POST carries one JSON-RPC message and gets one JSON answer, except `subscriptions/listen`, whose
+ * answer is a long-lived SSE stream of task status notifications (acknowledgement first, each
+ * message carrying the subscription id, heartbeats, a graceful end at shutdown or a limit); there
+ * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET stream) mount the
  * generated server inside the MCP SDK instead (README, "Runtime parts").
  *
  * Two shapes over one core:
@@ -43,9 +45,11 @@ import {
   type JsonRpcId,
   type JsonRpcResponse,
   type RequestContext,
+  type TransportContext,
 } from "./server-core.js";
 import { TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
-import { createRouter, type RouterOptions } from "./mcp-router.js";
+import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
+import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "./server-engine.js";
 
 /** The protocol revision this handler speaks. */
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
@@ -82,6 +86,12 @@ export interface McpHttpOptions extends RouterOptions {
    * `methods` has `tools/list`) and the Tasks extension (always).
    */
   readonly capabilities?: JsonObject;
+  /** Listen streams: an SSE comment this often keeps idle connections open (ms). Default 15 000; 0 sends none. */
+  readonly heartbeatMs?: number;
+  /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
+  readonly maxStreamBufferBytes?: number;
+  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  readonly maxListenMs?: number;
 }
 
 /** One HTTP request, as the core reads it from either shape. */
@@ -96,11 +106,21 @@ export interface HttpRequestParts {
   readonly signal?: AbortSignalLike;
 }
 
-/** One HTTP answer: status, headers, and a body (absent for 202, 404, 405, 413). */
+/** One HTTP answer: status, headers, and a body (absent for 202, 404, 405, 413) or an SSE stream. */
 export interface HttpAnswer {
   readonly status: number;
   readonly headers: { readonly [name: string]: string };
   readonly body?: string;
+  /** A streamed answer (`text/event-stream`): called once the headers are sent, with the response to write to. */
+  readonly stream?: (channel: SseChannel) => void;
+}
+
+/** The open response of a streamed answer, as each shape provides it. */
+export interface SseChannel {
+  /** Writes SSE text; returns how many bytes the transport still holds for a slow client. */
+  write(text: string): number;
+  /** Ends the response. */
+  end(): void;
 }
 
 /** The core both shapes share: one request in, one answer out; never throws. */
@@ -123,6 +143,15 @@ export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage,
     };
     void core(parts).then((answer) => {
       if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
+      if (answer.stream) {
+        res.writeHead(answer.status, answer.headers);
+        res.flushHeaders();
+        answer.stream({
+          write: (text) => (res.write(text), res.writableLength),
+          end: () => res.end(),
+        });
+        return;
+      }
       const headers =
         answer.body === undefined
           ? answer.headers
@@ -140,13 +169,19 @@ export function fetchHttpHandler(options: McpHttpOptions): (request: Request) =>
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    // Aborted when the client goes away: the request's signal, or the consumer cancelling a stream.
+    const gone = new AbortController();
+    request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
     const answer = await core({
       method: request.method,
       path: pathOf(request.url),
       headers,
       readBody: (limit) => readFetchBody(request, limit),
-      signal: request.signal,
+      signal: gone.signal,
     });
+    if (answer.stream) {
+      return new Response(fetchEventStream(answer.stream, gone), { status: answer.status, headers: answer.headers });
+    }
     return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
   };
 }
@@ -206,6 +241,8 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       const rejected = checkEnvelope(envelope.method, envelope.params, request.headers);
       if (rejected)
         return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
+      const listen = listenerOf(options);
+      if (envelope.method === LISTEN_METHOD && listen) return await listenAnswer(listen, body, transport, options);
       const answer = (await route(body, transport))!;
       return json("error" in answer ? httpStatus(answer.error.code) : 200, answer);
     } catch (error) {
@@ -214,6 +251,116 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
     }
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// subscriptions/listen: one long-lived SSE response per subscription (subscriptions.mdx)
+
+/** The Tasks server's `listen`, unless the application answers `subscriptions/listen` itself. */
+function listenerOf(options: McpHttpOptions): NonNullable<TasksHandler["listen"]> | undefined {
+  if (options.methods && Object.hasOwn(options.methods, LISTEN_METHOD)) return undefined;
+  const tasks = options.tasks;
+  return tasks.listen ? (message, transport, sink) => tasks.listen!(message, transport, sink) : undefined;
+}
+
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  // Proxies must not hold events back (streamable-http.mdx).
+  "x-accel-buffering": "no",
+};
+
+/**
+ * The answer to a listen request: its error as JSON, or an SSE stream. Messages the subscription
+ * sends before the headers are out wait in order. The stream ends gracefully (the server's result,
+ * then the end) at shutdown, after `maxListenMs`, or when a client stops reading and more than
+ * `maxStreamBufferBytes` pile up; it ends silently when the client goes away.
+ */
+async function listenAnswer(
+  listen: NonNullable<TasksHandler["listen"]>,
+  message: unknown,
+  transport: TransportContext,
+  options: McpHttpOptions,
+): Promise<HttpAnswer> {
+  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const waiting: string[] = [];
+  let channel: SseChannel | undefined;
+  let finished = false;
+  let eventId = 0;
+  let outcome: ListenOutcome | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const stopTimers = () => timers.forEach((timer) => clearTimeout(timer));
+  const endGracefully = () => {
+    if (outcome?.kind === "streaming") outcome.end();
+  };
+  const write = (text: string) => {
+    if (finished) return;
+    if (!channel) return void waiting.push(text);
+    // A client that does not read: end its subscription rather than buffer without bound.
+    if (channel.write(text) > maxBuffered) queueMicrotask(endGracefully);
+  };
+  const sink: ListenSink = {
+    send: (sent) => write(sseEvent(++eventId, sent)),
+    end: () => {
+      stopTimers();
+      if (finished) return;
+      finished = true;
+      channel?.end();
+    },
+  };
+  transport.signal?.addEventListener("abort", stopTimers, { once: true });
+  outcome = await listen(message, transport, sink);
+  if (outcome.kind === "answered") {
+    const response = outcome.response;
+    return json("error" in response ? httpStatus(response.error.code) : 200, response);
+  }
+  return {
+    status: 200,
+    headers: SSE_HEADERS,
+    stream: (opened) => {
+      channel = opened;
+      for (const text of waiting.splice(0)) opened.write(text);
+      if (finished) return void opened.end();
+      const heartbeatMs = options.heartbeatMs ?? 15_000;
+      if (heartbeatMs > 0) timers.push(setInterval(() => write(": keep-alive\n\n"), heartbeatMs));
+      if (options.maxListenMs) timers.push(setTimeout(endGracefully, options.maxListenMs));
+      if (transport.signal?.aborted) stopTimers();
+    },
+  };
+}
+
+/** One SSE event carrying a JSON-RPC message; ids number the stream's events (streams are not resumable). */
+function sseEvent(id: number, message: object): string {
+  return `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** A streamed answer as a Fetch body: its queue in bytes is the backpressure measure; cancelling it is the client going away. */
+function fetchEventStream(
+  stream: NonNullable<HttpAnswer["stream"]>,
+  gone: AbortController,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let open = true;
+        stream({
+          write: (text) => {
+            if (!open) return 0;
+            controller.enqueue(encoder.encode(text));
+            return Math.max(0, -(controller.desiredSize ?? 0));
+          },
+          end: () => {
+            if (open) controller.close();
+            open = false;
+          },
+        });
+        gone.signal.addEventListener("abort", () => (open = false), { once: true });
+      },
+      cancel: (reason) => gone.abort(reason),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
 }
 
 /**

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
+// Fingerprint: 5e5a06df7b8eb97c76987e73cfe735c44a421327f9175d42a48efb7057b41fd5 1a0332c3248f7707ea9efa66896707eed7545f2294c0992190819b29135c177a
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -55,6 +55,18 @@ export type TasksClientSend = (
   request: TasksClientRequest,
   headers: TasksClientHeaders,
   options: { readonly signal: TasksClientSignal },
+) => Promise<unknown>;
+
+/**
+ * Opens a long-lived notification stream: sends the `subscriptions/listen` request, passes every
+ * message of its stream but the response to `onMessage`, and resolves with the JSON-RPC response
+ * that ends it (the server's graceful result, or an error answered at once), or undefined when
+ * the stream ended without one (a drop). Rejects when the transport fails or `signal` aborts.
+ */
+export type TasksClientListen = (
+  request: TasksClientRequest,
+  headers: TasksClientHeaders,
+  options: { readonly signal: TasksClientSignal; readonly onMessage: (message: unknown) => void },
 ) => Promise<unknown>;
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
@@ -194,6 +206,9 @@ export const DEFAULT_MAX_POLL_MS = 60_000;
 export const DEFAULT_POLL_MS = 1_000;
 /** Polls that fail in a row (transport errors, timeouts) before `waitForTask` gives up. */
 export const MAX_POLL_FAILURES = 3;
+/** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
+export const LISTEN_RETRY_MIN_MS = 500;
+export const LISTEN_RETRY_MAX_MS = 30_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -50,6 +50,18 @@ export type TasksClientSend = (
   options: { readonly signal: TasksClientSignal },
 ) => Promise<unknown>;
 
+/**
+ * Opens a long-lived notification stream: sends the `subscriptions/listen` request, passes every
+ * message of its stream but the response to `onMessage`, and resolves with the JSON-RPC response
+ * that ends it (the server's graceful result, or an error answered at once), or undefined when
+ * the stream ended without one (a drop). Rejects when the transport fails or `signal` aborts.
+ */
+export type TasksClientListen = (
+  request: TasksClientRequest,
+  headers: TasksClientHeaders,
+  options: { readonly signal: TasksClientSignal; readonly onMessage: (message: unknown) => void },
+) => Promise<unknown>;
+
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
 
@@ -187,6 +199,9 @@ export const DEFAULT_MAX_POLL_MS = 60_000;
 export const DEFAULT_POLL_MS = 1_000;
 /** Polls that fail in a row (transport errors, timeouts) before `waitForTask` gives up. */
 export const MAX_POLL_FAILURES = 3;
+/** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
+export const LISTEN_RETRY_MIN_MS = 500;
+export const LISTEN_RETRY_MAX_MS = 30_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
