@@ -4,7 +4,8 @@ import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { startExampleServer } from "../../../examples/ext-tasks-server/server.js";
 import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http-client.js";
-import { fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/http-server.js";
+import { createMcpHttpCore, fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/http-server.js";
+import { listenMessage } from "../../../generated/ext-tasks-draft/client-engine.js";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
 
@@ -308,6 +309,49 @@ describe("subscriptions/listen in the Tasks server (the stream's sink, in proces
     tasks.close();
     expect(written.map((m) => m.method ?? m.result?.resultType)).toEqual(["notifications/subscriptions/acknowledged", "complete"]);
     expect(ends).toBe(1);
+  });
+});
+
+describe("the client's reading of a listen stream's messages", () => {
+  const ack = (id: unknown, notifications: object) => ({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION]: id }, notifications } });
+  it("takes only its own subscription's messages: the acknowledgement with the agreed ids, then notifications", () => {
+    expect(listenMessage(ack(5, { taskIds: ["a"] }), 5)).toEqual({ kind: "acknowledged", taskIds: ["a"] });
+    expect(listenMessage(ack(5, {}), 5)).toEqual({ kind: "acknowledged", taskIds: [] });
+    // Another subscription's (the id is compared as is: "5" is not 5), or none at all.
+    expect(listenMessage(ack("5", { taskIds: ["a"] }), 5)).toEqual({ kind: "other" });
+    expect(listenMessage({ jsonrpc: "2.0", method: "notifications/tasks", params: { taskId: "a", status: "working" } }, 5)).toEqual({ kind: "other" });
+    expect(listenMessage({ jsonrpc: "2.0", method: "notifications/tasks", params: { _meta: { [SUBSCRIPTION]: 5 }, taskId: "a" } }, 5)).toEqual({ kind: "notification" });
+    // The response that ends the stream is not a notification.
+    expect(listenMessage({ jsonrpc: "2.0", id: 5, params: { _meta: { [SUBSCRIPTION]: 5 } } }, 5)).toEqual({ kind: "other" });
+  });
+});
+
+describe("the HTTP handler's listen stream and a client that does not read", () => {
+  it("ends the subscription gracefully once more than maxStreamBufferBytes wait, instead of buffering without bound", async () => {
+    const tasks = createTasksServer();
+    const task = await tasks.createTask({ owner: "anonymous" });
+    const core = createMcpHttpCore({ tasks, maxStreamBufferBytes: 1000, heartbeatMs: 0 });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { _meta: meta(), notifications: { taskIds: [task.taskId] } } });
+    const answer = await core({
+      method: "POST",
+      path: "/mcp",
+      headers: { "content-type": "application/json", "mcp-protocol-version": V, "mcp-method": "subscriptions/listen" },
+      readBody: async () => body,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toMatchObject({ "content-type": "text/event-stream", "x-accel-buffering": "no" });
+    // The transport's buffer as the slow client leaves it: everything written stays there.
+    let held = 0;
+    const written: string[] = [];
+    let ended = 0;
+    answer.stream!({ write: (t) => (written.push(t), (held += t.length)), end: () => void ended++ });
+    for (let i = 0; held <= 1000; i++) await task.update(`step ${i} ${"x".repeat(100)}`);
+    await settle(10);
+    await task.update("after the end");
+    expect(ended).toBe(1);
+    expect(written.at(-1)).toContain(JSON.stringify({ jsonrpc: "2.0", id: 9, result: { resultType: "complete", _meta: { [SUBSCRIPTION]: 9 } } }));
+    expect(written.join("")).not.toContain("after the end");
+    tasks.close();
   });
 });
 
