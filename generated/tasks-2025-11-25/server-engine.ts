@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5be18050e139b2dfba6b9fbce5822c8a6cfe8222a1b9ecad90749aecf802854e e8e5fcd35856899d5e1f13e903f9752f09a0771d2967bf16b3ba7990fee8d379
+// Fingerprint: 98284ac7605e2d433895e6fefe88149377742fa39107533af3eb51e137eb092d 7d3cfe3e3d30ae4297a903cfa23b5afce35ec009f20d0b13ff6e8e41f38c9e8a
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -716,11 +716,17 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   async listen(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome> {
+    const envelope = readEnvelope(message);
+    // A notification (no id) cannot open a subscription: its messages would carry no subscription id.
+    if (envelope.kind === "notification") {
+      const error = { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: "Invalid request: listen needs an id" };
+      return { kind: "answered", response: { jsonrpc: "2.0", id: null, error } };
+    }
     let opened: ListenOutcome | undefined;
     const response = await respond(
       message,
       async (method, rawParams) => {
-        if (method !== LISTEN_METHOD) throw methodNotFound(method);
+        if (method !== LISTEN_METHOD || envelope.kind !== "request") throw methodNotFound(method);
         const context = requestContext(rawParams, transport);
         const taskIds = listenTaskIds(paramsObject(rawParams));
         // Task notifications are the extension's: asking for them without declaring it is -32021.
@@ -728,13 +734,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
           const capabilityError = this.#bindings.checkCapabilities?.(context);
           if (capabilityError) throw capabilityError;
         }
-        const id = readEnvelope(message);
-        if (id.kind !== "request") throw new Error("unreachable: respond answers requests only");
-        opened = await this.#openListen(id.id, context, taskIds, sink);
+        opened = await this.#openListen(envelope.id, context, taskIds, sink);
         return {};
       },
       (error) => this.#engine.errorObject(error),
     );
+    // `respond` answers every request (and an invalid message with -32600); only a notification gets nothing.
     return opened ?? { kind: "answered", response: response! };
   }
 
@@ -783,10 +788,16 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     // The client closing the stream cancels the subscription: nothing more is written.
     context.signal?.addEventListener("abort", stop, { once: true });
     this.#listens.add(subscription);
-    for (const taskId of taskIds ?? []) {
-      if (agreed.has(taskId)) continue;
-      // Only the subscriber's own live tasks are agreed to (someone else's looks unknown).
-      if (await this.#store.get(context.owner, taskId)) agreed.add(taskId);
+    try {
+      for (const taskId of taskIds ?? []) {
+        if (agreed.has(taskId)) continue;
+        // Only the subscriber's own live tasks are agreed to (someone else's looks unknown).
+        if (await this.#store.get(context.owner, taskId)) agreed.add(taskId);
+      }
+    } catch (error) {
+      // The store failed: no subscription (the request answers -32603).
+      stop();
+      throw error;
     }
     if (!open || context.signal?.aborted) {
       stop();

@@ -709,11 +709,17 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   async listen(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome> {
+    const envelope = readEnvelope(message);
+    // A notification (no id) cannot open a subscription: its messages would carry no subscription id.
+    if (envelope.kind === "notification") {
+      const error = { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: "Invalid request: listen needs an id" };
+      return { kind: "answered", response: { jsonrpc: "2.0", id: null, error } };
+    }
     let opened: ListenOutcome | undefined;
     const response = await respond(
       message,
       async (method, rawParams) => {
-        if (method !== LISTEN_METHOD) throw methodNotFound(method);
+        if (method !== LISTEN_METHOD || envelope.kind !== "request") throw methodNotFound(method);
         const context = requestContext(rawParams, transport);
         const taskIds = listenTaskIds(paramsObject(rawParams));
         // Task notifications are the extension's: asking for them without declaring it is -32021.
@@ -721,13 +727,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
           const capabilityError = this.#bindings.checkCapabilities?.(context);
           if (capabilityError) throw capabilityError;
         }
-        const id = readEnvelope(message);
-        if (id.kind !== "request") throw new Error("unreachable: respond answers requests only");
-        opened = await this.#openListen(id.id, context, taskIds, sink);
+        opened = await this.#openListen(envelope.id, context, taskIds, sink);
         return {};
       },
       (error) => this.#engine.errorObject(error),
     );
+    // `respond` answers every request (and an invalid message with -32600); only a notification gets nothing.
     return opened ?? { kind: "answered", response: response! };
   }
 
@@ -776,10 +781,16 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     // The client closing the stream cancels the subscription: nothing more is written.
     context.signal?.addEventListener("abort", stop, { once: true });
     this.#listens.add(subscription);
-    for (const taskId of taskIds ?? []) {
-      if (agreed.has(taskId)) continue;
-      // Only the subscriber's own live tasks are agreed to (someone else's looks unknown).
-      if (await this.#store.get(context.owner, taskId)) agreed.add(taskId);
+    try {
+      for (const taskId of taskIds ?? []) {
+        if (agreed.has(taskId)) continue;
+        // Only the subscriber's own live tasks are agreed to (someone else's looks unknown).
+        if (await this.#store.get(context.owner, taskId)) agreed.add(taskId);
+      }
+    } catch (error) {
+      // The store failed: no subscription (the request answers -32603).
+      stop();
+      throw error;
     }
     if (!open || context.signal?.aborted) {
       stop();
