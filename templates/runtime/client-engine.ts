@@ -251,6 +251,11 @@ export interface ClientOptions {
    * task's status notifications there instead of polling, and polls while the stream is down.
    */
   readonly listen?: TasksClientListen;
+  /**
+   * Listen streams open at once (one per waited task; default 4: a browser has about six connections
+   * per host for everything). A wait beyond it polls, and tries again after a pause.
+   */
+  readonly maxListenStreams?: number;
   /** Validate results and notifications with the generated validators (default true). Params are always validated. */
   readonly validateResults?: boolean;
   /** Gives up on a request after this many milliseconds (default 60 000; 0 never gives up). */
@@ -383,6 +388,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #waitProfile: TaskWaitProfile<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
   readonly #waitClient: WaitClient<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
   readonly #listen: TasksClientListen | undefined;
+  readonly #maxListenStreams: number;
+  #listenStreams = 0;
   /** Whether the server takes listen requests: asked of `server/discover` once, false after a refusal. */
   #listenOffered: Promise<boolean> | undefined;
   #nextId = 1;
@@ -399,6 +406,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
     this.#listen = options.listen;
+    this.#maxListenStreams = options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS;
     this.#waitProfile = waitProfile(profile);
     this.#waitClient = this.#makeWaitClient();
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
@@ -615,6 +623,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const extension = this.#profile.extension!;
     if (this.#closed || !(await this.#offersListen())) return "unsupported";
     if (signal.aborted) return "ended";
+    // No stream free: poll for now, as after a drop.
+    if (this.#listenStreams >= this.#maxListenStreams) return "dropped";
     const params = this.#withExtension(extension, { notifications: { taskIds: [taskId] } });
     const request: TasksClientRequest = { jsonrpc: "2.0", id: this.#nextId++, method: LISTEN_METHOD, params };
     // The stream stops with the wait, or when the server does not agree to the task.
@@ -632,6 +642,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
         }
       } else if (read.kind === "notification") this.handleNotification(message);
     };
+    this.#listenStreams++;
     try {
       const response = await listen(request, routingHeaders([], LISTEN_METHOD, params), {
         signal: stream.signal,
@@ -644,11 +655,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       if (refused) return "unsupported";
       if (signal.aborted) return "ended";
       this.#report(error);
-      if (!(error instanceof JsonRpcResponseError)) return "dropped";
-      // The server answers listen requests with an error (-32601 where it has none): poll from now on.
+      if (!(error instanceof JsonRpcResponseError && error.code === METHOD_NOT_FOUND)) return "dropped";
+      // The server has no listen requests after all: poll from now on.
       this.#listenOffered = Promise.resolve(false);
       return "unsupported";
     } finally {
+      this.#listenStreams--;
       signal.removeEventListener("abort", stop);
     }
   }
@@ -942,6 +954,9 @@ export const LISTEN_METHOD = "subscriptions/listen";
 const LISTEN_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 const DISCOVER_METHOD = "server/discover";
+const METHOD_NOT_FOUND = -32601;
+/** Listen streams a client keeps open at once, by default. */
+export const DEFAULT_MAX_LISTEN_STREAMS = 4;
 
 /** What a message on a listen stream is to the subscription `id`: its acknowledgement (with the agreed task ids), a notification of it, or not its own. */
 export function listenMessage(

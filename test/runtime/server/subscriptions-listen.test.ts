@@ -398,12 +398,13 @@ describe("waitForTask over the listen stream, generated client + http-client par
     await server.close();
   });
 
-  const client = (pollMs: number) =>
+  const client = (pollMs: number, maxListenStreams?: number) =>
     createTasksClient({
       ...streamableHttpTransport({ url: server.url, protocolVersion: V }),
       meta: { "io.modelcontextprotocol/protocolVersion": V },
       minPollMs: pollMs,
       maxPollMs: pollMs,
+      ...(maxListenStreams === undefined ? {} : { maxListenStreams }),
     });
   const count = (method: string) => received.filter((m) => m === method).length;
   const until = async (test: () => boolean, what: string) => {
@@ -460,6 +461,19 @@ describe("waitForTask over the listen stream, generated client + http-client par
     await until(() => count("tasks/get") >= polls + 2, "polls after the drop");
     await [...handles.values()][0]!.complete(text("by polling"));
     expect(await calling).toMatchObject(text("by polling"));
+    tasksClient.close();
+  });
+
+  it("keeps at most maxListenStreams streams open: a wait beyond it polls", async () => {
+    await start();
+    const tasksClient = client(50, 1);
+    const calls = [tasksClient.callTool({ name: "work" }), tasksClient.callTool({ name: "work" })];
+    await until(() => handles.size === 2 && streams.size === 1 && count("tasks/get") >= 4, "one stream and polls");
+    await settle(100);
+    expect(streams.size).toBe(1);
+    expect(count("subscriptions/listen")).toBe(1);
+    for (const handle of handles.values()) await handle.complete(text("both"));
+    expect(await Promise.all(calls)).toEqual([text("both"), text("both")]);
     tasksClient.close();
   });
 
