@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 844981eae306a78a48715515b0d7f9a51570adb3cb07afab6243b6ac7a7eb311 556ea4b2c67d57592f364d05f75628f321add689e0f91b6bb3b47680d36bf44b
+// Fingerprint: 435af24cda89d640817916b8dbeb711c470337bc95423bfa03edb5358a7867ee c654863d8c23f35bb5d8d29244d68d14bc34cdb09fccf6ef46b7bdf947f43b6d
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -11,8 +11,8 @@
  * POST carries one JSON-RPC message and gets one JSON answer, except `subscriptions/listen`, whose
  * answer is a long-lived SSE stream of task status notifications (acknowledgement first, each
  * message carrying the subscription id, heartbeats, a graceful end at shutdown or a limit); there
- * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET stream) mount the
- * generated server inside the MCP SDK instead (README, "Runtime parts").
+ * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET
+ * stream) mount the generated server inside the MCP SDK instead (README, "Runtime parts").
  *
  * Two shapes over one core:
  * - `nodeHttpHandler(options)`: `(req, res) => void` for `node:http` (`http.createServer(handler)`);
@@ -171,7 +171,8 @@ export function fetchHttpHandler(options: McpHttpOptions): (request: Request) =>
     });
     // Aborted when the client goes away: the request's signal, or the consumer cancelling a stream.
     const gone = new AbortController();
-    request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
+    if (request.signal.aborted) gone.abort(request.signal.reason);
+    else request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
     const answer = await core({
       method: request.method,
       path: pathOf(request.url),

@@ -4,8 +4,8 @@
  * POST carries one JSON-RPC message and gets one JSON answer, except `subscriptions/listen`, whose
  * answer is a long-lived SSE stream of task status notifications (acknowledgement first, each
  * message carrying the subscription id, heartbeats, a graceful end at shutdown or a limit); there
- * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET stream) mount the
- * generated server inside the MCP SDK instead (README, "Runtime parts").
+ * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET
+ * stream) mount the generated server inside the MCP SDK instead (README, "Runtime parts").
  *
  * Two shapes over one core:
  * - `nodeHttpHandler(options)`: `(req, res) => void` for `node:http` (`http.createServer(handler)`);
@@ -164,7 +164,8 @@ export function fetchHttpHandler(options: McpHttpOptions): (request: Request) =>
     });
     // Aborted when the client goes away: the request's signal, or the consumer cancelling a stream.
     const gone = new AbortController();
-    request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
+    if (request.signal.aborted) gone.abort(request.signal.reason);
+    else request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
     const answer = await core({
       method: request.method,
       path: pathOf(request.url),
