@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e7d6da525528925e64b666161dc3f6c204bda5e623c3b6bce1a9b2a30d68ac33 ca0d8dded594544712c2202e3653508b7b6c143dbd2f2cb4ca1a6edbacdbbda6
+// Fingerprint: 1a9026f2259e53a952747d9bcd8490d98d5b3cb301994fe3d2024b19e18bc31c dcfe3465fffd4b8815f0db981cd579271507ea5e4d8f921a71561cdf2872d493
 
 /**
  * The task-wait state machine of the generated Tasks client, copied unchanged into every set that
@@ -191,7 +191,8 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
     signal?.addEventListener("abort", this.#onAbort, { once: true });
     if (initial) this.observe(initial);
     else this.#poll();
-    if (this.#client.openStream) void this.#follow(this.#client.openStream);
+    if (this.#client.openStream)
+      this.#follow(this.#client.openStream).catch((error: unknown) => this.#client.report(error));
   }
 
   /** A snapshot of the task, from a poll or a notification. */
@@ -254,13 +255,16 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
 
   /**
    * Plans the next poll: after the task's interval (clamped), and no later than its expiry. While a
-   * status stream is up, only the poll at the expiry (a task the store forgets sends no notification).
+   * status stream is up, only the poll at the expiry (a task the store forgets sends no notification),
+   * unless the last read failed.
    */
   #schedule(): void {
     if (this.#settled || this.#terminal) return;
     host.clearTimeout(this.#timer);
-    if (this.#streaming && this.#expiresAt === undefined) return;
-    let delay = this.#streaming
+    // A failed read (the one after an acknowledgement included) is retried at the usual interval.
+    const streaming = this.#streaming && this.#failures === 0;
+    if (streaming && this.#expiresAt === undefined) return;
+    let delay = streaming
       ? Infinity
       : Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
     if (this.#expiresAt !== undefined) delay = Math.max(0, Math.min(delay, this.#expiresAt - Date.now()));

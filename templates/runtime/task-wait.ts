@@ -185,7 +185,8 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
     signal?.addEventListener("abort", this.#onAbort, { once: true });
     if (initial) this.observe(initial);
     else this.#poll();
-    if (this.#client.openStream) void this.#follow(this.#client.openStream);
+    if (this.#client.openStream)
+      this.#follow(this.#client.openStream).catch((error: unknown) => this.#client.report(error));
   }
 
   /** A snapshot of the task, from a poll or a notification. */
@@ -248,13 +249,16 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
 
   /**
    * Plans the next poll: after the task's interval (clamped), and no later than its expiry. While a
-   * status stream is up, only the poll at the expiry (a task the store forgets sends no notification).
+   * status stream is up, only the poll at the expiry (a task the store forgets sends no notification),
+   * unless the last read failed.
    */
   #schedule(): void {
     if (this.#settled || this.#terminal) return;
     host.clearTimeout(this.#timer);
-    if (this.#streaming && this.#expiresAt === undefined) return;
-    let delay = this.#streaming
+    // A failed read (the one after an acknowledgement included) is retried at the usual interval.
+    const streaming = this.#streaming && this.#failures === 0;
+    if (streaming && this.#expiresAt === undefined) return;
+    let delay = streaming
       ? Infinity
       : Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
     if (this.#expiresAt !== undefined) delay = Math.max(0, Math.min(delay, this.#expiresAt - Date.now()));

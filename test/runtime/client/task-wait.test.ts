@@ -286,3 +286,31 @@ describe("TaskWait with a status stream (subscriptions/listen)", () => {
     expect(calls.polls).toBeLessThanOrEqual(2);
   });
 });
+
+describe("TaskWait with a status stream: a failed read after the acknowledgement", () => {
+  it("is retried at the usual interval, so a terminal status reached before the subscription is still found", async () => {
+    let polls = 0;
+    let acknowledged = () => {};
+    const client: WaitClient<Snapshot, Result, Payload, Answer, Handlers> = {
+      getTask: async () => {
+        polls++;
+        if (polls === 1) throw new Error("socket hang up");
+        return { taskId: "t1", status: "completed", lastUpdatedAt: at(2), result: { value: 4 } };
+      },
+      openStream: (_taskId, signal, ack) =>
+        new Promise((resolve) => {
+          acknowledged = ack;
+          signal.addEventListener("abort", () => resolve("ended"), { once: true });
+        }),
+      cancel: () => {},
+      report: () => {},
+      finished: () => {},
+    };
+    const w = new TaskWait(profile(), client, "t1", { ...SETTINGS, minPollMs: 20, maxPollMs: 20 });
+    w.start({ taskId: "t1", status: "working", lastUpdatedAt: at(1) });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    acknowledged();
+    await expect(w.promise).resolves.toEqual({ value: 4 });
+    expect(polls).toBe(2);
+  });
+});
