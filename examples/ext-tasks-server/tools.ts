@@ -129,6 +129,19 @@ export const tools: readonly Tool[] = [
     },
   },
   {
+    name: "weather",
+    description: "Tells the weather of a region; the region is mirrored into the Mcp-Param-Region header (x-mcp-header).",
+    inputSchema: {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" }, days: { type: "integer", minimum: 1, "x-mcp-header": "Days" } },
+      required: ["region"],
+    },
+    taskSupport: "forbidden",
+    async call({ args }) {
+      return text(`Sunny in ${stringArg(args, "region", "nowhere")} for ${numberArg(args, "days", 1)} day(s).`);
+    },
+  },
+  {
     name: "slow_compute",
     description: "Sleeps `seconds`, then answers. Runs as a task when the client supports tasks; cancelling stops it.",
     inputSchema: { type: "object", properties: { seconds: { type: "number", minimum: 0 }, label: { type: "string" } } },

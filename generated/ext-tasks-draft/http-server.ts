@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 4b92234f56cbe8fcd8320bc23207909b6b10f7a07619d42fd01463bc45e9bb64 1139c093beac13f8a6ae235c1c422e7ebe7e618f949e9cda47dce5d896db2930
+// Fingerprint: fb0f07292acaf52841e36bbd3935ea8d8c5446e255f3a2d273b41519233ed56e d97eef2588af676da1aa730a3e3a66283197fb2e3da7fecabef84bda463d6460
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -20,8 +20,10 @@
  * method (405); `Origin` against an allow-list (403; the transport's defence against DNS
  * rebinding); a body size limit (413); JSON and the JSON-RPC envelope (400); the stateless
  * envelope: `MCP-Protocol-Version` header equal to `_meta`'s protocol version, client
- * capabilities in `_meta`, `Mcp-Method` equal to the method and `Mcp-Name` equal to
- * `params.name` (`params.uri` for `resources/read`) (-32020). Then `tasks/*` goes to the Tasks
+ * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
+ * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
+ * `toolInputSchema` is given, each `Mcp-Param-{Name}` equal to the `tools/call` argument its
+ * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then `tasks/*` goes to the Tasks
  * server, `server/discover` gets a default answer unless the application has its own, and every
  * other method to the application's handler in `methods` (-32601 without one). Results without a
  * `resultType` get `"complete"`.
@@ -82,6 +84,12 @@ export interface McpHttpOptions extends RouterOptions {
    * `methods` has `tools/list`) and the Tasks extension (always).
    */
   readonly capabilities?: JsonObject;
+  /**
+   * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
+   * carry an `Mcp-Param-{Name}` header equal to each argument its schema annotates with
+   * `x-mcp-header` (-32020 otherwise). Without it `Mcp-Param-*` headers are not checked.
+   */
+  readonly toolInputSchema?: (name: string) => unknown;
 }
 
 /** One HTTP request, as the core reads it from either shape. */
@@ -203,7 +211,9 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
         await route(body, transport);
         return { status: 202, headers: {} };
       }
-      const rejected = checkEnvelope(envelope.method, envelope.params, request.headers);
+      const rejected =
+        checkEnvelope(envelope.method, envelope.params, request.headers) ??
+        checkParamHeaders(envelope.method, envelope.params, request.headers, options.toolInputSchema);
       if (rejected)
         return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
       const answer = (await route(body, transport))!;
@@ -250,22 +260,130 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
     const name = headerValue(headers, "mcp-name");
     if (name === undefined)
       return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
-    if (name !== ownValue(params, named))
+    const decoded = decodeHeaderValue(name);
+    if (decoded === undefined) return { code: mismatch, message: "Mcp-Name header is not valid (bad Base64 form)" };
+    if (decoded !== ownValue(params, named))
       return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
   }
-  const meta = ownValue(params, "_meta");
-  if (!isObject(meta))
-    return { code: JSON_RPC_ERROR_CODES.InvalidParams, message: "Invalid params: every request carries _meta" };
-  if (ownValue(meta, "io.modelcontextprotocol/protocolVersion") !== version) {
-    return { code: mismatch, message: "MCP-Protocol-Version header does not match _meta protocolVersion" };
-  }
-  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+  return checkMeta(ownValue(params, "_meta"), version);
+}
+
+/**
+ * The request `_meta` (basic/index › `_meta`): a missing or malformed required field is
+ * -32602; `clientInfo` is optional but must be an Implementation when sent; a protocol version
+ * that disagrees with the header is -32020.
+ */
+function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | undefined {
+  const invalid = (message: string) => ({
+    code: JSON_RPC_ERROR_CODES.InvalidParams,
+    message: `Invalid params: ${message}`,
+  });
+  if (!isObject(meta)) return invalid("every request carries _meta");
+  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
+  if (typeof version !== "string")
+    return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
+  if (version !== headerVersion) {
     return {
-      code: JSON_RPC_ERROR_CODES.InvalidParams,
-      message: "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities",
+      code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch,
+      message: "MCP-Protocol-Version header does not match _meta protocolVersion",
     };
   }
+  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+    return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
+  }
+  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
+  if (
+    clientInfo !== undefined &&
+    !(
+      isObject(clientInfo) &&
+      typeof ownValue(clientInfo, "name") === "string" &&
+      typeof ownValue(clientInfo, "version") === "string"
+    )
+  ) {
+    return invalid("_meta io.modelcontextprotocol/clientInfo must have a name and a version (strings)");
+  }
   return undefined;
+}
+
+const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A header value as the client meant it: the `=?base64?…?=` form decoded (UTF-8), anything else
+ * literal (streamable-http.mdx › Value Encoding). Undefined for a malformed encoded value (bad
+ * padding, characters outside the alphabet, not UTF-8).
+ */
+export function decodeHeaderValue(raw: string): string | undefined {
+  const encoded = BASE64_SENTINEL.exec(raw)?.[1];
+  if (encoded === undefined) return raw;
+  if (!STRICT_BASE64.test(encoded)) return undefined;
+  const bytes = Buffer.from(encoded, "base64");
+  if (bytes.toString("base64") !== encoded) return undefined; // non-zero padding bits: not canonical
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An `x-mcp-header` annotation of a tool's input schema: the header's name and where its value is in `arguments`. */
+export interface ParamHeader {
+  readonly name: string;
+  readonly path: readonly string[];
+}
+
+/**
+ * The `x-mcp-header` annotations of an input schema, reached through `properties` only (the
+ * only place the spec allows them; a client rejects a tool with others, so none are looked for).
+ */
+export function paramHeaders(schema: unknown, path: readonly string[] = []): ParamHeader[] {
+  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
+  if (!isObject(properties)) return [];
+  return Object.keys(properties).flatMap((key) => {
+    const property = ownValue(properties, key);
+    const name = isObject(property) ? ownValue(property, "x-mcp-header") : undefined;
+    const here = typeof name === "string" ? [{ name, path: [...path, key] }] : [];
+    return [...here, ...paramHeaders(property, [...path, key])];
+  });
+}
+
+/**
+ * `Mcp-Param-{Name}` headers of a `tools/call` against the arguments its tool annotates
+ * (streamable-http.mdx › Server Behavior for Custom Headers): a value in the body needs its
+ * header, decoded equal (numbers compared as numbers); a header needs its value. -32020 otherwise.
+ */
+function checkParamHeaders(
+  method: string,
+  params: unknown,
+  headers: RequestHeaders,
+  inputSchemaOf: McpHttpOptions["toolInputSchema"],
+): JsonRpcErrorObject | undefined {
+  if (method !== "tools/call" || !inputSchemaOf || !isObject(params)) return undefined;
+  const name = ownValue(params, "name");
+  if (typeof name !== "string") return undefined;
+  const args = ownValue(params, "arguments");
+  for (const annotation of paramHeaders(inputSchemaOf(name))) {
+    const value = annotation.path.reduce<unknown>((at, key) => (isObject(at) ? ownValue(at, key) : undefined), args);
+    const header = headerValue(headers, `mcp-param-${annotation.name.toLowerCase()}`);
+    const what = `Mcp-Param-${annotation.name}`;
+    const mismatch = (message: string) => ({ code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch, message });
+    if (value === undefined || value === null) {
+      if (header !== undefined) return mismatch(`${what} header sent for an argument the body does not have`);
+      continue;
+    }
+    if (header === undefined) return mismatch(`Missing ${what} header (the argument is in the body)`);
+    const decoded = decodeHeaderValue(header);
+    if (decoded === undefined) return mismatch(`${what} header is not valid (bad Base64 form)`);
+    if (!headerMatches(decoded, value)) return mismatch(`${what} header does not match the argument`);
+  }
+  return undefined;
+}
+
+function headerMatches(header: string, value: unknown): boolean {
+  if (typeof value === "string") return header === value;
+  if (typeof value === "boolean") return header === String(value);
+  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
+  return false;
 }
 
 /** The params member `Mcp-Name` carries, by method (task methods: the Tasks server checks `taskId`). */
