@@ -1,4 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import {
   base64url,
@@ -17,6 +20,8 @@ import {
   validateElicitResult,
   validateListRootsResult,
 } from "../../../generated/ext-tasks-draft/validators.js";
+import { projectRoot } from "../../support/paths.js";
+import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 
 /**
  * Sealed `requestState` (templates/runtime/request-state.ts, README › Multi round-trip requests):
@@ -283,5 +288,22 @@ describe("input rounds: the handler API", () => {
       methods: ["elicitation/create", "sampling/createMessage", "roots/list", "ping"].filter((m) => round.supports(m)),
     }));
     expect(await supports({}, context("alice", { sampling: {}, roots: {} }))).toEqual({ methods: ["sampling/createMessage", "roots/list"] });
+  });
+});
+
+describe("README's multi round-trip block (Server stubs › Multi round-trip requests)", () => {
+  it("type-checks strictly beside the generated set", () => {
+    const prefix = "./generated/mcp-tasks/ext-tasks-draft/";
+    const setDir = join(projectRoot, "generated", "ext-tasks-draft");
+    const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
+    const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith("// rounds.ts\n"));
+    expect(block, "README has a ```ts block starting with // rounds.ts").toBeDefined();
+    expect(block).toContain(`from "${prefix}request-state.js"`);
+    const files = new Map<string, string>();
+    for (const name of readdirSync(setDir).filter((n) => n.endsWith(".ts") && n !== "sqlite-store.ts")) files.set(name, readFileSync(join(setDir, name), "utf8"));
+    files.set("readme-rounds.ts", block!.replaceAll(prefix, "./"));
+    const options = { ...STRICT_COMPILER_OPTIONS, lib: ["lib.es2022.d.ts"], types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] };
+    const diagnostics = typeCheckInMemory(files, options, { roots: (name) => name === "readme-rounds.ts" || name === "request-state.ts" });
+    expect(diagnostics.map((d) => `${d.file}:${d.line} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.message, "\n")}`)).toEqual([]);
   });
 });
