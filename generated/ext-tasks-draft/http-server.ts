@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: fb0f07292acaf52841e36bbd3935ea8d8c5446e255f3a2d273b41519233ed56e d97eef2588af676da1aa730a3e3a66283197fb2e3da7fecabef84bda463d6460
+// Fingerprint: b42dd8b576328e975549ec5f92f91078597a249a69b855562afbaccaa7fead54 82b535419f6a9054b4c8bef398395363c31ba5e7adf82b4a1fe9c13261e727f2
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -46,7 +46,7 @@ import {
   type JsonRpcResponse,
   type RequestContext,
 } from "./server-core.js";
-import { TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 import { createRouter, type RouterOptions } from "./mcp-router.js";
 
 /** The protocol revision this handler speaks. */
@@ -303,27 +303,6 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
     return invalid("_meta io.modelcontextprotocol/clientInfo must have a name and a version (strings)");
   }
   return undefined;
-}
-
-const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/**
- * A header value as the client meant it: the `=?base64?…?=` form decoded (UTF-8), anything else
- * literal (streamable-http.mdx › Value Encoding). Undefined for a malformed encoded value (bad
- * padding, characters outside the alphabet, not UTF-8).
- */
-export function decodeHeaderValue(raw: string): string | undefined {
-  const encoded = BASE64_SENTINEL.exec(raw)?.[1];
-  if (encoded === undefined) return raw;
-  if (!STRICT_BASE64.test(encoded)) return undefined;
-  const bytes = Buffer.from(encoded, "base64");
-  if (bytes.toString("base64") !== encoded) return undefined; // non-zero padding bits: not canonical
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** An `x-mcp-header` annotation of a tool's input schema: the header's name and where its value is in `arguments`. */

@@ -39,7 +39,7 @@ import {
   type JsonRpcResponse,
   type RequestContext,
 } from "./server-core.js";
-import { TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 import { createRouter, type RouterOptions } from "./mcp-router.js";
 
 /** The protocol revision this handler speaks. */
@@ -296,27 +296,6 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
     return invalid("_meta io.modelcontextprotocol/clientInfo must have a name and a version (strings)");
   }
   return undefined;
-}
-
-const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/**
- * A header value as the client meant it: the `=?base64?…?=` form decoded (UTF-8), anything else
- * literal (streamable-http.mdx › Value Encoding). Undefined for a malformed encoded value (bad
- * padding, characters outside the alphabet, not UTF-8).
- */
-export function decodeHeaderValue(raw: string): string | undefined {
-  const encoded = BASE64_SENTINEL.exec(raw)?.[1];
-  if (encoded === undefined) return raw;
-  if (!STRICT_BASE64.test(encoded)) return undefined;
-  const bytes = Buffer.from(encoded, "base64");
-  if (bytes.toString("base64") !== encoded) return undefined; // non-zero padding bits: not canonical
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** An `x-mcp-header` annotation of a tool's input schema: the header's name and where its value is in `arguments`. */

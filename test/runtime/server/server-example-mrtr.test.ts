@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExampleServer, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
-import { decodeHeaderValue, paramHeaders } from "../../../templates/runtime/http-server.js";
+import { paramHeaders } from "../../../templates/runtime/http-server.js";
+import { decodeHeaderValue } from "../../../templates/runtime/tasks-extension.js";
 
 /**
  * The example server over HTTP for what README › Multi round-trip requests and the HTTP handler's
@@ -131,6 +132,15 @@ describe("example server: _meta fields", () => {
 describe("example server: Mcp-Name and Mcp-Param headers", () => {
   const b64 = (text: string) => `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`;
 
+  it("decodes the Base64 form of Mcp-Name on task methods too", async () => {
+    const tasks = { _meta: { ...meta({ extensions: { "io.modelcontextprotocol/tasks": {} } }) } };
+    const created = (await call("slow_compute", { ...tasks, arguments: { seconds: 30 } })).body.result;
+    const get = (name: string) => post("tasks/get", { ...tasks, taskId: created.taskId }, { "mcp-name": name });
+    expect((await get(b64(created.taskId))).body.result.status).toBe("working");
+    expect((await get(b64("other"))).body.error.code).toBe(-32020);
+    await post("tasks/cancel", { ...tasks, taskId: created.taskId }, { "mcp-name": created.taskId });
+  });
+
   it("decodes the Base64 form of Mcp-Name before comparing it", async () => {
     expect((await call("greet", { arguments: { name: "x" } }, { "mcp-name": b64("greet") })).body.result.resultType).toBe("complete");
     expect((await call("greet", { arguments: { name: "x" } }, { "mcp-name": b64("slow_compute") })).body.error.code).toBe(-32020);
@@ -160,8 +170,14 @@ describe("header value decoding and x-mcp-header annotations", () => {
     expect(decodeHeaderValue("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=")).toBe("=?base64?literal?=");
     expect(decodeHeaderValue("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
     expect(decodeHeaderValue("us-west1")).toBe("us-west1");
-    for (const bad of ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?/w==?="]) {
+    for (const bad of ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?/w==?=", "=?base64?SGVsbG9=?="]) {
       expect(decodeHeaderValue(bad), bad).toBeUndefined();
+    }
+  });
+
+  it("decodes what Node's Buffer encodes, for text of every length and script", () => {
+    for (const text of ["", "a", "ab", "abc", "Hello, 世界", " padded ", "line1\nline2", "🙂 emoji", "x".repeat(1000)]) {
+      expect(decodeHeaderValue(`=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`)).toBe(text);
     }
   });
 
