@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bea1685fc75a78728098b4e3588b3e7aea334aaf8c6466c136783d38e5dd1dd0 857c251da4ff5abf1fa8f97b5c8d3b293ad0a739e30b9a4a3887f0d62fd163a5
+// Fingerprint: a9ed332a31dcbf2c0a122d2f253ca47725374992b23e613e338c8a96c0b10d15 74ac02855103d441505ecc813cc413e8335316ae96a328b94f2d709b8e0ee86e
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -394,16 +394,17 @@ export function createInputRounds<Elicit, Sample, Roots>(
         collect: (asked) => collect(asked, responses ?? {}, opened?.issued, options.validators),
         supports: (inputMethod) => supports(context, inputMethod),
         async inputRequired(inputRequests, state) {
-          if (inputRequests === undefined && state === undefined) {
-            throw new Error("inputRequired: give input requests, state, or both");
-          }
+          const asking = inputRequests !== undefined && Object.keys(inputRequests).length > 0;
+          // mrtr.mdx: at least one of inputRequests and requestState in every InputRequiredResult.
+          if (!asking && state === undefined) throw new Error("inputRequired: give input requests, state, or both");
           for (const request of Object.values(inputRequests ?? {})) {
-            if (!supports(context, request.method)) throw missingCapability(request.method);
+            const missing = missingCapabilityFor(context, request);
+            if (missing) throw missing;
           }
           const issued = Object.keys(inputRequests ?? {});
           return {
             resultType: "input_required",
-            ...(inputRequests ? { inputRequests } : {}),
+            ...(asking ? { inputRequests } : {}),
             ...(state === undefined ? {} : { requestState: await sealer.seal(binding, issued, state) }),
           };
         },
@@ -458,20 +459,37 @@ function checkedAnswer(
   return answer;
 }
 
-function supports(context: RequestContext, method: string): boolean {
-  const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method]! : undefined;
+function declaredCapabilities(context: RequestContext): JsonObject {
   const declared = ownValue(context.meta, CLIENT_CAPABILITIES_META);
-  return capability !== undefined && isObject(declared) && isObject(ownValue(declared, capability));
+  return isObject(declared) ? declared : {};
 }
 
-/** -32021 for an input request the client declared no capability for. */
-function missingCapability(method: string): JsonRpcError {
-  const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method]! : method;
+function supports(context: RequestContext, method: string): boolean {
+  const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method]! : undefined;
+  return capability !== undefined && isObject(ownValue(declaredCapabilities(context), capability));
+}
+
+/**
+ * -32021 naming what the client must declare for this request, or undefined when it did: the
+ * method's capability, and for an elicitation its mode (`url` needs `elicitation.url`; a form needs
+ * `elicitation.form`, or an empty `elicitation` as clients wrote it before modes existed).
+ */
+function missingCapabilityFor(context: RequestContext, request: InputRequestLike): JsonRpcError | undefined {
+  const capability = Object.hasOwn(CAPABILITY_OF, request.method) ? CAPABILITY_OF[request.method]! : request.method;
+  const declared = ownValue(declaredCapabilities(context), capability);
+  let required: JsonObject = {};
+  let ok = isObject(declared);
+  if (request.method === "elicitation/create") {
+    const mode = isObject(request.params) && ownValue(request.params, "mode") === "url" ? "url" : "form";
+    required = { [mode]: {} };
+    const modes = isObject(declared) ? declared : {};
+    const none = ownValue(modes, "form") === undefined && ownValue(modes, "url") === undefined;
+    ok = isObject(declared) && (isObject(ownValue(modes, mode)) || (mode === "form" && none));
+  }
+  if (ok) return undefined;
   return new JsonRpcError(
     TASKS_EXTENSION_ERROR_CODES.MissingRequiredClientCapability,
-    `Missing required client capability: ${capability}`,
-    {
-      requiredCapabilities: { [capability]: {} },
-    },
+    `Missing required client capability: ${capability}${request.method === "elicitation/create" ? `.${Object.keys(required)[0]}` : ""}`,
+    { requiredCapabilities: { [capability]: required } },
   );
 }

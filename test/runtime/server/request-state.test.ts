@@ -283,11 +283,37 @@ describe("input rounds: the handler API", () => {
   it("never asks what the client did not declare: -32021 naming the capability", async () => {
     const error = await rejection(Promise.resolve(handler({ name: "t", arguments: {} }, context("alice", { sampling: {} }))));
     expect(error.code).toBe(-32021);
-    expect(error.data).toEqual({ requiredCapabilities: { elicitation: {} } });
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { form: {} } } });
     const supports = rounds.handler("tools/call", (_p, _c, round) => ({
       methods: ["elicitation/create", "sampling/createMessage", "roots/list", "ping"].filter((m) => round.supports(m)),
     }));
     expect(await supports({}, context("alice", { sampling: {}, roots: {} }))).toEqual({ methods: ["sampling/createMessage", "roots/list"] });
+  });
+
+  it("checks an elicitation's mode: url needs elicitation.url, a form elicitation.form or an empty elicitation", async () => {
+    const visit: ElicitRequest = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/login" } };
+    const ask = (request: ElicitRequest) => rounds.handler("tools/call", (_p, _c, round) => round.inputRequired({ it: request }));
+    const outcome = async (request: ElicitRequest, elicitation: object) => {
+      try {
+        return ((await ask(request)({}, context("alice", { elicitation }))) as { resultType: string }).resultType;
+      } catch (error) {
+        return (error as JsonRpcError).data;
+      }
+    };
+    expect(await outcome(visit, { url: {} })).toBe("input_required");
+    expect(await outcome(visit, {})).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    expect(await outcome(visit, { form: {} })).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    expect(await outcome(confirm, {})).toBe("input_required");
+    expect(await outcome(confirm, { form: {} })).toBe("input_required");
+    expect(await outcome(confirm, { url: {} })).toEqual({ requiredCapabilities: { elicitation: { form: {} } } });
+  });
+
+  it("answers at least one of inputRequests and requestState", async () => {
+    const empty = rounds.handler("tools/call", (_p, _c, round) => round.inputRequired({}));
+    await expect(Promise.resolve().then(() => empty({}, context("alice")))).rejects.toThrow(/give input requests, state, or both/);
+    const stateOnly = rounds.handler("tools/call", (_p, _c, round) => round.inputRequired({}, 1));
+    const answer = (await stateOnly({}, context("alice"))) as object;
+    expect(Object.keys(answer).sort()).toEqual(["requestState", "resultType"]);
   });
 });
 
