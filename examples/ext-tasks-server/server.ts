@@ -62,14 +62,14 @@ export async function startExampleServer(options: StartOptions = {}): Promise<Ex
         cacheScope: "public",
       }),
       "tools/call": rounds.handler("tools/call", (params, context, round) => {
-        const { name, arguments: args = {}, inputResponses = {} } = params;
+        // `inputResponses` and `requestState` are the round's to read (input-rounds.ts).
+        const { name, arguments: args = {} } = params;
         if (typeof name !== "string") throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
         if (!isObject(args)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
-        if (!isObject(inputResponses)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
         const roundTool = roundTools.find((tool) => tool.name === name);
         if (roundTool) return roundTool.call(args, round, context);
         // A legacy 2025-11-25 `task` param is tolerated and ignored: the server alone decides whether to create a task.
-        return callTool(name, { args, inputResponses, context, tasks, log });
+        return callTool(name, { args, round, context, tasks, log });
       }),
       "prompts/list": () => ({ prompts: [PROMPT], ttlMs: 0, cacheScope: "public" }),
       "prompts/get": rounds.handler("prompts/get", (params, _context, round) => getPrompt(params, round)),

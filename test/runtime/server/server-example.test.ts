@@ -131,7 +131,10 @@ describe("example server: tools and tasks", () => {
   });
 
   it("runs input tools by multi-round-trip when the client has no tasks extension", async () => {
-    const plain = { _meta: meta({}) };
+    // Without the elicitation capability the tool cannot ask (-32021 naming it).
+    const mute = await post("tools/call", { _meta: meta({}), name: "confirm_delete", arguments: { filename: "a.txt" } });
+    expect(mute.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    const plain = { _meta: meta({ elicitation: {} }) };
     const first = await post("tools/call", { ...plain, name: "confirm_delete", arguments: { filename: "a.txt" } });
     expect(first.body.result).toMatchObject({ resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } });
     const second = await post("tools/call", {
