@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2e685a7711e82bad5a66829ffdf0fa25097ea65306016376d6f10f0d7bc15873 56219ba9b6c7a9f64d4ef5a5038587b9fc36c851dfce9ef554fbbb42ceec301e
+// Fingerprint: 13966a5a679aaa5826d1ed29e449e861d46dea5dbec3c849129b1cd9f5c259ba ffe789e6a870f6ec789f02ba65b6ef8cd4024d5363ae3b2c293d37a40dd3abdf
 
 /**
  * The Tasks extension's request rules, copied unchanged into every set whose schema declares tasks
@@ -76,10 +76,12 @@ const { TextDecoder: Utf8Decoder } = globalThis as unknown as {
 /**
  * A header value as the client meant it (streamable-http.mdx › Value Encoding): the
  * `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` decoded as UTF-8, anything else literal.
- * Undefined for a malformed encoded value: bad padding, characters outside the alphabet, non-zero
- * padding bits, or bytes that are not UTF-8.
+ * Undefined for a value with characters a header may not carry, or a malformed encoded value: bad
+ * padding, characters outside the alphabet, non-zero padding bits, or bytes that are not UTF-8.
  */
 export function decodeHeaderValue(raw: string): string | undefined {
+  // RFC 9110 field values: visible ASCII, space and tab; anything else had to be sent in the Base64 form.
+  if (!/^[\x20-\x7e\t]*$/.test(raw)) return undefined;
   const encoded = BASE64_SENTINEL.exec(raw)?.[1];
   if (encoded === undefined) return raw;
   if (!STRICT_BASE64.test(encoded)) return undefined;

@@ -70,10 +70,12 @@ const { TextDecoder: Utf8Decoder } = globalThis as unknown as {
 /**
  * A header value as the client meant it (streamable-http.mdx › Value Encoding): the
  * `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` decoded as UTF-8, anything else literal.
- * Undefined for a malformed encoded value: bad padding, characters outside the alphabet, non-zero
- * padding bits, or bytes that are not UTF-8.
+ * Undefined for a value with characters a header may not carry, or a malformed encoded value: bad
+ * padding, characters outside the alphabet, non-zero padding bits, or bytes that are not UTF-8.
  */
 export function decodeHeaderValue(raw: string): string | undefined {
+  // RFC 9110 field values: visible ASCII, space and tab; anything else had to be sent in the Base64 form.
+  if (!/^[\x20-\x7e\t]*$/.test(raw)) return undefined;
   const encoded = BASE64_SENTINEL.exec(raw)?.[1];
   if (encoded === undefined) return raw;
   if (!STRICT_BASE64.test(encoded)) return undefined;

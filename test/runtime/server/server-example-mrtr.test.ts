@@ -159,6 +159,8 @@ describe("example server: Mcp-Name and Mcp-Param headers", () => {
       weather({ region: "Hello" }, { "mcp-param-region": "=?base64?SGVs!!!bG8=?=" }),
       weather({ region: "r", days: 3 }, { "mcp-param-region": "r", "mcp-param-days": "4" }),
       weather({ region: "r" }, { "mcp-param-region": "r", "mcp-param-days": "4" }),
+      // Raw non-ASCII (here Latin-1, which HTTP carries) even when equal to the body: it had to be Base64.
+      weather({ region: "é" }, { "mcp-param-region": "é" }),
     ];
     for (const answer of await Promise.all(rejected)) expect(answer).toMatchObject({ status: 400, body: { error: { code: -32020 } } });
   });
@@ -170,7 +172,7 @@ describe("header value decoding and x-mcp-header annotations", () => {
     expect(decodeHeaderValue("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=")).toBe("=?base64?literal?=");
     expect(decodeHeaderValue("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
     expect(decodeHeaderValue("us-west1")).toBe("us-west1");
-    for (const bad of ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?/w==?=", "=?base64?SGVsbG9=?="]) {
+    for (const bad of ["Zürich", "a\u0000b", "=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?/w==?=", "=?base64?SGVsbG9=?="]) {
       expect(decodeHeaderValue(bad), bad).toBeUndefined();
     }
   });
