@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a9ed332a31dcbf2c0a122d2f253ca47725374992b23e613e338c8a96c0b10d15 74ac02855103d441505ecc813cc413e8335316ae96a328b94f2d709b8e0ee86e
+// Fingerprint: 7230cc7a6677bacc8b290be14a51c7e15e22252d689b5ba5e83fc4d5ca280881 63f204bcff09ee1557e85196fa16b6e41c0fa52b34e4dd68ab389dc9971ea369
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -143,7 +143,7 @@ export function createRequestStateSealer(options: RequestStateOptions): RequestS
     return bytes;
   });
   const ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
-  if (!(ttlMs > 0)) throw new Error("request state: ttlMs must be positive");
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new Error("request state: ttlMs must be a positive number");
   const now = options.now ?? (() => Date.now());
   let imported: Promise<CryptoKeyLike[]> | undefined;
   const keys = () =>
@@ -333,7 +333,7 @@ export interface InputRound<Types extends AnyAnswers> {
    * answers to keys not asked (or, with state, not issued by the previous round) are ignored.
    */
   collect<Asked extends InputRequestsLike>(asked: Asked): Collected<Asked, Types>;
-  /** Whether the client declared the capability an input method needs (`elicitation`, `sampling`, `roots`). */
+  /** Whether the client declared the capability an input method needs (`elicitation` for forms, `sampling`, `roots`). */
   supports(method: string): boolean;
   /**
    * The "input required" answer: `inputRequests` (only what the client declared it supports:
@@ -390,7 +390,7 @@ export function createInputRounds<Elicit, Sample, Roots>(
         state: opened?.data,
         hasState: opened !== undefined,
         collect: (asked) => collect(asked, responses ?? {}, opened?.issued, options.validators),
-        supports: (inputMethod) => supports(context, inputMethod),
+        supports: (inputMethod) => missingCapabilityFor(context, { method: inputMethod }) === undefined,
         async inputRequired(inputRequests, state) {
           const asking = inputRequests !== undefined && Object.keys(inputRequests).length > 0;
           // mrtr.mdx: at least one of inputRequests and requestState in every InputRequiredResult.
@@ -460,11 +460,6 @@ function checkedAnswer(
 function declaredCapabilities(context: RequestContext): JsonObject {
   const declared = ownValue(context.meta, CLIENT_CAPABILITIES_META);
   return isObject(declared) ? declared : {};
-}
-
-function supports(context: RequestContext, method: string): boolean {
-  const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method]! : undefined;
-  return capability !== undefined && isObject(ownValue(declaredCapabilities(context), capability));
 }
 
 /**

@@ -137,7 +137,7 @@ export function createRequestStateSealer(options: RequestStateOptions): RequestS
     return bytes;
   });
   const ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
-  if (!(ttlMs > 0)) throw new Error("request state: ttlMs must be positive");
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new Error("request state: ttlMs must be a positive number");
   const now = options.now ?? (() => Date.now());
   let imported: Promise<CryptoKeyLike[]> | undefined;
   const keys = () =>
@@ -327,7 +327,7 @@ export interface InputRound<Types extends AnyAnswers> {
    * answers to keys not asked (or, with state, not issued by the previous round) are ignored.
    */
   collect<Asked extends InputRequestsLike>(asked: Asked): Collected<Asked, Types>;
-  /** Whether the client declared the capability an input method needs (`elicitation`, `sampling`, `roots`). */
+  /** Whether the client declared the capability an input method needs (`elicitation` for forms, `sampling`, `roots`). */
   supports(method: string): boolean;
   /**
    * The "input required" answer: `inputRequests` (only what the client declared it supports:
@@ -384,7 +384,7 @@ export function createInputRounds<Elicit, Sample, Roots>(
         state: opened?.data,
         hasState: opened !== undefined,
         collect: (asked) => collect(asked, responses ?? {}, opened?.issued, options.validators),
-        supports: (inputMethod) => supports(context, inputMethod),
+        supports: (inputMethod) => missingCapabilityFor(context, { method: inputMethod }) === undefined,
         async inputRequired(inputRequests, state) {
           const asking = inputRequests !== undefined && Object.keys(inputRequests).length > 0;
           // mrtr.mdx: at least one of inputRequests and requestState in every InputRequiredResult.
@@ -454,11 +454,6 @@ function checkedAnswer(
 function declaredCapabilities(context: RequestContext): JsonObject {
   const declared = ownValue(context.meta, CLIENT_CAPABILITIES_META);
   return isObject(declared) ? declared : {};
-}
-
-function supports(context: RequestContext, method: string): boolean {
-  const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method]! : undefined;
-  return capability !== undefined && isObject(ownValue(declaredCapabilities(context), capability));
 }
 
 /**

@@ -288,6 +288,8 @@ describe("input rounds: the handler API", () => {
       methods: ["elicitation/create", "sampling/createMessage", "roots/list", "ping"].filter((m) => round.supports(m)),
     }));
     expect(await supports({}, context("alice", { sampling: {}, roots: {} }))).toEqual({ methods: ["sampling/createMessage", "roots/list"] });
+    expect(await supports({}, context("alice", { elicitation: { url: {} } }))).toEqual({ methods: [] });
+    expect(await supports({}, context("alice", { elicitation: { form: {} } }))).toEqual({ methods: ["elicitation/create"] });
   });
 
   it("checks an elicitation's mode: url needs elicitation.url, a form elicitation.form or an empty elicitation", async () => {
