@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: b42dd8b576328e975549ec5f92f91078597a249a69b855562afbaccaa7fead54 82b535419f6a9054b4c8bef398395363c31ba5e7adf82b4a1fe9c13261e727f2
+// Fingerprint: 1a726badb0c0c39cd8a6a25650769cb8494aa40ef338665ac28b5958b3e29100 2e954081279a43e360eb5ccde95fcd9d2011d8a07364ac931044b2e2de30f306
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -23,10 +23,10 @@
  * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
  * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
  * `toolInputSchema` is given, each `Mcp-Param-{Name}` equal to the `tools/call` argument its
- * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then `tasks/*` goes to the Tasks
- * server, `server/discover` gets a default answer unless the application has its own, and every
- * other method to the application's handler in `methods` (-32601 without one). Results without a
- * `resultType` get `"complete"`.
+ * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then
+ * `tasks/*` goes to the Tasks server, `server/discover` gets a default answer unless the
+ * application has its own, and every other method to the application's handler in `methods`
+ * (-32601 without one). Results without a `resultType` get `"complete"`.
  *
  * Needs Node's typings (`node:http`, `node:crypto`, and the global `Request`/`Response` the Fetch
  * shape uses), no package: a set gets this file only when its config asks for it
@@ -261,7 +261,11 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
     if (name === undefined)
       return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
     const decoded = decodeHeaderValue(name);
-    if (decoded === undefined) return { code: mismatch, message: "Mcp-Name header is not valid (bad Base64 form)" };
+    if (decoded === undefined)
+      return {
+        code: mismatch,
+        message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
+      };
     if (decoded !== ownValue(params, named))
       return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
   }
@@ -352,7 +356,8 @@ function checkParamHeaders(
     }
     if (header === undefined) return mismatch(`Missing ${what} header (the argument is in the body)`);
     const decoded = decodeHeaderValue(header);
-    if (decoded === undefined) return mismatch(`${what} header is not valid (bad Base64 form)`);
+    if (decoded === undefined)
+      return mismatch(`${what} header is not valid (characters a header may not carry, or a bad Base64 form)`);
     if (!headerMatches(decoded, value)) return mismatch(`${what} header does not match the argument`);
   }
   return undefined;

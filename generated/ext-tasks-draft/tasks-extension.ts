@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 13966a5a679aaa5826d1ed29e449e861d46dea5dbec3c849129b1cd9f5c259ba ffe789e6a870f6ec789f02ba65b6ef8cd4024d5363ae3b2c293d37a40dd3abdf
+// Fingerprint: 3b495c10df00adbe3f33f39390e9cbf8e971f5cf77c285b47010139fd8a88f28 bc9c852435d3c68e182b488cb74d7087dd1552a297bf51c56086bb431711e047
 
 /**
  * The Tasks extension's request rules, copied unchanged into every set whose schema declares tasks
@@ -59,7 +59,11 @@ export const checkRoutingHeaders: HeaderCheckOf<string> = (method, params, conte
   const taskId = isObject(params) ? ownValue(params, "taskId") : undefined;
   if (name === undefined) return { code: mismatch, message: "Missing Mcp-Name header (it must carry params.taskId)" };
   const decoded = decodeHeaderValue(name);
-  if (decoded === undefined) return { code: mismatch, message: "Mcp-Name header is not valid (bad Base64 form)" };
+  if (decoded === undefined)
+    return {
+      code: mismatch,
+      message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
+    };
   if (decoded !== taskId) return { code: mismatch, message: "Mcp-Name header does not match params.taskId" };
   return undefined;
 };

@@ -16,10 +16,10 @@
  * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
  * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
  * `toolInputSchema` is given, each `Mcp-Param-{Name}` equal to the `tools/call` argument its
- * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then `tasks/*` goes to the Tasks
- * server, `server/discover` gets a default answer unless the application has its own, and every
- * other method to the application's handler in `methods` (-32601 without one). Results without a
- * `resultType` get `"complete"`.
+ * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then
+ * `tasks/*` goes to the Tasks server, `server/discover` gets a default answer unless the
+ * application has its own, and every other method to the application's handler in `methods`
+ * (-32601 without one). Results without a `resultType` get `"complete"`.
  *
  * Needs Node's typings (`node:http`, `node:crypto`, and the global `Request`/`Response` the Fetch
  * shape uses), no package: a set gets this file only when its config asks for it
@@ -254,7 +254,11 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
     if (name === undefined)
       return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
     const decoded = decodeHeaderValue(name);
-    if (decoded === undefined) return { code: mismatch, message: "Mcp-Name header is not valid (bad Base64 form)" };
+    if (decoded === undefined)
+      return {
+        code: mismatch,
+        message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
+      };
     if (decoded !== ownValue(params, named))
       return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
   }
@@ -345,7 +349,8 @@ function checkParamHeaders(
     }
     if (header === undefined) return mismatch(`Missing ${what} header (the argument is in the body)`);
     const decoded = decodeHeaderValue(header);
-    if (decoded === undefined) return mismatch(`${what} header is not valid (bad Base64 form)`);
+    if (decoded === undefined)
+      return mismatch(`${what} header is not valid (characters a header may not carry, or a bad Base64 form)`);
     if (!headerMatches(decoded, value)) return mismatch(`${what} header does not match the argument`);
   }
   return undefined;

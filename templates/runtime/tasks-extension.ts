@@ -53,7 +53,11 @@ export const checkRoutingHeaders: HeaderCheckOf<string> = (method, params, conte
   const taskId = isObject(params) ? ownValue(params, "taskId") : undefined;
   if (name === undefined) return { code: mismatch, message: "Missing Mcp-Name header (it must carry params.taskId)" };
   const decoded = decodeHeaderValue(name);
-  if (decoded === undefined) return { code: mismatch, message: "Mcp-Name header is not valid (bad Base64 form)" };
+  if (decoded === undefined)
+    return {
+      code: mismatch,
+      message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
+    };
   if (decoded !== taskId) return { code: mismatch, message: "Mcp-Name header does not match params.taskId" };
   return undefined;
 };
