@@ -104,6 +104,7 @@ export const STATIC_MODULES = [
   "server-core",
   "server-engine",
   "tasks-extension",
+  "request-state",
   // Runtime parts and the module two of them share (see runtime-parts.ts): only in a set that asks for them.
   "http-client",
   "http-server",

@@ -15,11 +15,13 @@
  * method (405); `Origin` against an allow-list (403; the transport's defence against DNS
  * rebinding); a body size limit (413); JSON and the JSON-RPC envelope (400); the stateless
  * envelope: `MCP-Protocol-Version` header equal to `_meta`'s protocol version, client
- * capabilities in `_meta`, `Mcp-Method` equal to the method and `Mcp-Name` equal to
- * `params.name` (`params.uri` for `resources/read`) (-32020). Then `tasks/*` goes to the Tasks
- * server, `server/discover` gets a default answer unless the application has its own, and every
- * other method to the application's handler in `methods` (-32601 without one). Results without a
- * `resultType` get `"complete"`.
+ * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
+ * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
+ * `toolInputSchema` is given, each `Mcp-Param-{Name}` equal to the `tools/call` argument its
+ * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then
+ * `tasks/*` goes to the Tasks server, `server/discover` gets a default answer unless the
+ * application has its own, and every other method to the application's handler in `methods`
+ * (-32601 without one). Results without a `resultType` get `"complete"`.
  *
  * Needs Node's typings (`node:http`, `node:crypto`, and the global `Request`/`Response` the Fetch
  * shape uses), no package: a set gets this file only when its config asks for it
@@ -40,7 +42,7 @@ import {
   type RequestContext,
   type TransportContext,
 } from "./server-core.js";
-import { TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
 import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "./server-engine.js";
 
@@ -85,6 +87,12 @@ export interface McpHttpOptions extends RouterOptions {
   readonly maxStreamBufferBytes?: number;
   /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
   readonly maxListenMs?: number;
+  /**
+   * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
+   * carry an `Mcp-Param-{Name}` header equal to each argument its schema annotates with
+   * `x-mcp-header` (-32020 otherwise). Without it `Mcp-Param-*` headers are not checked.
+   */
+  readonly toolInputSchema?: (name: string) => unknown;
 }
 
 /** One HTTP request, as the core reads it from either shape. */
@@ -232,7 +240,9 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
         await route(body, transport);
         return { status: 202, headers: {} };
       }
-      const rejected = checkEnvelope(envelope.method, envelope.params, request.headers);
+      const rejected =
+        checkEnvelope(envelope.method, envelope.params, request.headers) ??
+        checkParamHeaders(envelope.method, envelope.params, request.headers, options.toolInputSchema);
       if (rejected)
         return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
       const listen = listenerOf(options);
@@ -391,22 +401,114 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
     const name = headerValue(headers, "mcp-name");
     if (name === undefined)
       return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
-    if (name !== ownValue(params, named))
+    const decoded = decodeHeaderValue(name);
+    if (decoded === undefined)
+      return {
+        code: mismatch,
+        message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
+      };
+    if (decoded !== ownValue(params, named))
       return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
   }
-  const meta = ownValue(params, "_meta");
-  if (!isObject(meta))
-    return { code: JSON_RPC_ERROR_CODES.InvalidParams, message: "Invalid params: every request carries _meta" };
-  if (ownValue(meta, "io.modelcontextprotocol/protocolVersion") !== version) {
-    return { code: mismatch, message: "MCP-Protocol-Version header does not match _meta protocolVersion" };
-  }
-  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+  return checkMeta(ownValue(params, "_meta"), version);
+}
+
+/**
+ * The request `_meta` (basic/index › `_meta`): a missing or malformed required field is
+ * -32602; `clientInfo` is optional but must be an Implementation when sent; a protocol version
+ * that disagrees with the header is -32020.
+ */
+function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | undefined {
+  const invalid = (message: string) => ({
+    code: JSON_RPC_ERROR_CODES.InvalidParams,
+    message: `Invalid params: ${message}`,
+  });
+  if (!isObject(meta)) return invalid("every request carries _meta");
+  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
+  if (typeof version !== "string")
+    return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
+  if (version !== headerVersion) {
     return {
-      code: JSON_RPC_ERROR_CODES.InvalidParams,
-      message: "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities",
+      code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch,
+      message: "MCP-Protocol-Version header does not match _meta protocolVersion",
     };
   }
+  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+    return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
+  }
+  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
+  if (
+    clientInfo !== undefined &&
+    !(
+      isObject(clientInfo) &&
+      typeof ownValue(clientInfo, "name") === "string" &&
+      typeof ownValue(clientInfo, "version") === "string"
+    )
+  ) {
+    return invalid("_meta io.modelcontextprotocol/clientInfo must have a name and a version (strings)");
+  }
   return undefined;
+}
+
+/** An `x-mcp-header` annotation of a tool's input schema: the header's name and where its value is in `arguments`. */
+export interface ParamHeader {
+  readonly name: string;
+  readonly path: readonly string[];
+}
+
+/**
+ * The `x-mcp-header` annotations of an input schema, reached through `properties` only (the
+ * only place the spec allows them; a client rejects a tool with others, so none are looked for).
+ */
+export function paramHeaders(schema: unknown, path: readonly string[] = []): ParamHeader[] {
+  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
+  if (!isObject(properties)) return [];
+  return Object.keys(properties).flatMap((key) => {
+    const property = ownValue(properties, key);
+    const name = isObject(property) ? ownValue(property, "x-mcp-header") : undefined;
+    const here = typeof name === "string" ? [{ name, path: [...path, key] }] : [];
+    return [...here, ...paramHeaders(property, [...path, key])];
+  });
+}
+
+/**
+ * `Mcp-Param-{Name}` headers of a `tools/call` against the arguments its tool annotates
+ * (streamable-http.mdx › Server Behavior for Custom Headers): a value in the body needs its
+ * header, decoded equal (numbers compared as numbers); a header needs its value. -32020 otherwise.
+ */
+function checkParamHeaders(
+  method: string,
+  params: unknown,
+  headers: RequestHeaders,
+  inputSchemaOf: McpHttpOptions["toolInputSchema"],
+): JsonRpcErrorObject | undefined {
+  if (method !== "tools/call" || !inputSchemaOf || !isObject(params)) return undefined;
+  const name = ownValue(params, "name");
+  if (typeof name !== "string") return undefined;
+  const args = ownValue(params, "arguments");
+  for (const annotation of paramHeaders(inputSchemaOf(name))) {
+    const value = annotation.path.reduce<unknown>((at, key) => (isObject(at) ? ownValue(at, key) : undefined), args);
+    const header = headerValue(headers, `mcp-param-${annotation.name.toLowerCase()}`);
+    const what = `Mcp-Param-${annotation.name}`;
+    const mismatch = (message: string) => ({ code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch, message });
+    if (value === undefined || value === null) {
+      if (header !== undefined) return mismatch(`${what} header sent for an argument the body does not have`);
+      continue;
+    }
+    if (header === undefined) return mismatch(`Missing ${what} header (the argument is in the body)`);
+    const decoded = decodeHeaderValue(header);
+    if (decoded === undefined)
+      return mismatch(`${what} header is not valid (characters a header may not carry, or a bad Base64 form)`);
+    if (!headerMatches(decoded, value)) return mismatch(`${what} header does not match the argument`);
+  }
+  return undefined;
+}
+
+function headerMatches(header: string, value: unknown): boolean {
+  if (typeof value === "string") return header === value;
+  if (typeof value === "boolean") return header === String(value);
+  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
+  return false;
 }
 
 /** The params member `Mcp-Name` carries, by method (task methods: the Tasks server checks `taskId`). */
