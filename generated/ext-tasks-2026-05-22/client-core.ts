@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
+// Fingerprint: ef8c8d87c2a5a2198fc4a15b9060b2688cd0aeb6f4b7a1d078a7147203c55eb8 cfdbdbf1fda7b8b70132ee21bc0385451197361b51a66d418eaea05174939826
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -286,17 +286,16 @@ export function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
 }
 
 /**
- * Splits `resultType` off a result: "task" when the request created a task, "complete"
- * otherwise (a result without the tag is complete, as results were before the tag).
+ * Splits `resultType` off a result: "task" when the request created a task, "complete" when it
+ * finished, "input_required" when it asks for input first, or another value a later revision
+ * defines (the tag is open-ended: each caller decides what it can read, and an unknown one is an
+ * error there, never "complete"). A result without the tag is complete, as results were before it.
  */
-export function splitTag(
-  method: string,
-  result: JsonObject,
-): { readonly tag: "task" | "complete"; readonly body: JsonObject } {
+export function splitTag(method: string, result: JsonObject): { readonly tag: string; readonly body: JsonObject } {
   if (!Object.hasOwn(result, "resultType")) return { tag: "complete", body: result };
   const { resultType: tag, ...body } = result;
-  if (tag !== "task" && tag !== "complete") {
-    throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
+  if (typeof tag !== "string") {
+    throw new InvalidResponseError(method, `resultType ${JSON.stringify(tag)} is not a string`, result);
   }
   return { tag, body };
 }

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
+// Fingerprint: ef8c8d87c2a5a2198fc4a15b9060b2688cd0aeb6f4b7a1d078a7147203c55eb8 cfdbdbf1fda7b8b70132ee21bc0385451197361b51a66d418eaea05174939826
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -284,17 +284,16 @@ export function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
 }
 
 /**
- * Splits `resultType` off a result: "task" when the request created a task, "complete"
- * otherwise (a result without the tag is complete, as results were before the tag).
+ * Splits `resultType` off a result: "task" when the request created a task, "complete" when it
+ * finished, "input_required" when it asks for input first, or another value a later revision
+ * defines (the tag is open-ended: each caller decides what it can read, and an unknown one is an
+ * error there, never "complete"). A result without the tag is complete, as results were before it.
  */
-export function splitTag(
-  method: string,
-  result: JsonObject,
-): { readonly tag: "task" | "complete"; readonly body: JsonObject } {
+export function splitTag(method: string, result: JsonObject): { readonly tag: string; readonly body: JsonObject } {
   if (!Object.hasOwn(result, "resultType")) return { tag: "complete", body: result };
   const { resultType: tag, ...body } = result;
-  if (tag !== "task" && tag !== "complete") {
-    throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
+  if (typeof tag !== "string") {
+    throw new InvalidResponseError(method, `resultType ${JSON.stringify(tag)} is not a string`, result);
   }
   return { tag, body };
 }
