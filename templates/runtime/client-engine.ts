@@ -545,9 +545,18 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const sent: JsonObject =
       augment && augmentation !== undefined ? { ...params, [augment.field]: augmentation } : { ...params };
     const requestOptions = pickRequestOptions(options);
-    const result = await this.#roundTrips("tools/call", sent, options, (retry) =>
-      this.#create("tools/call", retry, requestOptions, headers),
-    );
+    const send = (withHeaders: TasksClientHeaders) =>
+      this.#roundTrips("tools/call", sent, options, (retry) =>
+        this.#create("tools/call", retry, requestOptions, withHeaders),
+      );
+    let result: JsonObject;
+    try {
+      result = await send(headers);
+    } catch (error) {
+      const again = await this.#headersAfterMismatch(error, params, headers, options.signal);
+      if (!again) throw error;
+      result = await send(again);
+    }
     if (augment) {
       // A receiver that does not run this tool as a task answers its plain result.
       if (augmentation === undefined || !Object.hasOwn(result, "task")) return { kind: "complete", result };
@@ -560,6 +569,30 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     if (tag === "task") return { kind: "task", task: this.#checkCreated(body) };
     if (tag === "complete") return { kind: "complete", result: body };
     throw new InvalidResponseError("tools/call", `unknown resultType ${JSON.stringify(tag)}`, result);
+  }
+
+  /**
+   * The server said the call's `Mcp-Param-*` headers do not match (HeaderMismatch): the transport
+   * asks the client to read `tools/list` again and retry with the headers it now implies. Undefined
+   * when that is not the error, or the headers would be the same (then the error stands).
+   */
+  async #headersAfterMismatch(
+    error: unknown,
+    params: ToolCallParams,
+    headers: TasksClientHeaders,
+    signal: TasksClientSignal | undefined,
+  ): Promise<TasksClientHeaders | undefined> {
+    if (
+      !(error instanceof JsonRpcResponseError) ||
+      error.code !== HEADER_MISMATCH ||
+      !this.#profile.tools?.paramHeaders
+    ) {
+      return undefined;
+    }
+    const fresh = await this.#toolEntry(params.name, signal, true);
+    const again = fresh ? paramHeaders(fresh.headers, params.arguments) : {};
+    const same = JSON.stringify(Object.entries(again).sort()) === JSON.stringify(Object.entries(headers).sort());
+    return same ? undefined : again;
   }
 
   /**
@@ -1104,6 +1137,9 @@ export interface RoundTripProfile {
   readonly requests: BodyCheck<unknown>;
   readonly responses: BodyCheck<unknown>;
 }
+
+/** The Streamable HTTP transport's error for headers that do not match the body. */
+const HEADER_MISMATCH = -32020;
 
 /** How many times a request may ask for input before the client gives up (a server may ask again, but not forever). */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;

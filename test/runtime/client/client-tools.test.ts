@@ -128,6 +128,36 @@ describe("ext-tasks-draft: x-mcp-header annotations", () => {
   });
 });
 
+describe("ext-tasks-draft: HeaderMismatch", () => {
+  it("a -32020 answer makes the client read tools/list again and retry once with the headers it now implies; if they are the same, the error stands", async () => {
+    let lists = 0;
+    const sent: Sent[] = [];
+    const send: TasksClientSend = async (request, headers) => {
+      sent.push({ request: structuredClone(request), headers });
+      if (request.method === "tools/list") {
+        lists++;
+        // The first list predates the annotation the server now checks.
+        const r = lists === 1 ? { type: "string" } : { type: "string", "x-mcp-header": "R" };
+        return { jsonrpc: "2.0", id: request.id, result: { tools: [{ name: "t", inputSchema: { type: "object", properties: { r } } }, { name: "u", inputSchema: { type: "object" } }] } };
+      }
+      if (request.params?.name === "t" && headers["Mcp-Param-R"] === undefined) return { jsonrpc: "2.0", id: request.id, error: { code: -32020, message: "Header mismatch: Mcp-Param-R is missing" } };
+      if (request.params?.name === "u") return { jsonrpc: "2.0", id: request.id, error: { code: -32020, message: "Header mismatch" } };
+      return { jsonrpc: "2.0", id: request.id, result: COMPLETE };
+    };
+    const client = ext.createTasksClient({ send });
+    expect(await client.callTool({ name: "t", arguments: { r: "eu" } })).toEqual({ content: [{ type: "text", text: "ok" }] });
+    expect(sent.map((s) => [s.request.method, s.headers["Mcp-Param-R"]])).toEqual([
+      ["tools/list", undefined],
+      ["tools/call", undefined],
+      ["tools/list", undefined],
+      ["tools/call", "eu"],
+    ]);
+    await expect(client.callTool({ name: "u" })).rejects.toMatchObject({ code: -32020 });
+    expect(sent.slice(4).map((s) => s.request.method)).toEqual(["tools/call", "tools/list"]);
+    client.close();
+  });
+});
+
 describe("tasks-2025-11-25: execution.taskSupport", () => {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
   const task = (status: string) => ({ taskId: "t1", status, createdAt: at, lastUpdatedAt: at, ttl: null, pollInterval: 1 });
