@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 65eeff73a3fa0f030ac16c0e7ef41679ae454e1c215ccedc155550177a3d8b4a 4cfa66121838cc56bf0e9363c08e591fc397a1cc0d16e3caa23dd0641f563b67
+// Fingerprint: 0dad645b0ca226ea3e54ad96ddfadb592bd47b13a49d209d93b32bc556726295 069bc634e97bf6cbf86ff779fe1e07f6a99b9ec2013c840020f0f44820cd0ebc
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -25,6 +25,7 @@ import {
   DEFAULT_MIN_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   exchange,
+  host,
   InvalidResponseError,
   JsonRpcResponseError,
   objectOr,
@@ -33,7 +34,6 @@ import {
   rpcErrorOf,
   splitTag,
   TasksClientClosedError,
-  host,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
