@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0dad645b0ca226ea3e54ad96ddfadb592bd47b13a49d209d93b32bc556726295 069bc634e97bf6cbf86ff779fe1e07f6a99b9ec2013c840020f0f44820cd0ebc
+// Fingerprint: 53f595b41b5ad8c4d16a89f7d2d1f4ef9d48070f71bb8272ff8fd46605912885 47e859e7f6e8d15641e2022ca5db884eb78f3eac5e76d30e53af449de02166c2
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -110,7 +110,8 @@ export interface ClientProfile<T extends ClientTypes> {
   /** The set's status machine (`status.ts`). */
   isTerminalStatus(status: T["snapshot"]["status"]): boolean;
   /**
-   * Whether results carry `resultType` ("task" or "complete"): "none", no tag; "apart", a tag the
+   * Whether results carry `resultType` ("task" or "complete", and "input_required" where
+   * `roundTrips` says so; any other value is an error): "none", no tag; "apart", a tag the
    * schema does not model (split off before validation); "modeled", the schema's own constants
    * (validated with the result; a result without one, from an older server, is "complete", as the
    * specification text says, though the schema requires it).

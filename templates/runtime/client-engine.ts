@@ -103,7 +103,8 @@ export interface ClientProfile<T extends ClientTypes> {
   /** The set's status machine (`status.ts`). */
   isTerminalStatus(status: T["snapshot"]["status"]): boolean;
   /**
-   * Whether results carry `resultType` ("task" or "complete"): "none", no tag; "apart", a tag the
+   * Whether results carry `resultType` ("task" or "complete", and "input_required" where
+   * `roundTrips` says so; any other value is an error): "none", no tag; "apart", a tag the
    * schema does not model (split off before validation); "modeled", the schema's own constants
    * (validated with the result; a result without one, from an older server, is "complete", as the
    * specification text says, though the schema requires it).
