@@ -1,5 +1,7 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startExampleServer, PROTOCOL_VERSION, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
+import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http-client.js";
 import {
   createTasksClient,
   ElicitationContentInvalid,
@@ -334,6 +336,37 @@ describe("resultType is open-ended", () => {
     // Servers must not ask for input on other requests: such a result is not retried.
     expect(await client.request("ping")).toEqual({ resultType: "input_required", messages: [] });
     expect(calls("ping")).toHaveLength(1);
+    client.close();
+  });
+});
+
+/**
+ * End to end over HTTP against the project's example server (examples/ext-tasks-server/, the
+ * conformance fixture tools): `test_tool_with_task` first answers an InputRequiredResult, and its retry
+ * creates a task, which the client then waits for.
+ */
+describe("against the example ext-tasks server", () => {
+  let example: ExampleServer;
+  beforeAll(async () => {
+    example = await startExampleServer();
+  });
+  afterAll(() => example.close());
+
+  it("answers the round, retries, and waits for the task the retry creates", async () => {
+    const transport = streamableHttpTransport({ url: example.url, protocolVersion: PROTOCOL_VERSION });
+    const client = createTasksClient({ ...transport, meta: { "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION }, minPollMs: 10 });
+    const rounds: (number | undefined)[] = [];
+    const created: string[] = [];
+    const result = await client.callTool(
+      { name: "test_tool_with_task" },
+      {
+        onTaskCreated: (task) => created.push(task.status),
+        inputHandlers: { "elicitation/create": (_params, context) => (rounds.push(context.request?.round), { action: "accept", content: { name: "Ada" } }) },
+      },
+    );
+    expect(rounds).toEqual([1]);
+    expect(created).toHaveLength(1);
+    expect(result).toMatchObject({ content: [{ type: "text", text: "Hello, Ada! Your task is done." }] });
     client.close();
   });
 });
