@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5e5a06df7b8eb97c76987e73cfe735c44a421327f9175d42a48efb7057b41fd5 1a0332c3248f7707ea9efa66896707eed7545f2294c0992190819b29135c177a
+// Fingerprint: b1fda5a96c7f3e8787b84ba348b6426b4089257737f25263b449634ed70d1d9d 05bca8156f3c2ad2c8be1e843f746077517be6bdd523e099b31a8dacdcab7519
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -300,17 +300,16 @@ export function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
 }
 
 /**
- * Splits `resultType` off a result: "task" when the request created a task, "complete"
- * otherwise (a result without the tag is complete, as results were before the tag).
+ * Splits `resultType` off a result: "task" when the request created a task, "complete" when it
+ * finished, "input_required" when it asks for input first, or another value a later revision
+ * defines (the tag is open-ended: each caller decides what it can read, and an unknown one is an
+ * error there, never "complete"). A result without the tag is complete, as results were before it.
  */
-export function splitTag(
-  method: string,
-  result: JsonObject,
-): { readonly tag: "task" | "complete"; readonly body: JsonObject } {
+export function splitTag(method: string, result: JsonObject): { readonly tag: string; readonly body: JsonObject } {
   if (!Object.hasOwn(result, "resultType")) return { tag: "complete", body: result };
   const { resultType: tag, ...body } = result;
-  if (tag !== "task" && tag !== "complete") {
-    throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
+  if (typeof tag !== "string") {
+    throw new InvalidResponseError(method, `resultType ${JSON.stringify(tag)} is not a string`, result);
   }
   return { tag, body };
 }

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a17c594f8dfe5bcc3a2bd5e08bb6c0712471c6033acac5c6bba45da8a3b330d8 0e8b1ebc3ca3b239e860e435b5381fbd510267a50caec2b3b31f0e79fca044ed
+// Fingerprint: a65d8e38632f6138a684d7920d2c4beb7b9ffeb08ce2e12b8955cbe858836ea6 0133b28fbe13e088ec516ed00fb96efa6669cc2892478c48e143e8b297d136ef
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -21,6 +21,7 @@
  * - A request runs as a task when the client asks (`params.task`: TaskMetadata); it then answers CreateTaskResult `{ task }`.
  * - `notifications/tasks/status` carries the task; it wakes `waitForTask` before its next poll.
  * - Polls honour the task's `pollInterval` (clamped), and `createdAt` + `ttl` is a backstop.
+ * - `callTool` reads each tool's `execution.taskSupport` (a tool that requires a task is called as one) from `tools/list`, cached until it is stale or `notifications/tools/list_changed`.
  *
  * Results are validated unless `validateResults: false`; params are always validated before
  * anything is sent. A JSON-RPC error answer rejects with `JsonRpcResponseError`.
@@ -87,6 +88,8 @@ export type {
   TasksClientSubscribe,
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export { ToolRejectedError } from "./tool-catalog.js";
+export type { ToolDescription } from "./tool-catalog.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)
@@ -254,6 +257,7 @@ const PROFILE: ClientProfile<Types> = {
   notification: { method: "notifications/tasks/status", check: STATUS_NOTIFICATION },
   augment: { field: "task", check: { type: "TaskMetadata", validate: validateTaskMetadata } },
   payloadDeliversInput: true,
+  tools: { taskSupport: true, paramHeaders: false },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

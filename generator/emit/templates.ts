@@ -100,6 +100,7 @@ export const STATIC_MODULES = [
   "elicitation-forms",
   "client-core",
   "task-wait",
+  "tool-catalog",
   "client-engine",
   "server-core",
   "server-engine",

@@ -293,17 +293,16 @@ export function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
 }
 
 /**
- * Splits `resultType` off a result: "task" when the request created a task, "complete"
- * otherwise (a result without the tag is complete, as results were before the tag).
+ * Splits `resultType` off a result: "task" when the request created a task, "complete" when it
+ * finished, "input_required" when it asks for input first, or another value a later revision
+ * defines (the tag is open-ended: each caller decides what it can read, and an unknown one is an
+ * error there, never "complete"). A result without the tag is complete, as results were before it.
  */
-export function splitTag(
-  method: string,
-  result: JsonObject,
-): { readonly tag: "task" | "complete"; readonly body: JsonObject } {
+export function splitTag(method: string, result: JsonObject): { readonly tag: string; readonly body: JsonObject } {
   if (!Object.hasOwn(result, "resultType")) return { tag: "complete", body: result };
   const { resultType: tag, ...body } = result;
-  if (tag !== "task" && tag !== "complete") {
-    throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
+  if (typeof tag !== "string") {
+    throw new InvalidResponseError(method, `resultType ${JSON.stringify(tag)} is not a string`, result);
   }
   return { tag, body };
 }

@@ -10,6 +10,7 @@ import { definitionByName } from "../../ir/query.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import type { RouteRole } from "../../analyze/protocol/server-features.js";
 import { inputRouting } from "../../analyze/protocol/client-input.js";
+import { roundTripFeatures, type RoundTripFeatures } from "../../analyze/protocol/client-round-trips.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
 
 /** The client method of each task method, and what its comment says. */
@@ -122,6 +123,20 @@ export interface ClientView {
   readonly notification: string | false;
   readonly augment: { readonly field: string; readonly type: string; readonly validate: string } | false;
   readonly taskSupport: { readonly type: string } | false;
+  /** Multi round-trip requests (see analyze/protocol/client-round-trips.ts): field names, the methods (JSON) and the two map checks. */
+  readonly roundTrips:
+    | {
+        readonly resultType: string;
+        readonly requestsField: string;
+        readonly responsesField: string;
+        readonly stateField: string;
+        readonly methods: string;
+        readonly requests: { readonly type: string; readonly validate: string };
+        readonly responses: { readonly type: string; readonly validate: string };
+      }
+    | false;
+  /** What `callTool` reads from `tools/list`: `execution.taskSupport`, and `x-mcp-header` annotations (where requests are routed by headers). */
+  readonly tools: { readonly taskSupport: boolean; readonly paramHeaders: boolean };
 }
 
 const CHECK = { type: true, validate: true, meta: true } as const;
@@ -172,6 +187,16 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   notification: true,
   augment: { field: true, type: true, validate: true },
   taskSupport: { type: true },
+  roundTrips: {
+    resultType: true,
+    requestsField: true,
+    responsesField: true,
+    stateField: true,
+    methods: true,
+    requests: { type: true, validate: true },
+    responses: { type: true, validate: true },
+  },
+  tools: { taskSupport: true, paramHeaders: true },
 });
 
 /** A set's client: the rendered glue and the static modules it imports. */
@@ -185,7 +210,7 @@ export function emitClient(model: Model): EmittedClient | undefined {
   const features = clientFeatures(model);
   if (!features) return undefined;
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client-core", "task-wait", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client-core", "task-wait", "tool-catalog", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 
@@ -227,6 +252,14 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const answering = update && input?.field && s.responsesField && inputVariant ? { requestsField: input.field, responsesField: s.responsesField } : undefined;
   const routing = answering && update && inputVariant ? inputRouting(model, inputVariant, answering.requestsField, update.params, answering.responsesField) : undefined;
   for (const name of routing?.imports ?? []) typeImports.add(name);
+  const roundTrips =
+    answering && update && inputVariant && routing
+      ? roundTripFeatures(model, f.resultTag, { inputVariant, requestsField: answering.requestsField, updateParams: update.params, responsesField: answering.responsesField })
+      : undefined;
+  if (roundTrips) {
+    validatorImports.add(roundTrips.requests.validate);
+    validatorImports.add(roundTrips.responses.validate);
+  }
   if (f.augment) {
     typeImports.add(f.augment.type);
     validatorImports.add(f.augment.validate);
@@ -260,11 +293,11 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
-    notes: [...notes(f), ...metaApartNote(metaApart.map((c) => c.type))],
+    notes: [...notes(f), ...roundTripNote(roundTrips), ...toolsNote(f), ...metaApartNote(metaApart.map((c) => c.type))],
     metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
-    engineImports: engineImports({ answering: answering !== undefined, extension: s.extension, forms: formMethod !== false }),
+    engineImports: engineImports({ answering: answering !== undefined, extension: s.extension, forms: formMethod !== false, roundTrips: roundTrips !== undefined }),
     usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput),
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
@@ -312,7 +345,24 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     notification: f.notification ? f.notification.method : false,
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
+    roundTrips: roundTrips ? { ...roundTrips, methods: literal(roundTrips.methods) } : false,
+    tools: { taskSupport: f.taskSupport !== undefined, paramHeaders: s.extension },
   };
+}
+
+/** How a request that asks for input first is answered (see analyze/protocol/client-round-trips.ts). */
+function roundTripNote(roundTrips: RoundTripFeatures | undefined): string[] {
+  if (!roundTrips) return [];
+  return [
+    `${roundTrips.methods.map((m) => `\`${m}\``).join(", ")} may answer \`resultType: "${roundTrips.resultType}"\` (${roundTrips.requests.type} and/or \`${roundTrips.stateField}\`): ` +
+      `the input handlers answer, and the request is sent again with a new id, \`${roundTrips.responsesField}\` and \`${roundTrips.stateField}\` exactly as it came, until it completes or creates a task.`,
+  ];
+}
+
+/** What `callTool` reads from `tools/list`. */
+function toolsNote(f: ClientFeatures): string[] {
+  const reads = [...(f.taskSupport ? ["`execution.taskSupport` (a tool that requires a task is called as one)"] : []), ...(f.server.extension ? ["`x-mcp-header` annotations (mirrored into `Mcp-Param-{Name}` headers; a tool that breaks their rules is left out)"] : [])];
+  return reads.length === 0 ? [] : [`\`callTool\` reads each tool's ${reads.join(" and ")} from \`tools/list\`, cached until it is stale or \`notifications/tools/list_changed\`.`];
 }
 
 /** Why some bodies have their `_meta` checked apart (see BodyCheck in client-core.ts). */
@@ -330,7 +380,7 @@ function literal(value: unknown): string {
 }
 
 /** What client.ts imports from client-engine.ts. */
-function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean }): string[] {
+function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly roundTrips: boolean }): string[] {
   return [
     ...(parts.forms ? ["formCheck"] : []),
     "TaskCancelledErrorOf",
@@ -339,6 +389,7 @@ function engineImports(parts: { readonly answering: boolean; readonly extension:
     parts.extension ? "type ExtensionClientOptions" : "type ClientOptions",
     "type ClientProfile",
     ...(parts.answering ? ["type InputRequestContext", "type InputWaitOptions"] : ["type WaitOptions"]),
+    ...(parts.roundTrips ? ["type RoundTripOptions"] : []),
     "type TasksClientCore",
     "type TasksClientRequestOptions",
     "type ToolCallStartOf",
