@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
+// Fingerprint: e63afb32ac012f2ce9758024e6e0c0559d5d15e78afb72d0bad58777e7bb941d 965ead315f712ac196d8374c9ff9175e6c5a5ff143c0858b55c10821960ab63d
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -22,6 +22,8 @@ import {
 
 /** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
 export const INVALID_PARAMS = -32602;
+/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 // ---------------------------------------------------------------------------------------------
 // Transport
@@ -55,6 +57,21 @@ export type TasksClientSend = (
   headers: TasksClientHeaders,
   options: { readonly signal: TasksClientSignal },
 ) => Promise<unknown>;
+
+/** A request the server sends the client (elicitation, sampling, ...), as a transport delivers it. */
+export interface TasksClientServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: JsonObject;
+}
+
+/**
+ * Answers a request of the server: resolves with its result object; rejects with an error that
+ * carries a JSON-RPC `code` and `message` (a `JsonRpcError`) to answer with that error (any other
+ * rejection answers -32603). A transport that can receive such requests offers
+ * `onRequest(handler)` (the `http-client` part does).
+ */
+export type TasksClientServerRequestHandler = (request: TasksClientServerRequest) => Promise<object>;
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;

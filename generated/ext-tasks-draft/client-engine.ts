@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 728192e3d40341351fae01abcf43d5f827cb8198fa5165b9a4b2eff4eeab6d45 531ea312711af2461759396ab433b4a334ffad5e5badeab34ab6ffe2357ee0ad
+// Fingerprint: a05df6fcec7459be63b2c224a0f77cb167c4c58ecc8c546ad4994d13605eab7e 4563908bfe96e3bea163cf59f128f809035adb899c9a1a579f066dc21b1bf5eb
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -32,6 +32,7 @@ import {
   rpcErrorOf,
   splitTag,
   TasksClientClosedError,
+  UNSUPPORTED_PROTOCOL_VERSION,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
@@ -251,6 +252,17 @@ export interface ClientOptions {
   readonly maxPollMs?: number;
   /** `_meta` entries every request carries (a request's own `_meta` wins), e.g. the stateless protocol's `io.modelcontextprotocol/protocolVersion`. */
   readonly meta?: JsonObject;
+  /**
+   * The protocol revision the client speaks, where requests declare it (the stateless revisions,
+   * whose tasks are an extension): every request's `_meta["io.modelcontextprotocol/protocolVersion"]`,
+   * which the `http-client` transport also sends as the `MCP-Protocol-Version` header. Default: the
+   * `meta` option's entry. (A revision with the initialize handshake negotiates it in the transport.)
+   */
+  readonly protocolVersion?: string;
+  /** The revisions the client can speak, by preference, for a retry after -32022 "unsupported protocol version" (default: `protocolVersion` alone). */
+  readonly supportedProtocolVersions?: readonly string[];
+  /** Who the client is: every request's `_meta["io.modelcontextprotocol/clientInfo"]`, where requests declare the revision. */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
   /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners. */
   readonly onError?: (error: unknown) => void;
 }
@@ -366,6 +378,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #minPollMs: number;
   readonly #maxPollMs: number;
   readonly #meta: JsonObject | undefined;
+  readonly #clientInfo: JsonObject | undefined;
+  readonly #supportedVersions: readonly string[];
+  /** The revision requests declare (changed once by a -32022 answer); undefined: the client declares none. */
+  #protocolVersion: string | undefined;
   readonly #capabilities: JsonObject;
   readonly #onError: (error: unknown) => void;
   readonly #waits = new Set<Wait<T>>();
@@ -384,6 +400,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
     this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
     this.#meta = options.meta;
+    const configured = options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META);
+    this.#protocolVersion = typeof configured === "string" ? configured : undefined;
+    this.#supportedVersions =
+      options.supportedProtocolVersions ?? (this.#protocolVersion === undefined ? [] : [this.#protocolVersion]);
+    this.#clientInfo = options.clientInfo;
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
     this.#waitProfile = waitProfile(profile);
@@ -602,8 +623,27 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     });
   }
 
-  /** Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError. */
+  /**
+   * Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError.
+   * A -32022 "unsupported protocol version" answer is retried once with a revision both sides
+   * support, which later requests keep.
+   */
   async #request(
+    method: string,
+    params: JsonObject | undefined,
+    options: TasksClientRequestOptions,
+  ): Promise<JsonObject> {
+    try {
+      return await this.#requestOnce(method, params, options);
+    } catch (error) {
+      const version = this.#profile.extension ? retryVersion(error, this.#supportedVersions) : undefined;
+      if (version === undefined) throw error;
+      this.#protocolVersion = version;
+      return this.#requestOnce(method, params, options);
+    }
+  }
+
+  async #requestOnce(
     method: string,
     params: JsonObject | undefined,
     options: TasksClientRequestOptions,
@@ -634,7 +674,13 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
 
   /** The params with the client's `meta`, and the tasks extension declared in `_meta` client capabilities (keeping whatever else `_meta` says). */
   #withExtension(extension: NonNullable<ClientProfile<T>["extension"]>, params: JsonObject): JsonObject {
-    const meta = { ...this.#meta, ...objectOr(ownValue(params, "_meta")) };
+    const meta = {
+      ...(this.#clientInfo ? { [CLIENT_INFO_META]: this.#clientInfo } : {}),
+      ...this.#meta,
+      ...objectOr(ownValue(params, "_meta")),
+      // The client owns the revision it speaks (a -32022 answer may have changed it).
+      ...(this.#protocolVersion === undefined ? {} : { [PROTOCOL_VERSION_META]: this.#protocolVersion }),
+    };
     const declared = objectOr(ownValue(meta, extension.capabilitiesMeta));
     const extensions = {
       ...objectOr(ownValue(this.#capabilities, "extensions")),
@@ -876,12 +922,82 @@ function inlinesOutcome(
   return inlined.some((entry) => status === entry.status && Object.hasOwn(body, entry.field));
 }
 
-/** Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about (the task, or the tool). */
+/** The `_meta` keys of the stateless revisions' per-request protocol version and client identity. */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+
+/** The params field `Mcp-Name` mirrors, by method (the Streamable HTTP transport's standard request headers). */
+const NAME_SOURCES: { readonly [method: string]: string } = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/**
+ * Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about
+ * (the task for the extension's task methods; the tool, prompt or resource), encoded where unsafe.
+ */
 export function routingHeaders(taskMethods: readonly string[], method: string, params: JsonObject): TasksClientHeaders {
-  const name = taskMethods.includes(method)
-    ? ownValue(params, "taskId")
-    : method === "tools/call"
-      ? ownValue(params, "name")
+  const source = taskMethods.includes(method)
+    ? "taskId"
+    : Object.hasOwn(NAME_SOURCES, method)
+      ? NAME_SOURCES[method]
       : undefined;
-  return typeof name === "string" ? { "Mcp-Method": method, "Mcp-Name": name } : { "Mcp-Method": method };
+  const name = source === undefined ? undefined : ownValue(params, source);
+  return typeof name === "string"
+    ? { "Mcp-Method": method, "Mcp-Name": encodeHeaderValue(name) }
+    : { "Mcp-Method": method };
+}
+
+/**
+ * A value as an HTTP header carries it: as it is when it is plain visible ASCII (spaces and tabs
+ * inside), otherwise — non-ASCII, control characters, leading or trailing whitespace, or a value
+ * that itself looks encoded — the UTF-8 bytes in Base64 as `=?base64?…?=` (Streamable HTTP, value
+ * encoding).
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/.test(value);
+  const looksEncoded = value.startsWith("=?base64?") && value.endsWith("?=");
+  return plain && !looksEncoded ? value : `=?base64?${base64(utf8(value))}?=`;
+}
+
+/** The UTF-8 bytes of a string (a lone surrogate as U+FFFD, as TextEncoder does). */
+function utf8(value: string): number[] {
+  const bytes: number[] = [];
+  for (const char of value) {
+    let code = char.codePointAt(0)!;
+    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
+    if (code < 0x80) bytes.push(code);
+    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 63));
+    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+    else bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+  }
+  return bytes;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Standard Base64 with padding (RFC 4648 § 4). */
+function base64(bytes: readonly number[]): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const [a, b, c] = [bytes[i]!, bytes[i + 1], bytes[i + 2]];
+    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
+    out += BASE64[n >> 18]! + BASE64[(n >> 12) & 63]!;
+    out += b === undefined ? "=" : BASE64[(n >> 6) & 63]!;
+    out += c === undefined ? "=" : BASE64[n & 63]!;
+  }
+  return out;
+}
+
+/**
+ * The revision to retry with after a -32022 "unsupported protocol version" answer: the client's
+ * most preferred one among the server's `data.supported`; undefined for any other error, or when
+ * the two share none.
+ */
+export function retryVersion(error: unknown, supported: readonly string[]): string | undefined {
+  if (!(error instanceof JsonRpcResponseError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const offered = isObject(error.data) ? ownValue(error.data, "supported") : undefined;
+  if (!Array.isArray(offered)) return undefined;
+  return supported.find((version) => offered.includes(version));
 }
