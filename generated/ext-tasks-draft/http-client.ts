@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 5c53315549c652efcfbdc87386a7906153189f5be04259d416ff385d7ba68054 44a307cf86ee9500523f7d35bf29ff93d5ae6b9f998991f163d0686269ad47cc
+// Fingerprint: e5d3d2fabe86c5e323faf8a2af55dc281cc606ea792f2a4a1428ffb6e8ac2d63 683e5e592f3aac0d81f8cacfa957b6031c15a9dec237d257387d0156223e9e6e
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -108,7 +108,7 @@ export interface StreamableHttpTransport {
   /** The session id in use, if any. */
   sessionId(): string | undefined;
   /** The revision `initialize` negotiated, if it was sent. */
-  protocolVersion(): string | undefined;
+  negotiatedVersion(): string | undefined;
   /** Stops the GET stream and, for a session this transport began, ends it with DELETE. */
   close(): Promise<void>;
 }
@@ -188,10 +188,12 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   /** The standalone GET stream: read while the transport is open, reconnected when the server ends it. */
   const runStandaloneStream = async () => {
     const signal = standalone.signal;
+    // A stream belongs to its session: a new session opens its own.
+    const session = sessionId;
     let lastEventId: string | undefined;
     let delayMs = defaultDelayMs;
     let failures = 0;
-    while (!closed) {
+    while (!closed && sessionId === session) {
       let delivered = false;
       try {
         const response = await openStream(lastEventId, signal);
@@ -213,6 +215,13 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       if (!(await sleep(delayMs, signal))) return;
     }
   };
+
+  /** The handshake, once for all the requests that wait for it; a failed one is tried again by the next request. */
+  const beginSession = () =>
+    (initializing ??= initialize(options.protocolVersion!, undefined).catch((error: unknown) => {
+      initializing = undefined;
+      throw error;
+    }));
 
   const initialize = async (version: string, signal: AbortSignal | undefined) => {
     const request = {
@@ -282,19 +291,23 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     async send(request, headers, { signal }) {
       const abort = signal as AbortSignal | undefined;
       const declared = declaredVersion(request);
-      const version = declared ?? negotiated ?? options.protocolVersion;
-      if (declared === undefined && sessionId === undefined && negotiated === undefined && hasHandshake(version)) {
-        initializing ??= initialize(version!, undefined).catch((error: unknown) => {
+      const handshake = declared === undefined && hasHandshake(negotiated ?? options.protocolVersion);
+      if (handshake && sessionId === undefined && negotiated === undefined) await beginSession();
+      const sentWith = sessionId;
+      const sending = () =>
+        post(request, { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion), ...headers }, abort);
+      let response = await sending();
+      if (response.status === 404 && handshake && sentWith !== undefined && negotiated !== undefined) {
+        // The server ended the session: a new one is begun and the request sent again, once.
+        await response.body?.cancel().catch(() => {});
+        if (sessionId === sentWith) {
+          sessionId = undefined;
+          negotiated = undefined;
           initializing = undefined;
-          throw error;
-        });
-        await initializing;
+        }
+        await beginSession();
+        response = await sending();
       }
-      const response = await post(
-        request,
-        { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion), ...headers },
-        abort,
-      );
       const answer = await answerOf(request, response, abort);
       if (answer === undefined) {
         throw new Error(
@@ -315,7 +328,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     },
     notify: (method, params) => notifyWith(method, params, undefined),
     sessionId: () => sessionId,
-    protocolVersion: () => negotiated,
+    negotiatedVersion: () => negotiated,
     async close() {
       if (closed) return;
       closed = true;

@@ -101,7 +101,7 @@ export interface StreamableHttpTransport {
   /** The session id in use, if any. */
   sessionId(): string | undefined;
   /** The revision `initialize` negotiated, if it was sent. */
-  protocolVersion(): string | undefined;
+  negotiatedVersion(): string | undefined;
   /** Stops the GET stream and, for a session this transport began, ends it with DELETE. */
   close(): Promise<void>;
 }
@@ -181,10 +181,12 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   /** The standalone GET stream: read while the transport is open, reconnected when the server ends it. */
   const runStandaloneStream = async () => {
     const signal = standalone.signal;
+    // A stream belongs to its session: a new session opens its own.
+    const session = sessionId;
     let lastEventId: string | undefined;
     let delayMs = defaultDelayMs;
     let failures = 0;
-    while (!closed) {
+    while (!closed && sessionId === session) {
       let delivered = false;
       try {
         const response = await openStream(lastEventId, signal);
@@ -206,6 +208,13 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       if (!(await sleep(delayMs, signal))) return;
     }
   };
+
+  /** The handshake, once for all the requests that wait for it; a failed one is tried again by the next request. */
+  const beginSession = () =>
+    (initializing ??= initialize(options.protocolVersion!, undefined).catch((error: unknown) => {
+      initializing = undefined;
+      throw error;
+    }));
 
   const initialize = async (version: string, signal: AbortSignal | undefined) => {
     const request = {
@@ -275,19 +284,23 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     async send(request, headers, { signal }) {
       const abort = signal as AbortSignal | undefined;
       const declared = declaredVersion(request);
-      const version = declared ?? negotiated ?? options.protocolVersion;
-      if (declared === undefined && sessionId === undefined && negotiated === undefined && hasHandshake(version)) {
-        initializing ??= initialize(version!, undefined).catch((error: unknown) => {
+      const handshake = declared === undefined && hasHandshake(negotiated ?? options.protocolVersion);
+      if (handshake && sessionId === undefined && negotiated === undefined) await beginSession();
+      const sentWith = sessionId;
+      const sending = () =>
+        post(request, { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion), ...headers }, abort);
+      let response = await sending();
+      if (response.status === 404 && handshake && sentWith !== undefined && negotiated !== undefined) {
+        // The server ended the session: a new one is begun and the request sent again, once.
+        await response.body?.cancel().catch(() => {});
+        if (sessionId === sentWith) {
+          sessionId = undefined;
+          negotiated = undefined;
           initializing = undefined;
-          throw error;
-        });
-        await initializing;
+        }
+        await beginSession();
+        response = await sending();
       }
-      const response = await post(
-        request,
-        { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion), ...headers },
-        abort,
-      );
       const answer = await answerOf(request, response, abort);
       if (answer === undefined) {
         throw new Error(
@@ -308,7 +321,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     },
     notify: (method, params) => notifyWith(method, params, undefined),
     sessionId: () => sessionId,
-    protocolVersion: () => negotiated,
+    negotiatedVersion: () => negotiated,
     async close() {
       if (closed) return;
       closed = true;

@@ -110,7 +110,7 @@ describe("http-client on a revision with the initialize handshake", () => {
     }
     expect(posts[1]!.body).toEqual({ jsonrpc: "2.0", method: "notifications/initialized" });
     expect(transport.sessionId()).toBe(SESSION);
-    expect(transport.protocolVersion()).toBe("2025-06-18");
+    expect(transport.negotiatedVersion()).toBe("2025-06-18");
     client.close();
   });
 
@@ -212,6 +212,32 @@ describe("http-client on a revision with the initialize handshake", () => {
     expect(await transport.send({ jsonrpc: "2.0", id: 7, method: "ping" }, {}, { signal: signal() })).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
     await until(() => seen.some((s) => s.body?.id === 100), "the -32601 answer");
     expect(seen.find((s) => s.body?.id === 100)!.body).toEqual({ jsonrpc: "2.0", id: 100, error: { code: -32601, message: "Method not found: elicitation/create" } });
+  });
+
+  it("begins a new session when the server answers 404 for the old one, and sends the request again", async () => {
+    let sessions = 0;
+    const { url, seen } = await serve((s, response) => {
+      if (s.httpMethod !== "POST") return void response.writeHead(405).end();
+      if (s.body?.method === "initialize") return json(response, initializeResult(s.body.id), { "mcp-session-id": `s${++sessions}` });
+      if (s.body?.method === "notifications/initialized") return accepted(response);
+      // The first session ends after one request.
+      if (s.headers["mcp-session-id"] === "s1" && seen.filter((t) => t.body?.method === "ping").length > 1) return void response.writeHead(404).end();
+      json(response, { jsonrpc: "2.0", id: s.body!.id, result: {} });
+    });
+    transport = streamableHttpTransport({ url, protocolVersion: "2025-11-25" });
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" }, {}, { signal: signal() });
+    expect(await transport.send({ jsonrpc: "2.0", id: 2, method: "ping" }, {}, { signal: signal() })).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    const posts = seen.filter((t) => t.httpMethod === "POST");
+    expect(posts.map((t) => [t.body!.method, t.headers["mcp-session-id"]])).toEqual([
+      ["initialize", undefined],
+      ["notifications/initialized", "s1"],
+      ["ping", "s1"],
+      ["ping", "s1"],
+      ["initialize", undefined],
+      ["notifications/initialized", "s2"],
+      ["ping", "s2"],
+    ]);
+    expect(transport.sessionId()).toBe("s2");
   });
 
   it("sends notifications with Mcp-Method, the session and the version", async () => {
