@@ -151,8 +151,13 @@ async function elicitationDefaults({ client }) {
 
 /** The generated client of the scenario's revision over the http-client transport. */
 function connect() {
-  // The user's answer to every elicitation: accept, typing nothing (the form's defaults apply).
-  const inputHandlers = { "elicitation/create": () => ({ action: "accept", content: {} }) };
+  // The user's answer to every elicitation: accept the form as shown, its defaults filled in (SEP-1034).
+  const inputHandlers = {
+    "elicitation/create": (params) => {
+      const shown = draft.elicitation.elicitationDefaults(params?.requestedSchema);
+      return { action: "accept", content: shown.ok ? shown.value : {} };
+    },
+  };
   if (version >= STATELESS) {
     const http = draft.http.streamableHttpTransport({ url: serverUrl });
     const client = draft.client.createTasksClient({
@@ -212,5 +217,9 @@ function buildGenerated() {
 
 async function load(set) {
   const from = (name) => import(pathToFileURL(join(build, set, `${name}.js`)).href);
-  return { client: await from("client"), http: await from("http-client") };
+  return {
+    client: await from("client"),
+    http: await from("http-client"),
+    ...(existsSync(join(build, set, "elicitation.js")) ? { elicitation: await from("elicitation") } : {}),
+  };
 }
