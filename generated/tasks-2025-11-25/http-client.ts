@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: e5d3d2fabe86c5e323faf8a2af55dc281cc606ea792f2a4a1428ffb6e8ac2d63 683e5e592f3aac0d81f8cacfa957b6031c15a9dec237d257387d0156223e9e6e
+// Fingerprint: 00fdfb0b4bce36379056acca947ab2a76f43c11fd19ac996c0ba896a338dab00 d4aa42419c60438cae39679e02521fc8cfc2bc7d0abce95e0f4575b8ffaf26cb
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -127,10 +127,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   let handler: HttpServerRequestHandler | undefined;
   let closed = false;
 
-  const baseHeaders = (version: string | undefined): Record<string, string> => ({
+  const baseHeaders = (version: string | undefined, session = true): Record<string, string> => ({
     ...options.headers,
     ...(version ? { "mcp-protocol-version": version } : {}),
-    ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+    ...(sessionId && session ? { "mcp-session-id": sessionId } : {}),
   });
 
   const post = async (message: object, headers: Record<string, string>, signal: AbortSignal | undefined) => {
@@ -295,8 +295,14 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       const handshake = declared === undefined && hasHandshake(negotiated ?? options.protocolVersion);
       if (handshake && sessionId === undefined && negotiated === undefined) await beginSession();
       const sentWith = sessionId;
+      // The stateless revision has no sessions: a session id a server sends anyway is not echoed.
+      const stateless = declared !== undefined && !hasHandshake(declared);
       const sending = () =>
-        post(request, { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion), ...headers }, abort);
+        post(
+          request,
+          { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion, !stateless), ...headers },
+          abort,
+        );
       let response = await sending();
       if (response.status === 404 && handshake && sentWith !== undefined && negotiated !== undefined) {
         // The server ended the session: a new one is begun and the request sent again, once.

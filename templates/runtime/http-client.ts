@@ -119,10 +119,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   let handler: HttpServerRequestHandler | undefined;
   let closed = false;
 
-  const baseHeaders = (version: string | undefined): Record<string, string> => ({
+  const baseHeaders = (version: string | undefined, session = true): Record<string, string> => ({
     ...options.headers,
     ...(version ? { "mcp-protocol-version": version } : {}),
-    ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+    ...(sessionId && session ? { "mcp-session-id": sessionId } : {}),
   });
 
   const post = async (message: object, headers: Record<string, string>, signal: AbortSignal | undefined) => {
@@ -287,8 +287,14 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       const handshake = declared === undefined && hasHandshake(negotiated ?? options.protocolVersion);
       if (handshake && sessionId === undefined && negotiated === undefined) await beginSession();
       const sentWith = sessionId;
+      // The stateless revision has no sessions: a session id a server sends anyway is not echoed.
+      const stateless = declared !== undefined && !hasHandshake(declared);
       const sending = () =>
-        post(request, { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion), ...headers }, abort);
+        post(
+          request,
+          { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion, !stateless), ...headers },
+          abort,
+        );
       let response = await sending();
       if (response.status === 404 && handshake && sentWith !== undefined && negotiated !== undefined) {
         // The server ended the session: a new one is begun and the request sent again, once.

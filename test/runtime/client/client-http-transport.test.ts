@@ -315,13 +315,18 @@ describe("http-client on a revision with the initialize handshake", () => {
 });
 
 describe("http-client on the stateless revision", () => {
-  it("sends no initialize and takes MCP-Protocol-Version from the request's _meta, whatever its own option says", async () => {
-    const { url, seen } = await serve((s, response) => json(response, { jsonrpc: "2.0", id: s.body!.id, result: {} }));
+  it("sends no initialize, takes MCP-Protocol-Version from the request's _meta whatever its own option says, and no session id", async () => {
+    // A session id sent anyway is not echoed: that revision has no sessions.
+    const { url, seen } = await serve((s, response) => json(response, { jsonrpc: "2.0", id: s.body!.id, result: {} }, { "mcp-session-id": "stray" }));
     transport = streamableHttpTransport({ url, protocolVersion: "2025-11-25" });
     const params = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } };
     await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params }, { "Mcp-Method": "tools/list" }, { signal: signal() });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]!.headers).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
+    await transport.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params }, { "Mcp-Method": "tools/list" }, { signal: signal() });
+    expect(seen).toHaveLength(2);
+    for (const request of seen) {
+      expect(request.headers).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
+      expect(request.headers["mcp-session-id"]).toBeUndefined();
+    }
   });
 
   it("does not resume a stateless response stream (that revision has no resumption)", async () => {
