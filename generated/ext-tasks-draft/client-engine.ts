@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a05df6fcec7459be63b2c224a0f77cb167c4c58ecc8c546ad4994d13605eab7e 4563908bfe96e3bea163cf59f128f809035adb899c9a1a579f066dc21b1bf5eb
+// Fingerprint: c1e022edf69cc74cd7171a0deb0a2c958c84aa9380572ecebd57f59602643e9c 1b3b8cc49984587e06bf0dbe5c5400475c6e38b45087be15e048db72fef88018
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -950,13 +950,13 @@ export function routingHeaders(taskMethods: readonly string[], method: string, p
 }
 
 /**
- * A value as an HTTP header carries it: as it is when it is plain visible ASCII (spaces and tabs
- * inside), otherwise — non-ASCII, control characters, leading or trailing whitespace, or a value
- * that itself looks encoded — the UTF-8 bytes in Base64 as `=?base64?…?=` (Streamable HTTP, value
- * encoding).
+ * A value as an HTTP header carries it: as it is when it is plain visible ASCII or space, without
+ * leading or trailing space; otherwise — non-ASCII, control characters (a tab too), edge
+ * whitespace, or a value that itself looks encoded — the UTF-8 bytes in Base64 as `=?base64?…?=`
+ * (Streamable HTTP, value encoding).
  */
 export function encodeHeaderValue(value: string): string {
-  const plain = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/.test(value);
+  const plain = /^[\x20-\x7e]*$/.test(value) && !value.startsWith(" ") && !value.endsWith(" ");
   const looksEncoded = value.startsWith("=?base64?") && value.endsWith("?=");
   return plain && !looksEncoded ? value : `=?base64?${base64(utf8(value))}?=`;
 }

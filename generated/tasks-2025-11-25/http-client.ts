@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 00fdfb0b4bce36379056acca947ab2a76f43c11fd19ac996c0ba896a338dab00 d4aa42419c60438cae39679e02521fc8cfc2bc7d0abce95e0f4575b8ffaf26cb
+// Fingerprint: 0702068156e7af9bfd49edd6fbe53fe05ea6b17d935812f67c7652efcebde850 e47fb98fa549e6e81a1bf6e1f171845396b45a649c61dbd29ad70d7cf70a717d
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -58,8 +58,11 @@ export interface StreamableHttpOptions {
   readonly sessionId?: string;
   /** `initialize`'s `clientInfo` (default `{ name: "mcp-tasks-gen-client", version: "1.0.0" }`). */
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
-  /** `initialize`'s client capabilities (default `{}`; declare `elicitation` to be asked for input). */
-  readonly capabilities?: { readonly [key: string]: unknown };
+  /**
+   * `initialize`'s client capabilities (default `{}`; declare `elicitation` to be asked for input),
+   * or a function read when `initialize` is sent, such as the client's own list of what it answers.
+   */
+  readonly capabilities?: { readonly [key: string]: unknown } | (() => { readonly [key: string]: unknown });
   /** Open the standalone GET stream after `initialize` (default true). */
   readonly standaloneStream?: boolean;
   /** Reconnecting a stream the server ends: how many times in a row (default 2), and the delay when the server sets no `retry:` (default 1000 ms). */
@@ -231,7 +234,8 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       method: "initialize",
       params: {
         protocolVersion: version,
-        capabilities: options.capabilities ?? {},
+        capabilities:
+          (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
         clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
       },
     };

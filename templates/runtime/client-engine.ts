@@ -944,13 +944,13 @@ export function routingHeaders(taskMethods: readonly string[], method: string, p
 }
 
 /**
- * A value as an HTTP header carries it: as it is when it is plain visible ASCII (spaces and tabs
- * inside), otherwise — non-ASCII, control characters, leading or trailing whitespace, or a value
- * that itself looks encoded — the UTF-8 bytes in Base64 as `=?base64?…?=` (Streamable HTTP, value
- * encoding).
+ * A value as an HTTP header carries it: as it is when it is plain visible ASCII or space, without
+ * leading or trailing space; otherwise — non-ASCII, control characters (a tab too), edge
+ * whitespace, or a value that itself looks encoded — the UTF-8 bytes in Base64 as `=?base64?…?=`
+ * (Streamable HTTP, value encoding).
  */
 export function encodeHeaderValue(value: string): string {
-  const plain = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/.test(value);
+  const plain = /^[\x20-\x7e]*$/.test(value) && !value.startsWith(" ") && !value.endsWith(" ");
   const looksEncoded = value.startsWith("=?base64?") && value.endsWith("?=");
   return plain && !looksEncoded ? value : `=?base64?${base64(utf8(value))}?=`;
 }

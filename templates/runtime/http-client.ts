@@ -50,8 +50,11 @@ export interface StreamableHttpOptions {
   readonly sessionId?: string;
   /** `initialize`'s `clientInfo` (default `{ name: "mcp-tasks-gen-client", version: "1.0.0" }`). */
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
-  /** `initialize`'s client capabilities (default `{}`; declare `elicitation` to be asked for input). */
-  readonly capabilities?: { readonly [key: string]: unknown };
+  /**
+   * `initialize`'s client capabilities (default `{}`; declare `elicitation` to be asked for input),
+   * or a function read when `initialize` is sent, such as the client's own list of what it answers.
+   */
+  readonly capabilities?: { readonly [key: string]: unknown } | (() => { readonly [key: string]: unknown });
   /** Open the standalone GET stream after `initialize` (default true). */
   readonly standaloneStream?: boolean;
   /** Reconnecting a stream the server ends: how many times in a row (default 2), and the delay when the server sets no `retry:` (default 1000 ms). */
@@ -223,7 +226,8 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       method: "initialize",
       params: {
         protocolVersion: version,
-        capabilities: options.capabilities ?? {},
+        capabilities:
+          (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
         clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
       },
     };

@@ -114,6 +114,15 @@ describe("http-client on a revision with the initialize handshake", () => {
     client.close();
   });
 
+  it("reads capabilities given as a function when initialize is sent", async () => {
+    const { url, seen } = await serve(withLifecycle((s, response) => json(response, { jsonrpc: "2.0", id: s.body!.id, result: {} }), { getStream: 405 }));
+    let declared: { [key: string]: unknown } = {};
+    transport = streamableHttpTransport({ url, protocolVersion: "2025-11-25", capabilities: () => declared });
+    declared = { sampling: {} };
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" }, {}, { signal: signal() });
+    expect((seen[0]!.body!.params as JsonObject).capabilities).toEqual({ sampling: {} });
+  });
+
   it("a failed initialize rejects the request and is tried again by the next one", async () => {
     let refuse = true;
     const { url, seen } = await serve((s, response) => {
