@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 0702068156e7af9bfd49edd6fbe53fe05ea6b17d935812f67c7652efcebde850 e47fb98fa549e6e81a1bf6e1f171845396b45a649c61dbd29ad70d7cf70a717d
+// Fingerprint: 732c07ebf580edb14004701fd3d79984d60f62d17f755316d056e53ad86e9c69 445470a71322b0cc596fac71c9df86157eee3902c143b6e3b3c5c1e032decee4
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -272,15 +272,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     let stream: Response | undefined = response;
     let lastEventId: string | undefined;
     let delayMs = defaultDelayMs;
-    for (let attempt = 0; stream?.body; attempt++) {
-      const found = await readEventStream(stream.body, (event) => {
+    for (let attempt = 0; stream; attempt++) {
+      const found = await fromEventStream(stream, request.id, dispatch, (event) => {
         if (event.id !== undefined) lastEventId = event.id;
         if (event.retry !== undefined) delayMs = event.retry;
-        const message = parseData(event.data);
-        if (message === undefined) return false;
-        if (isResponseTo(message, request.id)) return message;
-        dispatch(message);
-        return false;
       });
       if (found !== undefined) return found;
       // The stream ended before the response: resume it where it stopped (2025-11-25 Streamable HTTP, resumability).
@@ -424,6 +419,27 @@ export async function readEventStream<T>(
     // What follows is not ours to read (or there is nothing more).
     reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * Reads an SSE answer until the response to `id` and returns it (undefined when the stream ends
+ * first); every other message on it goes to `deliver`, every event (priming ones too) to `seen`.
+ */
+export async function fromEventStream(
+  response: Response,
+  id: string | number,
+  deliver: (message: unknown) => void,
+  seen: (event: SseEvent) => void = () => {},
+): Promise<unknown> {
+  if (!response.body) return undefined;
+  return readEventStream(response.body, (event) => {
+    seen(event);
+    const message = parseData(event.data);
+    if (message === undefined) return undefined;
+    if (isResponseTo(message, id)) return message;
+    deliver(message);
+    return undefined;
+  });
 }
 
 /** The JSON of an event's data, or undefined for an event without (valid) data (a priming event has none). */

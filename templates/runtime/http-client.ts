@@ -264,15 +264,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     let stream: Response | undefined = response;
     let lastEventId: string | undefined;
     let delayMs = defaultDelayMs;
-    for (let attempt = 0; stream?.body; attempt++) {
-      const found = await readEventStream(stream.body, (event) => {
+    for (let attempt = 0; stream; attempt++) {
+      const found = await fromEventStream(stream, request.id, dispatch, (event) => {
         if (event.id !== undefined) lastEventId = event.id;
         if (event.retry !== undefined) delayMs = event.retry;
-        const message = parseData(event.data);
-        if (message === undefined) return false;
-        if (isResponseTo(message, request.id)) return message;
-        dispatch(message);
-        return false;
       });
       if (found !== undefined) return found;
       // The stream ended before the response: resume it where it stopped (2025-11-25 Streamable HTTP, resumability).
@@ -416,6 +411,27 @@ export async function readEventStream<T>(
     // What follows is not ours to read (or there is nothing more).
     reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * Reads an SSE answer until the response to `id` and returns it (undefined when the stream ends
+ * first); every other message on it goes to `deliver`, every event (priming ones too) to `seen`.
+ */
+export async function fromEventStream(
+  response: Response,
+  id: string | number,
+  deliver: (message: unknown) => void,
+  seen: (event: SseEvent) => void = () => {},
+): Promise<unknown> {
+  if (!response.body) return undefined;
+  return readEventStream(response.body, (event) => {
+    seen(event);
+    const message = parseData(event.data);
+    if (message === undefined) return undefined;
+    if (isResponseTo(message, id)) return message;
+    deliver(message);
+    return undefined;
+  });
 }
 
 /** The JSON of an event's data, or undefined for an event without (valid) data (a priming event has none). */
