@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b1fda5a96c7f3e8787b84ba348b6426b4089257737f25263b449634ed70d1d9d 05bca8156f3c2ad2c8be1e843f746077517be6bdd523e099b31a8dacdcab7519
+// Fingerprint: 748de5d8ca39ba41c725a1df4518858cb57978976fda4b53f1d23061764cf0be e8010c8934c250a5a296a075b204140864a1bae161b1ab0964753f38aff8e08f
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -23,6 +23,8 @@ import {
 
 /** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
 export const INVALID_PARAMS = -32602;
+/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 // ---------------------------------------------------------------------------------------------
 // Transport
@@ -68,6 +70,20 @@ export type TasksClientListen = (
   headers: TasksClientHeaders,
   options: { readonly signal: TasksClientSignal; readonly onMessage: (message: unknown) => void },
 ) => Promise<unknown>;
+/** A request the server sends the client (elicitation, sampling, ...), as a transport delivers it. */
+export interface TasksClientServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: JsonObject;
+}
+
+/**
+ * Answers a request of the server: resolves with its result object; rejects with an error that
+ * carries a JSON-RPC `code` and `message` (a `JsonRpcError`) to answer with that error (any other
+ * rejection answers -32603). A transport that can receive such requests offers
+ * `onRequest(handler)` (the `http-client` part does).
+ */
+export type TasksClientServerRequestHandler = (request: TasksClientServerRequest) => Promise<object>;
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;

@@ -16,6 +16,8 @@ import {
 
 /** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
 export const INVALID_PARAMS = -32602;
+/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 // ---------------------------------------------------------------------------------------------
 // Transport
@@ -61,6 +63,20 @@ export type TasksClientListen = (
   headers: TasksClientHeaders,
   options: { readonly signal: TasksClientSignal; readonly onMessage: (message: unknown) => void },
 ) => Promise<unknown>;
+/** A request the server sends the client (elicitation, sampling, ...), as a transport delivers it. */
+export interface TasksClientServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: JsonObject;
+}
+
+/**
+ * Answers a request of the server: resolves with its result object; rejects with an error that
+ * carries a JSON-RPC `code` and `message` (a `JsonRpcError`) to answer with that error (any other
+ * rejection answers -32603). A transport that can receive such requests offers
+ * `onRequest(handler)` (the `http-client` part does).
+ */
+export type TasksClientServerRequestHandler = (request: TasksClientServerRequest) => Promise<object>;
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
