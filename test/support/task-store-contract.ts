@@ -282,6 +282,34 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
       expect((await second.orphans(Date.now(), 10)).map((t) => t.taskId)).toEqual([running.taskId]);
     });
 
+    it("says when its event channel drops and comes back, and delivers changes again after", async () => {
+      const s = await space();
+      if (!s.dropChannel) return; // In process (in-memory, SQLite) the channel cannot drop.
+      const a = await s.openTracked();
+      const b = await s.openTracked();
+      const states: boolean[] = [];
+      const seen: TaskChange[] = [];
+      const stop = b.watch(
+        (change) => seen.push(change),
+        (up) => states.push(up),
+      );
+      try {
+        await eventually(() => states.at(-1) === true);
+        await s.dropChannel(b);
+        await eventually(() => states.includes(false));
+        await eventually(() => states.at(-1) === true, 10_000);
+        // The store answers again (an unreachable store rejects meanwhile; it recovers by itself).
+        let created: StoredTask | undefined;
+        await eventually(async () => {
+          created = await a.create(newTask("alice", Date.now())).catch(() => undefined);
+          return created !== undefined;
+        }, 10_000);
+        await eventually(() => seen.some((c) => c.taskId === created!.taskId));
+      } finally {
+        stop();
+      }
+    });
+
     describe("engine across instances (two servers on one store)", () => {
       async function twoServers(options: ext.TasksServerOptions = {}) {
         const s = await space();
