@@ -54,9 +54,10 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-export async function startRedisServer(binary: string): Promise<RedisServer> {
+/** Starts redis-server on `port` (default: a free one). */
+export async function startRedisServer(binary: string, port?: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-redis-"));
-  const port = await freePort();
+  port ??= await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(
@@ -64,7 +65,7 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "everysec", "--protected-mode", "yes"],
       { stdio: "ignore" },
     );
-    await waitForPing(port, 10_000);
+    await waitForPing(port!, 10_000);
   };
   const halt = async () => {
     const running = child;
