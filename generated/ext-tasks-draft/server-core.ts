@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d5bbb77930e6a6a36e3fe4123ee8fec1c9bc57b6500d6ad881a7af8dc73b7f37 6a99987d4bce8cb5d740ab58842479878db117044aa8325ea3e1aec71a158915
+// Fingerprint: ebdc4ffd1f9d7808eef84b5181efe172ca5ffa8433098f06fa12a59f0631dfb3 14345cc908b673cbab49cea7a48fb1a324f1b9625b284e6cac48da724fd8da35
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -692,6 +692,11 @@ export class TaskEngine<Task extends TaskRecord> {
     if (!leases || !orphaned) return 0;
     let failed = 0;
     for (const orphan of await leases.store.orphans(this.#now(), SWEEP_BATCH)) {
+      // This instance is alive, so a task it holds is no orphan (its renewal was late: a busy event loop).
+      if (this.#held.has(orphan.taskId)) {
+        await leases.store.renewLease(orphan.taskId, leases.holder, this.#now() + leases.duration);
+        continue;
+      }
       // Through compare-and-set: of several sweeping instances exactly one wins, and a task that finished meanwhile stays as it is.
       const written = await this.write(orphan.owner, orphan.taskId, (task) =>
         this.#profile.isTerminalStatus(task.status) ? undefined : orphaned(task),

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d5bbb77930e6a6a36e3fe4123ee8fec1c9bc57b6500d6ad881a7af8dc73b7f37 6a99987d4bce8cb5d740ab58842479878db117044aa8325ea3e1aec71a158915
+// Fingerprint: ebdc4ffd1f9d7808eef84b5181efe172ca5ffa8433098f06fa12a59f0631dfb3 14345cc908b673cbab49cea7a48fb1a324f1b9625b284e6cac48da724fd8da35
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -693,6 +693,11 @@ export class TaskEngine<Task extends TaskRecord> {
     if (!leases || !orphaned) return 0;
     let failed = 0;
     for (const orphan of await leases.store.orphans(this.#now(), SWEEP_BATCH)) {
+      // This instance is alive, so a task it holds is no orphan (its renewal was late: a busy event loop).
+      if (this.#held.has(orphan.taskId)) {
+        await leases.store.renewLease(orphan.taskId, leases.holder, this.#now() + leases.duration);
+        continue;
+      }
       // Through compare-and-set: of several sweeping instances exactly one wins, and a task that finished meanwhile stays as it is.
       const written = await this.write(orphan.owner, orphan.taskId, (task) =>
         this.#profile.isTerminalStatus(task.status) ? undefined : orphaned(task),

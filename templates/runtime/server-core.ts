@@ -686,6 +686,11 @@ export class TaskEngine<Task extends TaskRecord> {
     if (!leases || !orphaned) return 0;
     let failed = 0;
     for (const orphan of await leases.store.orphans(this.#now(), SWEEP_BATCH)) {
+      // This instance is alive, so a task it holds is no orphan (its renewal was late: a busy event loop).
+      if (this.#held.has(orphan.taskId)) {
+        await leases.store.renewLease(orphan.taskId, leases.holder, this.#now() + leases.duration);
+        continue;
+      }
       // Through compare-and-set: of several sweeping instances exactly one wins, and a task that finished meanwhile stays as it is.
       const written = await this.write(orphan.owner, orphan.taskId, (task) =>
         this.#profile.isTerminalStatus(task.status) ? undefined : orphaned(task),

@@ -136,3 +136,19 @@ describe("an unreachable store", () => {
     await store.close();
   });
 });
+
+describe("leases on one instance", () => {
+  it("an instance never fails a task it still runs, even when its renewal came late (a busy event loop)", async () => {
+    let now = Date.now();
+    const store = new ext.InMemoryTaskStore({ now: () => now });
+    const server = ext.createTasksServer({ store, now: () => now, leaseRenewInterval: 60_000, orphanSweepInterval: 10 });
+    servers.push(server);
+    const task = await server.createTask(alice);
+    now += 10 * 60 * 1000; // far past the lease, which no renewal extended (within the task's TTL)
+    expect((await store.orphans(now, 10)).map((t) => t.taskId)).toEqual([task.taskId]);
+    // The sweeps renew it instead: still working, no longer an orphan.
+    await eventually(async () => (await store.orphans(now, 10)).length === 0);
+    expect((await store.get("alice", task.taskId))!.status).toBe("working");
+    await task.complete({ content: [] });
+  });
+});
