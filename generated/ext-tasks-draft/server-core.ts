@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ebdc4ffd1f9d7808eef84b5181efe172ca5ffa8433098f06fa12a59f0631dfb3 14345cc908b673cbab49cea7a48fb1a324f1b9625b284e6cac48da724fd8da35
+// Fingerprint: e4208f51b42fa4ac41c650f656bef8d078b3016ac32a0f5a5e29c23da79c1500 be4dd8717d44a4bc46a58927311573bf6ae157fcd306c9de22a9094722cf1e70
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -198,8 +198,10 @@ export interface TaskChange {
 export interface TaskEventsOf {
   /**
    * Calls `listener` for every change stored through any instance (own ones included, possibly
-   * more than once); `onChannel(false)` when the channel drops (waiters then poll the store),
-   * `onChannel(true)` when it is back. Returns the unsubscribe function.
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
    */
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
 }

@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer pg ^8 (install it, and @types/pg and @types/node, in your project)
-// Fingerprint: 6e18025edc3806a6c79f0fde7bf12495556b7b9a2174898dd8dbf7cea6e1c580 12542937872161b74b7f3b029a84fc5ec8b40e2beb1107303d7ec491516eecd3
+// Fingerprint: 26bffed7b7d0e13b49a266f9fd88e6cdc063f5d6bf1ca0e7da52d550385098ef 87f9600021ef96acb8e5d64fa94dabf31187acbdfefc7800bf48a873cd21cd91
 
 /**
  * Runtime part `postgres-store`: a TaskStore on PostgreSQL, shared by every instance of the set's
@@ -264,11 +264,18 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void {
     const entry = { change: listener, channel: onChannel };
     this.#listeners.add(entry);
+    // A listener joining a channel that is already up hears so at once.
+    if (this.#listening) queueMicrotask(() => this.#listeners.has(entry) && onChannel?.(true));
     if (this.#listeners.size === 1) void this.#listen(0);
     return () => {
       this.#listeners.delete(entry);
       if (this.#listeners.size === 0) this.#stopListening();
     };
+  }
+
+  /** Deletes every expired task now (they are never returned either way); returns how many. */
+  async deleteExpired(): Promise<number> {
+    return (await this.#query(this.#sql.dropExpired, [this.#now()])).rowCount;
   }
 
   /** Stops listening; ends the pool when the store made it. */

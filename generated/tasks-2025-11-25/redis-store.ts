@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: a96a0cadb0c4cfa71c9cec9e1dba706b085b032c2b1f183ad825a25d436774ed e79c855a39f12ad3f616f397ea8ce247295ccac4206c4a7aaf8527a17682e378
+// Fingerprint: 397a4dfde203f5ac6c2b08ae77289928eeeae6426f045b41741267cb2b48a641 b11a3ff2b7522688ee1527797694c34adf0a449250e6f1ef98598f5f9b8bbb73
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -22,7 +22,8 @@
  * - `<prefix>task:<id>`: a hash of the record (JSON) and the fields the scripts read, expiring
  *   (PEXPIREAT) with the task;
  * - `<prefix>owner:<owner>`: the owner's task ids by creation sequence (tasks/list pages);
- * - `<prefix>live`: every task id by expiry (the cap, and deleting expired tasks);
+ * - `<prefix>live`: every task as `<id> <owner>` by expiry (the cap, and deleting expired tasks: each
+ *   create deletes a few, `deleteExpired()` all);
  * - `<prefix>leases`: leased task ids by lease expiry (orphans); `<prefix>seq`: the sequence.
  *
  * Time is the application's clock (`now`), passed to every script, never Redis's, except for
@@ -82,24 +83,40 @@ export class RedisTaskStoreError extends Error {
   override readonly name = "RedisTaskStoreError";
 }
 
+/** Deletes up to `limit` expired tasks (live members `<id> <owner>` scored at or below `now`), all their keys. */
+const PURGE_FUNCTION = `
+local function purge(live, leases, prefix, now, limit)
+  local members = redis.call('ZRANGEBYSCORE', live, '-inf', now, 'LIMIT', 0, limit)
+  for _, member in ipairs(members) do
+    local space = string.find(member, ' ', 1, true)
+    local id = string.sub(member, 1, space - 1)
+    redis.call('ZREM', prefix .. 'owner:' .. string.sub(member, space + 1), id)
+    redis.call('DEL', prefix .. 'task:' .. id)
+    redis.call('ZREM', leases, id)
+    redis.call('ZREM', live, member)
+  end
+  return #members
+end
+`;
+
+// Keys: 1 live, 2 leases. Args: prefix, now, limit.
+const PURGE = `${PURGE_FUNCTION}
+return purge(KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]))
+`;
+
 // Keys: 1 the task hash, 2 live, 3 the owner's zset, 4 leases, 5 seq.
 // Args: id, owner, status, expiresAt ("" for never), record, holder ("" for none), until, maxTasks, now, prefix, channel, change.
-const CREATE = `
+const CREATE = `${PURGE_FUNCTION}
 local now = tonumber(ARGV[9])
+-- A few expired tasks go with every create, so expired data never piles up; all of them when full.
+purge(KEYS[2], KEYS[4], ARGV[10], now, 10)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
-    local key = ARGV[10] .. 'task:' .. id
-    local owner = redis.call('HGET', key, 'owner')
-    if owner then redis.call('ZREM', ARGV[10] .. 'owner:' .. owner, id) end
-    redis.call('DEL', key)
-    redis.call('ZREM', KEYS[4], id)
-    redis.call('ZREM', KEYS[2], id)
-  end
+  while purge(KEYS[2], KEYS[4], ARGV[10], now, 1000) > 0 do end
   if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 0 end
 end
 local seq = redis.call('INCR', KEYS[5])
 redis.call('HSET', KEYS[1], 'record', ARGV[5], 'owner', ARGV[2], 'status', ARGV[3], 'version', 0, 'expiresAt', ARGV[4], 'seq', seq)
-redis.call('ZADD', KEYS[2], ARGV[4] == '' and '+inf' or ARGV[4], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[4] == '' and '+inf' or ARGV[4], ARGV[1] .. ' ' .. ARGV[2])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'holder', ARGV[6], 'until', ARGV[7])
@@ -117,7 +134,7 @@ local stored = redis.call('HMGET', KEYS[1], 'owner', 'version', 'expiresAt')
 if not stored[1] or stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then return 0 end
 if stored[3] ~= '' and tonumber(stored[3]) <= tonumber(ARGV[9]) then return 0 end
 redis.call('HSET', KEYS[1], 'record', ARGV[7], 'status', ARGV[5], 'version', ARGV[4], 'expiresAt', ARGV[6])
-redis.call('ZADD', KEYS[2], ARGV[6] == '' and '+inf' or ARGV[6], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[6] == '' and '+inf' or ARGV[6], ARGV[1] .. ' ' .. ARGV[2])
 if ARGV[6] == '' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIREAT', KEYS[1], ARGV[6]) end
 if ARGV[8] == '1' then
   redis.call('HDEL', KEYS[1], 'holder', 'until')
@@ -152,6 +169,7 @@ return 1
 `;
 
 interface Scripts {
+  mcpTasksPurge(...args: (string | number)[]): Promise<number>;
   mcpTasksCreate(...args: (string | number)[]): Promise<number>;
   mcpTasksCompareAndSet(...args: (string | number)[]): Promise<number>;
   mcpTasksRenew(...args: (string | number)[]): Promise<number>;
@@ -184,6 +202,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
     // An owned client must not crash the process on a connection error: calls reject instead.
     if (this.#ownsClient) client.on("error", () => {});
     for (const [name, lua, keys] of [
+      ["mcpTasksPurge", PURGE, 2],
       ["mcpTasksCreate", CREATE, 5],
       ["mcpTasksCompareAndSet", COMPARE_AND_SET, 3],
       ["mcpTasksRenew", RENEW, 2],
@@ -336,11 +355,25 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void {
     const entry = { change: listener, channel: onChannel };
     this.#listeners.add(entry);
+    // A listener joining a channel that is already up hears so at once.
+    if (this.#channelUp) queueMicrotask(() => this.#listeners.has(entry) && onChannel?.(true));
     this.#subscribe();
     return () => {
       this.#listeners.delete(entry);
       if (this.#listeners.size === 0) this.#unsubscribe();
     };
+  }
+
+  /** Deletes every expired task now (they are never returned either way); returns how many. */
+  async deleteExpired(): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const purged = await this.#call(() =>
+        this.#redis.mcpTasksPurge(this.#key("live"), this.#key("leases"), this.#prefix, this.#now(), 1000),
+      );
+      deleted += purged;
+      if (purged < 1000) return deleted;
+    }
   }
 
   /** Closes the channel's connection, and the store's own connection when the store opened it. */

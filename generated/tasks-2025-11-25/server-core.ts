@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ebdc4ffd1f9d7808eef84b5181efe172ca5ffa8433098f06fa12a59f0631dfb3 14345cc908b673cbab49cea7a48fb1a324f1b9625b284e6cac48da724fd8da35
+// Fingerprint: e4208f51b42fa4ac41c650f656bef8d078b3016ac32a0f5a5e29c23da79c1500 be4dd8717d44a4bc46a58927311573bf6ae157fcd306c9de22a9094722cf1e70
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -199,8 +199,10 @@ export interface TaskChange {
 export interface TaskEventsOf {
   /**
    * Calls `listener` for every change stored through any instance (own ones included, possibly
-   * more than once); `onChannel(false)` when the channel drops (waiters then poll the store),
-   * `onChannel(true)` when it is back. Returns the unsubscribe function.
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
    */
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
 }

@@ -256,11 +256,18 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void {
     const entry = { change: listener, channel: onChannel };
     this.#listeners.add(entry);
+    // A listener joining a channel that is already up hears so at once.
+    if (this.#listening) queueMicrotask(() => this.#listeners.has(entry) && onChannel?.(true));
     if (this.#listeners.size === 1) void this.#listen(0);
     return () => {
       this.#listeners.delete(entry);
       if (this.#listeners.size === 0) this.#stopListening();
     };
+  }
+
+  /** Deletes every expired task now (they are never returned either way); returns how many. */
+  async deleteExpired(): Promise<number> {
+    return (await this.#query(this.#sql.dropExpired, [this.#now()])).rowCount;
   }
 
   /** Stops listening; ends the pool when the store made it. */

@@ -192,8 +192,10 @@ export interface TaskChange {
 export interface TaskEventsOf {
   /**
    * Calls `listener` for every change stored through any instance (own ones included, possibly
-   * more than once); `onChannel(false)` when the channel drops (waiters then poll the store),
-   * `onChannel(true)` when it is back. Returns the unsubscribe function.
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
    */
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
 }
