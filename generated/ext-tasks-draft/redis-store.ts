@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: 397a4dfde203f5ac6c2b08ae77289928eeeae6426f045b41741267cb2b48a641 b11a3ff2b7522688ee1527797694c34adf0a449250e6f1ef98598f5f9b8bbb73
+// Fingerprint: 51b70965604e7dad66ffd5140f81fe3138787e7daef7d06dd5acbac81dbdf181 0b403bde6c42f2dd4df9600b30da63d1b493457402176a71d4259d5ee0a66a8c
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -178,7 +178,9 @@ interface Scripts {
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
  * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
- * connections) or an ioredis client (yours to close; the store only duplicates it for the channel).
+ * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
+ * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
+ * store's `keyPrefix` option instead).
  */
 export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;

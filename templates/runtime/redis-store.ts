@@ -171,7 +171,9 @@ interface Scripts {
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
  * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
- * connections) or an ioredis client (yours to close; the store only duplicates it for the channel).
+ * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
+ * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
+ * store's `keyPrefix` option instead).
  */
 export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;
