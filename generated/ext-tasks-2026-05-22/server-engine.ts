@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8bce925e2d5faa4c404a3c5cd44dbea0cdaa8cff546d1288cf4b3891c625614d a7aa8a7daa9a69f6333e91a115c385b0563c4cdf3ec69ffdb79493f2639c9684
+// Fingerprint: 7702e0ade0d1e2b330a2ff2278a319f6e4f2282d65e26980c33095bbf47bd86a 2696e31a285c2fb2e672311bc4f4cff962bd7c341d06a8da606d549a491165c1
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -751,24 +751,18 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(
-          owner,
-          taskId,
-          (stored) => {
-            const current = stored as Task & InputTask;
-            if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
-            if (isTerminalStatus(current.status))
-              throw new StateError(
-                taskId,
-                current.status,
-                `No answer for input "${key}": the task is already ${current.status}`,
-              );
-            if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-            return undefined;
-          },
-          undefined,
-          { outlastStoreErrors: true },
-        )
+        .waitOut(owner, taskId, (stored) => {
+          const current = stored as Task & InputTask;
+          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+          if (isTerminalStatus(current.status))
+            throw new StateError(
+              taskId,
+              current.status,
+              `No answer for input "${key}": the task is already ${current.status}`,
+            );
+          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+          return undefined;
+        })
         .then((found) => found.answer);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
       await change(`ask for input "${key}"`, (stored) => {

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4922c719cadd12f1e6114b5cbeba6d0fd9052745d56c737afa2c29f2bde60ade 839e448bbf508d406ec67f49b93ab5f660b7d524b30bc834037e80e554658ff0
+// Fingerprint: fdef49b258e543f610a89f1465358468b43dc197dc52d4d61e0367630905c32e 025f9ae995e30534aa049b5ca68c05e9d1398208591fe8d8b06ac9ba1dbcfeda
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -647,6 +647,11 @@ export class TaskEngine<Task extends TaskRecord> {
         waiter.cancel();
       }
     }
+  }
+
+  /** `waitFor` for tool code's long waits (an answer to its input request): outlasts a briefly unreachable store. */
+  waitOut<T>(owner: string, taskId: string, pick: (task: Task) => T | undefined): Promise<T> {
+    return this.waitFor(owner, taskId, pick, undefined, { outlastStoreErrors: true });
   }
 
   /** A signal for a new handle on the task, aborted when the task is cancelled. */

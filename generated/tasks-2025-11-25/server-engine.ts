@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8bce925e2d5faa4c404a3c5cd44dbea0cdaa8cff546d1288cf4b3891c625614d a7aa8a7daa9a69f6333e91a115c385b0563c4cdf3ec69ffdb79493f2639c9684
+// Fingerprint: 7702e0ade0d1e2b330a2ff2278a319f6e4f2282d65e26980c33095bbf47bd86a 2696e31a285c2fb2e672311bc4f4cff962bd7c341d06a8da606d549a491165c1
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -750,24 +750,18 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(
-          owner,
-          taskId,
-          (stored) => {
-            const current = stored as Task & InputTask;
-            if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
-            if (isTerminalStatus(current.status))
-              throw new StateError(
-                taskId,
-                current.status,
-                `No answer for input "${key}": the task is already ${current.status}`,
-              );
-            if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-            return undefined;
-          },
-          undefined,
-          { outlastStoreErrors: true },
-        )
+        .waitOut(owner, taskId, (stored) => {
+          const current = stored as Task & InputTask;
+          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+          if (isTerminalStatus(current.status))
+            throw new StateError(
+              taskId,
+              current.status,
+              `No answer for input "${key}": the task is already ${current.status}`,
+            );
+          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+          return undefined;
+        })
         .then((found) => found.answer);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
       await change(`ask for input "${key}"`, (stored) => {

@@ -643,6 +643,11 @@ export class TaskEngine<Task extends TaskRecord> {
     }
   }
 
+  /** `waitFor` for tool code's long waits (an answer to its input request): outlasts a briefly unreachable store. */
+  waitOut<T>(owner: string, taskId: string, pick: (task: Task) => T | undefined): Promise<T> {
+    return this.waitFor(owner, taskId, pick, undefined, { outlastStoreErrors: true });
+  }
+
   /** A signal for a new handle on the task, aborted when the task is cancelled. */
   signalFor(taskId: string): TaskAbortSignal {
     const controller = new host.AbortController();

@@ -743,24 +743,18 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(
-          owner,
-          taskId,
-          (stored) => {
-            const current = stored as Task & InputTask;
-            if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
-            if (isTerminalStatus(current.status))
-              throw new StateError(
-                taskId,
-                current.status,
-                `No answer for input "${key}": the task is already ${current.status}`,
-              );
-            if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-            return undefined;
-          },
-          undefined,
-          { outlastStoreErrors: true },
-        )
+        .waitOut(owner, taskId, (stored) => {
+          const current = stored as Task & InputTask;
+          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+          if (isTerminalStatus(current.status))
+            throw new StateError(
+              taskId,
+              current.status,
+              `No answer for input "${key}": the task is already ${current.status}`,
+            );
+          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+          return undefined;
+        })
         .then((found) => found.answer);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
       await change(`ask for input "${key}"`, (stored) => {
