@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: 51b70965604e7dad66ffd5140f81fe3138787e7daef7d06dd5acbac81dbdf181 0b403bde6c42f2dd4df9600b30da63d1b493457402176a71d4259d5ee0a66a8c
+// Fingerprint: 1eaa7acaaa724f638649c922f2096dfbec501441c0037051f12cfdfe2667bdaa 3f6410bad12046fc4418373cdd302d5a4f24555f9f46c45f6df2b90b55172d7b
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -394,11 +394,11 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
       const change = parseChange(message);
       if (change) for (const listener of this.#listeners) listener.change(change);
     });
-    subscriber.on("close", () => this.#setChannel(false));
+    subscriber.on("close", () => this.#subscriber === subscriber && this.#setChannel(false));
     // ioredis subscribes again on every reconnection; the channel is up once that is done.
     subscriber.on("ready", () => {
       subscriber.subscribe(this.#channel).then(
-        () => this.#setChannel(true),
+        () => this.#subscriber === subscriber && this.#setChannel(true),
         () => {},
       );
     });

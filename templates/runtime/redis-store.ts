@@ -387,11 +387,11 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
       const change = parseChange(message);
       if (change) for (const listener of this.#listeners) listener.change(change);
     });
-    subscriber.on("close", () => this.#setChannel(false));
+    subscriber.on("close", () => this.#subscriber === subscriber && this.#setChannel(false));
     // ioredis subscribes again on every reconnection; the channel is up once that is done.
     subscriber.on("ready", () => {
       subscriber.subscribe(this.#channel).then(
-        () => this.#setChannel(true),
+        () => this.#subscriber === subscriber && this.#setChannel(true),
         () => {},
       );
     });
