@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
  * that instance down and the request moves on to the next live one; that retry is safe because a refused
  * connection carried nothing. Any other upstream failure (a reset after the request went out, e.g. an
  * instance killed mid-request) answers 502: only the client knows whether its request is safe to repeat.
- * Responses, SSE streams included, are piped through as they arrive, never buffered.
+ * Responses, SSE streams included, are piped through as they arrive, never buffered; each carries
+ * INSTANCE_HEADER, the index of the instance that answered.
  */
 export interface RoundRobinProxy {
   /** The proxy's base URL, e.g. http://127.0.0.1:PORT (append the instances' path, /mcp). */
@@ -20,6 +21,9 @@ export interface RoundRobinProxy {
   onDown?: (index: number, target: string) => void;
   close(): Promise<void>;
 }
+
+/** The response header naming the instance (its index in `targets`) that answered. */
+export const INSTANCE_HEADER = "x-proxy-instance";
 
 /** `targets`: the instances' origins (http://127.0.0.1:PORT); the request path is kept as sent. */
 export async function startRoundRobinProxy(targets: readonly string[]): Promise<RoundRobinProxy> {
@@ -63,7 +67,8 @@ export async function startRoundRobinProxy(targets: readonly string[]): Promise<
     const upstream = httpRequest(
       { agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+        // Which instance answered: tests use it to know where a task was created.
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, { ...answer.headers, [INSTANCE_HEADER]: String(index) });
         // Stream-friendly: headers out now, every chunk forwarded as it comes (SSE).
         res.flushHeaders();
         answer.pipe(res);

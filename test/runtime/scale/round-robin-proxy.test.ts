@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startRoundRobinProxy, type RoundRobinProxy } from "../../support/round-robin-proxy.js";
+import { INSTANCE_HEADER, startRoundRobinProxy, type RoundRobinProxy } from "../../support/round-robin-proxy.js";
 
 /**
  * The test load balancer (test/support/round-robin-proxy.ts) the scale-out tests and the stores bench rely
@@ -59,8 +59,14 @@ describe("round-robin proxy", () => {
     const backends = await Promise.all(["a", "b", "c"].map(backend));
     const proxy = await proxyFor(backends.map((b) => b.origin));
     const answers: string[] = [];
-    for (let i = 0; i < 6; i++) answers.push(await (await fetch(`${proxy.url}/mcp`, { method: "POST", body: `n${i}` })).text());
+    const answeredBy: (string | null)[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await fetch(`${proxy.url}/mcp`, { method: "POST", body: `n${i}` });
+      answers.push(await response.text());
+      answeredBy.push(response.headers.get(INSTANCE_HEADER));
+    }
     expect(answers).toEqual(["a:n0", "b:n1", "c:n2", "a:n3", "b:n4", "c:n5"]);
+    expect(answeredBy).toEqual(["0", "1", "2", "0", "1", "2"]);
     expect(proxy.forwarded).toEqual([2, 2, 2]);
   });
 
