@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 58cf8cb36a23ea5477e68a75093ad20e39624ade471431e70a20d8096fbb1218 d69060106fd72cbd4734486591ea1aef5108c4ce2abe2658840feb0a85909e1e
+// Fingerprint: bd66cbedc331e08fe439098a98df99efa2274a3c175007598c83f85e148023a4 0f92ae4fa8fcd265664b0e8d756fef3d804173c35b3a56ed1ee7604204baf38e
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -83,6 +83,7 @@ export type {
   TaskAbortSignal,
   TransportContext,
 } from "./server-core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
 export { type CreateTaskOptions } from "./server-engine.js";
 export {
   checkRoutingHeaders,

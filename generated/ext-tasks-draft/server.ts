@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1064fd04bc19df219b46d81240ab329652a71bc65c899826fe06892c5c325eb5 743375c898b89c69fb2b33f0b5962776949a63024f78deba6292469c33711927
+// Fingerprint: 9d48cec0ded7f9da0791bf4004570b8bb928e2fd1c1e216fde49eb835441bc77 e9277ea376a476b80490249aff44e88a75d992d7c554d6a93261df0e9a5e2cd5
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -81,6 +81,7 @@ export type {
   TaskAbortSignal,
   TransportContext,
 } from "./server-core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
 export { type CreateTaskOptions } from "./server-engine.js";
 export {
   checkRoutingHeaders,

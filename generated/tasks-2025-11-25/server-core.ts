@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d5bbb77930e6a6a36e3fe4123ee8fec1c9bc57b6500d6ad881a7af8dc73b7f37 6a99987d4bce8cb5d740ab58842479878db117044aa8325ea3e1aec71a158915
+// Fingerprint: e4208f51b42fa4ac41c650f656bef8d078b3016ac32a0f5a5e29c23da79c1500 be4dd8717d44a4bc46a58927311573bf6ae157fcd306c9de22a9094722cf1e70
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -199,8 +199,10 @@ export interface TaskChange {
 export interface TaskEventsOf {
   /**
    * Calls `listener` for every change stored through any instance (own ones included, possibly
-   * more than once); `onChannel(false)` when the channel drops (waiters then poll the store),
-   * `onChannel(true)` when it is back. Returns the unsubscribe function.
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
    */
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
 }
@@ -693,6 +695,11 @@ export class TaskEngine<Task extends TaskRecord> {
     if (!leases || !orphaned) return 0;
     let failed = 0;
     for (const orphan of await leases.store.orphans(this.#now(), SWEEP_BATCH)) {
+      // This instance is alive, so a task it holds is no orphan (its renewal was late: a busy event loop).
+      if (this.#held.has(orphan.taskId)) {
+        await leases.store.renewLease(orphan.taskId, leases.holder, this.#now() + leases.duration);
+        continue;
+      }
       // Through compare-and-set: of several sweeping instances exactly one wins, and a task that finished meanwhile stays as it is.
       const written = await this.write(orphan.owner, orphan.taskId, (task) =>
         this.#profile.isTerminalStatus(task.status) ? undefined : orphaned(task),

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4b7cc4e971b175fedfcb8e9795db13c2a5f488ed24732c7a622c626a1c9c8202 1e46673145d1be93600b8531160b3d64abb3e78476869472e0f1c5d4c81816de
+// Fingerprint: 72381b9cb5f6f7f3cf3e85d4c1c5e7e2a1d813345ce5bef3ab6d11e947bd76a6 e17010f30e5f0ce7a6245efa5439462c9b60c886918442f06b007d5d89dd79cf
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -66,6 +66,7 @@ export type {
   TaskAbortSignal,
   TransportContext,
 } from "./server-core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
 export { RELATED_TASK_META, type CreateTaskOptions } from "./server-engine.js";
 
 /** The methods this server answers; any other method gets -32601. */

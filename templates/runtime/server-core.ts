@@ -192,8 +192,10 @@ export interface TaskChange {
 export interface TaskEventsOf {
   /**
    * Calls `listener` for every change stored through any instance (own ones included, possibly
-   * more than once); `onChannel(false)` when the channel drops (waiters then poll the store),
-   * `onChannel(true)` when it is back. Returns the unsubscribe function.
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
    */
   watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
 }
@@ -686,6 +688,11 @@ export class TaskEngine<Task extends TaskRecord> {
     if (!leases || !orphaned) return 0;
     let failed = 0;
     for (const orphan of await leases.store.orphans(this.#now(), SWEEP_BATCH)) {
+      // This instance is alive, so a task it holds is no orphan (its renewal was late: a busy event loop).
+      if (this.#held.has(orphan.taskId)) {
+        await leases.store.renewLease(orphan.taskId, leases.holder, this.#now() + leases.duration);
+        continue;
+      }
       // Through compare-and-set: of several sweeping instances exactly one wins, and a task that finished meanwhile stays as it is.
       const written = await this.write(orphan.owner, orphan.taskId, (task) =>
         this.#profile.isTerminalStatus(task.status) ? undefined : orphaned(task),

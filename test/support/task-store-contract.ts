@@ -95,6 +95,24 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
       for (const server of servers.splice(0)) server.close();
       for (const store of opened.splice(0)) await store.close();
     });
+    /**
+     * Resolves once `store`'s channel listens, where it is a connection (Redis, PostgreSQL): a change
+     * written before that reaches nobody (waiters then see it by polling). A listener of a test's own
+     * keeps the channel open meanwhile; the channel stays open while any other listener remains.
+     */
+    async function listening(s: StoreSpace, store: ContractStore): Promise<void> {
+      if (!s.dropChannel) return;
+      let up = false;
+      const stop = store.watch(
+        () => {},
+        (state) => (up = state),
+      );
+      try {
+        await eventually(() => up);
+      } finally {
+        stop();
+      }
+    }
     async function space(): Promise<StoreSpace & { openTracked(options?: StoreOptions): Promise<ContractStore> }> {
       const s = await backend.space();
       return {
@@ -179,6 +197,17 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
       expect(await store.compareAndSet(short, next(short, { statusMessage: "late" }))).toBe(false);
       expect((await store.list("alice", undefined, 10))!.tasks.map((t) => t.taskId)).toEqual([kept.taskId]);
       expect(await store.get("alice", kept.taskId)).toBeDefined();
+      // The durable stores delete expired tasks on demand too (the in-memory one drops them on sight).
+      const cleanup = (store as Partial<{ deleteExpired(): number | Promise<number> }>).deleteExpired;
+      if (cleanup) {
+        await store.create(newTask("bob", now, 10));
+        now += 10;
+        // Both expired tasks are gone; Redis may have deleted some already, a few with every create.
+        expect(await cleanup.call(store)).toBeGreaterThanOrEqual(1);
+        expect(await cleanup.call(store)).toBe(0);
+        expect(await store.get("alice", short.taskId)).toBeUndefined();
+        expect(await store.get("alice", kept.taskId)).toBeDefined();
+      }
     });
 
     it("caps the live tasks it holds (TaskLimitError), expired ones making room", async () => {
@@ -224,6 +253,7 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
       const b = await s.openTracked();
       const seen: TaskChange[] = [];
       const stop = b.watch((change) => seen.push(change));
+      await listening(s, b);
       try {
         const created = await a.create(newTask("alice", Date.now()));
         const cancelled = next(created, { status: "cancelled" });
@@ -282,6 +312,37 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
       expect((await second.orphans(Date.now(), 10)).map((t) => t.taskId)).toEqual([running.taskId]);
     });
 
+    it("says when its event channel drops and comes back, and delivers changes again after", async () => {
+      const s = await space();
+      if (!s.dropChannel) return; // In process (in-memory, SQLite) the channel cannot drop.
+      const a = await s.openTracked();
+      const b = await s.openTracked();
+      const states: boolean[] = [];
+      const seen: TaskChange[] = [];
+      const stop = b.watch(
+        (change) => seen.push(change),
+        (up) => states.push(up),
+      );
+      const before = await a.create(newTask("alice", Date.now()));
+      try {
+        await eventually(() => states.at(-1) === true);
+        await s.dropChannel(b);
+        await eventually(() => states.includes(false));
+        await eventually(() => states.at(-1) === true, 10_000);
+        // The store answers again (an unreachable store rejects meanwhile; it recovers by itself).
+        let created: StoredTask | undefined;
+        await eventually(async () => {
+          created = await a.create(newTask("alice", Date.now())).catch(() => undefined);
+          return created !== undefined;
+        }, 10_000);
+        await eventually(() => seen.some((c) => c.taskId === created!.taskId));
+        // What was stored before the drop is still there (Redis: restarted from its append-only file).
+        expect(await b.get("alice", before.taskId)).toEqual(before);
+      } finally {
+        stop();
+      }
+    });
+
     describe("engine across instances (two servers on one store)", () => {
       async function twoServers(options: ext.TasksServerOptions = {}) {
         const s = await space();
@@ -290,7 +351,8 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
         const a = ext.createTasksServer({ ...options, store: storeA, instanceId: "A" });
         const b = ext.createTasksServer({ ...options, store: storeB, instanceId: "B" });
         servers.push(a, b);
-        // Long polls: anything faster than this comes through the store's events.
+        await listening(s, storeA);
+        await listening(s, storeB);
         return { a, b, s, storeA, storeB };
       }
       let id = 1;
