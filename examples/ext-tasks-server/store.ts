@@ -2,8 +2,11 @@
  * Where the example keeps its tasks, from `TASK_STORE` (README, Scaling out):
  * - unset or `memory:` — in this process (lost on exit; not shared between instances);
  * - `sqlite:<file>` — an SQLite file (several processes on one machine may share it);
+ * - `redis://…` (`rediss://` with TLS) — Redis (the `redis-store` runtime part, peer ioredis);
+ * - `postgres://…` or `postgresql://…` — PostgreSQL (the `postgres-store` runtime part, peer pg).
+ * Redis and PostgreSQL are shared by every instance given the same URL, on any machine.
  *
- * A store is created only when asked for, so its peer (better-sqlite3) is loaded only then.
+ * A store is created only when asked for, so its peer is loaded only then.
  */
 import type { StoredTask, TaskStore } from "../../generated/ext-tasks-draft/server.js";
 
@@ -32,7 +35,26 @@ export async function storeFromEnv(value: string | undefined): Promise<ChosenSto
       const store = new SqliteTaskStore<StoredTask>(file);
       return { store, description: `sqlite:${file}`, close: async () => store.close() };
     }
+    case "redis":
+    case "rediss": {
+      const { RedisTaskStore } = await import("../../generated/ext-tasks-draft/redis-store.js");
+      const store = new RedisTaskStore<StoredTask>(value);
+      return { store, description: withoutCredentials(value), close: () => store.close() };
+    }
+    case "postgres":
+    case "postgresql": {
+      const { PostgresTaskStore } = await import("../../generated/ext-tasks-draft/postgres-store.js");
+      const store = new PostgresTaskStore<StoredTask>(value);
+      return { store, description: withoutCredentials(value), close: () => store.close() };
+    }
     default:
-      throw new StoreConfigError(`TASK_STORE: unsupported store "${value.replace(/\/\/[^@/]*@/, "//…@")}" (use memory:, sqlite:<file>)`);
+      throw new StoreConfigError(
+        `TASK_STORE: unsupported store "${withoutCredentials(value)}" (use memory:, sqlite:<file>, redis://host:port, postgres://user@host:port/database)`,
+      );
   }
+}
+
+/** The URL with any user:password@ part masked, for logs. */
+function withoutCredentials(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, "//…@");
 }

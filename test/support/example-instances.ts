@@ -15,6 +15,15 @@ export interface ExampleInstance {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** Every instance still running, killed when the test process exits (a failed beforeAll must not leak servers). */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/** How long an instance may take to start: run.mjs transpiles the example and the generated set first, slow on a loaded machine. */
+const START_TIMEOUT_MS = 60_000;
+
 /** Starts the example with `npm run example:ext-tasks-server`'s launcher (PORT=0 unless `env` says otherwise); resolves once it listens. */
 export function startExampleInstance(env: Record<string, string> = {}): Promise<ExampleInstance> {
   const child = spawn(process.execPath, [join(projectRoot, "examples/ext-tasks-server/run.mjs")], {
@@ -22,8 +31,14 @@ export function startExampleInstance(env: Record<string, string> = {}): Promise<
     env: { ...process.env, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
   let output = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
@@ -31,8 +46,8 @@ export function startExampleInstance(env: Record<string, string> = {}): Promise<
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the example server did not start within 20 s:\n${output}`));
-    }, 20_000);
+      reject(new Error(`the example server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`));
+    }, START_TIMEOUT_MS);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];

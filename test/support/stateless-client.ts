@@ -8,7 +8,7 @@ import { INSTANCE_HEADER } from "./round-robin-proxy.js";
 export interface Answer {
   /** HTTP status; 0 when no answer came (connection failed, timed out). */
   readonly status: number;
-  readonly body?: { result?: any; error?: { code: number; message: string; data?: unknown } };
+  readonly body?: { result?: any; error?: { code: number; message: string; data?: unknown } } | undefined;
   /** The instance index the proxy reports (INSTANCE_HEADER); undefined without a proxy. */
   readonly instance?: number;
   /** Why no answer came, when status is 0. */

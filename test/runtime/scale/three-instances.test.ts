@@ -74,7 +74,7 @@ describe.each(STORE_KINDS)("three instances on one %s store behind the proxy", (
   beforeAll(async () => {
     if (reason) return console.log(`scale-out on ${kind} skipped: ${reason}`);
     work = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-scale-${kind}-`));
-    const store = await startStoreServer(kind, join(work, kind));
+    const store = await startStoreServer(kind);
     fleet = { store };
     Object.assign(fleet, await runFleet(work, { TASK_STORE: store.url }));
     console.log(`three instances on ${kind}, conformance Tasks:\n  ${summarize(TASKS_SCENARIOS, fleet.results!).join("\n  ")}`);
