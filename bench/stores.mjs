@@ -86,9 +86,9 @@ async function startBackend(name, support) {
     case "postgres": {
       const servers = support["store-servers.ts"];
       if (!servers) return { skipped: "test/support/store-servers.ts is missing" };
-      const reason = servers.unavailable(name);
+      const reason = servers.skipReason(name);
       if (reason) return { skipped: reason };
-      const server = await servers.start(name, join(work, name));
+      const server = await servers.startStoreServer(name);
       return { url: server.url, stop: () => server.stop() };
     }
     default:
@@ -121,7 +121,7 @@ function startInstance(env) {
     };
     child.stdout.on("data", read);
     child.stderr.on("data", read);
-    child.once("exit", (code) => reject(new Error(`the example server exited (${code}):\n${output}`)));
+    child.once("exit", (code, signal) => reject(new Error(`the example server exited (${code ?? signal}):\n${output}`)));
   });
 }
 
