@@ -7,6 +7,7 @@ import { startExampleInstance, type ExampleInstance } from "../../support/exampl
 import { startRoundRobinProxy, type RoundRobinProxy } from "../../support/round-robin-proxy.js";
 import { createdTaskId, post, type Answer } from "../../support/stateless-client.js";
 import { skipReason, startStoreServer, STORE_KINDS, type StoreServer } from "../../support/store-servers.js";
+import { startTcpGate, type TcpGate } from "../../support/tcp-gate.js";
 
 /**
  * What an operator running the example on several machines relies on (README, Scaling out):
@@ -14,8 +15,9 @@ import { skipReason, startStoreServer, STORE_KINDS, type StoreServer } from "../
  *   `failed` with a JSON-RPC error once their lease lapses (short here: TASK_LEASE_MS), every other
  *   task completes exactly once with its own result, and each client, polling through the proxy and
  *   retrying only `tasks/get`, sees one terminal status per task that never changes afterwards;
- * - the store unreachable (Redis stopped, then started again on the same port and data): requests are
- *   answered -32603 (never hang), and the servers recover by themselves when it is back.
+ * - the store unreachable (Redis stopped, then started again on the same port and data; PostgreSQL cut
+ *   off at the network, every connection dropped and new ones refused, then reachable again): requests
+ *   are answered -32603 (never hang), and the servers recover by themselves when it is back.
  */
 
 const LEASE_MS = 1500;
@@ -43,6 +45,8 @@ describe.each(STORE_KINDS)("on %s: an instance killed mid-run, and the store goi
   const reason = skipReason(kind);
   let work: string;
   let store: StoreServer;
+  /** PostgreSQL is reached through a gate the outage test closes (its test server cannot restart in place). */
+  let gate: TcpGate | undefined;
   let instances: ExampleInstance[] = [];
   let proxy: RoundRobinProxy;
   let url: string;
@@ -51,8 +55,13 @@ describe.each(STORE_KINDS)("on %s: an instance killed mid-run, and the store goi
     if (reason) return console.log(`instance-failure tests on ${kind} skipped: ${reason}`);
     work = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-failure-${kind}-`));
     store = await startStoreServer(kind);
+    let storeUrl = store.url;
+    if (kind === "postgres") {
+      gate = await startTcpGate(store.port);
+      storeUrl = store.url.replace(`:${store.port}/`, `:${gate.port}/`);
+    }
     instances = await Promise.all(
-      [0, 1, 2].map((i) => startExampleInstance({ TASK_STORE: store.url, INSTANCE_ID: `failure-${i}`, TASK_LEASE_MS: String(LEASE_MS) })),
+      [0, 1, 2].map((i) => startExampleInstance({ TASK_STORE: storeUrl, INSTANCE_ID: `failure-${i}`, TASK_LEASE_MS: String(LEASE_MS) })),
     );
     proxy = await startRoundRobinProxy(instances.map((i) => i.origin));
     url = `${proxy.url}/mcp`;
@@ -60,6 +69,7 @@ describe.each(STORE_KINDS)("on %s: an instance killed mid-run, and the store goi
   afterAll(async () => {
     await proxy?.close();
     await Promise.all(instances.map((i) => i.stop("SIGKILL")));
+    await gate?.close();
     await store?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
@@ -125,13 +135,19 @@ describe.each(STORE_KINDS)("on %s: an instance killed mid-run, and the store goi
     90_000,
   );
 
-  it.skipIf(reason || kind !== "redis")(
+  it.skipIf(reason)(
     "store unreachable: answers -32603 without hanging, and recovers when the store is back on the same address",
     async () => {
       const before = createdTaskId(await post(url, "tools/call", { name: "slow_compute", arguments: { seconds: 0, label: "before" } }, "dave"));
       expect(before).toBeDefined();
-      const restarted = store.restart!(DOWN_MS);
-      await waitUntilRefused(store.port);
+      await until(async () => (await post(url, "tasks/get", { taskId: before! }, "dave")).body?.result?.status === "completed", 10_000);
+      // A task whose worker finishes while the store is down: it must still end (completed or failed), never stay working.
+      const across = createdTaskId(await post(url, "tools/call", { name: "slow_compute", arguments: { seconds: 1, label: "across" } }, "dave"));
+      expect(across).toBeDefined();
+      // Redis: stopped, started again after DOWN_MS. PostgreSQL: the gate closed, reopened after the requests.
+      const restarted = gate ? undefined : store.restart!(DOWN_MS);
+      if (gate) await gate.close();
+      await waitUntilRefused(gate ? gate.port : store.port);
       const downSince = Date.now();
 
       for (const [method, params] of [
@@ -143,9 +159,14 @@ describe.each(STORE_KINDS)("on %s: an instance killed mid-run, and the store goi
         expect(answer.status, `${method} while the store is down: ${answer.failure ?? ""}`).not.toBe(0);
         expect(answer.body?.error?.code, `${method}: ${JSON.stringify(answer.body)}`).toBe(-32603);
       }
-      // All three were answered while Redis was still down (not after it came back).
+      // All three were answered while the store was still down (not after it came back).
       expect(Date.now() - downSince).toBeLessThan(DOWN_MS);
 
+      // Long enough down for the `across` task's work (1 s) to end while the store is unreachable.
+      if (gate) {
+        await sleep(Math.max(0, downSince + 2500 - Date.now()));
+        await gate.open();
+      }
       await restarted;
       // Recovered: within a bounded time a new task is created and completes, through every live instance.
       const recoveredBy = Date.now() + 20_000;
@@ -165,6 +186,15 @@ describe.each(STORE_KINDS)("on %s: an instance killed mid-run, and the store goi
         const answer = await post(url, "tasks/get", { taskId: after! }, "dave");
         expect(answer.body?.result?.status, JSON.stringify(answer.body)).toBe("completed");
       }
+      // The task whose worker finished during the outage ends, within a few leases.
+      let acrossEnd: any;
+      await until(async () => {
+        acrossEnd = (await post(url, "tasks/get", { taskId: across! }, "dave")).body?.result;
+        return TERMINAL.has(acrossEnd?.status);
+      }, LEASE_MS * 6);
+      expect(acrossEnd?.status, `a task that finished while the store was down: ${JSON.stringify(acrossEnd)}`).toMatch(/^(completed|failed)$/);
+      // Completed by its worker's retried write, or failed by a sweeper once its lease lapsed during the outage; never a foreign result.
+      if (acrossEnd.status === "completed") expect(acrossEnd.result.content).toEqual([{ type: "text", text: "across: computed after 1s" }]);
       // The result completed before the outage is still there, unchanged (Redis keeps its append-only file).
       const kept = await retried(() => post(url, "tasks/get", { taskId: before! }, "dave"));
       expect(kept.body?.result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "before: computed after 0s" }] } });
@@ -184,6 +214,12 @@ async function poll(url: string, task: Tracked, failures: string[]): Promise<voi
   const state = JSON.stringify({ status: result.status, result: result.result, error: result.error });
   if (task.seen.at(-1) !== state) task.seen.push(state);
   if (TERMINAL.has(result.status) && !task.terminal) task.terminal = { status: result.status, result: result.result, error: result.error, at: Date.now() };
+}
+
+/** Polls `check` until it holds or `ms` pass (the caller's assertion then says what did not happen). */
+async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !(await check())) await sleep(100);
 }
 
 /** Resolves once nothing accepts connections on `port` (the store is really down). */
