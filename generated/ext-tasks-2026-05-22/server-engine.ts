@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2b5f97e603406a333d8226989babeb7e9f78e458c11c37bfb1428836d17eac8b ac72fbaf22e28c547e623ad4e994cbd0064ddb9f79bf3c1a6f4340cd38a88e37
+// Fingerprint: 7702e0ade0d1e2b330a2ff2278a319f6e4f2282d65e26980c33095bbf47bd86a 2696e31a285c2fb2e672311bc4f4cff962bd7c341d06a8da606d549a491165c1
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -751,7 +751,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
           if (isTerminalStatus(current.status))

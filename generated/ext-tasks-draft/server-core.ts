@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e4208f51b42fa4ac41c650f656bef8d078b3016ac32a0f5a5e29c23da79c1500 be4dd8717d44a4bc46a58927311573bf6ae157fcd306c9de22a9094722cf1e70
+// Fingerprint: fdef49b258e543f610a89f1465358468b43dc197dc52d4d61e0367630905c32e 025f9ae995e30534aa049b5ca68c05e9d1398208591fe8d8b06ac9ba1dbcfeda
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -621,6 +621,7 @@ export class TaskEngine<Task extends TaskRecord> {
     taskId: string,
     pick: (task: Task) => T | undefined,
     signal?: AbortSignalLike,
+    options: { readonly outlastStoreErrors?: boolean } = {},
   ): Promise<T> {
     for (;;) {
       if (this.#closed) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The server is closing");
@@ -628,7 +629,16 @@ export class TaskEngine<Task extends TaskRecord> {
       // Listen before reading, so a change between the read and the wait is not missed.
       const waiter = this.#nextChange(taskId, signal);
       try {
-        const task = await this.#store.get(owner, taskId);
+        let task: Task | undefined;
+        try {
+          task = await this.#store.get(owner, taskId);
+        } catch (error) {
+          // A long wait (tool code awaiting input) outlasts a store that is briefly unreachable: reported, read again at the next poll.
+          if (!options.outlastStoreErrors) throw error;
+          this.report(error);
+          await waiter.changed;
+          continue;
+        }
         if (!task) throw unknownTask();
         const found = pick(task);
         if (found !== undefined) return found;
@@ -637,6 +647,11 @@ export class TaskEngine<Task extends TaskRecord> {
         waiter.cancel();
       }
     }
+  }
+
+  /** `waitFor` for tool code's long waits (an answer to its input request): outlasts a briefly unreachable store. */
+  waitOut<T>(owner: string, taskId: string, pick: (task: Task) => T | undefined): Promise<T> {
+    return this.waitFor(owner, taskId, pick, undefined, { outlastStoreErrors: true });
   }
 
   /** A signal for a new handle on the task, aborted when the task is cancelled. */

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2b5f97e603406a333d8226989babeb7e9f78e458c11c37bfb1428836d17eac8b ac72fbaf22e28c547e623ad4e994cbd0064ddb9f79bf3c1a6f4340cd38a88e37
+// Fingerprint: 7702e0ade0d1e2b330a2ff2278a319f6e4f2282d65e26980c33095bbf47bd86a 2696e31a285c2fb2e672311bc4f4cff962bd7c341d06a8da606d549a491165c1
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -749,7 +749,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
           if (isTerminalStatus(current.status))

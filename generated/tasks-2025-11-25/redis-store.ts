@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: 397a4dfde203f5ac6c2b08ae77289928eeeae6426f045b41741267cb2b48a641 b11a3ff2b7522688ee1527797694c34adf0a449250e6f1ef98598f5f9b8bbb73
+// Fingerprint: 1eaa7acaaa724f638649c922f2096dfbec501441c0037051f12cfdfe2667bdaa 3f6410bad12046fc4418373cdd302d5a4f24555f9f46c45f6df2b90b55172d7b
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -179,7 +179,9 @@ interface Scripts {
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
  * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
- * connections) or an ioredis client (yours to close; the store only duplicates it for the channel).
+ * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
+ * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
+ * store's `keyPrefix` option instead).
  */
 export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;
@@ -393,11 +395,11 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
       const change = parseChange(message);
       if (change) for (const listener of this.#listeners) listener.change(change);
     });
-    subscriber.on("close", () => this.#setChannel(false));
+    subscriber.on("close", () => this.#subscriber === subscriber && this.#setChannel(false));
     // ioredis subscribes again on every reconnection; the channel is up once that is done.
     subscriber.on("ready", () => {
       subscriber.subscribe(this.#channel).then(
-        () => this.#setChannel(true),
+        () => this.#subscriber === subscriber && this.#setChannel(true),
         () => {},
       );
     });

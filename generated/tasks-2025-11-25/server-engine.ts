@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2b5f97e603406a333d8226989babeb7e9f78e458c11c37bfb1428836d17eac8b ac72fbaf22e28c547e623ad4e994cbd0064ddb9f79bf3c1a6f4340cd38a88e37
+// Fingerprint: 7702e0ade0d1e2b330a2ff2278a319f6e4f2282d65e26980c33095bbf47bd86a 2696e31a285c2fb2e672311bc4f4cff962bd7c341d06a8da606d549a491165c1
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -750,7 +750,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
           if (isTerminalStatus(current.status))

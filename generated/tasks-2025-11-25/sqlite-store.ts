@@ -4,7 +4,7 @@
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)
-// Fingerprint: fba47e5227b19d24e2cb537aa48d800c35acbdef3712f37d59bd5899939054b5 ed4fca92eba72b21f7a0fad88de153486e3d2cd544dbe8ef1f7c40d5c2181e97
+// Fingerprint: 943c420e87953155003f60937474cc021e2ad2c8752b2026f86f7e720e8d207f 9e6b8ca2c976f0a6c8e2e9f8bc6da4ca6930a7ce96433dddb8bcb186e326b63a
 
 /**
  * Runtime part `sqlite-store`: a durable TaskStore on SQLite for the set's server (`server.ts`).
@@ -120,6 +120,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
   readonly #statements;
   readonly #listeners = new Set<(change: TaskChange) => void>();
   #lastEvent = 0;
+  #writes = 0;
   #poller: ReturnType<typeof setInterval> | undefined;
 
   constructor(filename: string, options: SqliteTaskStoreOptions = {}) {
@@ -292,6 +293,8 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
 
   #recordEvent(task: T): void {
     this.#statements.event.run(task.taskId, task.owner, task.status, task.version, Date.now());
+    // Now and then, forget events every watcher has long read (also where nobody watches this file).
+    if (++this.#writes % 1000 === 0) this.#statements.dropEvents.run(Date.now() - EVENT_RETENTION);
   }
 
   #emit(task: T): void {
@@ -307,15 +310,12 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
 
   #startPolling(): void {
     this.#lastEvent = this.#statements.lastEvent.get()?.id ?? 0;
-    let polls = 0;
     this.#poller = setInterval(() => {
       try {
         for (const row of this.#statements.events.all(this.#lastEvent)) {
           this.#lastEvent = row.id;
           this.#tell({ taskId: row.task_id, owner: row.owner, status: row.status, version: row.version });
         }
-        // Now and then, forget events every watcher has long read.
-        if (++polls % 50 === 0) this.#statements.dropEvents.run(Date.now() - EVENT_RETENTION);
       } catch {
         // The file is busy or closing: the next poll reads on from the same event.
       }

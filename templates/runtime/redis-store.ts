@@ -171,7 +171,9 @@ interface Scripts {
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
  * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
- * connections) or an ioredis client (yours to close; the store only duplicates it for the channel).
+ * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
+ * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
+ * store's `keyPrefix` option instead).
  */
 export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;
@@ -385,11 +387,11 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
       const change = parseChange(message);
       if (change) for (const listener of this.#listeners) listener.change(change);
     });
-    subscriber.on("close", () => this.#setChannel(false));
+    subscriber.on("close", () => this.#subscriber === subscriber && this.#setChannel(false));
     // ioredis subscribes again on every reconnection; the channel is up once that is done.
     subscriber.on("ready", () => {
       subscriber.subscribe(this.#channel).then(
-        () => this.#setChannel(true),
+        () => this.#subscriber === subscriber && this.#setChannel(true),
         () => {},
       );
     });

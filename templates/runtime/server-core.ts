@@ -615,6 +615,7 @@ export class TaskEngine<Task extends TaskRecord> {
     taskId: string,
     pick: (task: Task) => T | undefined,
     signal?: AbortSignalLike,
+    options: { readonly outlastStoreErrors?: boolean } = {},
   ): Promise<T> {
     for (;;) {
       if (this.#closed) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The server is closing");
@@ -622,7 +623,16 @@ export class TaskEngine<Task extends TaskRecord> {
       // Listen before reading, so a change between the read and the wait is not missed.
       const waiter = this.#nextChange(taskId, signal);
       try {
-        const task = await this.#store.get(owner, taskId);
+        let task: Task | undefined;
+        try {
+          task = await this.#store.get(owner, taskId);
+        } catch (error) {
+          // A long wait (tool code awaiting input) outlasts a store that is briefly unreachable: reported, read again at the next poll.
+          if (!options.outlastStoreErrors) throw error;
+          this.report(error);
+          await waiter.changed;
+          continue;
+        }
         if (!task) throw unknownTask();
         const found = pick(task);
         if (found !== undefined) return found;
@@ -631,6 +641,11 @@ export class TaskEngine<Task extends TaskRecord> {
         waiter.cancel();
       }
     }
+  }
+
+  /** `waitFor` for tool code's long waits (an answer to its input request): outlasts a briefly unreachable store. */
+  waitOut<T>(owner: string, taskId: string, pick: (task: Task) => T | undefined): Promise<T> {
+    return this.waitFor(owner, taskId, pick, undefined, { outlastStoreErrors: true });
   }
 
   /** A signal for a new handle on the task, aborted when the task is cancelled. */

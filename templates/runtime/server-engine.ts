@@ -743,7 +743,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
           if (isTerminalStatus(current.status))

@@ -112,6 +112,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
   readonly #statements;
   readonly #listeners = new Set<(change: TaskChange) => void>();
   #lastEvent = 0;
+  #writes = 0;
   #poller: ReturnType<typeof setInterval> | undefined;
 
   constructor(filename: string, options: SqliteTaskStoreOptions = {}) {
@@ -284,6 +285,8 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
 
   #recordEvent(task: T): void {
     this.#statements.event.run(task.taskId, task.owner, task.status, task.version, Date.now());
+    // Now and then, forget events every watcher has long read (also where nobody watches this file).
+    if (++this.#writes % 1000 === 0) this.#statements.dropEvents.run(Date.now() - EVENT_RETENTION);
   }
 
   #emit(task: T): void {
@@ -299,15 +302,12 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
 
   #startPolling(): void {
     this.#lastEvent = this.#statements.lastEvent.get()?.id ?? 0;
-    let polls = 0;
     this.#poller = setInterval(() => {
       try {
         for (const row of this.#statements.events.all(this.#lastEvent)) {
           this.#lastEvent = row.id;
           this.#tell({ taskId: row.task_id, owner: row.owner, status: row.status, version: row.version });
         }
-        // Now and then, forget events every watcher has long read.
-        if (++polls % 50 === 0) this.#statements.dropEvents.run(Date.now() - EVENT_RETENTION);
       } catch {
         // The file is busy or closing: the next poll reads on from the same event.
       }

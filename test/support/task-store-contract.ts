@@ -386,6 +386,26 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
         expect(notified.map((n) => n.status)).toEqual(["working", "input_required", "working"]);
       });
 
+      it("a completion on A racing a cancel on B: exactly one terminal write per task, and the loser is told", async () => {
+        const { a, b, storeA } = await twoServers();
+        const tasks = await Promise.all(Array.from({ length: 10 }, () => a.createTask({ owner: "alice" })));
+        const outcomes = await Promise.all(
+          tasks.map(async (task) => {
+            const [completed] = await Promise.allSettled([
+              task.complete({ content: [{ type: "text", text: `result of ${task.taskId}` }] }),
+              call(b, "tasks/cancel", { taskId: task.taskId }),
+            ]);
+            return { task, completed: completed.status === "fulfilled" };
+          }),
+        );
+        for (const { task, completed } of outcomes) {
+          const stored = await storeA.get("alice", task.taskId);
+          expect(stored!.version).toBe(1); // working → one terminal status, never two
+          expect(stored!.status).toBe(completed ? "completed" : "cancelled");
+          if (completed) expect(stored!.result).toEqual({ content: [{ type: "text", text: `result of ${task.taskId}` }] });
+        }
+      });
+
       it("fails a task whose worker's instance vanished once its lease lapses; a completed one never changes", async () => {
         const s = await space();
         const storeA = await s.openTracked();

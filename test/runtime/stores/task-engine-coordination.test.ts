@@ -124,6 +124,30 @@ describe("an unreachable store", () => {
     }
   });
 
+  it.skipIf(!redisBinary && process.env.CI !== "true")("Redis: tool code awaiting input outlasts a Redis restart and gets the answer given after it", async () => {
+    if (!redisBinary) throw new Error("CI=true: redis-server not found; .ci/run installs it");
+    const redis = await startRedisServer(redisBinary);
+    const storeA = new RedisTaskStore<ext.StoredTask>(redis.url, { commandTimeout: 300 });
+    const storeB = new RedisTaskStore<ext.StoredTask>(redis.url, { commandTimeout: 300 });
+    const errors: unknown[] = [];
+    const a = ext.createTasksServer({ store: storeA, pollInterval: 50, onError: (e) => errors.push(e) });
+    const b = ext.createTasksServer({ store: storeB });
+    servers.push(a, b);
+    try {
+      const task = await a.createTask(alice);
+      const answer = task.requireInput("ok", { method: "elicitation/create", params: { message: "OK?", requestedSchema: { type: "object", properties: {} } } });
+      await eventually(async () => (await storeB.get("alice", task.taskId))?.status === "input_required");
+      await redis.restart(500);
+      await eventually(() => errors.length > 0); // the wait saw the outage (reported), and waits on
+      await eventually(async () => (await b.handle(request("tasks/update", { taskId: task.taskId, inputResponses: { ok: { action: "accept" } } }), alice))?.hasOwnProperty("result") === true, 10_000);
+      await expect(answer).resolves.toEqual({ action: "accept" });
+    } finally {
+      await storeA.close();
+      await storeB.close();
+      await redis.stop();
+    }
+  });
+
   it("PostgreSQL: the server answers -32603 when the database cannot be reached", async () => {
     const port = await freePort();
     const errors: unknown[] = [];
