@@ -1,8 +1,9 @@
 // `npm run example:ext-tasks-server`: runs the example on Node 20 without a TypeScript loader.
 // The example's .ts files and the generated set they use are transpiled (types stripped, no
 // type-check; `npm run typecheck` does that) into a temporary folder, keeping their relative
-// layout, and main.js is imported from there. The folder is removed on exit.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// layout, and main.js is imported from there. The folder is removed on exit (the link to
+// node_modules only, not what it points to).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +16,8 @@ const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-example-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 
 writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
+// The stores' peers (better-sqlite3, ioredis, pg) resolve from the project's node_modules.
+symlinkSync(join(root, "node_modules"), join(work, "node_modules"), "dir");
 for (const folder of folders) {
   const from = join(root, folder);
   const to = join(work, relative(root, from));

@@ -24,6 +24,14 @@ export interface ExampleOptions {
   readonly requestStateKey?: string;
   /** Logs unexpected errors (default: console.error). */
   readonly log?: (message: string, error?: unknown) => void;
+  /** This instance's name, the holder of the leases on the tasks it runs (default: a random UUID). */
+  readonly instanceId?: string;
+  /**
+   * How long a running task's lease lasts without renewal, in milliseconds (default: the server's, 15 s).
+   * Renewals and the sweep for orphaned tasks run at a third of it, so a dead instance's tasks fail
+   * between one and two leases after its last renewal.
+   */
+  readonly leaseDuration?: number;
 }
 
 export interface ExampleServer {
@@ -43,7 +51,13 @@ export interface StartOptions extends ExampleOptions {
 /** Starts the HTTP server: POST /mcp. */
 export async function startExampleServer(options: StartOptions = {}): Promise<ExampleServer> {
   const log = options.log ?? ((message, error) => console.error(`[ext-tasks-server] ${message}`, error ?? ""));
-  const tasks = createTasksServer({ ...(options.store ? { store: options.store } : {}), onError: (error) => log("internal error", error) });
+  const lease = options.leaseDuration;
+  const tasks = createTasksServer({
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    ...(lease ? { leaseDuration: lease, leaseRenewInterval: Math.ceil(lease / 3), orphanSweepInterval: Math.ceil(lease / 3) } : {}),
+    onError: (error) => log("internal error", error),
+  });
   const rounds = exampleInputRounds(options.requestStateKey);
   const noArguments = { type: "object", properties: {} };
   const handler = nodeHttpHandler({

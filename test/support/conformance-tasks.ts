@@ -1,0 +1,85 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { conformanceRunner } from "./conformance.js";
+
+/**
+ * The official conformance suite's SEP-2663 Tasks scenarios, as run against the example server by
+ * server-conformance.test.ts (one instance) and scale/three-instances.test.ts (three behind a proxy).
+ */
+export const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+] as const;
+
+/** The suite's own SKIPPED check: it cannot observe status notifications yet (pending its subscriptions/listen rewrite). */
+export const TASKS_EXPECTED_SKIPS: readonly string[] = ["tasks-status-notifications"];
+export const TASKS_EXPECTED_PASSING = 44;
+
+export interface Check {
+  readonly id: string;
+  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
+  readonly errorMessage?: string;
+}
+
+/** Runs one scenario with the suite's CLI against `url` and reads the checks it saved under `work`. */
+export function runScenario(scenario: string, url: string, work: string): Promise<Check[]> {
+  const { node, cli } = conformanceRunner();
+  const outDir = join(work, scenario);
+  const child = spawn(node, [cli, "server", "--url", url, "--scenario", scenario, "--output-dir", outDir], {
+    cwd: work,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${scenario} did not finish within 60 s:\n${output}`));
+    }, 60_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      // The CLI saves checks to <outDir>/server-<scenario>-<timestamp>/checks.json; its exit code only says pass or fail.
+      const saved = existsSync(outDir) ? readdirSync(outDir).map((d) => join(outDir, d, "checks.json")).filter(existsSync) : [];
+      if (saved.length !== 1) return reject(new Error(`${scenario} saved no checks.json:\n${output}`));
+      resolve(JSON.parse(readFileSync(saved[0]!, "utf8")) as Check[]);
+    });
+  });
+}
+
+/** Runs `scenarios` against `url`, `concurrency` at a time (they are independent; most of their time is waiting). */
+export async function runScenarios(scenarios: readonly string[], url: string, work: string, concurrency = 2): Promise<Map<string, Check[]>> {
+  const results = new Map<string, Check[]>();
+  const queue = [...scenarios];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let scenario = queue.shift(); scenario; scenario = queue.shift()) results.set(scenario, await runScenario(scenario, url, work));
+    }),
+  );
+  return results;
+}
+
+/** One line per scenario: passed, failed, skipped. */
+export function summarize(scenarios: readonly string[], results: Map<string, Check[]>): string[] {
+  return scenarios.map((s) => {
+    const checks = results.get(s) ?? [];
+    const count = (status: Check["status"]) => checks.filter((c) => c.status === status).length;
+    return `${s}: ${count("SUCCESS")} passed, ${count("FAILURE")} failed${count("SKIPPED") ? `, ${count("SKIPPED")} skipped` : ""}`;
+  });
+}
+
+/** The checks that neither passed nor are the suite's own expected SKIPPED ones, as readable lines. */
+export function notPassing(scenario: string, checks: readonly Check[]): string[] {
+  return checks
+    .filter((c) => c.status !== "SUCCESS" && !(c.status === "SKIPPED" && TASKS_EXPECTED_SKIPS.includes(scenario)))
+    .map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ""}`);
+}
