@@ -387,7 +387,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const lint = "lint" in set ? lintFrom(set.lint, `${at}/lint`) : undefined;
     const methods = "methods" in set ? methodsFrom(set.methods, `${at}/methods`) : undefined;
     const runtime = "runtime" in set ? runtimeFrom(set.runtime, `${at}/runtime`) : undefined;
-    const core = "core" in set || bundled?.core ? coreFrom(set.core, `${at}/core`, bundled?.core) : undefined;
+    const core = "core" in set || bundled?.core ? coreFrom(set.core, `${at}/core`, bundledCore(bundled, remotes)) : undefined;
     if ("stubs" in set && typeof set.stubs !== "boolean") {
       fail(`${at}/stubs`, `expected true or false (false: types and validators only, without client and server stubs), got ${kindOf(set.stubs)}`);
     }
@@ -509,6 +509,16 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       if (problem) fail(`${at}/include/${j}`, `${problem}; expected the name of a definition of the core schema`);
     });
     return { schema: schema!, ...(include ? { include } : {}) };
+  }
+
+  /**
+   * A bundled set's core schema: its own file, or the user's where the set's remotes map the URL the
+   * bundled core stands for to a file of theirs (one document serves both, as in the bundle).
+   */
+  function bundledCore(bundled: { remotes: Record<string, string>; core?: string } | undefined, remotes: Record<string, string> | undefined): string | undefined {
+    if (!bundled?.core) return undefined;
+    const url = Object.keys(bundled.remotes).find((u) => bundled.remotes[u] === bundled.core);
+    return url !== undefined && remotes?.[url] !== undefined ? remotes[url] : bundled.core;
   }
 
   /** The bundled set a config set names, checked: a known name, and no schema files of its own beside it. */
