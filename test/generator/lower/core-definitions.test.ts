@@ -7,6 +7,7 @@ import { loadSet } from "../../../generator/generate.js";
 import { checkConfig, resolveConfig, type GeneratedSet, type ResolvedSet } from "../../../generator/index.js";
 import type { Model } from "../../../generator/analyze/model.js";
 import { coreFlows } from "../../../generator/analyze/protocol/core-flows.js";
+import { clientFeatures } from "../../../generator/analyze/protocol/client-features.js";
 import { runCli } from "../../support/cli.js";
 import { loadGeneratedModules, type LoadedModules } from "../../support/generated-modules.js";
 import { projectRoot } from "../../support/paths.js";
@@ -155,6 +156,8 @@ describe("core flows: what the stubs' profiles read from the core definitions", 
     expect(flows.requests["server/discover"]).toMatchObject({ type: "DiscoverRequest", result: { type: "DiscoverResult" } });
     // The extension's Tool declares no per-tool task support.
     expect(flows.taskSupport).toBeUndefined();
+    // The stubs' features carry the same facts, for client and server alike.
+    expect(clientFeatures(modelOf(setOf("ext-tasks-e434597")))!.server.flows).toEqual(flows);
     const byCode = Object.fromEntries(flows.errors.map((e) => [e.code, e]));
     expect(byCode[-32022]).toMatchObject({ type: "UnsupportedProtocolVersionError", requiredDataFields: ["requested", "supported"] });
     expect(byCode[-32021]).toMatchObject({ type: "MissingRequiredClientCapabilityError", requiredDataFields: ["requiredCapabilities"] });
