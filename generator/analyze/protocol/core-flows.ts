@@ -52,6 +52,8 @@ export interface TaskSupportFlow {
   readonly tool: string;
   readonly path: readonly string[];
   readonly values: readonly JsonValue[];
+  /** The named definition of the declaration (`ToolTaskSupport`), when the property refers to one. */
+  readonly type?: string;
 }
 
 /** A JSON-RPC error response of a flow, by code: its type, and the fields of its `data`. */
@@ -176,8 +178,10 @@ function taskSupportFlow(model: Model): TaskSupportFlow | undefined {
   const execution = viewOf(item, model)?.properties.get("execution");
   const executionView = execution ? intersectionView(propertyNode(execution), model.byId) : undefined;
   const support = executionView?.properties.get("taskSupport");
-  const values = support ? constantValues(propertyNode(support), model.byId) : undefined;
-  return values ? { tool: item.name, path: ["execution", "taskSupport"], values } : undefined;
+  const supportNode = support ? propertyNode(support) : undefined;
+  const values = supportNode ? constantValues(supportNode, model.byId) : undefined;
+  const type = supportNode?.kind === "ref" ? model.byId.get(supportNode.target)?.name : undefined;
+  return values ? { tool: item.name, path: ["execution", "taskSupport"], values, ...(type ? { type } : {}) } : undefined;
 }
 
 function flowErrors(model: Model): FlowError[] {

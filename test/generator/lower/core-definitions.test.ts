@@ -124,13 +124,16 @@ describe.each(CASES)("$revision: core definitions", (c) => {
 
 describe("core flows: what the stubs' profiles read from the core definitions", () => {
   it("2025-11-25: tools with taskSupport, elicitation and sampling requests, no listen stream or multi round-trip", () => {
-    const flows = coreFlows(modelOf(setOf("tasks-2025-11-25")));
+    const model = modelOf(setOf("tasks-2025-11-25"));
+    const flows = coreFlows(model);
     expect(Object.keys(flows.requests).sort()).toEqual(
       ["elicitation/create", "prompts/get", "resources/read", "sampling/createMessage", "tools/call", "tools/list"].sort(),
     );
     expect(flows.requests["elicitation/create"]).toMatchObject({ type: "ElicitRequest", result: { type: "ElicitResult" } });
     expect(flows.requests["sampling/createMessage"]).toMatchObject({ type: "CreateMessageRequest", result: { type: "CreateMessageResult" } });
-    expect(flows.taskSupport).toEqual({ tool: "Tool", path: ["execution", "taskSupport"], values: ["forbidden", "optional", "required"] });
+    expect(flows.taskSupport).toEqual({ tool: "Tool", path: ["execution", "taskSupport"], values: ["forbidden", "optional", "required"], type: "ToolTaskSupport" });
+    // The client's toolTaskSupport() is typed by what the Tool declares.
+    expect(clientFeatures(model)!.taskSupport).toEqual({ type: "ToolTaskSupport" });
     expect(flows.listen).toBeUndefined();
     expect(flows.inputRequired).toBeUndefined();
     expect(flows.errors).toEqual([]);
