@@ -61,7 +61,16 @@ export interface SchemaSetConfig {
   readonly runtime?: readonly RuntimePart[];
   /** `false`: types and validators only, without the client and server stubs. Default true. */
   readonly stubs?: boolean;
+  /** The core MCP schema of the set's revision, and definitions of it to generate besides the ones the stubs' flows need (see lower/core-definitions.ts). */
+  readonly core?: CoreConfig;
 }
+
+/** A set's `core`: the core schema file (relative to the config; a bundled set brings its own) and definition names to add. */
+export interface CoreConfig {
+  readonly schema?: string;
+  readonly include?: readonly string[];
+}
+export const CORE_FIELDS: readonly string[] = ["$comment", "schema", "include"];
 
 /** One method's entry in a set's `methods`: its params and result definitions, by name. */
 export interface MethodConfig {
@@ -80,7 +89,7 @@ export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
 export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit", "extension"];
-export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods", "runtime", "stubs"];
+export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods", "runtime", "stubs", "core"];
 
 /**
  * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
@@ -156,6 +165,14 @@ export interface ResolvedSet {
   readonly runtimeOrigin?: PartsOrigin;
   /** `false`: no client and server stubs. */
   readonly stubs?: boolean;
+  /** The core schema the set takes definitions from (see lower/core-definitions.ts). */
+  readonly core?: ResolvedCore;
+}
+
+/** A set's core schema as an absolute path, and the definitions the config adds by name, each with its config entry. */
+export interface ResolvedCore {
+  readonly schema: string;
+  readonly include: readonly { readonly name: string; readonly origin: SourceLocation }[];
 }
 
 export interface ResolvedConfig {
@@ -199,6 +216,7 @@ function checkFilesExist(config: UserConfig, rootDir: string, file: string): voi
     // A bundled set's files ship inside the package; only the user's own are checked here.
     if (!set.bundled) set.schemas.forEach((schema, j) => check(schema, `/sets/${i}/schemas/${j}`));
     for (const [url, remote] of Object.entries(set.remotes ?? {})) check(remote, appendPointer(`/sets/${i}/remotes`, url));
+    if (set.core?.schema !== undefined) check(set.core.schema, `/sets/${i}/core/schema`);
   });
 }
 
@@ -228,7 +246,20 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
         ? { runtime: set.runtime, runtimeOrigin: { file: configDisplay ?? "(config)", pointer: `/sets/${i}/runtime` } }
         : {}),
       ...(set.stubs === false ? { stubs: false } : {}),
+      ...coreOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/core` }),
     })),
+  };
+}
+
+/** A set's core schema (the config's, else the bundled set's) with its file absolute, and the names the config adds. */
+function coreOf(set: SchemaSetConfig, rootDir: string, at: SourceLocation): { core?: ResolvedCore } {
+  const schema = set.core?.schema;
+  if (schema === undefined) return {};
+  return {
+    core: {
+      schema: resolve(rootDir, schema),
+      include: (set.core?.include ?? []).map((name, j) => ({ name, origin: { file: at.file, pointer: `${at.pointer}/include/${j}` } })),
+    },
   };
 }
 
@@ -356,6 +387,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const lint = "lint" in set ? lintFrom(set.lint, `${at}/lint`) : undefined;
     const methods = "methods" in set ? methodsFrom(set.methods, `${at}/methods`) : undefined;
     const runtime = "runtime" in set ? runtimeFrom(set.runtime, `${at}/runtime`) : undefined;
+    const core = "core" in set || bundled?.core ? coreFrom(set.core, `${at}/core`, bundledCore(bundled, remotes)) : undefined;
     if ("stubs" in set && typeof set.stubs !== "boolean") {
       fail(`${at}/stubs`, `expected true or false (false: types and validators only, without client and server stubs), got ${kindOf(set.stubs)}`);
     }
@@ -373,6 +405,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(methods ? { methods } : {}),
       ...(runtime ? { runtime } : {}),
       ...(set.stubs === false ? { stubs: false } : {}),
+      ...(core ? { core } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -461,8 +494,35 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     return methods;
   }
 
+  /**
+   * A set's `core`: the core schema file (a bundled set's own unless the config names another) and
+   * definition names to add (checked against the file when the set is generated).
+   */
+  function coreFrom(value: unknown, at: string, bundledCore: string | undefined): CoreConfig {
+    const fields = value === undefined ? {} : object(value, at, CORE_FIELDS);
+    if ("$comment" in fields) string(fields.$comment, `${at}/$comment`);
+    const schema = "schema" in fields ? string(fields.schema, `${at}/schema`) : bundledCore;
+    if (schema === undefined) fail(at, 'missing field "schema": the core MCP schema file of the set\'s revision, relative to the config');
+    const include = "include" in fields ? strings(fields.include, `${at}/include`, false) : undefined;
+    include?.forEach((name, j) => {
+      const problem = unusableName(name);
+      if (problem) fail(`${at}/include/${j}`, `${problem}; expected the name of a definition of the core schema`);
+    });
+    return { schema: schema!, ...(include ? { include } : {}) };
+  }
+
+  /**
+   * A bundled set's core schema: its own file, or the user's where the set's remotes map the URL the
+   * bundled core stands for to a file of theirs (one document serves both, as in the bundle).
+   */
+  function bundledCore(bundled: { remotes: Record<string, string>; core?: string } | undefined, remotes: Record<string, string> | undefined): string | undefined {
+    if (!bundled?.core) return undefined;
+    const url = Object.keys(bundled.remotes).find((u) => bundled.remotes[u] === bundled.core);
+    return url !== undefined && remotes?.[url] !== undefined ? remotes[url] : bundled.core;
+  }
+
   /** The bundled set a config set names, checked: a known name, and no schema files of its own beside it. */
-  function bundledFrom(set: Record<string, unknown>, at: string): { name: string; schemas: string[]; remotes: Record<string, string> } {
+  function bundledFrom(set: Record<string, unknown>, at: string): { name: string; schemas: string[]; remotes: Record<string, string>; core?: string } {
     const name = string(set.bundled, `${at}/bundled`);
     const files = bundledSet(name);
     if (!files) fail(`${at}/bundled`, `unknown bundled set "${name}"; the bundled sets are ${quoted(BUNDLED_SET_NAMES)}`);

@@ -19,6 +19,11 @@ export interface BundledSet {
   readonly remotes: Readonly<Record<string, string>>;
   /** Definitions given real shapes (see bind/bindings.ts), `$ref`s relative to the package root. */
   readonly bindings?: Readonly<Record<string, JsonValue>>;
+  /**
+   * The core MCP schema of the set's revision (relative to the package root), whose definitions the
+   * stubs' flows need besides the set's own (see lower/core-definitions.ts).
+   */
+  readonly core?: string;
   /** The runtime parts the set can take (what its stubs offer; test/generator/emit/runtime-parts.test.ts holds this to generation). */
   readonly parts: readonly RuntimePart[];
 }
@@ -32,13 +37,16 @@ const INPUT_BINDINGS: Readonly<Record<string, JsonValue>> = {
 
 /** The MCP 2025-11-25 core schema, which the 2025-11-25 Tasks schema `$ref`s remotely. */
 const CORE_2025_11_25_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-11-25/schema.json";
+/** That core schema, byte for byte. */
+const CORE_2025_11_25_FILE = "schemas/mcp-2025-11-25.schema.json";
 
 export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
   "tasks-2025-11-25": {
     description:
       "The Tasks protocol of MCP 2025-11-25 (tasks/get, tasks/result, tasks/cancel, tasks/list; task-augmented requests): types, validators, status helpers, client and server. Its remote $refs into the MCP core schema resolve to a bundled copy of the definitions they need.",
     schemas: ["schemas/tasks-2025-11-25.schema.json"],
-    remotes: { [CORE_2025_11_25_URL]: "schemas/mcp-core-2025-11-25.schema.json" },
+    remotes: { [CORE_2025_11_25_URL]: CORE_2025_11_25_FILE },
+    core: CORE_2025_11_25_FILE,
     parts: ["http-client", "stdio", "sdk-client", "sdk-server", "sqlite-store", "redis-store", "postgres-store"],
   },
   "ext-tasks-draft": {
@@ -46,6 +54,7 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
       "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks), its newest revision (2026-08-21): types, validators, status helpers, client and server. Its InputRequest/InputResponse are the elicitation, sampling and roots requests and results.",
     schemas: ["schemas/ext-tasks-draft.schema.json"],
     remotes: {},
+    core: "schemas/ext-tasks-draft.core.schema.json",
     parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store", "redis-store", "postgres-store"],
   },
   "ext-tasks-2026-05-22": {
@@ -77,7 +86,12 @@ export function packageRoot(): string {
 /** A bundled set with its files as absolute paths into the installed package; undefined for an unknown name. */
 export function bundledSet(
   name: string,
-): { readonly schemas: string[]; readonly remotes: Record<string, string>; readonly bindings?: Readonly<Record<string, JsonValue>> } | undefined {
+): {
+  readonly schemas: string[];
+  readonly remotes: Record<string, string>;
+  readonly bindings?: Readonly<Record<string, JsonValue>>;
+  readonly core?: string;
+} | undefined {
   if (!Object.hasOwn(BUNDLED_SETS, name)) return undefined;
   const set = BUNDLED_SETS[name]!;
   const root = packageRoot();
@@ -85,6 +99,7 @@ export function bundledSet(
     schemas: set.schemas.map((file) => join(root, file)),
     remotes: Object.fromEntries(Object.entries(set.remotes).map(([url, file]) => [url, join(root, file)])),
     ...(set.bindings ? { bindings: set.bindings } : {}),
+    ...(set.core ? { core: join(root, set.core) } : {}),
   };
 }
 

@@ -6,11 +6,12 @@
 import { pathToFileURL } from "node:url";
 import { pascalCase } from "../analyze/naming.js";
 import { bindSchemas } from "../bind/bindings.js";
-import { sourcePath, type ResolvedSet } from "../config/config.js";
+import { sourcePath, type ResolvedCore, type ResolvedSet } from "../config/config.js";
 import type { Definition } from "../ir/nodes.js";
 import type { Dialect } from "../load/dialect.js";
 import { readSchemaFile, type SchemaFile } from "../load/documents.js";
-import { SchemaRegistry } from "../load/registry.js";
+import { SchemaRegistry, type LocatedSchema } from "../load/registry.js";
+import { coreFlowRoots, definitionKeys, includedRoots, knownDocument, shareWithOwnSchemas } from "./core-definitions.js";
 import { Lowerer } from "./lower.js";
 
 export interface LoweredSet {
@@ -28,13 +29,18 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, display(path)) }));
   // Bindings rewrite the inputs and bring in the files they reach (see bind/bindings.ts).
   const bound = bindSchemas(set.bindings, inputs, remotes.map((r) => r.file), display);
+  const core = set.core ? coreDocument(set.core, remotes, bound.inputs, display) : undefined;
   // Remote mappings first, so an input that is also mapped keeps its own file as retrieval URI.
+  let coreRoot: LocatedSchema | undefined;
   for (const { url, file } of remotes) {
-    registry.addDocument({ file: file.display, retrievalUri: url, json: file.json, aliases: [pathToFileURL(file.path).href] });
+    const json = file === core?.file ? core.json : file.json;
+    const added = registry.addDocument({ file: file.display, retrievalUri: url, json, aliases: [pathToFileURL(file.path).href] });
+    if (file === core?.file) coreRoot = added;
   }
   const lowerer = new Lowerer(registry, { extraAnnotations: set.annotations });
   const declared: string[] = [];
   for (const file of bound.extra) registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json });
+  if (core && !coreRoot) coreRoot = registry.addDocument({ file: core.file.display, retrievalUri: pathToFileURL(core.file.path).href, json: core.json });
   const roots = bound.inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
   bound.checkRefs(registry);
   for (const root of roots) {
@@ -54,7 +60,36 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
     // nothing at all; under its title, or else its file name.
     if (hasAssertions(schema) || declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
   }
-  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra] };
+  if (core && coreRoot) {
+    // After the set's own definitions, so theirs come first in the output (see core-definitions.ts).
+    const wanted = [...(set.stubs === false ? [] : coreFlowRoots(registry, coreRoot, { extraAnnotations: set.annotations })), ...core.included];
+    for (const name of new Set(wanted)) {
+      if (core.shared.has(name)) continue;
+      const container = definitionKeys(core.json).find(([, key]) => key === name)![0];
+      declared.push(lowerer.define(registry.resolveRef(`#/${container}/${escapeToken(name)}`, coreRoot.context), name, true));
+    }
+  }
+  const coreSource = core && !remotes.some((r) => r.file === core.file) ? [core.file] : [];
+  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra, ...coreSource] };
+}
+
+/**
+ * A set's core schema (a mapped remote document, or a file of its own), its `$ref`s to the
+ * definitions the set's schemas share pointed at theirs, and the names the config adds (checked).
+ */
+function coreDocument(
+  config: ResolvedCore,
+  remotes: readonly { readonly url: string; readonly file: SchemaFile }[],
+  inputs: readonly SchemaFile[],
+  display: (path: string) => string,
+): { file: SchemaFile; json: unknown; shared: ReadonlyMap<string, string>; included: string[] } {
+  const remote = remotes.find((r) => r.file.path === config.schema);
+  const file = remote?.file ?? readSchemaFile(config.schema, display(config.schema));
+  const fileUrl = pathToFileURL(file.path).href;
+  const known = remote ? knownDocument(file.json, remote.url, [fileUrl]) : knownDocument(file.json, fileUrl);
+  const own = inputs.map((input) => knownDocument(input.json, pathToFileURL(input.path).href));
+  const { json, shared } = shareWithOwnSchemas(known, own);
+  return { file, json, shared, included: includedRoots(config.include, file.json, file.display) };
 }
 
 /**

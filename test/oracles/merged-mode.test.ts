@@ -86,7 +86,11 @@ function oracleFor(set: ResolvedSet): (definition: string, value: unknown) => bo
   const options = { strict: false, validateFormats: false };
   const ajv = String(seed.$schema).includes("2020-12") ? new Ajv2020(options) : new Ajv(options);
   ajv.addSchema(seed, uri);
-  for (const [url, file] of Object.entries(set.remotes)) ajv.addSchema(readJson(file), url);
+  // A remote of another dialect (the 2020-12 MCP 2025-11-25 core under a draft-07 seed) goes in without `$schema` (see spec-examples.test.ts).
+  for (const [url, file] of Object.entries(set.remotes)) {
+    const { $schema: remoteDialect, ...body } = readJson(file);
+    ajv.addSchema(String(remoteDialect) === String(seed.$schema) ? readJson(file) : body, url);
+  }
   const container = seed.$defs ? "$defs" : "definitions";
   return (definition, value) => ajv.validate({ $ref: `${uri}#/${container}/${definition}` }, value) === true;
 }

@@ -68,7 +68,13 @@ function oracleFor(set: ResolvedSet) {
   const options = { strict: false, validateFormats: false };
   const ajv = String(seed.$schema).includes("2020-12") ? new Ajv2020(options) : new Ajv(options);
   ajv.addSchema(seed, seedUri);
-  for (const [url, file] of Object.entries(set.remotes)) ajv.addSchema(readJson(file), url);
+  // A remote of another dialect (the MCP 2025-11-25 core schema is 2020-12, its Tasks schema draft-07) is added
+  // without `$schema`, which a draft-07 ajv cannot load; the definitions the seed reaches in it use only
+  // keywords that mean the same in both (test/oracles/core-defs.test.ts).
+  for (const [url, file] of Object.entries(set.remotes)) {
+    const { $schema: remoteDialect, ...body } = readJson(file);
+    ajv.addSchema(String(remoteDialect) === String(seed.$schema) ? readJson(file) : body, url);
+  }
   const container = seed.$defs ? "$defs" : "definitions";
   const definitions = new Set(Object.keys((seed[container] as SchemaObject | undefined) ?? {}));
   return {

@@ -82,7 +82,13 @@ function seedSet(set: ResolvedSet): SeedSet {
   const seed = bound.inputs[0]!.json as SchemaObject;
   const seedUri = typeof seed.$id === "string" ? seed.$id : pathToFileURL(set.schemas[0]!).href;
   const documents = new Map<string, SchemaObject>([[seedUri, seed]]);
-  for (const [url, file] of Object.entries(set.remotes)) documents.set(url, readJson(file));
+  // A remote of another dialect (the MCP 2025-11-25 core schema is 2020-12, its Tasks schema draft-07) goes in
+  // without `$schema`, which a draft-07 ajv cannot load; what the seed reaches in it means the same in both
+  // (test/oracles/core-defs.test.ts).
+  for (const [url, file] of Object.entries(set.remotes)) {
+    const { $schema: remoteDialect, ...body } = readJson(file);
+    documents.set(url, String(remoteDialect) === String(seed.$schema) ? readJson(file) : body);
+  }
   // The files the bindings reach, by file URL. They are draft-07 and use no keyword whose meaning
   // differs in 2020-12, so a 2020-12 seed's ajv reads them without their `$schema`.
   for (const file of bound.extra) {

@@ -115,7 +115,7 @@ describe("npm pack: the published package", () => {
   it("ships every template and bundled schema, as in the repository", () => {
     expect(paths.filter((p) => p.startsWith("templates/"))).toEqual(filesBelow(join(projectRoot, "templates")).map((f) => `templates/${f}`).sort());
     expect(paths.filter((p) => p.startsWith("schemas/"))).toEqual(filesBelow(join(projectRoot, "schemas")).map((f) => `schemas/${f}`).sort());
-    const bundledFiles = Object.values(BUNDLED_SETS).flatMap((set) => [...set.schemas, ...Object.values(set.remotes)]);
+    const bundledFiles = Object.values(BUNDLED_SETS).flatMap((set) => [...set.schemas, ...Object.values(set.remotes), ...(set.core ? [set.core] : [])]);
     for (const file of bundledFiles) expect(paths, file).toContain(file);
   });
 

@@ -19,7 +19,8 @@
  * - augment: a params definition with an optional `task` property whose type has a `ttl…` field
  *   and no `taskId` is how a request asks to run as a task (`TaskAugmentedRequestParams.task:
  *   TaskMetadata`); the client then offers `createTask` and reads `CreateTaskResult.task`.
- * - taskSupport: an enum of exactly forbidden | optional | required is the per-tool declaration.
+ * - taskSupport: the named type of the Tool's `execution.taskSupport` (core-flows.ts), or else an enum of
+ *   exactly forbidden | optional | required, is the per-tool declaration.
  */
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../model.js";
@@ -107,7 +108,9 @@ export function clientFeatures(model: Model): ClientFeatures | undefined {
   const listFields = listItems ? { items: listItems, ...(nextCursor ? { nextCursor } : {}) } : undefined;
 
   const augment = findAugmentation(model);
-  const taskSupport = model.definitions.find(
+  // The Tool's own `execution.taskSupport` where the set has the Tool (its core definitions); else the enum of the three values.
+  const toolDeclared = server.flows.taskSupport?.type;
+  const taskSupport = toolDeclared !== undefined ? definition(toolDeclared) : model.definitions.find(
     (d) =>
       d.node.kind === "literal" &&
       d.node.values.length === 3 &&

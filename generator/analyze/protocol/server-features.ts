@@ -27,6 +27,7 @@
  *   `_meta` would reject the `_meta` every request may carry; such params are validated without
  *   it (`_meta` itself must be an object).
  */
+import { coreFlows, type CoreFlows } from "./core-flows.js";
 import { GeneratorError } from "../../diagnostics.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
@@ -88,6 +89,12 @@ export interface ServerFeatures {
   /** For tasks/list: the params property holding the cursor. */
   readonly cursorField?: string;
   readonly notification?: { readonly method: string; readonly type: string; readonly detailed: boolean };
+  /**
+   * The protocol flows beyond the task methods (tool calls, multi round-trip, the listen stream,
+   * discovery, input requests, flow errors), read from the set's core definitions (core-flows.ts):
+   * here, so client and server of a set read the same.
+   */
+  readonly flows: CoreFlows;
 }
 
 /** A task method: one of the requests the stubs are built from (`tasks/get`, `tasks/cancel`, ...). */
@@ -238,6 +245,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ...(responsesField ? { responsesField } : {}),
     ...(cursorField ? { cursorField } : {}),
     ...(notification ? { notification } : {}),
+    flows: coreFlows(model),
   };
 }
 

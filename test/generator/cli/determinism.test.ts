@@ -194,7 +194,12 @@ describe("file headers and layout", () => {
     "ext-tasks-2026-05-22": ["schemas/mcp-input-requests-2025-11-25.schema.json", "schemas/codex-mcp-elicitation-request-params.schema.json"],
   };
   /** The source files a set reads, as the config names them (relative to the config file). */
-  const sourcesOf = (set: SchemaSetConfig) => [...set.schemas, ...Object.values(set.remotes ?? {}), ...(BOUND_FILES[set.name] ?? [])];
+  const sourcesOf = (set: SchemaSetConfig) => {
+    const remotes = Object.values(set.remotes ?? {});
+    // A core schema that is not also a mapped remote is a source of its own (README › Core definitions).
+    const core = set.core?.schema !== undefined && !remotes.includes(set.core.schema) ? [set.core.schema] : [];
+    return [...set.schemas, ...remotes, ...(BOUND_FILES[set.name] ?? []), ...core];
+  };
   const sha256 = (path: string) => createHash("sha256").update(readFileSync(resolve(projectRoot, path))).digest("hex");
 
   it("every file starts with a header naming the version, each source with its sha256, and the options", () => {

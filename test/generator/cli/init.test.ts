@@ -207,8 +207,8 @@ describe('a config set naming a bundled set ("bundled")', () => {
     const copy = tempDir("by-path");
     cpSync(join(packageRoot(), "schemas"), join(copy, "schemas"), { recursive: true });
     const byPath = BUNDLED_SET_NAMES.map((name) => {
-      const { schemas, remotes, bindings } = BUNDLED_SETS[name]!;
-      return { name, schemas, remotes, ...(bindings ? { bindings } : {}) };
+      const { schemas, remotes, bindings, core } = BUNDLED_SETS[name]!;
+      return { name, schemas, remotes, ...(bindings ? { bindings } : {}), ...(core ? { core: { schema: core } } : {}) };
     });
     byPathSets = (await generate(readConfigFile(writeJson(join(copy, CONFIG_NAME), { sets: byPath })))).sets;
     const config = { outDir: "out", sets: BUNDLED_SET_NAMES.map((bundled) => ({ bundled })) };
@@ -234,7 +234,7 @@ describe('a config set naming a bundled set ("bundled")', () => {
     const tasks = bundledSets.find((s) => s.name === "tasks-2025-11-25")!;
     expect(sourceLines(tasks.files[0]!.contents).map((l) => l.split(" sha256:")[0])).toEqual([
       "//   mcp-tasks-gen:schemas/tasks-2025-11-25.schema.json",
-      "//   mcp-tasks-gen:schemas/mcp-core-2025-11-25.schema.json",
+      "//   mcp-tasks-gen:schemas/mcp-2025-11-25.schema.json",
     ]);
   });
 
@@ -248,7 +248,7 @@ describe('a config set naming a bundled set ("bundled")', () => {
     }
   });
 
-  it("takes the set's own remotes over the bundled mapping, relative to the config", async () => {
+  it("takes the set's own remotes over the bundled mapping, relative to the config (the core schema mapped there too)", async () => {
     const dir = tempDir("remote-override");
     const core = JSON.parse(readFileSync(join(projectRoot, "schemas", "mcp-core-2025-11-25.schema.json"), "utf8")) as {
       $defs: { RequestId: { description: string } };
@@ -271,15 +271,16 @@ describe('a config set naming a bundled set ("bundled")', () => {
 
   it("bundles the schema files and remote mappings this repository's own config generates from", () => {
     const own = JSON.parse(readFileSync(join(projectRoot, CONFIG_NAME), "utf8")) as {
-      sets: { name: string; schemas: string[]; remotes?: Record<string, string>; bindings?: Record<string, unknown> }[];
+      sets: { name: string; schemas: string[]; remotes?: Record<string, string>; bindings?: Record<string, unknown>; core?: { schema?: string } }[];
     };
     expect(own.sets.map((s) => s.name)).toEqual(BUNDLED_SET_NAMES);
     for (const set of own.sets) {
       const { $comment: _note, ...bindings } = set.bindings ?? {};
-      expect({ schemas: set.schemas, remotes: set.remotes ?? {}, bindings }, set.name).toEqual({
+      expect({ schemas: set.schemas, remotes: set.remotes ?? {}, bindings, core: set.core?.schema }, set.name).toEqual({
         schemas: BUNDLED_SETS[set.name]!.schemas,
         remotes: BUNDLED_SETS[set.name]!.remotes,
         bindings: BUNDLED_SETS[set.name]!.bindings ?? {},
+        core: BUNDLED_SETS[set.name]!.core,
       });
     }
   });

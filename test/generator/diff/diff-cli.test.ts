@@ -33,8 +33,9 @@ afterAll(() => {
 
 /** The repository config without its sets' `bindings`, written to a temporary folder (paths made absolute). */
 function unboundConfig(): string {
-  const config = JSON.parse(readFileSync(REPO_CONFIG, "utf8")) as { sets: { schemas: string[]; remotes?: Record<string, string>; bindings?: unknown }[] };
-  const sets = config.sets.map(({ bindings: _bound, ...set }) => ({
+  const config = JSON.parse(readFileSync(REPO_CONFIG, "utf8")) as { sets: { schemas: string[]; remotes?: Record<string, string>; bindings?: unknown; core?: unknown }[] };
+  // Nor a core schema: file operands are read as their schema files (and remotes) alone define them.
+  const sets = config.sets.map(({ bindings: _bound, core: _core, ...set }) => ({
     ...set,
     schemas: set.schemas.map((file) => join(projectRoot, file)),
     ...(set.remotes ? { remotes: Object.fromEntries(Object.entries(set.remotes).map(([url, file]) => [url, join(projectRoot, file)])) } : {}),
@@ -118,7 +119,7 @@ describe("mcp-tasks-gen diff on the bundled revisions", () => {
       join(SCHEMAS, "tasks-2025-11-25.schema.json"),
       join(SCHEMAS, "ext-tasks-2026-05-22.schema.json"),
       "--remote",
-      `${CORE_URL}=${join(SCHEMAS, "mcp-core-2025-11-25.schema.json")}`,
+      `${CORE_URL}=${join(SCHEMAS, "mcp-2025-11-25.schema.json")}`,
       "--json",
     ]);
     expect(stderr).toBe("");

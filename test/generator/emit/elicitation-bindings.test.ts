@@ -232,12 +232,17 @@ describe("the elicitation form module", () => {
     expect((await memory(inline)).files.map((f) => f.name)).not.toContain("elicitation.ts");
   });
 
-  it("is in the Codex set and the bound ext-tasks set, not in the 2025-11-25 set; each folder imports only itself", async () => {
+  it("is in the Codex set, the bound ext-tasks set and the 2025-11-25 set (whose ElicitRequest comes from its core schema); each folder imports only itself", async () => {
     const { sets } = await generate(readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json")));
     const names = new Map(sets.map((s) => [s.name, s.files.map((f) => f.name)]));
     expect(names.get("elicitation-codex")).toContain("elicitation.ts");
     expect(names.get("ext-tasks-2026-05-22")).toContain("elicitation.ts");
-    expect(names.get("tasks-2025-11-25")).not.toContain("elicitation.ts");
+    expect(names.get("tasks-2025-11-25")).toContain("elicitation.ts");
+    // Without its core schema the 2025-11-25 Tasks schema has no elicitation request, so no elicitation module.
+    const withoutCore = readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json"));
+    const bare = withoutCore.sets.filter((s) => s.name === "tasks-2025-11-25").map(({ core: _core, ...s }) => s);
+    const [bareSet] = (await generate({ ...withoutCore, sets: bare })).sets;
+    expect(bareSet!.files.map((f) => f.name)).not.toContain("elicitation.ts");
     for (const set of sets) {
       // Runtime parts import their peer by design (runtime-parts.ts lists what each may import).
       for (const file of set.files.filter((f) => !RUNTIME_PART_FILES.has(f.name))) {

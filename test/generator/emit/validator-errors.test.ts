@@ -32,7 +32,7 @@ const SETS = {
   },
   "tasks-2025-11-25": {
     module: t25 as Module,
-    files: ["schemas/tasks-2025-11-25.schema.json", "schemas/mcp-core-2025-11-25.schema.json"],
+    files: ["schemas/tasks-2025-11-25.schema.json", "schemas/mcp-2025-11-25.schema.json"],
   },
   "elicitation-codex": { module: codex as Module, files: ["schemas/codex-mcp-elicitation-request-params.schema.json"] },
 } as const;
@@ -285,7 +285,7 @@ CASES.push(
     value: { jsonrpc: "2.0", id: 1.5, method: "tasks/get", params: { taskId: "t-1" } },
     path: "/id",
     keyword: "type",
-    schemaPathPrefix: "schemas/mcp-core-2025-11-25.schema.json#/$defs/RequestId/",
+    schemaPathPrefix: "schemas/mcp-2025-11-25.schema.json#/$defs/RequestId/",
   },
 );
 
