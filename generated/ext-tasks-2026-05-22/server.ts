@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 58cf8cb36a23ea5477e68a75093ad20e39624ade471431e70a20d8096fbb1218 d69060106fd72cbd4734486591ea1aef5108c4ce2abe2658840feb0a85909e1e
+// Fingerprint: e7c7df059be678567a56aa74c56a743718bca9e9bfce32f66f458915397886ee 49dfc1ebd89ccc2b0d95cfe8512bdaa36b1b9b9f20818e82dc174aab701b52ec
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -128,6 +128,7 @@ const PROFILE = {
   input: { responsesField: "inputResponses" },
   list: undefined,
   notification: { method: "notifications/tasks", detailed: true },
+  sideChannel: undefined,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f8889fdf5dc588c2c77e72870b51edb9e4340dd71b29f5da8afff45f9e428fdc 97c0feacff22a90340d81e13956ae7dc41f9583c0a78608246f3a4a78341ad90
+// Fingerprint: b199a9fb03ca6fea56141b770d61b17cd870551860e3b9574775a02c4a4c68b4 dc8da0ccfd6e224241f554f237918462156f26993343bcb10d22ecbe99dacf0b
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -112,7 +112,20 @@ export interface TransportContext {
   readonly headers?: { readonly [name: string]: HeaderValue };
   /** Fires when the transport gives up on the request (the client went away). */
   readonly signal?: AbortSignalLike;
+  /**
+   * Sends a request to the client tied to this request (on its response stream, where the transport
+   * has streams) and resolves with the client's result; rejects with a JsonRpcError when the client
+   * answers an error. Where the revision delivers a task's input requests on `tasks/result`, the
+   * server sends them through it.
+   */
+  readonly sendRequest?: ServerToClientSend;
 }
+
+/** A request the server sends the client, as `TransportContext.sendRequest` takes it. */
+export type ServerToClientSend = (
+  request: { readonly method: string; readonly params: JsonObject },
+  options: { readonly signal?: AbortSignalLike },
+) => Promise<JsonObject>;
 
 /** The context a request is handled in: the transport's facts plus the request's own `_meta`. */
 export interface RequestContext {

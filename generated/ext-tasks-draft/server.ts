@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1064fd04bc19df219b46d81240ab329652a71bc65c899826fe06892c5c325eb5 743375c898b89c69fb2b33f0b5962776949a63024f78deba6292469c33711927
+// Fingerprint: 0ae1e264bf505fff6c5a1abfd19f56c70fb8a9bdf5b691947a6bb5f87799c8d8 f39841818d3acc253453f08fc02ed71c27cb2c1e1b66308c2a9850a74d104493
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -132,6 +132,7 @@ const PROFILE = {
   input: { responsesField: "inputResponses" },
   list: undefined,
   notification: { method: "notifications/tasks", detailed: true },
+  sideChannel: undefined,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4b7cc4e971b175fedfcb8e9795db13c2a5f488ed24732c7a622c626a1c9c8202 1e46673145d1be93600b8531160b3d64abb3e78476869472e0f1c5d4c81816de
+// Fingerprint: 0bbc7fa4238e52c43b177285e40d5fd6a3735fa401e6ca7247c3f0a81aedcf1e f9bea89ea26270dc3eb2a14ea4e87e9bb31f12d224642119277e136260c0f8bc
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -15,6 +15,7 @@
  * - `tasks/get` answers the task itself (Task).
  * - `tasks/result` waits for the task to finish and answers its result with the related-task `_meta`, or its error.
  * - `tasks/list` pages through the caller's own tasks with an opaque cursor.
+ * - A task asks for input with `handle.requireInput(key, { method, params })` (`elicitation/create`, `sampling/createMessage`): it shows `input_required`, `tasks/result` sends the request to the client with the related-task `_meta`, and the answer resolves the promise.
  * - `tasks/cancel` answers the cancelled task; cancelling a finished task is an error (-32602).
  * - CreateTaskResult nests the task under `task`.
  * - `notifications/tasks/status` carries the task after every change.
@@ -34,6 +35,7 @@ import {
 import { canTransition, isTerminalStatus } from "./status.js";
 import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./server-core.js";
 import {
+  anyObject,
   createTasksServerFor,
   createdResult,
   statusNotification,
@@ -41,8 +43,11 @@ import {
   type PagingOptions,
   type ServerBindings,
   type ServerProfile,
+  type SideChannelHandleOf,
+  type SideChannelMethodsOf,
   type StatusListenerOf,
   type StatusSubscriptionOf,
+  type StoredSideChannelInput,
   type StoredTaskOf,
   type TaskHandleOf,
   type TaskListingOf,
@@ -114,13 +119,19 @@ const PROFILE = {
   input: undefined,
   list: { cursorField: "cursor" },
   notification: { method: "notifications/tasks/status", detailed: false },
+  sideChannel: {
+    methods: {
+      "elicitation/create": { params: anyObject, result: anyObject },
+      "sampling/createMessage": { params: anyObject, result: anyObject },
+    },
+  },
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------
 // Store
 
 /** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTask extends StoredTaskOf<TaskStatus> {}
+export interface StoredTask extends StoredTaskOf<TaskStatus>, StoredSideChannelInput {}
 
 /** A task to create: everything but the id the store assigns and the version it starts. */
 export type NewTask = Omit<StoredTask, "taskId" | "version">;
@@ -177,8 +188,11 @@ export class TaskStateError extends Error {
   }
 }
 
+/** The requests a task sends its client on `tasks/result` (`requireInput`), by method: their params and answers. */
+export type InputMethods = SideChannelMethodsOf<typeof PROFILE>;
+
 /** A running task, for the code doing its work. */
-export interface TaskHandle extends TaskHandleOf<TaskCreatedResult> {}
+export interface TaskHandle extends TaskHandleOf<TaskCreatedResult>, SideChannelHandleOf<InputMethods> {}
 
 // ---------------------------------------------------------------------------------------------
 // Server
