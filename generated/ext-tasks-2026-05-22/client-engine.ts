@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 728192e3d40341351fae01abcf43d5f827cb8198fa5165b9a4b2eff4eeab6d45 531ea312711af2461759396ab433b4a334ffad5e5badeab34ab6ffe2357ee0ad
+// Fingerprint: 956712736b82df730309b0c34fc526348d9121236867e05472dbc3c31448b1c7 8720027d64b8c304f931f56313213c12dfff2a816b227da33e3ac125ec00a9a4
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -33,13 +33,16 @@ import {
   readResult,
   rpcErrorOf,
   splitTag,
+  host,
   TasksClientClosedError,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
   type TasksClientHeaders,
+  type TasksClientOnRequest,
   type TasksClientRequest,
   type TasksClientSend,
+  type TasksClientServerRequest,
   type TasksClientSignal,
   type TasksClientSubscribe,
 } from "./client-core.js";
@@ -140,6 +143,8 @@ export interface ClientProfile<T extends ClientTypes> {
   readonly payloadDeliversInput: boolean;
   /** Tasks show their input requests and `tasks/update` carries the answers. */
   readonly input?: ClientInput;
+  /** The server sends the client requests of its own (a task's input requests, on `tasks/result`), answered by the input handlers. */
+  readonly serverRequests?: ServerRequestsProfile;
   /** The set's error classes for a wait's outcome. */
   readonly errors: {
     readonly failed: new (
@@ -255,6 +260,19 @@ export interface ClientOptions {
   readonly meta?: JsonObject;
   /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners. */
   readonly onError?: (error: unknown) => void;
+}
+
+/** The options of a client that answers the server's own requests (see `ServerRequestsProfile`). */
+export interface ServerRequestOptions<Handlers> {
+  /** How the transport hands over the server's requests (or call `answerServerRequest` yourself). */
+  readonly onRequest?: TasksClientOnRequest;
+  /**
+   * Handlers of the server's requests, by method. A wait's own `inputHandlers` answer the requests
+   * tied to its task (the related-task `_meta`); these answer the rest. An elicitation without a
+   * handler is answered `{ action: "cancel" }`; another method without one gets -32601. Each method
+   * with a handler is declared in `capabilities()`.
+   */
+  readonly inputHandlers?: Handlers;
 }
 
 /** The options of a client whose tasks are an extension. */
@@ -375,10 +393,16 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #unsubscribe: (() => void) | undefined;
   readonly #waitProfile: TaskWaitProfile<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
   readonly #waitClient: WaitClient<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
+  /** The client-wide handlers of the server's requests, and each wait's own. */
+  readonly #inputHandlers: T["handlers"] | undefined;
+  readonly #waitHandlers = new WeakMap<Wait<T>, T["handlers"]>();
+  /** Aborted when the client closes: ends the handlers of the server's requests still running. */
+  readonly #closing = new host.AbortController();
+  readonly #stopRequests: (() => void) | undefined;
   #nextId = 1;
   #closed = false;
 
-  constructor(profile: ClientProfile<T>, options: ExtensionClientOptions) {
+  constructor(profile: ClientProfile<T>, options: ExtensionClientOptions & ServerRequestOptions<T["handlers"]>) {
     this.#profile = profile;
     this.#send = options.send;
     this.#validateResults = options.validateResults ?? true;
@@ -392,6 +416,46 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#waitClient = this.#makeWaitClient();
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
     this.#unsubscribe = typeof unsubscribe === "function" ? unsubscribe : undefined;
+    this.#inputHandlers = options.inputHandlers;
+    const stop = profile.serverRequests
+      ? options.onRequest?.((request) => this.answerServerRequest(request))
+      : undefined;
+    this.#stopRequests = typeof stop === "function" ? stop : undefined;
+  }
+
+  /**
+   * Answers a request the server sent (what `onRequest` subscriptions do): runs its handler (a
+   * wait's own for a request tied to its task, otherwise the client's), fills an accepted form's
+   * defaults the user left out, and checks the answer (an accepted form against the form it
+   * answers) before it is sent. Rejects with a JsonRpcResponseError to answer as the JSON-RPC error.
+   */
+  answerServerRequest(request: TasksClientServerRequest): Promise<object> {
+    const serverRequests = this.#profile.serverRequests;
+    if (!serverRequests || this.#closed) {
+      return Promise.reject(
+        new JsonRpcResponseError(request.method, METHOD_NOT_FOUND, `Method not found: ${request.method}`),
+      );
+    }
+    const taskId = relatedTaskId(request.params);
+    const wait = taskId === undefined ? undefined : [...this.#waits].find((w) => w.taskId === taskId);
+    const handlers = (wait && this.#waitHandlers.get(wait)) ?? this.#inputHandlers ?? {};
+    return answerServerRequestWith(serverRequests, handlers as InputHandlerTable, request, {
+      taskId: taskId ?? "",
+      signal: this.#closing.signal,
+      report: (error) => this.#report(error),
+    });
+  }
+
+  /**
+   * The client capabilities this client's handlers support, to declare where the connection is set up
+   * (the SDK client's `registerCapabilities`, the HTTP transport's `initialize`): each method with a
+   * handler (`elicitation`, `sampling`), an elicitation's form mode, and the requests the client
+   * runs as tasks (`tasks.requests`) where it is a task receiver.
+   */
+  capabilities(): JsonObject {
+    const serverRequests = this.#profile.serverRequests;
+    if (!serverRequests) return {};
+    return capabilitiesOf(serverRequests, (this.#inputHandlers ?? {}) as InputHandlerTable);
   }
 
   waitForTask(taskId: string, options: InputWaitOptions<T["snapshot"], T["handlers"]> = {}): Promise<T["result"]> {
@@ -482,6 +546,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe?.();
+    this.#stopRequests?.();
+    this.#closing.abort(new TasksClientClosedError());
     this.#listeners.clear();
     for (const wait of [...this.#waits]) wait.close();
   }
@@ -559,6 +625,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       inputHandlers: (options.inputHandlers ?? (this.#profile.input ? {} : undefined)) as T["handlers"],
     });
     this.#waits.add(wait);
+    if (options.inputHandlers !== undefined) this.#waitHandlers.set(wait, options.inputHandlers);
     wait.start(initial);
     return wait.promise;
   }
@@ -886,4 +953,156 @@ export function routingHeaders(taskMethods: readonly string[], method: string, p
       ? ownValue(params, "name")
       : undefined;
   return typeof name === "string" ? { "Mcp-Method": method, "Mcp-Name": name } : { "Mcp-Method": method };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server's own requests (2025-11-25)
+//
+// Where tasks have no `tasks/update`, a task that needs input sends its client requests of its own
+// (an elicitation, a sampling request) tied to it with the related-task `_meta`; `tasks/result`
+// delivers them, and any other server request comes the same way (the transport's `onRequest`).
+// The client answers them with the same typed input handlers a wait uses for tasks/update.
+
+/** JSON-RPC's "method not found": a server request no handler answers. */
+const METHOD_NOT_FOUND = -32601;
+/** JSON-RPC's "internal error": a handler failed, or its answer could not be sent. */
+const INTERNAL_ERROR = -32603;
+/** The `_meta` key that ties a request to a task. */
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+/** Which server requests the client answers, how each is routed, and how its answers are checked. */
+export interface ServerRequestsProfile {
+  /** Handlers typed per method (see `ClientInput.routing`). */
+  readonly routing: NonNullable<ClientInput["routing"]>;
+  /** Accepting answers to one method are checked against the form they answer. */
+  readonly forms?: FormCheck;
+  /** Answers are checked with the set's result validators where it has them (absent: any object). */
+  readonly results?: { readonly [method: string]: BodyCheck<unknown> };
+  /** The capability each method is declared under, where a handler answers it. */
+  readonly capabilities: { readonly [method: string]: JsonObject };
+}
+
+/** The task a request is tied to (its related-task `_meta`), if any. */
+export function relatedTaskId(params: JsonObject | undefined): string | undefined {
+  const meta = params === undefined ? undefined : ownValue(params, "_meta");
+  const related = isObject(meta) ? ownValue(meta, RELATED_TASK) : undefined;
+  const taskId = isObject(related) ? ownValue(related, "taskId") : undefined;
+  return typeof taskId === "string" ? taskId : undefined;
+}
+
+/** Runs the handler of one server request and checks its answer; rejects with the JSON-RPC error to answer. */
+export async function answerServerRequestWith(
+  profile: ServerRequestsProfile,
+  handlers: InputHandlerTable,
+  request: TasksClientServerRequest,
+  context: { readonly taskId: string; readonly signal: TasksClientSignal; readonly report: (error: unknown) => void },
+): Promise<object> {
+  const { method } = request;
+  if (method === "ping") return {};
+  const params = request.params ?? {};
+  let running: Promise<unknown> | undefined;
+  try {
+    running = runInputHandler(
+      profile.routing,
+      handlers,
+      { method, params },
+      {
+        taskId: context.taskId,
+        key: String(request.id),
+        method,
+        signal: context.signal,
+      },
+    );
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  if (!running) throw new JsonRpcResponseError(method, METHOD_NOT_FOUND, `Method not found: ${method}`);
+  let answer: unknown;
+  try {
+    answer = await running;
+  } catch (error) {
+    // A handler may answer an error of its own choosing; anything else is the client's failure.
+    if (error instanceof JsonRpcResponseError) throw error;
+    context.report(error);
+    throw new JsonRpcResponseError(method, INTERNAL_ERROR, `${method}: the handler failed`);
+  }
+  const checked = checkServerAnswer(profile, method, params, answer);
+  if (checked instanceof Error) {
+    context.report(checked);
+    throw new JsonRpcResponseError(method, INTERNAL_ERROR, `${method}: ${checked.message}`);
+  }
+  return checked;
+}
+
+/** The answer as it is sent (an accepted form with its defaults filled in), or why it cannot be. */
+function checkServerAnswer(
+  profile: ServerRequestsProfile,
+  method: string,
+  params: JsonObject,
+  answer: unknown,
+): object | Error {
+  if (!isObject(answer)) return new ValidationFailed(method, [clientError("", "type", "an answer must be an object")]);
+  const filled = method === "elicitation/create" ? withFormDefaults(params, answer) : answer;
+  const check = profile.results && Object.hasOwn(profile.results, method) ? profile.results[method] : undefined;
+  if (check) {
+    try {
+      checkBody(check, filled);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  if (profile.forms?.method === method) {
+    const problem = formProblem(profile.forms, { params }, filled);
+    if (problem) return problem;
+  }
+  return filled;
+}
+
+/**
+ * An accepting answer with the form's defaults for the fields it leaves out (SEP-1034: a field's
+ * `default` is what the user accepted when they did not change it). The handler's values win.
+ */
+export function withFormDefaults(params: JsonObject, answer: JsonObject): JsonObject {
+  if (ownValue(answer, "action") !== "accept") return answer;
+  const schema = ownValue(params, "requestedSchema");
+  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
+  if (!isObject(properties)) return answer;
+  const defaults: JsonObject = {};
+  for (const [name, field] of Object.entries(properties)) {
+    const value = isObject(field) ? ownValue(field, "default") : undefined;
+    if (isFieldValue(value)) defaults[name] = Array.isArray(value) ? [...value] : value;
+  }
+  if (Object.keys(defaults).length === 0) return answer;
+  return { ...answer, content: { ...defaults, ...objectOr(ownValue(answer, "content")) } };
+}
+
+/** A value a form field can hold (text, a number, yes/no, the options of a multi-select). */
+function isFieldValue(value: unknown): value is string | number | boolean | string[] {
+  return (
+    typeof value === "string" ||
+    typeof value === "number" ||
+    typeof value === "boolean" ||
+    (Array.isArray(value) && value.every((v) => typeof v === "string"))
+  );
+}
+
+/** The capabilities of the methods the handlers answer (an elicitation is answered even without one, but declared only with one). */
+export function capabilitiesOf(profile: ServerRequestsProfile, handlers: InputHandlerTable): JsonObject {
+  const capabilities: JsonObject = {};
+  for (const [method, capability] of Object.entries(profile.capabilities)) {
+    if (typeof handlers[method] !== "function") continue;
+    for (const [name, value] of Object.entries(capability)) {
+      capabilities[name] = mergeObjects(objectOr(capabilities[name]), objectOr(value));
+    }
+  }
+  return capabilities;
+}
+
+/** Two capability objects merged, nested objects too. */
+function mergeObjects(a: JsonObject, b: JsonObject): JsonObject {
+  const merged: JsonObject = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    merged[key] = isObject(value) && isObject(merged[key]) ? mergeObjects(merged[key] as JsonObject, value) : value;
+  }
+  return merged;
 }

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2abd8aa7a9d8d8e385c2c7a3d9d827c1616b6506203487a7033bcb2c426d6435 d7c192c911e02d2edf03aa9b55d6533674efea36009170f9a48f429eaa9c7c53
+// Fingerprint: 7280b8dcc83fc502de935f58a9033207645681769f45fd270fe5c7be5fbfa345 057b414971c1dbc58ab5e224988f9cbdd141d0acd8c85259dc34e723d90f25e7
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -58,6 +58,23 @@ export type TasksClientSend = (
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
+
+/** A request the server sends the client (an elicitation, a sampling request, a ping), as the transport hands it over. */
+export interface TasksClientServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: JsonObject;
+}
+
+/**
+ * Answers one request from the server: resolves with the result; rejects with an error carrying the
+ * JSON-RPC `code`, `message` and `data` to answer (a `JsonRpcResponseError`, whose `toJSON()` is the
+ * error object) for an error answer. The transport sends the answer back.
+ */
+export type TasksClientServerRequestHandler = (request: TasksClientServerRequest) => Promise<object>;
+
+/** How the transport hands the client the server's requests (Streamable HTTP: on response streams and the standalone GET stream); may return the function that stops. */
+export type TasksClientOnRequest = (handler: TasksClientServerRequestHandler) => (() => void) | void;
 
 /** Web-standard globals of Node 20+, Deno, Bun and browsers. */
 export interface Host {

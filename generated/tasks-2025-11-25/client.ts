@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a17c594f8dfe5bcc3a2bd5e08bb6c0712471c6033acac5c6bba45da8a3b330d8 0e8b1ebc3ca3b239e860e435b5381fbd510267a50caec2b3b31f0e79fca044ed
+// Fingerprint: 1231edaca3d3fc297c0c0018bb57bf5ef4672edf60e97351b1bd757c5e00934e 3f9ac1e872e29a5c28c74bc8c8309eb0e8244709ae2c5c0d881d85f443b8d4bd
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -56,14 +56,16 @@ import {
   validateTaskStatusNotificationParams,
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
-import { type BodyCheck, type MethodSpec } from "./client-core.js";
+import { type BodyCheck, type MethodSpec, type TasksClientServerRequest } from "./client-core.js";
 import {
   TaskCancelledErrorOf,
   TaskFailedErrorOf,
   TasksClientEngine,
   type ClientOptions,
   type ClientProfile,
-  type WaitOptions,
+  type InputRequestContext,
+  type InputWaitOptions,
+  type ServerRequestOptions,
   type TasksClientCore,
   type TasksClientRequestOptions,
   type ToolCallStartOf,
@@ -87,6 +89,8 @@ export type {
   TasksClientSubscribe,
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export type { TasksClientOnRequest, TasksClientServerRequest, TasksClientServerRequestHandler } from "./client-core.js";
+export type { InputRequestContext, ServerRequestOptions } from "./client-engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)
@@ -103,10 +107,26 @@ export class TaskFailedError extends TaskFailedErrorOf<TaskSnapshot, GetTaskPayl
 /** The task ended `cancelled`. */
 export class TaskCancelledError extends TaskCancelledErrorOf<TaskSnapshot> {}
 
-export interface TasksClientOptions extends ClientOptions {}
+export interface TasksClientOptions extends ClientOptions, ServerRequestOptions<InputHandlers> {}
+
+/** Answers one request from the server: gets its params, returns its result (throw a JsonRpcResponseError to answer an error). */
+export type InputHandler = (params: JsonObject, context: InputRequestContext) => JsonObject | Promise<JsonObject>;
+
+/**
+ * Handlers of the server's own requests, by method: a task's input requests, delivered on
+ * `tasks/result` while `waitForTask` follows it, and any other request the transport's
+ * `onRequest` hands over. A wait's `inputHandlers` answer its task's requests, the client's the
+ * rest. Without a handler an elicitation is answered `{ action: "cancel" }` and any other request
+ * gets -32601. An accepted form is sent with the defaults of the fields the handler left out.
+ * `capabilities()` declares the methods that have handlers.
+ */
+export interface InputHandlers {
+  readonly "elicitation/create"?: InputHandler;
+  readonly "sampling/createMessage"?: InputHandler;
+}
 
 /** How `waitForTask` follows a task; the task's own `pollInterval` is clamped into the poll bounds. */
-export interface WaitForTaskOptions extends WaitOptions<TaskSnapshot> {}
+export interface WaitForTaskOptions extends InputWaitOptions<TaskSnapshot, InputHandlers> {}
 
 /** How a tool call started: it finished at once, or it created a task. */
 export type ToolCallStart = ToolCallStartOf<Task>;
@@ -152,6 +172,10 @@ export interface TasksClient extends TasksClientCore<
     task?: TaskMetadata,
     options?: TasksClientRequestOptions,
   ): Promise<CreateTaskResult>;
+  /** Answers a request the server sent (what `onRequest` subscriptions do); rejects with the JsonRpcResponseError to answer. */
+  answerServerRequest(request: TasksClientServerRequest): Promise<object>;
+  /** The client capabilities the handlers support, to declare where the connection is set up (`initialize`, the SDK client's `registerCapabilities`). */
+  capabilities(): JsonObject;
 }
 
 /** Creates a Tasks client over a transport. */
@@ -231,7 +255,7 @@ type Types = {
   result: WaitForTaskResult;
   payload: GetTaskPayloadResult;
   answer: never;
-  handlers: undefined;
+  handlers: InputHandlers;
   augment: TaskMetadata;
 };
 
@@ -254,6 +278,13 @@ const PROFILE: ClientProfile<Types> = {
   notification: { method: "notifications/tasks/status", check: STATUS_NOTIFICATION },
   augment: { field: "task", check: { type: "TaskMetadata", validate: validateTaskMetadata } },
   payloadDeliversInput: true,
+  serverRequests: {
+    routing: {
+      "elicitation/create": { params: true, cancelByDefault: true },
+      "sampling/createMessage": { params: true, cancelByDefault: false },
+    },
+    capabilities: { "elicitation/create": { elicitation: { form: {} } }, "sampling/createMessage": { sampling: {} } },
+  },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

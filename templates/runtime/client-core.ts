@@ -53,6 +53,23 @@ export type TasksClientSend = (
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
 
+/** A request the server sends the client (an elicitation, a sampling request, a ping), as the transport hands it over. */
+export interface TasksClientServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: JsonObject;
+}
+
+/**
+ * Answers one request from the server: resolves with the result; rejects with an error carrying the
+ * JSON-RPC `code`, `message` and `data` to answer (a `JsonRpcResponseError`, whose `toJSON()` is the
+ * error object) for an error answer. The transport sends the answer back.
+ */
+export type TasksClientServerRequestHandler = (request: TasksClientServerRequest) => Promise<object>;
+
+/** How the transport hands the client the server's requests (Streamable HTTP: on response streams and the standalone GET stream); may return the function that stops. */
+export type TasksClientOnRequest = (handler: TasksClientServerRequestHandler) => (() => void) | void;
+
 /** Web-standard globals of Node 20+, Deno, Bun and browsers. */
 export interface Host {
   readonly AbortController: new () => { readonly signal: TasksClientSignal; abort(reason?: unknown): void };

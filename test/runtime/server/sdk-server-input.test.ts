@@ -11,7 +11,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { mountTasksServer } from "../../../generated/tasks-2025-11-25/sdk-server.js";
+import { sdkClientTransport } from "../../../generated/tasks-2025-11-25/sdk-client.js";
 import {
+  createTasksClient,
   createTasksServer,
   InMemoryTaskStore,
   JsonRpcError,
@@ -229,5 +231,33 @@ describe("requireInput on a 2025-11-25 server mounted in the SDK", () => {
     expect(record?.status).toBe("working");
     expect(record?.inputResponses).toEqual({ name: { action: "accept", content: { name: "Grace" } } });
     expect(record?.inputRequests).toEqual({});
+  });
+
+  it("both ends generated (each inside the SDK): the generated client's wait handler answers the task's elicitation and the task completes with the answer", async () => {
+    const tasks = createTasksServer({ pollInterval: 10 });
+    const server = inputServer(tasks, async (task) => {
+      const answer = await task.requireInput("name", { method: "elicitation/create", params: form });
+      await task.complete(text(`Hello, ${String((answer.content as { name?: unknown } | undefined)?.name)}!`));
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const sdk = new Client({ name: "generated", version: "1.0.0" });
+    const client = createTasksClient({ ...sdkClientTransport(sdk), minPollMs: 5 });
+    sdk.registerCapabilities({ elicitation: { form: {} } });
+    await sdk.connect(clientSide);
+    closers.push(async () => {
+      client.close();
+      await sdk.close();
+      await server.close();
+    });
+    const result = await client.callTool(
+      { name: "ask" },
+      {
+        task: {},
+        signal: AbortSignal.timeout(10_000),
+        inputHandlers: { "elicitation/create": (params) => ({ action: "accept", content: { name: params.message === "Your name?" ? "Ada" : "?" } }) },
+      },
+    );
+    expect(result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
   });
 });
