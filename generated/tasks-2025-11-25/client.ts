@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1231edaca3d3fc297c0c0018bb57bf5ef4672edf60e97351b1bd757c5e00934e 3f9ac1e872e29a5c28c74bc8c8309eb0e8244709ae2c5c0d881d85f443b8d4bd
+// Fingerprint: 4d93e109463842799b3017cfe65bc24fad58f9817c2d638c4352a2181b051df8 94f83e7f694ec923e6c704d89ae8857792ec336b1d1645b3c5afc4c6efe3b5e0
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -71,6 +71,7 @@ import {
   type ToolCallStartOf,
   type ToolCallWaitOptions,
 } from "./client-engine.js";
+import { createTasksServer, type TasksServerOptions } from "./server.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -107,7 +108,7 @@ export class TaskFailedError extends TaskFailedErrorOf<TaskSnapshot, GetTaskPayl
 /** The task ended `cancelled`. */
 export class TaskCancelledError extends TaskCancelledErrorOf<TaskSnapshot> {}
 
-export interface TasksClientOptions extends ClientOptions, ServerRequestOptions<InputHandlers> {}
+export interface TasksClientOptions extends ClientOptions, ServerRequestOptions<InputHandlers, TasksServerOptions> {}
 
 /** Answers one request from the server: gets its params, returns its result (throw a JsonRpcResponseError to answer an error). */
 export type InputHandler = (params: JsonObject, context: InputRequestContext) => JsonObject | Promise<JsonObject>;
@@ -284,6 +285,7 @@ const PROFILE: ClientProfile<Types> = {
       "sampling/createMessage": { params: true, cancelByDefault: false },
     },
     capabilities: { "elicitation/create": { elicitation: { form: {} } }, "sampling/createMessage": { sampling: {} } },
+    receiver: (options) => createTasksServer(options),
   },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };

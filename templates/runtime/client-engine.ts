@@ -255,7 +255,7 @@ export interface ClientOptions {
 }
 
 /** The options of a client that answers the server's own requests (see `ServerRequestsProfile`). */
-export interface ServerRequestOptions<Handlers> {
+export interface ServerRequestOptions<Handlers, ReceiverOptions = never> {
   /** How the transport hands over the server's requests (or call `answerServerRequest` yourself). */
   readonly onRequest?: TasksClientOnRequest;
   /**
@@ -265,6 +265,14 @@ export interface ServerRequestOptions<Handlers> {
    * with a handler is declared in `capabilities()`.
    */
   readonly inputHandlers?: Handlers;
+  /**
+   * The server may ask for an elicitation or a sampling request as a task (`params.task`): the
+   * client then runs the handler as a task of its own, answers the task at once, and answers the
+   * server's `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` about it, with the set's
+   * own server (its store and status machine). These are that server's options (its `store`, TTL
+   * bounds, ...); `false` runs nothing as a task (and declares no `tasks` capability).
+   */
+  readonly taskReceiver?: ReceiverOptions | false;
 }
 
 /** The options of a client whose tasks are an extension. */
@@ -391,10 +399,16 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   /** Aborted when the client closes: ends the handlers of the server's requests still running. */
   readonly #closing = new host.AbortController();
   readonly #stopRequests: (() => void) | undefined;
+  /** Where the server's requests run as tasks, created at the first one (see `ServerRequestOptions.taskReceiver`). */
+  readonly #receiverOptions: object | false;
+  #receiver: TaskReceiver | undefined;
   #nextId = 1;
   #closed = false;
 
-  constructor(profile: ClientProfile<T>, options: ExtensionClientOptions & ServerRequestOptions<T["handlers"]>) {
+  constructor(
+    profile: ClientProfile<T>,
+    options: ExtensionClientOptions & ServerRequestOptions<T["handlers"], object>,
+  ) {
     this.#profile = profile;
     this.#send = options.send;
     this.#validateResults = options.validateResults ?? true;
@@ -409,6 +423,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
     this.#unsubscribe = typeof unsubscribe === "function" ? unsubscribe : undefined;
     this.#inputHandlers = options.inputHandlers;
+    this.#receiverOptions = options.taskReceiver ?? {};
     const stop = profile.serverRequests
       ? options.onRequest?.((request) => this.answerServerRequest(request))
       : undefined;
@@ -426,6 +441,19 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     if (!serverRequests || this.#closed) {
       return Promise.reject(
         new JsonRpcResponseError(request.method, METHOD_NOT_FOUND, `Method not found: ${request.method}`),
+      );
+    }
+    const receiver = this.#receiverFor(serverRequests);
+    if (receiver && TASK_RECEIVER_METHODS.includes(request.method)) return receiver.answer(request);
+    const augmentField = this.#profile.augment?.field;
+    if (receiver && augmentField !== undefined && request.params && Object.hasOwn(request.params, augmentField)) {
+      const handlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+      return receiver.start(augmentField, request, (plain, signal) =>
+        answerServerRequestWith(serverRequests, handlers, plain, {
+          taskId: "",
+          signal,
+          report: (e) => this.#report(e),
+        }),
       );
     }
     const taskId = relatedTaskId(request.params);
@@ -447,7 +475,18 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   capabilities(): JsonObject {
     const serverRequests = this.#profile.serverRequests;
     if (!serverRequests) return {};
-    return capabilitiesOf(serverRequests, (this.#inputHandlers ?? {}) as InputHandlerTable);
+    const handlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+    const plain = capabilitiesOf(serverRequests, handlers);
+    return serverRequests.receiver && this.#receiverOptions !== false
+      ? mergeObjects(plain, receiverCapabilities(serverRequests, handlers))
+      : plain;
+  }
+
+  /** The task receiver, created at its first use, where the set has one and the options do not turn it off. */
+  #receiverFor(serverRequests: ServerRequestsProfile): TaskReceiver | undefined {
+    if (!serverRequests.receiver || this.#receiverOptions === false) return undefined;
+    this.#receiver ??= new TaskReceiver(serverRequests.receiver(this.#receiverOptions), (e) => this.#report(e));
+    return this.#receiver;
   }
 
   waitForTask(taskId: string, options: InputWaitOptions<T["snapshot"], T["handlers"]> = {}): Promise<T["result"]> {
@@ -540,6 +579,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#unsubscribe?.();
     this.#stopRequests?.();
     this.#closing.abort(new TasksClientClosedError());
+    this.#receiver?.close();
     this.#listeners.clear();
     for (const wait of [...this.#waits]) wait.close();
   }
@@ -972,6 +1012,8 @@ export interface ServerRequestsProfile {
   readonly results?: { readonly [method: string]: BodyCheck<unknown> };
   /** The capability each method is declared under, where a handler answers it. */
   readonly capabilities: { readonly [method: string]: JsonObject };
+  /** Creates the set's own Tasks server, which runs the requests the server sends as tasks (see `ServerRequestOptions.taskReceiver`). */
+  readonly receiver?: (options: object) => ReceiverServer;
 }
 
 /** The task a request is tied to (its related-task `_meta`), if any. */
@@ -1097,4 +1139,96 @@ function mergeObjects(a: JsonObject, b: JsonObject): JsonObject {
     merged[key] = isObject(value) && isObject(merged[key]) ? mergeObjects(merged[key] as JsonObject, value) : value;
   }
   return merged;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client as a task receiver (2025-11-25)
+//
+// The server may send an elicitation or a sampling request as a task (`params.task`) to a client
+// that declares `tasks.requests.elicitation.create` (or `sampling.createMessage`). The client
+// answers the task at once (`{ task }`), runs the handler meanwhile, and answers the server's
+// `tasks/*` requests about it. The tasks are those of the set's own server (`server.ts`): the same
+// store, status machine and answers as a server's tasks, with the server as their only owner.
+
+/** The requests about the client's tasks the server may send. */
+const TASK_RECEIVER_METHODS: readonly string[] = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
+
+/** What of the set's `TasksServer` the receiver uses. */
+export interface ReceiverServer {
+  handle(message: unknown): Promise<unknown>;
+  createTask(context: { readonly owner?: string }, options?: { readonly ttl?: number | null }): Promise<ReceiverHandle>;
+  close(): void;
+}
+
+/** What of the set's `TaskHandle` the receiver uses. */
+export interface ReceiverHandle {
+  readonly taskId: string;
+  readonly signal: TasksClientSignal;
+  readonly createResult: object;
+  complete(result: JsonObject): Promise<void>;
+  fail(error: RpcErrorObject): Promise<void>;
+}
+
+/** The `tasks` capability of a receiver: list, cancel, and each request with a handler under `requests` (`elicitation/create` → `elicitation.create`). */
+export function receiverCapabilities(profile: ServerRequestsProfile, handlers: InputHandlerTable): JsonObject {
+  const requests: JsonObject = {};
+  for (const method of Object.keys(profile.routing)) {
+    if (typeof handlers[method] !== "function") continue;
+    const [group, name] = method.split("/");
+    if (!group || !name) continue;
+    requests[group] = { ...objectOr(requests[group]), [name]: {} };
+  }
+  if (Object.keys(requests).length === 0) return {};
+  return { tasks: { list: {}, cancel: {}, requests } };
+}
+
+/** The client's tasks: requests the server sent as tasks, run by the handlers, kept by the set's server. */
+class TaskReceiver {
+  readonly #server: ReceiverServer;
+  readonly #report: (error: unknown) => void;
+  #nextId = 1;
+
+  constructor(server: ReceiverServer, report: (error: unknown) => void) {
+    this.#server = server;
+    this.#report = report;
+  }
+
+  /** Creates the task and answers `{ task }` at once; the handler's answer completes it, its error fails it. */
+  async start(
+    augmentField: string,
+    request: TasksClientServerRequest,
+    run: (plain: TasksClientServerRequest, signal: TasksClientSignal) => Promise<object>,
+  ): Promise<object> {
+    const { [augmentField]: augmentation, ...params } = request.params ?? {};
+    const ttl = isObject(augmentation) ? ownValue(augmentation, "ttl") : undefined;
+    const handle = await this.#server.createTask({}, typeof ttl === "number" || ttl === null ? { ttl } : {});
+    void run({ id: request.id, method: request.method, params }, handle.signal)
+      .then(
+        (result) => handle.complete(result as JsonObject),
+        (error: unknown) =>
+          handle.fail(
+            error instanceof JsonRpcResponseError ? error.toJSON() : { code: INTERNAL_ERROR, message: String(error) },
+          ),
+      )
+      .catch((error: unknown) => {
+        // Cancelled meanwhile: the status machine refuses to finish it, as it should.
+        if (!handle.signal.aborted) this.#report(error);
+      });
+    return handle.createResult;
+  }
+
+  /** Answers `tasks/*` about the client's tasks as the set's server does. */
+  async answer(request: TasksClientServerRequest): Promise<object> {
+    const message = { jsonrpc: "2.0", id: this.#nextId++, method: request.method, params: request.params ?? {} };
+    const response = await this.#server.handle(message);
+    const error = isObject(response) ? rpcErrorOf(ownValue(response, "error")) : undefined;
+    if (error) throw new JsonRpcResponseError(request.method, error.code, error.message, error.data);
+    const result = isObject(response) ? ownValue(response, "result") : undefined;
+    if (!isObject(result)) throw new JsonRpcResponseError(request.method, INTERNAL_ERROR, "Internal error");
+    return result;
+  }
+
+  close(): void {
+    this.#server.close();
+  }
 }

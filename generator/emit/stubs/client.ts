@@ -292,7 +292,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     answerType: answering && update ? `${update.params}["${answering.responsesField}"][string]` : "never",
     handlersType: handlers ? "InputHandlers" : "undefined",
     augmentType: f.augment ? f.augment.type : "never",
-    optionsBase: (s.extension ? "ExtensionClientOptions" : "ClientOptions") + (serverRequests ? ", ServerRequestOptions<InputHandlers>" : ""),
+    optionsBase: (s.extension ? "ExtensionClientOptions" : "ClientOptions") + (serverRequests ? ", ServerRequestOptions<InputHandlers, TasksServerOptions>" : ""),
     waitOptionsBase: handlers ? "InputWaitOptions<TaskSnapshot, InputHandlers>" : "WaitOptions<TaskSnapshot>",
     pollField: s.pollField ?? "poll interval",
     routes,

@@ -4,6 +4,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   CreateMessageResultSchema,
+  CreateTaskResultSchema,
   ElicitResultSchema,
   McpError,
   type CallToolResult,
@@ -100,6 +101,7 @@ function sdkServer(): McpServer {
       const answer = await server.server.request(
         { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 } },
         CreateMessageResultSchema,
+  CreateTaskResultSchema,
       );
       return text(`model said ${JSON.stringify(answer.content)}`);
     } catch (error) {
@@ -199,14 +201,20 @@ describe("2025-11-25 client: the server's own requests, answered by the input ha
     const { tasks: none } = await connect(sdkServer());
     expect(none.capabilities()).toEqual({});
     const { tasks: elicits } = await connect(sdkServer(), { "elicitation/create": () => ({ action: "decline" }) });
-    expect(elicits.capabilities()).toEqual({ elicitation: { form: {} } });
+    const receiving = { list: {}, cancel: {} };
+    expect(elicits.capabilities()).toEqual({ elicitation: { form: {} }, tasks: { ...receiving, requests: { elicitation: { create: {} } } } });
     const { tasks: both, server } = await connect(sdkServer(), {
       "elicitation/create": () => ({ action: "decline" }),
       "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }),
     });
-    expect(both.capabilities()).toEqual({ elicitation: { form: {} }, sampling: {} });
+    const declared = {
+      elicitation: { form: {} },
+      sampling: {},
+      tasks: { ...receiving, requests: { elicitation: { create: {} }, sampling: { createMessage: {} } } },
+    };
+    expect(both.capabilities()).toEqual(declared);
     // What the SDK client declared in initialize is what the generated client said.
-    expect(server.server.getClientCapabilities()).toEqual({ elicitation: { form: {} }, sampling: {} });
+    expect(server.server.getClientCapabilities()).toEqual(declared);
   });
 });
 
@@ -240,5 +248,93 @@ describe("answering a server request: an accepted form is checked against the fo
 
   it("a form that fits is sent as it is", async () => {
     expect(await answer({ age: 41 }, [])).toEqual({ action: "accept", content: { age: 41 } });
+  });
+});
+
+describe("2025-11-25 client as a task receiver: the server's elicitation as a task", () => {
+  /** Elicits as a task through the SDK server's own stream (it checks the client's tasks capability, polls tasks/get, reads tasks/result). */
+  function elicitAsTask(server: McpServer) {
+    return async () => {
+      const seen: string[] = [];
+      let answer: unknown;
+      for await (const message of server.server.experimental.tasks.elicitInputStream(
+        { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+        { task: { ttl: 60_000 } },
+      )) {
+        seen.push(message.type === "taskStatus" ? `status:${message.task.status}` : message.type);
+        if (message.type === "result") answer = message.result;
+        if (message.type === "error") answer = { error: message.error.message };
+      }
+      return { seen, answer };
+    };
+  }
+
+  it("runs the handler as a task: answered { task } at once, then tasks/get and tasks/result, the result carrying the related-task _meta", async () => {
+    const server = sdkServer();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { tasks } = await connect(server, {
+      "elicitation/create": async () => {
+        await released;
+        return { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    expect(tasks.capabilities()).toEqual({
+      elicitation: { form: {} },
+      tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } },
+    });
+    const running = elicitAsTask(server)();
+    // While the handler waits, the server sees the client's task working.
+    await expect.poll(async () => (await server.server.experimental.tasks.listTasks()).tasks.map((t) => t.status)).toEqual(["working"]);
+    release();
+    const { seen, answer } = await running;
+    expect(seen[0]).toBe("taskCreated");
+    expect(seen).toContain("status:completed");
+    expect(answer).toMatchObject({ action: "accept", content: { name: "Ada" } });
+    const [task] = (await server.server.experimental.tasks.listTasks()).tasks;
+    expect((answer as { _meta?: Record<string, unknown> })._meta?.["io.modelcontextprotocol/related-task"]).toEqual({ taskId: task!.taskId });
+  });
+
+  it("tasks/cancel from the server cancels the client's task and aborts its handler; an unknown task is -32602", async () => {
+    const server = sdkServer();
+    let aborted = false;
+    await connect(server, {
+      "elicitation/create": (_params, context) =>
+        new Promise((_resolve, reject) =>
+          context.signal.addEventListener("abort", () => {
+            aborted = true;
+            reject(new Error("cancelled"));
+          }),
+        ),
+    });
+    const created = (await server.server.request(
+      { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    )) as { task: { taskId: string; status: string } };
+    expect(created.task.status).toBe("working");
+    const cancelled = await server.server.experimental.tasks.cancelTask(created.task.taskId);
+    expect(cancelled.status).toBe("cancelled");
+    await expect.poll(() => aborted).toBe(true);
+    expect((await server.server.experimental.tasks.getTask(created.task.taskId)).status).toBe("cancelled");
+    await expect(server.server.experimental.tasks.getTask("no-such-task")).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("declares no tasks capability without handlers, nor with taskReceiver: false (and the SDK server then refuses to send a task)", async () => {
+    const { tasks: none } = await connect(sdkServer());
+    expect(none.capabilities()).toEqual({});
+    const server = sdkServer();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const sdk = new Client({ name: "c", version: "1.0.0" });
+    const tasks = createTasksClient({ ...sdkClientTransport(sdk), taskReceiver: false, inputHandlers: { "elicitation/create": () => ({ action: "decline" }) } });
+    expect(tasks.capabilities()).toEqual({ elicitation: { form: {} } });
+    sdk.registerCapabilities(tasks.capabilities());
+    await Promise.all([server.connect(serverSide), sdk.connect(clientSide)]);
+    closers.push(async () => {
+      tasks.close();
+      await sdk.close();
+      await server.close();
+    });
+    const { answer } = await elicitAsTask(server)();
+    expect(String((answer as { error?: string }).error)).toMatch(/does not support task creation for elicitation\/create|task/i);
   });
 });
