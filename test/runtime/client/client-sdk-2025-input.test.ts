@@ -101,7 +101,6 @@ function sdkServer(): McpServer {
       const answer = await server.server.request(
         { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 } },
         CreateMessageResultSchema,
-  CreateTaskResultSchema,
       );
       return text(`model said ${JSON.stringify(answer.content)}`);
     } catch (error) {
@@ -115,7 +114,8 @@ function sdkServer(): McpServer {
 async function connect(server: McpServer, inputHandlers?: InputHandlers): Promise<{ tasks: TasksClient; sdk: Client; server: McpServer }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const sdk = new Client({ name: "generated-client-test", version: "1.0.0" });
-  const tasks = createTasksClient({ ...sdkClientTransport(sdk), ...(inputHandlers ? { inputHandlers } : {}), minPollMs: 5 });
+  // The client's own tasks suggest a short poll interval, so the SDK server's polls are quick.
+  const tasks = createTasksClient({ ...sdkClientTransport(sdk), ...(inputHandlers ? { inputHandlers } : {}), minPollMs: 5, taskReceiver: { pollInterval: 20 } });
   sdk.registerCapabilities(tasks.capabilities());
   await Promise.all([server.connect(serverSide), sdk.connect(clientSide)]);
   closers.push(async () => {
@@ -293,6 +293,36 @@ describe("2025-11-25 client as a task receiver: the server's elicitation as a ta
     expect(answer).toMatchObject({ action: "accept", content: { name: "Ada" } });
     const [task] = (await server.server.experimental.tasks.listTasks()).tasks;
     expect((answer as { _meta?: Record<string, unknown> })._meta?.["io.modelcontextprotocol/related-task"]).toEqual({ taskId: task!.taskId });
+  });
+
+  it("a sampling request sent as a task: its handler's answer is the task's result; a handler's error fails the task", async () => {
+    const server = sdkServer();
+    let calls = 0;
+    await connect(server, {
+      "elicitation/create": () => ({ action: "decline" }),
+      "sampling/createMessage": () => {
+        if (++calls === 2) throw new JsonRpcResponseError("sampling/createMessage", -32050, "no model today");
+        return { role: "assistant", content: { type: "text", text: "a poem" }, model: "test-model" };
+      },
+    });
+    const sample = async () => {
+      const out: string[] = [];
+      for await (const message of server.server.experimental.tasks.createMessageStream(
+        { messages: [{ role: "user", content: { type: "text", text: "a poem" } }], maxTokens: 20 },
+        { task: { ttl: 60_000 } },
+      )) {
+        if (message.type === "taskStatus") out.push(message.task.status);
+        if (message.type === "result") out.push(`result:${JSON.stringify(message.result.content)}`);
+        if (message.type === "error") out.push("error");
+      }
+      return out;
+    };
+    expect(await sample()).toContain(`result:${JSON.stringify({ type: "text", text: "a poem" })}`);
+    const failed = await sample();
+    expect(failed).toContain("failed");
+    expect(failed.at(-1)).toBe("error");
+    const listed = (await server.server.experimental.tasks.listTasks()).tasks.map((t) => t.status);
+    expect(listed).toEqual(["completed", "failed"]);
   });
 
   it("tasks/cancel from the server cancels the client's task and aborts its handler; an unknown task is -32602", async () => {
