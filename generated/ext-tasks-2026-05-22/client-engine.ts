@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ec6feebe2289eec52159a1df698bf4bd1006a5b639b2de60d92d3c218d649cda fb68d26842e21fa61ff66c117f88d8318044fa1a85d709ae661653b96bc1300c
+// Fingerprint: 473ddc3b016d7cfa8fd99d6c841e30e7ea2d2d1e1bed4329014a91949a3e5ed2 343ba5aabc678bb5003d5460218945aa86b00cc0f82b007beb5be4abb9b12d77
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -454,11 +454,20 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const receiver = this.#receiverFor(serverRequests);
     if (receiver && TASK_RECEIVER_METHODS.includes(request.method)) return receiver.answer(request);
     const augmentField = this.#profile.augment?.field;
-    if (receiver && augmentField !== undefined && request.params && Object.hasOwn(request.params, augmentField)) {
-      const handlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
-      return receiver.start(augmentField, request, (plain, signal) =>
+    const clientHandlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+    // Only what `capabilities()` declares runs as a task (a method with a handler); anything else is answered as a plain request.
+    if (
+      receiver &&
+      augmentField !== undefined &&
+      request.params &&
+      Object.hasOwn(request.params, augmentField) &&
+      Object.hasOwn(serverRequests.routing, request.method) &&
+      typeof clientHandlers[request.method] === "function"
+    ) {
+      const handlers = clientHandlers;
+      return receiver.start(augmentField, request, (plain, signal, taskId) =>
         answerServerRequestWith(serverRequests, handlers, plain, {
-          taskId: "",
+          taskId,
           signal,
           report: (e) => this.#report(e),
         }),
@@ -1205,12 +1214,12 @@ class TaskReceiver {
   async start(
     augmentField: string,
     request: TasksClientServerRequest,
-    run: (plain: TasksClientServerRequest, signal: TasksClientSignal) => Promise<object>,
+    run: (plain: TasksClientServerRequest, signal: TasksClientSignal, taskId: string) => Promise<object>,
   ): Promise<object> {
     const { [augmentField]: augmentation, ...params } = request.params ?? {};
     const ttl = isObject(augmentation) ? ownValue(augmentation, "ttl") : undefined;
     const handle = await this.#server.createTask({}, typeof ttl === "number" || ttl === null ? { ttl } : {});
-    void run({ id: request.id, method: request.method, params }, handle.signal)
+    void run({ id: request.id, method: request.method, params }, handle.signal, handle.taskId)
       .then(
         (result) => handle.complete(result as JsonObject),
         (error: unknown) =>

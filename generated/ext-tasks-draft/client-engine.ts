@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ec6feebe2289eec52159a1df698bf4bd1006a5b639b2de60d92d3c218d649cda fb68d26842e21fa61ff66c117f88d8318044fa1a85d709ae661653b96bc1300c
+// Fingerprint: 473ddc3b016d7cfa8fd99d6c841e30e7ea2d2d1e1bed4329014a91949a3e5ed2 343ba5aabc678bb5003d5460218945aa86b00cc0f82b007beb5be4abb9b12d77
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -452,11 +452,20 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const receiver = this.#receiverFor(serverRequests);
     if (receiver && TASK_RECEIVER_METHODS.includes(request.method)) return receiver.answer(request);
     const augmentField = this.#profile.augment?.field;
-    if (receiver && augmentField !== undefined && request.params && Object.hasOwn(request.params, augmentField)) {
-      const handlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
-      return receiver.start(augmentField, request, (plain, signal) =>
+    const clientHandlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+    // Only what `capabilities()` declares runs as a task (a method with a handler); anything else is answered as a plain request.
+    if (
+      receiver &&
+      augmentField !== undefined &&
+      request.params &&
+      Object.hasOwn(request.params, augmentField) &&
+      Object.hasOwn(serverRequests.routing, request.method) &&
+      typeof clientHandlers[request.method] === "function"
+    ) {
+      const handlers = clientHandlers;
+      return receiver.start(augmentField, request, (plain, signal, taskId) =>
         answerServerRequestWith(serverRequests, handlers, plain, {
-          taskId: "",
+          taskId,
           signal,
           report: (e) => this.#report(e),
         }),
@@ -1203,12 +1212,12 @@ class TaskReceiver {
   async start(
     augmentField: string,
     request: TasksClientServerRequest,
-    run: (plain: TasksClientServerRequest, signal: TasksClientSignal) => Promise<object>,
+    run: (plain: TasksClientServerRequest, signal: TasksClientSignal, taskId: string) => Promise<object>,
   ): Promise<object> {
     const { [augmentField]: augmentation, ...params } = request.params ?? {};
     const ttl = isObject(augmentation) ? ownValue(augmentation, "ttl") : undefined;
     const handle = await this.#server.createTask({}, typeof ttl === "number" || ttl === null ? { ttl } : {});
-    void run({ id: request.id, method: request.method, params }, handle.signal)
+    void run({ id: request.id, method: request.method, params }, handle.signal, handle.taskId)
       .then(
         (result) => handle.complete(result as JsonObject),
         (error: unknown) =>

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4d93e109463842799b3017cfe65bc24fad58f9817c2d638c4352a2181b051df8 94f83e7f694ec923e6c704d89ae8857792ec336b1d1645b3c5afc4c6efe3b5e0
+// Fingerprint: 763502b7d0d1e8b9f5c705ea491f27326544440d5fa06c52586a593fd9bb8c16 e2082bb0190f47f03493ccc16c32b335421266059c8d2e28560f2251d3b9a63e
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -119,7 +119,9 @@ export type InputHandler = (params: JsonObject, context: InputRequestContext) =>
  * `onRequest` hands over. A wait's `inputHandlers` answer its task's requests, the client's the
  * rest. Without a handler an elicitation is answered `{ action: "cancel" }` and any other request
  * gets -32601. An accepted form is sent with the defaults of the fields the handler left out.
- * `capabilities()` declares the methods that have handlers.
+ * A request the server sends as a task (`params.task`) runs as a task of this set's server
+ * (`taskReceiver`), its `context.taskId` that task's id. `capabilities()` declares the methods
+ * that have handlers, and that they run as tasks.
  */
 export interface InputHandlers {
   readonly "elicitation/create"?: InputHandler;

@@ -446,11 +446,20 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const receiver = this.#receiverFor(serverRequests);
     if (receiver && TASK_RECEIVER_METHODS.includes(request.method)) return receiver.answer(request);
     const augmentField = this.#profile.augment?.field;
-    if (receiver && augmentField !== undefined && request.params && Object.hasOwn(request.params, augmentField)) {
-      const handlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
-      return receiver.start(augmentField, request, (plain, signal) =>
+    const clientHandlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+    // Only what `capabilities()` declares runs as a task (a method with a handler); anything else is answered as a plain request.
+    if (
+      receiver &&
+      augmentField !== undefined &&
+      request.params &&
+      Object.hasOwn(request.params, augmentField) &&
+      Object.hasOwn(serverRequests.routing, request.method) &&
+      typeof clientHandlers[request.method] === "function"
+    ) {
+      const handlers = clientHandlers;
+      return receiver.start(augmentField, request, (plain, signal, taskId) =>
         answerServerRequestWith(serverRequests, handlers, plain, {
-          taskId: "",
+          taskId,
           signal,
           report: (e) => this.#report(e),
         }),
@@ -1197,12 +1206,12 @@ class TaskReceiver {
   async start(
     augmentField: string,
     request: TasksClientServerRequest,
-    run: (plain: TasksClientServerRequest, signal: TasksClientSignal) => Promise<object>,
+    run: (plain: TasksClientServerRequest, signal: TasksClientSignal, taskId: string) => Promise<object>,
   ): Promise<object> {
     const { [augmentField]: augmentation, ...params } = request.params ?? {};
     const ttl = isObject(augmentation) ? ownValue(augmentation, "ttl") : undefined;
     const handle = await this.#server.createTask({}, typeof ttl === "number" || ttl === null ? { ttl } : {});
-    void run({ id: request.id, method: request.method, params }, handle.signal)
+    void run({ id: request.id, method: request.method, params }, handle.signal, handle.taskId)
       .then(
         (result) => handle.complete(result as JsonObject),
         (error: unknown) =>

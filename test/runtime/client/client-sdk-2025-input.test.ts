@@ -126,6 +126,7 @@ async function connect(server: McpServer, inputHandlers?: InputHandlers): Promis
   return { tasks, sdk, server };
 }
 
+const form = (properties: object) => ({ mode: "form", message: "?", requestedSchema: { type: "object", properties } });
 const firstText = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
 
 describe("2025-11-25 client: the server's own requests, answered by the input handlers", () => {
@@ -273,8 +274,10 @@ describe("2025-11-25 client as a task receiver: the server's elicitation as a ta
     const server = sdkServer();
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
+    let handlerTaskId = "";
     const { tasks } = await connect(server, {
-      "elicitation/create": async () => {
+      "elicitation/create": async (_params, context) => {
+        handlerTaskId = context.taskId;
         await released;
         return { action: "accept", content: { name: "Ada" } };
       },
@@ -293,6 +296,8 @@ describe("2025-11-25 client as a task receiver: the server's elicitation as a ta
     expect(answer).toMatchObject({ action: "accept", content: { name: "Ada" } });
     const [task] = (await server.server.experimental.tasks.listTasks()).tasks;
     expect((answer as { _meta?: Record<string, unknown> })._meta?.["io.modelcontextprotocol/related-task"]).toEqual({ taskId: task!.taskId });
+    // The handler knew which of the client's tasks it was running.
+    expect(handlerTaskId).toBe(task!.taskId);
   });
 
   it("a sampling request sent as a task: its handler's answer is the task's result; a handler's error fails the task", async () => {
@@ -347,6 +352,17 @@ describe("2025-11-25 client as a task receiver: the server's elicitation as a ta
     await expect.poll(() => aborted).toBe(true);
     expect((await server.server.experimental.tasks.getTask(created.task.taskId)).status).toBe("cancelled");
     await expect(server.server.experimental.tasks.getTask("no-such-task")).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("a request sent as a task for a method without a handler is answered as a plain request (no task is created)", async () => {
+    // The SDK server refuses to send it (the client never declared it), so it is handed to the client directly.
+    const { tasks } = await connect(sdkServer(), { "elicitation/create": () => ({ action: "decline" }) });
+    const sampling = { id: 1, method: "sampling/createMessage", params: { messages: [], maxTokens: 1, task: { ttl: 1000 } } };
+    await expect(tasks.answerServerRequest(sampling)).rejects.toMatchObject({ code: -32601 });
+    expect(await tasks.answerServerRequest({ id: 2, method: "tasks/list", params: {} })).toMatchObject({ tasks: [] });
+    // The one it declared does run as a task.
+    const created = await tasks.answerServerRequest({ id: 3, method: "elicitation/create", params: { ...form({}), task: { ttl: 1000 } } });
+    expect(created).toMatchObject({ task: { status: "working", ttl: 1000 } });
   });
 
   it("declares no tasks capability without handlers, nor with taskReceiver: false (and the SDK server then refuses to send a task)", async () => {
