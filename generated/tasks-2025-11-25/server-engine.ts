@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 32abf12ef4099805f86161bd442f47bfdf2d6bf356cd874658624e777c09ac3f c8a17d3ec4c87ec7cb84c2f2424f9fa7f708eb59f112f9733ca4278989fbfa4e
+// Fingerprint: 78a99cf19e84698ac952770beaa09e4cf9e7733c0d55e349e9b8306c85d9a9a5 a8e6eef0568447e4c45081ddfd694436190769106b1d35c00c4b1e05844e681f
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -746,7 +746,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   // --- input on tasks/result (see "Input on tasks/result" below) ---
 
   /** Input requests being sent to a client by this process, by task id: each is sent once at a time. */
-  readonly #delivering = new Map<string, Set<string>>();
+  readonly #delivering = new Map<string, { readonly keys: Set<string>; loops: number }>();
 
   /**
    * Serves one `tasks/result` of a task that asks for input on it: every pending request not already
@@ -759,8 +759,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     sendRequest: ServerToClientSend,
   ): Promise<Task> {
     const isTerminal = this.#bindings.isTerminalStatus;
-    const delivering = this.#delivering.get(taskId) ?? new Set<string>();
-    this.#delivering.set(taskId, delivering);
+    const state = this.#delivering.get(taskId) ?? { keys: new Set<string>(), loops: 0 };
+    this.#delivering.set(taskId, state);
+    state.loops++;
+    const delivering = state.keys;
     try {
       for (;;) {
         const found = await this.#engine.waitFor(
@@ -774,22 +776,27 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         );
         if (isTerminal(found.task.status)) return found.task;
         for (const key of found.fresh) {
+          // Another tasks/result of this task may have taken it since the read.
+          if (delivering.has(key)) continue;
           delivering.add(key);
           const request = (found.task as Task & InputTask).inputRequests[key];
           // A request whose delivery failed is pending still: a poll of this loop sends it again.
           void this.#deliver(sideChannel, context, taskId, key, request, sendRequest).finally(() => {
             delivering.delete(key);
-            this.#forgetDeliveries(taskId, delivering);
+            this.#forgetDeliveries(taskId, state);
           });
         }
       }
     } finally {
-      this.#forgetDeliveries(taskId, delivering);
+      state.loops--;
+      this.#forgetDeliveries(taskId, state);
     }
   }
 
-  #forgetDeliveries(taskId: string, delivering: Set<string>): void {
-    if (delivering.size === 0 && this.#delivering.get(taskId) === delivering) this.#delivering.delete(taskId);
+  /** Drops a task's delivery state once no tasks/result serves it and nothing is on its way. */
+  #forgetDeliveries(taskId: string, state: { readonly keys: Set<string>; readonly loops: number }): void {
+    if (state.keys.size === 0 && state.loops === 0 && this.#delivering.get(taskId) === state)
+      this.#delivering.delete(taskId);
   }
 
   /** Sends one input request and records the client's answer (a transport failure records nothing). */

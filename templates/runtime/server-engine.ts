@@ -739,7 +739,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   // --- input on tasks/result (see "Input on tasks/result" below) ---
 
   /** Input requests being sent to a client by this process, by task id: each is sent once at a time. */
-  readonly #delivering = new Map<string, Set<string>>();
+  readonly #delivering = new Map<string, { readonly keys: Set<string>; loops: number }>();
 
   /**
    * Serves one `tasks/result` of a task that asks for input on it: every pending request not already
@@ -752,8 +752,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     sendRequest: ServerToClientSend,
   ): Promise<Task> {
     const isTerminal = this.#bindings.isTerminalStatus;
-    const delivering = this.#delivering.get(taskId) ?? new Set<string>();
-    this.#delivering.set(taskId, delivering);
+    const state = this.#delivering.get(taskId) ?? { keys: new Set<string>(), loops: 0 };
+    this.#delivering.set(taskId, state);
+    state.loops++;
+    const delivering = state.keys;
     try {
       for (;;) {
         const found = await this.#engine.waitFor(
@@ -767,22 +769,27 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         );
         if (isTerminal(found.task.status)) return found.task;
         for (const key of found.fresh) {
+          // Another tasks/result of this task may have taken it since the read.
+          if (delivering.has(key)) continue;
           delivering.add(key);
           const request = (found.task as Task & InputTask).inputRequests[key];
           // A request whose delivery failed is pending still: a poll of this loop sends it again.
           void this.#deliver(sideChannel, context, taskId, key, request, sendRequest).finally(() => {
             delivering.delete(key);
-            this.#forgetDeliveries(taskId, delivering);
+            this.#forgetDeliveries(taskId, state);
           });
         }
       }
     } finally {
-      this.#forgetDeliveries(taskId, delivering);
+      state.loops--;
+      this.#forgetDeliveries(taskId, state);
     }
   }
 
-  #forgetDeliveries(taskId: string, delivering: Set<string>): void {
-    if (delivering.size === 0 && this.#delivering.get(taskId) === delivering) this.#delivering.delete(taskId);
+  /** Drops a task's delivery state once no tasks/result serves it and nothing is on its way. */
+  #forgetDeliveries(taskId: string, state: { readonly keys: Set<string>; readonly loops: number }): void {
+    if (state.keys.size === 0 && state.loops === 0 && this.#delivering.get(taskId) === state)
+      this.#delivering.delete(taskId);
   }
 
   /** Sends one input request and records the client's answer (a transport failure records nothing). */

@@ -193,6 +193,29 @@ describe("requireInput on a 2025-11-25 server mounted in the SDK", () => {
     expect(await second).toMatchObject({ result: { content: [{ type: "text", text: "done" }] } });
   });
 
+  it("two tasks/result at once deliver a pending request once; two pending requests go out together", async () => {
+    const tasks = createTasksServer({ pollInterval: 10 });
+    const task = await tasks.createTask({});
+    const sent: string[] = [];
+    let answer: (value: object) => void = () => {};
+    const answered = new Promise<object>((resolve) => (answer = resolve));
+    const sendRequest = async (request: { method: string; params: Record<string, unknown> }) => {
+      sent.push(String(request.params.message));
+      return answered;
+    };
+    const result = (id: number) => tasks.handle({ jsonrpc: "2.0", id, method: "tasks/result", params: { taskId: task.taskId } }, { sendRequest: sendRequest as never });
+    const both = [result(1), result(2)];
+    const a = task.requireInput("a", { method: "elicitation/create", params: { ...form, message: "A?" } });
+    const b = task.requireInput("b", { method: "elicitation/create", params: { ...form, message: "B?" } });
+    await expect.poll(() => sent.length).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent.sort()).toEqual(["A?", "B?"]);
+    answer({ action: "decline" });
+    expect(await Promise.all([a, b])).toEqual([{ action: "decline" }, { action: "decline" }]);
+    await task.complete(text("done"));
+    for (const response of await Promise.all(both)) expect(response).toMatchObject({ result: { content: [{ type: "text", text: "done" }] } });
+  });
+
   it("refuses a request it cannot deliver before the task changes: an unknown method, params that are not an object, a key used twice", async () => {
     const tasks = createTasksServer();
     const task = await tasks.createTask({});
