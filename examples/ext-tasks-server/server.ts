@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { nodeHttpHandler, STATELESS_PROTOCOL_VERSION } from "../../generated/ext-tasks-draft/http-server.js";
 import { createTasksServer, JsonRpcError, ErrorCode, type TaskStore, type TasksServer } from "../../generated/ext-tasks-draft/server.js";
 import { callTool, tools } from "./tools.js";
+import { exampleInputRounds, getPrompt, PROMPT, roundTools } from "./input-rounds.js";
 
 export const PROTOCOL_VERSION = STATELESS_PROTOCOL_VERSION;
 const SERVER_INFO = { name: "mcp-tasks-gen-example", version: "0.1.0" };
@@ -19,6 +20,8 @@ const SERVER_INFO = { name: "mcp-tasks-gen-example", version: "0.1.0" };
 export interface ExampleOptions {
   /** Where tasks live (default: in memory). */
   readonly store?: TaskStore;
+  /** The key that seals `requestState` (default: MCP_REQUEST_STATE_KEY, else a random one per process). */
+  readonly requestStateKey?: string;
   /** Logs unexpected errors (default: console.error). */
   readonly log?: (message: string, error?: unknown) => void;
 }
@@ -41,24 +44,35 @@ export interface StartOptions extends ExampleOptions {
 export async function startExampleServer(options: StartOptions = {}): Promise<ExampleServer> {
   const log = options.log ?? ((message, error) => console.error(`[ext-tasks-server] ${message}`, error ?? ""));
   const tasks = createTasksServer({ ...(options.store ? { store: options.store } : {}), onError: (error) => log("internal error", error) });
+  const rounds = exampleInputRounds(options.requestStateKey);
+  const noArguments = { type: "object", properties: {} };
   const handler = nodeHttpHandler({
     tasks,
     serverInfo: SERVER_INFO,
+    capabilities: { prompts: {} },
+    toolInputSchema: (name) => tools.find((tool) => tool.name === name)?.inputSchema,
     onError: (error) => log("internal error", error),
     methods: {
       "tools/list": () => ({
-        tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, execution: { taskSupport: tool.taskSupport } })),
+        tools: [
+          ...tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, execution: { taskSupport: tool.taskSupport } })),
+          ...roundTools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: noArguments, execution: { taskSupport: "forbidden" } })),
+        ],
         ttlMs: 0,
         cacheScope: "public",
       }),
-      "tools/call": (params, context) => {
-        const { name, arguments: args = {}, inputResponses = {} } = params;
+      "tools/call": rounds.handler("tools/call", (params, context, round) => {
+        // `inputResponses` and `requestState` are the round's to read (input-rounds.ts).
+        const { name, arguments: args = {} } = params;
         if (typeof name !== "string") throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
         if (!isObject(args)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
-        if (!isObject(inputResponses)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+        const roundTool = roundTools.find((tool) => tool.name === name);
+        if (roundTool) return roundTool.call(args, round, context);
         // A legacy 2025-11-25 `task` param is tolerated and ignored: the server alone decides whether to create a task.
-        return callTool(name, { args, inputResponses, context, tasks, log });
-      },
+        return callTool(name, { args, round, context, tasks, log });
+      }),
+      "prompts/list": () => ({ prompts: [PROMPT], ttlMs: 0, cacheScope: "public" }),
+      "prompts/get": rounds.handler("prompts/get", (params, _context, round) => getPrompt(params, round)),
     },
   });
   const http = createServer(handler);
@@ -74,9 +88,12 @@ export async function startExampleServer(options: StartOptions = {}): Promise<Ex
     tasks,
     close: () =>
       new Promise<void>((resolve) => {
+        // Ends open listen streams gracefully (their final response), then the connections once it is written.
         tasks.close();
-        http.closeAllConnections();
-        http.close(() => resolve());
+        setImmediate(() => {
+          http.closeAllConnections();
+          http.close(() => resolve());
+        });
       }),
   };
 }

@@ -15,6 +15,7 @@ import {
   type TasksServer,
 } from "../../generated/ext-tasks-draft/server.js";
 import type { ElicitRequest, ElicitRequestFormParamsRequestedSchema } from "../../generated/ext-tasks-draft/types.js";
+import type { Round } from "./input-rounds.js";
 
 type JsonObject = { [key: string]: unknown };
 
@@ -23,8 +24,8 @@ export type TaskSupport = "forbidden" | "optional" | "required";
 
 export interface ToolCall {
   readonly args: JsonObject;
-  /** Answers to a previous round's input requests (SEP-2322 multi-round-trip). */
-  readonly inputResponses: JsonObject;
+  /** This attempt's multi round-trip input (SEP-2322): the checked answers of a retry, and how to ask (input-rounds.ts). */
+  readonly round: Round;
   readonly context: RequestContext;
   readonly tasks: TasksServer;
   /** Logs what goes wrong in background work. */
@@ -48,11 +49,6 @@ function elicit(message: string, properties: ElicitRequestFormParamsRequestedSch
     method: "elicitation/create",
     params: { mode: "form", message, requestedSchema: { type: "object", properties, required } },
   };
-}
-
-/** A multi-round-trip answer: what the client needs to send before the call can go on. */
-function inputRequired(inputRequests: JsonObject): JsonObject {
-  return { resultType: "input_required", inputRequests };
 }
 
 /** Waits, or stops early (rejecting) when the signal aborts. */
@@ -90,11 +86,6 @@ async function runAsTask(call: ToolCall, work: (task: TaskHandle) => Promise<voi
   return task.createResult;
 }
 
-function answerOf(responses: JsonObject, key: string): JsonObject | undefined {
-  const answer = Object.hasOwn(responses, key) ? responses[key] : undefined;
-  return typeof answer === "object" && answer !== null && !Array.isArray(answer) ? (answer as JsonObject) : undefined;
-}
-
 function accepted(answer: unknown): JsonObject | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;
   const { action, content } = answer as { action?: unknown; content?: unknown };
@@ -126,6 +117,19 @@ export const tools: readonly Tool[] = [
     taskSupport: "forbidden",
     async call({ args }) {
       return text(`Hello, ${stringArg(args, "name", "World")}!`);
+    },
+  },
+  {
+    name: "weather",
+    description: "Tells the weather of a region; the region is mirrored into the Mcp-Param-Region header (x-mcp-header).",
+    inputSchema: {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" }, days: { type: "integer", minimum: 1, "x-mcp-header": "Days" } },
+      required: ["region"],
+    },
+    taskSupport: "forbidden",
+    async call({ args }) {
+      return text(`Sunny in ${stringArg(args, "region", "nowhere")} for ${numberArg(args, "days", 1)} day(s).`);
     },
   },
   {
@@ -185,8 +189,8 @@ export const tools: readonly Tool[] = [
       const outcome = (answer: unknown) =>
         text(accepted(answer)?.confirm === true ? `Deleted ${filename}.` : `Kept ${filename}.`);
       if (!hasTasksExtension(call.context)) {
-        const answer = answerOf(call.inputResponses, "confirm");
-        return answer ? outcome(answer) : inputRequired({ confirm: request });
+        const got = call.round.collect({ confirm: request });
+        return got.complete ? outcome(got.answers.confirm) : { ...(await call.round.inputRequired(got.missing)) };
       }
       return runAsTask(call, async (task) => {
         const answer = await task.requireInput("confirm", request);
@@ -207,10 +211,9 @@ export const tools: readonly Tool[] = [
       const outcome = (first: unknown, second: unknown) =>
         text(`Got ${String(accepted(first)?.name ?? "nothing")} and ${String(accepted(second)?.name ?? "nothing")}.`);
       if (!hasTasksExtension(call.context)) {
-        const first = answerOf(call.inputResponses, "first");
-        const second = answerOf(call.inputResponses, "second");
-        if (first && second) return outcome(first, second);
-        return inputRequired(Object.fromEntries(Object.entries(requests).filter(([key]) => !answerOf(call.inputResponses, key))));
+        const got = call.round.collect(requests);
+        if (got.complete) return outcome(got.answers.first, got.answers.second);
+        return { ...(await call.round.inputRequired(got.missing)) };
       }
       return runAsTask(call, async (task) => {
         const [first, second] = await Promise.all([task.requireInput("first", requests.first), task.requireInput("second", requests.second)]);
@@ -224,10 +227,10 @@ export const tools: readonly Tool[] = [
     inputSchema: { type: "object", properties: {} },
     taskSupport: "required",
     async call(call) {
-      const name = accepted(answerOf(call.inputResponses, "user_name"))?.name;
-      if (typeof name !== "string") {
-        return inputRequired({ user_name: elicit("What is your name?", { name: { type: "string", title: "Name" } }, ["name"]) });
-      }
+      const asked = { user_name: elicit("What is your name?", { name: { type: "string", title: "Name" } }, ["name"]) };
+      const got = call.round.collect(asked);
+      const name = got.complete ? accepted(got.answers.user_name)?.name : undefined;
+      if (typeof name !== "string") return { ...(await call.round.inputRequired(asked)) };
       return runAsTask(call, async (task) => {
         await sleep(200, task.signal);
         await task.complete(text(`Hello, ${name}! Your task is done.`));

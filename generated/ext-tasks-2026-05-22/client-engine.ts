@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 473ddc3b016d7cfa8fd99d6c841e30e7ea2d2d1e1bed4329014a91949a3e5ed2 343ba5aabc678bb5003d5460218945aa86b00cc0f82b007beb5be4abb9b12d77
+// Fingerprint: d1d4fda5c4cdabc2b2f86bcc9457d9b03415d4b16bda6f26d8641953be627239 f1909297918576890ba9f2220e757db8ebdf0699cc67a285c03e13c6a8840a8a
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -26,6 +26,7 @@ import {
   DEFAULT_MIN_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   exchange,
+  host,
   InvalidResponseError,
   JsonRpcResponseError,
   objectOr,
@@ -33,12 +34,12 @@ import {
   readResult,
   rpcErrorOf,
   splitTag,
-  host,
   TasksClientClosedError,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
   type TasksClientHeaders,
+  type TasksClientListen,
   type TasksClientOnRequest,
   type TasksClientRequest,
   type TasksClientSend,
@@ -46,7 +47,24 @@ import {
   type TasksClientSignal,
   type TasksClientSubscribe,
 } from "./client-core.js";
-import { TaskWait, type InputProfile, type TaskWaitProfile, type WaitClient, type WaitSnapshot } from "./task-wait.js";
+import {
+  TaskWait,
+  type InputProfile,
+  type StreamEnd,
+  type TaskWaitProfile,
+  type WaitClient,
+  type WaitSnapshot,
+} from "./task-wait.js";
+import {
+  ToolCatalog,
+  ToolRejectedError,
+  TOOLS_LIST,
+  TOOLS_LIST_CHANGED,
+  type CatalogEntry,
+  type HeaderAnnotation,
+  type ToolDescription,
+  type ToolTaskSupportValue,
+} from "./tool-catalog.js";
 
 // ---------------------------------------------------------------------------------------------
 // What the set's client.ts binds
@@ -103,7 +121,8 @@ export interface ClientProfile<T extends ClientTypes> {
   /** The set's status machine (`status.ts`). */
   isTerminalStatus(status: T["snapshot"]["status"]): boolean;
   /**
-   * Whether results carry `resultType` ("task" or "complete"): "none", no tag; "apart", a tag the
+   * Whether results carry `resultType` ("task" or "complete", and "input_required" where
+   * `roundTrips` says so; any other value is an error): "none", no tag; "apart", a tag the
    * schema does not model (split off before validation); "modeled", the schema's own constants
    * (validated with the result; a result without one, from an older server, is "complete", as the
    * specification text says, though the schema requires it).
@@ -145,6 +164,15 @@ export interface ClientProfile<T extends ClientTypes> {
   readonly input?: ClientInput;
   /** The server sends the client requests of its own (a task's input requests, on `tasks/result`), answered by the input handlers. */
   readonly serverRequests?: ServerRequestsProfile;
+  /** Requests may answer that they need input first, and are retried with it (multi round-trip requests). */
+  readonly roundTrips?: RoundTripProfile;
+  /** `callTool` looks the tool up in `tools/list` first: for its `execution.taskSupport`, and for its `x-mcp-header` annotations. */
+  readonly tools?: {
+    /** Tools declare `execution.taskSupport`: a call is augmented when the tool requires a task (see `preferTasks`). */
+    readonly taskSupport: boolean;
+    /** Annotated arguments are mirrored into `Mcp-Param-{Name}` headers, and tools whose annotations break the transport's rules are left out. */
+    readonly paramHeaders: boolean;
+  };
   /** The set's error classes for a wait's outcome. */
   readonly errors: {
     readonly failed: new (
@@ -249,6 +277,17 @@ export interface ClientOptions {
   readonly send: TasksClientSend;
   /** How the client hears the peer's notifications (or call `handleNotification` yourself). */
   readonly onNotification?: TasksClientSubscribe;
+  /**
+   * Opens a `subscriptions/listen` stream (the `http-client` transport has one): where tasks are
+   * an extension and `server/discover` shows the server declaring it, `waitForTask` follows the
+   * task's status notifications there instead of polling, and polls while the stream is down.
+   */
+  readonly listen?: TasksClientListen;
+  /**
+   * Listen streams open at once (one per waited task; default 4: a browser has about six connections
+   * per host for everything). A wait beyond it polls, and tries again after a pause.
+   */
+  readonly maxListenStreams?: number;
   /** Validate results and notifications with the generated validators (default true). Params are always validated. */
   readonly validateResults?: boolean;
   /** Gives up on a request after this many milliseconds (default 60 000; 0 never gives up). */
@@ -258,8 +297,12 @@ export interface ClientOptions {
   readonly maxPollMs?: number;
   /** `_meta` entries every request carries (a request's own `_meta` wins), e.g. the stateless protocol's `io.modelcontextprotocol/protocolVersion`. */
   readonly meta?: JsonObject;
-  /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners. */
+  /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners, tools left out of `tools/list`. */
   readonly onError?: (error: unknown) => void;
+  /** Run a tool whose `execution.taskSupport` is "optional" as a task (default false: only "required" tools are, unless a call asks). */
+  readonly preferTasks?: boolean;
+  /** Default of `maxInputRounds` (16). */
+  readonly maxInputRounds?: number;
 }
 
 /** The options of a client that answers the server's own requests (see `ServerRequestsProfile`). */
@@ -298,12 +341,15 @@ export interface TasksClientRequestOptions {
 
 /** Where an input request comes from, for its handler. */
 export interface InputRequestContext {
+  /** The task that asks; empty when a request asks before it completes (then `request` says which). */
   readonly taskId: string;
   /** The request's key in the task's input requests (unique for the task's lifetime). */
   readonly key: string;
   readonly method: string;
-  /** Aborted when the wait ends (the task finished, or the wait was abandoned). */
+  /** Aborted when the wait ends (the task finished, or the wait was abandoned), or when the round of a request ends. */
   readonly signal: TasksClientSignal;
+  /** The request that asks for input before it can complete (multi round-trip requests), and which of its rounds this is (from 1); absent for a task's input request. */
+  readonly request?: { readonly method: string; readonly round: number };
 }
 
 export interface WaitOptions<Snapshot> {
@@ -322,6 +368,14 @@ export interface WaitOptions<Snapshot> {
 export interface InputWaitOptions<Snapshot, Handlers> extends WaitOptions<Snapshot> {
   /** Handlers of the task's input requests, by method. */
   readonly inputHandlers?: Handlers;
+}
+
+/** How a request answers the input it asks for before it completes (multi round-trip requests). */
+export interface RoundTripOptions<Handlers> {
+  /** Handlers of the input requests, by method (the same ones a task's input requests go to). */
+  readonly inputHandlers?: Handlers;
+  /** How many times the request may ask for input before it fails with InputRoundsExceededError (the client's `maxInputRounds`, 16 by default). */
+  readonly maxInputRounds?: number;
 }
 
 /** What `callTool` takes beside the wait's options. */
@@ -344,7 +398,15 @@ export type ToolCallStartOf<Task> =
   { readonly kind: "complete"; readonly result: JsonObject } | { readonly kind: "task"; readonly task: Task };
 
 /** The methods every Tasks client has, whatever its schema. */
-export interface TasksClientCore<Snapshot, Result, Task, WaitForTaskOptions, StartToolCallOptions, CallToolOptions> {
+export interface TasksClientCore<
+  Snapshot,
+  Result,
+  Task,
+  WaitForTaskOptions,
+  StartToolCallOptions,
+  CallToolOptions,
+  RequestOptions = TasksClientRequestOptions,
+> {
   /**
    * Follows a task to its outcome: resolves with the result of a completed task; rejects with
    * TaskFailedError, TaskCancelledError, TaskExpiredError, TaskInputError (where the client
@@ -355,8 +417,20 @@ export interface TasksClientCore<Snapshot, Result, Task, WaitForTaskOptions, Sta
   startToolCall(params: ToolCallParams, options?: StartToolCallOptions): Promise<ToolCallStartOf<Task>>;
   /** Calls a tool and returns its result, waiting for the task when the call becomes one. */
   callTool(params: ToolCallParams, options?: CallToolOptions): Promise<JsonObject>;
-  /** Any other request, sent the way this revision wants (with the extension declared and routing headers, where tasks are an extension); the result is returned as it came, only checked to be an object. */
-  request(method: string, params?: JsonObject, options?: TasksClientRequestOptions): Promise<JsonObject>;
+  /**
+   * Any other request, sent the way this revision wants (with the extension declared and routing
+   * headers, where tasks are an extension); the result is returned as it came, only checked to be
+   * an object. Where the revision has multi round-trip requests, a request that asks for input
+   * first (`prompts/get`, `resources/read`, `tools/call`) has it answered by the input handlers and
+   * is retried until it completes; a `resultType` the client does not know is an error.
+   */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /**
+   * The server's tools (every page of `tools/list`), as the client last read them: read again when
+   * stale, after `notifications/tools/list_changed`, or with `refresh`. Tools whose `x-mcp-header`
+   * annotations break the transport's rules are left out (and reported to `onError`).
+   */
+  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<ToolDescription[]>;
   /** Calls the listener with every valid status notification; returns the function that unsubscribes. */
   onTaskStatus(listener: (task: Snapshot) => void): () => void;
   /** Feeds a notification received from the peer (what `onNotification` subscriptions do). */
@@ -372,7 +446,11 @@ type Wait<T extends ClientTypes> = TaskWait<T["snapshot"], T["result"], T["paylo
 
 /** The call options `callTool` reads, in the widest form a set has them. */
 type CallOptions<T extends ClientTypes> = InputWaitOptions<T["snapshot"], T["handlers"]> &
-  ToolCallWaitOptions<T["task"]>;
+  ToolCallWaitOptions<T["task"]> &
+  RoundTripOptions<T["handlers"]>;
+
+/** The options of a request that may ask for input first. */
+type RequestOptions<T extends ClientTypes> = TasksClientRequestOptions & RoundTripOptions<T["handlers"]>;
 
 /**
  * A Tasks client over a transport, as the profile describes it. The set's `client.ts` subclasses
@@ -384,8 +462,9 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   T["result"],
   T["task"],
   InputWaitOptions<T["snapshot"], T["handlers"]>,
-  TasksClientRequestOptions,
-  CallOptions<T>
+  RequestOptions<T>,
+  CallOptions<T>,
+  RequestOptions<T>
 > {
   readonly #profile: ClientProfile<T>;
   readonly #send: TasksClientSend;
@@ -410,6 +489,14 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   /** Where the server's requests run as tasks, created at the first one (see `ServerRequestOptions.taskReceiver`). */
   readonly #receiverOptions: object | false;
   #receiver: TaskReceiver | undefined;
+  readonly #listen: TasksClientListen | undefined;
+  readonly #maxListenStreams: number;
+  #listenStreams = 0;
+  /** Whether the server takes listen requests: asked of `server/discover` once, false after a refusal. */
+  #listenOffered: Promise<boolean> | undefined;
+  readonly #catalog: ToolCatalog | undefined;
+  readonly #preferTasks: boolean;
+  readonly #maxInputRounds: number;
   #nextId = 1;
   #closed = false;
 
@@ -426,8 +513,21 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#meta = options.meta;
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
+    this.#listen = options.listen;
+    this.#maxListenStreams = options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS;
     this.#waitProfile = waitProfile(profile);
     this.#waitClient = this.#makeWaitClient();
+    this.#preferTasks = options.preferTasks ?? false;
+    this.#maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    this.#catalog = profile.tools
+      ? new ToolCatalog(
+          {
+            listPage: (cursor) => this.#request(TOOLS_LIST, cursor === undefined ? undefined : { cursor }, {}),
+            report: (error) => this.#report(error),
+          },
+          { headers: profile.tools.paramHeaders },
+        )
+      : undefined;
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
     this.#unsubscribe = typeof unsubscribe === "function" ? unsubscribe : undefined;
     this.#inputHandlers = options.inputHandlers;
@@ -510,46 +610,45 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return this.#wait(taskId, options, undefined);
   }
 
-  async startToolCall(
-    params: ToolCallParams,
-    options: TasksClientRequestOptions = {},
-  ): Promise<ToolCallStartOf<T["task"]>> {
-    const { augment, resultTag } = this.#profile;
-    const requestOptions = pickRequestOptions(options);
-    if (augment) {
-      const augmentation = ownValue(options as JsonObject, augment.field);
-      if (augmentation === undefined) {
-        return {
-          kind: "complete",
-          result: await this.request("tools/call", { ...params }, requestOptions),
-        };
-      }
-      const result = await this.#create("tools/call", { ...params, [augment.field]: augmentation }, requestOptions);
-      // A receiver that does not run this tool as a task answers its plain result.
-      if (!Object.hasOwn(result, "task")) return { kind: "complete", result };
-      return {
-        kind: "task",
-        task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)),
-      };
+  async startToolCall(params: ToolCallParams, options: RequestOptions<T> = {}): Promise<ToolCallStartOf<T["task"]>> {
+    const { augment, tools } = this.#profile;
+    const asked = augment === undefined ? undefined : ownValue(options as JsonObject, augment.field);
+    // A caller who asks for a task decides; otherwise the tool's taskSupport does. Headers need the tool's schema.
+    const needed = tools !== undefined && (tools.paramHeaders || (tools.taskSupport && asked === undefined));
+    const entry = needed ? await this.#toolEntry(params.name, options.signal, false) : undefined;
+    const headers = entry ? paramHeaders(entry.headers, params.arguments) : {};
+    const augmentation =
+      asked ?? (augment && entry && wantsTask(entry.taskSupport, this.#preferTasks) ? {} : undefined);
+    if (augmentation !== undefined || !augment || !tools?.taskSupport || entry?.taskSupport === "required") {
+      return this.#startCall(params, augmentation, headers, options);
     }
-    const result = await this.#create("tools/call", { ...params }, options);
-    if (resultTag === "none")
-      return {
-        kind: "task",
-        task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)),
-      };
-    const { tag, body } = splitTag("tools/call", result);
-    return tag === "task" ? { kind: "task", task: this.#checkCreated(body) } : { kind: "complete", result: body };
+    // A plain call is refused when the tool requires a task. The list read may be out of date: read
+    // it again and, if the tool says so now, call it as a task rather than hand back the refusal.
+    let refusal: unknown;
+    try {
+      const start = await this.#startCall(params, undefined, headers, options);
+      if (start.kind === "task" || ownValue(start.result, "isError") !== true) return start;
+      refusal = start;
+    } catch (error) {
+      if (!(error instanceof JsonRpcResponseError)) throw error;
+      refusal = error;
+    }
+    const fresh = await this.#toolEntry(params.name, options.signal, true);
+    if (fresh?.taskSupport === "required") return this.#startCall(params, {}, headers, options);
+    if (refusal instanceof JsonRpcResponseError) throw refusal;
+    return refusal as ToolCallStartOf<T["task"]>;
   }
 
   async callTool(params: ToolCallParams, options: CallOptions<T> = {}): Promise<JsonObject> {
-    const { timeoutMs, onTaskCreated, ...waitOptions } = options;
+    const { timeoutMs, onTaskCreated, maxInputRounds, ...waitOptions } = options;
     const field = this.#profile.augment?.field;
     const augmentation = field === undefined ? undefined : ownValue(options as JsonObject, field);
     const start = await this.startToolCall(params, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(field !== undefined && augmentation !== undefined ? { [field]: augmentation } : {}),
+      ...(options.inputHandlers !== undefined ? { inputHandlers: options.inputHandlers } : {}),
+      ...(maxInputRounds !== undefined ? { maxInputRounds } : {}),
     });
     if (start.kind === "complete") return start.result;
     onTaskCreated?.(start.task);
@@ -557,8 +656,202 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task)) as Promise<JsonObject>;
   }
 
-  request(method: string, params?: JsonObject, options: TasksClientRequestOptions = {}): Promise<JsonObject> {
-    return this.#request(method, params, options);
+  async request(method: string, params?: JsonObject, options: RequestOptions<T> = {}): Promise<JsonObject> {
+    const requestOptions = pickRequestOptions(options);
+    if (!this.#profile.roundTrips?.methods.includes(method)) return this.#request(method, params, requestOptions);
+    const result = await this.#roundTrips(method, params ?? {}, options, (sent) =>
+      this.#request(method, sent, requestOptions),
+    );
+    const tag = ownValue(result, "resultType");
+    // Returned as it came; a tag the client cannot read is an error, not "complete".
+    if (tag !== undefined && tag !== "complete" && tag !== "task") {
+      throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
+    }
+    return result;
+  }
+
+  listTools(
+    options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
+  ): Promise<ToolDescription[]> {
+    if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
+    if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
+    return abandonable(this.#catalog.tools(options.refresh ?? false), options.signal, () => {});
+  }
+
+  // --- tool calls and multi round-trip requests ---
+
+  /** Sends `tools/call` (as a task when `augmentation` is given) and tells a created task from a plain result. */
+  async #startCall(
+    params: ToolCallParams,
+    augmentation: unknown,
+    headers: TasksClientHeaders,
+    options: RequestOptions<T>,
+  ): Promise<ToolCallStartOf<T["task"]>> {
+    const { augment, resultTag } = this.#profile;
+    const sent: JsonObject =
+      augment && augmentation !== undefined ? { ...params, [augment.field]: augmentation } : { ...params };
+    const requestOptions = pickRequestOptions(options);
+    const send = (withHeaders: TasksClientHeaders) =>
+      this.#roundTrips("tools/call", sent, options, (retry) =>
+        this.#create("tools/call", retry, requestOptions, withHeaders),
+      );
+    let result: JsonObject;
+    try {
+      result = await send(headers);
+    } catch (error) {
+      const again = await this.#headersAfterMismatch(error, params, headers, options.signal);
+      if (!again) throw error;
+      result = await send(again);
+    }
+    if (augment) {
+      // A receiver that does not run this tool as a task answers its plain result.
+      if (augmentation === undefined || !Object.hasOwn(result, "task")) return { kind: "complete", result };
+      return { kind: "task", task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)) };
+    }
+    if (resultTag === "none") {
+      return { kind: "task", task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)) };
+    }
+    const { tag, body } = splitTag("tools/call", result);
+    if (tag === "task") return { kind: "task", task: this.#checkCreated(body) };
+    if (tag === "complete") return { kind: "complete", result: body };
+    throw new InvalidResponseError("tools/call", `unknown resultType ${JSON.stringify(tag)}`, result);
+  }
+
+  /**
+   * The server said the call's `Mcp-Param-*` headers do not match (HeaderMismatch): the transport
+   * asks the client to read `tools/list` again and retry with the headers it now implies. Undefined
+   * when that is not the error, or the headers would be the same (then the error stands).
+   */
+  async #headersAfterMismatch(
+    error: unknown,
+    params: ToolCallParams,
+    headers: TasksClientHeaders,
+    signal: TasksClientSignal | undefined,
+  ): Promise<TasksClientHeaders | undefined> {
+    if (
+      !(error instanceof JsonRpcResponseError) ||
+      error.code !== HEADER_MISMATCH ||
+      !this.#profile.tools?.paramHeaders
+    ) {
+      return undefined;
+    }
+    const fresh = await this.#toolEntry(params.name, signal, true);
+    const again = fresh ? paramHeaders(fresh.headers, params.arguments) : {};
+    const same = JSON.stringify(Object.entries(again).sort()) === JSON.stringify(Object.entries(headers).sort());
+    return same ? undefined : again;
+  }
+
+  /**
+   * What the client knows of a tool (undefined when the server does not list it, or the list could
+   * not be read: then the call is plain, without parameter headers, and the failure is reported).
+   * A tool left out for its `x-mcp-header` annotations is not called: ToolRejectedError.
+   */
+  async #toolEntry(
+    name: string,
+    signal: TasksClientSignal | undefined,
+    refresh: boolean,
+  ): Promise<CatalogEntry | undefined> {
+    const catalog = this.#catalog;
+    if (!catalog) return undefined;
+    if (signal?.aborted) throw abortReason(signal);
+    let entry: CatalogEntry | ToolRejectedError | undefined;
+    try {
+      entry = await abandonable(catalog.entry(name, refresh), signal, () => {});
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.#report(error);
+      return undefined;
+    }
+    if (entry instanceof ToolRejectedError) throw entry;
+    return entry;
+  }
+
+  /**
+   * Sends a request with `send` and, while it answers an InputRequiredResult (mrtr.mdx), answers its
+   * input requests with the caller's handlers and sends it again: a new request (new JSON-RPC id)
+   * with the original params, the answers in `inputResponses` and `requestState` echoed exactly as it
+   * came (omitted when the result had none). Nothing of one round reaches any other request. The
+   * result that is not `input_required` is returned as it came (it may have created a task).
+   */
+  async #roundTrips(
+    method: string,
+    params: JsonObject,
+    options: RequestOptions<T>,
+    send: (params: JsonObject) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const profile = this.#profile.roundTrips;
+    const maxRounds = options.maxInputRounds ?? this.#maxInputRounds;
+    let sent = params;
+    for (let round = 1; ; round++) {
+      const result = await send(sent);
+      if (!profile?.methods.includes(method) || ownValue(result, "resultType") !== profile.resultType) return result;
+      const asked = readInputRequired(profile, method, result, this.#validateResults);
+      if (round > maxRounds) throw new InputRoundsExceededError(method, maxRounds);
+      const answers =
+        asked.requests === undefined ? undefined : await this.#answerRound(method, round, asked.requests, options);
+      // Abandoned while the handlers ran: no retry.
+      if (options.signal?.aborted) throw abortReason(options.signal);
+      sent = retryParams(profile, params, answers, asked.state);
+    }
+  }
+
+  /** Answers every input request of one round (in parallel); the first failure ends the round. */
+  async #answerRound(
+    method: string,
+    round: number,
+    requests: { readonly [key: string]: unknown },
+    options: RequestOptions<T>,
+  ): Promise<JsonObject | undefined> {
+    const keys = Object.keys(requests);
+    if (keys.length === 0) return undefined;
+    const { signal } = options;
+    if (signal?.aborted) throw abortReason(signal);
+    // Handlers hear that the round is over: abandoned, failed, or answered.
+    const controller = new host.AbortController();
+    const onAbort = () => controller.abort(abortReason(signal!));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const answering = Promise.all(
+        keys.map((key) =>
+          this.#answerInput(method, round, key, requests[key], options.inputHandlers, controller.signal),
+        ),
+      );
+      const answers = await abandonable(answering, signal, () => {});
+      return Object.fromEntries(keys.map((key, i) => [key, answers[i]]));
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      controller.abort(roundEnded(method, round));
+    }
+  }
+
+  /** One input request's answer, from the handler of its method, checked before it is sent. */
+  async #answerInput(
+    method: string,
+    round: number,
+    key: string,
+    request: unknown,
+    handlers: T["handlers"] | undefined,
+    signal: TasksClientSignal,
+  ): Promise<unknown> {
+    const { input, roundTrips } = this.#profile;
+    const inputMethod = isObject(request) ? ownValue(request, "method") : undefined;
+    if (typeof inputMethod !== "string") {
+      throw new InputRequestError(method, key, undefined, "the input request has no method");
+    }
+    const context: InputRequestContext = { taskId: "", key, method: inputMethod, signal, request: { method, round } };
+    const answering = runInputHandler(input?.routing, (handlers ?? {}) as InputHandlerTable, request, context);
+    if (!answering) throw new InputRequestError(method, key, inputMethod, "no input handler for this method");
+    let answer: unknown;
+    try {
+      answer = await answering;
+    } catch (error) {
+      throw new InputRequestError(method, key, inputMethod, "the input handler failed", { cause: error });
+    }
+    const checked = checkRoundTripAnswer(roundTrips!, input?.forms, key, inputMethod, request, answer);
+    if (!checked.ok) {
+      throw new InputRequestError(method, key, inputMethod, checked.error.message, { cause: checked.error });
+    }
+    return checked.value;
   }
 
   onTaskStatus(listener: (task: T["snapshot"]) => void): () => void {
@@ -567,6 +860,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   }
 
   handleNotification(notification: unknown): void {
+    if (isObject(notification) && ownValue(notification, "method") === TOOLS_LIST_CHANGED) {
+      this.#catalog?.invalidate();
+      return;
+    }
     const spec = this.#profile.notification;
     // A set without a status notification has nothing to hear.
     if (!spec || this.#closed || !isObject(notification) || ownValue(notification, "method") !== spec.method) return;
@@ -696,23 +993,110 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
             },
           }
         : {}),
+      ...(this.#listen && this.#profile.extension && this.#profile.notification
+        ? {
+            openStream: (taskId: string, signal: TasksClientSignal, acknowledged: () => void) =>
+              this.#openStream(taskId, signal, acknowledged),
+          }
+        : {}),
       cancel: (taskId) => this.#cancelQuietly(taskId),
       report: (error) => this.#report(error),
       finished: (wait) => this.#waits.delete(wait),
     };
   }
 
+  // --- task status streams (subscriptions/listen) ---
+
+  /**
+   * One listen stream for one task, as the wait's `openStream`: the messages of this subscription
+   * (its id in `_meta`) are read, the acknowledgement must agree to the task, and its status
+   * notifications go where every notification goes (`handleNotification`: listeners and waits).
+   */
+  async #openStream(taskId: string, signal: TasksClientSignal, acknowledged: () => void): Promise<StreamEnd> {
+    const listen = this.#listen!;
+    const extension = this.#profile.extension!;
+    if (this.#closed || !(await this.#offersListen())) return "unsupported";
+    if (signal.aborted) return "ended";
+    // No stream free: poll for now, as after a drop.
+    if (this.#listenStreams >= this.#maxListenStreams) return "dropped";
+    const params = this.#withExtension(extension, { notifications: { taskIds: [taskId] } });
+    const request: TasksClientRequest = { jsonrpc: "2.0", id: this.#nextId++, method: LISTEN_METHOD, params };
+    // The stream stops with the wait, or when the server does not agree to the task.
+    const stream = new host.AbortController();
+    const stop = () => stream.abort(abortReason(signal));
+    signal.addEventListener("abort", stop, { once: true });
+    let refused = false;
+    const onMessage = (message: unknown) => {
+      const read = listenMessage(message, request.id);
+      if (read.kind === "acknowledged") {
+        if (read.taskIds.includes(taskId)) acknowledged();
+        else {
+          refused = true;
+          stream.abort(new Error(`the server does not send notifications for task ${taskId}`));
+        }
+      } else if (read.kind === "notification") this.handleNotification(message);
+    };
+    this.#listenStreams++;
+    try {
+      const response = await listen(request, routingHeaders([], LISTEN_METHOD, params), {
+        signal: stream.signal,
+        onMessage,
+      });
+      if (response === undefined) return "dropped";
+      readResult(response, request);
+      return "ended";
+    } catch (error) {
+      if (refused) return "unsupported";
+      if (signal.aborted) return "ended";
+      this.#report(error);
+      if (!(error instanceof JsonRpcResponseError && error.code === METHOD_NOT_FOUND)) return "dropped";
+      // The server has no listen requests after all: poll from now on.
+      this.#listenOffered = Promise.resolve(false);
+      return "unsupported";
+    } finally {
+      this.#listenStreams--;
+      signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /**
+   * Whether the server may take listen requests: its `server/discover` capabilities declare the
+   * tasks extension, whose status notifications travel on `subscriptions/listen`. Asked once; a
+   * discovery lost to the transport is asked again by the next wait.
+   */
+  #offersListen(): Promise<boolean> {
+    const extension = this.#profile.extension!;
+    this.#listenOffered ??= this.#request(DISCOVER_METHOD, {}, {}).then(
+      (result) => {
+        const capabilities = objectOr(ownValue(result, "capabilities"));
+        return isObject(ownValue(objectOr(ownValue(capabilities, "extensions")), extension.id));
+      },
+      (error: unknown) => {
+        this.#report(error);
+        if (!(error instanceof JsonRpcResponseError)) this.#listenOffered = undefined;
+        return false;
+      },
+    );
+    return this.#listenOffered;
+  }
+
   /**
    * Sends a request that may create a task. Abandoning it (the signal) rejects at once but does
    * not stop the request: a task it creates anyway belongs to nobody, so it is cancelled.
    */
-  #create(method: string, params: JsonObject, options: TasksClientRequestOptions): Promise<JsonObject> {
+  #create(
+    method: string,
+    params: JsonObject,
+    options: TasksClientRequestOptions,
+    headers: TasksClientHeaders = {},
+  ): Promise<JsonObject> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const sending = this.#request(
       method,
       params,
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+      headers,
     );
     return abandonable(sending, signal, (result) => {
       const taskId = createdTaskId(this.#profile, result);
@@ -725,6 +1109,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     method: string,
     params: JsonObject | undefined,
     options: TasksClientRequestOptions,
+    extraHeaders: TasksClientHeaders = {},
   ): Promise<JsonObject> {
     if (this.#closed) throw new TasksClientClosedError();
     const extension = this.#profile.extension;
@@ -736,7 +1121,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       method,
       ...(sent === undefined ? {} : { params: sent }),
     };
-    const headers = extension && sent ? routingHeaders(extension.taskMethods, method, sent) : {};
+    const headers = {
+      ...(extension && sent ? routingHeaders(extension.taskMethods, method, sent) : {}),
+      ...extraHeaders,
+    };
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     return readResult(await exchange(this.#send, request, headers, { ...options, timeoutMs }), request);
   }
@@ -963,7 +1351,176 @@ function formProblem(forms: FormCheck, request: unknown, answer: unknown): Error
 }
 
 // ---------------------------------------------------------------------------------------------
+// Multi round-trip requests (mrtr.mdx)
+
+/** How a revision's requests ask for input before they complete, as the set's `client.ts` describes it. */
+export interface RoundTripProfile {
+  /** The `resultType` of an InputRequiredResult ("input_required"). */
+  readonly resultType: string;
+  /** Its field of input requests, by key, and the retry's field of answers, by the same keys. */
+  readonly requestsField: string;
+  readonly responsesField: string;
+  /** The opaque state the retry echoes. */
+  readonly stateField: string;
+  /** The requests a server may answer that way. */
+  readonly methods: readonly string[];
+  /** The set's checks of the input requests map and of the answers map. */
+  readonly requests: BodyCheck<unknown>;
+  readonly responses: BodyCheck<unknown>;
+}
+
+/** The Streamable HTTP transport's error for headers that do not match the body. */
+const HEADER_MISMATCH = -32020;
+
+/** How many times a request may ask for input before the client gives up (a server may ask again, but not forever). */
+export const DEFAULT_MAX_INPUT_ROUNDS = 16;
+
+/** An input request of a request (not a task) could not be answered: no handler for its method, the handler threw, or its answer is invalid. */
+export class InputRequestError extends Error {
+  override readonly name = "InputRequestError";
+  constructor(
+    /** The request that asked (`tools/call`). */
+    readonly method: string,
+    /** The input request's key. */
+    readonly key: string,
+    /** The input request's method, when it has one. */
+    readonly inputMethod: string | undefined,
+    message: string,
+    options?: { readonly cause?: unknown },
+  ) {
+    super(`${method}, input "${key}"${inputMethod ? ` (${inputMethod})` : ""}: ${message}`, options);
+  }
+}
+
+/** A request kept asking for input after `maxInputRounds` answers. */
+export class InputRoundsExceededError extends Error {
+  override readonly name = "InputRoundsExceededError";
+  constructor(
+    readonly method: string,
+    readonly maxInputRounds: number,
+  ) {
+    super(`${method}: still asks for input after ${maxInputRounds} rounds (maxInputRounds)`);
+  }
+}
+
+/** The input requests and the state of an InputRequiredResult, checked: it must carry at least one of them. */
+export function readInputRequired(
+  profile: RoundTripProfile,
+  method: string,
+  result: JsonObject,
+  validate: boolean,
+): { readonly requests?: { readonly [key: string]: unknown }; readonly state?: string } {
+  const requests = ownValue(result, profile.requestsField);
+  const state = ownValue(result, profile.stateField);
+  if (state !== undefined && typeof state !== "string") {
+    throw new InvalidResponseError(method, `${profile.stateField} is not a string`, result);
+  }
+  if (requests === undefined) {
+    if (state === undefined) {
+      throw new InvalidResponseError(
+        method,
+        `an ${profile.resultType} result carries neither ${profile.requestsField} nor ${profile.stateField}`,
+        result,
+      );
+    }
+    return { state };
+  }
+  if (!isObject(requests)) throw new InvalidResponseError(method, `${profile.requestsField} is not an object`, result);
+  if (validate) {
+    const checked = profile.requests.validate(requests);
+    if (!checked.ok) {
+      throw new ValidationFailed(profile.requests.type, prefixed(`/${profile.requestsField}`, checked.errors));
+    }
+  }
+  return state === undefined ? { requests } : { requests, state };
+}
+
+/** The retry's params: the original ones, the answers, and the state exactly as it came (each only when there is one). */
+export function retryParams(
+  profile: RoundTripProfile,
+  params: JsonObject,
+  answers: JsonObject | undefined,
+  state: string | undefined,
+): JsonObject {
+  const retry: JsonObject = { ...params };
+  delete retry[profile.responsesField];
+  delete retry[profile.stateField];
+  if (answers !== undefined) retry[profile.responsesField] = answers;
+  if (state !== undefined) retry[profile.stateField] = state;
+  return retry;
+}
+
+/** The answer as the retry carries it, or why it cannot be sent: an object that passes the schema (and fits its form). */
+export function checkRoundTripAnswer(
+  profile: RoundTripProfile,
+  forms: FormCheck | undefined,
+  key: string,
+  method: string,
+  request: unknown,
+  answer: unknown,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error } {
+  const { responses } = profile;
+  if (!isObject(answer)) {
+    return {
+      ok: false,
+      error: new ValidationFailed(responses.type, [
+        clientError(`/${pointerToken(key)}`, "type", "an answer must be an object"),
+      ]),
+    };
+  }
+  const checked = responses.validate({ [key]: answer });
+  if (!checked.ok) return { ok: false, error: new ValidationFailed(responses.type, checked.errors) };
+  const value = ownValue(objectOr(checked.value), key);
+  // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
+  const form = forms?.method === method ? formProblem(forms, request, value) : undefined;
+  return form ? { ok: false, error: form } : { ok: true, value };
+}
+
+/** Why the handlers of a round are told to stop once it is over. */
+function roundEnded(method: string, round: number): Error {
+  const error = new Error(`round ${round} of ${method} ended`);
+  error.name = "AbortError";
+  return error;
+}
+
+/** Whether a call to a tool with this `taskSupport` runs as a task when the caller does not say. */
+export function wantsTask(taskSupport: ToolTaskSupportValue, preferTasks: boolean): boolean {
+  return taskSupport === "required" || (taskSupport === "optional" && preferTasks);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Helpers
+
+/** The request that opens a notification stream, and its messages (subscriptions.mdx). */
+export const LISTEN_METHOD = "subscriptions/listen";
+const LISTEN_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+const DISCOVER_METHOD = "server/discover";
+const METHOD_NOT_FOUND = -32601;
+/** Listen streams a client keeps open at once, by default. */
+export const DEFAULT_MAX_LISTEN_STREAMS = 4;
+
+/** What a message on a listen stream is to the subscription `id`: its acknowledgement (with the agreed task ids), a notification of it, or not its own. */
+export function listenMessage(
+  message: unknown,
+  id: string | number,
+):
+  | { readonly kind: "acknowledged"; readonly taskIds: readonly unknown[] }
+  | { readonly kind: "notification" }
+  | { readonly kind: "other" } {
+  const params = isObject(message) ? ownValue(message, "params") : undefined;
+  const meta = isObject(params) ? ownValue(params, "_meta") : undefined;
+  // Every message of a subscription carries its id; anything else (another subscription's) is not this one's.
+  if (
+    !isObject(meta) ||
+    ownValue(meta, SUBSCRIPTION_ID_META) !== id ||
+    ownValue(message as JsonObject, "id") !== undefined
+  )
+    return { kind: "other" };
+  if (ownValue(message as JsonObject, "method") !== LISTEN_ACKNOWLEDGED) return { kind: "notification" };
+  const taskIds = ownValue(objectOr(ownValue(params as JsonObject, "notifications")), "taskIds");
+  return { kind: "acknowledged", taskIds: Array.isArray(taskIds) ? taskIds : [] };
+}
 
 /** The request options of a call's options (its signal and timeout). */
 function pickRequestOptions(options: TasksClientRequestOptions): TasksClientRequestOptions {
@@ -1012,8 +1569,6 @@ export function routingHeaders(taskMethods: readonly string[], method: string, p
 // delivers them, and any other server request comes the same way (the transport's `onRequest`).
 // The client answers them with the same typed input handlers a wait uses for tasks/update.
 
-/** JSON-RPC's "method not found": a server request no handler answers. */
-const METHOD_NOT_FOUND = -32601;
 /** JSON-RPC's "internal error": a handler failed, or its answer could not be sent. */
 const INTERNAL_ERROR = -32603;
 /** The `_meta` key that ties a request to a task. */
@@ -1248,4 +1803,81 @@ class TaskReceiver {
   close(): void {
     this.#server.close();
   }
+}
+
+/**
+ * `Mcp-Param-{Name}` headers of a tool call (the Streamable HTTP transport's custom headers): each
+ * annotated argument, read at its exact property path, as a string (integers in decimal, booleans
+ * `true`/`false`) encoded by `encodeHeaderValue`; an absent or null argument has no header. An
+ * argument of another kind cannot be mirrored, so the call is not sent.
+ */
+export function paramHeaders(
+  annotations: readonly HeaderAnnotation[],
+  args: JsonObject | undefined,
+): TasksClientHeaders {
+  const headers: { [name: string]: string } = {};
+  for (const { header, path } of annotations) {
+    let value: unknown = args;
+    for (const key of path) value = isObject(value) ? ownValue(value, key) : undefined;
+    if (value === undefined || value === null) continue;
+    let text: string;
+    if (typeof value === "string") text = value;
+    else if (typeof value === "boolean") text = value ? "true" : "false";
+    else if (typeof value === "number" && Number.isSafeInteger(value)) text = String(value);
+    else {
+      const pointer = `/arguments/${path.map(pointerToken).join("/")}`;
+      throw new ValidationFailed("CallToolRequestParams", [
+        clientError(pointer, "x-mcp-header", `Mcp-Param-${header} takes a string, a safe integer or a boolean`),
+      ]);
+    }
+    headers[`Mcp-Param-${header}`] = encodeHeaderValue(text);
+  }
+  return headers;
+}
+
+/**
+ * A header value as the Streamable HTTP transport carries it: as it is when it is plain visible
+ * ASCII or space without leading or trailing space; otherwise (non-ASCII, control characters,
+ * edge whitespace, or a value that itself looks like the sentinel) `=?base64?{UTF-8 in Base64}?=`.
+ * The same rule serves `Mcp-Name` and `Mcp-Param-{Name}`.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain =
+    /^[\x20-\x7e]*$/.test(value) &&
+    !value.startsWith(" ") &&
+    !value.endsWith(" ") &&
+    !(value.startsWith("=?base64?") && value.endsWith("?="));
+  return plain ? value : `=?base64?${base64(utf8(value))}?=`;
+}
+
+/** UTF-8 bytes of a string; a lone surrogate becomes U+FFFD, as TextEncoder writes it. */
+function utf8(text: string): number[] {
+  const bytes: number[] = [];
+  for (const char of text) {
+    let code = char.codePointAt(0)!;
+    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
+    if (code < 0x80) bytes.push(code);
+    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
+    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+    else {
+      bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+    }
+  }
+  return bytes;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Standard Base64 with padding (no host's `btoa` or `Buffer` needed). */
+function base64(bytes: readonly number[]): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const b = bytes[i + 1];
+    const c = bytes[i + 2];
+    const n = (bytes[i]! << 16) | ((b ?? 0) << 8) | (c ?? 0);
+    out += BASE64.charAt((n >> 18) & 63) + BASE64.charAt((n >> 12) & 63);
+    out += b === undefined ? "=" : BASE64.charAt((n >> 6) & 63);
+    out += c === undefined ? "=" : BASE64.charAt(n & 63);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 32d637ee4ec2754c942d5151418cd87616fe31e92fbcd542a296b9269f179d4d 84bc0847c09da56b4208bf67930173ed3f8e72fcf563e0992089f6b0a3b0e7d2
+// Fingerprint: d1b3b055e4c08fd9876486b98840d7ab58e90a85f8d6030e57026aa33ea1a65c adc06711a11ace313c15b53d9f3339accc7a2343f5dad57668768ea43a634e12
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -24,6 +24,8 @@
  * - Over Streamable HTTP, `send` gets the routing headers `Mcp-Method` and `Mcp-Name` (`params.taskId` for task methods, the tool's name for `tools/call`).
  * - `notifications/tasks` carries the detailed task; it wakes `waitForTask` before its next poll.
  * - Polls honour the task's `pollIntervalMs` (clamped), and `createdAt` + `ttlMs` is a backstop.
+ * - `tools/call`, `prompts/get`, `resources/read` may answer `resultType: "input_required"` (InputRequests and/or `requestState`): the input handlers answer, and the request is sent again with a new id, `inputResponses` and `requestState` exactly as it came, until it completes or creates a task.
+ * - `callTool` reads each tool's `x-mcp-header` annotations (mirrored into `Mcp-Param-{Name}` headers; a tool that breaks their rules is left out) from `tools/list`, cached until it is stale or `notifications/tools/list_changed`.
  * - Results and notifications may carry `_meta`, but under JSON Schema's `allOf` these reject it: GetTaskResult, CreateTaskResult, TaskStatusNotificationParams. The client checks their `_meta` apart, against the `_meta` definition the schema's other branch declares, and the rest with the type's own validator (with `"allOf": "merged"` the validators accept `_meta` in place; the client works the same).
  *
  * Results are validated unless `validateResults: false`; params are always validated before
@@ -57,6 +59,8 @@ import {
   validateDetailedTask,
   validateGetTaskRequestParams,
   validateGetTaskResult,
+  validateInputRequests,
+  validateInputResponses,
   validateResultMeta,
   validateTaskStatusNotificationParams,
   validateUpdateTaskRequestParams,
@@ -74,6 +78,7 @@ import {
   type ClientProfile,
   type InputRequestContext,
   type InputWaitOptions,
+  type RoundTripOptions,
   type TasksClientCore,
   type TasksClientRequestOptions,
   type ToolCallStartOf,
@@ -98,6 +103,9 @@ export type {
   TasksClientSubscribe,
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export { ToolRejectedError } from "./tool-catalog.js";
+export type { ToolDescription } from "./tool-catalog.js";
+export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
 export { TaskInputError } from "./client-core.js";
 export type { InputRequestContext } from "./client-engine.js";
 
@@ -145,9 +153,13 @@ export interface WaitForTaskOptions extends InputWaitOptions<TaskSnapshot, Input
 /** How a tool call started: it finished at once, or it created a task. */
 export type ToolCallStart = ToolCallStartOf<Task>;
 
-export type StartToolCallOptions = TasksClientRequestOptions;
+/** A request's options where it may ask for input before it completes: its input requests go to `inputHandlers` (the same ones a task's go to). */
+export interface RoundTripRequestOptions extends TasksClientRequestOptions, RoundTripOptions<InputHandlers> {}
 
-export interface CallToolOptions extends WaitForTaskOptions, ToolCallWaitOptions<Task> {}
+export type StartToolCallOptions = RoundTripRequestOptions;
+
+export interface CallToolOptions
+  extends WaitForTaskOptions, ToolCallWaitOptions<Task>, RoundTripOptions<InputHandlers> {}
 
 export interface TasksClient extends TasksClientCore<
   TaskSnapshot,
@@ -155,7 +167,8 @@ export interface TasksClient extends TasksClientCore<
   Task,
   WaitForTaskOptions,
   StartToolCallOptions,
-  CallToolOptions
+  CallToolOptions,
+  RoundTripRequestOptions
 > {
   /** `tasks/get`: the task's current state. */
   getTask(params: WithRequestMeta<GetTaskRequestParams>, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
@@ -278,6 +291,16 @@ const PROFILE: ClientProfile<Types> = {
     },
     forms: formCheck("elicitation/create", validateElicitationContent, ElicitationContentInvalid),
   },
+  roundTrips: {
+    resultType: "input_required",
+    requestsField: "inputRequests",
+    responsesField: "inputResponses",
+    stateField: "requestState",
+    methods: ["tools/call", "prompts/get", "resources/read"],
+    requests: { type: "InputRequests", validate: validateInputRequests },
+    responses: { type: "InputResponses", validate: validateInputResponses },
+  },
+  tools: { taskSupport: false, paramHeaders: true },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f8afc973072c76a951e1f9579d8e176ce4a06309b5b3951c2e1f97b5eed0cf44 e2d707c8196b34b591c0843a9e191f2b94cdfec41e291971544ebb615867a6ae
+// Fingerprint: afbb6f9495edddc4690c7dbc4bb4184bc8f71aa1ffe9a8bd6dc5ed1d808df683 e73559e6aefcda07e9a64533329a6b215e4c51c332215bba15aa85ad00cb9ac3
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -22,6 +22,8 @@
  * - Over Streamable HTTP, `send` gets the routing headers `Mcp-Method` and `Mcp-Name` (`params.taskId` for task methods, the tool's name for `tools/call`).
  * - `notifications/tasks` carries the detailed task; it wakes `waitForTask` before its next poll.
  * - Polls honour the task's `pollIntervalMs` (clamped), and `createdAt` + `ttlMs` is a backstop.
+ * - `tools/call`, `prompts/get`, `resources/read` may answer `resultType: "input_required"` (InputRequests and/or `requestState`): the input handlers answer, and the request is sent again with a new id, `inputResponses` and `requestState` exactly as it came, until it completes or creates a task.
+ * - `callTool` reads each tool's `x-mcp-header` annotations (mirrored into `Mcp-Param-{Name}` headers; a tool that breaks their rules is left out) from `tools/list`, cached until it is stale or `notifications/tools/list_changed`.
  *
  * Results are validated unless `validateResults: false`; params are always validated before
  * anything is sent. A JSON-RPC error answer rejects with `JsonRpcResponseError`.
@@ -54,6 +56,8 @@ import {
   validateDetailedTask,
   validateGetTaskRequestParams,
   validateGetTaskResult,
+  validateInputRequests,
+  validateInputResponses,
   validateTaskStatusNotificationParams,
   validateUpdateTaskRequestParams,
   validateUpdateTaskResult,
@@ -70,6 +74,7 @@ import {
   type ClientProfile,
   type InputRequestContext,
   type InputWaitOptions,
+  type RoundTripOptions,
   type TasksClientCore,
   type TasksClientRequestOptions,
   type ToolCallStartOf,
@@ -94,6 +99,9 @@ export type {
   TasksClientSubscribe,
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export { ToolRejectedError } from "./tool-catalog.js";
+export type { ToolDescription } from "./tool-catalog.js";
+export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
 export { TaskInputError } from "./client-core.js";
 export type { InputRequestContext } from "./client-engine.js";
 
@@ -141,9 +149,13 @@ export interface WaitForTaskOptions extends InputWaitOptions<TaskSnapshot, Input
 /** How a tool call started: it finished at once, or it created a task. */
 export type ToolCallStart = ToolCallStartOf<Task>;
 
-export type StartToolCallOptions = TasksClientRequestOptions;
+/** A request's options where it may ask for input before it completes: its input requests go to `inputHandlers` (the same ones a task's go to). */
+export interface RoundTripRequestOptions extends TasksClientRequestOptions, RoundTripOptions<InputHandlers> {}
 
-export interface CallToolOptions extends WaitForTaskOptions, ToolCallWaitOptions<Task> {}
+export type StartToolCallOptions = RoundTripRequestOptions;
+
+export interface CallToolOptions
+  extends WaitForTaskOptions, ToolCallWaitOptions<Task>, RoundTripOptions<InputHandlers> {}
 
 export interface TasksClient extends TasksClientCore<
   TaskSnapshot,
@@ -151,7 +163,8 @@ export interface TasksClient extends TasksClientCore<
   Task,
   WaitForTaskOptions,
   StartToolCallOptions,
-  CallToolOptions
+  CallToolOptions,
+  RoundTripRequestOptions
 > {
   /** `tasks/get`: the task's current state. */
   getTask(params: GetTaskRequestParams, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
@@ -262,6 +275,16 @@ const PROFILE: ClientProfile<Types> = {
     },
     forms: formCheck("elicitation/create", validateElicitationContent, ElicitationContentInvalid),
   },
+  roundTrips: {
+    resultType: "input_required",
+    requestsField: "inputRequests",
+    responsesField: "inputResponses",
+    stateField: "requestState",
+    methods: ["tools/call", "prompts/get", "resources/read"],
+    requests: { type: "InputRequests", validate: validateInputRequests },
+    responses: { type: "InputResponses", validate: validateInputResponses },
+  },
+  tools: { taskSupport: false, paramHeaders: true },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 20d5dcf93135d42e7233813b5af30bae1468d70783b53dd2e9d03eea174dcfa7 0bad09a01d98d091865170180583b727108f3d58a85a3c6a8b8f5e65c84af678
+// Fingerprint: 5b49c0e1cede783d16f88ee6e1ff5f26d3007f337894fb42561d672b191ab5b6 6de10d06ace7f1ee3237d15949f74f7181efa8887892c87692406f30a7456690
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -24,6 +24,9 @@
  * once the response has arrived. A JSON-RPC error sent with an HTTP error status is still the
  * answer; an HTTP error without one rejects. A session id the server assigns (`Mcp-Session-Id`)
  * is sent with every later request.
+ *
+ * `listen` opens a `subscriptions/listen` stream (`listenOverHttp`), which the generated client
+ * uses to follow tasks by their status notifications.
  *
  * Not covered: the initialization handshake (send `initialize` with `request`, or pass the
  * `sessionId` of a session set up elsewhere), the standalone GET stream for notifications outside
@@ -62,6 +65,12 @@ export interface StreamableHttpTransport {
   readonly onNotification: (listener: (notification: unknown) => void) => () => void;
   /** The session id in use, if any. */
   sessionId(): string | undefined;
+  /** The generated client's `listen`: a `subscriptions/listen` request and its long-lived SSE answer (`listenOverHttp`). */
+  readonly listen: (
+    request: HttpAdapterRequest,
+    headers: { readonly [name: string]: string },
+    options: { readonly signal: unknown; readonly onMessage: (message: unknown) => void },
+  ) => Promise<unknown>;
 }
 
 export function streamableHttpTransport(options: StreamableHttpOptions): StreamableHttpTransport {
@@ -106,7 +115,46 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       return () => listeners.delete(listener);
     },
     sessionId: () => sessionId,
+    listen: (request, headers, listenOptions) =>
+      listenOverHttp(options, () => sessionId, request, headers, listenOptions),
   };
+}
+
+/**
+ * `subscriptions/listen` over Streamable HTTP: one POST whose answer is an SSE stream that stays
+ * open. Every message on it but the response goes to `onMessage` (the acknowledgement, the
+ * notifications); resolves with the response (the server's graceful end, or an error answered as
+ * JSON at once), or undefined when the stream ends without one (a drop); rejects when `signal`
+ * aborts (the client closes the stream: that cancels the subscription) or the request fails.
+ */
+export async function listenOverHttp(
+  options: StreamableHttpOptions,
+  sessionId: () => string | undefined,
+  request: HttpAdapterRequest,
+  headers: { readonly [name: string]: string },
+  { signal, onMessage }: { readonly signal: unknown; readonly onMessage: (message: unknown) => void },
+): Promise<unknown> {
+  const session = sessionId();
+  const response = await (options.fetch ?? globalThis.fetch)(options.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...options.headers,
+      ...(options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {}),
+      ...(session ? { "mcp-session-id": session } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(request),
+    signal: signal as AbortSignal,
+  });
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("text/event-stream")) return fromEventStream(response, request.id, onMessage);
+  const answer = fromJson(await response.text(), request.id, onMessage);
+  if (answer === undefined) {
+    throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);
+  }
+  return answer;
 }
 
 /** The response to `id` in a JSON body (one message or a batch); notifications in it are delivered. */

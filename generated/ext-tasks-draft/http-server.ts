@@ -3,14 +3,16 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 4b92234f56cbe8fcd8320bc23207909b6b10f7a07619d42fd01463bc45e9bb64 1139c093beac13f8a6ae235c1c422e7ebe7e618f949e9cda47dce5d896db2930
+// Fingerprint: ccae37d45fffd30e091a82522a139b7d2d9085df26de259eb4b59d44763a6bda 91b19dfa9639834aa543391a2a02cd95a365df45e20ff84eb58fae2f171c9d97
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
  * revision 2026-07-28 with the Tasks extension, around the set's Tasks server (`server.ts`). One
- * POST carries one JSON-RPC message and gets one JSON answer; there is no session and no GET
- * stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET stream) mount the
- * generated server inside the MCP SDK instead (README, "Runtime parts").
+ * POST carries one JSON-RPC message and gets one JSON answer, except `subscriptions/listen`, whose
+ * answer is a long-lived SSE stream of task status notifications (acknowledgement first, each
+ * message carrying the subscription id, heartbeats, a graceful end at shutdown or a limit); there
+ * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET
+ * stream) mount the generated server inside the MCP SDK instead (README, "Runtime parts").
  *
  * Two shapes over one core:
  * - `nodeHttpHandler(options)`: `(req, res) => void` for `node:http` (`http.createServer(handler)`);
@@ -20,11 +22,13 @@
  * method (405); `Origin` against an allow-list (403; the transport's defence against DNS
  * rebinding); a body size limit (413); JSON and the JSON-RPC envelope (400); the stateless
  * envelope: `MCP-Protocol-Version` header equal to `_meta`'s protocol version, client
- * capabilities in `_meta`, `Mcp-Method` equal to the method and `Mcp-Name` equal to
- * `params.name` (`params.uri` for `resources/read`) (-32020). Then `tasks/*` goes to the Tasks
- * server, `server/discover` gets a default answer unless the application has its own, and every
- * other method to the application's handler in `methods` (-32601 without one). Results without a
- * `resultType` get `"complete"`.
+ * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
+ * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
+ * `toolInputSchema` is given, each `Mcp-Param-{Name}` equal to the `tools/call` argument its
+ * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then
+ * `tasks/*` goes to the Tasks server, `server/discover` gets a default answer unless the
+ * application has its own, and every other method to the application's handler in `methods`
+ * (-32601 without one). Results without a `resultType` get `"complete"`.
  *
  * Needs Node's typings (`node:http`, `node:crypto`, and the global `Request`/`Response` the Fetch
  * shape uses), no package: a set gets this file only when its config asks for it
@@ -43,9 +47,11 @@ import {
   type JsonRpcId,
   type JsonRpcResponse,
   type RequestContext,
+  type TransportContext,
 } from "./server-core.js";
-import { TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
-import { createRouter, type RouterOptions } from "./mcp-router.js";
+import { decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
+import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "./server-engine.js";
 
 /** The protocol revision this handler speaks. */
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
@@ -82,6 +88,18 @@ export interface McpHttpOptions extends RouterOptions {
    * `methods` has `tools/list`) and the Tasks extension (always).
    */
   readonly capabilities?: JsonObject;
+  /** Listen streams: an SSE comment this often keeps idle connections open (ms). Default 15 000; 0 sends none. */
+  readonly heartbeatMs?: number;
+  /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
+  readonly maxStreamBufferBytes?: number;
+  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  readonly maxListenMs?: number;
+  /**
+   * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
+   * carry an `Mcp-Param-{Name}` header equal to each argument its schema annotates with
+   * `x-mcp-header` (-32020 otherwise). Without it `Mcp-Param-*` headers are not checked.
+   */
+  readonly toolInputSchema?: (name: string) => unknown;
 }
 
 /** One HTTP request, as the core reads it from either shape. */
@@ -96,11 +114,21 @@ export interface HttpRequestParts {
   readonly signal?: AbortSignalLike;
 }
 
-/** One HTTP answer: status, headers, and a body (absent for 202, 404, 405, 413). */
+/** One HTTP answer: status, headers, and a body (absent for 202, 404, 405, 413) or an SSE stream. */
 export interface HttpAnswer {
   readonly status: number;
   readonly headers: { readonly [name: string]: string };
   readonly body?: string;
+  /** A streamed answer (`text/event-stream`): called once the headers are sent, with the response to write to. */
+  readonly stream?: (channel: SseChannel) => void;
+}
+
+/** The open response of a streamed answer, as each shape provides it. */
+export interface SseChannel {
+  /** Writes SSE text; returns how many bytes the transport still holds for a slow client. */
+  write(text: string): number;
+  /** Ends the response. */
+  end(): void;
 }
 
 /** The core both shapes share: one request in, one answer out; never throws. */
@@ -123,6 +151,15 @@ export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage,
     };
     void core(parts).then((answer) => {
       if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
+      if (answer.stream) {
+        res.writeHead(answer.status, answer.headers);
+        res.flushHeaders();
+        answer.stream({
+          write: (text) => (res.write(text), res.writableLength),
+          end: () => res.end(),
+        });
+        return;
+      }
       const headers =
         answer.body === undefined
           ? answer.headers
@@ -140,13 +177,20 @@ export function fetchHttpHandler(options: McpHttpOptions): (request: Request) =>
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    // Aborted when the client goes away: the request's signal, or the consumer cancelling a stream.
+    const gone = new AbortController();
+    if (request.signal.aborted) gone.abort(request.signal.reason);
+    else request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
     const answer = await core({
       method: request.method,
       path: pathOf(request.url),
       headers,
       readBody: (limit) => readFetchBody(request, limit),
-      signal: request.signal,
+      signal: gone.signal,
     });
+    if (answer.stream) {
+      return new Response(fetchEventStream(answer.stream, gone), { status: answer.status, headers: answer.headers });
+    }
     return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
   };
 }
@@ -203,9 +247,13 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
         await route(body, transport);
         return { status: 202, headers: {} };
       }
-      const rejected = checkEnvelope(envelope.method, envelope.params, request.headers);
+      const rejected =
+        checkEnvelope(envelope.method, envelope.params, request.headers) ??
+        checkParamHeaders(envelope.method, envelope.params, request.headers, options.toolInputSchema);
       if (rejected)
         return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
+      const listen = listenerOf(options);
+      if (envelope.method === LISTEN_METHOD && listen) return await listenAnswer(listen, body, transport, options);
       const answer = (await route(body, transport))!;
       return json("error" in answer ? httpStatus(answer.error.code) : 200, answer);
     } catch (error) {
@@ -214,6 +262,116 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
     }
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// subscriptions/listen: one long-lived SSE response per subscription (subscriptions.mdx)
+
+/** The Tasks server's `listen`, unless the application answers `subscriptions/listen` itself. */
+function listenerOf(options: McpHttpOptions): NonNullable<TasksHandler["listen"]> | undefined {
+  if (options.methods && Object.hasOwn(options.methods, LISTEN_METHOD)) return undefined;
+  const tasks = options.tasks;
+  return tasks.listen ? (message, transport, sink) => tasks.listen!(message, transport, sink) : undefined;
+}
+
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  // Proxies must not hold events back (streamable-http.mdx).
+  "x-accel-buffering": "no",
+};
+
+/**
+ * The answer to a listen request: its error as JSON, or an SSE stream. Messages the subscription
+ * sends before the headers are out wait in order. The stream ends gracefully (the server's result,
+ * then the end) at shutdown, after `maxListenMs`, or when a client stops reading and more than
+ * `maxStreamBufferBytes` pile up; it ends silently when the client goes away.
+ */
+async function listenAnswer(
+  listen: NonNullable<TasksHandler["listen"]>,
+  message: unknown,
+  transport: TransportContext,
+  options: McpHttpOptions,
+): Promise<HttpAnswer> {
+  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const waiting: string[] = [];
+  let channel: SseChannel | undefined;
+  let finished = false;
+  let eventId = 0;
+  let outcome: ListenOutcome | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const stopTimers = () => timers.forEach((timer) => clearTimeout(timer));
+  const endGracefully = () => {
+    if (outcome?.kind === "streaming") outcome.end();
+  };
+  const write = (text: string) => {
+    if (finished) return;
+    if (!channel) return void waiting.push(text);
+    // A client that does not read: end its subscription rather than buffer without bound.
+    if (channel.write(text) > maxBuffered) queueMicrotask(endGracefully);
+  };
+  const sink: ListenSink = {
+    send: (sent) => write(sseEvent(++eventId, sent)),
+    end: () => {
+      stopTimers();
+      if (finished) return;
+      finished = true;
+      channel?.end();
+    },
+  };
+  transport.signal?.addEventListener("abort", stopTimers, { once: true });
+  outcome = await listen(message, transport, sink);
+  if (outcome.kind === "answered") {
+    const response = outcome.response;
+    return json("error" in response ? httpStatus(response.error.code) : 200, response);
+  }
+  return {
+    status: 200,
+    headers: SSE_HEADERS,
+    stream: (opened) => {
+      channel = opened;
+      for (const text of waiting.splice(0)) opened.write(text);
+      if (finished) return void opened.end();
+      const heartbeatMs = options.heartbeatMs ?? 15_000;
+      if (heartbeatMs > 0) timers.push(setInterval(() => write(": keep-alive\n\n"), heartbeatMs));
+      if (options.maxListenMs) timers.push(setTimeout(endGracefully, options.maxListenMs));
+      if (transport.signal?.aborted) stopTimers();
+    },
+  };
+}
+
+/** One SSE event carrying a JSON-RPC message; ids number the stream's events (streams are not resumable). */
+function sseEvent(id: number, message: object): string {
+  return `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** A streamed answer as a Fetch body: its queue in bytes is the backpressure measure; cancelling it is the client going away. */
+function fetchEventStream(
+  stream: NonNullable<HttpAnswer["stream"]>,
+  gone: AbortController,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let open = true;
+        stream({
+          write: (text) => {
+            if (!open) return 0;
+            controller.enqueue(encoder.encode(text));
+            return Math.max(0, -(controller.desiredSize ?? 0));
+          },
+          end: () => {
+            if (open) controller.close();
+            open = false;
+          },
+        });
+        gone.signal.addEventListener("abort", () => (open = false), { once: true });
+      },
+      cancel: (reason) => gone.abort(reason),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
 }
 
 /**
@@ -250,22 +408,114 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
     const name = headerValue(headers, "mcp-name");
     if (name === undefined)
       return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
-    if (name !== ownValue(params, named))
+    const decoded = decodeHeaderValue(name);
+    if (decoded === undefined)
+      return {
+        code: mismatch,
+        message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
+      };
+    if (decoded !== ownValue(params, named))
       return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
   }
-  const meta = ownValue(params, "_meta");
-  if (!isObject(meta))
-    return { code: JSON_RPC_ERROR_CODES.InvalidParams, message: "Invalid params: every request carries _meta" };
-  if (ownValue(meta, "io.modelcontextprotocol/protocolVersion") !== version) {
-    return { code: mismatch, message: "MCP-Protocol-Version header does not match _meta protocolVersion" };
-  }
-  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+  return checkMeta(ownValue(params, "_meta"), version);
+}
+
+/**
+ * The request `_meta` (basic/index › `_meta`): a missing or malformed required field is
+ * -32602; `clientInfo` is optional but must be an Implementation when sent; a protocol version
+ * that disagrees with the header is -32020.
+ */
+function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | undefined {
+  const invalid = (message: string) => ({
+    code: JSON_RPC_ERROR_CODES.InvalidParams,
+    message: `Invalid params: ${message}`,
+  });
+  if (!isObject(meta)) return invalid("every request carries _meta");
+  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
+  if (typeof version !== "string")
+    return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
+  if (version !== headerVersion) {
     return {
-      code: JSON_RPC_ERROR_CODES.InvalidParams,
-      message: "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities",
+      code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch,
+      message: "MCP-Protocol-Version header does not match _meta protocolVersion",
     };
   }
+  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+    return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
+  }
+  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
+  if (
+    clientInfo !== undefined &&
+    !(
+      isObject(clientInfo) &&
+      typeof ownValue(clientInfo, "name") === "string" &&
+      typeof ownValue(clientInfo, "version") === "string"
+    )
+  ) {
+    return invalid("_meta io.modelcontextprotocol/clientInfo must have a name and a version (strings)");
+  }
   return undefined;
+}
+
+/** An `x-mcp-header` annotation of a tool's input schema: the header's name and where its value is in `arguments`. */
+export interface ParamHeader {
+  readonly name: string;
+  readonly path: readonly string[];
+}
+
+/**
+ * The `x-mcp-header` annotations of an input schema, reached through `properties` only (the
+ * only place the spec allows them; a client rejects a tool with others, so none are looked for).
+ */
+export function paramHeaders(schema: unknown, path: readonly string[] = []): ParamHeader[] {
+  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
+  if (!isObject(properties)) return [];
+  return Object.keys(properties).flatMap((key) => {
+    const property = ownValue(properties, key);
+    const name = isObject(property) ? ownValue(property, "x-mcp-header") : undefined;
+    const here = typeof name === "string" ? [{ name, path: [...path, key] }] : [];
+    return [...here, ...paramHeaders(property, [...path, key])];
+  });
+}
+
+/**
+ * `Mcp-Param-{Name}` headers of a `tools/call` against the arguments its tool annotates
+ * (streamable-http.mdx › Server Behavior for Custom Headers): a value in the body needs its
+ * header, decoded equal (numbers compared as numbers); a header needs its value. -32020 otherwise.
+ */
+function checkParamHeaders(
+  method: string,
+  params: unknown,
+  headers: RequestHeaders,
+  inputSchemaOf: McpHttpOptions["toolInputSchema"],
+): JsonRpcErrorObject | undefined {
+  if (method !== "tools/call" || !inputSchemaOf || !isObject(params)) return undefined;
+  const name = ownValue(params, "name");
+  if (typeof name !== "string") return undefined;
+  const args = ownValue(params, "arguments");
+  for (const annotation of paramHeaders(inputSchemaOf(name))) {
+    const value = annotation.path.reduce<unknown>((at, key) => (isObject(at) ? ownValue(at, key) : undefined), args);
+    const header = headerValue(headers, `mcp-param-${annotation.name.toLowerCase()}`);
+    const what = `Mcp-Param-${annotation.name}`;
+    const mismatch = (message: string) => ({ code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch, message });
+    if (value === undefined || value === null) {
+      if (header !== undefined) return mismatch(`${what} header sent for an argument the body does not have`);
+      continue;
+    }
+    if (header === undefined) return mismatch(`Missing ${what} header (the argument is in the body)`);
+    const decoded = decodeHeaderValue(header);
+    if (decoded === undefined)
+      return mismatch(`${what} header is not valid (characters a header may not carry, or a bad Base64 form)`);
+    if (!headerMatches(decoded, value)) return mismatch(`${what} header does not match the argument`);
+  }
+  return undefined;
+}
+
+function headerMatches(header: string, value: unknown): boolean {
+  if (typeof value === "string") return header === value;
+  if (typeof value === "boolean") return header === String(value);
+  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
+  return false;
 }
 
 /** The params member `Mcp-Name` carries, by method (task methods: the Tasks server checks `taskId`). */

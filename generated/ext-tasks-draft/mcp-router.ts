@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 75da55a56b76dbcf5952def1c79bbe57db747df6a1e1b40031ec719fdd99b12e a15ba89191c5b9ae87064deff41478b470816cdccb806c4b493e0f876a51a52d
+// Fingerprint: 414ad4ba7e2e78962692d1f1b7e4de175c421b6581d3bab360be67dec63d264a 18e79d32d3b5ee032340fcceaf782782a8984a459341402e67945b5dc72e04e3
 
 /**
  * The JSON-RPC routing the runtime parts `http-server` and `stdio` share: `tasks/*` goes to the
@@ -22,10 +22,13 @@ import {
   type RequestContext,
   type TransportContext,
 } from "./server-core.js";
+import type { ListenOutcome, ListenSink } from "./server-engine.js";
 
 /** What the router needs of the set's Tasks server (`createTasksServer(...)` has it). */
 export interface TasksHandler {
   handle(message: unknown, transport?: TransportContext): Promise<JsonRpcResponse | undefined>;
+  /** `subscriptions/listen` for task status notifications, where the server has them (transports that stream use it). */
+  listen?(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome>;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 78a99cf19e84698ac952770beaa09e4cf9e7733c0d55e349e9b8306c85d9a9a5 a8e6eef0568447e4c45081ddfd694436190769106b1d35c00c4b1e05844e681f
+// Fingerprint: 20236ba72d62c949cd6a9bc1a89a229a75b7a36f15fd16497324960d54dbee6c bcd485fb42cf69897c909605ef7db013071ca5064542120198aea715b48e6d1d
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -25,6 +25,7 @@ import {
   positiveInteger,
   requestContext,
   required,
+  readEnvelope,
   respond,
   TaskEngine,
   validParams,
@@ -286,6 +287,49 @@ export function statusNotification<Task extends AnyTask, Profile extends ServerP
   return { jsonrpc: "2.0", method: notification.method, params: { ...params } } as StatusNotificationOf<Task, Profile>;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)
+
+/** The request that opens a notification stream. */
+export const LISTEN_METHOD = "subscriptions/listen";
+/** The first message of every subscription. */
+export const SUBSCRIPTION_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+/** The `_meta` key every message of a subscription carries: the listen request's JSON-RPC id. */
+export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+
+/** Where a subscription's messages go: the response stream of its `subscriptions/listen` request. */
+export interface ListenSink {
+  /** Writes one JSON-RPC message on the stream. */
+  send(message: JsonObject): void;
+  /** Closes the stream (after the graceful result, when the server ends the subscription). */
+  end(): void;
+}
+
+/**
+ * How `listen` answered: at once (an error, or a request that is not a listen request), or with
+ * an open stream. `end` ends it gracefully: the result to the listen request, then the end of the
+ * stream (a transport limit, shutdown); a client that goes away ends it silently.
+ */
+export type ListenOutcome =
+  { readonly kind: "answered"; readonly response: JsonRpcResponse } | { readonly kind: "streaming"; end(): void };
+
+/** The task ids a listen request asks about (undefined: none asked); a malformed filter is -32602. */
+export function listenTaskIds(params: JsonObject | undefined): readonly string[] | undefined {
+  const notifications = params === undefined ? undefined : ownValue(params, "notifications");
+  if (!isObject(notifications)) {
+    throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: notifications must be an object");
+  }
+  const taskIds = ownValue(notifications, "taskIds");
+  if (taskIds === undefined) return undefined;
+  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) {
+    throw new JsonRpcError(
+      JSON_RPC_ERROR_CODES.InvalidParams,
+      "Invalid params: notifications.taskIds must be an array of strings",
+    );
+  }
+  return taskIds;
+}
+
 /** The `_meta` key that ties a message to a task. */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
@@ -380,6 +424,13 @@ export interface TasksServerOf<Handle> {
 export interface StatusSubscriptionOf<Notification> {
   /** Calls the listener with a status notification after every change of any task; returns the unsubscribe function. */
   subscribe(listener: StatusListenerOf<Notification>): () => void;
+  /**
+   * Answers a `subscriptions/listen` request for task status notifications: an error at once, or
+   * a subscription whose acknowledgement and notifications go to `sink` until the transport's
+   * signal aborts (the client went away), `end` is called, or the server closes (see "Task status
+   * subscriptions" below).
+   */
+  listen(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome>;
 }
 
 /** A server under the profile: with `subscribe` where the schema defines a status notification. */
@@ -421,7 +472,11 @@ export function createTasksServerFor<Task extends AnyTask, Profile extends Serve
 ): TasksServerFor<Task, Profile> {
   const server = new Server<Task, Profile>(profile, bindings, options);
   const subscription = profile.notification
-    ? { subscribe: (listener: StatusListenerOf<unknown>) => server.subscribe(listener) }
+    ? {
+        subscribe: (listener: StatusListenerOf<unknown>) => server.subscribe(listener),
+        listen: (message: unknown, transport: TransportContext, sink: ListenSink) =>
+          server.listen(message, transport, sink),
+      }
     : {};
   // The members the profile promises (TasksServerFor reads the same profile) and no others.
   return {
@@ -446,6 +501,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #checkHeaders: HeaderCheckOf<MethodOf<Profile>> | undefined;
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
+  /** Open `subscriptions/listen` streams, ended gracefully by `close`. */
+  readonly #listens = new Set<{ end(): void }>();
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
     // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
@@ -668,8 +725,112 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   close(): void {
+    // Shutdown ends every subscription gracefully (subscriptions.mdx, Graceful Closure).
+    for (const listen of [...this.#listens]) listen.end();
     this.#listeners.clear();
     this.#engine.close();
+  }
+
+  async listen(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome> {
+    const envelope = readEnvelope(message);
+    // A notification (no id) cannot open a subscription: its messages would carry no subscription id.
+    if (envelope.kind === "notification") {
+      const error = { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: "Invalid request: listen needs an id" };
+      return { kind: "answered", response: { jsonrpc: "2.0", id: null, error } };
+    }
+    let opened: ListenOutcome | undefined;
+    const response = await respond(
+      message,
+      async (method, rawParams) => {
+        if (method !== LISTEN_METHOD || envelope.kind !== "request") throw methodNotFound(method);
+        const context = requestContext(rawParams, transport);
+        const taskIds = listenTaskIds(paramsObject(rawParams));
+        // Task notifications are the extension's: asking for them without declaring it is -32021.
+        if (taskIds !== undefined) {
+          const capabilityError = this.#bindings.checkCapabilities?.(context);
+          if (capabilityError) throw capabilityError;
+        }
+        opened = await this.#openListen(envelope.id, context, taskIds, sink);
+        return {};
+      },
+      (error) => this.#engine.errorObject(error),
+    );
+    // `respond` answers every request (and an invalid message with -32600); only a notification gets nothing.
+    return opened ?? { kind: "answered", response: response! };
+  }
+
+  /**
+   * One subscription: the listener is in place before the acknowledgement is computed, so a change
+   * in between is queued rather than lost; the acknowledgement goes first, then the queue, then
+   * each change as it happens, for the subscriber's own agreed tasks only.
+   */
+  async #openListen(
+    id: string | number,
+    context: RequestContext,
+    taskIds: readonly string[] | undefined,
+    sink: ListenSink,
+  ): Promise<ListenOutcome> {
+    const meta = { [SUBSCRIPTION_ID_META]: id };
+    const agreed = new Set<string>();
+    let queue: JsonObject[] | undefined = [];
+    let open = true;
+    const deliver = (message: JsonObject) => {
+      if (queue) queue.push(message);
+      else sink.send(message);
+    };
+    const unsubscribe = this.subscribe((notification, owner) => {
+      const params = (notification as { params: JsonObject }).params;
+      const taskId = ownValue(params, "taskId");
+      if (!open || owner !== context.owner || typeof taskId !== "string") return;
+      // Before the acknowledgement the agreed set is not known yet: queue, filter when flushing.
+      if (queue === undefined && !agreed.has(taskId)) return;
+      deliver({ ...(notification as JsonObject), params: { ...params, _meta: meta } });
+    });
+    const stop = () => {
+      open = false;
+      unsubscribe();
+      context.signal?.removeEventListener("abort", stop);
+      this.#listens.delete(subscription);
+    };
+    const subscription = {
+      end: () => {
+        if (!open) return;
+        stop();
+        // Graceful closure: the response to the listen request, then the end of the stream.
+        sink.send({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: meta } });
+        sink.end();
+      },
+    };
+    // The client closing the stream cancels the subscription: nothing more is written.
+    context.signal?.addEventListener("abort", stop, { once: true });
+    this.#listens.add(subscription);
+    try {
+      for (const taskId of taskIds ?? []) {
+        if (agreed.has(taskId)) continue;
+        // Only the subscriber's own live tasks are agreed to (someone else's looks unknown).
+        if (await this.#store.get(context.owner, taskId)) agreed.add(taskId);
+      }
+    } catch (error) {
+      // The store failed: no subscription (the request answers -32603).
+      stop();
+      throw error;
+    }
+    if (!open || context.signal?.aborted) {
+      stop();
+      return { kind: "streaming", end: () => {} };
+    }
+    sink.send({
+      jsonrpc: "2.0",
+      method: SUBSCRIPTION_ACKNOWLEDGED,
+      params: { _meta: meta, notifications: taskIds === undefined ? {} : { taskIds: [...agreed] } },
+    });
+    const queued = queue;
+    queue = undefined;
+    for (const message of queued) {
+      const taskId = ownValue(ownValue(message, "params") as JsonObject, "taskId");
+      if (typeof taskId === "string" && agreed.has(taskId)) sink.send(message);
+    }
+    return { kind: "streaming", end: subscription.end };
   }
 
   #handleFor(task: Task): object {

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 763502b7d0d1e8b9f5c705ea491f27326544440d5fa06c52586a593fd9bb8c16 e2082bb0190f47f03493ccc16c32b335421266059c8d2e28560f2251d3b9a63e
+// Fingerprint: 3066202a754ee4e553e722b0514d355481746357f26467e93a20aee90664e6cc f9698a28d2b69127d82ed57171a2ea8f8b6bbc416169e01744fdefb75733b536
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -21,6 +21,7 @@
  * - A request runs as a task when the client asks (`params.task`: TaskMetadata); it then answers CreateTaskResult `{ task }`.
  * - `notifications/tasks/status` carries the task; it wakes `waitForTask` before its next poll.
  * - Polls honour the task's `pollInterval` (clamped), and `createdAt` + `ttl` is a backstop.
+ * - `callTool` reads each tool's `execution.taskSupport` (a tool that requires a task is called as one) from `tools/list`, cached until it is stale or `notifications/tools/list_changed`.
  *
  * Results are validated unless `validateResults: false`; params are always validated before
  * anything is sent. A JSON-RPC error answer rejects with `JsonRpcResponseError`.
@@ -90,6 +91,8 @@ export type {
   TasksClientSubscribe,
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
+export { ToolRejectedError } from "./tool-catalog.js";
+export type { ToolDescription } from "./tool-catalog.js";
 export type { TasksClientOnRequest, TasksClientServerRequest, TasksClientServerRequestHandler } from "./client-core.js";
 export type { InputRequestContext, ServerRequestOptions } from "./client-engine.js";
 
@@ -289,6 +292,7 @@ const PROFILE: ClientProfile<Types> = {
     capabilities: { "elicitation/create": { elicitation: { form: {} } }, "sampling/createMessage": { sampling: {} } },
     receiver: (options) => createTasksServer(options),
   },
+  tools: { taskSupport: true, paramHeaders: false },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

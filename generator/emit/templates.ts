@@ -100,10 +100,12 @@ export const STATIC_MODULES = [
   "elicitation-forms",
   "client-core",
   "task-wait",
+  "tool-catalog",
   "client-engine",
   "server-core",
   "server-engine",
   "tasks-extension",
+  "request-state",
   // Runtime parts and the module two of them share (see runtime-parts.ts): only in a set that asks for them.
   "http-client",
   "http-server",

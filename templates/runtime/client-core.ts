@@ -50,6 +50,18 @@ export type TasksClientSend = (
   options: { readonly signal: TasksClientSignal },
 ) => Promise<unknown>;
 
+/**
+ * Opens a long-lived notification stream: sends the `subscriptions/listen` request, passes every
+ * message of its stream but the response to `onMessage`, and resolves with the JSON-RPC response
+ * that ends it (the server's graceful result, or an error answered at once), or undefined when
+ * the stream ended without one (a drop). Rejects when the transport fails or `signal` aborts.
+ */
+export type TasksClientListen = (
+  request: TasksClientRequest,
+  headers: TasksClientHeaders,
+  options: { readonly signal: TasksClientSignal; readonly onMessage: (message: unknown) => void },
+) => Promise<unknown>;
+
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
 
@@ -204,6 +216,9 @@ export const DEFAULT_MAX_POLL_MS = 60_000;
 export const DEFAULT_POLL_MS = 1_000;
 /** Polls that fail in a row (transport errors, timeouts) before `waitForTask` gives up. */
 export const MAX_POLL_FAILURES = 3;
+/** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
+export const LISTEN_RETRY_MIN_MS = 500;
+export const LISTEN_RETRY_MAX_MS = 30_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -295,17 +310,16 @@ export function rpcErrorOf(value: unknown): RpcErrorObject | undefined {
 }
 
 /**
- * Splits `resultType` off a result: "task" when the request created a task, "complete"
- * otherwise (a result without the tag is complete, as results were before the tag).
+ * Splits `resultType` off a result: "task" when the request created a task, "complete" when it
+ * finished, "input_required" when it asks for input first, or another value a later revision
+ * defines (the tag is open-ended: each caller decides what it can read, and an unknown one is an
+ * error there, never "complete"). A result without the tag is complete, as results were before it.
  */
-export function splitTag(
-  method: string,
-  result: JsonObject,
-): { readonly tag: "task" | "complete"; readonly body: JsonObject } {
+export function splitTag(method: string, result: JsonObject): { readonly tag: string; readonly body: JsonObject } {
   if (!Object.hasOwn(result, "resultType")) return { tag: "complete", body: result };
   const { resultType: tag, ...body } = result;
-  if (tag !== "task" && tag !== "complete") {
-    throw new InvalidResponseError(method, `unknown resultType ${JSON.stringify(tag)}`, result);
+  if (typeof tag !== "string") {
+    throw new InvalidResponseError(method, `resultType ${JSON.stringify(tag)} is not a string`, result);
   }
   return { tag, body };
 }

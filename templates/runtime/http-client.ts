@@ -18,6 +18,9 @@
  * answer; an HTTP error without one rejects. A session id the server assigns (`Mcp-Session-Id`)
  * is sent with every later request.
  *
+ * `listen` opens a `subscriptions/listen` stream (`listenOverHttp`), which the generated client
+ * uses to follow tasks by their status notifications.
+ *
  * Not covered: the initialization handshake (send `initialize` with `request`, or pass the
  * `sessionId` of a session set up elsewhere), the standalone GET stream for notifications outside
  * any request, and requests the server sends to the client within a stream (they are dropped).
@@ -55,6 +58,12 @@ export interface StreamableHttpTransport {
   readonly onNotification: (listener: (notification: unknown) => void) => () => void;
   /** The session id in use, if any. */
   sessionId(): string | undefined;
+  /** The generated client's `listen`: a `subscriptions/listen` request and its long-lived SSE answer (`listenOverHttp`). */
+  readonly listen: (
+    request: HttpAdapterRequest,
+    headers: { readonly [name: string]: string },
+    options: { readonly signal: unknown; readonly onMessage: (message: unknown) => void },
+  ) => Promise<unknown>;
 }
 
 export function streamableHttpTransport(options: StreamableHttpOptions): StreamableHttpTransport {
@@ -99,7 +108,46 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       return () => listeners.delete(listener);
     },
     sessionId: () => sessionId,
+    listen: (request, headers, listenOptions) =>
+      listenOverHttp(options, () => sessionId, request, headers, listenOptions),
   };
+}
+
+/**
+ * `subscriptions/listen` over Streamable HTTP: one POST whose answer is an SSE stream that stays
+ * open. Every message on it but the response goes to `onMessage` (the acknowledgement, the
+ * notifications); resolves with the response (the server's graceful end, or an error answered as
+ * JSON at once), or undefined when the stream ends without one (a drop); rejects when `signal`
+ * aborts (the client closes the stream: that cancels the subscription) or the request fails.
+ */
+export async function listenOverHttp(
+  options: StreamableHttpOptions,
+  sessionId: () => string | undefined,
+  request: HttpAdapterRequest,
+  headers: { readonly [name: string]: string },
+  { signal, onMessage }: { readonly signal: unknown; readonly onMessage: (message: unknown) => void },
+): Promise<unknown> {
+  const session = sessionId();
+  const response = await (options.fetch ?? globalThis.fetch)(options.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...options.headers,
+      ...(options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {}),
+      ...(session ? { "mcp-session-id": session } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(request),
+    signal: signal as AbortSignal,
+  });
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("text/event-stream")) return fromEventStream(response, request.id, onMessage);
+  const answer = fromJson(await response.text(), request.id, onMessage);
+  if (answer === undefined) {
+    throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);
+  }
+  return answer;
 }
 
 /** The response to `id` in a JSON body (one message or a batch); notifications in it are delivered. */

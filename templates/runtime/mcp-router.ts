@@ -16,10 +16,13 @@ import {
   type RequestContext,
   type TransportContext,
 } from "./server-core.js";
+import type { ListenOutcome, ListenSink } from "./server-engine.js";
 
 /** What the router needs of the set's Tasks server (`createTasksServer(...)` has it). */
 export interface TasksHandler {
   handle(message: unknown, transport?: TransportContext): Promise<JsonRpcResponse | undefined>;
+  /** `subscriptions/listen` for task status notifications, where the server has them (transports that stream use it). */
+  listen?(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome>;
 }
 
 /**

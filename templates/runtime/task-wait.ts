@@ -12,6 +12,8 @@ import {
   host,
   INVALID_PARAMS,
   InvalidResponseError,
+  LISTEN_RETRY_MAX_MS,
+  LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
   MAX_POLL_FAILURES,
   TaskExpiredError,
@@ -91,6 +93,14 @@ export interface WaitClient<Snapshot extends WaitSnapshot, Result, Payload, Answ
   readonly getTaskPayload?: (taskId: string, signal: TasksClientSignal) => Promise<Payload>;
   /** Sends the answer to one input request, where the revision has answers. */
   readonly answer?: (taskId: string, key: string, answer: Answer, signal: TasksClientSignal) => Promise<void>;
+  /**
+   * Follows the task on a status stream (`subscriptions/listen`), where the client has one: its
+   * notifications reach the wait through the client (`observe`); `acknowledged` is called once the
+   * server agreed to send this task's. Resolves when the stream ends: "unsupported" (the server
+   * has none, or refused: poll only), "ended" (closed by the server, or by the signal), "dropped"
+   * (lost without an answer). Never rejects.
+   */
+  readonly openStream?: (taskId: string, signal: TasksClientSignal, acknowledged: () => void) => Promise<StreamEnd>;
   /** A best-effort `tasks/cancel`; never rejects. */
   cancel(taskId: string): void;
   report(error: unknown): void;
@@ -106,6 +116,9 @@ export interface WaitSettings<Snapshot, Handlers> {
   readonly onUpdate: ((task: Snapshot) => void) | undefined;
   readonly inputHandlers: Handlers;
 }
+
+/** How a status stream ended (see `WaitClient.openStream`). */
+export type StreamEnd = "unsupported" | "ended" | "dropped";
 
 /** Where the answer to one input request stands: its handler runs, it is being sent, it was delivered, or its delivery failed (the answer waits to be sent again). */
 type InputState<Answer> = "asking" | "sending" | "delivered" | { readonly retry: Answer };
@@ -138,6 +151,10 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
   readonly #inputs = new Map<string, InputState<Answer>>();
   /** The `tasks/result` request, once asked. */
   #fetching: Promise<Payload> | undefined;
+  /** A status stream is acknowledged: notifications replace polls (but for the one at the task's expiry). */
+  #streaming = false;
+  /** A read was asked for while a poll was in flight (sent before a subscription took): read again when it returns. */
+  #pollAgain = false;
 
   readonly #profile: TaskWaitProfile<Snapshot, Result, Payload, Answer, Handlers>;
   readonly #client: WaitClient<Snapshot, Result, Payload, Answer, Handlers>;
@@ -168,6 +185,8 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
     signal?.addEventListener("abort", this.#onAbort, { once: true });
     if (initial) this.observe(initial);
     else this.#poll();
+    if (this.#client.openStream)
+      this.#follow(this.#client.openStream).catch((error: unknown) => this.#client.report(error));
   }
 
   /** A snapshot of the task, from a poll or a notification. */
@@ -228,13 +247,75 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
     }
   }
 
-  /** Plans the next poll: after the task's interval (clamped), and no later than its expiry. */
+  /**
+   * Plans the next poll: after the task's interval (clamped), and no later than its expiry. While a
+   * status stream is up, only the poll at the expiry (a task the store forgets sends no notification),
+   * unless the last read failed.
+   */
   #schedule(): void {
     if (this.#settled || this.#terminal) return;
     host.clearTimeout(this.#timer);
-    let delay = Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
+    // A failed read (the one after an acknowledgement included) is retried at the usual interval.
+    const streaming = this.#streaming && this.#failures === 0;
+    if (streaming && this.#expiresAt === undefined) return;
+    let delay = streaming
+      ? Infinity
+      : Math.min(Math.max(this.#intervalMs, this.#settings.minPollMs), this.#settings.maxPollMs);
     if (this.#expiresAt !== undefined) delay = Math.max(0, Math.min(delay, this.#expiresAt - Date.now()));
     this.#timer = host.setTimeout(() => this.#poll(), delay);
+  }
+
+  /**
+   * Keeps a status stream open while the wait lasts: after each acknowledgement the task is read
+   * once (what changed before the subscription took is not notified, so a terminal status is never
+   * missed); while the stream is down the wait polls, and reopens it after a pause that doubles
+   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream is acknowledged again.
+   */
+  async #follow(
+    open: NonNullable<WaitClient<Snapshot, Result, Payload, Answer, Handlers>["openStream"]>,
+  ): Promise<void> {
+    let pause = LISTEN_RETRY_MIN_MS;
+    while (!this.#settled && !this.#terminal) {
+      const end = await open(this.taskId, this.#controller.signal, () => {
+        if (this.#settled || this.#terminal) return;
+        this.#streaming = true;
+        pause = LISTEN_RETRY_MIN_MS;
+        this.#readNow();
+      });
+      this.#streaming = false;
+      // Polling takes over (again) at the task's interval.
+      this.#schedule();
+      if (end === "unsupported" || this.#settled || this.#terminal) return;
+      await this.#pause(pause);
+      pause = Math.min(pause * 2, LISTEN_RETRY_MAX_MS);
+    }
+  }
+
+  /** Waits `ms`, or less when the wait ends. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const signal = this.#controller.signal;
+      const done = () => {
+        host.clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = host.setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** Reads the task now; a poll in flight was sent too early, so another follows it. */
+  #readNow(): void {
+    if (this.#polling) this.#pollAgain = true;
+    else this.#poll();
+  }
+
+  /** Sends the read asked for while a poll was in flight. */
+  #pollDeferred(): void {
+    if (!this.#pollAgain) return;
+    this.#pollAgain = false;
+    this.#poll();
   }
 
   #poll(): void {
@@ -254,10 +335,12 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
         this.observe(task);
         // A stale answer is ignored, but polling goes on.
         this.#schedule();
+        this.#pollDeferred();
       },
       (error: unknown) => {
         this.#polling = false;
         this.#pollFailed(error, expiredAt);
+        this.#pollDeferred();
       },
     );
   }

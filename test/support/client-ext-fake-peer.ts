@@ -93,6 +93,8 @@ export class FakePeer {
     const params = request.params ?? {};
     this.requests.push({ method: request.method, params, at: Date.now() });
     if (request.method === "tools/call") return this.#create(request.id, options.signal);
+    // The client looks the tool up first (for its x-mcp-header annotations): it lists none, so the call is plain.
+    if (request.method === "tools/list") return { jsonrpc: "2.0", id: request.id, result: { resultType: "complete", tools: [] } };
     const update: FakePeer["updates"][number] | undefined =
       request.method === "tasks/update" ? { keys: Object.keys(params.inputResponses as JsonObject), outcome: "pending" } : undefined;
     if (update) this.updates.push(update);

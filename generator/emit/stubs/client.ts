@@ -11,6 +11,7 @@ import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import type { RouteRole, SideChannelMethod } from "../../analyze/protocol/server-features.js";
 import { findRequestedSchema } from "../../analyze/protocol/elicitation-form.js";
 import { inputRouting } from "../../analyze/protocol/client-input.js";
+import { roundTripFeatures, type RoundTripFeatures } from "../../analyze/protocol/client-round-trips.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
 
 /** The client method of each task method, and what its comment says. */
@@ -123,6 +124,20 @@ export interface ClientView {
   readonly notification: string | false;
   readonly augment: { readonly field: string; readonly type: string; readonly validate: string } | false;
   readonly taskSupport: { readonly type: string } | false;
+  /** Multi round-trip requests (see analyze/protocol/client-round-trips.ts): field names, the methods (JSON) and the two map checks. */
+  readonly roundTrips:
+    | {
+        readonly resultType: string;
+        readonly requestsField: string;
+        readonly responsesField: string;
+        readonly stateField: string;
+        readonly methods: string;
+        readonly requests: { readonly type: string; readonly validate: string };
+        readonly responses: { readonly type: string; readonly validate: string };
+      }
+    | false;
+  /** What `callTool` reads from `tools/list`: `execution.taskSupport`, and `x-mcp-header` annotations (where requests are routed by headers). */
+  readonly tools: { readonly taskSupport: boolean; readonly paramHeaders: boolean };
   /** The server sends requests of its own (a task's input requests on `tasks/result`), answered by the client's input handlers. */
   readonly serverRequests: ServerRequestsView | false;
 }
@@ -186,6 +201,16 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   augment: { field: true, type: true, validate: true },
   taskSupport: { type: true },
   serverRequests: { typed: { method: true, params: true, result: true }, routing: true, capabilities: true, results: true },
+  roundTrips: {
+    resultType: true,
+    requestsField: true,
+    responsesField: true,
+    stateField: true,
+    methods: true,
+    requests: { type: true, validate: true },
+    responses: { type: true, validate: true },
+  },
+  tools: { taskSupport: true, paramHeaders: true },
 });
 
 /** A set's client: the rendered glue and the static modules it imports. */
@@ -199,7 +224,7 @@ export function emitClient(model: Model): EmittedClient | undefined {
   const features = clientFeatures(model);
   if (!features) return undefined;
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client-core", "task-wait", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client-core", "task-wait", "tool-catalog", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 
@@ -241,6 +266,14 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const answering = update && input?.field && s.responsesField && inputVariant ? { requestsField: input.field, responsesField: s.responsesField } : undefined;
   const routing = answering && update && inputVariant ? inputRouting(model, inputVariant, answering.requestsField, update.params, answering.responsesField) : undefined;
   for (const name of routing?.imports ?? []) typeImports.add(name);
+  const roundTrips =
+    answering && update && inputVariant && routing
+      ? roundTripFeatures(model, f.resultTag, { inputVariant, requestsField: answering.requestsField, updateParams: update.params, responsesField: answering.responsesField })
+      : undefined;
+  if (roundTrips) {
+    validatorImports.add(roundTrips.requests.validate);
+    validatorImports.add(roundTrips.responses.validate);
+  }
   if (f.augment) {
     typeImports.add(f.augment.type);
     validatorImports.add(f.augment.validate);
@@ -279,11 +312,11 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
-    notes: [...notes(f), ...metaApartNote(metaApart.map((c) => c.type))],
+    notes: [...notes(f), ...roundTripNote(roundTrips), ...toolsNote(f), ...metaApartNote(metaApart.map((c) => c.type))],
     metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
-    engineImports: engineImports({ answering: handlers, extension: s.extension, forms: formMethod !== false, serverRequests: serverRequests !== undefined }),
+    engineImports: engineImports({ answering: handlers, extension: s.extension, forms: formMethod !== false, roundTrips: roundTrips !== undefined, serverRequests: serverRequests !== undefined }),
     usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput) || serverRequests !== undefined,
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
@@ -331,6 +364,8 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     notification: f.notification ? f.notification.method : false,
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
+    roundTrips: roundTrips ? { ...roundTrips, methods: literal(roundTrips.methods) } : false,
+    tools: { taskSupport: f.taskSupport !== undefined, paramHeaders: s.extension },
     serverRequests: serverRequests ?? false,
   };
 }
@@ -352,6 +387,21 @@ function serverRequestsView(methods: readonly SideChannelMethod[]): ServerReques
   };
 }
 
+/** How a request that asks for input first is answered (see analyze/protocol/client-round-trips.ts). */
+function roundTripNote(roundTrips: RoundTripFeatures | undefined): string[] {
+  if (!roundTrips) return [];
+  return [
+    `${roundTrips.methods.map((m) => `\`${m}\``).join(", ")} may answer \`resultType: "${roundTrips.resultType}"\` (${roundTrips.requests.type} and/or \`${roundTrips.stateField}\`): ` +
+      `the input handlers answer, and the request is sent again with a new id, \`${roundTrips.responsesField}\` and \`${roundTrips.stateField}\` exactly as it came, until it completes or creates a task.`,
+  ];
+}
+
+/** What `callTool` reads from `tools/list`. */
+function toolsNote(f: ClientFeatures): string[] {
+  const reads = [...(f.taskSupport ? ["`execution.taskSupport` (a tool that requires a task is called as one)"] : []), ...(f.server.extension ? ["`x-mcp-header` annotations (mirrored into `Mcp-Param-{Name}` headers; a tool that breaks their rules is left out)"] : [])];
+  return reads.length === 0 ? [] : [`\`callTool\` reads each tool's ${reads.join(" and ")} from \`tools/list\`, cached until it is stale or \`notifications/tools/list_changed\`.`];
+}
+
 /** Why some bodies have their `_meta` checked apart (see BodyCheck in client-core.ts). */
 function metaApartNote(types: readonly string[]): string[] {
   if (types.length === 0) return [];
@@ -367,7 +417,7 @@ function literal(value: unknown): string {
 }
 
 /** What client.ts imports from client-engine.ts. */
-function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly serverRequests: boolean }): string[] {
+function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly roundTrips: boolean; readonly serverRequests: boolean }): string[] {
   return [
     ...(parts.forms ? ["formCheck"] : []),
     "TaskCancelledErrorOf",
@@ -376,6 +426,7 @@ function engineImports(parts: { readonly answering: boolean; readonly extension:
     parts.extension ? "type ExtensionClientOptions" : "type ClientOptions",
     "type ClientProfile",
     ...(parts.answering ? ["type InputRequestContext", "type InputWaitOptions"] : ["type WaitOptions"]),
+    ...(parts.roundTrips ? ["type RoundTripOptions"] : []),
     ...(parts.serverRequests ? ["type ServerRequestOptions"] : []),
     "type TasksClientCore",
     "type TasksClientRequestOptions",

@@ -112,7 +112,8 @@ export function emitServer(model: Model): EmittedServer | undefined {
   const features = serverFeatures(model);
   if (!features) return undefined;
   const statics: StaticModuleName[] = ["server-core", "server-engine"];
-  if (features.extension) statics.push("tasks-extension");
+  // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
+  if (features.extension) statics.push("tasks-extension", "request-state");
   return { code: render(SERVER_TEMPLATE, serverView(features)), statics };
 }
 

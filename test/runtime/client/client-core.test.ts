@@ -116,11 +116,13 @@ describe("checkBody", () => {
 });
 
 describe("splitTag", () => {
-  it("splits resultType off a result; none means complete; an unknown tag is an invalid response", () => {
+  it("splits resultType off a result; none means complete; any other string is handed to the caller (the tag is open-ended), a non-string is an invalid response", () => {
     expect(splitTag("tools/call", { resultType: "task", taskId: "t" })).toEqual({ tag: "task", body: { taskId: "t" } });
     const untagged = { content: [] };
     expect(splitTag("tools/call", untagged)).toEqual({ tag: "complete", body: untagged });
-    expect(thrown(() => splitTag("tools/call", { resultType: "later" }))).toBeInstanceOf(InvalidResponseError);
+    expect(splitTag("tools/call", { resultType: "input_required", requestState: "s" })).toEqual({ tag: "input_required", body: { requestState: "s" } });
+    expect(splitTag("tools/call", { resultType: "later" })).toEqual({ tag: "later", body: {} });
+    expect(thrown(() => splitTag("tools/call", { resultType: 7 }))).toBeInstanceOf(InvalidResponseError);
   });
 });
 

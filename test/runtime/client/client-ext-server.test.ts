@@ -256,7 +256,8 @@ describe("ext-tasks-draft (2026-08-21): resultType, _meta and input read from th
   it("a plain tools/call result is complete, not a task", async () => {
     const start = await client.startToolCall({ name: "quick" });
     expect(start).toEqual({ kind: "complete", result: text("quick answer") });
-    expect(sent.map((r) => r.method)).toEqual(["tools/call"]);
+    // The tool is looked up first (its x-mcp-header annotations decide the call's headers).
+    expect(sent.map((r) => r.method)).toEqual(["tools/list", "tools/call"]);
   });
 
   it("the server always sends resultType: task on the created task, complete on every other result", async () => {

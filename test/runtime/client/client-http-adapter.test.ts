@@ -79,10 +79,14 @@ describe("Streamable HTTP adapter against a small HTTP host of the generated ser
     expect(notifications).toEqual([{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "starting" } }]);
     expect(transport.sessionId()).toBe("session-1");
 
-    const call = seen[0]!;
+    // The client looks the tool up first (for its x-mcp-header annotations), then calls it.
+    expect(seen.slice(0, 2).map((r) => r.method)).toEqual(["tools/list", "tools/call"]);
+    const call = seen[1]!;
     expect(call.headers).toMatchObject({ "mcp-method": "tools/call", "mcp-name": "ask", authorization: "Bearer t" });
+    expect(seen[0]!.headers["mcp-session-id"]).toBeUndefined();
     expect(call.headers["mcp-session-id"]).toBeUndefined();
-    const taskRequests = seen.slice(1);
+    // The client also asks server/discover whether it may listen for task notifications (the host has none).
+    const taskRequests = seen.slice(2).filter((r) => r.method.startsWith("tasks/"));
     expect(taskRequests.map((r) => r.method)).toContain("tasks/update");
     for (const request of taskRequests) {
       expect(request.headers["mcp-method"]).toBe(request.method);

@@ -192,3 +192,125 @@ describe("TaskWait", () => {
     expect(bad.calls.answers).toEqual([]);
   });
 });
+
+describe("TaskWait with a status stream (subscriptions/listen)", () => {
+  /** A stream the test drives: `ack()` acknowledges it, `drop(end)` ends it; each `openStream` call is one stream. */
+  function streams() {
+    const opened: { signal: { aborted: boolean }; ack: () => void; end: (how: "ended" | "dropped" | "unsupported") => void }[] = [];
+    const openStream: NonNullable<WaitClient<Snapshot, Result, Payload, Answer, Handlers>["openStream"]> = (_taskId, signal, acknowledged) =>
+      new Promise((resolve) => {
+        opened.push({ signal, ack: acknowledged, end: resolve });
+        signal.addEventListener("abort", () => resolve("ended"), { once: true });
+      });
+    return { opened, openStream };
+  }
+  const until = async (test: () => boolean) => {
+    for (let i = 0; i < 200 && !test(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(test()).toBe(true);
+  };
+  const working = { taskId: "t1", status: "working", lastUpdatedAt: at(1) } as const;
+
+  it("stops polling once acknowledged, reads the task once then, and settles from a notification; the stream is closed with the wait", async () => {
+    const s = streams();
+    const { client, calls } = scripted([working], { openStream: s.openStream });
+    const w = wait(profile(), client, { minPollMs: 10, maxPollMs: 10 });
+    w.start(working);
+    await until(() => s.opened.length === 1);
+    await until(() => calls.polls >= 2);
+    const beforeAck = calls.polls;
+    s.opened[0]!.ack();
+    const afterAck = beforeAck + 1;
+    await until(() => calls.polls === afterAck);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(calls.polls).toBe(afterAck);
+    w.observe({ taskId: "t1", status: "completed", lastUpdatedAt: at(2), result: { value: 5 } });
+    await expect(w.promise).resolves.toEqual({ value: 5 });
+    expect(s.opened[0]!.signal.aborted).toBe(true);
+  });
+
+  it("a terminal status reached before the subscription took is found by the read after the acknowledgement", async () => {
+    const s = streams();
+    const { client } = scripted([{ taskId: "t1", status: "completed", lastUpdatedAt: at(2), result: { value: 9 } }], { openStream: s.openStream });
+    // A minute between polls: only the read after the acknowledgement can find it.
+    const w = wait(profile(), client, { minPollMs: 60_000, maxPollMs: 60_000 });
+    w.start(working);
+    await until(() => s.opened.length === 1);
+    s.opened[0]!.ack();
+    await expect(w.promise).resolves.toEqual({ value: 9 });
+  });
+
+  it("a read asked while a poll is in flight follows it (the poll in flight may predate the subscription)", async () => {
+    const s = streams();
+    let release: (task: Snapshot) => void = () => {};
+    let polls = 0;
+    const { client } = scripted([], {
+      openStream: s.openStream,
+      getTask: () => (++polls === 1 ? new Promise<Snapshot>((resolve) => (release = resolve)) : Promise.resolve({ taskId: "t1", status: "completed", lastUpdatedAt: at(3), result: { value: 3 } })),
+    });
+    const w = wait(profile(), client, { minPollMs: 60_000, maxPollMs: 60_000 });
+    w.start(undefined);
+    await until(() => s.opened.length === 1 && polls === 1);
+    s.opened[0]!.ack();
+    release(working);
+    await expect(w.promise).resolves.toEqual({ value: 3 });
+    expect(polls).toBe(2);
+  });
+
+  it("polls while the stream is down and reopens it after a pause; an unsupported stream is not reopened", async () => {
+    const s = streams();
+    const { client, calls } = scripted([working], { openStream: s.openStream });
+    const w = wait(profile(), client, { minPollMs: 10, maxPollMs: 10 });
+    w.start(working);
+    await until(() => s.opened.length === 1);
+    s.opened[0]!.ack();
+    s.opened[0]!.end("dropped");
+    const afterDrop = calls.polls;
+    await until(() => calls.polls >= afterDrop + 3);
+    await until(() => s.opened.length === 2);
+    s.opened[1]!.end("unsupported");
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(s.opened).toHaveLength(2);
+    w.observe({ taskId: "t1", status: "cancelled", lastUpdatedAt: at(5) });
+    await expect(w.promise).rejects.toThrow("cancelled t1");
+  });
+
+  it("keeps the poll at the task's expiry while the stream is up", async () => {
+    const s = streams();
+    const expiresAt = Date.now() + 80;
+    const { client, calls } = scripted([working], { openStream: s.openStream });
+    const w = wait(profile({ expiresAt }), client, { minPollMs: 60_000, maxPollMs: 60_000 });
+    w.start(working);
+    await until(() => s.opened.length === 1);
+    s.opened[0]!.ack();
+    await expect(w.promise).rejects.toBeInstanceOf(TaskExpiredError);
+    expect(calls.polls).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("TaskWait with a status stream: a failed read after the acknowledgement", () => {
+  it("is retried at the usual interval, so a terminal status reached before the subscription is still found", async () => {
+    let polls = 0;
+    let acknowledged = () => {};
+    const client: WaitClient<Snapshot, Result, Payload, Answer, Handlers> = {
+      getTask: async () => {
+        polls++;
+        if (polls === 1) throw new Error("socket hang up");
+        return { taskId: "t1", status: "completed", lastUpdatedAt: at(2), result: { value: 4 } };
+      },
+      openStream: (_taskId, signal, ack) =>
+        new Promise((resolve) => {
+          acknowledged = ack;
+          signal.addEventListener("abort", () => resolve("ended"), { once: true });
+        }),
+      cancel: () => {},
+      report: () => {},
+      finished: () => {},
+    };
+    const w = new TaskWait(profile(), client, "t1", { ...SETTINGS, minPollMs: 20, maxPollMs: 20 });
+    w.start({ taskId: "t1", status: "working", lastUpdatedAt: at(1) });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    acknowledged();
+    await expect(w.promise).resolves.toEqual({ value: 4 });
+    expect(polls).toBe(2);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExampleServer, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
+import { roundTools } from "../../../examples/ext-tasks-server/input-rounds.js";
 
 /**
  * The example server's HTTP and stateless-envelope behaviour that the conformance Tasks
@@ -92,7 +93,7 @@ describe("example server: stateless envelope", () => {
   });
 
   it("answers unknown methods -32601 with 404", async () => {
-    expect(await post("prompts/list", {})).toMatchObject({ status: 404, body: { error: { code: -32601 } } });
+    expect(await post("resources/list", {})).toMatchObject({ status: 404, body: { error: { code: -32601 } } });
     expect(await post("tasks/list", {})).toMatchObject({ status: 404, body: { error: { code: -32601 } } });
   });
 });
@@ -108,7 +109,11 @@ describe("example server: tools and tasks", () => {
       confirm_delete: "optional",
       multi_input: "optional",
       test_tool_with_task: "required",
+      weather: "forbidden",
+      // The multi round-trip fixtures (input-rounds.ts) never run as tasks.
+      ...Object.fromEntries(roundTools.map((tool) => [tool.name, "forbidden"])),
     });
+    expect(roundTools.length).toBe(11);
   });
 
   it("keeps tasks to their owner: another bearer token cannot see or cancel them", async () => {
@@ -126,7 +131,10 @@ describe("example server: tools and tasks", () => {
   });
 
   it("runs input tools by multi-round-trip when the client has no tasks extension", async () => {
-    const plain = { _meta: meta({}) };
+    // Without the elicitation capability the tool cannot ask (-32021 naming it).
+    const mute = await post("tools/call", { _meta: meta({}), name: "confirm_delete", arguments: { filename: "a.txt" } });
+    expect(mute.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    const plain = { _meta: meta({ elicitation: {} }) };
     const first = await post("tools/call", { ...plain, name: "confirm_delete", arguments: { filename: "a.txt" } });
     expect(first.body.result).toMatchObject({ resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } });
     const second = await post("tools/call", {
