@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fd799b00a7ac5090bfbb47c2da94f82a3782837af7d3ac3cca270ad057b3d535 0a31143789d5b714fa006a953351b9bbbd04ec9c94d4ebeabf949e6a41a3a9a3
+// Fingerprint: 76df91d13224acde407c6f65b2efb9ec42a8310bde4e2b2e36c999ff0d90776e 74825ea9c9f6f8aa1dde7cd7c12c6e05ae309b55f4ae6cd71ea6e55001506c53
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -24,6 +24,8 @@ import {
 
 /** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
 export const INVALID_PARAMS = -32602;
+/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 // ---------------------------------------------------------------------------------------------
 // Transport
@@ -69,11 +71,7 @@ export type TasksClientListen = (
   headers: TasksClientHeaders,
   options: { readonly signal: TasksClientSignal; readonly onMessage: (message: unknown) => void },
 ) => Promise<unknown>;
-
-/** Subscribes to the peer's notifications; may return the function that unsubscribes. */
-export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
-
-/** A request the server sends the client (an elicitation, a sampling request, a ping), as the transport hands it over. */
+/** A request the server sends the client (elicitation, sampling, ...), as a transport delivers it. */
 export interface TasksClientServerRequest {
   readonly id: string | number;
   readonly method: string;
@@ -81,13 +79,21 @@ export interface TasksClientServerRequest {
 }
 
 /**
- * Answers one request from the server: resolves with the result; rejects with an error carrying the
- * JSON-RPC `code`, `message` and `data` to answer (a `JsonRpcResponseError`, whose `toJSON()` is the
- * error object) for an error answer. The transport sends the answer back.
+ * Answers a request of the server: resolves with its result object; rejects with an error that
+ * carries a JSON-RPC `code` and `message` (a `JsonRpcError`) to answer with that error (any other
+ * rejection answers -32603). A transport that can receive such requests offers
+ * `onRequest(handler)` (the `http-client` part does).
  */
 export type TasksClientServerRequestHandler = (request: TasksClientServerRequest) => Promise<object>;
 
-/** How the transport hands the client the server's requests (Streamable HTTP: on response streams and the standalone GET stream); may return the function that stops. */
+/** Subscribes to the peer's notifications; may return the function that unsubscribes. */
+export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
+
+/**
+ * How the transport hands the client the server's requests (Streamable HTTP: on response streams
+ * and the standalone GET stream); may return the function that stops. The client's handlers reject
+ * with a `JsonRpcResponseError` (its `code`, `message`, `data`) for an error answer.
+ */
 export type TasksClientOnRequest = (handler: TasksClientServerRequestHandler) => (() => void) | void;
 
 /** Web-standard globals of Node 20+, Deno, Bun and browsers. */

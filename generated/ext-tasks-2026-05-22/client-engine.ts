@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d1d4fda5c4cdabc2b2f86bcc9457d9b03415d4b16bda6f26d8641953be627239 f1909297918576890ba9f2220e757db8ebdf0699cc67a285c03e13c6a8840a8a
+// Fingerprint: 67cb6fe24abc4fb6846436cb6ef318af597c701342ba0dbe5a1b4b67016dd288 65919d15448341cc0c7a87bfbe5daa247c3508166887a5021d4a69c186d4c744
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -35,6 +35,7 @@ import {
   rpcErrorOf,
   splitTag,
   TasksClientClosedError,
+  UNSUPPORTED_PROTOCOL_VERSION,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
@@ -297,6 +298,17 @@ export interface ClientOptions {
   readonly maxPollMs?: number;
   /** `_meta` entries every request carries (a request's own `_meta` wins), e.g. the stateless protocol's `io.modelcontextprotocol/protocolVersion`. */
   readonly meta?: JsonObject;
+  /**
+   * The protocol revision the client speaks, where requests declare it (the stateless revisions,
+   * whose tasks are an extension): every request's `_meta["io.modelcontextprotocol/protocolVersion"]`,
+   * which the `http-client` transport also sends as the `MCP-Protocol-Version` header. Default: the
+   * `meta` option's entry. (A revision with the initialize handshake negotiates it in the transport.)
+   */
+  readonly protocolVersion?: string;
+  /** The revisions the client can speak, by preference, for a retry after -32022 "unsupported protocol version" (default: `protocolVersion` alone). */
+  readonly supportedProtocolVersions?: readonly string[];
+  /** Who the client is: every request's `_meta["io.modelcontextprotocol/clientInfo"]`, where requests declare the revision. */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
   /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners, tools left out of `tools/list`. */
   readonly onError?: (error: unknown) => void;
   /** Run a tool whose `execution.taskSupport` is "optional" as a task (default false: only "required" tools are, unless a call asks). */
@@ -473,6 +485,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #minPollMs: number;
   readonly #maxPollMs: number;
   readonly #meta: JsonObject | undefined;
+  readonly #clientInfo: JsonObject | undefined;
+  readonly #supportedVersions: readonly string[];
+  /** The revision requests declare (changed once by a -32022 answer); undefined: the client declares none. */
+  #protocolVersion: string | undefined;
   readonly #capabilities: JsonObject;
   readonly #onError: (error: unknown) => void;
   readonly #waits = new Set<Wait<T>>();
@@ -511,6 +527,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
     this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
     this.#meta = options.meta;
+    const configured = options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META);
+    this.#protocolVersion = typeof configured === "string" ? configured : undefined;
+    this.#supportedVersions =
+      options.supportedProtocolVersions ?? (this.#protocolVersion === undefined ? [] : [this.#protocolVersion]);
+    this.#clientInfo = options.clientInfo;
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
     this.#listen = options.listen;
@@ -1104,12 +1125,32 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     });
   }
 
-  /** Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError. */
+  /**
+   * Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError.
+   * A -32022 "unsupported protocol version" answer is retried once with a revision both sides
+   * support, which later requests keep.
+   */
   async #request(
     method: string,
     params: JsonObject | undefined,
     options: TasksClientRequestOptions,
     extraHeaders: TasksClientHeaders = {},
+  ): Promise<JsonObject> {
+    try {
+      return await this.#requestOnce(method, params, options, extraHeaders);
+    } catch (error) {
+      const version = this.#profile.extension ? retryVersion(error, this.#supportedVersions) : undefined;
+      if (version === undefined) throw error;
+      this.#protocolVersion = version;
+      return this.#requestOnce(method, params, options, extraHeaders);
+    }
+  }
+
+  async #requestOnce(
+    method: string,
+    params: JsonObject | undefined,
+    options: TasksClientRequestOptions,
+    extraHeaders: TasksClientHeaders,
   ): Promise<JsonObject> {
     if (this.#closed) throw new TasksClientClosedError();
     const extension = this.#profile.extension;
@@ -1140,7 +1181,13 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
 
   /** The params with the client's `meta`, and the tasks extension declared in `_meta` client capabilities (keeping whatever else `_meta` says). */
   #withExtension(extension: NonNullable<ClientProfile<T>["extension"]>, params: JsonObject): JsonObject {
-    const meta = { ...this.#meta, ...objectOr(ownValue(params, "_meta")) };
+    const meta = {
+      ...(this.#clientInfo ? { [CLIENT_INFO_META]: this.#clientInfo } : {}),
+      ...this.#meta,
+      ...objectOr(ownValue(params, "_meta")),
+      // The client owns the revision it speaks (a -32022 answer may have changed it).
+      ...(this.#protocolVersion === undefined ? {} : { [PROTOCOL_VERSION_META]: this.#protocolVersion }),
+    };
     const declared = objectOr(ownValue(meta, extension.capabilitiesMeta));
     const extensions = {
       ...objectOr(ownValue(this.#capabilities, "extensions")),
@@ -1551,14 +1598,43 @@ function inlinesOutcome(
   return inlined.some((entry) => status === entry.status && Object.hasOwn(body, entry.field));
 }
 
-/** Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about (the task, or the tool). */
+/** The `_meta` keys of the stateless revisions' per-request protocol version and client identity. */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+
+/** The params field `Mcp-Name` mirrors, by method (the Streamable HTTP transport's standard request headers). */
+const NAME_SOURCES: { readonly [method: string]: string } = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/**
+ * Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about
+ * (the task for the extension's task methods; the tool, prompt or resource), encoded where unsafe.
+ */
 export function routingHeaders(taskMethods: readonly string[], method: string, params: JsonObject): TasksClientHeaders {
-  const name = taskMethods.includes(method)
-    ? ownValue(params, "taskId")
-    : method === "tools/call"
-      ? ownValue(params, "name")
+  const source = taskMethods.includes(method)
+    ? "taskId"
+    : Object.hasOwn(NAME_SOURCES, method)
+      ? NAME_SOURCES[method]
       : undefined;
-  return typeof name === "string" ? { "Mcp-Method": method, "Mcp-Name": name } : { "Mcp-Method": method };
+  const name = source === undefined ? undefined : ownValue(params, source);
+  return typeof name === "string"
+    ? { "Mcp-Method": method, "Mcp-Name": encodeHeaderValue(name) }
+    : { "Mcp-Method": method };
+}
+
+/**
+ * The revision to retry with after a -32022 "unsupported protocol version" answer: the client's
+ * most preferred one among the server's `data.supported`; undefined for any other error, or when
+ * the two share none.
+ */
+export function retryVersion(error: unknown, supported: readonly string[]): string | undefined {
+  if (!(error instanceof JsonRpcResponseError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const offered = isObject(error.data) ? ownValue(error.data, "supported") : undefined;
+  if (!Array.isArray(offered)) return undefined;
+  return supported.find((version) => offered.includes(version));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import {
   rpcErrorOf,
   splitTag,
   TasksClientClosedError,
+  UNSUPPORTED_PROTOCOL_VERSION,
   type BodyCheck,
   type MethodSpec,
   type RpcErrorObject,
@@ -289,6 +290,17 @@ export interface ClientOptions {
   readonly maxPollMs?: number;
   /** `_meta` entries every request carries (a request's own `_meta` wins), e.g. the stateless protocol's `io.modelcontextprotocol/protocolVersion`. */
   readonly meta?: JsonObject;
+  /**
+   * The protocol revision the client speaks, where requests declare it (the stateless revisions,
+   * whose tasks are an extension): every request's `_meta["io.modelcontextprotocol/protocolVersion"]`,
+   * which the `http-client` transport also sends as the `MCP-Protocol-Version` header. Default: the
+   * `meta` option's entry. (A revision with the initialize handshake negotiates it in the transport.)
+   */
+  readonly protocolVersion?: string;
+  /** The revisions the client can speak, by preference, for a retry after -32022 "unsupported protocol version" (default: `protocolVersion` alone). */
+  readonly supportedProtocolVersions?: readonly string[];
+  /** Who the client is: every request's `_meta["io.modelcontextprotocol/clientInfo"]`, where requests declare the revision. */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
   /** Told about what the client drops or fails to do in the background: invalid notifications, failed best-effort cancels, throwing listeners, tools left out of `tools/list`. */
   readonly onError?: (error: unknown) => void;
   /** Run a tool whose `execution.taskSupport` is "optional" as a task (default false: only "required" tools are, unless a call asks). */
@@ -465,6 +477,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #minPollMs: number;
   readonly #maxPollMs: number;
   readonly #meta: JsonObject | undefined;
+  readonly #clientInfo: JsonObject | undefined;
+  readonly #supportedVersions: readonly string[];
+  /** The revision requests declare (changed once by a -32022 answer); undefined: the client declares none. */
+  #protocolVersion: string | undefined;
   readonly #capabilities: JsonObject;
   readonly #onError: (error: unknown) => void;
   readonly #waits = new Set<Wait<T>>();
@@ -503,6 +519,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
     this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
     this.#meta = options.meta;
+    const configured = options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META);
+    this.#protocolVersion = typeof configured === "string" ? configured : undefined;
+    this.#supportedVersions =
+      options.supportedProtocolVersions ?? (this.#protocolVersion === undefined ? [] : [this.#protocolVersion]);
+    this.#clientInfo = options.clientInfo;
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
     this.#listen = options.listen;
@@ -1096,12 +1117,32 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     });
   }
 
-  /** Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError. */
+  /**
+   * Sends a request and returns its result object; a JSON-RPC error rejects with JsonRpcResponseError.
+   * A -32022 "unsupported protocol version" answer is retried once with a revision both sides
+   * support, which later requests keep.
+   */
   async #request(
     method: string,
     params: JsonObject | undefined,
     options: TasksClientRequestOptions,
     extraHeaders: TasksClientHeaders = {},
+  ): Promise<JsonObject> {
+    try {
+      return await this.#requestOnce(method, params, options, extraHeaders);
+    } catch (error) {
+      const version = this.#profile.extension ? retryVersion(error, this.#supportedVersions) : undefined;
+      if (version === undefined) throw error;
+      this.#protocolVersion = version;
+      return this.#requestOnce(method, params, options, extraHeaders);
+    }
+  }
+
+  async #requestOnce(
+    method: string,
+    params: JsonObject | undefined,
+    options: TasksClientRequestOptions,
+    extraHeaders: TasksClientHeaders,
   ): Promise<JsonObject> {
     if (this.#closed) throw new TasksClientClosedError();
     const extension = this.#profile.extension;
@@ -1132,7 +1173,13 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
 
   /** The params with the client's `meta`, and the tasks extension declared in `_meta` client capabilities (keeping whatever else `_meta` says). */
   #withExtension(extension: NonNullable<ClientProfile<T>["extension"]>, params: JsonObject): JsonObject {
-    const meta = { ...this.#meta, ...objectOr(ownValue(params, "_meta")) };
+    const meta = {
+      ...(this.#clientInfo ? { [CLIENT_INFO_META]: this.#clientInfo } : {}),
+      ...this.#meta,
+      ...objectOr(ownValue(params, "_meta")),
+      // The client owns the revision it speaks (a -32022 answer may have changed it).
+      ...(this.#protocolVersion === undefined ? {} : { [PROTOCOL_VERSION_META]: this.#protocolVersion }),
+    };
     const declared = objectOr(ownValue(meta, extension.capabilitiesMeta));
     const extensions = {
       ...objectOr(ownValue(this.#capabilities, "extensions")),
@@ -1543,14 +1590,43 @@ function inlinesOutcome(
   return inlined.some((entry) => status === entry.status && Object.hasOwn(body, entry.field));
 }
 
-/** Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about (the task, or the tool). */
+/** The `_meta` keys of the stateless revisions' per-request protocol version and client identity. */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+
+/** The params field `Mcp-Name` mirrors, by method (the Streamable HTTP transport's standard request headers). */
+const NAME_SOURCES: { readonly [method: string]: string } = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/**
+ * Streamable HTTP routing headers: `Mcp-Method`, and `Mcp-Name` for what the request is about
+ * (the task for the extension's task methods; the tool, prompt or resource), encoded where unsafe.
+ */
 export function routingHeaders(taskMethods: readonly string[], method: string, params: JsonObject): TasksClientHeaders {
-  const name = taskMethods.includes(method)
-    ? ownValue(params, "taskId")
-    : method === "tools/call"
-      ? ownValue(params, "name")
+  const source = taskMethods.includes(method)
+    ? "taskId"
+    : Object.hasOwn(NAME_SOURCES, method)
+      ? NAME_SOURCES[method]
       : undefined;
-  return typeof name === "string" ? { "Mcp-Method": method, "Mcp-Name": name } : { "Mcp-Method": method };
+  const name = source === undefined ? undefined : ownValue(params, source);
+  return typeof name === "string"
+    ? { "Mcp-Method": method, "Mcp-Name": encodeHeaderValue(name) }
+    : { "Mcp-Method": method };
+}
+
+/**
+ * The revision to retry with after a -32022 "unsupported protocol version" answer: the client's
+ * most preferred one among the server's `data.supported`; undefined for any other error, or when
+ * the two share none.
+ */
+export function retryVersion(error: unknown, supported: readonly string[]): string | undefined {
+  if (!(error instanceof JsonRpcResponseError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const offered = isObject(error.data) ? ownValue(error.data, "supported") : undefined;
+  if (!Array.isArray(offered)) return undefined;
+  return supported.find((version) => offered.includes(version));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,39 +2,68 @@
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
  * transport with plain `fetch`.
  *
- * Needs no package, only the web platform: `fetch`, `Response` and `TextDecoder` (Node 20+, Deno,
- * Bun, browsers), and their typings (`@types/node` or the DOM library), which is why a set gets
- * this file only when its config asks for it (`"runtime": ["http-client"]`).
+ * Needs no package, only the web platform: `fetch`, `Response`, `TextDecoder` and `AbortController`
+ * (Node 20+, Deno, Bun, browsers), and their typings (`@types/node` or the DOM library), which is
+ * why a set gets this file only when its config asks for it (`"runtime": ["http-client"]`).
  *
  *   const http = streamableHttpTransport({ url: "https://example.com/mcp" });
  *   const tasks = createTasksClient(http);
  *
  * Every request is a POST of the JSON-RPC message. The routing headers the generated client
- * passes to `send` are sent as they are: for the Tasks extension (SEP-2663) that is `Mcp-Method`
- * and `Mcp-Name` (= `params.taskId` for task methods), which the server checks against the body.
- * The answer may be JSON or an SSE stream (`text/event-stream`): from a stream, notifications
- * that arrive before the response go to `onNotification` listeners, and the stream is closed
- * once the response has arrived. A JSON-RPC error sent with an HTTP error status is still the
+ * passes to `send` are sent as they are (`Mcp-Method`, `Mcp-Name`). The answer may be JSON or an
+ * SSE stream (`text/event-stream`); on any stream, notifications go to `onNotification`
+ * listeners and requests of the server (elicitation, sampling, ...) to the `onRequest` handler,
+ * whose answer is POSTed back. A JSON-RPC error sent with an HTTP error status is still the
  * answer; an HTTP error without one rejects. A session id the server assigns (`Mcp-Session-Id`)
  * is sent with every later request.
  *
- * `listen` opens a `subscriptions/listen` stream (`listenOverHttp`), which the generated client
- * uses to follow tasks by their status notifications.
+ * The protocol revision decides the lifecycle:
+ * - stateless (2026-07-28 and later): a request declares its revision in
+ *   `_meta["io.modelcontextprotocol/protocolVersion"]` (the client puts it there) and the
+ *   `MCP-Protocol-Version` header is that value, so the two always agree; nothing else happens.
+ * - with a handshake (2025-11-25 and earlier; the transport's `protocolVersion` says which): the
+ *   first request is preceded by `initialize` (`clientInfo`, `capabilities`) and
+ *   `notifications/initialized`; later requests carry the negotiated version and the session id;
+ *   the standalone GET stream is opened for what the server sends outside any request; a response
+ *   stream that ends before its response is resumed with a GET carrying `Last-Event-ID`, after
+ *   the server's `retry:` delay; `close()` ends the session with DELETE.
  *
- * Not covered: the initialization handshake (send `initialize` with `request`, or pass the
- * `sessionId` of a session set up elsewhere), the standalone GET stream for notifications outside
- * any request, and requests the server sends to the client within a stream (they are dropped).
+ * `listen` opens a `subscriptions/listen` stream, which the generated client uses to follow tasks
+ * by their status notifications instead of polling.
  */
+
+/** The protocol version header and `_meta` key of the stateless revisions. */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+/** The first revision without the initialize handshake (revisions are dates: they compare as strings). */
+const FIRST_STATELESS_REVISION = "2026-07-28";
 
 export interface StreamableHttpOptions {
   /** The MCP endpoint. */
   readonly url: string | URL;
   /** Headers for every request (authorization, ...). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Sent as `MCP-Protocol-Version` when given. */
+  /**
+   * The revision offered in `initialize` when it is one with the handshake (2025-11-25 and
+   * earlier), and the `MCP-Protocol-Version` of requests whose `_meta` declares none. A stateless
+   * client declares its version in each request's `_meta` (its `protocolVersion` option): that
+   * value is the header, whatever this says.
+   */
   readonly protocolVersion?: string;
-  /** A session to join (`Mcp-Session-Id`). */
+  /** A session to join (`Mcp-Session-Id`): no `initialize` is sent. */
   readonly sessionId?: string;
+  /** `initialize`'s `clientInfo` (default `{ name: "mcp-tasks-gen-client", version: "1.0.0" }`). */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
+  /**
+   * `initialize`'s client capabilities (default `{}`; declare `elicitation` to be asked for input),
+   * or a function read when `initialize` is sent, such as the client's own list of what it answers.
+   */
+  readonly capabilities?: { readonly [key: string]: unknown } | (() => { readonly [key: string]: unknown });
+  /** Open the standalone GET stream after `initialize` (default true). */
+  readonly standaloneStream?: boolean;
+  /** Reconnecting a stream the server ends: how many times in a row (default 2), and the delay when the server sets no `retry:` (default 1000 ms). */
+  readonly reconnect?: { readonly maxAttempts?: number; readonly delayMs?: number };
+  /** Told about what fails in the background: the GET stream, answers POSTed back, handlers that throw. */
+  readonly onError?: (error: unknown) => void;
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: typeof fetch;
 }
@@ -47,6 +76,21 @@ export interface HttpAdapterRequest {
   readonly params?: { readonly [key: string]: unknown };
 }
 
+/** A request the server sends the client, as the `onRequest` handler gets it. */
+export interface HttpServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+/**
+ * Answers a request of the server: resolves with its result object. To answer with a JSON-RPC
+ * error, reject (or resolve) with an error carrying a numeric `code` and a `message` (and
+ * optionally `data`), as the runtime's `JsonRpcError` does; any other rejection answers -32603.
+ * The set's client-core.ts names this shape `TasksClientServerRequestHandler`.
+ */
+export type HttpServerRequestHandler = (request: HttpServerRequest) => Promise<object>;
+
 export interface StreamableHttpTransport {
   /** The generated client's `send`. */
   readonly send: (
@@ -54,11 +98,25 @@ export interface StreamableHttpTransport {
     headers: { readonly [name: string]: string },
     options: { readonly signal: unknown },
   ) => Promise<unknown>;
-  /** The generated client's `onNotification`: notifications that arrive in response streams. */
+  /** The generated client's `onNotification`: notifications that arrive on any stream. */
   readonly onNotification: (listener: (notification: unknown) => void) => () => void;
+  /** Sets the handler of the server's requests (one at a time); returns the function that removes it. Without one they are answered -32601. */
+  readonly onRequest: (handler: HttpServerRequestHandler) => () => void;
+  /** Sends a notification (POST, no answer expected). */
+  readonly notify: (method: string, params?: { readonly [key: string]: unknown }) => Promise<void>;
   /** The session id in use, if any. */
   sessionId(): string | undefined;
-  /** The generated client's `listen`: a `subscriptions/listen` request and its long-lived SSE answer (`listenOverHttp`). */
+  /** The revision `initialize` negotiated, if it was sent. */
+  negotiatedVersion(): string | undefined;
+  /** Stops the GET stream and, for a session this transport began, ends it with DELETE. */
+  close(): Promise<void>;
+  /**
+   * The generated client's `listen`: a `subscriptions/listen` request, whose answer is an SSE stream
+   * that stays open. Every message on it but the response goes to `onMessage` (the acknowledgement,
+   * the notifications); resolves with the response (the server's graceful end, or an error answered
+   * as JSON at once), or undefined when the stream ends without one (a drop); rejects when `signal`
+   * aborts (closing the stream cancels the subscription) or the request fails.
+   */
   readonly listen: (
     request: HttpAdapterRequest,
     headers: { readonly [name: string]: string },
@@ -69,33 +127,201 @@ export interface StreamableHttpTransport {
 export function streamableHttpTransport(options: StreamableHttpOptions): StreamableHttpTransport {
   const doFetch = options.fetch ?? globalThis.fetch;
   const listeners = new Set<(notification: unknown) => void>();
+  const report = options.onError ?? (() => {});
+  const maxAttempts = options.reconnect?.maxAttempts ?? 2;
+  const defaultDelayMs = options.reconnect?.delayMs ?? 1000;
+  const standalone = new AbortController();
   let sessionId = options.sessionId;
+  let negotiated: string | undefined;
+  let initializing: Promise<void> | undefined;
+  let handler: HttpServerRequestHandler | undefined;
+  let closed = false;
 
-  const deliver = (message: unknown) => {
-    if (!isNotification(message)) return;
-    for (const listener of listeners) listener(message);
+  const baseHeaders = (version: string | undefined, session = true): Record<string, string> => ({
+    ...options.headers,
+    ...(version ? { "mcp-protocol-version": version } : {}),
+    ...(sessionId && session ? { "mcp-session-id": sessionId } : {}),
+  });
+
+  const post = async (message: object, headers: Record<string, string>, signal: AbortSignal | undefined) => {
+    const response = await doFetch(options.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(message),
+      ...(signal ? { signal } : {}),
+    });
+    sessionId = response.headers.get("mcp-session-id") ?? sessionId;
+    return response;
+  };
+
+  /** Routes one message that is not the awaited response: notifications to listeners, requests to the handler. */
+  const dispatch = (message: unknown) => {
+    if (isNotification(message)) {
+      for (const listener of listeners) {
+        try {
+          listener(message);
+        } catch (error) {
+          report(error);
+        }
+      }
+    } else if (isRequest(message)) {
+      void answerServerRequest(message);
+    }
+  };
+
+  const answerServerRequest = async (request: HttpServerRequest) => {
+    const reply = { jsonrpc: "2.0" as const, id: request.id, ...(await outcomeOf(handler, request, report)) };
+    try {
+      const response = await post(reply, baseHeaders(negotiated ?? options.protocolVersion), undefined);
+      await response.body?.cancel();
+      if (!response.ok) throw new Error(`answer to ${request.method}: HTTP ${response.status}`);
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  /** GET on the endpoint as an SSE stream (resuming after `lastEventId` when given); undefined when the server offers none. */
+  const openStream = async (lastEventId: string | undefined, signal: AbortSignal): Promise<Response | undefined> => {
+    const response = await doFetch(options.url, {
+      method: "GET",
+      headers: {
+        accept: "text/event-stream",
+        ...baseHeaders(negotiated ?? options.protocolVersion),
+        ...(lastEventId !== undefined ? { "last-event-id": lastEventId } : {}),
+      },
+      signal,
+    });
+    if (response.ok && isEventStream(response)) return response;
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  };
+
+  /** The standalone GET stream: read while the transport is open, reconnected when the server ends it. */
+  const runStandaloneStream = async () => {
+    const signal = standalone.signal;
+    // A stream belongs to its session: a new session opens its own.
+    const session = sessionId;
+    let lastEventId: string | undefined;
+    let delayMs = defaultDelayMs;
+    let failures = 0;
+    while (!closed && sessionId === session) {
+      let delivered = false;
+      try {
+        const response = await openStream(lastEventId, signal);
+        // 405 (or anything but a stream): the server sends nothing outside requests.
+        if (!response?.body) return;
+        await readEventStream(response.body, (event) => {
+          delivered = true;
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.retry !== undefined) delayMs = event.retry;
+          const message = parseData(event.data);
+          if (message !== undefined) dispatch(message);
+        });
+      } catch (error) {
+        if (closed) return;
+        report(error);
+      }
+      failures = delivered ? 0 : failures + 1;
+      if (failures > maxAttempts) return;
+      if (!(await sleep(delayMs, signal))) return;
+    }
+  };
+
+  /** The handshake, once for all the requests that wait for it; a failed one is tried again by the next request. */
+  const beginSession = () =>
+    (initializing ??= initialize(options.protocolVersion!, undefined).catch((error: unknown) => {
+      initializing = undefined;
+      throw error;
+    }));
+
+  const initialize = async (version: string, signal: AbortSignal | undefined) => {
+    const request = {
+      jsonrpc: "2.0" as const,
+      id: "initialize",
+      method: "initialize",
+      params: {
+        protocolVersion: version,
+        capabilities:
+          (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
+        clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
+      },
+    };
+    const response = await post(request, { ...options.headers, "mcp-method": "initialize" }, signal);
+    const answer = await answerOf(request, response, signal);
+    const result = isObject(answer) ? answer.result : undefined;
+    if (!isObject(result) || typeof result.protocolVersion !== "string") {
+      const error =
+        isObject(answer) && isObject(answer.error)
+          ? `: ${String(answer.error.message)} (${String(answer.error.code)})`
+          : "";
+      throw new Error(`initialize: the server did not accept the session${error}`);
+    }
+    negotiated = result.protocolVersion;
+    await notifyWith("notifications/initialized", undefined, signal);
+    if (options.standaloneStream !== false) void runStandaloneStream();
+  };
+
+  const notifyWith = async (method: string, params: object | undefined, signal: AbortSignal | undefined) => {
+    const message = { jsonrpc: "2.0" as const, method, ...(params ? { params } : {}) };
+    const response = await post(
+      message,
+      { ...baseHeaders(negotiated ?? options.protocolVersion), "mcp-method": method },
+      signal,
+    );
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok) throw new Error(`${method}: HTTP ${response.status}`);
+  };
+
+  /** The response to `request` from its POST's answer (JSON or a stream, resumed when it ends early). */
+  const answerOf = async (request: HttpAdapterRequest, response: Response, signal: AbortSignal | undefined) => {
+    if (!isEventStream(response)) return fromJson(await response.text(), request.id, dispatch);
+    const resumable = declaredVersion(request) === undefined && hasHandshake(negotiated ?? options.protocolVersion);
+    let stream: Response | undefined = response;
+    let lastEventId: string | undefined;
+    let delayMs = defaultDelayMs;
+    for (let attempt = 0; stream; attempt++) {
+      const found = await fromEventStream(stream, request.id, dispatch, (event) => {
+        if (event.id !== undefined) lastEventId = event.id;
+        if (event.retry !== undefined) delayMs = event.retry;
+      });
+      if (found !== undefined) return found;
+      // The stream ended before the response: resume it where it stopped (2025-11-25 Streamable HTTP, resumability).
+      if (!resumable || lastEventId === undefined || attempt >= maxAttempts) return undefined;
+      const controller = linkedController(signal);
+      if (!(await sleep(delayMs, controller.signal))) return undefined;
+      stream = await openStream(lastEventId, controller.signal);
+    }
+    return undefined;
   };
 
   return {
     async send(request, headers, { signal }) {
-      const response = await doFetch(options.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...options.headers,
-          ...(options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {}),
-          ...(sessionId ? { "mcp-session-id": sessionId } : {}),
-          ...headers,
-        },
-        body: JSON.stringify(request),
-        signal: signal as AbortSignal,
-      });
-      sessionId = response.headers.get("mcp-session-id") ?? sessionId;
-      const type = response.headers.get("content-type") ?? "";
-      const answer = type.includes("text/event-stream")
-        ? await fromEventStream(response, request.id, deliver)
-        : fromJson(await response.text(), request.id, deliver);
+      const abort = signal as AbortSignal | undefined;
+      const declared = declaredVersion(request);
+      const handshake = declared === undefined && hasHandshake(negotiated ?? options.protocolVersion);
+      if (handshake && sessionId === undefined && negotiated === undefined) await beginSession();
+      const sentWith = sessionId;
+      // The stateless revision has no sessions: a session id a server sends anyway is not echoed.
+      const stateless = declared !== undefined && !hasHandshake(declared);
+      const sending = () =>
+        post(
+          request,
+          { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion, !stateless), ...headers },
+          abort,
+        );
+      let response = await sending();
+      if (response.status === 404 && handshake && sentWith !== undefined && negotiated !== undefined) {
+        // The server ended the session: a new one is begun and the request sent again, once.
+        await response.body?.cancel().catch(() => {});
+        if (sessionId === sentWith) {
+          sessionId = undefined;
+          negotiated = undefined;
+          initializing = undefined;
+        }
+        await beginSession();
+        response = await sending();
+      }
+      const answer = await answerOf(request, response, abort);
       if (answer === undefined) {
         throw new Error(
           `${request.method}: HTTP ${response.status} without a JSON-RPC response to request ${JSON.stringify(request.id)}`,
@@ -107,51 +333,158 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onRequest(next) {
+      handler = next;
+      return () => {
+        if (handler === next) handler = undefined;
+      };
+    },
+    notify: (method, params) => notifyWith(method, params, undefined),
     sessionId: () => sessionId,
-    listen: (request, headers, listenOptions) =>
-      listenOverHttp(options, () => sessionId, request, headers, listenOptions),
+    negotiatedVersion: () => negotiated,
+    async listen(request, headers, { signal, onMessage }) {
+      // Listen streams belong to the stateless revisions: the request declares its version, no session.
+      const response = await doFetch(options.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...baseHeaders(declaredVersion(request) ?? options.protocolVersion, false),
+          ...headers,
+        },
+        body: JSON.stringify(request),
+        signal: signal as AbortSignal,
+      });
+      const type = response.headers.get("content-type") ?? "";
+      if (type.includes("text/event-stream")) return fromEventStream(response, request.id, onMessage);
+      const answer = fromJson(await response.text(), request.id, onMessage);
+      if (answer === undefined) {
+        throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);
+      }
+      return answer;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      standalone.abort();
+      // A session this transport began (by `initialize`) is ended; a joined one belongs to whoever began it.
+      if (negotiated === undefined || sessionId === undefined) return;
+      try {
+        const response = await doFetch(options.url, { method: "DELETE", headers: baseHeaders(negotiated) });
+        await response.body?.cancel().catch(() => {});
+      } catch (error) {
+        report(error);
+      }
+    },
   };
 }
 
-/**
- * `subscriptions/listen` over Streamable HTTP: one POST whose answer is an SSE stream that stays
- * open. Every message on it but the response goes to `onMessage` (the acknowledgement, the
- * notifications); resolves with the response (the server's graceful end, or an error answered as
- * JSON at once), or undefined when the stream ends without one (a drop); rejects when `signal`
- * aborts (the client closes the stream: that cancels the subscription) or the request fails.
- */
-export async function listenOverHttp(
-  options: StreamableHttpOptions,
-  sessionId: () => string | undefined,
-  request: HttpAdapterRequest,
-  headers: { readonly [name: string]: string },
-  { signal, onMessage }: { readonly signal: unknown; readonly onMessage: (message: unknown) => void },
-): Promise<unknown> {
-  const session = sessionId();
-  const response = await (options.fetch ?? globalThis.fetch)(options.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...options.headers,
-      ...(options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {}),
-      ...(session ? { "mcp-session-id": session } : {}),
-      ...headers,
-    },
-    body: JSON.stringify(request),
-    signal: signal as AbortSignal,
-  });
-  const type = response.headers.get("content-type") ?? "";
-  if (type.includes("text/event-stream")) return fromEventStream(response, request.id, onMessage);
-  const answer = fromJson(await response.text(), request.id, onMessage);
-  if (answer === undefined) {
-    throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);
-  }
-  return answer;
+// ---------------------------------------------------------------------------------------------
+// Server-sent events (reusable by any stream reader of this file)
+
+/** One event of an SSE stream: its `data` lines joined, and the `id`/`retry` it set. */
+export interface SseEvent {
+  readonly event: string;
+  readonly data: string;
+  readonly id?: string;
+  readonly retry?: number;
 }
 
-/** The response to `id` in a JSON body (one message or a batch); notifications in it are delivered. */
-function fromJson(text: string, id: string | number, deliver: (message: unknown) => void): unknown {
+/**
+ * Reads an SSE body event by event (the WHATWG event-stream format: `data`, `event`, `id`,
+ * `retry`, comments, any line ending). `onEvent` may return a value other than `undefined` or
+ * `false` to stop reading: that value is returned. The body is cancelled when reading stops, and
+ * an event the stream cut short is dropped, as the format says.
+ */
+export async function readEventStream<T>(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (event: SseEvent) => T | false | undefined | void,
+): Promise<T | undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data: string[] = [];
+  let type = "";
+  let id: string | undefined;
+  let retry: number | undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffer += decoder.decode(value, { stream: !done });
+      for (;;) {
+        const end = buffer.search(/\r\n|\n|\r/);
+        // A lone `\r` at the end may be the first half of `\r\n`.
+        if (end < 0 || (end === buffer.length - 1 && buffer[end] === "\r" && !done)) break;
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+        if (line === "") {
+          const event: SseEvent = {
+            event: type || "message",
+            data: data.join("\n"),
+            ...(id !== undefined ? { id } : {}),
+            ...(retry !== undefined ? { retry } : {}),
+          };
+          data = [];
+          type = "";
+          id = undefined;
+          retry = undefined;
+          const outcome = onEvent(event);
+          if (outcome !== undefined && outcome !== false) return outcome as T;
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const fieldValue = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "data") data.push(fieldValue);
+        else if (field === "event") type = fieldValue;
+        else if (field === "id" && !fieldValue.includes("\0")) id = fieldValue;
+        else if (field === "retry" && /^\d+$/.test(fieldValue)) retry = Number(fieldValue);
+      }
+      if (done) return undefined;
+    }
+  } finally {
+    // What follows is not ours to read (or there is nothing more).
+    reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * Reads an SSE answer until the response to `id` and returns it (undefined when the stream ends
+ * first); every other message on it goes to `deliver`, every event (priming ones too) to `seen`.
+ */
+export async function fromEventStream(
+  response: Response,
+  id: string | number,
+  deliver: (message: unknown) => void,
+  seen: (event: SseEvent) => void = () => {},
+): Promise<unknown> {
+  if (!response.body) return undefined;
+  return readEventStream(response.body, (event) => {
+    seen(event);
+    const message = parseData(event.data);
+    if (message === undefined) return undefined;
+    if (isResponseTo(message, id)) return message;
+    deliver(message);
+    return undefined;
+  });
+}
+
+/** The JSON of an event's data, or undefined for an event without (valid) data (a priming event has none). */
+function parseData(data: string): unknown {
+  if (data.trim() === "") return undefined;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** The response to `id` in a JSON body (one message or a batch); the other messages in it are dispatched. */
+function fromJson(text: string, id: string | number, dispatch: (message: unknown) => void): unknown {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -161,65 +494,99 @@ function fromJson(text: string, id: string | number, deliver: (message: unknown)
   let answer: unknown;
   for (const message of Array.isArray(body) ? body : [body]) {
     if (isResponseTo(message, id)) answer ??= message;
-    else deliver(message);
+    else dispatch(message);
   }
   return answer;
 }
 
-/** Reads SSE events until the response to `id`; notifications before it are delivered. */
-async function fromEventStream(
-  response: Response,
-  id: string | number,
-  deliver: (message: unknown) => void,
-): Promise<unknown> {
-  if (!response.body) return undefined;
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
+/** The `result` or `error` member answering a server request through `handler`. */
+async function outcomeOf(
+  handler: HttpServerRequestHandler | undefined,
+  request: HttpServerRequest,
+  report: (error: unknown) => void,
+): Promise<{ result: object } | { error: { code: number; message: string; data?: unknown } }> {
+  if (!handler) return { error: { code: -32601, message: `Method not found: ${request.method}` } };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      buffer += decoder.decode(value, { stream: !done });
-      // Events end with a blank line; the last piece may be incomplete.
-      const events = buffer.split(/\r\n\r\n|\n\n|\r\r/);
-      buffer = done ? "" : events.pop()!;
-      for (const event of events) {
-        const message = eventData(event);
-        if (message === undefined) continue;
-        if (isResponseTo(message, id)) return message;
-        deliver(message);
-      }
-      if (done) return undefined;
-    }
-  } finally {
-    // The response is in (or never will be): the rest of the stream is not ours to read.
-    reader.cancel().catch(() => {});
+    const result = await handler(request);
+    const error = rpcError(result);
+    return error ? { error } : { result };
+  } catch (thrown) {
+    const error = rpcError(thrown);
+    if (error) return { error };
+    report(thrown);
+    return { error: { code: -32603, message: "Internal error" } };
   }
 }
 
-/** The JSON of an SSE event's `data` lines, or undefined for an event without (valid) data. */
-function eventData(event: string): unknown {
-  const data = event
-    .split(/\r\n|\n|\r/)
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(5).replace(/^ /, ""))
-    .join("\n");
-  if (data === "") return undefined;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return undefined;
-  }
+/** The JSON-RPC error an `Error` carries (`code` and `message`, as `JsonRpcError` has), or undefined. */
+function rpcError(value: unknown): { code: number; message: string; data?: unknown } | undefined {
+  if (!(value instanceof Error)) return undefined;
+  const { code, data } = value as Error & { code?: unknown; data?: unknown };
+  if (typeof code !== "number" || !Number.isInteger(code)) return undefined;
+  return data === undefined ? { code, message: value.message } : { code, message: value.message, data };
+}
+
+/** The revision a request declares in `_meta` (stateless revisions), if any. */
+function declaredVersion(request: HttpAdapterRequest): string | undefined {
+  const meta = request.params?._meta;
+  const version = isObject(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
+  return typeof version === "string" ? version : undefined;
+}
+
+/** Whether a revision begins with the initialize handshake (those before the stateless one). */
+function hasHandshake(version: string | undefined): boolean {
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < FIRST_STATELESS_REVISION;
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").includes("text/event-stream");
+}
+
+/** Waits `ms`; false when `signal` aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A controller aborted with `signal` (when given). */
+function linkedController(signal: AbortSignal | undefined): AbortController {
+  const controller = new AbortController();
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isResponseTo(message: unknown, id: string | number): boolean {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
-  const m = message as Record<string, unknown>;
-  return ("result" in m || "error" in m) && (m.id === id || ("error" in m && m.id === null));
+  if (!isObject(message)) return false;
+  return (
+    ("result" in message || "error" in message) && (message.id === id || ("error" in message && message.id === null))
+  );
 }
 
 function isNotification(message: unknown): boolean {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
-  const m = message as Record<string, unknown>;
-  return typeof m.method === "string" && !("id" in m);
+  return isObject(message) && typeof message.method === "string" && !("id" in message);
+}
+
+function isRequest(message: unknown): message is HttpServerRequest {
+  return (
+    isObject(message) &&
+    typeof message.method === "string" &&
+    (typeof message.id === "string" || typeof message.id === "number") &&
+    !("result" in message) &&
+    !("error" in message)
+  );
 }
