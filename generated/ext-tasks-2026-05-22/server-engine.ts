@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 20236ba72d62c949cd6a9bc1a89a229a75b7a36f15fd16497324960d54dbee6c bcd485fb42cf69897c909605ef7db013071ca5064542120198aea715b48e6d1d
+// Fingerprint: e358daeaf21a3b5b1321664bd71b9e99d944338bc03240d924d6107082175f50 ab09360787f6bbe09ff741c0cbf62879f6afcdeeab49fcee05b23243cba12ee1
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -18,8 +18,11 @@
 import { isObject, ownValue, type JsonObject, type ValidationResult } from "./runtime.js";
 import {
   grantedTtl,
+  hasTaskEvents,
+  hasTaskLeases,
   InMemoryTaskStoreOf,
   isJsonRpcErrorObject,
+  newInstanceId,
   JSON_RPC_ERROR_CODES,
   JsonRpcError,
   methodNotFound,
@@ -39,6 +42,7 @@ import {
   type RequestContext,
   type ServerToClientSend,
   type TaskAbortSignal,
+  type TaskLease,
   type TaskPageOf,
   type TaskRecord,
   type TaskStoreOf,
@@ -154,8 +158,12 @@ type InputResponseOf<Task> = Task extends { readonly inputResponses: { readonly 
 
 /** Where tasks live, as the server uses them: the engine's reads and writes plus creation. */
 export interface TaskStoreFor<Task extends TaskRecord> extends TaskStoreOf<Task> {
-  /** Stores a new task under a fresh, unguessable id (version 0); rejects with TaskLimitError when full. */
-  create(task: Omit<Task, "taskId" | "version">): Promise<Task>;
+  /**
+   * Stores a new task under a fresh, unguessable id (version 0), with its worker's first lease
+   * where the store keeps leases (TaskLeasesOf; atomically, so a running task is never unleased);
+   * rejects with TaskLimitError when full.
+   */
+  create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task>;
   /** The owner's task, or undefined when unknown, expired or someone else's. */
   get(owner: string, taskId: string): Promise<Task | undefined>;
   /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
@@ -394,7 +402,26 @@ export interface TasksServerOptionsOf<Store> {
   readonly onError?: (error: unknown) => void;
   /** The clock, in epoch milliseconds (for tests). */
   readonly now?: () => number;
+  /**
+   * Where the store keeps worker leases (TaskLeasesOf: every store this package generates): how
+   * long the lease of a task this instance runs lasts from its last renewal, in milliseconds.
+   * After an instance dies its unfinished tasks fail ("The worker running this task stopped")
+   * once their leases lapse. Default 15000.
+   */
+  readonly leaseDuration?: number;
+  /** How often the leases of this instance's running tasks are renewed, in milliseconds (well under `leaseDuration`). Default 5000. */
+  readonly leaseRenewInterval?: number;
+  /** How often this instance looks for orphaned tasks (lease lapsed) and fails them, in milliseconds; 0 never. Default 5000. */
+  readonly orphanSweepInterval?: number;
+  /** This instance's name as a lease holder; unique per instance. Default a random UUID. */
+  readonly instanceId?: string;
 }
+
+/** The error an orphaned task (its worker's lease lapsed) is failed with. */
+export const ORPHANED_TASK_ERROR: JsonRpcErrorObject = {
+  code: JSON_RPC_ERROR_CODES.InternalError,
+  message: "The worker running this task stopped (lease expired)",
+};
 
 /** The option of revisions with tasks/list. */
 export interface PagingOptions {
@@ -531,12 +558,34 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       stateError: (taskId: string, status: Task["status"] | undefined, message: string) =>
         new StateError(taskId, status, message),
       changed: (task: Task) => this.#notify(task),
+      watching: () => this.#listeners.size > 0,
+      orphaned: (task: Task): Task => ({
+        ...task,
+        status: "failed",
+        statusMessage: ORPHANED_TASK_ERROR.message,
+        error: ORPHANED_TASK_ERROR,
+        ...this.#noInput(),
+      }),
     };
+    const store = this.#store;
     this.#engine = new TaskEngine(engineProfile, {
-      store: this.#store,
+      store,
       pollInterval: this.#pollInterval,
       onError: options.onError ?? (() => {}),
       now: this.#now,
+      ...(hasTaskEvents(store) ? { events: store } : {}),
+      ...(hasTaskLeases<Task>(store)
+        ? {
+            leases: {
+              store,
+              holder: options.instanceId ?? newInstanceId(),
+              duration: positiveInteger(options.leaseDuration, 15_000),
+              renewInterval: positiveInteger(options.leaseRenewInterval, 5_000),
+              sweepInterval:
+                options.orphanSweepInterval === 0 ? 0 : positiveInteger(options.orphanSweepInterval, 5_000),
+            },
+          }
+        : {}),
     });
   }
 
@@ -711,14 +760,20 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       ...(this.#asksInput() ? { ...this.#noInput(), inputKeys: [] } : {}),
     };
     // A new record of the set's StoredTask: "working", and the input part where the profile has input.
-    const task = await this.#store.create(fresh as unknown as Omit<Task, "taskId" | "version">);
-    this.#notify(task);
+    const lease = this.#engine.newLease();
+    const record = fresh as unknown as Omit<Task, "taskId" | "version">;
+    const task = await (lease ? this.#store.create(record, lease) : this.#store.create(record));
+    this.#engine.created(task);
+    this.#engine.hold(task.owner, task.taskId);
     return this.#handleFor(task);
   }
 
   async resumeTask(context: { readonly owner?: string }, taskId: string): Promise<object | undefined> {
     const task = await this.#store.get(context.owner ?? "", taskId);
-    return task && !this.#bindings.isTerminalStatus(task.status) ? this.#handleFor(task) : undefined;
+    if (!task || this.#bindings.isTerminalStatus(task.status)) return undefined;
+    // This instance runs it now: its lease is taken (once a previous holder's has lapsed) and renewed.
+    this.#engine.hold(task.owner, task.taskId);
+    return this.#handleFor(task);
   }
 
   subscribe(listener: StatusListenerOf<unknown>): () => void {
@@ -875,7 +930,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<unknown> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
           if (isTerminalStatus(current.status))

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e7c7df059be678567a56aa74c56a743718bca9e9bfce32f66f458915397886ee 49dfc1ebd89ccc2b0d95cfe8512bdaa36b1b9b9f20818e82dc174aab701b52ec
+// Fingerprint: 4a07683b31d6e3a8404fb048f78f1f62dbde9906af8df2eaea4a91e37b7daa16 90ee471310a3ce4f18cf317f701979d3e2051030cde91d002921a0d5b75f7bf2
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -83,6 +83,7 @@ export type {
   TaskAbortSignal,
   TransportContext,
 } from "./server-core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
 export { type CreateTaskOptions } from "./server-engine.js";
 export {
   checkRoutingHeaders,

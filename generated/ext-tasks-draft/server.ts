@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0ae1e264bf505fff6c5a1abfd19f56c70fb8a9bdf5b691947a6bb5f87799c8d8 f39841818d3acc253453f08fc02ed71c27cb2c1e1b66308c2a9850a74d104493
+// Fingerprint: 5468a48b580c167c7bda4c2c2cd2f2ef9ec1a46910d540cfcc07c5cdb42ffaad 86ab7edfd80d80afb23bf207c1ab907ba1503d25489466f73b0dda1d91cc4d08
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -81,6 +81,7 @@ export type {
   TaskAbortSignal,
   TransportContext,
 } from "./server-core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
 export { type CreateTaskOptions } from "./server-engine.js";
 export {
   checkRoutingHeaders,

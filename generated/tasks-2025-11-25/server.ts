@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0bbc7fa4238e52c43b177285e40d5fd6a3735fa401e6ca7247c3f0a81aedcf1e f9bea89ea26270dc3eb2a14ea4e87e9bb31f12d224642119277e136260c0f8bc
+// Fingerprint: aa67bb0e3183037752941f5595bd39badf9af3e3ae725931625f4e426bc5edb2 b71fd4bcc32b4a5557f8fb2cb207056ad2e17a56c9fce7c7f881614de308b3ea
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -71,6 +71,7 @@ export type {
   TaskAbortSignal,
   TransportContext,
 } from "./server-core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
 export { RELATED_TASK_META, type CreateTaskOptions } from "./server-engine.js";
 
 /** The methods this server answers; any other method gets -32601. */

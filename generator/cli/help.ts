@@ -52,7 +52,8 @@ Options:
   --runtime PARTS   runtime parts written beside the stubs, comma-separated (repeatable):
                     http-client, http-server, stdio (Node's typings), sdk-client,
                     sdk-server (@modelcontextprotocol/sdk ^1.24), sqlite-store
-                    (better-sqlite3 ^12);
+                    (better-sqlite3 ^12), redis-store (ioredis ^5), postgres-store
+                    (pg ^8);
                     with --schema or init; in a config: "runtime" of the set
   --no-stubs        with --schema: types and validators only; in a config: "stubs": false
   --strict          lint warnings are errors: exit 2 and write nothing

@@ -10,7 +10,16 @@ import { appendPointer } from "../load/json-pointer.js";
 import { nearest } from "../config/suggest.js";
 import type { StaticModuleName } from "./templates.js";
 
-export const RUNTIME_PARTS = ["http-client", "http-server", "stdio", "sdk-client", "sdk-server", "sqlite-store"] as const;
+export const RUNTIME_PARTS = [
+  "http-client",
+  "http-server",
+  "stdio",
+  "sdk-client",
+  "sdk-server",
+  "sqlite-store",
+  "redis-store",
+  "postgres-store",
+] as const;
 export type RuntimePart = (typeof RUNTIME_PARTS)[number];
 
 /** What of the set's stubs a part builds on. */
@@ -72,6 +81,20 @@ export const PART_SPECS: Readonly<Record<RuntimePart, PartSpec>> = {
     needsLine: "peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)",
     imports: ["node:", "better-sqlite3"],
     summary: "a durable TaskStore on SQLite",
+  },
+  "redis-store": {
+    needs: "server",
+    modules: ["redis-store"],
+    needsLine: "peer ioredis ^5 (install it, and @types/node, in your project)",
+    imports: ["node:", "ioredis"],
+    summary: "a TaskStore on Redis shared by several server instances (Lua compare-and-set, pub/sub events, worker leases)",
+  },
+  "postgres-store": {
+    needs: "server",
+    modules: ["postgres-store"],
+    needsLine: "peer pg ^8 (install it, and @types/pg and @types/node, in your project)",
+    imports: ["node:", "pg"],
+    summary: "a TaskStore on PostgreSQL shared by several server instances (versioned UPDATE, LISTEN/NOTIFY events, worker leases)",
   },
 };
 

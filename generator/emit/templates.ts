@@ -114,6 +114,8 @@ export const STATIC_MODULES = [
   "sdk-client",
   "sdk-server",
   "sqlite-store",
+  "redis-store",
+  "postgres-store",
 ] as const;
 export type StaticModuleName = (typeof STATIC_MODULES)[number];
 

@@ -39,14 +39,14 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
       "The Tasks protocol of MCP 2025-11-25 (tasks/get, tasks/result, tasks/cancel, tasks/list; task-augmented requests): types, validators, status helpers, client and server. Its remote $refs into the MCP core schema resolve to a bundled copy of the definitions they need.",
     schemas: ["schemas/tasks-2025-11-25.schema.json"],
     remotes: { [CORE_2025_11_25_URL]: "schemas/mcp-core-2025-11-25.schema.json" },
-    parts: ["http-client", "stdio", "sdk-client", "sdk-server", "sqlite-store"],
+    parts: ["http-client", "stdio", "sdk-client", "sdk-server", "sqlite-store", "redis-store", "postgres-store"],
   },
   "ext-tasks-draft": {
     description:
       "The MCP Tasks extension (SEP-2663, draft; io.modelcontextprotocol/tasks), its newest revision (2026-08-21): types, validators, status helpers, client and server. Its InputRequest/InputResponse are the elicitation, sampling and roots requests and results.",
     schemas: ["schemas/ext-tasks-draft.schema.json"],
     remotes: {},
-    parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"],
+    parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store", "redis-store", "postgres-store"],
   },
   "ext-tasks-2026-05-22": {
     description:
@@ -54,7 +54,7 @@ export const BUNDLED_SETS: Readonly<Record<string, BundledSet>> = {
     schemas: ["schemas/ext-tasks-2026-05-22.schema.json"],
     remotes: {},
     bindings: INPUT_BINDINGS,
-    parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store"],
+    parts: ["http-client", "http-server", "stdio", "sdk-client", "sqlite-store", "redis-store", "postgres-store"],
   },
   "elicitation-codex": {
     description: "MCP elicitation request params as the Codex host emits them: types and validators.",

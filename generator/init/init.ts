@@ -81,7 +81,7 @@ export function initConfigText(options: {
       'sets: "bundled" sets ship with mcp-tasks-gen (delete those you do not need); for your own schema files write',
       '{ "name": "my-set", "schemas": ["my.schema.json"], "remotes": { "https://example.com/remote.json": "local-copy.json" } }.',
       'runtime (per set): parts written into the set\'s folder beside the stubs, each naming the peer it needs: "http-client", "http-server",',
-      '"stdio" (Node\'s typings), "sdk-client" and "sdk-server" (@modelcontextprotocol/sdk ^1.24, the client and the 2025-11-25 server in the SDK), "sqlite-store" (better-sqlite3 ^12). "stubs": false: types and validators only.',
+      '"stdio" (Node\'s typings), "sdk-client" and "sdk-server" (@modelcontextprotocol/sdk ^1.24, the client and the 2025-11-25 server in the SDK), "sqlite-store" (better-sqlite3 ^12), "redis-store" (ioredis ^5), "postgres-store" (pg ^8). "stubs": false: types and validators only.',
     ].join(" "),
     outDir: options.outDir,
     emit: options.emit,

@@ -89,6 +89,7 @@ interface Host {
   readonly AbortController: new () => { readonly signal: TaskAbortSignal & AbortSignalLike; abort(): void };
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(timer: unknown): void;
+  queueMicrotask(callback: () => void): void;
 }
 
 const host = globalThis as unknown as Host;
@@ -187,27 +188,104 @@ export class TaskLimitError extends Error {
   override readonly name = "TaskLimitError";
 }
 
+/** A change to a task written through any instance sharing the store (what the store's event channel carries). */
+export interface TaskChange {
+  readonly taskId: string;
+  readonly owner: string;
+  readonly status: string;
+  /** The version the write stored; a listener has seen a change when it has seen this version. */
+  readonly version: number;
+}
+
+/**
+ * Implemented by stores shared between instances (Redis pub/sub, PostgreSQL LISTEN/NOTIFY; the
+ * in-memory store in process; SQLite in process plus polling of the file), so that a change made on
+ * one instance wakes waiters, aborts cancelled work and sends notifications on every other.
+ */
+export interface TaskEventsOf {
+  /**
+   * Calls `listener` for every change stored through any instance (own ones included, possibly
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
+   */
+  watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
+}
+
+/** A worker lease: who runs the task, until when (epoch milliseconds). */
+export interface TaskLease {
+  readonly holder: string;
+  readonly until: number;
+}
+
+/**
+ * Worker leases: the instance running a task holds a lease it renews; a non-terminal task whose
+ * lease lapsed is orphaned (its instance died) and the sweeper fails it. Leases live beside the
+ * record, not in it: renewing never bumps the version, so it never races a compare-and-set.
+ * The store knows which statuses are terminal from its `terminalStatuses` option (default
+ * `TERMINAL_TASK_STATUSES`, the terminal statuses of every revision, the set's `TERMINAL_STATUSES`).
+ */
+export interface TaskLeasesOf<Task> {
+  /** Takes or renews the lease on a live, non-terminal task for `holder` until `until`; false when another holder's lease is still valid or the task is gone or finished. */
+  renewLease(taskId: string, holder: string, until: number): Promise<boolean>;
+  /** Gives the lease up if `holder` has it (the task finished or its handle was dropped). */
+  releaseLease(taskId: string, holder: string): Promise<void>;
+  /** Live non-terminal tasks whose lease expired before `now` (at most `limit`), for the sweeper that fails them. */
+  orphans(now: number, limit: number): Promise<readonly Task[]>;
+}
+
+/** The terminal statuses of every revision (`completed`, `failed`, `cancelled`): a store's default. */
+export const TERMINAL_TASK_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];
+
+/** A fresh, unique name for this instance as a lease holder. */
+export function newInstanceId(): string {
+  return host.crypto.randomUUID();
+}
+
+/** Whether a store has the event channel of TaskEventsOf. */
+export function hasTaskEvents(store: object): store is TaskEventsOf {
+  return typeof (store as Partial<TaskEventsOf>).watch === "function";
+}
+
+/** Whether a store keeps worker leases (TaskLeasesOf). */
+export function hasTaskLeases<Task>(store: object): store is TaskLeasesOf<Task> {
+  const leases = store as Partial<TaskLeasesOf<Task>>;
+  return (
+    typeof leases.renewLease === "function" &&
+    typeof leases.releaseLease === "function" &&
+    typeof leases.orphans === "function"
+  );
+}
+
 export interface InMemoryTaskStoreOptions {
   /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
   readonly maxTasks?: number;
+  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
+  readonly terminalStatuses?: readonly string[];
   /** The clock, in epoch milliseconds (for tests). */
   readonly now?: () => number;
 }
 
 /**
  * A task store in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`,
- * pages in creation order. A set's `InMemoryTaskStore` is this for its `StoredTask`.
+ * pages in creation order, worker leases and in-process change events (every server sharing this
+ * object sees every change). A set's `InMemoryTaskStore` is this for its `StoredTask`.
  */
-export class InMemoryTaskStoreOf<Task extends TaskRecord> {
+export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<Task> {
   readonly #tasks = new Map<string, Task>();
+  readonly #leases = new Map<string, TaskLease>();
   readonly #maxTasks: number;
+  readonly #terminal: ReadonlySet<string>;
   readonly #now: () => number;
+  readonly #listeners = new Set<(change: TaskChange) => void>();
   /** Creation order, for tasks/list cursors. */
   readonly #sequence = new Map<string, number>();
   #nextSequence = 1;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#terminal = new Set(options.terminalStatuses ?? TERMINAL_TASK_STATUSES);
     this.#now = options.now ?? Date.now;
   }
 
@@ -216,8 +294,8 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> {
     return this.#tasks.size;
   }
 
-  /** Stores a new task under a fresh, unguessable id (version 0); rejects with TaskLimitError when full. */
-  async create(task: Omit<Task, "taskId" | "version">): Promise<Task> {
+  /** Stores a new task under a fresh, unguessable id (version 0), with its first lease; rejects with TaskLimitError when full. */
+  async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
     if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
     if (this.#tasks.size >= this.#maxTasks)
       throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
@@ -225,6 +303,8 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> {
     const stored = { ...task, taskId: host.crypto.randomUUID(), version: 0 } as unknown as Task;
     this.#tasks.set(stored.taskId, stored);
     this.#sequence.set(stored.taskId, this.#nextSequence++);
+    if (lease) this.#leases.set(stored.taskId, { holder: lease.holder, until: lease.until });
+    this.#emit(stored);
     return stored;
   }
 
@@ -242,6 +322,8 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> {
     const stored = this.#live(current.taskId);
     if (stored?.owner !== current.owner || stored.version !== current.version) return false;
     this.#tasks.set(next.taskId, next);
+    if (this.#terminal.has(next.status)) this.#leases.delete(next.taskId);
+    this.#emit(next);
     return true;
   }
 
@@ -266,6 +348,46 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> {
     return { tasks };
   }
 
+  watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void {
+    // In process the channel never drops: onChannel is never called.
+    void onChannel;
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async renewLease(taskId: string, holder: string, until: number): Promise<boolean> {
+    const task = this.#live(taskId);
+    if (!task || this.#terminal.has(task.status)) return false;
+    const lease = this.#leases.get(taskId);
+    if (lease && lease.holder !== holder && lease.until > this.#now()) return false;
+    this.#leases.set(taskId, { holder, until });
+    return true;
+  }
+
+  async releaseLease(taskId: string, holder: string): Promise<void> {
+    if (this.#leases.get(taskId)?.holder === holder) this.#leases.delete(taskId);
+  }
+
+  async orphans(now: number, limit: number): Promise<readonly Task[]> {
+    const found: Task[] = [];
+    for (const [taskId, lease] of this.#leases) {
+      if (found.length >= limit) break;
+      if (lease.until >= now) continue;
+      const task = this.#live(taskId);
+      if (task && !this.#terminal.has(task.status)) found.push(task);
+    }
+    return found;
+  }
+
+  /** Tells the watchers after the write returns (a listener never runs inside a store call). */
+  #emit(task: Task): void {
+    if (this.#listeners.size === 0) return;
+    const change: TaskChange = { taskId: task.taskId, owner: task.owner, status: task.status, version: task.version };
+    host.queueMicrotask(() => {
+      for (const listener of this.#listeners) listener(change);
+    });
+  }
+
   /** The task unless it has expired (an expired task is dropped on sight). */
   #live(taskId: string): Task | undefined {
     const task = this.#tasks.get(taskId);
@@ -286,6 +408,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> {
   #delete(taskId: string): void {
     this.#tasks.delete(taskId);
     this.#sequence.delete(taskId);
+    this.#leases.delete(taskId);
   }
 }
 
@@ -305,8 +428,25 @@ export interface TaskEngineProfile<Task extends TaskRecord> {
   canTransition(from: Task["status"], to: Task["status"]): boolean;
   /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
   stateError(taskId: string, status: Task["status"] | undefined, message: string): Error;
-  /** Told about every task a write changed, after it is stored (status notifications). */
+  /** Told about every task a write changed, after it is stored (status notifications), once per version: this instance's writes and, through the store's events, every other's. */
   changed(task: Task): void;
+  /** Whether `changed` has anyone to tell now (otherwise another instance's change is not read back for it). */
+  watching?(): boolean;
+  /** The record a task whose worker's lease lapsed is failed with (a JSON-RPC error saying so). */
+  orphaned?(task: Task): Task;
+}
+
+/** How an engine keeps the leases of the tasks this instance runs, and sweeps orphans. */
+export interface TaskLeaseSettings<Task> {
+  readonly store: TaskLeasesOf<Task>;
+  /** This instance's name as a lease holder (unique per instance). */
+  readonly holder: string;
+  /** How long a lease lasts from its last renewal, in milliseconds. */
+  readonly duration: number;
+  /** How often this instance renews the leases it holds. */
+  readonly renewInterval: number;
+  /** How often this instance looks for orphaned tasks to fail; 0 never. */
+  readonly sweepInterval: number;
 }
 
 export interface TaskEngineOptions<Task extends TaskRecord> {
@@ -315,6 +455,10 @@ export interface TaskEngineOptions<Task extends TaskRecord> {
   readonly pollInterval: number;
   readonly onError: (error: unknown) => void;
   readonly now: () => number;
+  /** The store's change events, where it has them: other instances' changes then reach this one at once. */
+  readonly events?: TaskEventsOf;
+  /** Worker leases, where the store keeps them. */
+  readonly leases?: TaskLeaseSettings<Task>;
 }
 
 /** A write's task before and after (the same record when the change left it as it was). */
@@ -329,12 +473,31 @@ interface Waiter {
 }
 
 const MAX_WRITE_ATTEMPTS = 100;
+/** How many tasks' last notified versions an engine remembers (to tell each version once). */
+const SEEN_VERSIONS = 10_000;
+/** Orphans failed per sweep. */
+const SWEEP_BATCH = 100;
+
+/** A lease this instance holds on a task it runs. */
+interface HeldLease {
+  readonly owner: string;
+  timer: unknown;
+}
+
+/** Lets Node exit while a timer is pending (a no-op elsewhere). */
+function unref(timer: unknown): unknown {
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+  return timer;
+}
 
 /**
  * Every state change of every task goes through `write`: compare-and-set against the store,
  * retried on conflict, refused when the status machine forbids it. Code waiting on a task
- * (`waitFor`) is woken by this process's changes at once and polls for other processes' changes.
- * A cancelled task aborts the signals of this process's handles on it.
+ * (`waitFor`) is woken by this process's changes at once, by other instances' changes through the
+ * store's events where it has them, and polls the store at the poll interval either way (so a
+ * dropped event channel delays, never hangs). A cancelled task aborts the signals of this
+ * process's handles on it, wherever it was cancelled. Where the store keeps leases, the engine
+ * renews the leases of the tasks this instance runs and fails other instances' orphans.
  */
 export class TaskEngine<Task extends TaskRecord> {
   readonly #store: TaskStoreOf<Task>;
@@ -346,6 +509,13 @@ export class TaskEngine<Task extends TaskRecord> {
   readonly #waiters = new Map<string, Set<() => void>>();
   /** Abort controllers of this process's handles on unfinished tasks, by task id. */
   readonly #controllers = new Map<string, Set<{ abort(): void }>>();
+  /** The last version of each task told to the profile (insertion order: the oldest is forgotten first). */
+  readonly #seen = new Map<string, number>();
+  readonly #leases: TaskLeaseSettings<Task> | undefined;
+  /** The leases this instance holds, by task id. */
+  readonly #held = new Map<string, HeldLease>();
+  #unwatch: (() => void) | undefined;
+  #sweeper: unknown;
   #closed = false;
 
   constructor(profile: TaskEngineProfile<Task>, options: TaskEngineOptions<Task>) {
@@ -354,6 +524,30 @@ export class TaskEngine<Task extends TaskRecord> {
     this.#pollInterval = options.pollInterval;
     this.#onError = options.onError;
     this.#now = options.now;
+    this.#leases = options.leases;
+    this.#unwatch = options.events?.watch(
+      (change) => this.#remoteChange(change),
+      (up) => this.#channel(up),
+    );
+    const sweepInterval = this.#leases?.sweepInterval ?? 0;
+    if (sweepInterval > 0) this.#scheduleSweep(sweepInterval);
+  }
+
+  /** This instance's name as a lease holder; undefined where the store keeps no leases. */
+  get holder(): string | undefined {
+    return this.#leases?.holder;
+  }
+
+  /** After this instance created a task: the profile is told (once: the store's event for it is then a repeat). */
+  created(task: Task): void {
+    this.#markSeen(task.taskId, task.version);
+    this.#profile.changed(task);
+  }
+
+  /** The first lease of a task this instance is about to create, for the store's `create`. */
+  newLease(): TaskLease | undefined {
+    const leases = this.#leases;
+    return leases ? { holder: leases.holder, until: this.#now() + leases.duration } : undefined;
   }
 
   /**
@@ -434,6 +628,7 @@ export class TaskEngine<Task extends TaskRecord> {
     taskId: string,
     pick: (task: Task) => T | undefined,
     signal?: AbortSignalLike,
+    options: { readonly outlastStoreErrors?: boolean } = {},
   ): Promise<T> {
     for (;;) {
       if (this.#closed) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The server is closing");
@@ -441,7 +636,16 @@ export class TaskEngine<Task extends TaskRecord> {
       // Listen before reading, so a change between the read and the wait is not missed.
       const waiter = this.#nextChange(taskId, signal);
       try {
-        const task = await this.#store.get(owner, taskId);
+        let task: Task | undefined;
+        try {
+          task = await this.#store.get(owner, taskId);
+        } catch (error) {
+          // A long wait (tool code awaiting input) outlasts a store that is briefly unreachable: reported, read again at the next poll.
+          if (!options.outlastStoreErrors) throw error;
+          this.report(error);
+          await waiter.changed;
+          continue;
+        }
         if (!task) throw unknownTask();
         const found = pick(task);
         if (found !== undefined) return found;
@@ -450,6 +654,11 @@ export class TaskEngine<Task extends TaskRecord> {
         waiter.cancel();
       }
     }
+  }
+
+  /** `waitFor` for tool code's long waits (an answer to its input request): outlasts a briefly unreachable store. */
+  waitOut<T>(owner: string, taskId: string, pick: (task: Task) => T | undefined): Promise<T> {
+    return this.waitFor(owner, taskId, pick, undefined, { outlastStoreErrors: true });
   }
 
   /** A signal for a new handle on the task, aborted when the task is cancelled. */
@@ -461,10 +670,64 @@ export class TaskEngine<Task extends TaskRecord> {
     return controller.signal;
   }
 
-  /** Ends every wait (they fail with "The server is closing"). */
+  /**
+   * Keeps this instance's lease on a task it runs, renewing it until the task finishes (then
+   * released). Renewal also notices a task finished elsewhere while the event channel was down.
+   */
+  hold(owner: string, taskId: string): void {
+    const leases = this.#leases;
+    if (!leases || this.#closed || this.#held.has(taskId)) return;
+    const held: HeldLease = { owner, timer: undefined };
+    this.#held.set(taskId, held);
+    const renew = async (): Promise<void> => {
+      if (this.#held.get(taskId) !== held) return;
+      try {
+        const renewed = await leases.store.renewLease(taskId, leases.holder, this.#now() + leases.duration);
+        if (!renewed) {
+          const task = await this.#store.get(owner, taskId);
+          // Gone or finished (perhaps while this instance missed the event): stop holding it.
+          if (!task || this.#profile.isTerminalStatus(task.status)) return this.#finished(taskId, task?.status);
+          // Another holder's lease is still valid (a previous process's, after a restart): try again later.
+        }
+      } catch (error) {
+        this.report(error);
+      }
+      if (this.#held.get(taskId) === held) held.timer = unref(host.setTimeout(renew, leases.renewInterval));
+    };
+    held.timer = unref(host.setTimeout(renew, leases.renewInterval));
+  }
+
+  /** Ends every wait (they fail with "The server is closing"), stops watching, renewing and sweeping. */
   close(): void {
     this.#closed = true;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+    host.clearTimeout(this.#sweeper);
+    // Leases are left to lapse, not released: an unfinished task must become an orphan unless resumed.
+    for (const held of this.#held.values()) host.clearTimeout(held.timer);
+    this.#held.clear();
     for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+  }
+
+  /** Fails the orphans (non-terminal tasks whose lease lapsed) the store knows of now; how many this instance failed. */
+  async sweep(): Promise<number> {
+    const leases = this.#leases;
+    const orphaned = this.#profile.orphaned;
+    if (!leases || !orphaned) return 0;
+    let failed = 0;
+    for (const orphan of await leases.store.orphans(this.#now(), SWEEP_BATCH)) {
+      // This instance is alive, so a task it holds is no orphan (its renewal was late: a busy event loop).
+      if (this.#held.has(orphan.taskId)) {
+        await leases.store.renewLease(orphan.taskId, leases.holder, this.#now() + leases.duration);
+        continue;
+      }
+      // Through compare-and-set: of several sweeping instances exactly one wins, and a task that finished meanwhile stays as it is.
+      const written = await this.write(orphan.owner, orphan.taskId, (task) =>
+        this.#profile.isTerminalStatus(task.status) ? undefined : orphaned(task),
+      );
+      if (written && written.before !== written.after) failed++;
+    }
+    return failed;
   }
 
   /** The JSON-RPC error to answer for what a handler threw: its own, or -32603 for anything unexpected (reported). */
@@ -483,13 +746,66 @@ export class TaskEngine<Task extends TaskRecord> {
     }
   }
 
+  /** After this instance stored a change. */
   #changed(task: Task): void {
+    this.#markSeen(task.taskId, task.version);
     this.#profile.changed(task);
     this.#wake(task.taskId);
-    if (!this.#profile.isTerminalStatus(task.status)) return;
-    const controllers = this.#controllers.get(task.taskId);
-    this.#controllers.delete(task.taskId);
-    if (task.status === "cancelled") for (const controller of controllers ?? []) controller.abort();
+    if (this.#profile.isTerminalStatus(task.status)) this.#finished(task.taskId, task.status);
+  }
+
+  /** A change stored by any instance (this one's come back too): wake, abort, notify once per version. */
+  #remoteChange(change: TaskChange): void {
+    this.#wake(change.taskId);
+    if ((this.#seen.get(change.taskId) ?? -1) >= change.version) return;
+    if (this.#profile.isTerminalStatus(change.status)) this.#finished(change.taskId, change.status);
+    if (!(this.#profile.watching?.() ?? true)) return;
+    this.#store.get(change.owner, change.taskId).then(
+      (task) => {
+        // This instance may have told a newer version meanwhile (its own write, or a later event).
+        if (!task || (this.#seen.get(task.taskId) ?? -1) >= task.version) return;
+        this.#markSeen(task.taskId, task.version);
+        this.#profile.changed(task);
+      },
+      (error: unknown) => this.report(error),
+    );
+  }
+
+  /** The event channel dropped (waiters keep polling) or came back (everyone waiting reads the store again). */
+  #channel(up: boolean): void {
+    if (up) for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+  }
+
+  /** A task ended: its handles' signals abort when it was cancelled, and this instance's lease on it is released. */
+  #finished(taskId: string, status: string | undefined): void {
+    const controllers = this.#controllers.get(taskId);
+    this.#controllers.delete(taskId);
+    if (status === "cancelled") for (const controller of controllers ?? []) controller.abort();
+    const held = this.#held.get(taskId);
+    const leases = this.#leases;
+    if (!held || !leases) return;
+    this.#held.delete(taskId);
+    host.clearTimeout(held.timer);
+    leases.store.releaseLease(taskId, leases.holder).catch((error: unknown) => this.report(error));
+  }
+
+  #markSeen(taskId: string, version: number): void {
+    this.#seen.delete(taskId);
+    this.#seen.set(taskId, version);
+    if (this.#seen.size > SEEN_VERSIONS) this.#seen.delete(this.#seen.keys().next().value as string);
+  }
+
+  #scheduleSweep(interval: number): void {
+    this.#sweeper = unref(
+      host.setTimeout(() => {
+        if (this.#closed) return;
+        this.sweep()
+          .catch((error: unknown) => this.report(error))
+          .finally(() => {
+            if (!this.#closed) this.#scheduleSweep(interval);
+          });
+      }, interval),
+    );
   }
 
   #nextChange(taskId: string, signal?: AbortSignalLike): Waiter {

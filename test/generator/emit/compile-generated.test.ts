@@ -134,7 +134,7 @@ describe("generated TypeScript", () => {
 
   it("the repository's sets carry runtime parts, so the checks above cover a set with and without them", () => {
     const parts = Object.fromEntries(sets.map((s) => [s.name, s.files.map((f) => f.name).filter((n) => partOf(n)).sort()]));
-    expect(parts["ext-tasks-draft"]).toEqual(["http-client.ts", "http-server.ts", "sqlite-store.ts", "stdio.ts"]);
+    expect(parts["ext-tasks-draft"]).toEqual(["http-client.ts", "http-server.ts", "postgres-store.ts", "redis-store.ts", "sqlite-store.ts", "stdio.ts"]);
     expect(parts["elicitation-codex"]).toEqual([]);
   });
 

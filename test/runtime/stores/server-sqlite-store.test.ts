@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as ext from "../../../generated/ext-tasks-draft/server.js";
 import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
@@ -149,6 +150,30 @@ describe("SqliteTaskStore", () => {
     now = 50;
     await expect(server.createTask(alice)).resolves.toBeDefined();
     store.close();
+  });
+});
+
+describe("SqliteTaskStore on a file written before leases and events", () => {
+  it("adds the lease columns and the events table on open, the records intact", async () => {
+    // The table as the store created it before it kept leases (no status, lease_holder, lease_until).
+    const old = new Database(file);
+    old.exec(`CREATE TABLE tasks (seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL UNIQUE, owner TEXT NOT NULL,
+      version INTEGER NOT NULL, expires_at INTEGER, record TEXT NOT NULL)`);
+    const record = { taskId: "t-1", owner: "alice", status: "working", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", ttl: null, expiresAt: null, version: 3, inputRequests: {}, inputResponses: {}, inputKeys: [] };
+    old.prepare("INSERT INTO tasks (task_id, owner, version, expires_at, record) VALUES (?, ?, ?, ?, ?)").run("t-1", "alice", 3, null, JSON.stringify(record));
+    old.close();
+    const store = new SqliteTaskStore<ext.StoredTask>(file);
+    expect(await store.get("alice", "t-1")).toEqual(record);
+    expect(await store.renewLease("t-1", "A", 1000)).toBe(true); // the status column was filled from the record
+    expect((await store.orphans(2000, 10)).map((t) => t.taskId)).toEqual(["t-1"]);
+    const done = { ...record, status: "completed" as const, result: { content: [] }, version: 4 };
+    expect(await store.compareAndSet(record as ext.StoredTask, done as ext.StoredTask)).toBe(true);
+    expect(await store.orphans(2000, 10)).toEqual([]);
+    store.close();
+    // Opening it again migrates nothing twice.
+    const again = new SqliteTaskStore<ext.StoredTask>(file);
+    expect(await again.get("alice", "t-1")).toEqual(done);
+    again.close();
   });
 });
 
