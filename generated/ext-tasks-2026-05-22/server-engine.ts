@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e358daeaf21a3b5b1321664bd71b9e99d944338bc03240d924d6107082175f50 ab09360787f6bbe09ff741c0cbf62879f6afcdeeab49fcee05b23243cba12ee1
+// Fingerprint: ab7077d9e6b035981d6af7ee19718c8b1b13db83d13bce77e1a5fbb7bac56f53 d62b0823a5a4693ea9b2067c42e26bf220646dcf88008fb02bb7d91a4b2afc4c
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -1058,7 +1058,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<object> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask & StoredInputErrorsOf;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
           if (current.inputErrors && Object.hasOwn(current.inputErrors, key))

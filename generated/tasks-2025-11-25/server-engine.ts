@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-core-2025-11-25.schema.json sha256:d065fc4f0d553fc90d5d9a6dd7bd558040dbb1163a09f2da0614fe0114920272
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e358daeaf21a3b5b1321664bd71b9e99d944338bc03240d924d6107082175f50 ab09360787f6bbe09ff741c0cbf62879f6afcdeeab49fcee05b23243cba12ee1
+// Fingerprint: ab7077d9e6b035981d6af7ee19718c8b1b13db83d13bce77e1a5fbb7bac56f53 d62b0823a5a4693ea9b2067c42e26bf220646dcf88008fb02bb7d91a4b2afc4c
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -1057,7 +1057,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<object> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask & StoredInputErrorsOf;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
           if (current.inputErrors && Object.hasOwn(current.inputErrors, key))

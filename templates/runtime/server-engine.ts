@@ -1050,7 +1050,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const { isTerminalStatus, StateError } = this.#bindings;
     const input = (key: string): Promise<object> =>
       this.#engine
-        .waitFor(owner, taskId, (stored) => {
+        .waitOut(owner, taskId, (stored) => {
           const current = stored as Task & InputTask & StoredInputErrorsOf;
           if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
           if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
