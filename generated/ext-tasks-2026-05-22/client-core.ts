@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 748de5d8ca39ba41c725a1df4518858cb57978976fda4b53f1d23061764cf0be e8010c8934c250a5a296a075b204140864a1bae161b1ab0964753f38aff8e08f
+// Fingerprint: 76df91d13224acde407c6f65b2efb9ec42a8310bde4e2b2e36c999ff0d90776e 74825ea9c9f6f8aa1dde7cd7c12c6e05ae309b55f4ae6cd71ea6e55001506c53
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -88,6 +88,13 @@ export type TasksClientServerRequestHandler = (request: TasksClientServerRequest
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
+
+/**
+ * How the transport hands the client the server's requests (Streamable HTTP: on response streams
+ * and the standalone GET stream); may return the function that stops. The client's handlers reject
+ * with a `JsonRpcResponseError` (its `code`, `message`, `data`) for an error answer.
+ */
+export type TasksClientOnRequest = (handler: TasksClientServerRequestHandler) => (() => void) | void;
 
 /** Web-standard globals of Node 20+, Deno, Bun and browsers. */
 export interface Host {

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 267050bcd597c9939c59ed2b4a47e594b60ba850c832344483badccb8b005e8c b59ffa8495d25eb6b8995be2ce97b4ab563672a295807c1e13dc929f925b6c6c
+// Fingerprint: 67cb6fe24abc4fb6846436cb6ef318af597c701342ba0dbe5a1b4b67016dd288 65919d15448341cc0c7a87bfbe5daa247c3508166887a5021d4a69c186d4c744
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -41,8 +41,10 @@ import {
   type RpcErrorObject,
   type TasksClientHeaders,
   type TasksClientListen,
+  type TasksClientOnRequest,
   type TasksClientRequest,
   type TasksClientSend,
+  type TasksClientServerRequest,
   type TasksClientSignal,
   type TasksClientSubscribe,
 } from "./client-core.js";
@@ -161,6 +163,8 @@ export interface ClientProfile<T extends ClientTypes> {
   readonly payloadDeliversInput: boolean;
   /** Tasks show their input requests and `tasks/update` carries the answers. */
   readonly input?: ClientInput;
+  /** The server sends the client requests of its own (a task's input requests, on `tasks/result`), answered by the input handlers. */
+  readonly serverRequests?: ServerRequestsProfile;
   /** Requests may answer that they need input first, and are retried with it (multi round-trip requests). */
   readonly roundTrips?: RoundTripProfile;
   /** `callTool` looks the tool up in `tools/list` first: for its `execution.taskSupport`, and for its `x-mcp-header` annotations. */
@@ -311,6 +315,27 @@ export interface ClientOptions {
   readonly preferTasks?: boolean;
   /** Default of `maxInputRounds` (16). */
   readonly maxInputRounds?: number;
+}
+
+/** The options of a client that answers the server's own requests (see `ServerRequestsProfile`). */
+export interface ServerRequestOptions<Handlers, ReceiverOptions = never> {
+  /** How the transport hands over the server's requests (or call `answerServerRequest` yourself). */
+  readonly onRequest?: TasksClientOnRequest;
+  /**
+   * Handlers of the server's requests, by method. A wait's own `inputHandlers` answer the requests
+   * tied to its task (the related-task `_meta`); these answer the rest. An elicitation without a
+   * handler is answered `{ action: "cancel" }`; another method without one gets -32601. Each method
+   * with a handler is declared in `capabilities()`.
+   */
+  readonly inputHandlers?: Handlers;
+  /**
+   * The server may ask for an elicitation or a sampling request as a task (`params.task`): the
+   * client then runs the handler as a task of its own, answers the task at once, and answers the
+   * server's `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` about it, with the set's
+   * own server (its store and status machine). These are that server's options (its `store`, TTL
+   * bounds, ...); `false` runs nothing as a task (and declares no `tasks` capability).
+   */
+  readonly taskReceiver?: ReceiverOptions | false;
 }
 
 /** The options of a client whose tasks are an extension. */
@@ -471,6 +496,15 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   readonly #unsubscribe: (() => void) | undefined;
   readonly #waitProfile: TaskWaitProfile<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
   readonly #waitClient: WaitClient<T["snapshot"], T["result"], T["payload"], T["answer"], T["handlers"]>;
+  /** The client-wide handlers of the server's requests, and each wait's own. */
+  readonly #inputHandlers: T["handlers"] | undefined;
+  readonly #waitHandlers = new WeakMap<Wait<T>, T["handlers"]>();
+  /** Aborted when the client closes: ends the handlers of the server's requests still running. */
+  readonly #closing = new host.AbortController();
+  readonly #stopRequests: (() => void) | undefined;
+  /** Where the server's requests run as tasks, created at the first one (see `ServerRequestOptions.taskReceiver`). */
+  readonly #receiverOptions: object | false;
+  #receiver: TaskReceiver | undefined;
   readonly #listen: TasksClientListen | undefined;
   readonly #maxListenStreams: number;
   #listenStreams = 0;
@@ -482,7 +516,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   #nextId = 1;
   #closed = false;
 
-  constructor(profile: ClientProfile<T>, options: ExtensionClientOptions) {
+  constructor(
+    profile: ClientProfile<T>,
+    options: ExtensionClientOptions & ServerRequestOptions<T["handlers"], object>,
+  ) {
     this.#profile = profile;
     this.#send = options.send;
     this.#validateResults = options.validateResults ?? true;
@@ -514,6 +551,80 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       : undefined;
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
     this.#unsubscribe = typeof unsubscribe === "function" ? unsubscribe : undefined;
+    this.#inputHandlers = options.inputHandlers;
+    this.#receiverOptions = options.taskReceiver ?? {};
+    const stop = profile.serverRequests
+      ? options.onRequest?.((request) => this.answerServerRequest(request))
+      : undefined;
+    this.#stopRequests = typeof stop === "function" ? stop : undefined;
+  }
+
+  /**
+   * Answers a request the server sent (what `onRequest` subscriptions do): runs its handler (a
+   * wait's own for a request tied to its task, otherwise the client's), fills an accepted form's
+   * defaults the user left out, and checks the answer (an accepted form against the form it
+   * answers) before it is sent. Rejects with a JsonRpcResponseError to answer as the JSON-RPC error.
+   */
+  answerServerRequest(request: TasksClientServerRequest): Promise<object> {
+    const serverRequests = this.#profile.serverRequests;
+    if (!serverRequests || this.#closed) {
+      return Promise.reject(
+        new JsonRpcResponseError(request.method, METHOD_NOT_FOUND, `Method not found: ${request.method}`),
+      );
+    }
+    const receiver = this.#receiverFor(serverRequests);
+    if (receiver && TASK_RECEIVER_METHODS.includes(request.method)) return receiver.answer(request);
+    const augmentField = this.#profile.augment?.field;
+    const clientHandlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+    // Only what `capabilities()` declares runs as a task (a method with a handler); anything else is answered as a plain request.
+    if (
+      receiver &&
+      augmentField !== undefined &&
+      request.params &&
+      Object.hasOwn(request.params, augmentField) &&
+      Object.hasOwn(serverRequests.routing, request.method) &&
+      typeof clientHandlers[request.method] === "function"
+    ) {
+      const handlers = clientHandlers;
+      return receiver.start(augmentField, request, (plain, signal, taskId) =>
+        answerServerRequestWith(serverRequests, handlers, plain, {
+          taskId,
+          signal,
+          report: (e) => this.#report(e),
+        }),
+      );
+    }
+    const taskId = relatedTaskId(request.params);
+    const wait = taskId === undefined ? undefined : [...this.#waits].find((w) => w.taskId === taskId);
+    const handlers = (wait && this.#waitHandlers.get(wait)) ?? this.#inputHandlers ?? {};
+    return answerServerRequestWith(serverRequests, handlers as InputHandlerTable, request, {
+      taskId: taskId ?? "",
+      signal: this.#closing.signal,
+      report: (error) => this.#report(error),
+    });
+  }
+
+  /**
+   * The client capabilities this client's handlers support, to declare where the connection is set up
+   * (the SDK client's `registerCapabilities`, the HTTP transport's `initialize`): each method with a
+   * handler (`elicitation`, `sampling`), an elicitation's form mode, and the requests the client
+   * runs as tasks (`tasks.requests`) where it is a task receiver.
+   */
+  capabilities(): JsonObject {
+    const serverRequests = this.#profile.serverRequests;
+    if (!serverRequests) return {};
+    const handlers = (this.#inputHandlers ?? {}) as InputHandlerTable;
+    const plain = capabilitiesOf(serverRequests, handlers);
+    return serverRequests.receiver && this.#receiverOptions !== false
+      ? mergeObjects(plain, receiverCapabilities(serverRequests, handlers))
+      : plain;
+  }
+
+  /** The task receiver, created at its first use, where the set has one and the options do not turn it off. */
+  #receiverFor(serverRequests: ServerRequestsProfile): TaskReceiver | undefined {
+    if (!serverRequests.receiver || this.#receiverOptions === false) return undefined;
+    this.#receiver ??= new TaskReceiver(serverRequests.receiver(this.#receiverOptions), (e) => this.#report(e));
+    return this.#receiver;
   }
 
   waitForTask(taskId: string, options: InputWaitOptions<T["snapshot"], T["handlers"]> = {}): Promise<T["result"]> {
@@ -801,6 +912,9 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe?.();
+    this.#stopRequests?.();
+    this.#closing.abort(new TasksClientClosedError());
+    this.#receiver?.close();
     this.#listeners.clear();
     for (const wait of [...this.#waits]) wait.close();
   }
@@ -878,6 +992,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       inputHandlers: (options.inputHandlers ?? (this.#profile.input ? {} : undefined)) as T["handlers"],
     });
     this.#waits.add(wait);
+    if (options.inputHandlers !== undefined) this.#waitHandlers.set(wait, options.inputHandlers);
     wait.start(initial);
     return wait.promise;
   }
@@ -1520,6 +1635,250 @@ export function retryVersion(error: unknown, supported: readonly string[]): stri
   const offered = isObject(error.data) ? ownValue(error.data, "supported") : undefined;
   if (!Array.isArray(offered)) return undefined;
   return supported.find((version) => offered.includes(version));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server's own requests (2025-11-25)
+//
+// Where tasks have no `tasks/update`, a task that needs input sends its client requests of its own
+// (an elicitation, a sampling request) tied to it with the related-task `_meta`; `tasks/result`
+// delivers them, and any other server request comes the same way (the transport's `onRequest`).
+// The client answers them with the same typed input handlers a wait uses for tasks/update.
+
+/** JSON-RPC's "internal error": a handler failed, or its answer could not be sent. */
+const INTERNAL_ERROR = -32603;
+/** The `_meta` key that ties a request to a task. */
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+/** Which server requests the client answers, how each is routed, and how its answers are checked. */
+export interface ServerRequestsProfile {
+  /** Handlers typed per method (see `ClientInput.routing`). */
+  readonly routing: NonNullable<ClientInput["routing"]>;
+  /** Accepting answers to one method are checked against the form they answer. */
+  readonly forms?: FormCheck;
+  /** Answers are checked with the set's result validators where it has them (absent: any object). */
+  readonly results?: { readonly [method: string]: BodyCheck<unknown> };
+  /** The capability each method is declared under, where a handler answers it. */
+  readonly capabilities: { readonly [method: string]: JsonObject };
+  /** Creates the set's own Tasks server, which runs the requests the server sends as tasks (see `ServerRequestOptions.taskReceiver`). */
+  readonly receiver?: (options: object) => ReceiverServer;
+}
+
+/** The task a request is tied to (its related-task `_meta`), if any. */
+export function relatedTaskId(params: JsonObject | undefined): string | undefined {
+  const meta = params === undefined ? undefined : ownValue(params, "_meta");
+  const related = isObject(meta) ? ownValue(meta, RELATED_TASK) : undefined;
+  const taskId = isObject(related) ? ownValue(related, "taskId") : undefined;
+  return typeof taskId === "string" ? taskId : undefined;
+}
+
+/** Runs the handler of one server request and checks its answer; rejects with the JSON-RPC error to answer. */
+export async function answerServerRequestWith(
+  profile: ServerRequestsProfile,
+  handlers: InputHandlerTable,
+  request: TasksClientServerRequest,
+  context: { readonly taskId: string; readonly signal: TasksClientSignal; readonly report: (error: unknown) => void },
+): Promise<object> {
+  const { method } = request;
+  if (method === "ping") return {};
+  const params = request.params ?? {};
+  let running: Promise<unknown> | undefined;
+  try {
+    running = runInputHandler(
+      profile.routing,
+      handlers,
+      { method, params },
+      {
+        taskId: context.taskId,
+        key: String(request.id),
+        method,
+        signal: context.signal,
+      },
+    );
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  if (!running) throw new JsonRpcResponseError(method, METHOD_NOT_FOUND, `Method not found: ${method}`);
+  let answer: unknown;
+  try {
+    answer = await running;
+  } catch (error) {
+    // A handler may answer an error of its own choosing; anything else is the client's failure.
+    if (error instanceof JsonRpcResponseError) throw error;
+    context.report(error);
+    throw new JsonRpcResponseError(method, INTERNAL_ERROR, `${method}: the handler failed`);
+  }
+  const checked = checkServerAnswer(profile, method, params, answer);
+  if (checked instanceof Error) {
+    context.report(checked);
+    throw new JsonRpcResponseError(method, INTERNAL_ERROR, `${method}: ${checked.message}`);
+  }
+  return checked;
+}
+
+/** The answer as it is sent (an accepted form with its defaults filled in), or why it cannot be. */
+function checkServerAnswer(
+  profile: ServerRequestsProfile,
+  method: string,
+  params: JsonObject,
+  answer: unknown,
+): object | Error {
+  if (!isObject(answer)) return new ValidationFailed(method, [clientError("", "type", "an answer must be an object")]);
+  const filled = method === "elicitation/create" ? withFormDefaults(params, answer) : answer;
+  const check = profile.results && Object.hasOwn(profile.results, method) ? profile.results[method] : undefined;
+  if (check) {
+    try {
+      checkBody(check, filled);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  if (profile.forms?.method === method) {
+    const problem = formProblem(profile.forms, { params }, filled);
+    if (problem) return problem;
+  }
+  return filled;
+}
+
+/**
+ * An accepting answer with the form's defaults for the fields it leaves out (SEP-1034: a field's
+ * `default` is what the user accepted when they did not change it). The handler's values win.
+ */
+export function withFormDefaults(params: JsonObject, answer: JsonObject): JsonObject {
+  if (ownValue(answer, "action") !== "accept") return answer;
+  const schema = ownValue(params, "requestedSchema");
+  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
+  if (!isObject(properties)) return answer;
+  const defaults: JsonObject = {};
+  for (const [name, field] of Object.entries(properties)) {
+    const value = isObject(field) ? ownValue(field, "default") : undefined;
+    if (isFieldValue(value)) defaults[name] = Array.isArray(value) ? [...value] : value;
+  }
+  if (Object.keys(defaults).length === 0) return answer;
+  return { ...answer, content: { ...defaults, ...objectOr(ownValue(answer, "content")) } };
+}
+
+/** A value a form field can hold (text, a number, yes/no, the options of a multi-select). */
+function isFieldValue(value: unknown): value is string | number | boolean | string[] {
+  return (
+    typeof value === "string" ||
+    typeof value === "number" ||
+    typeof value === "boolean" ||
+    (Array.isArray(value) && value.every((v) => typeof v === "string"))
+  );
+}
+
+/** The capabilities of the methods the handlers answer (an elicitation is answered even without one, but declared only with one). */
+export function capabilitiesOf(profile: ServerRequestsProfile, handlers: InputHandlerTable): JsonObject {
+  const capabilities: JsonObject = {};
+  for (const [method, capability] of Object.entries(profile.capabilities)) {
+    if (typeof handlers[method] !== "function") continue;
+    for (const [name, value] of Object.entries(capability)) {
+      capabilities[name] = mergeObjects(objectOr(capabilities[name]), objectOr(value));
+    }
+  }
+  return capabilities;
+}
+
+/** Two capability objects merged, nested objects too. */
+function mergeObjects(a: JsonObject, b: JsonObject): JsonObject {
+  const merged: JsonObject = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    merged[key] = isObject(value) && isObject(merged[key]) ? mergeObjects(merged[key] as JsonObject, value) : value;
+  }
+  return merged;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client as a task receiver (2025-11-25)
+//
+// The server may send an elicitation or a sampling request as a task (`params.task`) to a client
+// that declares `tasks.requests.elicitation.create` (or `sampling.createMessage`). The client
+// answers the task at once (`{ task }`), runs the handler meanwhile, and answers the server's
+// `tasks/*` requests about it. The tasks are those of the set's own server (`server.ts`): the same
+// store, status machine and answers as a server's tasks, with the server as their only owner.
+
+/** The requests about the client's tasks the server may send. */
+const TASK_RECEIVER_METHODS: readonly string[] = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
+
+/** What of the set's `TasksServer` the receiver uses. */
+export interface ReceiverServer {
+  handle(message: unknown): Promise<unknown>;
+  createTask(context: { readonly owner?: string }, options?: { readonly ttl?: number | null }): Promise<ReceiverHandle>;
+  close(): void;
+}
+
+/** What of the set's `TaskHandle` the receiver uses. */
+export interface ReceiverHandle {
+  readonly taskId: string;
+  readonly signal: TasksClientSignal;
+  readonly createResult: object;
+  complete(result: JsonObject): Promise<void>;
+  fail(error: RpcErrorObject): Promise<void>;
+}
+
+/** The `tasks` capability of a receiver: list, cancel, and each request with a handler under `requests` (`elicitation/create` → `elicitation.create`). */
+export function receiverCapabilities(profile: ServerRequestsProfile, handlers: InputHandlerTable): JsonObject {
+  const requests: JsonObject = {};
+  for (const method of Object.keys(profile.routing)) {
+    if (typeof handlers[method] !== "function") continue;
+    const [group, name] = method.split("/");
+    if (!group || !name) continue;
+    requests[group] = { ...objectOr(requests[group]), [name]: {} };
+  }
+  if (Object.keys(requests).length === 0) return {};
+  return { tasks: { list: {}, cancel: {}, requests } };
+}
+
+/** The client's tasks: requests the server sent as tasks, run by the handlers, kept by the set's server. */
+class TaskReceiver {
+  readonly #server: ReceiverServer;
+  readonly #report: (error: unknown) => void;
+  #nextId = 1;
+
+  constructor(server: ReceiverServer, report: (error: unknown) => void) {
+    this.#server = server;
+    this.#report = report;
+  }
+
+  /** Creates the task and answers `{ task }` at once; the handler's answer completes it, its error fails it. */
+  async start(
+    augmentField: string,
+    request: TasksClientServerRequest,
+    run: (plain: TasksClientServerRequest, signal: TasksClientSignal, taskId: string) => Promise<object>,
+  ): Promise<object> {
+    const { [augmentField]: augmentation, ...params } = request.params ?? {};
+    const ttl = isObject(augmentation) ? ownValue(augmentation, "ttl") : undefined;
+    const handle = await this.#server.createTask({}, typeof ttl === "number" || ttl === null ? { ttl } : {});
+    void run({ id: request.id, method: request.method, params }, handle.signal, handle.taskId)
+      .then(
+        (result) => handle.complete(result as JsonObject),
+        (error: unknown) =>
+          handle.fail(
+            error instanceof JsonRpcResponseError ? error.toJSON() : { code: INTERNAL_ERROR, message: String(error) },
+          ),
+      )
+      .catch((error: unknown) => {
+        // Cancelled meanwhile: the status machine refuses to finish it, as it should.
+        if (!handle.signal.aborted) this.#report(error);
+      });
+    return handle.createResult;
+  }
+
+  /** Answers `tasks/*` about the client's tasks as the set's server does. */
+  async answer(request: TasksClientServerRequest): Promise<object> {
+    const message = { jsonrpc: "2.0", id: this.#nextId++, method: request.method, params: request.params ?? {} };
+    const response = await this.#server.handle(message);
+    const error = isObject(response) ? rpcErrorOf(ownValue(response, "error")) : undefined;
+    if (error) throw new JsonRpcResponseError(request.method, error.code, error.message, error.data);
+    const result = isObject(response) ? ownValue(response, "result") : undefined;
+    if (!isObject(result)) throw new JsonRpcResponseError(request.method, INTERNAL_ERROR, "Internal error");
+    return result;
+  }
+
+  close(): void {
+    this.#server.close();
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 748de5d8ca39ba41c725a1df4518858cb57978976fda4b53f1d23061764cf0be e8010c8934c250a5a296a075b204140864a1bae161b1ab0964753f38aff8e08f
+// Fingerprint: 76df91d13224acde407c6f65b2efb9ec42a8310bde4e2b2e36c999ff0d90776e 74825ea9c9f6f8aa1dde7cd7c12c6e05ae309b55f4ae6cd71ea6e55001506c53
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -87,6 +87,13 @@ export type TasksClientServerRequestHandler = (request: TasksClientServerRequest
 
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
+
+/**
+ * How the transport hands the client the server's requests (Streamable HTTP: on response streams
+ * and the standalone GET stream); may return the function that stops. The client's handlers reject
+ * with a `JsonRpcResponseError` (its `code`, `message`, `data`) for an error answer.
+ */
+export type TasksClientOnRequest = (handler: TasksClientServerRequestHandler) => (() => void) | void;
 
 /** Web-standard globals of Node 20+, Deno, Bun and browsers. */
 export interface Host {

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7967dcaec989ae37486b5e4a9823ced4259d6c9aa2010d7e80150edd003e4745 7dee2b00e2ed73ec1d4d46582cf17b22fcaba4453cbeaefd05d89b7f10714c8f
+// Fingerprint: ab7077d9e6b035981d6af7ee19718c8b1b13db83d13bce77e1a5fbb7bac56f53 d62b0823a5a4693ea9b2067c42e26bf220646dcf88008fb02bb7d91a4b2afc4c
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -39,6 +39,7 @@ import {
   type JsonRpcErrorObject,
   type JsonRpcResponse,
   type RequestContext,
+  type ServerToClientSend,
   type TaskAbortSignal,
   type TaskLease,
   type TaskPageOf,
@@ -104,6 +105,8 @@ export interface ServerProfile {
   readonly list: { readonly cursorField: string } | undefined;
   /** The status notification sent after every change, and whether it carries the detailed task. */
   readonly notification: { readonly method: string; readonly detailed: boolean } | undefined;
+  /** Tasks ask for input with requests of their own, delivered on `tasks/result` (see "Input on tasks/result"). */
+  readonly sideChannel?: SideChannelProfile | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,7 +382,8 @@ export interface InputHandleOf<Request, Response> {
 export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> = TaskHandleOf<
   CreatedResultOf<Task, Profile>
 > &
-  (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown);
+  (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown) &
+  (Profile extends { readonly sideChannel: object } ? SideChannelHandleOf<SideChannelMethodsOf<Profile>> : unknown);
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -615,7 +619,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       case "cancel":
         return this.#cancelTask(validParams(route.validate, given), context);
       case "payload":
-        return this.#taskPayload(validParams(route.validate, given), context);
+        return this.#taskPayload(validParams(route.validate, given), context, transport.sendRequest);
       case "update":
         if (responsesField === undefined)
           throw new Error("unreachable: the constructor checks that update routes have input");
@@ -636,7 +640,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   /** The input part of a record that ends waiting for input, where tasks ask for input. */
   #noInput(): Partial<StoredInputOf<object, object>> {
-    return this.#profile.input ? { inputRequests: {}, inputResponses: {} } : {};
+    return this.#asksInput() ? { inputRequests: {}, inputResponses: {} } : {};
+  }
+
+  /** Whether tasks ask for input (answered by tasks/update, or on tasks/result): their records have the input part. */
+  #asksInput(): boolean {
+    return this.#profile.input !== undefined || this.#profile.sideChannel !== undefined;
   }
 
   async #getTask(params: TaskParams, context: RequestContext): Promise<object> {
@@ -709,15 +718,23 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     };
   }
 
-  /** Waits until the task finishes, then answers with its result (or its error). */
-  async #taskPayload(params: TaskParams, context: RequestContext): Promise<object> {
+  /** Waits until the task finishes, then answers with its result (or its error); meanwhile delivers its input requests where they come this way. */
+  async #taskPayload(
+    params: TaskParams,
+    context: RequestContext,
+    sendRequest: ServerToClientSend | undefined,
+  ): Promise<object> {
     const isTerminal = this.#bindings.isTerminalStatus;
-    const task = await this.#engine.waitFor(
-      context.owner,
-      params.taskId,
-      (t) => (isTerminal(t.status) ? t : undefined),
-      context.signal,
-    );
+    const sideChannel = this.#profile.sideChannel;
+    const task =
+      sideChannel && sendRequest
+        ? await this.#deliverInputUntilTerminal(sideChannel, context, params.taskId, sendRequest)
+        : await this.#engine.waitFor(
+            context.owner,
+            params.taskId,
+            (t) => (isTerminal(t.status) ? t : undefined),
+            context.signal,
+          );
     if (task.status === "failed" && task.error) throw JsonRpcError.from(task.error);
     if (task.status !== "completed" || !task.result)
       throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, `The task was ${task.status}; it has no result`);
@@ -739,7 +756,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       ttl,
       pollInterval: this.#pollInterval,
       expiresAt: ttl === null ? null : now + ttl,
-      ...(this.#profile.input ? { ...this.#noInput(), inputKeys: [] } : {}),
+      ...(this.#asksInput() ? { ...this.#noInput(), inputKeys: [] } : {}),
     };
     // A new record of the set's StoredTask: "working", and the input part where the profile has input.
     const lease = this.#engine.newLease();
@@ -899,6 +916,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         }));
       },
     };
+    if (this.#profile.sideChannel) return { ...handle, ...this.#sideChannelHandle(owner, taskId, change) };
     return this.#profile.input ? { ...handle, ...this.#inputHandle(owner, taskId, change) } : handle;
   }
 
@@ -941,6 +959,149 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     return { requireInput, input };
   }
 
+  // --- input on tasks/result (see "Input on tasks/result" below) ---
+
+  /** Input requests being sent to a client by this process, by task id: each is sent once at a time. */
+  readonly #delivering = new Map<string, { readonly keys: Set<string>; loops: number }>();
+
+  /**
+   * Serves one `tasks/result` of a task that asks for input on it: every pending request not already
+   * on its way is sent to the client, each answer recorded as it comes, until the task is finished.
+   */
+  async #deliverInputUntilTerminal(
+    sideChannel: SideChannelProfile,
+    context: RequestContext,
+    taskId: string,
+    sendRequest: ServerToClientSend,
+  ): Promise<Task> {
+    const isTerminal = this.#bindings.isTerminalStatus;
+    const state = this.#delivering.get(taskId) ?? { keys: new Set<string>(), loops: 0 };
+    this.#delivering.set(taskId, state);
+    state.loops++;
+    const delivering = state.keys;
+    try {
+      for (;;) {
+        const found = await this.#engine.waitFor(
+          context.owner,
+          taskId,
+          (t) => {
+            const fresh = Object.keys((t as Task & InputTask).inputRequests ?? {}).filter((k) => !delivering.has(k));
+            return isTerminal(t.status) || fresh.length > 0 ? { task: t, fresh } : undefined;
+          },
+          context.signal,
+        );
+        if (isTerminal(found.task.status)) return found.task;
+        for (const key of found.fresh) {
+          // Another tasks/result of this task may have taken it since the read.
+          if (delivering.has(key)) continue;
+          delivering.add(key);
+          const request = (found.task as Task & InputTask).inputRequests[key];
+          // A request whose delivery failed is pending still: a poll of this loop sends it again.
+          void this.#deliver(sideChannel, context, taskId, key, request, sendRequest).finally(() => {
+            delivering.delete(key);
+            this.#forgetDeliveries(taskId, state);
+          });
+        }
+      }
+    } finally {
+      state.loops--;
+      this.#forgetDeliveries(taskId, state);
+    }
+  }
+
+  /** Drops a task's delivery state once no tasks/result serves it and nothing is on its way. */
+  #forgetDeliveries(taskId: string, state: { readonly keys: Set<string>; readonly loops: number }): void {
+    if (state.keys.size === 0 && state.loops === 0 && this.#delivering.get(taskId) === state)
+      this.#delivering.delete(taskId);
+  }
+
+  /** Sends one input request and records the client's answer (a transport failure records nothing). */
+  async #deliver(
+    sideChannel: SideChannelProfile,
+    context: RequestContext,
+    taskId: string,
+    key: string,
+    request: unknown,
+    sendRequest: ServerToClientSend,
+  ): Promise<void> {
+    let outcome: SideChannelOutcome | undefined;
+    try {
+      const sent = sideChannelRequest(taskId, request);
+      const answer = await sendRequest(sent, context.signal ? { signal: context.signal } : {});
+      outcome = sideChannelOutcome(sideChannel, sent.method, answer);
+    } catch (error) {
+      outcome = sideChannelFailure(error);
+      if (!outcome) this.#engine.report(error);
+    }
+    if (!outcome) return;
+    const answered = outcome;
+    try {
+      await this.#engine.write(context.owner, taskId, (current) =>
+        this.#bindings.isTerminalStatus(current.status)
+          ? undefined
+          : (withSideChannelAnswer(current as Task & InputTask & StoredInputErrorsOf, key, answered) as
+              Task | undefined),
+      );
+    } catch (error) {
+      this.#engine.report(error);
+    }
+  }
+
+  /** requireInput and input of a handle, where tasks ask for input on tasks/result. */
+  #sideChannelHandle(
+    owner: string,
+    taskId: string,
+    change: (describe: string, next: (task: Task) => Task) => Promise<void>,
+  ): SideChannelHandleOf<{ [method: string]: { params: object; result: object } }> {
+    const sideChannel = this.#profile.sideChannel!;
+    const { isTerminalStatus, StateError } = this.#bindings;
+    const input = (key: string): Promise<object> =>
+      this.#engine
+        .waitOut(owner, taskId, (stored) => {
+          const current = stored as Task & InputTask & StoredInputErrorsOf;
+          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
+          if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
+            throw JsonRpcError.from(current.inputErrors[key]!);
+          if (isTerminalStatus(current.status))
+            throw new StateError(
+              taskId,
+              current.status,
+              `No answer for input "${key}": the task is already ${current.status}`,
+            );
+          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+          return undefined;
+        })
+        .then((found) => found.answer);
+    const requireInput = async (
+      key: string,
+      request: { readonly method: string; readonly params: object },
+    ): Promise<object> => {
+      const method = isObject(request) ? request.method : undefined;
+      if (typeof method !== "string" || !Object.hasOwn(sideChannel.methods, method))
+        throw new TypeError(
+          `requireInput: the request's method must be one of ${Object.keys(sideChannel.methods).join(", ")}`,
+        );
+      const checked = sideChannel.methods[method]!.params(request.params);
+      if (!checked.ok)
+        throw new TypeError(
+          `requireInput: invalid ${method} params: ${checked.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
+        );
+      await change(`ask for input "${key}"`, (stored) => {
+        const current = stored as Task & InputTask;
+        if (current.inputKeys.includes(key))
+          throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
+        return {
+          ...current,
+          status: "input_required",
+          inputRequests: { ...current.inputRequests, [key]: { method, params: request.params } },
+          inputKeys: [...current.inputKeys, key],
+        };
+      });
+      return input(key);
+    };
+    return { requireInput, input } as SideChannelHandleOf<{ [method: string]: { params: object; result: object } }>;
+  }
+
   #notify(task: Task): void {
     if (!this.#profile.notification || this.#listeners.size === 0) return;
     const notification = statusNotification(this.#profile, task);
@@ -952,4 +1113,145 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input on tasks/result (2025-11-25)
+//
+// A task of this revision asks for input by sending requests of its own (an elicitation, a
+// sampling request) tied to the task with the related-task `_meta`; it shows `input_required`
+// meanwhile. The client reads them on `tasks/result`, which it calls on seeing `input_required`:
+// the server sends each pending request through the transport's `sendRequest` (on that call's
+// response stream), and the client's answer resolves `requireInput`. Pending requests and answers
+// are kept in the task record (the input part the newer revisions use), so a `tasks/result` served
+// by another process sharing a durable store delivers them too, and a handle resumed after a
+// restart reads an answer with `input(key)`.
+
+/** A validator of the set (`validateElicitResult`, ...), or `anyObject` where the set lacks the type. */
+export type ObjectValidator<T> = (value: unknown) => ValidationResult<T>;
+
+/** The requests tasks may send on `tasks/result`, by method: validators of their params and of the answers. */
+export interface SideChannelProfile {
+  readonly methods: {
+    readonly [method: string]: {
+      readonly params: ObjectValidator<object>;
+      readonly result: ObjectValidator<object>;
+    };
+  };
+}
+
+/** Accepts any JSON object: the validator of a request or answer whose type the set does not define. */
+export function anyObject(value: unknown): ValidationResult<JsonObject> {
+  return isObject(value)
+    ? { ok: true, value }
+    : { ok: false, errors: [{ path: "", keyword: "type", message: "must be an object", schemaPath: "" }] };
+}
+
+/** What a validator accepts. */
+type Validated<V> = V extends ObjectValidator<infer T> ? T : never;
+
+/** The side-channel methods of a profile: each method's params and result, from its validators. */
+export type SideChannelMethodsOf<Profile extends ServerProfile> = Profile extends {
+  readonly sideChannel: { readonly methods: infer M };
+}
+  ? {
+      [K in keyof M & string]: M[K] extends { readonly params: infer P; readonly result: infer R }
+        ? { params: Validated<P>; result: Validated<R> }
+        : never;
+    }
+  : never;
+
+/** A request a task sends its client, typed by method. */
+export type SideChannelRequestOf<Methods, M extends keyof Methods> = Methods[M] extends { readonly params: infer P }
+  ? { readonly method: M; readonly params: P }
+  : never;
+
+/** What a handle adds where tasks ask for input on `tasks/result`. */
+export interface SideChannelHandleOf<
+  Methods extends { readonly [method: string]: { params: object; result: object } },
+> {
+  /**
+   * Asks the client for input: the task shows `input_required`, the request goes to the client on
+   * its next `tasks/result` (with the related-task `_meta`), and its answer, checked against the
+   * method's result type, is returned. A JSON-RPC error answer rejects with JsonRpcError. Keys are
+   * unique for the task's lifetime (reusing one throws); several requests may be pending at once.
+   */
+  requireInput<M extends keyof Methods & string>(
+    key: string,
+    request: SideChannelRequestOf<Methods, M>,
+  ): Promise<Methods[M]["result"]>;
+  /** The answer to an input request made earlier (also by a previous process, with a durable store). */
+  input(key: string): Promise<Methods[keyof Methods]["result"]>;
+}
+
+/** The input part of a stored task where tasks ask for input on `tasks/result`: the requests as sent, the answers as received. */
+export interface StoredSideChannelInput
+  extends
+    StoredInputOf<
+      { readonly [key: string]: { readonly method: string; readonly params: object } },
+      { readonly [key: string]: object }
+    >,
+    StoredInputErrorsOf {}
+
+/** The stored part of a side-channel input request that the client answered with an error. */
+export interface StoredInputErrorsOf {
+  /** JSON-RPC errors the client answered, by key (an answer is either here or in `inputResponses`). */
+  readonly inputErrors?: { readonly [key: string]: JsonRpcErrorObject };
+}
+
+/** The answer to record for a delivered request: the client's result, or its error. */
+export type SideChannelOutcome =
+  { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: JsonRpcErrorObject };
+
+/** The record after the answer to `key` arrived: it leaves the pending requests; the task works again once none is left. */
+export function withSideChannelAnswer<Task extends InputTask & StoredInputErrorsOf>(
+  task: Task,
+  key: string,
+  outcome: SideChannelOutcome,
+): Task | undefined {
+  if (!Object.hasOwn(task.inputRequests, key)) return undefined;
+  const pending = Object.fromEntries(Object.entries(task.inputRequests).filter(([k]) => k !== key));
+  const stillWaiting = Object.keys(pending).length > 0;
+  return {
+    ...task,
+    status: stillWaiting || task.status !== "input_required" ? task.status : "working",
+    inputRequests: pending,
+    ...(outcome.ok
+      ? { inputResponses: { ...task.inputResponses, [key]: outcome.result } }
+      : { inputErrors: { ...task.inputErrors, [key]: outcome.error } }),
+  };
+}
+
+/** The request as the client receives it: its params tied to the task with the related-task `_meta`. */
+export function sideChannelRequest(taskId: string, request: unknown): { method: string; params: JsonObject } {
+  const method = isObject(request) ? ownValue(request, "method") : undefined;
+  const params = isObject(request) ? ownValue(request, "params") : undefined;
+  if (typeof method !== "string" || !isObject(params))
+    throw new Error("corrupt task record: an input request without method or params");
+  const meta = ownValue(params, "_meta");
+  return { method, params: { ...params, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId } } } };
+}
+
+/** What the client answered, checked against the method's result validator: an invalid answer is recorded as -32602. */
+export function sideChannelOutcome(profile: SideChannelProfile, method: string, answer: unknown): SideChannelOutcome {
+  const validate = Object.hasOwn(profile.methods, method) ? profile.methods[method]!.result : anyObject;
+  const checked = validate(answer);
+  if (checked.ok) return { ok: true, result: answer as JsonObject };
+  const detail = checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
+  return {
+    ok: false,
+    error: {
+      code: JSON_RPC_ERROR_CODES.InvalidParams,
+      message: `${method}: invalid answer from the client (${detail})`,
+    },
+  };
+}
+
+/**
+ * The outcome of a request the client could not answer: its JSON-RPC error answer; undefined for
+ * a transport failure (the client went away), after which the request stays pending and the next
+ * `tasks/result` delivers it again.
+ */
+export function sideChannelFailure(error: unknown): SideChannelOutcome | undefined {
+  return error instanceof JsonRpcError ? { ok: false, error: error.toJSON() } : undefined;
 }

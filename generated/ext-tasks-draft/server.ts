@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9d48cec0ded7f9da0791bf4004570b8bb928e2fd1c1e216fde49eb835441bc77 e9277ea376a476b80490249aff44e88a75d992d7c554d6a93261df0e9a5e2cd5
+// Fingerprint: 5468a48b580c167c7bda4c2c2cd2f2ef9ec1a46910d540cfcc07c5cdb42ffaad 86ab7edfd80d80afb23bf207c1ab907ba1503d25489466f73b0dda1d91cc4d08
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -134,6 +134,7 @@ const PROFILE = {
   input: { responsesField: "inputResponses" },
   list: undefined,
   notification: { method: "notifications/tasks", detailed: true },
+  sideChannel: undefined,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a65d8e38632f6138a684d7920d2c4beb7b9ffeb08ce2e12b8955cbe858836ea6 0133b28fbe13e088ec516ed00fb96efa6669cc2892478c48e143e8b297d136ef
+// Fingerprint: ecb9bd603b972fbe172f6ce858ffdc2af0b18b7a331c3dc691d6e3ddd185024d bf9dc9285860b741cce902b71be03417d52d603f8f0d5d910c3605737b3574f0
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -29,7 +29,11 @@
 import type {
   CancelTaskRequestParams,
   CancelTaskResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
   CreateTaskResult,
+  ElicitRequestParams,
+  ElicitResult,
   GetTaskPayloadRequestParams,
   GetTaskPayloadResult,
   GetTaskRequestParams,
@@ -46,7 +50,9 @@ import {
   isToolTaskSupport,
   validateCancelTaskRequestParams,
   validateCancelTaskResult,
+  validateCreateMessageResult,
   validateCreateTaskResult,
+  validateElicitResult,
   validateGetTaskPayloadRequestParams,
   validateGetTaskPayloadResult,
   validateGetTaskRequestParams,
@@ -57,19 +63,24 @@ import {
   validateTaskStatusNotificationParams,
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
-import { type BodyCheck, type MethodSpec } from "./client-core.js";
+import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
+import { type BodyCheck, type MethodSpec, type TasksClientServerRequest } from "./client-core.js";
 import {
+  formCheck,
   TaskCancelledErrorOf,
   TaskFailedErrorOf,
   TasksClientEngine,
   type ClientOptions,
   type ClientProfile,
-  type WaitOptions,
+  type InputRequestContext,
+  type InputWaitOptions,
+  type ServerRequestOptions,
   type TasksClientCore,
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
 } from "./client-engine.js";
+import { createTasksServer, type TasksServerOptions } from "./server.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -90,6 +101,8 @@ export type {
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
 export type { ToolDescription } from "./tool-catalog.js";
+export type { TasksClientOnRequest, TasksClientServerRequest, TasksClientServerRequestHandler } from "./client-core.js";
+export type { InputRequestContext, ServerRequestOptions } from "./client-engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)
@@ -106,10 +119,30 @@ export class TaskFailedError extends TaskFailedErrorOf<TaskSnapshot, GetTaskPayl
 /** The task ended `cancelled`. */
 export class TaskCancelledError extends TaskCancelledErrorOf<TaskSnapshot> {}
 
-export interface TasksClientOptions extends ClientOptions {}
+export interface TasksClientOptions extends ClientOptions, ServerRequestOptions<InputHandlers, TasksServerOptions> {}
+
+/** Answers one request from the server: gets its params, returns its result (throw a JsonRpcResponseError to answer an error). */
+export type InputHandler<P, R> = (params: P, context: InputRequestContext) => R | Promise<R>;
+
+/**
+ * Handlers of the server's own requests, by method: a task's input requests, delivered on
+ * `tasks/result` while `waitForTask` follows it, and any other request the transport's
+ * `onRequest` hands over. A wait's `inputHandlers` answer its task's requests, the client's the
+ * rest. Without a handler an elicitation is answered `{ action: "cancel" }` and any other request
+ * gets -32601. An accepted form is sent with the defaults of the fields the handler left out,
+ * and must fit the form (`validateElicitationContent`) or the server gets -32603 and `onError`
+ * the `ElicitationContentInvalid`.
+ * A request the server sends as a task (`params.task`) runs as a task of this set's server
+ * (`taskReceiver`), its `context.taskId` that task's id. `capabilities()` declares the methods
+ * that have handlers, and that they run as tasks.
+ */
+export interface InputHandlers {
+  readonly "elicitation/create"?: InputHandler<ElicitRequestParams, ElicitResult>;
+  readonly "sampling/createMessage"?: InputHandler<CreateMessageRequestParams, CreateMessageResult>;
+}
 
 /** How `waitForTask` follows a task; the task's own `pollInterval` is clamped into the poll bounds. */
-export interface WaitForTaskOptions extends WaitOptions<TaskSnapshot> {}
+export interface WaitForTaskOptions extends InputWaitOptions<TaskSnapshot, InputHandlers> {}
 
 /** How a tool call started: it finished at once, or it created a task. */
 export type ToolCallStart = ToolCallStartOf<Task>;
@@ -155,6 +188,10 @@ export interface TasksClient extends TasksClientCore<
     task?: TaskMetadata,
     options?: TasksClientRequestOptions,
   ): Promise<CreateTaskResult>;
+  /** Answers a request the server sent (what `onRequest` subscriptions do); rejects with the JsonRpcResponseError to answer. */
+  answerServerRequest(request: TasksClientServerRequest): Promise<object>;
+  /** The client capabilities the handlers support, to declare where the connection is set up (`initialize`, the SDK client's `registerCapabilities`). */
+  capabilities(): JsonObject;
 }
 
 /** Creates a Tasks client over a transport. */
@@ -234,7 +271,7 @@ type Types = {
   result: WaitForTaskResult;
   payload: GetTaskPayloadResult;
   answer: never;
-  handlers: undefined;
+  handlers: InputHandlers;
   augment: TaskMetadata;
 };
 
@@ -257,6 +294,19 @@ const PROFILE: ClientProfile<Types> = {
   notification: { method: "notifications/tasks/status", check: STATUS_NOTIFICATION },
   augment: { field: "task", check: { type: "TaskMetadata", validate: validateTaskMetadata } },
   payloadDeliversInput: true,
+  serverRequests: {
+    routing: {
+      "elicitation/create": { params: true, cancelByDefault: true },
+      "sampling/createMessage": { params: true, cancelByDefault: false },
+    },
+    capabilities: { "elicitation/create": { elicitation: { form: {} } }, "sampling/createMessage": { sampling: {} } },
+    receiver: (options) => createTasksServer(options),
+    results: {
+      "elicitation/create": { type: "ElicitResult", validate: validateElicitResult },
+      "sampling/createMessage": { type: "CreateMessageResult", validate: validateCreateMessageResult },
+    },
+    forms: formCheck("elicitation/create", validateElicitationContent, ElicitationContentInvalid),
+  },
   tools: { taskSupport: true, paramHeaders: false },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer @modelcontextprotocol/sdk ^1.24 (install it in your project)
-// Fingerprint: 8f428cfaf24f5ca075995e6d98403064a0e80605b3b714d2cf265c4a5af529ab 4e4c9dba5962bc52a98e7843e8a50db8318ebc9529d183de700cbf8c832b1f04
+// Fingerprint: e72911f5e4a5d0f97b1e7783b128afd527377854902a1915cf4d3f99233b05e9 c1b54736dac598aa66172dec9d1e160e966444a66a1391eb603a5cc350945010
 
 /**
  * Runtime part `sdk-client`: the set's Tasks client (`client.ts`) over a connected
@@ -28,6 +28,12 @@
  * application registers its own handler for the task status notification with
  * `setNotificationHandler`, the SDK gives it to that handler only; forward it from there with
  * `tasksClient.handleNotification(notification)`.
+ *
+ * Server requests: `onRequest` answers through the SDK's `fallbackRequestHandler` (chaining to one
+ * set before it for other methods), which sees every request without a method-specific handler, so
+ * the generated client's handlers answer `elicitation/create` and `sampling/createMessage` (and
+ * check the answers) unless the application registered its own SDK handler for them. Declare the
+ * capabilities they need before connecting: `sdk.registerCapabilities(tasksClient.capabilities())`.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -55,6 +61,15 @@ export interface SdkClientTransport {
   readonly send: (request: AdapterRequest, headers: unknown, options: AdapterSendOptions) => Promise<unknown>;
   /** The generated client's `onNotification`. */
   readonly onNotification: (listener: (notification: unknown) => void) => () => void;
+  /** The generated client's `onRequest`: the server's requests, answered by the handler (its rejection's `code`, `message` and `data` become the error answer). */
+  readonly onRequest: (handler: (request: AdapterServerRequest) => Promise<object>) => () => void;
+}
+
+/** A request from the server, as the generated client's handler takes it. */
+export interface AdapterServerRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
 }
 
 /** The largest delay `setTimeout` takes: the SDK's own request timeout is turned off this way; the generated client times requests itself. */
@@ -97,7 +112,51 @@ export function sdkClientTransport(client: Client): SdkClientTransport {
         else delete client.fallbackNotificationHandler;
       };
     },
+    onRequest(answer) {
+      const previous = client.fallbackRequestHandler;
+      const handler: NonNullable<Client["fallbackRequestHandler"]> = async (request, extra) => {
+        try {
+          return (await answer({
+            id: request.id,
+            method: request.method,
+            ...(request.params ? { params: { ...request.params } } : {}),
+          })) as never;
+        } catch (error) {
+          const code = isObject(error) ? error.code : undefined;
+          // A method the generated client does not answer may be the previous handler's.
+          if (code === ErrorCode.MethodNotFound && previous) return previous(request, extra);
+          if (typeof code === "number" && Number.isInteger(code) && error instanceof Error) {
+            throw new RpcAnswerError(code, error.message, (error as { data?: unknown }).data);
+          }
+          throw error;
+        }
+      };
+      client.fallbackRequestHandler = handler;
+      return () => {
+        if (client.fallbackRequestHandler !== handler) return;
+        if (previous) client.fallbackRequestHandler = previous;
+        else delete client.fallbackRequestHandler;
+      };
+    },
   };
+}
+
+function isObject(value: unknown): value is { readonly [key: string]: unknown } {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * An error the SDK answers as it is: it sends any thrown error with a numeric `code` as that code,
+ * its message and its data (an McpError would put "MCP error <code>: " before the message).
+ */
+class RpcAnswerError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
 }
 
 /** The JSON-RPC error object an McpError was made from (the SDK prefixes the message with "MCP error <code>: "). */

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fdef49b258e543f610a89f1465358468b43dc197dc52d4d61e0367630905c32e 025f9ae995e30534aa049b5ca68c05e9d1398208591fe8d8b06ac9ba1dbcfeda
+// Fingerprint: 85ad23014e6da69748595003d11cc7af531f90d2abb6f437b189872036f5cc17 0039fef767bd6c498eb076e9bd323067417e2c08df30509e045e08d3a7618536
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -114,7 +114,20 @@ export interface TransportContext {
   readonly headers?: { readonly [name: string]: HeaderValue };
   /** Fires when the transport gives up on the request (the client went away). */
   readonly signal?: AbortSignalLike;
+  /**
+   * Sends a request to the client tied to this request (on its response stream, where the transport
+   * has streams) and resolves with the client's result; rejects with a JsonRpcError when the client
+   * answers an error. Where the revision delivers a task's input requests on `tasks/result`, the
+   * server sends them through it.
+   */
+  readonly sendRequest?: ServerToClientSend;
 }
+
+/** A request the server sends the client, as `TransportContext.sendRequest` takes it. */
+export type ServerToClientSend = (
+  request: { readonly method: string; readonly params: JsonObject },
+  options: { readonly signal?: AbortSignalLike },
+) => Promise<JsonObject>;
 
 /** The context a request is handled in: the transport's facts plus the request's own `_meta`. */
 export interface RequestContext {

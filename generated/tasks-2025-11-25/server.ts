@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 72381b9cb5f6f7f3cf3e85d4c1c5e7e2a1d813345ce5bef3ab6d11e947bd76a6 e17010f30e5f0ce7a6245efa5439462c9b60c886918442f06b007d5d89dd79cf
+// Fingerprint: 98ef89b703a9f862ccb004b84a49c78d24e68f784486fe594ecd23c29d1656c0 65fd07b635f0cd2d9025dd45a80d012f9ffd680e1efcc9c9973d9ce69beb4c8f
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -15,6 +15,7 @@
  * - `tasks/get` answers the task itself (Task).
  * - `tasks/result` waits for the task to finish and answers its result with the related-task `_meta`, or its error.
  * - `tasks/list` pages through the caller's own tasks with an opaque cursor.
+ * - A task asks for input with `handle.requireInput(key, { method, params })` (`elicitation/create`, `sampling/createMessage`): it shows `input_required`, `tasks/result` sends the request to the client with the related-task `_meta`, and the answer resolves the promise.
  * - `tasks/cancel` answers the cancelled task; cancelling a finished task is an error (-32602).
  * - CreateTaskResult nests the task under `task`.
  * - `notifications/tasks/status` carries the task after every change.
@@ -27,6 +28,10 @@
 import type { CreateTaskResult, Task, TaskStatus, TaskStatusNotification } from "./types.js";
 import {
   validateCancelTaskRequestParams,
+  validateCreateMessageRequestParams,
+  validateCreateMessageResult,
+  validateElicitRequestParams,
+  validateElicitResult,
   validateGetTaskPayloadRequestParams,
   validateGetTaskRequestParams,
   validatePaginatedRequestParams,
@@ -41,8 +46,11 @@ import {
   type PagingOptions,
   type ServerBindings,
   type ServerProfile,
+  type SideChannelHandleOf,
+  type SideChannelMethodsOf,
   type StatusListenerOf,
   type StatusSubscriptionOf,
+  type StoredSideChannelInput,
   type StoredTaskOf,
   type TaskHandleOf,
   type TaskListingOf,
@@ -115,13 +123,19 @@ const PROFILE = {
   input: undefined,
   list: { cursorField: "cursor" },
   notification: { method: "notifications/tasks/status", detailed: false },
+  sideChannel: {
+    methods: {
+      "elicitation/create": { params: validateElicitRequestParams, result: validateElicitResult },
+      "sampling/createMessage": { params: validateCreateMessageRequestParams, result: validateCreateMessageResult },
+    },
+  },
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------
 // Store
 
 /** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTask extends StoredTaskOf<TaskStatus> {}
+export interface StoredTask extends StoredTaskOf<TaskStatus>, StoredSideChannelInput {}
 
 /** A task to create: everything but the id the store assigns and the version it starts. */
 export type NewTask = Omit<StoredTask, "taskId" | "version">;
@@ -178,8 +192,11 @@ export class TaskStateError extends Error {
   }
 }
 
+/** The requests a task sends its client on `tasks/result` (`requireInput`), by method: their params and answers. */
+export type InputMethods = SideChannelMethodsOf<typeof PROFILE>;
+
 /** A running task, for the code doing its work. */
-export interface TaskHandle extends TaskHandleOf<TaskCreatedResult> {}
+export interface TaskHandle extends TaskHandleOf<TaskCreatedResult>, SideChannelHandleOf<InputMethods> {}
 
 // ---------------------------------------------------------------------------------------------
 // Server

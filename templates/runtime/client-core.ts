@@ -81,6 +81,13 @@ export type TasksClientServerRequestHandler = (request: TasksClientServerRequest
 /** Subscribes to the peer's notifications; may return the function that unsubscribes. */
 export type TasksClientSubscribe = (listener: (notification: unknown) => void) => (() => void) | void;
 
+/**
+ * How the transport hands the client the server's requests (Streamable HTTP: on response streams
+ * and the standalone GET stream); may return the function that stops. The client's handlers reject
+ * with a `JsonRpcResponseError` (its `code`, `message`, `data`) for an error answer.
+ */
+export type TasksClientOnRequest = (handler: TasksClientServerRequestHandler) => (() => void) | void;
+
 /** Web-standard globals of Node 20+, Deno, Bun and browsers. */
 export interface Host {
   readonly AbortController: new () => { readonly signal: TasksClientSignal; abort(reason?: unknown): void };

@@ -23,6 +23,7 @@ import {
   GetTaskRequestSchema,
   ListTasksRequestSchema,
   McpError,
+  ResultSchema,
   type Request,
   type RequestId,
   type Result,
@@ -32,6 +33,7 @@ import type { JsonObject } from "./runtime.js";
 import {
   JsonRpcError,
   type JsonRpcResponse,
+  type ServerToClientSend,
   type TaskPageOf,
   type TaskRecord,
   type TransportContext,
@@ -47,6 +49,52 @@ export interface MountableTasksServer {
 export interface SdkRequestExtra {
   readonly sessionId?: string | undefined;
   readonly requestId: RequestId;
+}
+
+/** The SDK's handler context as the mount reads it: the request's id and session, its signal, and how to send the client a request tied to it. */
+type SdkHandlerExtra = SdkRequestExtra & {
+  readonly signal: AbortSignal;
+  sendRequest(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: typeof ResultSchema,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ): Promise<Result>;
+};
+
+/** The SDK's own request timeout, turned off: an input request waits for a person; the tasks/result request's signal ends it. */
+const NO_TIMEOUT = 2_147_483_647;
+
+/**
+ * `TransportContext.sendRequest` through the SDK: the request goes out tied to the tasks/result
+ * request (the SDK's Streamable HTTP transport writes it on that request's SSE stream); a JSON-RPC
+ * error answer becomes the JsonRpcError the generated server records.
+ */
+function sdkSendRequest(extra: SdkHandlerExtra): ServerToClientSend {
+  return async (request, { signal }) => {
+    try {
+      const result = await extra.sendRequest({ method: request.method, params: { ...request.params } }, ResultSchema, {
+        ...(signal ? { signal: signal as AbortSignal } : {}),
+        timeout: NO_TIMEOUT,
+      });
+      return result as JsonObject;
+    } catch (error) {
+      // Read by shape, not `instanceof`: an app may load a second copy of the SDK.
+      const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+      const local = code === ErrorCode.ConnectionClosed || code === ErrorCode.RequestTimeout;
+      if (typeof code === "number" && Number.isInteger(code) && !local) {
+        throw new JsonRpcError(code, unprefixed(code, (error as Error).message), (error as { data?: unknown }).data);
+      }
+      throw error;
+    }
+  };
+}
+
+/** An McpError's message without the "MCP error <code>: " the SDK puts before it (once per McpError it went through). */
+function unprefixed(code: number, message: string): string {
+  const prefix = `MCP error ${code}: `;
+  let text = message;
+  while (text.startsWith(prefix)) text = text.slice(prefix.length);
+  return text;
 }
 
 export interface MountOptions {
@@ -79,7 +127,12 @@ export function mountTasksServer(
   for (const schema of TASK_REQUESTS) {
     sdkServer.setRequestHandler(schema, async (request, extra) => {
       const message = { jsonrpc: "2.0", id: extra.requestId, method: request.method, params: request.params };
-      const response = await tasks.handle(message, { owner: owner(extra) });
+      // tasks/result delivers a task's input requests to the client, on its own response stream.
+      const context =
+        request.method === "tasks/result"
+          ? { owner: owner(extra), signal: extra.signal, sendRequest: sdkSendRequest(extra) }
+          : { owner: owner(extra) };
+      const response = await tasks.handle(message, context);
       if (response === undefined) throw new McpError(ErrorCode.InternalError, `${request.method}: no answer`);
       // Not McpError, which puts "MCP error <code>: " before the message: the SDK answers any error
       // with a numeric `code` with that code, its message and its `data`.

@@ -107,7 +107,20 @@ export interface TransportContext {
   readonly headers?: { readonly [name: string]: HeaderValue };
   /** Fires when the transport gives up on the request (the client went away). */
   readonly signal?: AbortSignalLike;
+  /**
+   * Sends a request to the client tied to this request (on its response stream, where the transport
+   * has streams) and resolves with the client's result; rejects with a JsonRpcError when the client
+   * answers an error. Where the revision delivers a task's input requests on `tasks/result`, the
+   * server sends them through it.
+   */
+  readonly sendRequest?: ServerToClientSend;
 }
+
+/** A request the server sends the client, as `TransportContext.sendRequest` takes it. */
+export type ServerToClientSend = (
+  request: { readonly method: string; readonly params: JsonObject },
+  options: { readonly signal?: AbortSignalLike },
+) => Promise<JsonObject>;
 
 /** The context a request is handled in: the transport's facts plus the request's own `_meta`. */
 export interface RequestContext {

@@ -23,6 +23,10 @@
  *   named `…ExtensionCapability`). Such a capability is declared by the client per request in
  *   `_meta` (there is no initialize handshake to remember it), so every task method checks it
  *   (-32021 without it), and the Streamable HTTP routing header `Mcp-Name` must match `taskId`.
+ * - sideChannel: `tasks/result` exists and `tasks/update` does not, so a task that needs input
+ *   sends its own requests (elicitation, sampling) tied to it, and the server delivers them on
+ *   `tasks/result`; typed by the set's `ElicitRequestParams`/`ElicitResult` (and sampling's) where
+ *   it defines them.
  * - stripMeta: a params object closed with `additionalProperties: false` that does not declare
  *   `_meta` would reject the `_meta` every request may carry; such params are validated without
  *   it (`_meta` itself must be an object).
@@ -95,6 +99,29 @@ export interface ServerFeatures {
    * here, so client and server of a set read the same.
    */
   readonly flows: CoreFlows;
+  /** Tasks ask for input with requests of their own, delivered on `tasks/result` (see the module comment). */
+  readonly sideChannel?: readonly SideChannelMethod[];
+}
+
+/** A request a task may send its client on `tasks/result`: the set's definitions of its params and answer, where it has them. */
+export interface SideChannelMethod {
+  readonly method: string;
+  readonly params?: string;
+  readonly result?: string;
+}
+
+/** The requests a task may send its client (the 2025-11-25 tasks text: elicitation and sampling), by the core definitions' names. */
+const SIDE_CHANNEL_METHODS = [
+  { method: "elicitation/create", params: "ElicitRequestParams", result: "ElicitResult" },
+  { method: "sampling/createMessage", params: "CreateMessageRequestParams", result: "CreateMessageResult" },
+] as const;
+
+/** The side-channel methods, typed by the set's definitions where it has both (otherwise any object). */
+function sideChannelMethods(model: Model): SideChannelMethod[] {
+  return SIDE_CHANNEL_METHODS.map(({ method, params, result }) => {
+    const typed = definitionByName(model.definitions, params) && definitionByName(model.definitions, result);
+    return typed ? { method, params, result } : { method };
+  });
 }
 
 /** A task method: one of the requests the stubs are built from (`tasks/get`, `tasks/cancel`, ...). */
@@ -246,6 +273,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ...(cursorField ? { cursorField } : {}),
     ...(notification ? { notification } : {}),
     flows: coreFlows(model),
+    ...(byRole.payload && !update ? { sideChannel: sideChannelMethods(model) } : {}),
   };
 }
 

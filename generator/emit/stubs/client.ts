@@ -8,7 +8,8 @@ import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../../analyze/model.js";
 import { definitionByName } from "../../ir/query.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
-import type { RouteRole } from "../../analyze/protocol/server-features.js";
+import type { RouteRole, SideChannelMethod } from "../../analyze/protocol/server-features.js";
+import { findRequestedSchema } from "../../analyze/protocol/elicitation-form.js";
 import { inputRouting } from "../../analyze/protocol/client-input.js";
 import { roundTripFeatures, type RoundTripFeatures } from "../../analyze/protocol/client-round-trips.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
@@ -137,6 +138,18 @@ export interface ClientView {
     | false;
   /** What `callTool` reads from `tools/list`: `execution.taskSupport`, and `x-mcp-header` annotations (where requests are routed by headers). */
   readonly tools: { readonly taskSupport: boolean; readonly paramHeaders: boolean };
+  /** The server sends requests of its own (a task's input requests on `tasks/result`), answered by the client's input handlers. */
+  readonly serverRequests: ServerRequestsView | false;
+}
+
+/** The profile's `serverRequests` and the handler types, as the template writes them. */
+export interface ServerRequestsView {
+  /** Handlers typed by the set's definitions (params and result), or false for handlers over JSON objects. */
+  readonly typed: readonly { readonly method: string; readonly params: string; readonly result: string }[] | false;
+  readonly routing: string;
+  readonly capabilities: string;
+  /** The `results` checks (`{ "elicitation/create": { type, validate } }`), or false where the set has no result types. */
+  readonly results: string | false;
 }
 
 const CHECK = { type: true, validate: true, meta: true } as const;
@@ -187,6 +200,7 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   notification: true,
   augment: { field: true, type: true, validate: true },
   taskSupport: { type: true },
+  serverRequests: { typed: { method: true, params: true, result: true }, routing: true, capabilities: true, results: true },
   roundTrips: {
     resultType: true,
     requestsField: true,
@@ -289,7 +303,12 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const payloadRoute = routes.find((r) => r.role === "payload");
   const listRoute = routes.find((r) => r.role === "list");
   const typedInput = answering !== undefined && routing !== undefined;
-  const formMethod = typedInput ? routing.formMethod : false;
+  const serverRequests = answering === undefined && s.sideChannel ? serverRequestsView(s.sideChannel) : undefined;
+  if (serverRequests?.typed) for (const h of serverRequests.typed) typeImports.add(h.params).add(h.result);
+  if (serverRequests?.results) for (const h of serverRequests.typed || []) validatorImports.add(`validate${h.result}`);
+  const sideChannelForms = serverRequests !== undefined && findRequestedSchema(model) !== undefined ? "elicitation/create" : false;
+  const formMethod = typedInput ? routing.formMethod : sideChannelForms;
+  const handlers = answering !== undefined || serverRequests !== undefined;
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
@@ -297,17 +316,17 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
-    engineImports: engineImports({ answering: answering !== undefined, extension: s.extension, forms: formMethod !== false, roundTrips: roundTrips !== undefined }),
-    usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput),
+    engineImports: engineImports({ answering: handlers, extension: s.extension, forms: formMethod !== false, roundTrips: roundTrips !== undefined, serverRequests: serverRequests !== undefined }),
+    usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput) || serverRequests !== undefined,
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
     completedResultType: completed?.field && completedVariant ? `${completedVariant}["${completed.field}"]` : payload ? payload.result : "never",
     payloadType: payloadRoute ? payloadRoute.result.type : "never",
     answerType: answering && update ? `${update.params}["${answering.responsesField}"][string]` : "never",
-    handlersType: answering ? "InputHandlers" : "undefined",
+    handlersType: handlers ? "InputHandlers" : "undefined",
     augmentType: f.augment ? f.augment.type : "never",
-    optionsBase: s.extension ? "ExtensionClientOptions" : "ClientOptions",
-    waitOptionsBase: answering ? "InputWaitOptions<TaskSnapshot, InputHandlers>" : "WaitOptions<TaskSnapshot>",
+    optionsBase: (s.extension ? "ExtensionClientOptions" : "ClientOptions") + (serverRequests ? ", ServerRequestOptions<InputHandlers, TasksServerOptions>" : ""),
+    waitOptionsBase: handlers ? "InputWaitOptions<TaskSnapshot, InputHandlers>" : "WaitOptions<TaskSnapshot>",
     pollField: s.pollField ?? "poll interval",
     routes,
     checks,
@@ -347,6 +366,24 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
     roundTrips: roundTrips ? { ...roundTrips, methods: literal(roundTrips.methods) } : false,
     tools: { taskSupport: f.taskSupport !== undefined, paramHeaders: s.extension },
+    serverRequests: serverRequests ?? false,
+  };
+}
+
+/** What the capability of each method the client answers is declared as (where a handler answers it). */
+const SERVER_REQUEST_CAPABILITIES: { readonly [method: string]: object } = {
+  "elicitation/create": { elicitation: { form: {} } },
+  "sampling/createMessage": { sampling: {} },
+};
+
+/** The server's requests the client answers: the server's side-channel methods, typed where the set defines their params and results. */
+function serverRequestsView(methods: readonly SideChannelMethod[]): ServerRequestsView {
+  const typed = methods.every((m) => m.params && m.result) ? methods.map((m) => ({ method: m.method, params: m.params!, result: m.result! })) : false;
+  return {
+    typed,
+    routing: literal(Object.fromEntries(methods.map((m) => [m.method, { params: true, cancelByDefault: m.method === "elicitation/create" }]))),
+    capabilities: literal(Object.fromEntries(methods.map((m) => [m.method, SERVER_REQUEST_CAPABILITIES[m.method] ?? {}]))),
+    results: typed ? `{ ${typed.map((m) => `${JSON.stringify(m.method)}: { type: "${m.result}", validate: validate${m.result} }`).join(", ")} }` : false,
   };
 }
 
@@ -380,7 +417,7 @@ function literal(value: unknown): string {
 }
 
 /** What client.ts imports from client-engine.ts. */
-function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly roundTrips: boolean }): string[] {
+function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly roundTrips: boolean; readonly serverRequests: boolean }): string[] {
   return [
     ...(parts.forms ? ["formCheck"] : []),
     "TaskCancelledErrorOf",
@@ -390,6 +427,7 @@ function engineImports(parts: { readonly answering: boolean; readonly extension:
     "type ClientProfile",
     ...(parts.answering ? ["type InputRequestContext", "type InputWaitOptions"] : ["type WaitOptions"]),
     ...(parts.roundTrips ? ["type RoundTripOptions"] : []),
+    ...(parts.serverRequests ? ["type ServerRequestOptions"] : []),
     "type TasksClientCore",
     "type TasksClientRequestOptions",
     "type ToolCallStartOf",

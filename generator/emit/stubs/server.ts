@@ -7,7 +7,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
-import { serverFeatures, type RouteRole, type ServerFeatures } from "../../analyze/protocol/server-features.js";
+import { serverFeatures, type RouteRole, type ServerFeatures, type SideChannelMethod } from "../../analyze/protocol/server-features.js";
 
 /** One task method, as the profile's `routes` lists it. */
 export interface RouteView {
@@ -33,6 +33,7 @@ export interface ProfileView {
   readonly input: string;
   readonly list: string;
   readonly notification: string;
+  readonly sideChannel: string;
 }
 
 /** The base types each exported interface of server.ts extends, bound to the set's types (`StoredTaskOf<TaskStatus>, ...`). */
@@ -73,6 +74,8 @@ export interface ServerView {
   readonly list: boolean;
   /** The status notification's type. */
   readonly notification: string | false;
+  /** Tasks ask for input on `tasks/result`: the handle's `requireInput` is typed by the profile's side-channel methods. */
+  readonly sideChannel: boolean;
 }
 
 export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
@@ -84,7 +87,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   engineImports: true,
   engineExports: true,
   routes: { method: true, role: true, validate: true, paramsRequired: true, stripMeta: true },
-  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true },
+  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true },
   bases: { storedTask: true, taskStore: true, taskHandle: true, options: true, server: true },
   statusType: true,
   taskType: true,
@@ -95,6 +98,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   extension: true,
   list: true,
   notification: true,
+  sideChannel: true,
 });
 
 /** A set's server: the rendered glue and the static modules it imports. */
@@ -137,7 +141,7 @@ export function serverView(f: ServerFeatures): ServerView {
     methodList: f.routes.map((r) => r.method).join(", "),
     notes: notes(f),
     typeImports: [...typeImports].sort(),
-    validatorImports: [...new Set(f.routes.map((r) => r.validate))].sort(),
+    validatorImports: [...new Set([...f.routes.map((r) => r.validate), ...sideChannelValidators(f.sideChannel)])].sort(),
     coreImports: ["InMemoryTaskStoreOf", "JSON_RPC_ERROR_CODES", ...(f.extension ? ["type HeaderCheckOf"] : []), ...(list ? ["type TaskPageOf"] : [])],
     engineImports: engineImports(f, input !== undefined),
     engineExports: [...(payload ? ["RELATED_TASK_META"] : []), "type CreateTaskOptions"],
@@ -156,11 +160,12 @@ export function serverView(f: ServerFeatures): ServerView {
       input: literal(input && { responsesField: f.responsesField }),
       list: literal(list && { cursorField: f.cursorField ?? "cursor" }),
       notification: literal(f.notification && { method: f.notification.method, detailed: f.notification.detailed }),
+      sideChannel: f.sideChannel ? sideChannelLiteral(f.sideChannel) : "undefined",
     },
     bases: {
-      storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`),
+      storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`, f.sideChannel && "StoredSideChannelInput"),
       taskStore: bases("TaskStoreFor<StoredTask>", list && "TaskListingOf<StoredTask>"),
-      taskHandle: bases("TaskHandleOf<TaskCreatedResult>", input && `InputHandleOf<${input.requests}[string], ${input.responses}[string]>`),
+      taskHandle: bases("TaskHandleOf<TaskCreatedResult>", input && `InputHandleOf<${input.requests}[string], ${input.responses}[string]>`, f.sideChannel && "SideChannelHandleOf<InputMethods>"),
       options: bases("TasksServerOptionsOf<TaskStore>", list && "PagingOptions", f.extension && "HeaderCheckOptions<TaskMethod>"),
       server: bases("TasksServerOf<TaskHandle>", f.notification && `StatusSubscriptionOf<${f.notification.type}>`),
     },
@@ -181,7 +186,15 @@ export function serverView(f: ServerFeatures): ServerView {
     extension: f.extension,
     list: list !== undefined,
     notification: f.notification?.type ?? false,
+    sideChannel: f.sideChannel !== undefined,
   };
+}
+
+/** The profile's `sideChannel`: each method's validators, the set's where it defines the types, `anyObject` otherwise. */
+function sideChannelLiteral(methods: readonly SideChannelMethod[]): string {
+  const validator = (name: string | undefined) => (name ? `validate${name}` : "anyObject");
+  const entries = methods.map((m) => `${JSON.stringify(m.method)}: { params: ${validator(m.params)}, result: ${validator(m.result)} }`);
+  return `{ methods: { ${entries.join(", ")} } }`;
 }
 
 /** What server.ts imports from server-engine.ts: what every set uses, and what its features add. */
@@ -194,6 +207,10 @@ function engineImports(f: ServerFeatures, input: boolean): string[] {
     types.push("StatusListenerOf", "StatusSubscriptionOf");
   }
   if (input) types.push("InputHandleOf", "StoredInputOf");
+  if (f.sideChannel) {
+    if (f.sideChannel.some((m) => !m.params || !m.result)) values.push("anyObject");
+    types.push("SideChannelHandleOf", "SideChannelMethodsOf", "StoredSideChannelInput");
+  }
   if (f.byRole.list) types.push("PagingOptions", "TaskListingOf");
   if (f.extension) types.push("HeaderCheckOptions");
   return [...values.sort(), ...types.sort().map((t) => `type ${t}`)];
@@ -214,6 +231,7 @@ function notes(f: ServerFeatures): string[] {
   if (payload) out.push("`tasks/result` waits for the task to finish and answers its result with the related-task `_meta`, or its error.");
   if (list) out.push("`tasks/list` pages through the caller's own tasks with an opaque cursor.");
   if (update) out.push(`\`tasks/update\` delivers answers to pending input requests; unknown or already answered keys are ignored.`);
+  if (f.sideChannel) out.push("A task asks for input with `handle.requireInput(key, { method, params })` (" + f.sideChannel.map((m) => `\`${m.method}\``).join(", ") + "): it shows `input_required`, `tasks/result` sends the request to the client with the related-task `_meta`, and the answer resolves the promise.");
   if (cancel) {
     out.push(
       f.cancelAck
@@ -234,4 +252,9 @@ function notes(f: ServerFeatures): string[] {
     out.push(`\`${f.notification.method}\` carries the ${f.notification.detailed ? "detailed task" : "task"} after every change.`);
   }
   return out;
+}
+
+/** The set's validators the side-channel profile names. */
+function sideChannelValidators(methods: readonly SideChannelMethod[] | undefined): string[] {
+  return (methods ?? []).flatMap((m) => (m.params && m.result ? [`validate${m.params}`, `validate${m.result}`] : []));
 }

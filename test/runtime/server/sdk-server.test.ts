@@ -246,7 +246,7 @@ describe("README's SDK blocks (Runtime parts › 2025-11-25 servers: inside the 
   it("type-check as written, under strict NodeNext settings, against the generated set and the real SDK", () => {
     const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
     const blocks = [...readme.matchAll(/```ts\n(\/\/ sdk-[a-z]+\.ts)\n([\s\S]*?)```/g)].map((m) => [m[1]!.slice(3), m[2]!] as const);
-    expect(blocks.map(([name]) => name)).toEqual(["sdk-mounted.ts", "sdk-store.ts"]);
+    expect(blocks.map(([name]) => name)).toEqual(["sdk-mounted.ts", "sdk-store.ts", "sdk-input.ts"]);
     const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-readme-sdk-"));
     closers.push(async () => rmSync(work, { recursive: true, force: true }));
     writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
