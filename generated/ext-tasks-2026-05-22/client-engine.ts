@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 67cb6fe24abc4fb6846436cb6ef318af597c701342ba0dbe5a1b4b67016dd288 65919d15448341cc0c7a87bfbe5daa247c3508166887a5021d4a69c186d4c744
+// Fingerprint: 42e08a6afa611ce16835613cfc9792270b9fa91192dc51c713dcc864c18d57ef 3891f1ed0007ebd1dca6333dfb370beae8032063d25e0f9ddfda5826efd4b78b
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -1726,18 +1726,32 @@ function checkServerAnswer(
   if (!isObject(answer)) return new ValidationFailed(method, [clientError("", "type", "an answer must be an object")]);
   const filled = method === "elicitation/create" ? withFormDefaults(params, answer) : answer;
   const check = profile.results && Object.hasOwn(profile.results, method) ? profile.results[method] : undefined;
+  const byForm =
+    profile.forms?.method === method &&
+    ownValue(filled, "action") === "accept" &&
+    isObject(ownValue(params, "requestedSchema"));
   if (check) {
     try {
-      checkBody(check, filled);
+      // An accepted form's content is checked against the form the server asked with (below): the
+      // 2025-11-25 schema's ElicitResult types every number as an integer, while its forms ask for
+      // any number (NumberSchema), so the envelope is checked without it.
+      checkBody(check, byForm ? withoutContent(filled) : filled);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
   }
-  if (profile.forms?.method === method) {
+  if (byForm) {
     const problem = formProblem(profile.forms, { params }, filled);
     if (problem) return problem;
   }
   return filled;
+}
+
+/** An answer without its form content (whose own check is the form's). */
+function withoutContent(answer: JsonObject): JsonObject {
+  if (!Object.hasOwn(answer, "content")) return answer;
+  const { content: _content, ...rest } = answer;
+  return rest;
 }
 
 /**
