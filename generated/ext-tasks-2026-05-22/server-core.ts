@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2ef630a824e4067713c641d41fc6c8851d7509cfbfcd2813f71cc2a994de4a3c e919f395e07ffa27a74f0a3596fda0c2980ef4dab8c98ea8d3fbba9f74a01754
+// Fingerprint: 2606adce9580681ca2813bb28c3c43b549256435d7e8b71124ca5aba88334868 906c5a2109cabc8db939f8a353d973645b57346b57d6d094d2bf1fcd9ed71fc9
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -670,8 +670,8 @@ export class TaskEngine<Task extends TaskRecord> {
    * `change` for a write the task's outcome depends on (complete, fail, ask for input): when the
    * STORE fails (not a refused change), retried with growing pauses for up to `retryFor`
    * milliseconds, this instance renewing the task's lease meanwhile. Resolves once stored. Past the
-   * bound (or when the server closes) it rejects with the store's error and lets the lease go, so
-   * that a sweeper fails the task once the lease lapses: a task never stays working for good.
+   * bound (or when the server closes) it rejects with the store's error and lets the lease go
+   * (`#letGo`), so that a sweeper fails the task: a task never stays working for good.
    * A task seen cancelled meanwhile ends the retries with the set's TaskStateError.
    */
   async changeDurably(
@@ -695,7 +695,7 @@ export class TaskEngine<Task extends TaskRecord> {
           throw this.#profile.stateError(taskId, cancelled, `Cannot ${describe}: the task was cancelled`);
         }
         if (this.#closed || Date.now() + delay > giveUpAt) {
-          this.#finished(taskId, undefined);
+          this.#letGo(taskId);
           throw error;
         }
         this.report(error);
@@ -915,6 +915,20 @@ export class TaskEngine<Task extends TaskRecord> {
     if (this.#profile.isTerminalStatus(task.status)) this.#finished(task.taskId, task.status);
     this.#markSeen(task);
     this.#profile.changed(task);
+  }
+
+  /**
+   * Stops holding a task whose final write gave up. Its lease is not released (a task without a
+   * lease is no orphan: nobody would fail it) but made to lapse now, where the store answers, and
+   * otherwise lapses by itself.
+   */
+  #letGo(taskId: string): void {
+    const held = this.#held.get(taskId);
+    const leases = this.#leases;
+    if (!held || !leases) return;
+    this.#held.delete(taskId);
+    host.clearTimeout(held.timer);
+    leases.store.renewLease(taskId, leases.holder, this.#now()).catch((error: unknown) => this.report(error));
   }
 
   /** Resolves after `ms`, or at once when the server closes. */

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0a39eec0701244f0a5781d06c7fc612d7628123d2527280861f2f68ab4c550ee 60ab2165178e617766ecbd66673c772ada995d0f7986c94484420eaf8a94a3c6
+// Fingerprint: 8dbe9756d89c4ceaaaf178c6b1b4254bb93e6adfc5310c72c567bc36259121a5 223ced3258a7fe290e94712b46a7e915d827be62957f7fe84b67a6f35898268f
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -421,8 +421,8 @@ export interface TasksServerOptionsOf<Store> {
   /**
    * How long a handle's final write (`complete`, `fail`, and `requireInput`'s request) is retried
    * while the store fails, in milliseconds, this instance renewing the task's lease meanwhile; past
-   * it the handle's promise rejects and the lease is let go, so that a sweeper fails the task once
-   * the lease lapses. 0 never retries. Default 600000 (ten minutes).
+   * it the handle's promise rejects and the lease is let go (made to lapse), so that a sweeper
+   * fails the task. 0 never retries. Default 600000 (ten minutes).
    */
   readonly finalWriteRetry?: number;
 }

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0a39eec0701244f0a5781d06c7fc612d7628123d2527280861f2f68ab4c550ee 60ab2165178e617766ecbd66673c772ada995d0f7986c94484420eaf8a94a3c6
+// Fingerprint: 8dbe9756d89c4ceaaaf178c6b1b4254bb93e6adfc5310c72c567bc36259121a5 223ced3258a7fe290e94712b46a7e915d827be62957f7fe84b67a6f35898268f
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -420,8 +420,8 @@ export interface TasksServerOptionsOf<Store> {
   /**
    * How long a handle's final write (`complete`, `fail`, and `requireInput`'s request) is retried
    * while the store fails, in milliseconds, this instance renewing the task's lease meanwhile; past
-   * it the handle's promise rejects and the lease is let go, so that a sweeper fails the task once
-   * the lease lapses. 0 never retries. Default 600000 (ten minutes).
+   * it the handle's promise rejects and the lease is let go (made to lapse), so that a sweeper
+   * fails the task. 0 never retries. Default 600000 (ten minutes).
    */
   readonly finalWriteRetry?: number;
 }

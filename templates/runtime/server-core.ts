@@ -662,8 +662,8 @@ export class TaskEngine<Task extends TaskRecord> {
    * `change` for a write the task's outcome depends on (complete, fail, ask for input): when the
    * STORE fails (not a refused change), retried with growing pauses for up to `retryFor`
    * milliseconds, this instance renewing the task's lease meanwhile. Resolves once stored. Past the
-   * bound (or when the server closes) it rejects with the store's error and lets the lease go, so
-   * that a sweeper fails the task once the lease lapses: a task never stays working for good.
+   * bound (or when the server closes) it rejects with the store's error and lets the lease go
+   * (`#letGo`), so that a sweeper fails the task: a task never stays working for good.
    * A task seen cancelled meanwhile ends the retries with the set's TaskStateError.
    */
   async changeDurably(
@@ -687,7 +687,7 @@ export class TaskEngine<Task extends TaskRecord> {
           throw this.#profile.stateError(taskId, cancelled, `Cannot ${describe}: the task was cancelled`);
         }
         if (this.#closed || Date.now() + delay > giveUpAt) {
-          this.#finished(taskId, undefined);
+          this.#letGo(taskId);
           throw error;
         }
         this.report(error);
@@ -907,6 +907,20 @@ export class TaskEngine<Task extends TaskRecord> {
     if (this.#profile.isTerminalStatus(task.status)) this.#finished(task.taskId, task.status);
     this.#markSeen(task);
     this.#profile.changed(task);
+  }
+
+  /**
+   * Stops holding a task whose final write gave up. Its lease is not released (a task without a
+   * lease is no orphan: nobody would fail it) but made to lapse now, where the store answers, and
+   * otherwise lapses by itself.
+   */
+  #letGo(taskId: string): void {
+    const held = this.#held.get(taskId);
+    const leases = this.#leases;
+    if (!held || !leases) return;
+    this.#held.delete(taskId);
+    host.clearTimeout(held.timer);
+    leases.store.renewLease(taskId, leases.holder, this.#now()).catch((error: unknown) => this.report(error));
   }
 
   /** Resolves after `ms`, or at once when the server closes. */

@@ -413,8 +413,8 @@ export interface TasksServerOptionsOf<Store> {
   /**
    * How long a handle's final write (`complete`, `fail`, and `requireInput`'s request) is retried
    * while the store fails, in milliseconds, this instance renewing the task's lease meanwhile; past
-   * it the handle's promise rejects and the lease is let go, so that a sweeper fails the task once
-   * the lease lapses. 0 never retries. Default 600000 (ten minutes).
+   * it the handle's promise rejects and the lease is let go (made to lapse), so that a sweeper
+   * fails the task. 0 never retries. Default 600000 (ten minutes).
    */
   readonly finalWriteRetry?: number;
 }
