@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2606adce9580681ca2813bb28c3c43b549256435d7e8b71124ca5aba88334868 906c5a2109cabc8db939f8a353d973645b57346b57d6d094d2bf1fcd9ed71fc9
+// Fingerprint: ace60032cfc24cf2abeca59768d26614eb020161cb5a167f4cbe57aff92bf8dd 1f83859a067f805bbe6c7a50701bd162fa1d4689f6d958e15c6ccdb25a5b3558
 
 /**
  * The machinery of the generated Tasks server, copied unchanged into every set that has one (as
@@ -507,9 +507,22 @@ function unref(timer: unknown): unknown {
   return timer;
 }
 
-/** Whether the stored record is the one a write sent (its answer lost): same version, status and write time. */
+/** Whether the stored record is the one a write sent (its answer lost): the same version and content. */
 function isSameWrite(stored: TaskRecord, sent: TaskRecord): boolean {
-  return stored.version === sent.version && stored.status === sent.status && stored.lastUpdatedAt === sent.lastUpdatedAt;
+  return stored.version === sent.version && canonicalJson(stored) === canonicalJson(sent);
+}
+
+/** JSON with object keys sorted (a store may give the keys back in another order). */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    isObject(item)
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, item[key]]),
+        )
+      : item,
+  );
 }
 
 /**
@@ -586,7 +599,7 @@ export class TaskEngine<Task extends TaskRecord> {
     owner: string,
     taskId: string,
     change: (task: Task) => Task | undefined,
-    sending?: (after: Task) => void,
+    sending?: (after: Task | undefined) => void,
   ): Promise<Change<Task> | undefined> {
     const { isTerminalStatus, canTransition } = this.#profile;
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
@@ -616,6 +629,8 @@ export class TaskEngine<Task extends TaskRecord> {
         this.#changed(after);
         return { before, after };
       }
+      // Refused (another write came first): not stored, whatever a retry finds.
+      sending?.(undefined);
     }
     throw new Error(`task ${taskId}: gave up after ${MAX_WRITE_ATTEMPTS} conflicting writes`);
   }
@@ -629,8 +644,8 @@ export class TaskEngine<Task extends TaskRecord> {
 
   /**
    * A change made through a task's handle: refused (the set's TaskStateError) once the task is
-   * finished or gone. `sent` remembers the record last sent to the store, so that a retry after a
-   * lost answer recognises its own write (stored after all) instead of refusing it.
+   * finished or gone. `sent` remembers the record of a compare-and-set whose answer was lost (the
+   * store failed), so that a retry recognises its own write (stored after all) instead of refusing it.
    */
   async change(
     owner: string,
@@ -658,7 +673,11 @@ export class TaskEngine<Task extends TaskRecord> {
         }
         return next(current);
       },
-      sent && ((after) => (sent.last = after)),
+      sent &&
+        ((after) => {
+          if (after) sent.last = after;
+          else delete sent.last;
+        }),
     );
     if (!written) throw this.#profile.stateError(taskId, undefined, `Cannot ${describe}: the task no longer exists`);
     // Its event may have been missed (the channel was down too): told now, once per version as always.
@@ -845,8 +864,11 @@ export class TaskEngine<Task extends TaskRecord> {
 
   /** After this instance stored a change. */
   #changed(task: Task): void {
-    this.#markSeen(task);
-    this.#profile.changed(task);
+    // Its own event, read back, may have told this version already (the store's answer came later).
+    if (this.#seenVersion(task.taskId) < task.version) {
+      this.#markSeen(task);
+      this.#profile.changed(task);
+    }
     this.#wake(task.taskId);
     if (this.#profile.isTerminalStatus(task.status)) this.#finished(task.taskId, task.status);
   }
