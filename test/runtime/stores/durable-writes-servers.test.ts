@@ -176,5 +176,23 @@ for (const kind of ["redis", "postgres"] as const) {
       await completing;
       expect(await storeB.get("alice", task.taskId)).toMatchObject({ status: "completed", result: RESULT, version: 1 });
     });
+
+    it.skipIf(skip)("a final write stored whose answer was lost is recognised in the record the store gives back", async () => {
+      const url = kind === "redis" ? (await redisServer()).url : await postgresUrl();
+      const store = openStore(kind, url, `lost_${kind}_${++tables}`);
+      const compareAndSet = store.compareAndSet.bind(store);
+      let lose = 0;
+      store.compareAndSet = async (current, next) => {
+        const stored = await compareAndSet(current, next);
+        if (stored && lose-- > 0) throw new Error("socket hang up (stored, the answer lost)");
+        return stored;
+      };
+      const a = server({ store });
+      const task = await a.createTask(alice);
+      await task.update("halfway"); // a record with more fields than a fresh one
+      lose = 1;
+      await task.complete(RESULT); // not "Cannot complete: the task is already completed"
+      expect(await store.get("alice", task.taskId)).toMatchObject({ status: "completed", result: RESULT, version: 2 });
+    });
   });
 }
