@@ -73,7 +73,7 @@ function sleep(ms: number, signal?: AbortSignalLike): Promise<void> {
  * task is already `cancelled`).
  */
 async function runAsTask(call: ToolCall, work: (task: TaskHandle) => Promise<void>): Promise<JsonObject> {
-  const task = endsDurably(await call.tasks.createTask(call.context), call.log);
+  const task = await call.tasks.createTask(call.context);
   void (async () => {
     try {
       await work(task);
@@ -84,42 +84,6 @@ async function runAsTask(call: ToolCall, work: (task: TaskHandle) => Promise<voi
     }
   })();
   return task.createResult;
-}
-
-/** How long a finished task's last write is retried while the store is unreachable. */
-const FINAL_WRITE_RETRY_MS = 10 * 60_000;
-
-/**
- * The handle, with `complete` and `fail` retried while the store is unreachable (README, Scaling out):
- * otherwise a task whose work ends during a store outage would stay `working` for good, its lease
- * renewed by this live instance. A refused change (TaskStateError: finished elsewhere, swept, gone)
- * or a cancelled task ends the retries: the task has its one terminal state already.
- */
-function endsDurably(task: TaskHandle, log: ToolCall["log"]): TaskHandle {
-  const retried =
-    <A>(write: (argument: A) => Promise<void>) =>
-    async (argument: A): Promise<void> => {
-      const giveUpAt = Date.now() + FINAL_WRITE_RETRY_MS;
-      for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
-        try {
-          return await write(argument);
-        } catch (error) {
-          if (error instanceof TaskStateError || error instanceof JsonRpcError || task.signal.aborted || Date.now() > giveUpAt) throw error;
-          log(`task ${task.taskId}: its last write failed, retrying in ${delay} ms`, error);
-          await sleep(delay);
-        }
-      }
-    };
-  const complete = retried((result: JsonObject) => task.complete(result));
-  const fail = retried((error: Parameters<TaskHandle["fail"]>[0]) => task.fail(error));
-  return new Proxy(task, {
-    get(target, key) {
-      if (key === "complete") return complete;
-      if (key === "fail") return fail;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }
 
 function accepted(answer: unknown): JsonObject | undefined {

@@ -434,6 +434,8 @@ export interface TaskEngineProfile<Task extends TaskRecord> {
   watching?(): boolean;
   /** The record a task whose worker's lease lapsed is failed with (a JSON-RPC error saying so). */
   orphaned?(task: Task): Task;
+  /** Tasks someone here listens to (open `subscriptions/listen` streams), read again when the event channel comes back. */
+  listenedTo?(): Iterable<{ readonly owner: string; readonly taskId: string }>;
 }
 
 /** How an engine keeps the leases of the tasks this instance runs, and sweeps orphans. */
@@ -472,7 +474,28 @@ interface Waiter {
   cancel(): void;
 }
 
+/** The wake-ups of code waiting on one task, and whose task it is (to read it again). */
+interface Waiters {
+  readonly owner: string;
+  readonly wakes: Set<() => void>;
+}
+
+/** What the engine remembers of a task it told the profile about. */
+interface Seen {
+  readonly owner: string;
+  readonly version: number;
+  /** Not terminal at that version: a later change may still come. */
+  readonly open: boolean;
+}
+
 const MAX_WRITE_ATTEMPTS = 100;
+/** The first and the longest pause between retries of a final write while the store fails. */
+const FIRST_RETRY_DELAY = 100;
+const LONGEST_RETRY_DELAY = 2_000;
+/** How many recently told, unfinished tasks are read again when the event channel comes back. */
+const RESYNC_SEEN_LIMIT = 1_000;
+/** Store reads at once while reading tasks again. */
+const RESYNC_BATCH = 20;
 /** How many tasks' last notified versions an engine remembers (to tell each version once). */
 const SEEN_VERSIONS = 10_000;
 /** Orphans failed per sweep. */
@@ -488,6 +511,24 @@ interface HeldLease {
 function unref(timer: unknown): unknown {
   (timer as { unref?: () => void } | undefined)?.unref?.();
   return timer;
+}
+
+/** Whether the stored record is the one a write sent (its answer lost): the same version and content. */
+function isSameWrite(stored: TaskRecord, sent: TaskRecord): boolean {
+  return stored.version === sent.version && canonicalJson(stored) === canonicalJson(sent);
+}
+
+/** JSON with object keys sorted (a store may give the keys back in another order). */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    isObject(item)
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, item[key]]),
+        )
+      : item,
+  );
 }
 
 /**
@@ -506,11 +547,17 @@ export class TaskEngine<Task extends TaskRecord> {
   readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
   /** Wake-ups for code waiting on a task's next change, by task id. */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters = new Map<string, Waiters>();
   /** Abort controllers of this process's handles on unfinished tasks, by task id. */
   readonly #controllers = new Map<string, Set<{ abort(): void }>>();
   /** The last version of each task told to the profile (insertion order: the oldest is forgotten first). */
-  readonly #seen = new Map<string, number>();
+  readonly #seen = new Map<string, Seen>();
+  /** Errors a store call threw (not a refused change): what a final write retries on. */
+  readonly #storeFailures = new WeakSet<object>();
+  /** Wake-ups of final writes pausing between retries (close ends the pauses). */
+  readonly #pauses = new Set<() => void>();
+  /** The event channel dropped and has not come back yet. */
+  #channelDown = false;
   readonly #leases: TaskLeaseSettings<Task> | undefined;
   /** The leases this instance holds, by task id. */
   readonly #held = new Map<string, HeldLease>();
@@ -540,7 +587,7 @@ export class TaskEngine<Task extends TaskRecord> {
 
   /** After this instance created a task: the profile is told (once: the store's event for it is then a repeat). */
   created(task: Task): void {
-    this.#markSeen(task.taskId, task.version);
+    this.#markSeen(task);
     this.#profile.changed(task);
   }
 
@@ -558,10 +605,11 @@ export class TaskEngine<Task extends TaskRecord> {
     owner: string,
     taskId: string,
     change: (task: Task) => Task | undefined,
+    sending?: (after: Task | undefined) => void,
   ): Promise<Change<Task> | undefined> {
     const { isTerminalStatus, canTransition } = this.#profile;
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const before = await this.#store.get(owner, taskId);
+      const before = await this.#fromStore(this.#store.get(owner, taskId));
       if (!before) return undefined;
       const proposed = change(before);
       if (proposed === undefined) return { before, after: before };
@@ -582,10 +630,13 @@ export class TaskEngine<Task extends TaskRecord> {
         version: before.version + 1,
         lastUpdatedAt: new Date(this.#now()).toISOString(),
       };
-      if (await this.#store.compareAndSet(before, after)) {
+      sending?.(after);
+      if (await this.#fromStore(this.#store.compareAndSet(before, after))) {
         this.#changed(after);
         return { before, after };
       }
+      // Refused (another write came first): not stored, whatever a retry finds.
+      sending?.(undefined);
     }
     throw new Error(`task ${taskId}: gave up after ${MAX_WRITE_ATTEMPTS} conflicting writes`);
   }
@@ -597,19 +648,89 @@ export class TaskEngine<Task extends TaskRecord> {
     return written;
   }
 
-  /** A change made through a task's handle: refused (the set's TaskStateError) once the task is finished or gone. */
-  async change(owner: string, taskId: string, describe: string, next: (task: Task) => Task): Promise<void> {
-    const written = await this.write(owner, taskId, (current) => {
-      if (this.#profile.isTerminalStatus(current.status)) {
-        throw this.#profile.stateError(
-          taskId,
-          current.status,
-          `Cannot ${describe}: the task is already ${current.status}`,
-        );
-      }
-      return next(current);
-    });
+  /**
+   * A change made through a task's handle: refused (the set's TaskStateError) once the task is
+   * finished or gone. `sent` remembers the record of a compare-and-set whose answer was lost (the
+   * store failed), so that a retry recognises its own write (stored after all) instead of refusing it.
+   */
+  async change(
+    owner: string,
+    taskId: string,
+    describe: string,
+    next: (task: Task) => Task,
+    sent?: { last?: Task },
+  ): Promise<void> {
+    // Set when the store already has the record a lost answer hid (a retry found its own write).
+    const own: { write?: Task } = {};
+    const written = await this.write(
+      owner,
+      taskId,
+      (current) => {
+        if (sent?.last && isSameWrite(current, sent.last)) {
+          own.write = current;
+          return undefined;
+        }
+        if (this.#profile.isTerminalStatus(current.status)) {
+          throw this.#profile.stateError(
+            taskId,
+            current.status,
+            `Cannot ${describe}: the task is already ${current.status}`,
+          );
+        }
+        return next(current);
+      },
+      sent &&
+        ((after) => {
+          if (after) sent.last = after;
+          else delete sent.last;
+        }),
+    );
     if (!written) throw this.#profile.stateError(taskId, undefined, `Cannot ${describe}: the task no longer exists`);
+    // Its event may have been missed (the channel was down too): told now, once per version as always.
+    if (own.write) this.#reread(own.write);
+  }
+
+  /**
+   * `change` for a write the task's outcome depends on (complete, fail, ask for input): when the
+   * STORE fails (not a refused change), retried with growing pauses for up to `retryFor`
+   * milliseconds, this instance renewing the task's lease meanwhile. Resolves once stored. Past the
+   * bound (or when the server closes) it rejects with the store's error and lets the lease go
+   * (`#letGo`), so that a sweeper fails the task: a task never stays working for good.
+   * A task seen cancelled meanwhile ends the retries with the set's TaskStateError.
+   */
+  async changeDurably(
+    owner: string,
+    taskId: string,
+    describe: string,
+    next: (task: Task) => Task,
+    retryFor: number,
+    signal?: AbortSignalLike,
+  ): Promise<void> {
+    // Real time (not the engine's clock, which tests may stop): the pauses are real timers.
+    const giveUpAt = Date.now() + retryFor;
+    const sent: { last?: Task } = {};
+    for (let delay = FIRST_RETRY_DELAY; ; delay = Math.min(delay * 2, LONGEST_RETRY_DELAY)) {
+      try {
+        return await this.change(owner, taskId, describe, next, sent);
+      } catch (error) {
+        if (!this.isStoreFailure(error)) throw error;
+        if (signal?.aborted) {
+          const cancelled = "cancelled" as Task["status"];
+          throw this.#profile.stateError(taskId, cancelled, `Cannot ${describe}: the task was cancelled`);
+        }
+        if (this.#closed || Date.now() + delay > giveUpAt) {
+          this.#letGo(taskId);
+          throw error;
+        }
+        this.report(error);
+        await this.#pause(delay);
+      }
+    }
+  }
+
+  /** Whether an error is a store call's failure (as opposed to a refused change or a bug in the change). */
+  isStoreFailure(error: unknown): boolean {
+    return typeof error === "object" && error !== null && this.#storeFailures.has(error);
   }
 
   /** The owner's task, or the "Task not found" error. */
@@ -634,7 +755,7 @@ export class TaskEngine<Task extends TaskRecord> {
       if (this.#closed) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The server is closing");
       if (signal?.aborted) throw new JsonRpcError(JSON_RPC_ERROR_CODES.InternalError, "The request was abandoned");
       // Listen before reading, so a change between the read and the wait is not missed.
-      const waiter = this.#nextChange(taskId, signal);
+      const waiter = this.#nextChange(owner, taskId, signal);
       try {
         let task: Task | undefined;
         try {
@@ -707,6 +828,7 @@ export class TaskEngine<Task extends TaskRecord> {
     for (const held of this.#held.values()) host.clearTimeout(held.timer);
     this.#held.clear();
     for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+    for (const resume of [...this.#pauses]) resume();
   }
 
   /** Fails the orphans (non-terminal tasks whose lease lapsed) the store knows of now; how many this instance failed. */
@@ -748,8 +870,11 @@ export class TaskEngine<Task extends TaskRecord> {
 
   /** After this instance stored a change. */
   #changed(task: Task): void {
-    this.#markSeen(task.taskId, task.version);
-    this.#profile.changed(task);
+    // Its own event, read back, may have told this version already (the store's answer came later).
+    if (this.#seenVersion(task.taskId) < task.version) {
+      this.#markSeen(task);
+      this.#profile.changed(task);
+    }
     this.#wake(task.taskId);
     if (this.#profile.isTerminalStatus(task.status)) this.#finished(task.taskId, task.status);
   }
@@ -757,23 +882,104 @@ export class TaskEngine<Task extends TaskRecord> {
   /** A change stored by any instance (this one's come back too): wake, abort, notify once per version. */
   #remoteChange(change: TaskChange): void {
     this.#wake(change.taskId);
-    if ((this.#seen.get(change.taskId) ?? -1) >= change.version) return;
+    if (this.#seenVersion(change.taskId) >= change.version) return;
     if (this.#profile.isTerminalStatus(change.status)) this.#finished(change.taskId, change.status);
     if (!(this.#profile.watching?.() ?? true)) return;
     this.#store.get(change.owner, change.taskId).then(
       (task) => {
         // This instance may have told a newer version meanwhile (its own write, or a later event).
-        if (!task || (this.#seen.get(task.taskId) ?? -1) >= task.version) return;
-        this.#markSeen(task.taskId, task.version);
+        if (!task || this.#seenVersion(task.taskId) >= task.version) return;
+        this.#markSeen(task);
         this.#profile.changed(task);
       },
       (error: unknown) => this.report(error),
     );
   }
 
-  /** The event channel dropped (waiters keep polling) or came back (everyone waiting reads the store again). */
+  /**
+   * The event channel dropped (waiters keep polling) or came back: everyone waiting reads the store
+   * again, and the tasks someone here cares about are read again, so that a change made elsewhere
+   * while the channel was down is told (once per version) instead of lost.
+   */
   #channel(up: boolean): void {
-    if (up) for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+    if (!up) {
+      this.#channelDown = true;
+      return;
+    }
+    for (const taskId of [...this.#waiters.keys()]) this.#wake(taskId);
+    if (!this.#channelDown) return;
+    this.#channelDown = false;
+    this.#resync().catch((error: unknown) => this.report(error));
+  }
+
+  /** Reads again the tasks of open listens, waits and held leases, and the recently told unfinished ones. */
+  async #resync(): Promise<void> {
+    const tasks = new Map<string, string>();
+    for (const { owner, taskId } of this.#profile.listenedTo?.() ?? []) tasks.set(taskId, owner);
+    for (const [taskId, { owner }] of this.#waiters) tasks.set(taskId, owner);
+    for (const [taskId, { owner }] of this.#held) tasks.set(taskId, owner);
+    const recent = [...this.#seen].filter(([, seen]) => seen.open).slice(-RESYNC_SEEN_LIMIT);
+    for (const [taskId, { owner }] of recent) tasks.set(taskId, owner);
+    const wanted = [...tasks];
+    for (let start = 0; start < wanted.length && !this.#closed && !this.#channelDown; start += RESYNC_BATCH) {
+      await Promise.all(
+        wanted.slice(start, start + RESYNC_BATCH).map(async ([taskId, owner]) => {
+          try {
+            const task = await this.#store.get(owner, taskId);
+            if (task) this.#reread(task);
+          } catch (error) {
+            this.report(error);
+          }
+        }),
+      );
+    }
+  }
+
+  /** A task read from the store: what an event for its version would have done, unless that version was told already. */
+  #reread(task: Task): void {
+    this.#wake(task.taskId);
+    if (this.#seenVersion(task.taskId) >= task.version) return;
+    if (this.#profile.isTerminalStatus(task.status)) this.#finished(task.taskId, task.status);
+    this.#markSeen(task);
+    this.#profile.changed(task);
+  }
+
+  /**
+   * Stops holding a task whose final write gave up. Its lease is not released (a task without a
+   * lease is no orphan: nobody would fail it) but made to lapse now, where the store answers, and
+   * otherwise lapses by itself.
+   */
+  #letGo(taskId: string): void {
+    const held = this.#held.get(taskId);
+    const leases = this.#leases;
+    if (!held || !leases) return;
+    this.#held.delete(taskId);
+    host.clearTimeout(held.timer);
+    leases.store.renewLease(taskId, leases.holder, this.#now()).catch((error: unknown) => this.report(error));
+  }
+
+  /** Resolves after `ms`, or at once when the server closes. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const resume = () => {
+        host.clearTimeout(timer);
+        this.#pauses.delete(resume);
+        resolve();
+      };
+      const timer = host.setTimeout(resume, ms);
+      this.#pauses.add(resume);
+    });
+  }
+
+  /** A store call: its failure is remembered as the store's (a final write retries on those). */
+  async #fromStore<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      const failure = typeof error === "object" && error !== null ? error : new Error(String(error));
+      this.#storeFailures.add(failure);
+      throw failure;
+    }
   }
 
   /** A task ended: its handles' signals abort when it was cancelled, and this instance's lease on it is released. */
@@ -789,9 +995,14 @@ export class TaskEngine<Task extends TaskRecord> {
     leases.store.releaseLease(taskId, leases.holder).catch((error: unknown) => this.report(error));
   }
 
-  #markSeen(taskId: string, version: number): void {
+  #seenVersion(taskId: string): number {
+    return this.#seen.get(taskId)?.version ?? -1;
+  }
+
+  #markSeen(task: Task): void {
+    const { taskId, owner, version } = task;
     this.#seen.delete(taskId);
-    this.#seen.set(taskId, version);
+    this.#seen.set(taskId, { owner, version, open: !this.#profile.isTerminalStatus(task.status) });
     if (this.#seen.size > SEEN_VERSIONS) this.#seen.delete(this.#seen.keys().next().value as string);
   }
 
@@ -808,10 +1019,11 @@ export class TaskEngine<Task extends TaskRecord> {
     );
   }
 
-  #nextChange(taskId: string, signal?: AbortSignalLike): Waiter {
+  #nextChange(owner: string, taskId: string, signal?: AbortSignalLike): Waiter {
     let waiters = this.#waiters.get(taskId);
-    if (!waiters) this.#waiters.set(taskId, (waiters = new Set()));
-    const set = waiters;
+    if (!waiters) this.#waiters.set(taskId, (waiters = { owner, wakes: new Set() }));
+    const entry = waiters;
+    const set = waiters.wakes;
     let wake = () => {};
     const changed = new Promise<void>((resolve) => (wake = resolve));
     const timer = host.setTimeout(wake, this.#pollInterval);
@@ -819,7 +1031,7 @@ export class TaskEngine<Task extends TaskRecord> {
       host.clearTimeout(timer);
       signal?.removeEventListener("abort", wake);
       set.delete(wake);
-      if (set.size === 0 && this.#waiters.get(taskId) === set) this.#waiters.delete(taskId);
+      if (set.size === 0 && this.#waiters.get(taskId) === entry) this.#waiters.delete(taskId);
     };
     set.add(wake);
     signal?.addEventListener("abort", wake, { once: true });
@@ -830,7 +1042,7 @@ export class TaskEngine<Task extends TaskRecord> {
     const waiters = this.#waiters.get(taskId);
     if (!waiters) return;
     this.#waiters.delete(taskId);
-    for (const wake of waiters) wake();
+    for (const wake of waiters.wakes) wake();
   }
 }
 

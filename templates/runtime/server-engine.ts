@@ -353,9 +353,15 @@ export interface TaskHandleOf<Created> {
   readonly createResult: Created;
   /** Sets the status message (the status stays). */
   update(statusMessage: string): Promise<void>;
-  /** Completes the task with the request's result. A tool result with `isError: true` completes too. */
+  /**
+   * Completes the task with the request's result. A tool result with `isError: true` completes too.
+   * Resolves once the result is stored: while the store fails, the write is retried (the server's
+   * `finalWriteRetry`); past that bound it rejects with the store's error, and the task is failed
+   * by a sweeper once its lease lapses. A task already finished (cancelled, say) rejects with the
+   * set's TaskStateError at once.
+   */
   complete(result: JsonObject): Promise<void>;
-  /** Fails the task with a JSON-RPC error (only for protocol-level errors). */
+  /** Fails the task with a JSON-RPC error (only for protocol-level errors); stored like `complete`. */
   fail(error: JsonRpcErrorObject): Promise<void>;
 }
 
@@ -364,7 +370,8 @@ export interface InputHandleOf<Request, Response> {
   /**
    * Asks the client for input: the task shows `input_required` with the request under `key`
    * until a `tasks/update` answers it, and the answer is returned. Keys are unique for the
-   * task's lifetime (reusing one throws). Several may be pending at once.
+   * task's lifetime (reusing one throws). Several may be pending at once. The request is stored
+   * like `complete` (retried while the store fails), and the wait for the answer outlasts an outage.
    */
   requireInput(key: string, request: Request): Promise<Response>;
   /** The answer to an input request made earlier (also by a previous process, with a durable store). */
@@ -407,6 +414,13 @@ export interface TasksServerOptionsOf<Store> {
   readonly orphanSweepInterval?: number;
   /** This instance's name as a lease holder; unique per instance. Default a random UUID. */
   readonly instanceId?: string;
+  /**
+   * How long a handle's final write (`complete`, `fail`, and `requireInput`'s request) is retried
+   * while the store fails, in milliseconds, this instance renewing the task's lease meanwhile; past
+   * it the handle's promise rejects and the lease is let go (made to lapse), so that a sweeper
+   * fails the task. 0 never retries. Default 600000 (ten minutes).
+   */
+  readonly finalWriteRetry?: number;
 }
 
 /** The error an orphaned task (its worker's lease lapsed) is failed with. */
@@ -522,8 +536,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #checkHeaders: HeaderCheckOf<MethodOf<Profile>> | undefined;
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
-  /** Open `subscriptions/listen` streams, ended gracefully by `close`. */
-  readonly #listens = new Set<{ end(): void }>();
+  /** Open `subscriptions/listen` streams, ended gracefully by `close`; their owner's agreed tasks. */
+  readonly #listens = new Set<{ end(): void; readonly owner: string; readonly taskIds: ReadonlySet<string> }>();
+  readonly #finalWriteRetry: number;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
     // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
@@ -543,6 +558,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     this.#pageSize = positiveInteger(options.pageSize, 50);
     this.#checkHeaders = options.checkHeaders ?? bindings.checkHeaders;
     this.#now = options.now ?? Date.now;
+    this.#finalWriteRetry = options.finalWriteRetry === 0 ? 0 : positiveInteger(options.finalWriteRetry, 600_000);
     const { isTerminalStatus, canTransition, StateError } = bindings;
     const engineProfile = {
       isTerminalStatus,
@@ -551,6 +567,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         new StateError(taskId, status, message),
       changed: (task: Task) => this.#notify(task),
       watching: () => this.#listeners.size > 0,
+      listenedTo: () => this.#listenedTo(),
       orphaned: (task: Task): Task => ({
         ...task,
         status: "failed",
@@ -842,6 +859,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       this.#listens.delete(subscription);
     };
     const subscription = {
+      owner: context.owner,
+      taskIds: agreed,
       end: () => {
         if (!open) return;
         stop();
@@ -882,17 +901,34 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     return { kind: "streaming", end: subscription.end };
   }
 
+  /** The tasks of open listen subscriptions, with their owners. */
+  *#listenedTo(): Iterable<{ readonly owner: string; readonly taskId: string }> {
+    for (const { owner, taskIds } of this.#listens) for (const taskId of taskIds) yield { owner, taskId };
+  }
+
   #handleFor(task: Task): object {
     const { taskId, owner } = task;
     const noInput = this.#noInput();
+    const signal = this.#engine.signalFor(taskId);
+    // Once a final write gave up (its lease let go), later writes through the handle are tried once.
+    let retryFor = this.#finalWriteRetry;
     // Every change goes through the status machine; a refused one throws the set's TaskStateError.
-    const change = (describe: string, next: (task: Task) => Task): Promise<void> =>
-      this.#engine.change(owner, taskId, describe, next);
+    // The writes the task's outcome hangs on outlast a store outage (see `finalWriteRetry`).
+    const change = async (describe: string, next: (task: Task) => Task): Promise<void> => {
+      try {
+        await this.#engine.changeDurably(owner, taskId, describe, next, retryFor, signal);
+      } catch (error) {
+        if (this.#engine.isStoreFailure(error)) retryFor = 0;
+        throw error;
+      }
+    };
     const handle: TaskHandleOf<unknown> = {
       taskId,
-      signal: this.#engine.signalFor(taskId),
+      signal,
       createResult: createdResult(this.#profile, task),
-      update: (statusMessage) => change("update the status message", (current) => ({ ...current, statusMessage })),
+      // A status message is not worth holding the work for: tried once.
+      update: (statusMessage) =>
+        this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
       complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
         await change("complete", (current) => ({ ...current, status: "completed", result, ...noInput }));
