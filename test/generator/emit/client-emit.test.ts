@@ -61,7 +61,12 @@ describe("client.ts emission", () => {
   it("takes the revision from the schema, not from the set's name", async () => {
     // Each schema generated under the other's name gives the client its own schema implies.
     const swapped = await generateSets([
-      { name: "ext-tasks-2026-05-22", schemas: setConfig("tasks-2025-11-25").schemas, remotes: setConfig("tasks-2025-11-25").remotes },
+      {
+        name: "ext-tasks-2026-05-22",
+        schemas: setConfig("tasks-2025-11-25").schemas,
+        remotes: setConfig("tasks-2025-11-25").remotes,
+        core: setConfig("tasks-2025-11-25").core!,
+      },
       { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-2026-05-22").schemas, ...bindingsOf("ext-tasks-2026-05-22") },
     ]);
     expect(body(swapped.get("ext-tasks-2026-05-22")?.get("client.ts"))).toBe(body(committed("tasks-2025-11-25")));
