@@ -65,7 +65,7 @@ describe("client.ts emission", () => {
         name: "ext-tasks-2026-05-22",
         schemas: setConfig("tasks-2025-11-25").schemas,
         remotes: setConfig("tasks-2025-11-25").remotes,
-        core: setConfig("tasks-2025-11-25").core!,
+        core: { schema: setConfig("tasks-2025-11-25").core!.schema },
       },
       { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-2026-05-22").schemas, ...bindingsOf("ext-tasks-2026-05-22") },
     ]);
