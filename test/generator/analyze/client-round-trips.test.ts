@@ -21,6 +21,11 @@ const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-mrtr-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const modelOf = (name: string) => loadSet(CONFIG.sets.find((s) => s.name === name)!, CONFIG.rootDir).model;
+/** The set without its core schema: the Tasks schema alone. */
+const tasksSchemaAlone = (name: string) => {
+  const { core: _core, ...set } = CONFIG.sets.find((s) => s.name === name)!;
+  return loadSet(set, CONFIG.rootDir).model;
+};
 
 /** The ext-tasks-draft schema with the core definitions of multi round-trip requests added, under field names of the test's own. */
 function withInputRequiredResult(): string {
@@ -45,7 +50,7 @@ function withInputRequiredResult(): string {
 
 describe("multi round-trip features", () => {
   it("a Tasks schema alone: the task input's maps, requestState, and the requests mrtr.mdx lists", () => {
-    const model = modelOf("ext-tasks-draft");
+    const model = tasksSchemaAlone("ext-tasks-draft");
     expect(roundTripFeatures(model, clientFeatures(model)!.resultTag, TASK_INPUT)).toEqual({
       resultType: "input_required",
       requestsField: "inputRequests",
