@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 42e08a6afa611ce16835613cfc9792270b9fa91192dc51c713dcc864c18d57ef 3891f1ed0007ebd1dca6333dfb370beae8032063d25e0f9ddfda5826efd4b78b
+// Fingerprint: 14e2642774270b36c1ce769844ee1c43111d3b30fcda3dc70d32dd3579f62288 e3a938851a0b4844e101fa901f828f42507ef9f2f58d15a0ed98a428e12c0e64
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -322,6 +322,11 @@ export interface ServerRequestOptions<Handlers, ReceiverOptions = never> {
   /** How the transport hands over the server's requests (or call `answerServerRequest` yourself). */
   readonly onRequest?: TasksClientOnRequest;
   /**
+   * Where the transport declares the client's capabilities in its handshake (`http-client` has it):
+   * called once with `capabilities()`, so what the handlers answer is what the server is told.
+   */
+  readonly declareCapabilities?: (capabilities: JsonObject) => void;
+  /**
    * Handlers of the server's requests, by method. A wait's own `inputHandlers` answer the requests
    * tied to its task (the related-task `_meta`); these answer the rest. An elicitation without a
    * handler is answered `{ action: "cancel" }`; another method without one gets -32601. Each method
@@ -557,6 +562,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       ? options.onRequest?.((request) => this.answerServerRequest(request))
       : undefined;
     this.#stopRequests = typeof stop === "function" ? stop : undefined;
+    if (profile.serverRequests) options.declareCapabilities?.(this.capabilities());
   }
 
   /**

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 42e08a6afa611ce16835613cfc9792270b9fa91192dc51c713dcc864c18d57ef 3891f1ed0007ebd1dca6333dfb370beae8032063d25e0f9ddfda5826efd4b78b
+// Fingerprint: 14e2642774270b36c1ce769844ee1c43111d3b30fcda3dc70d32dd3579f62288 e3a938851a0b4844e101fa901f828f42507ef9f2f58d15a0ed98a428e12c0e64
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -321,6 +321,11 @@ export interface ServerRequestOptions<Handlers, ReceiverOptions = never> {
   /** How the transport hands over the server's requests (or call `answerServerRequest` yourself). */
   readonly onRequest?: TasksClientOnRequest;
   /**
+   * Where the transport declares the client's capabilities in its handshake (`http-client` has it):
+   * called once with `capabilities()`, so what the handlers answer is what the server is told.
+   */
+  readonly declareCapabilities?: (capabilities: JsonObject) => void;
+  /**
    * Handlers of the server's requests, by method. A wait's own `inputHandlers` answer the requests
    * tied to its task (the related-task `_meta`); these answer the rest. An elicitation without a
    * handler is answered `{ action: "cancel" }`; another method without one gets -32601. Each method
@@ -556,6 +561,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       ? options.onRequest?.((request) => this.answerServerRequest(request))
       : undefined;
     this.#stopRequests = typeof stop === "function" ? stop : undefined;
+    if (profile.serverRequests) options.declareCapabilities?.(this.capabilities());
   }
 
   /**

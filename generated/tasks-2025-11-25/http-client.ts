@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: dc14a195adee4ce562517120b864e6f705507e6ba929a7133e5dcd8d2cf4a66a adeed83f59b13f1b606c5db5f274d52e7241129cac5fba2072e23a029aeff4f3
+// Fingerprint: 6c034ccf28e9bf0b0e1815a226bb0675f4275b6055e09a2149f437ce49bca4f6 13cda0c368d0a901b45db39970bdbb8ee8d8f4af0c251224872830a423074a86
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -62,8 +62,9 @@ export interface StreamableHttpOptions {
   /** `initialize`'s `clientInfo` (default `{ name: "mcp-tasks-gen-client", version: "1.0.0" }`). */
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
   /**
-   * `initialize`'s client capabilities (default `{}`; declare `elicitation` to be asked for input),
-   * or a function read when `initialize` is sent, such as the client's own list of what it answers.
+   * `initialize`'s client capabilities, or a function read when `initialize` is sent. A generated
+   * client given this transport declares what its handlers answer itself (`declareCapabilities`);
+   * these entries are added to that, and win where both name the same capability.
    */
   readonly capabilities?: { readonly [key: string]: unknown } | (() => { readonly [key: string]: unknown });
   /** Open the standalone GET stream after `initialize` (default true). */
@@ -119,6 +120,12 @@ export interface StreamableHttpTransport {
   /** Stops the GET stream and, for a session this transport began, ends it with DELETE. */
   close(): Promise<void>;
   /**
+   * What the client can answer, declared in `initialize` (the generated client calls it with its
+   * `capabilities()`, so its handlers and the handshake cannot disagree); the `capabilities` option's
+   * entries are added. Without effect once `initialize` was sent.
+   */
+  readonly declareCapabilities: (capabilities: { readonly [key: string]: unknown }) => void;
+  /**
    * The generated client's `listen`: a `subscriptions/listen` request, whose answer is an SSE stream
    * that stays open. Every message on it but the response goes to `onMessage` (the acknowledgement,
    * the notifications); resolves with the response (the server's graceful end, or an error answered
@@ -143,6 +150,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   let negotiated: string | undefined;
   let initializing: Promise<void> | undefined;
   let handler: HttpServerRequestHandler | undefined;
+  let declared: { readonly [key: string]: unknown } = {};
   let closed = false;
 
   const baseHeaders = (version: string | undefined, session = true): Record<string, string> => ({
@@ -249,8 +257,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       method: "initialize",
       params: {
         protocolVersion: version,
-        capabilities:
+        capabilities: mergeCapabilities(
+          declared,
           (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
+        ),
         clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
       },
     };
@@ -350,6 +360,9 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     notify: (method, params) => notifyWith(method, params, undefined),
     sessionId: () => sessionId,
     negotiatedVersion: () => negotiated,
+    declareCapabilities(capabilities) {
+      declared = capabilities;
+    },
     async listen(request, headers, { signal, onMessage }) {
       // Listen streams belong to the stateless revisions: the request declares its version, no session.
       const response = await doFetch(options.url, {
@@ -532,6 +545,19 @@ function rpcError(value: unknown): { code: number; message: string; data?: unkno
   const { code, data } = value as Error & { code?: unknown; data?: unknown };
   if (typeof code !== "number" || !Number.isInteger(code)) return undefined;
   return data === undefined ? { code, message: value.message } : { code, message: value.message, data };
+}
+
+/** Capabilities with `extra`'s entries added: an object entry both have is merged one level down, otherwise `extra`'s wins. */
+function mergeCapabilities(
+  base: { readonly [key: string]: unknown },
+  extra: { readonly [key: string]: unknown },
+): { [key: string]: unknown } {
+  const merged: { [key: string]: unknown } = { ...base };
+  for (const [name, value] of Object.entries(extra)) {
+    const mine = merged[name];
+    merged[name] = isObject(mine) && isObject(value) ? { ...mine, ...value } : value;
+  }
+  return merged;
 }
 
 /** The revision a request declares in `_meta` (stateless revisions), if any. */

@@ -314,6 +314,11 @@ export interface ServerRequestOptions<Handlers, ReceiverOptions = never> {
   /** How the transport hands over the server's requests (or call `answerServerRequest` yourself). */
   readonly onRequest?: TasksClientOnRequest;
   /**
+   * Where the transport declares the client's capabilities in its handshake (`http-client` has it):
+   * called once with `capabilities()`, so what the handlers answer is what the server is told.
+   */
+  readonly declareCapabilities?: (capabilities: JsonObject) => void;
+  /**
    * Handlers of the server's requests, by method. A wait's own `inputHandlers` answer the requests
    * tied to its task (the related-task `_meta`); these answer the rest. An elicitation without a
    * handler is answered `{ action: "cancel" }`; another method without one gets -32601. Each method
@@ -549,6 +554,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       ? options.onRequest?.((request) => this.answerServerRequest(request))
       : undefined;
     this.#stopRequests = typeof stop === "function" ? stop : undefined;
+    if (profile.serverRequests) options.declareCapabilities?.(this.capabilities());
   }
 
   /**

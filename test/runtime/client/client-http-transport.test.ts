@@ -123,6 +123,27 @@ describe("http-client on a revision with the initialize handshake", () => {
     expect((seen[0]!.body!.params as JsonObject).capabilities).toEqual({ sampling: {} });
   });
 
+  it("declares in initialize what the client's handlers answer, with the transport's own capabilities added", async () => {
+    const { url, seen } = await serve(withLifecycle((s, response) => json(response, { jsonrpc: "2.0", id: s.body!.id, result: {} }), { getStream: 405 }));
+    transport = streamableHttpTransport({ url, protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true }, elicitation: { url: {} } } });
+    const client = createTasksClient({ ...transport, inputHandlers: { "elicitation/create": () => ({ action: "decline" }) }, taskReceiver: false });
+    await client.request("ping");
+    // One configuration: the handler is what makes the client declare elicitation (form mode), and the
+    // transport's entries are added to it.
+    expect((seen[0]!.body!.params as JsonObject).capabilities).toEqual({ ...client.capabilities(), roots: { listChanged: true }, elicitation: { form: {}, url: {} } });
+    expect(client.capabilities()).toMatchObject({ elicitation: { form: {} } });
+    client.close();
+  });
+
+  it("declares nothing the client cannot answer", async () => {
+    const { url, seen } = await serve(withLifecycle((s, response) => json(response, { jsonrpc: "2.0", id: s.body!.id, result: {} }), { getStream: 405 }));
+    transport = streamableHttpTransport({ url, protocolVersion: "2025-11-25" });
+    const client = createTasksClient({ ...transport });
+    await client.request("ping");
+    expect((seen[0]!.body!.params as JsonObject).capabilities).toEqual({});
+    client.close();
+  });
+
   it("a failed initialize rejects the request and is tried again by the next one", async () => {
     let refuse = true;
     const { url, seen } = await serve((s, response) => {
