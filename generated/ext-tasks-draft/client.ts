@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5834299afbee4a82666e3029ef00774f526d7dfc0e70a5e8e30c7db2d903828a 35220eae07fe453790193d9164fe402e71416c62809f3190bcd00008ce05662c
+// Fingerprint: 178ae3a281d9603bc3f2f4974f9867f0e0e5c7f9651bcff501e9a322fc1adfdf e5580d09c94f568ef5f1214605d410bffba27bc1dfc8686d3ade46fc77113185
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -55,11 +55,16 @@ import {
   validateCancelTaskResult,
   validateCreateTaskResult,
   validateDetailedTask,
+  validateDiscoverResult,
   validateGetTaskRequestParams,
   validateGetTaskResult,
   validateInputRequests,
+  validateInputRequiredResult,
   validateInputResponses,
+  validateListToolsResult,
+  validateSubscriptionsAcknowledgedNotificationParams,
   validateTaskStatusNotificationParams,
+  validateUnsupportedProtocolVersionErrorData,
   validateUpdateTaskRequestParams,
   validateUpdateTaskResult,
 } from "./validators.js";
@@ -286,6 +291,19 @@ const PROFILE: ClientProfile<Types> = {
     responses: { type: "InputResponses", validate: validateInputResponses },
   },
   tools: { taskSupport: false, paramHeaders: true },
+  flowChecks: {
+    listenAcknowledged: {
+      type: "SubscriptionsAcknowledgedNotificationParams",
+      validate: validateSubscriptionsAcknowledgedNotificationParams,
+    },
+    inputRequired: { type: "InputRequiredResult", validate: validateInputRequiredResult },
+    toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+    discover: { type: "DiscoverResult", validate: validateDiscoverResult },
+    unsupportedVersion: {
+      type: "UnsupportedProtocolVersionErrorData",
+      validate: validateUnsupportedProtocolVersionErrorData,
+    },
+  },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

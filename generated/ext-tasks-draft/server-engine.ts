@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ab7077d9e6b035981d6af7ee19718c8b1b13db83d13bce77e1a5fbb7bac56f53 d62b0823a5a4693ea9b2067c42e26bf220646dcf88008fb02bb7d91a4b2afc4c
+// Fingerprint: 325b513aa85240afadad8f7bb01641fd0b9cffd2b39138d6a9b47abcad05ac7e c78c6726ceff6b984b0ba3a1ac3010d6f472af01ebc73b075043e9406aab8329
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -107,6 +107,12 @@ export interface ServerProfile {
   readonly notification: { readonly method: string; readonly detailed: boolean } | undefined;
   /** Tasks ask for input with requests of their own, delivered on `tasks/result` (see "Input on tasks/result"). */
   readonly sideChannel?: SideChannelProfile | undefined;
+  /**
+   * The listen request's params, checked by the set's generated validator before a stream opens
+   * (an invalid one is -32602 with the validator's errors); absent where the set has no such
+   * definition, and then only the task filter is read.
+   */
+  readonly listen?: { readonly validate: (value: unknown) => ValidationResult<object> } | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -800,7 +806,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       async (method, rawParams) => {
         if (method !== LISTEN_METHOD || envelope.kind !== "request") throw methodNotFound(method);
         const context = requestContext(rawParams, transport);
-        const taskIds = listenTaskIds(paramsObject(rawParams));
+        const params = paramsObject(rawParams);
+        if (this.#profile.listen) validParams(this.#profile.listen.validate, required(params));
+        const taskIds = listenTaskIds(params);
         // Task notifications are the extension's: asking for them without declaring it is -32021.
         if (taskIds !== undefined) {
           const capabilityError = this.#bindings.checkCapabilities?.(context);

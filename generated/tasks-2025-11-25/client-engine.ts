@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 67cb6fe24abc4fb6846436cb6ef318af597c701342ba0dbe5a1b4b67016dd288 65919d15448341cc0c7a87bfbe5daa247c3508166887a5021d4a69c186d4c744
+// Fingerprint: 9db53a520a67dafe2cf34ab1e522b2b973fb936406abe5d23b70f19b80e4c1af 9b3ab4389d5c2a81967b166a1b905542bdb359867d9bb759a80ffbed511b94a4
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -173,6 +173,12 @@ export interface ClientProfile<T extends ClientTypes> {
     /** Annotated arguments are mirrored into `Mcp-Param-{Name}` headers, and tools whose annotations break the transport's rules are left out. */
     readonly paramHeaders: boolean;
   };
+  /**
+   * The set's generated checks of the protocol's own messages beside the task methods, each where
+   * the set defines it (its core definitions); without one, the engine reads that message
+   * structurally, as it always has.
+   */
+  readonly flowChecks?: FlowChecks;
   /** The set's error classes for a wait's outcome. */
   readonly errors: {
     readonly failed: new (
@@ -183,6 +189,20 @@ export interface ClientProfile<T extends ClientTypes> {
     ) => Error;
     readonly cancelled: new (task: T["snapshot"]) => Error;
   };
+}
+
+/** The generated checks of the protocol's flows (see `ClientProfile.flowChecks`). */
+export interface FlowChecks {
+  /** The params of a listen stream's acknowledgement (`notifications/subscriptions/acknowledged`). */
+  readonly listenAcknowledged?: BodyCheck<unknown>;
+  /** A whole InputRequiredResult, before its fields are read. */
+  readonly inputRequired?: BodyCheck<unknown>;
+  /** One page of `tools/list`, before its tools are read. */
+  readonly toolsPage?: BodyCheck<unknown>;
+  /** The result of `server/discover`, before its capabilities are read. */
+  readonly discover?: BodyCheck<unknown>;
+  /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */
+  readonly unsupportedVersion?: BodyCheck<unknown>;
 }
 
 /** How input requests are shown, routed and answered. */
@@ -542,7 +562,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#catalog = profile.tools
       ? new ToolCatalog(
           {
-            listPage: (cursor) => this.#request(TOOLS_LIST, cursor === undefined ? undefined : { cursor }, {}),
+            listPage: async (cursor) =>
+              this.#checkedResult(
+                profile.flowChecks?.toolsPage,
+                await this.#request(TOOLS_LIST, cursor === undefined ? undefined : { cursor }, {}),
+              ),
             report: (error) => this.#report(error),
           },
           { headers: profile.tools.paramHeaders },
@@ -805,6 +829,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     for (let round = 1; ; round++) {
       const result = await send(sent);
       if (!profile?.methods.includes(method) || ownValue(result, "resultType") !== profile.resultType) return result;
+      if (this.#validateResults) this.#checkedResult(this.#profile.flowChecks?.inputRequired, result);
       const asked = readInputRequired(profile, method, result, this.#validateResults);
       if (round > maxRounds) throw new InputRoundsExceededError(method, maxRounds);
       const answers =
@@ -1046,8 +1071,18 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const stop = () => stream.abort(abortReason(signal));
     signal.addEventListener("abort", stop, { once: true });
     let refused = false;
+    const acknowledgement = this.#validateResults ? this.#profile.flowChecks?.listenAcknowledged : undefined;
     const onMessage = (message: unknown) => {
-      const read = listenMessage(message, request.id);
+      let read: ReturnType<typeof listenMessage>;
+      try {
+        read = listenMessage(message, request.id, acknowledgement);
+      } catch (error) {
+        // An acknowledgement the schema rejects agrees to nothing: poll instead.
+        refused = true;
+        this.#report(error);
+        stream.abort(error);
+        return;
+      }
       if (read.kind === "acknowledged") {
         if (read.taskIds.includes(taskId)) acknowledged();
         else {
@@ -1087,7 +1122,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   #offersListen(): Promise<boolean> {
     const extension = this.#profile.extension!;
     this.#listenOffered ??= this.#request(DISCOVER_METHOD, {}, {}).then(
-      (result) => {
+      (answer) => {
+        const result = this.#checkedResult(this.#profile.flowChecks?.discover, answer);
         const capabilities = objectOr(ownValue(result, "capabilities"));
         return isObject(ownValue(objectOr(ownValue(capabilities, "extensions")), extension.id));
       },
@@ -1138,7 +1174,9 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     try {
       return await this.#requestOnce(method, params, options, extraHeaders);
     } catch (error) {
-      const version = this.#profile.extension ? retryVersion(error, this.#supportedVersions) : undefined;
+      const version = this.#profile.extension
+        ? retryVersion(error, this.#supportedVersions, this.#profile.flowChecks?.unsupportedVersion)
+        : undefined;
       if (version === undefined) throw error;
       this.#protocolVersion = version;
       return this.#requestOnce(method, params, options, extraHeaders);
@@ -1167,6 +1205,21 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     };
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     return readResult(await exchange(this.#send, request, headers, { ...options, timeoutMs }), request);
+  }
+
+  /**
+   * A result checked whole by the set's generated check, where it has one and results are
+   * validated. A result without `resultType` (an older server's) is checked as the "complete" it
+   * means, where the revision tags results; it is returned as it came.
+   */
+  #checkedResult(check: BodyCheck<unknown> | undefined, result: JsonObject): JsonObject {
+    if (!check || !this.#validateResults) return result;
+    const tagged =
+      this.#profile.resultTag === "none" || Object.hasOwn(result, "resultType")
+        ? result
+        : { ...result, resultType: "complete" };
+    checkBody(check, tagged);
+    return result;
   }
 
   /** The params with the client's `meta` (a request's own `_meta` entries win). */
@@ -1546,10 +1599,15 @@ const METHOD_NOT_FOUND = -32601;
 /** Listen streams a client keeps open at once, by default. */
 export const DEFAULT_MAX_LISTEN_STREAMS = 4;
 
-/** What a message on a listen stream is to the subscription `id`: its acknowledgement (with the agreed task ids), a notification of it, or not its own. */
+/**
+ * What a message on a listen stream is to the subscription `id`: its acknowledgement (with the
+ * agreed task ids), a notification of it, or not its own. An acknowledgement the set's
+ * `acknowledgement` check rejects throws its ValidationFailed.
+ */
 export function listenMessage(
   message: unknown,
   id: string | number,
+  acknowledgement?: BodyCheck<unknown>,
 ):
   | { readonly kind: "acknowledged"; readonly taskIds: readonly unknown[] }
   | { readonly kind: "notification" }
@@ -1564,6 +1622,8 @@ export function listenMessage(
   )
     return { kind: "other" };
   if (ownValue(message as JsonObject, "method") !== LISTEN_ACKNOWLEDGED) return { kind: "notification" };
+  // The set's check of the acknowledgement's params (its filter), where it has one: throws ValidationFailed.
+  if (acknowledgement) checkBody(acknowledgement, params as JsonObject);
   const taskIds = ownValue(objectOr(ownValue(params as JsonObject, "notifications")), "taskIds");
   return { kind: "acknowledged", taskIds: Array.isArray(taskIds) ? taskIds : [] };
 }
@@ -1626,11 +1686,17 @@ export function routingHeaders(taskMethods: readonly string[], method: string, p
 
 /**
  * The revision to retry with after a -32022 "unsupported protocol version" answer: the client's
- * most preferred one among the server's `data.supported`; undefined for any other error, or when
- * the two share none.
+ * most preferred one among the server's `data.supported`; undefined for any other error, when
+ * the two share none, or when the set's check of the error's `data` rejects it (the error then
+ * reaches the caller as it came).
  */
-export function retryVersion(error: unknown, supported: readonly string[]): string | undefined {
+export function retryVersion(
+  error: unknown,
+  supported: readonly string[],
+  data?: BodyCheck<unknown>,
+): string | undefined {
   if (!(error instanceof JsonRpcResponseError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  if (data && !data.validate(error.data).ok) return undefined;
   const offered = isObject(error.data) ? ownValue(error.data, "supported") : undefined;
   if (!Array.isArray(offered)) return undefined;
   return supported.find((version) => offered.includes(version));

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ecb9bd603b972fbe172f6ce858ffdc2af0b18b7a331c3dc691d6e3ddd185024d bf9dc9285860b741cce902b71be03417d52d603f8f0d5d910c3605737b3574f0
+// Fingerprint: 3ad68d45ce0a5f995fbd8e8d78df4e9efc08a35ac4d3ae464a0bb480ba1844be 75a4275b6085164e36eae2dfab3c5285dde5afbed2f692e0294c0f6c1febaf0d
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -58,6 +58,7 @@ import {
   validateGetTaskRequestParams,
   validateGetTaskResult,
   validateListTasksResult,
+  validateListToolsResult,
   validatePaginatedRequestParams,
   validateTaskMetadata,
   validateTaskStatusNotificationParams,
@@ -308,6 +309,9 @@ const PROFILE: ClientProfile<Types> = {
     forms: formCheck("elicitation/create", validateElicitationContent, ElicitationContentInvalid),
   },
   tools: { taskSupport: true, paramHeaders: false },
+  flowChecks: {
+    toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+  },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

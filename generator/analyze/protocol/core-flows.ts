@@ -7,7 +7,7 @@
  * definitions); a flow the set lacks is absent. Static engine code takes these as profile data.
  */
 import type { JsonValue } from "../../ir/nodes.js";
-import { constantValues, definitionByName, intersectionView, propertyNode, singleString, type ObjectView } from "../../ir/query.js";
+import { constantValues, definitionByName, intersectionView, namedPropertyTarget, propertyNode, singleString, type ObjectView } from "../../ir/query.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
@@ -63,6 +63,8 @@ export interface FlowError {
   readonly validate: string;
   readonly dataFields: readonly string[];
   readonly requiredDataFields: readonly string[];
+  /** The named definition of its `data` (`UnsupportedProtocolVersionErrorData`), when the property refers to one. */
+  readonly data?: string;
 }
 
 export interface CoreFlows {
@@ -197,6 +199,7 @@ function flowErrors(model: Model): FlowError[] {
     const data = errorView!.properties.get("data");
     const dataView = data ? intersectionView(propertyNode(data), model.byId) : undefined;
     const fields = dataView ? [...dataView.properties.values()] : [];
+    const dataType = data ? namedPropertyTarget(data, model.byId)?.name : undefined;
     return [
       {
         code: value,
@@ -204,6 +207,7 @@ function flowErrors(model: Model): FlowError[] {
         validate: `validate${def.name}`,
         dataFields: fields.map((f) => f.name),
         requiredDataFields: fields.filter((f) => f.required).map((f) => f.name),
+        ...(dataType ? { data: dataType } : {}),
       },
     ];
   });
