@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9db53a520a67dafe2cf34ab1e522b2b973fb936406abe5d23b70f19b80e4c1af 9b3ab4389d5c2a81967b166a1b905542bdb359867d9bb759a80ffbed511b94a4
+// Fingerprint: eb459a8c9d0fd5b610e5bd263348fa45be2ad9a58b9178b3ff47e04d2f7f87ec 6ef20ca32fa02057f483273f44643879893d37e4a4f257eae430fe67a17aec23
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -87,7 +87,12 @@ export interface ClientTypes {
   readonly handlers: unknown;
   /** What a request carries to run as a task (`never` without task augmentation). */
   readonly augment: unknown;
+  /** A tool as `tools/list` lists it (the set's `Tool`; absent: the catalog's ToolDescription). */
+  readonly tool?: object;
 }
+
+/** The tool type of a client's types: the set's, or the catalog's structural ToolDescription. */
+export type ToolOf<T extends ClientTypes> = T["tool"] extends object ? T["tool"] : ToolDescription;
 
 /** The schema-dependent facts of a client: its methods, their validators, field names and revision features. */
 export interface ClientProfile<T extends ClientTypes> {
@@ -168,8 +173,11 @@ export interface ClientProfile<T extends ClientTypes> {
   readonly roundTrips?: RoundTripProfile;
   /** `callTool` looks the tool up in `tools/list` first: for its `execution.taskSupport`, and for its `x-mcp-header` annotations. */
   readonly tools?: {
-    /** Tools declare `execution.taskSupport`: a call is augmented when the tool requires a task (see `preferTasks`). */
-    readonly taskSupport: boolean;
+    /**
+     * Tools declare `execution.taskSupport`, with the values the set's schema allows: a call is
+     * augmented when the tool requires a task (see `preferTasks`); false: tools declare none.
+     */
+    readonly taskSupport: false | readonly string[];
     /** Annotated arguments are mirrored into `Mcp-Param-{Name}` headers, and tools whose annotations break the transport's rules are left out. */
     readonly paramHeaders: boolean;
   };
@@ -437,6 +445,7 @@ export interface TasksClientCore<
   StartToolCallOptions,
   CallToolOptions,
   RequestOptions = TasksClientRequestOptions,
+  Tool = ToolDescription,
 > {
   /**
    * Follows a task to its outcome: resolves with the result of a completed task; rejects with
@@ -461,7 +470,7 @@ export interface TasksClientCore<
    * stale, after `notifications/tools/list_changed`, or with `refresh`. Tools whose `x-mcp-header`
    * annotations break the transport's rules are left out (and reported to `onError`).
    */
-  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<ToolDescription[]>;
+  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<Tool[]>;
   /** Calls the listener with every valid status notification; returns the function that unsubscribes. */
   onTaskStatus(listener: (task: Snapshot) => void): () => void;
   /** Feeds a notification received from the peer (what `onNotification` subscriptions do). */
@@ -495,7 +504,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   InputWaitOptions<T["snapshot"], T["handlers"]>,
   RequestOptions<T>,
   CallOptions<T>,
-  RequestOptions<T>
+  RequestOptions<T>,
+  ToolOf<T>
 > {
   readonly #profile: ClientProfile<T>;
   readonly #send: TasksClientSend;
@@ -569,7 +579,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
               ),
             report: (error) => this.#report(error),
           },
-          { headers: profile.tools.paramHeaders },
+          { headers: profile.tools.paramHeaders, taskSupport: profile.tools.taskSupport || [] },
         )
       : undefined;
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
@@ -716,10 +726,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
 
   listTools(
     options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolDescription[]> {
+  ): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
-    return abandonable(this.#catalog.tools(options.refresh ?? false), options.signal, () => {});
+    // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.
+    const tools = this.#catalog.tools(options.refresh ?? false) as Promise<unknown[]> as Promise<ToolOf<T>[]>;
+    return abandonable(tools, options.signal, () => {});
   }
 
   // --- tool calls and multi round-trip requests ---

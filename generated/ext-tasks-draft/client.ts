@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 178ae3a281d9603bc3f2f4974f9867f0e0e5c7f9651bcff501e9a322fc1adfdf e5580d09c94f568ef5f1214605d410bffba27bc1dfc8686d3ade46fc77113185
+// Fingerprint: 5f77355ebc3a30e1aa2f43a610d79911e93252a5e5614f0e7cecb4f4fb7ffd3e 242b1e427d01b5f566f1596a4f35946b2564848baa4ce2eee40c811139f4c196
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -45,6 +45,7 @@ import type {
   ListRootsResult,
   Task,
   TaskStatusNotificationParams,
+  Tool,
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
@@ -106,7 +107,8 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
-export type { ToolDescription } from "./tool-catalog.js";
+/** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
+export type ToolDescription = Tool;
 export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
 export { TaskInputError } from "./client-core.js";
 export type { InputRequestContext } from "./client-engine.js";
@@ -170,7 +172,8 @@ export interface TasksClient extends TasksClientCore<
   WaitForTaskOptions,
   StartToolCallOptions,
   CallToolOptions,
-  RoundTripRequestOptions
+  RoundTripRequestOptions,
+  Tool
 > {
   /** `tasks/get`: the task's current state. */
   getTask(params: GetTaskRequestParams, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
@@ -238,6 +241,7 @@ type Types = {
   answer: UpdateTaskRequestParams["inputResponses"][string];
   handlers: InputHandlers;
   augment: never;
+  tool: Tool;
 };
 
 /** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */

@@ -80,7 +80,12 @@ export interface ClientTypes {
   readonly handlers: unknown;
   /** What a request carries to run as a task (`never` without task augmentation). */
   readonly augment: unknown;
+  /** A tool as `tools/list` lists it (the set's `Tool`; absent: the catalog's ToolDescription). */
+  readonly tool?: object;
 }
+
+/** The tool type of a client's types: the set's, or the catalog's structural ToolDescription. */
+export type ToolOf<T extends ClientTypes> = T["tool"] extends object ? T["tool"] : ToolDescription;
 
 /** The schema-dependent facts of a client: its methods, their validators, field names and revision features. */
 export interface ClientProfile<T extends ClientTypes> {
@@ -161,8 +166,11 @@ export interface ClientProfile<T extends ClientTypes> {
   readonly roundTrips?: RoundTripProfile;
   /** `callTool` looks the tool up in `tools/list` first: for its `execution.taskSupport`, and for its `x-mcp-header` annotations. */
   readonly tools?: {
-    /** Tools declare `execution.taskSupport`: a call is augmented when the tool requires a task (see `preferTasks`). */
-    readonly taskSupport: boolean;
+    /**
+     * Tools declare `execution.taskSupport`, with the values the set's schema allows: a call is
+     * augmented when the tool requires a task (see `preferTasks`); false: tools declare none.
+     */
+    readonly taskSupport: false | readonly string[];
     /** Annotated arguments are mirrored into `Mcp-Param-{Name}` headers, and tools whose annotations break the transport's rules are left out. */
     readonly paramHeaders: boolean;
   };
@@ -430,6 +438,7 @@ export interface TasksClientCore<
   StartToolCallOptions,
   CallToolOptions,
   RequestOptions = TasksClientRequestOptions,
+  Tool = ToolDescription,
 > {
   /**
    * Follows a task to its outcome: resolves with the result of a completed task; rejects with
@@ -454,7 +463,7 @@ export interface TasksClientCore<
    * stale, after `notifications/tools/list_changed`, or with `refresh`. Tools whose `x-mcp-header`
    * annotations break the transport's rules are left out (and reported to `onError`).
    */
-  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<ToolDescription[]>;
+  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<Tool[]>;
   /** Calls the listener with every valid status notification; returns the function that unsubscribes. */
   onTaskStatus(listener: (task: Snapshot) => void): () => void;
   /** Feeds a notification received from the peer (what `onNotification` subscriptions do). */
@@ -488,7 +497,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   InputWaitOptions<T["snapshot"], T["handlers"]>,
   RequestOptions<T>,
   CallOptions<T>,
-  RequestOptions<T>
+  RequestOptions<T>,
+  ToolOf<T>
 > {
   readonly #profile: ClientProfile<T>;
   readonly #send: TasksClientSend;
@@ -562,7 +572,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
               ),
             report: (error) => this.#report(error),
           },
-          { headers: profile.tools.paramHeaders },
+          { headers: profile.tools.paramHeaders, taskSupport: profile.tools.taskSupport || [] },
         )
       : undefined;
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
@@ -709,10 +719,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
 
   listTools(
     options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolDescription[]> {
+  ): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
-    return abandonable(this.#catalog.tools(options.refresh ?? false), options.signal, () => {});
+    // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.
+    const tools = this.#catalog.tools(options.refresh ?? false) as Promise<unknown[]> as Promise<ToolOf<T>[]>;
+    return abandonable(tools, options.signal, () => {});
   }
 
   // --- tool calls and multi round-trip requests ---

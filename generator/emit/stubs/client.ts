@@ -137,10 +137,12 @@ export interface ClientView {
         readonly responses: { readonly type: string; readonly validate: string };
       }
     | false;
-  /** What `callTool` reads from `tools/list`: `execution.taskSupport`, and `x-mcp-header` annotations (where requests are routed by headers). */
-  readonly tools: { readonly taskSupport: boolean; readonly paramHeaders: boolean };
+  /** What `callTool` reads from `tools/list`: `execution.taskSupport` (its values as a literal, or `false`), and `x-mcp-header` annotations (where requests are routed by headers). */
+  readonly tools: { readonly taskSupport: string; readonly paramHeaders: boolean };
   /** The server sends requests of its own (a task's input requests on `tasks/result`), answered by the client's input handlers. */
   readonly serverRequests: ServerRequestsView | false;
+  /** The set's Tool (what `tools/list` lists, from the core flows), which `listTools` and `ToolDescription` are; false: the catalog's structural ToolDescription. */
+  readonly tool: string | false;
   /** The profile's `flowChecks`: the set's generated checks of the flows' messages it has (analyze/protocol/flow-checks.ts), by the engine's key. */
   readonly flowChecks: readonly { readonly key: string; readonly type: string; readonly validate: string }[] | false;
 }
@@ -215,6 +217,7 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   },
   tools: { taskSupport: true, paramHeaders: true },
   flowChecks: { key: true, type: true, validate: true },
+  tool: true,
 });
 
 /** A set's client: the rendered glue and the static modules it imports. */
@@ -315,6 +318,9 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const handlers = answering !== undefined || serverRequests !== undefined;
   const checksOfFlows = usedFlowChecks(flowChecks(s.flows), { roundTrips: roundTrips !== undefined, listen: s.extension && f.notification !== undefined, extension: s.extension });
   for (const c of checksOfFlows) validatorImports.add(c.validate);
+  // Typed as the set's Tool only where its pages are checked as its ListToolsResult.
+  const tool = checksOfFlows.some((c) => c.key === "toolsPage") ? s.flows.tool : undefined;
+  if (tool) typeImports.add(tool);
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
@@ -371,9 +377,11 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
     roundTrips: roundTrips ? { ...roundTrips, methods: literal(roundTrips.methods) } : false,
-    tools: { taskSupport: f.taskSupport !== undefined, paramHeaders: s.extension },
+    // The values the Tool's declaration allows (core flows); the three the specification names where only the enum is known.
+    tools: { taskSupport: f.taskSupport ? literal(s.flows.taskSupport?.values ?? ["forbidden", "optional", "required"]) : "false", paramHeaders: s.extension },
     serverRequests: serverRequests ?? false,
     flowChecks: checksOfFlows.length > 0 ? checksOfFlows : false,
+    tool: tool ?? false,
   };
 }
 

@@ -95,4 +95,44 @@ describe("flow checks", () => {
     for (const old of [...Object.keys(RENAMED), "UnsupportedProtocolVersionErrorData"]) expect(client + files.get("server.ts"), old).not.toMatch(new RegExp(`validate${old}\\b`));
     expect(typeCheckInMemory(files, FULL_STRICT_OPTIONS)).toEqual([]);
   });
+
+  it("2025-11-25: listTools is typed as the set's Tool whatever it is called, and the task support values are the ones its schema allows", async () => {
+    const CORE_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-11-25/schema.json";
+    const core = JSON.parse(readFileSync(join(projectRoot, "schemas", "mcp-2025-11-25.schema.json"), "utf8")) as { $defs: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
+    // A revision whose tools can only forbid or require a task, and whose Tool is called Instrument.
+    core.$defs.ToolExecution!.properties!.taskSupport!.enum = ["forbidden", "required"];
+    const text = JSON.stringify(core).replaceAll('"#/$defs/Tool"', '"#/$defs/Instrument"').replace('"Tool":{', '"Instrument":{');
+    const file = join(work, "mcp-2025-renamed.schema.json");
+    writeFileSync(file, text);
+    const set = {
+      name: "v2025-renamed",
+      schemas: [join(projectRoot, "schemas", "tasks-2025-11-25.schema.json")],
+      remotes: { [CORE_URL]: file },
+      core: { schema: file },
+      lint: { "unknown-format": "off" as const },
+    };
+    const { sets } = await generate(resolveConfig({ outDir: join(work, "out-2025"), sets: [set] }, work));
+    const files = new Map(sets[0]!.files.filter((f) => f.name.endsWith(".ts")).map((f) => [f.name, f.contents]));
+    const client = files.get("client.ts")!;
+    expect(client).toContain("export type ToolDescription = Instrument;");
+    expect(client).toMatch(/tools: \{ taskSupport: \["forbidden", ?"required"\], paramHeaders: false \}/);
+    expect(client).toMatch(/toolsPage: \{ type: "ListToolsResult", validate: validateListToolsResult \}/);
+    // listTools() gives the set's Instrument: its declared fields are typed.
+    files.set(
+      "use.ts",
+      [
+        'import { createTasksClient, type TasksClientSend } from "./index.js";',
+        "declare const send: TasksClientSend;",
+        "export async function support(): Promise<(\"forbidden\" | \"required\" | undefined)[]> {",
+        "  const tools = await createTasksClient({ send }).listTools();",
+        "  return tools.map((tool) => tool.execution?.taskSupport);",
+        "}",
+      ].join("\n"),
+    );
+    expect(typeCheckInMemory(files, FULL_STRICT_OPTIONS)).toEqual([]);
+    // The bundled set: the three values, and its own Tool.
+    const bundled = readFileSync(join(projectRoot, "generated", "tasks-2025-11-25", "client.ts"), "utf8");
+    expect(bundled).toContain("export type ToolDescription = Tool;");
+    expect(bundled).toMatch(/tools: \{ taskSupport: \["forbidden", "optional", "required"\], paramHeaders: false \}/);
+  });
 });
