@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb459a8c9d0fd5b610e5bd263348fa45be2ad9a58b9178b3ff47e04d2f7f87ec 6ef20ca32fa02057f483273f44643879893d37e4a4f257eae430fe67a17aec23
+// Fingerprint: aee7379e0058676aea0f9fd0f1d76d198e6d9c9b96205feb954f767f3e618703 169c935ffef9872b5f514abd7440fdf9bee53804f6d465d7aff43ee0887851f8
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -725,9 +725,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return result;
   }
 
-  listTools(
-    options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolOf<T>[]> {
+  listTools(options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {}): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
     // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.

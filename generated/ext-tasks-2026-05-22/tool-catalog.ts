@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0470b3acaa8121e4afd69939d7accd9ccef21639969011420b9cd671a123e370 03319d87d817f42f05a785339648f20de4f21c8689bac9318cfc0bfd33037f07
+// Fingerprint: 2d82dc6dce6b5ad089bef25bb628c6ae8de27d443d1807994ed585f2f1c9583d bf681e379290cf5cfff000b18f6caf80d85340569eca8baf014933d1c801b424
 
 /**
  * What the generated Tasks client knows about the server's tools, copied unchanged into every set
@@ -171,7 +171,10 @@ const TASK_SUPPORT_VALUES: readonly ToolTaskSupportValue[] = ["forbidden", "opti
  * A tool's `execution.taskSupport`: "forbidden" when absent, as the 2025-11-25 schema defines, and
  * for a value the set's schema does not allow (`allowed`, from its Tool) or the client does not know.
  */
-export function taskSupportOf(tool: JsonObject, allowed: readonly string[] = TASK_SUPPORT_VALUES): ToolTaskSupportValue {
+export function taskSupportOf(
+  tool: JsonObject,
+  allowed: readonly string[] = TASK_SUPPORT_VALUES,
+): ToolTaskSupportValue {
   const execution = ownValue(tool, "execution");
   const support = isObject(execution) ? ownValue(execution, "taskSupport") : undefined;
   return (support === "optional" || support === "required") && allowed.includes(support) ? support : "forbidden";

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb459a8c9d0fd5b610e5bd263348fa45be2ad9a58b9178b3ff47e04d2f7f87ec 6ef20ca32fa02057f483273f44643879893d37e4a4f257eae430fe67a17aec23
+// Fingerprint: aee7379e0058676aea0f9fd0f1d76d198e6d9c9b96205feb954f767f3e618703 169c935ffef9872b5f514abd7440fdf9bee53804f6d465d7aff43ee0887851f8
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -724,9 +724,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return result;
   }
 
-  listTools(
-    options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolOf<T>[]> {
+  listTools(options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {}): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
     // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb459a8c9d0fd5b610e5bd263348fa45be2ad9a58b9178b3ff47e04d2f7f87ec 6ef20ca32fa02057f483273f44643879893d37e4a4f257eae430fe67a17aec23
+// Fingerprint: aee7379e0058676aea0f9fd0f1d76d198e6d9c9b96205feb954f767f3e618703 169c935ffef9872b5f514abd7440fdf9bee53804f6d465d7aff43ee0887851f8
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -724,9 +724,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return result;
   }
 
-  listTools(
-    options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolOf<T>[]> {
+  listTools(options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {}): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
     // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.

@@ -717,9 +717,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return result;
   }
 
-  listTools(
-    options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolOf<T>[]> {
+  listTools(options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {}): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
     // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.

@@ -163,7 +163,10 @@ const TASK_SUPPORT_VALUES: readonly ToolTaskSupportValue[] = ["forbidden", "opti
  * A tool's `execution.taskSupport`: "forbidden" when absent, as the 2025-11-25 schema defines, and
  * for a value the set's schema does not allow (`allowed`, from its Tool) or the client does not know.
  */
-export function taskSupportOf(tool: JsonObject, allowed: readonly string[] = TASK_SUPPORT_VALUES): ToolTaskSupportValue {
+export function taskSupportOf(
+  tool: JsonObject,
+  allowed: readonly string[] = TASK_SUPPORT_VALUES,
+): ToolTaskSupportValue {
   const execution = ownValue(tool, "execution");
   const support = isObject(execution) ? ownValue(execution, "taskSupport") : undefined;
   return (support === "optional" || support === "required") && allowed.includes(support) ? support : "forbidden";
