@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: aee7379e0058676aea0f9fd0f1d76d198e6d9c9b96205feb954f767f3e618703 169c935ffef9872b5f514abd7440fdf9bee53804f6d465d7aff43ee0887851f8
+// Fingerprint: 7fac5233f9cba1a7eccd00c082b1d8d719c933e436d64c33ea6f5aabdaf441f9 e98c8c5af3740594bfa62f669ea88e7f6d2e29b4b55d200b6a70442a3f80c67c
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -840,7 +840,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     for (let round = 1; ; round++) {
       const result = await send(sent);
       if (!profile?.methods.includes(method) || ownValue(result, "resultType") !== profile.resultType) return result;
-      if (this.#validateResults) this.#checkedResult(this.#profile.flowChecks?.inputRequired, result);
+      this.#checkedResult(this.#profile.flowChecks?.inputRequired, result);
       const asked = readInputRequired(profile, method, result, this.#validateResults);
       if (round > maxRounds) throw new InputRoundsExceededError(method, maxRounds);
       const answers =
@@ -1186,7 +1186,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       return await this.#requestOnce(method, params, options, extraHeaders);
     } catch (error) {
       const version = this.#profile.extension
-        ? retryVersion(error, this.#supportedVersions, this.#profile.flowChecks?.unsupportedVersion)
+        ? retryVersion(
+            error,
+            this.#supportedVersions,
+            this.#validateResults ? this.#profile.flowChecks?.unsupportedVersion : undefined,
+          )
         : undefined;
       if (version === undefined) throw error;
       this.#protocolVersion = version;

@@ -832,7 +832,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     for (let round = 1; ; round++) {
       const result = await send(sent);
       if (!profile?.methods.includes(method) || ownValue(result, "resultType") !== profile.resultType) return result;
-      if (this.#validateResults) this.#checkedResult(this.#profile.flowChecks?.inputRequired, result);
+      this.#checkedResult(this.#profile.flowChecks?.inputRequired, result);
       const asked = readInputRequired(profile, method, result, this.#validateResults);
       if (round > maxRounds) throw new InputRoundsExceededError(method, maxRounds);
       const answers =
@@ -1178,7 +1178,11 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       return await this.#requestOnce(method, params, options, extraHeaders);
     } catch (error) {
       const version = this.#profile.extension
-        ? retryVersion(error, this.#supportedVersions, this.#profile.flowChecks?.unsupportedVersion)
+        ? retryVersion(
+            error,
+            this.#supportedVersions,
+            this.#validateResults ? this.#profile.flowChecks?.unsupportedVersion : undefined,
+          )
         : undefined;
       if (version === undefined) throw error;
       this.#protocolVersion = version;
