@@ -142,6 +142,18 @@ describe("-32022 unsupported protocol version", () => {
       await expect(client.request("tools/list")).rejects.toMatchObject({ code: -32022, data });
       expect(sent).toHaveLength(1);
     }
+    // Unchecked results (validateResults: false): the structural reading alone decides, and the retry happens.
+    let rejected = false;
+    const unchecked = scripted(
+      (request) => {
+        if (rejected) return ok(request);
+        rejected = true;
+        return { jsonrpc: "2.0", id: request.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } };
+      },
+      { protocolVersion: "2026-12-01", supportedProtocolVersions: ["2026-12-01", "2026-07-28"], validateResults: false },
+    );
+    await unchecked.client.request("tools/list");
+    expect(unchecked.sent.map((s) => metaOf(s.request)[PV])).toEqual(["2026-12-01", "2026-07-28"]);
     // The same data is enough for the structural reading alone (a set without the definition).
     const dataCheck = { type: "UnsupportedProtocolVersionErrorData", validate: validateUnsupportedProtocolVersionErrorData };
     const error = (data: unknown) => new TemplateRpcError("tools/list", -32022, "m", data);
