@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7fac5233f9cba1a7eccd00c082b1d8d719c933e436d64c33ea6f5aabdaf441f9 e98c8c5af3740594bfa62f669ea88e7f6d2e29b4b55d200b6a70442a3f80c67c
+// Fingerprint: 74db5d06f2215c84d751e4da8f34bb96e648d957f23c3c810a4b5a26b07e0893 a3ee0e1a3cb76f2f01c02b6ea2efe9e73771de28da95a37d35d82368bd1086bc
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -212,6 +212,8 @@ export interface FlowChecks {
   readonly discover?: BodyCheck<unknown>;
   /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */
   readonly unsupportedVersion?: BodyCheck<unknown>;
+  /** The `data` of a -32021 "missing required client capability" error, before a listen stream is given up for it. */
+  readonly missingCapability?: BodyCheck<unknown>;
 }
 
 /** How input requests are shown, routed and answered. */
@@ -1115,14 +1117,26 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       if (refused) return "unsupported";
       if (signal.aborted) return "ended";
       this.#report(error);
-      if (!(error instanceof JsonRpcResponseError && error.code === METHOD_NOT_FOUND)) return "dropped";
-      // The server has no listen requests after all: poll from now on.
+      if (!(error instanceof JsonRpcResponseError && this.#refusesListen(error))) return "dropped";
+      // The server takes no listen requests from this client after all: poll from now on.
       this.#listenOffered = Promise.resolve(false);
       return "unsupported";
     } finally {
       this.#listenStreams--;
       signal.removeEventListener("abort", stop);
     }
+  }
+
+  /**
+   * Whether an error answer to a listen request means the server will not take one from this
+   * client again: it has none (-32601), or it names a client capability this client lacks
+   * (-32021, with `data` the set's check accepts where it has one; reopening would not change it).
+   */
+  #refusesListen(error: JsonRpcResponseError): boolean {
+    if (error.code === METHOD_NOT_FOUND) return true;
+    if (error.code !== MISSING_REQUIRED_CLIENT_CAPABILITY) return false;
+    const data = this.#validateResults ? this.#profile.flowChecks?.missingCapability : undefined;
+    return data === undefined || data.validate(error.data).ok;
   }
 
   /**
@@ -1611,6 +1625,8 @@ const LISTEN_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 const DISCOVER_METHOD = "server/discover";
 const METHOD_NOT_FOUND = -32601;
+/** The extension's "missing required client capability" error. */
+const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** Listen streams a client keeps open at once, by default. */
 export const DEFAULT_MAX_LISTEN_STREAMS = 4;
 

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5f77355ebc3a30e1aa2f43a610d79911e93252a5e5614f0e7cecb4f4fb7ffd3e 242b1e427d01b5f566f1596a4f35946b2564848baa4ce2eee40c811139f4c196
+// Fingerprint: 15d5c60d334bd906cee7fba0a2794e8665f694e63f950042d4f9b7014191c28e 624dc1023267298cea210a0c8171107a95a5633ee143b372514a518b40121e7a
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -63,6 +63,7 @@ import {
   validateInputRequiredResult,
   validateInputResponses,
   validateListToolsResult,
+  validateMissingRequiredClientCapabilityErrorData,
   validateSubscriptionsAcknowledgedNotificationParams,
   validateTaskStatusNotificationParams,
   validateUnsupportedProtocolVersionErrorData,
@@ -306,6 +307,10 @@ const PROFILE: ClientProfile<Types> = {
     unsupportedVersion: {
       type: "UnsupportedProtocolVersionErrorData",
       validate: validateUnsupportedProtocolVersionErrorData,
+    },
+    missingCapability: {
+      type: "MissingRequiredClientCapabilityErrorData",
+      validate: validateMissingRequiredClientCapabilityErrorData,
     },
   },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },

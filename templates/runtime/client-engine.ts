@@ -204,6 +204,8 @@ export interface FlowChecks {
   readonly discover?: BodyCheck<unknown>;
   /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */
   readonly unsupportedVersion?: BodyCheck<unknown>;
+  /** The `data` of a -32021 "missing required client capability" error, before a listen stream is given up for it. */
+  readonly missingCapability?: BodyCheck<unknown>;
 }
 
 /** How input requests are shown, routed and answered. */
@@ -1107,14 +1109,26 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       if (refused) return "unsupported";
       if (signal.aborted) return "ended";
       this.#report(error);
-      if (!(error instanceof JsonRpcResponseError && error.code === METHOD_NOT_FOUND)) return "dropped";
-      // The server has no listen requests after all: poll from now on.
+      if (!(error instanceof JsonRpcResponseError && this.#refusesListen(error))) return "dropped";
+      // The server takes no listen requests from this client after all: poll from now on.
       this.#listenOffered = Promise.resolve(false);
       return "unsupported";
     } finally {
       this.#listenStreams--;
       signal.removeEventListener("abort", stop);
     }
+  }
+
+  /**
+   * Whether an error answer to a listen request means the server will not take one from this
+   * client again: it has none (-32601), or it names a client capability this client lacks
+   * (-32021, with `data` the set's check accepts where it has one; reopening would not change it).
+   */
+  #refusesListen(error: JsonRpcResponseError): boolean {
+    if (error.code === METHOD_NOT_FOUND) return true;
+    if (error.code !== MISSING_REQUIRED_CLIENT_CAPABILITY) return false;
+    const data = this.#validateResults ? this.#profile.flowChecks?.missingCapability : undefined;
+    return data === undefined || data.validate(error.data).ok;
   }
 
   /**
@@ -1603,6 +1617,8 @@ const LISTEN_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 const DISCOVER_METHOD = "server/discover";
 const METHOD_NOT_FOUND = -32601;
+/** The extension's "missing required client capability" error. */
+const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** Listen streams a client keeps open at once, by default. */
 export const DEFAULT_MAX_LISTEN_STREAMS = 4;
 

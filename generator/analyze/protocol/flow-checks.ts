@@ -25,10 +25,13 @@ export interface FlowChecks {
   readonly discover?: FlowCheck;
   /** The `data` of a -32022 "unsupported protocol version" error (what a retry picks its version from). */
   readonly unsupportedVersion?: FlowCheck;
+  /** The `data` of a -32021 "missing required client capability" error (the client gives up a listen stream for it). */
+  readonly missingCapability?: FlowCheck;
 }
 
 /** JSON-RPC error codes of the stateless revisions (the Streamable HTTP transport's and the base protocol's). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
 const check = (type: string): FlowCheck => ({ type, validate: `validate${type}` });
 
@@ -39,6 +42,7 @@ export function flowChecks(flows: CoreFlows): FlowChecks {
   const toolsPage = flows.requests["tools/list"]?.result;
   const discover = flows.requests["server/discover"]?.result;
   const versionData = flows.errors.find((e) => e.code === UNSUPPORTED_PROTOCOL_VERSION)?.data;
+  const capabilityData = flows.errors.find((e) => e.code === MISSING_REQUIRED_CLIENT_CAPABILITY)?.data;
   return {
     ...(listenParams ? { listenParams: check(listenParams) } : {}),
     ...(acknowledgedParams ? { listenAcknowledged: check(acknowledgedParams) } : {}),
@@ -46,5 +50,6 @@ export function flowChecks(flows: CoreFlows): FlowChecks {
     ...(toolsPage ? { toolsPage } : {}),
     ...(discover ? { discover } : {}),
     ...(versionData ? { unsupportedVersion: check(versionData) } : {}),
+    ...(capabilityData ? { missingCapability: check(capabilityData) } : {}),
   };
 }

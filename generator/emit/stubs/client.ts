@@ -393,6 +393,7 @@ function usedFlowChecks(checks: FlowChecks, parts: { readonly roundTrips: boolea
     toolsPage: true,
     discover: parts.listen,
     unsupportedVersion: parts.extension,
+    missingCapability: parts.listen,
   };
   return (Object.keys(used) as (keyof typeof used)[]).flatMap((key) => {
     const check = checks[key];

@@ -26,8 +26,8 @@ const checksOf = (set: ReturnType<typeof setNamed>) => flowChecks(coreFlows(load
 
 /**
  * The flows' definitions under names of the test's own. A request and its result are renamed
- * together (the method table pairs `XRequest` with `XResult`); the -32022 error's `data` is an
- * inline object, named after the error.
+ * together (the method table pairs `XRequest` with `XResult`); the -32022 and -32021 errors'
+ * `data` are inline objects, named after their errors.
  */
 const RENAMED = {
   SubscriptionsListenRequestParams: "OpenStreamParams",
@@ -38,6 +38,7 @@ const RENAMED = {
   DiscoverRequest: "DiscoveryRequest",
   DiscoverResult: "DiscoveryResult",
   UnsupportedProtocolVersionError: "VersionMismatch",
+  MissingRequiredClientCapabilityError: "CapabilityMissing",
 } as const;
 
 /** The core schema with `RENAMED` applied to its `$defs` and to every `$ref` to them. */
@@ -60,6 +61,7 @@ describe("flow checks", () => {
       toolsPage: { type: "ListToolsResult", validate: "validateListToolsResult" },
       discover: { type: "DiscoverResult", validate: "validateDiscoverResult" },
       unsupportedVersion: { type: "UnsupportedProtocolVersionErrorData", validate: "validateUnsupportedProtocolVersionErrorData" },
+      missingCapability: { type: "MissingRequiredClientCapabilityErrorData", validate: "validateMissingRequiredClientCapabilityErrorData" },
     });
     expect(checksOf(setNamed("tasks-2025-11-25"))).toEqual({ toolsPage: { type: "ListToolsResult", validate: "validateListToolsResult" } });
     const { core: _core, ...alone } = setNamed("ext-tasks-draft");
@@ -78,6 +80,7 @@ describe("flow checks", () => {
       toolsPage: "ToolPageResult",
       discover: "DiscoveryResult",
       unsupportedVersion: "VersionMismatchData",
+      missingCapability: "CapabilityMissingData",
     });
     const { sets } = await generate(resolved);
     const files = new Map(sets[0]!.files.filter((f) => f.name.endsWith(".ts")).map((f) => [f.name, f.contents]));
@@ -88,11 +91,12 @@ describe("flow checks", () => {
       ["toolsPage", "ToolPageResult"],
       ["discover", "DiscoveryResult"],
       ["unsupportedVersion", "VersionMismatchData"],
+      ["missingCapability", "CapabilityMissingData"],
     ]) {
       expect(client, key).toMatch(new RegExp(`${key}: \\{\\s*type: "${type}",\\s*validate: validate${type},?\\s*\\}`));
     }
     expect(files.get("server.ts")).toContain("listen: { validate: validateOpenStreamParams }");
-    for (const old of [...Object.keys(RENAMED), "UnsupportedProtocolVersionErrorData"]) expect(client + files.get("server.ts"), old).not.toMatch(new RegExp(`validate${old}\\b`));
+    for (const old of [...Object.keys(RENAMED), "UnsupportedProtocolVersionErrorData", "MissingRequiredClientCapabilityErrorData"]) expect(client + files.get("server.ts"), old).not.toMatch(new RegExp(`validate${old}\\b`));
     expect(typeCheckInMemory(files, FULL_STRICT_OPTIONS)).toEqual([]);
   });
 

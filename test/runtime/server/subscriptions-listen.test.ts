@@ -545,6 +545,31 @@ describe("waitForTask over the listen stream, generated client + http-client par
     tasksClient.close();
   });
 
+  it.each([
+    ["data the set's validator accepts: polls and does not ask again", { requiredCapabilities: { extensions: {} } }, 1],
+    ["data it rejects (no requiredCapabilities): read as a drop, asked again", { why: "no" }, 2],
+  ])("a listen request answered -32021, %s", async (_what, data, listens) => {
+    const real = createTasksServer();
+    const refusing = {
+      ...real,
+      listen: async (message: unknown) => ({
+        kind: "answered" as const,
+        response: { jsonrpc: "2.0" as const, id: (message as Json).id, error: { code: -32021, message: "Missing required client capability", data } },
+      }),
+    } as unknown as TasksServer;
+    await start({}, refusing);
+    tasks = real;
+    const tasksClient = client(50);
+    const calling = tasksClient.callTool({ name: "work" });
+    await until(() => handles.size === 1 && count("tasks/get") >= 2, "polls");
+    if (listens > 1) await until(() => count("subscriptions/listen") >= listens, "the listen request again");
+    else await settle(700);
+    await [...handles.values()][0]!.complete(text("polled"));
+    expect(await calling).toMatchObject(text("polled"));
+    if (listens === 1) expect(count("subscriptions/listen")).toBe(1);
+    tasksClient.close();
+  });
+
   it("polls when the server has no listen stream (-32601), and does not ask again", async () => {
     const real = createTasksServer();
     // The same server without `listen`: the handler routes subscriptions/listen like any unknown method.
