@@ -16,16 +16,23 @@ import type {
   ElicitRequest,
   ElicitRequestFormParamsRequestedSchema,
   ElicitResult,
+  InputRequiredResult,
   ListRootsRequest,
   ListRootsResult,
 } from "../../generated/ext-tasks-draft/types.js";
-import { validateCreateMessageResult, validateElicitResult, validateListRootsResult } from "../../generated/ext-tasks-draft/validators.js";
+import {
+  validateCreateMessageResult,
+  validateElicitResult,
+  validateInputRequiredResult,
+  validateListRootsResult,
+} from "../../generated/ext-tasks-draft/validators.js";
 
 type JsonObject = { [key: string]: unknown };
 
 /** The answer types of this set, by input method. */
 export type Answers = AnswerTypes<ElicitResult, CreateMessageResult, ListRootsResult>;
-export type Round = InputRound<Answers>;
+/** A round whose "input required" answers are the set's InputRequiredResult, checked by its generated validator. */
+export type Round = InputRound<Answers, InputRequiredResult>;
 
 /**
  * The rounds of this server. The key signing `requestState` comes from MCP_REQUEST_STATE_KEY
@@ -41,6 +48,7 @@ export function exampleInputRounds(key: string | undefined = process.env.MCP_REQ
       "roots/list": validateListRootsResult,
       elicitationContent: validateElicitationContent,
     },
+    inputRequiredResult: validateInputRequiredResult,
   });
 }
 

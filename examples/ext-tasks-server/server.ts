@@ -10,6 +10,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { nodeHttpHandler, STATELESS_PROTOCOL_VERSION } from "../../generated/ext-tasks-draft/http-server.js";
+import { validateDiscoverResult } from "../../generated/ext-tasks-draft/validators.js";
 import { createTasksServer, JsonRpcError, ErrorCode, type TaskStore, type TasksServer } from "../../generated/ext-tasks-draft/server.js";
 import { callTool, tools } from "./tools.js";
 import { exampleInputRounds, getPrompt, PROMPT, roundTools } from "./input-rounds.js";
@@ -64,6 +65,8 @@ export async function startExampleServer(options: StartOptions = {}): Promise<Ex
     tasks,
     serverInfo: SERVER_INFO,
     capabilities: { prompts: {} },
+    // The default server/discover answer is checked as this set's DiscoverResult when the handler is made.
+    validateDiscover: validateDiscoverResult,
     toolInputSchema: (name) => tools.find((tool) => tool.name === name)?.inputSchema,
     onError: (error) => log("internal error", error),
     methods: {

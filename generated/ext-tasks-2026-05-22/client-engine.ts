@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 14e2642774270b36c1ce769844ee1c43111d3b30fcda3dc70d32dd3579f62288 e3a938851a0b4844e101fa901f828f42507ef9f2f58d15a0ed98a428e12c0e64
+// Fingerprint: 00ca29689ec2e84c617ec7485afa02863989700554448edee2794fb80443860d 145306d417c7072e54380b49e6420922254133ca488899429a30beec0bd17de8
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -88,7 +88,12 @@ export interface ClientTypes {
   readonly handlers: unknown;
   /** What a request carries to run as a task (`never` without task augmentation). */
   readonly augment: unknown;
+  /** A tool as `tools/list` lists it (the set's `Tool`; absent: the catalog's ToolDescription). */
+  readonly tool?: object;
 }
+
+/** The tool type of a client's types: the set's, or the catalog's structural ToolDescription. */
+export type ToolOf<T extends ClientTypes> = T["tool"] extends object ? T["tool"] : ToolDescription;
 
 /** The schema-dependent facts of a client: its methods, their validators, field names and revision features. */
 export interface ClientProfile<T extends ClientTypes> {
@@ -169,11 +174,20 @@ export interface ClientProfile<T extends ClientTypes> {
   readonly roundTrips?: RoundTripProfile;
   /** `callTool` looks the tool up in `tools/list` first: for its `execution.taskSupport`, and for its `x-mcp-header` annotations. */
   readonly tools?: {
-    /** Tools declare `execution.taskSupport`: a call is augmented when the tool requires a task (see `preferTasks`). */
-    readonly taskSupport: boolean;
+    /**
+     * Tools declare `execution.taskSupport`, with the values the set's schema allows: a call is
+     * augmented when the tool requires a task (see `preferTasks`); false: tools declare none.
+     */
+    readonly taskSupport: false | readonly string[];
     /** Annotated arguments are mirrored into `Mcp-Param-{Name}` headers, and tools whose annotations break the transport's rules are left out. */
     readonly paramHeaders: boolean;
   };
+  /**
+   * The set's generated checks of the protocol's own messages beside the task methods, each where
+   * the set defines it (its core definitions); without one, the engine reads that message
+   * structurally, as it always has.
+   */
+  readonly flowChecks?: FlowChecks;
   /** The set's error classes for a wait's outcome. */
   readonly errors: {
     readonly failed: new (
@@ -184,6 +198,22 @@ export interface ClientProfile<T extends ClientTypes> {
     ) => Error;
     readonly cancelled: new (task: T["snapshot"]) => Error;
   };
+}
+
+/** The generated checks of the protocol's flows (see `ClientProfile.flowChecks`). */
+export interface FlowChecks {
+  /** The params of a listen stream's acknowledgement (`notifications/subscriptions/acknowledged`). */
+  readonly listenAcknowledged?: BodyCheck<unknown>;
+  /** A whole InputRequiredResult, before its fields are read. */
+  readonly inputRequired?: BodyCheck<unknown>;
+  /** One page of `tools/list`, before its tools are read. */
+  readonly toolsPage?: BodyCheck<unknown>;
+  /** The result of `server/discover`, before its capabilities are read. */
+  readonly discover?: BodyCheck<unknown>;
+  /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */
+  readonly unsupportedVersion?: BodyCheck<unknown>;
+  /** The `data` of a -32021 "missing required client capability" error, before a listen stream is given up for it. */
+  readonly missingCapability?: BodyCheck<unknown>;
 }
 
 /** How input requests are shown, routed and answered. */
@@ -423,6 +453,7 @@ export interface TasksClientCore<
   StartToolCallOptions,
   CallToolOptions,
   RequestOptions = TasksClientRequestOptions,
+  Tool = ToolDescription,
 > {
   /**
    * Follows a task to its outcome: resolves with the result of a completed task; rejects with
@@ -447,7 +478,7 @@ export interface TasksClientCore<
    * stale, after `notifications/tools/list_changed`, or with `refresh`. Tools whose `x-mcp-header`
    * annotations break the transport's rules are left out (and reported to `onError`).
    */
-  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<ToolDescription[]>;
+  listTools(options?: { readonly refresh?: boolean; readonly signal?: TasksClientSignal }): Promise<Tool[]>;
   /** Calls the listener with every valid status notification; returns the function that unsubscribes. */
   onTaskStatus(listener: (task: Snapshot) => void): () => void;
   /** Feeds a notification received from the peer (what `onNotification` subscriptions do). */
@@ -481,7 +512,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   InputWaitOptions<T["snapshot"], T["handlers"]>,
   RequestOptions<T>,
   CallOptions<T>,
-  RequestOptions<T>
+  RequestOptions<T>,
+  ToolOf<T>
 > {
   readonly #profile: ClientProfile<T>;
   readonly #send: TasksClientSend;
@@ -548,10 +580,14 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#catalog = profile.tools
       ? new ToolCatalog(
           {
-            listPage: (cursor) => this.#request(TOOLS_LIST, cursor === undefined ? undefined : { cursor }, {}),
+            listPage: async (cursor) =>
+              this.#checkedResult(
+                profile.flowChecks?.toolsPage,
+                await this.#request(TOOLS_LIST, cursor === undefined ? undefined : { cursor }, {}),
+              ),
             report: (error) => this.#report(error),
           },
-          { headers: profile.tools.paramHeaders },
+          { headers: profile.tools.paramHeaders, taskSupport: profile.tools.taskSupport || [] },
         )
       : undefined;
     const unsubscribe = options.onNotification?.((notification) => this.handleNotification(notification));
@@ -697,12 +733,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     return result;
   }
 
-  listTools(
-    options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {},
-  ): Promise<ToolDescription[]> {
+  listTools(options: { readonly refresh?: boolean; readonly signal?: TasksClientSignal } = {}): Promise<ToolOf<T>[]> {
     if (!this.#catalog) return Promise.reject(new Error("this client does not read tools/list"));
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
-    return abandonable(this.#catalog.tools(options.refresh ?? false), options.signal, () => {});
+    // The set's Tool: each page passed its generated ListToolsResult check (flowChecks.toolsPage) unless results go unchecked.
+    const tools = this.#catalog.tools(options.refresh ?? false) as Promise<unknown[]> as Promise<ToolOf<T>[]>;
+    return abandonable(tools, options.signal, () => {});
   }
 
   // --- tool calls and multi round-trip requests ---
@@ -812,6 +848,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     for (let round = 1; ; round++) {
       const result = await send(sent);
       if (!profile?.methods.includes(method) || ownValue(result, "resultType") !== profile.resultType) return result;
+      this.#checkedResult(this.#profile.flowChecks?.inputRequired, result);
       const asked = readInputRequired(profile, method, result, this.#validateResults);
       if (round > maxRounds) throw new InputRoundsExceededError(method, maxRounds);
       const answers =
@@ -1053,8 +1090,18 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     const stop = () => stream.abort(abortReason(signal));
     signal.addEventListener("abort", stop, { once: true });
     let refused = false;
+    const acknowledgement = this.#validateResults ? this.#profile.flowChecks?.listenAcknowledged : undefined;
     const onMessage = (message: unknown) => {
-      const read = listenMessage(message, request.id);
+      let read: ReturnType<typeof listenMessage>;
+      try {
+        read = listenMessage(message, request.id, acknowledgement);
+      } catch (error) {
+        // An acknowledgement the schema rejects agrees to nothing: poll instead.
+        refused = true;
+        this.#report(error);
+        stream.abort(error);
+        return;
+      }
       if (read.kind === "acknowledged") {
         if (read.taskIds.includes(taskId)) acknowledged();
         else {
@@ -1076,14 +1123,26 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       if (refused) return "unsupported";
       if (signal.aborted) return "ended";
       this.#report(error);
-      if (!(error instanceof JsonRpcResponseError && error.code === METHOD_NOT_FOUND)) return "dropped";
-      // The server has no listen requests after all: poll from now on.
+      if (!(error instanceof JsonRpcResponseError && this.#refusesListen(error))) return "dropped";
+      // The server takes no listen requests from this client after all: poll from now on.
       this.#listenOffered = Promise.resolve(false);
       return "unsupported";
     } finally {
       this.#listenStreams--;
       signal.removeEventListener("abort", stop);
     }
+  }
+
+  /**
+   * Whether an error answer to a listen request means the server will not take one from this
+   * client again: it has none (-32601), or it names a client capability this client lacks
+   * (-32021, with `data` the set's check accepts where it has one; reopening would not change it).
+   */
+  #refusesListen(error: JsonRpcResponseError): boolean {
+    if (error.code === METHOD_NOT_FOUND) return true;
+    if (error.code !== MISSING_REQUIRED_CLIENT_CAPABILITY) return false;
+    const data = this.#validateResults ? this.#profile.flowChecks?.missingCapability : undefined;
+    return data === undefined || data.validate(error.data).ok;
   }
 
   /**
@@ -1094,7 +1153,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   #offersListen(): Promise<boolean> {
     const extension = this.#profile.extension!;
     this.#listenOffered ??= this.#request(DISCOVER_METHOD, {}, {}).then(
-      (result) => {
+      (answer) => {
+        const result = this.#checkedResult(this.#profile.flowChecks?.discover, answer);
         const capabilities = objectOr(ownValue(result, "capabilities"));
         return isObject(ownValue(objectOr(ownValue(capabilities, "extensions")), extension.id));
       },
@@ -1145,7 +1205,13 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     try {
       return await this.#requestOnce(method, params, options, extraHeaders);
     } catch (error) {
-      const version = this.#profile.extension ? retryVersion(error, this.#supportedVersions) : undefined;
+      const version = this.#profile.extension
+        ? retryVersion(
+            error,
+            this.#supportedVersions,
+            this.#validateResults ? this.#profile.flowChecks?.unsupportedVersion : undefined,
+          )
+        : undefined;
       if (version === undefined) throw error;
       this.#protocolVersion = version;
       return this.#requestOnce(method, params, options, extraHeaders);
@@ -1174,6 +1240,21 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     };
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     return readResult(await exchange(this.#send, request, headers, { ...options, timeoutMs }), request);
+  }
+
+  /**
+   * A result checked whole by the set's generated check, where it has one and results are
+   * validated. A result without `resultType` (an older server's) is checked as the "complete" it
+   * means, where the revision tags results; it is returned as it came.
+   */
+  #checkedResult(check: BodyCheck<unknown> | undefined, result: JsonObject): JsonObject {
+    if (!check || !this.#validateResults) return result;
+    const tagged =
+      this.#profile.resultTag === "none" || Object.hasOwn(result, "resultType")
+        ? result
+        : { ...result, resultType: "complete" };
+    checkBody(check, tagged);
+    return result;
   }
 
   /** The params with the client's `meta` (a request's own `_meta` entries win). */
@@ -1550,13 +1631,20 @@ const LISTEN_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 const DISCOVER_METHOD = "server/discover";
 const METHOD_NOT_FOUND = -32601;
+/** The extension's "missing required client capability" error. */
+const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** Listen streams a client keeps open at once, by default. */
 export const DEFAULT_MAX_LISTEN_STREAMS = 4;
 
-/** What a message on a listen stream is to the subscription `id`: its acknowledgement (with the agreed task ids), a notification of it, or not its own. */
+/**
+ * What a message on a listen stream is to the subscription `id`: its acknowledgement (with the
+ * agreed task ids), a notification of it, or not its own. An acknowledgement the set's
+ * `acknowledgement` check rejects throws its ValidationFailed.
+ */
 export function listenMessage(
   message: unknown,
   id: string | number,
+  acknowledgement?: BodyCheck<unknown>,
 ):
   | { readonly kind: "acknowledged"; readonly taskIds: readonly unknown[] }
   | { readonly kind: "notification" }
@@ -1571,6 +1659,8 @@ export function listenMessage(
   )
     return { kind: "other" };
   if (ownValue(message as JsonObject, "method") !== LISTEN_ACKNOWLEDGED) return { kind: "notification" };
+  // The set's check of the acknowledgement's params (its filter), where it has one: throws ValidationFailed.
+  if (acknowledgement) checkBody(acknowledgement, params as JsonObject);
   const taskIds = ownValue(objectOr(ownValue(params as JsonObject, "notifications")), "taskIds");
   return { kind: "acknowledged", taskIds: Array.isArray(taskIds) ? taskIds : [] };
 }
@@ -1633,11 +1723,17 @@ export function routingHeaders(taskMethods: readonly string[], method: string, p
 
 /**
  * The revision to retry with after a -32022 "unsupported protocol version" answer: the client's
- * most preferred one among the server's `data.supported`; undefined for any other error, or when
- * the two share none.
+ * most preferred one among the server's `data.supported`; undefined for any other error, when
+ * the two share none, or when the set's check of the error's `data` rejects it (the error then
+ * reaches the caller as it came).
  */
-export function retryVersion(error: unknown, supported: readonly string[]): string | undefined {
+export function retryVersion(
+  error: unknown,
+  supported: readonly string[],
+  data?: BodyCheck<unknown>,
+): string | undefined {
   if (!(error instanceof JsonRpcResponseError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  if (data && !data.validate(error.data).ok) return undefined;
   const offered = isObject(error.data) ? ownValue(error.data, "supported") : undefined;
   if (!Array.isArray(offered)) return undefined;
   return supported.find((version) => offered.includes(version));

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7230cc7a6677bacc8b290be14a51c7e15e22252d689b5ba5e83fc4d5ca280881 63f204bcff09ee1557e85196fa16b6e41c0fa52b34e4dd68ab389dc9971ea369
+// Fingerprint: 22ad0b33a9a13a1cc58c92ff46f1092ed0aa0cefb060f0eec065e953b01c13a4 430d53a6c3112481de52858b62288e0261830c9e25d681db38a107f8637149c9
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -26,7 +26,7 @@
  *
  * Needs only Web-standard globals (`crypto.subtle`, `TextEncoder`), declared here, no package.
  */
-import { isObject, ownValue, type JsonObject, type ValidationResult } from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "./runtime.js";
 import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./server-core.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 
@@ -324,8 +324,8 @@ export interface InputRequiredAnswer {
   readonly requestState?: string;
 }
 
-/** One attempt at a request, as its handler sees it. */
-export interface InputRound<Types extends AnyAnswers> {
+/** One attempt at a request, as its handler sees it; `Answer` is the set's InputRequiredResult where the options give its validator. */
+export interface InputRound<Types extends AnyAnswers, Answer = InputRequiredAnswer> {
   /** The application data sealed by the previous round (verified), or undefined (first round, or no state sent). */
   readonly state: JsonValue | undefined;
   /** Whether the client sent `requestState`. */
@@ -340,27 +340,31 @@ export interface InputRound<Types extends AnyAnswers> {
   /**
    * The "input required" answer: `inputRequests` (only what the client declared it supports:
    * anything else throws -32021) and, when `state` is given, `requestState` sealed for a retry of
-   * this request by this principal. At least one of the two must be given.
+   * this request by this principal. At least one of the two must be given. With the set's
+   * `inputRequiredResult` validator the answer is checked by it before it is returned (an input
+   * request the schema rejects throws its ValidationFailed, never reaching the client) and typed as it.
    */
-  inputRequired(inputRequests: InputRequestsLike | undefined, state?: JsonValue): Promise<InputRequiredAnswer>;
+  inputRequired(inputRequests: InputRequestsLike | undefined, state?: JsonValue): Promise<Answer>;
 }
 
 /** A handler that may answer "input required". */
-export type InputRoundHandler<Types extends AnyAnswers> = (
+export type InputRoundHandler<Types extends AnyAnswers, Answer = InputRequiredAnswer> = (
   params: JsonObject,
   context: RequestContext,
-  round: InputRound<Types>,
+  round: InputRound<Types, Answer>,
 ) => object | Promise<object>;
 
-export interface InputRoundsOptions<Elicit, Sample, Roots> extends RequestStateOptions {
+export interface InputRoundsOptions<Elicit, Sample, Roots, Answer = InputRequiredAnswer> extends RequestStateOptions {
   readonly validators: InputAnswerValidators<Elicit, Sample, Roots>;
+  /** The set's generated InputRequiredResult validator (`validateInputRequiredResult`): each answer is checked by it and typed as it. */
+  readonly inputRequiredResult?: (value: unknown) => ValidationResult<Answer>;
 }
 
-export interface InputRounds<Types extends AnyAnswers> {
+export interface InputRounds<Types extends AnyAnswers, Answer = InputRequiredAnswer> {
   /** A method handler (for the HTTP handler's or stdio server's `methods`) around `handle`. */
   handler(
     method: InputRequiredMethod,
-    handle: InputRoundHandler<Types>,
+    handle: InputRoundHandler<Types, Answer>,
   ): (params: JsonObject, context: RequestContext) => Promise<object>;
   /** The sealer under it, for handlers that build their own answers. */
   readonly sealer: RequestStateSealer;
@@ -374,10 +378,17 @@ const CAPABILITY_OF: { readonly [method: string]: string } = {
 };
 
 /** Multi round-trip handling with state sealed under `options.keys`. */
-export function createInputRounds<Elicit, Sample, Roots>(
-  options: InputRoundsOptions<Elicit, Sample, Roots>,
-): InputRounds<AnswerTypes<Elicit, Sample, Roots>> {
+export function createInputRounds<Elicit, Sample, Roots, Answer = InputRequiredAnswer>(
+  options: InputRoundsOptions<Elicit, Sample, Roots, Answer>,
+): InputRounds<AnswerTypes<Elicit, Sample, Roots>, Answer> {
   const sealer = createRequestStateSealer(options);
+  // Without the set's validator the answer is the structural InputRequiredAnswer (Answer's default).
+  const checkAnswer = (answer: InputRequiredAnswer): Answer => {
+    if (!options.inputRequiredResult) return answer as Answer;
+    const checked = options.inputRequiredResult(answer);
+    if (!checked.ok) throw new ValidationFailed("InputRequiredResult", checked.errors);
+    return checked.value;
+  };
   return {
     sealer,
     handler: (method, handle) => async (params, context) => {
@@ -388,7 +399,7 @@ export function createInputRounds<Elicit, Sample, Roots>(
       if (responses !== undefined && !isObject(responses)) {
         throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: inputResponses must be an object");
       }
-      const round: InputRound<AnswerTypes<Elicit, Sample, Roots>> = {
+      const round: InputRound<AnswerTypes<Elicit, Sample, Roots>, Answer> = {
         state: opened?.data,
         hasState: opened !== undefined,
         collect: (asked) => collect(asked, responses ?? {}, opened?.issued, options.validators),
@@ -402,11 +413,11 @@ export function createInputRounds<Elicit, Sample, Roots>(
             if (missing) throw missing;
           }
           const issued = Object.keys(inputRequests ?? {});
-          return {
+          return checkAnswer({
             resultType: "input_required",
             ...(asking ? { inputRequests } : {}),
             ...(state === undefined ? {} : { requestState: await sealer.seal(binding, issued, state) }),
-          };
+          });
         },
       };
       return handle(params, context, round);

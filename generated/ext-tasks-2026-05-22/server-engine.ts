@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 35950dd53fee52d2206d818e05a7fa8172c6be684d0ce8b233f96ed8531142e9 0d04947d0ea5cffb08ca1cbf083bf90a9e3122efa696e2a6318656083a8c99e7
+// Fingerprint: ba6c3e4838bd2f04625593a21259e218913fab809b10bf6cd7872a5e601cdfa1 ef9b8ef1225b31737e20eda1534f44c6068903505fb793becf4090d7da2e13f5
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -108,6 +108,12 @@ export interface ServerProfile {
   readonly notification: { readonly method: string; readonly detailed: boolean } | undefined;
   /** Tasks ask for input with requests of their own, delivered on `tasks/result` (see "Input on tasks/result"). */
   readonly sideChannel?: SideChannelProfile | undefined;
+  /**
+   * The listen request's params, checked by the set's generated validator before a stream opens
+   * (an invalid one is -32602 with the validator's errors); absent where the set has no such
+   * definition, and then only the task filter is read.
+   */
+  readonly listen?: { readonly validate: (value: unknown) => ValidationResult<object> } | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -818,7 +824,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       async (method, rawParams) => {
         if (method !== LISTEN_METHOD || envelope.kind !== "request") throw methodNotFound(method);
         const context = requestContext(rawParams, transport);
-        const taskIds = listenTaskIds(paramsObject(rawParams));
+        const params = paramsObject(rawParams);
+        if (this.#profile.listen) validParams(this.#profile.listen.validate, required(params));
+        const taskIds = listenTaskIds(params);
         // Task notifications are the extension's: asking for them without declaring it is -32021.
         if (taskIds !== undefined) {
           const capabilityError = this.#bindings.checkCapabilities?.(context);

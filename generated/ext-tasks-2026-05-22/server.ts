@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4a07683b31d6e3a8404fb048f78f1f62dbde9906af8df2eaea4a91e37b7daa16 90ee471310a3ce4f18cf317f701979d3e2051030cde91d002921a0d5b75f7bf2
+// Fingerprint: 44f8063b4f84f8531b7111bbcba57276a072b5f6b289b92f55d833c7db2a7911 8cb5d57129f07fa5c909575a988827ec86af4faa170bbaf856c8d5a9d728be87
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -130,6 +130,7 @@ const PROFILE = {
   list: undefined,
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
+  listen: undefined,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

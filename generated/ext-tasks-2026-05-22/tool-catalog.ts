@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 53c1d4554390fd04398859e2865e4ea3491401f7894cf139113ef2f2885a41b0 b85a3188f103e18b93fa8b83dc7b27f8d97459fe87d73228a41256e99e0337e4
+// Fingerprint: 2d82dc6dce6b5ad089bef25bb628c6ae8de27d443d1807994ed585f2f1c9583d bf681e379290cf5cfff000b18f6caf80d85340569eca8baf014933d1c801b424
 
 /**
  * What the generated Tasks client knows about the server's tools, copied unchanged into every set
@@ -79,9 +79,13 @@ export class ToolCatalog {
   /** Bumped by `invalidate`, so a read begun before a change is not kept after it. */
   #generation = 0;
 
-  constructor(client: CatalogClient, options: { readonly headers: boolean }) {
+  /** The `execution.taskSupport` values the set's schema allows (any other reads as "forbidden"). */
+  readonly #taskSupport: readonly string[];
+
+  constructor(client: CatalogClient, options: { readonly headers: boolean; readonly taskSupport?: readonly string[] }) {
     this.#client = client;
     this.#headers = options.headers;
+    this.#taskSupport = options.taskSupport ?? TASK_SUPPORT_VALUES;
   }
 
   /** The tool list changed: the next lookup reads it again. */
@@ -151,7 +155,7 @@ export class ToolCatalog {
   }
 
   #entryOf(tool: ToolDescription): CatalogEntry | ToolRejectedError {
-    const taskSupport = taskSupportOf(tool);
+    const taskSupport = taskSupportOf(tool, this.#taskSupport);
     if (!this.#headers) return { tool, taskSupport, headers: [] };
     const annotations = headerAnnotations(ownValue(tool, "inputSchema"));
     return annotations.ok
@@ -160,11 +164,20 @@ export class ToolCatalog {
   }
 }
 
-/** A tool's `execution.taskSupport`: "forbidden" when absent, as the 2025-11-25 schema defines, and for a value it does not know. */
-export function taskSupportOf(tool: JsonObject): ToolTaskSupportValue {
+/** The values of `execution.taskSupport` the client acts on. */
+const TASK_SUPPORT_VALUES: readonly ToolTaskSupportValue[] = ["forbidden", "optional", "required"];
+
+/**
+ * A tool's `execution.taskSupport`: "forbidden" when absent, as the 2025-11-25 schema defines, and
+ * for a value the set's schema does not allow (`allowed`, from its Tool) or the client does not know.
+ */
+export function taskSupportOf(
+  tool: JsonObject,
+  allowed: readonly string[] = TASK_SUPPORT_VALUES,
+): ToolTaskSupportValue {
   const execution = ownValue(tool, "execution");
   const support = isObject(execution) ? ownValue(execution, "taskSupport") : undefined;
-  return support === "optional" || support === "required" ? support : "forbidden";
+  return (support === "optional" || support === "required") && allowed.includes(support) ? support : "forbidden";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5834299afbee4a82666e3029ef00774f526d7dfc0e70a5e8e30c7db2d903828a 35220eae07fe453790193d9164fe402e71416c62809f3190bcd00008ce05662c
+// Fingerprint: 15d5c60d334bd906cee7fba0a2794e8665f694e63f950042d4f9b7014191c28e 624dc1023267298cea210a0c8171107a95a5633ee143b372514a518b40121e7a
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -45,6 +45,7 @@ import type {
   ListRootsResult,
   Task,
   TaskStatusNotificationParams,
+  Tool,
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
@@ -55,11 +56,17 @@ import {
   validateCancelTaskResult,
   validateCreateTaskResult,
   validateDetailedTask,
+  validateDiscoverResult,
   validateGetTaskRequestParams,
   validateGetTaskResult,
   validateInputRequests,
+  validateInputRequiredResult,
   validateInputResponses,
+  validateListToolsResult,
+  validateMissingRequiredClientCapabilityErrorData,
+  validateSubscriptionsAcknowledgedNotificationParams,
   validateTaskStatusNotificationParams,
+  validateUnsupportedProtocolVersionErrorData,
   validateUpdateTaskRequestParams,
   validateUpdateTaskResult,
 } from "./validators.js";
@@ -101,7 +108,8 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
-export type { ToolDescription } from "./tool-catalog.js";
+/** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
+export type ToolDescription = Tool;
 export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
 export { TaskInputError } from "./client-core.js";
 export type { InputRequestContext } from "./client-engine.js";
@@ -165,7 +173,8 @@ export interface TasksClient extends TasksClientCore<
   WaitForTaskOptions,
   StartToolCallOptions,
   CallToolOptions,
-  RoundTripRequestOptions
+  RoundTripRequestOptions,
+  Tool
 > {
   /** `tasks/get`: the task's current state. */
   getTask(params: GetTaskRequestParams, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
@@ -233,6 +242,7 @@ type Types = {
   answer: UpdateTaskRequestParams["inputResponses"][string];
   handlers: InputHandlers;
   augment: never;
+  tool: Tool;
 };
 
 /** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
@@ -286,6 +296,23 @@ const PROFILE: ClientProfile<Types> = {
     responses: { type: "InputResponses", validate: validateInputResponses },
   },
   tools: { taskSupport: false, paramHeaders: true },
+  flowChecks: {
+    listenAcknowledged: {
+      type: "SubscriptionsAcknowledgedNotificationParams",
+      validate: validateSubscriptionsAcknowledgedNotificationParams,
+    },
+    inputRequired: { type: "InputRequiredResult", validate: validateInputRequiredResult },
+    toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+    discover: { type: "DiscoverResult", validate: validateDiscoverResult },
+    unsupportedVersion: {
+      type: "UnsupportedProtocolVersionErrorData",
+      validate: validateUnsupportedProtocolVersionErrorData,
+    },
+    missingCapability: {
+      type: "MissingRequiredClientCapabilityErrorData",
+      validate: validateMissingRequiredClientCapabilityErrorData,
+    },
+  },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

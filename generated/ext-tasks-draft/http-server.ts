@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: ccae37d45fffd30e091a82522a139b7d2d9085df26de259eb4b59d44763a6bda 91b19dfa9639834aa543391a2a02cd95a365df45e20ff84eb58fae2f171c9d97
+// Fingerprint: 25d67653edc4f9ed878f708106cd19c1ac6189ba324527b41c681f509a2a54ef 1d98657b81de4931e2e86ad2c5ea41691e9ac3cfc0091828b5185cd927428eb1
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -37,7 +37,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { isObject, ownValue, type JsonObject } from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "./runtime.js";
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
@@ -89,6 +89,13 @@ export interface McpHttpOptions extends RouterOptions {
    * `methods` has `tools/list`) and the Tasks extension (always).
    */
   readonly capabilities?: JsonObject;
+  /**
+   * The set's generated `validateDiscoverResult`: the default `server/discover` answer (with
+   * `capabilities` and `serverInfo` in it) is checked by it once, when the handler is created, so
+   * options that make it invalid fail there (ValidationFailed, with each error's schema path)
+   * rather than on the wire. Without it the answer is sent as built.
+   */
+  readonly validateDiscover?: (value: unknown) => ValidationResult<object>;
   /** Listen streams: an SSE comment this often keeps idle connections open (ms). Default 15 000; 0 sends none. */
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
@@ -203,6 +210,7 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const originAllowed = originTest(options.allowedOrigins);
   const ownerOf = options.owner ?? defaultOwner;
   const report = options.onError ?? (() => {});
+  checkDiscover(options);
   const methods = { "server/discover": () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
 
@@ -540,6 +548,14 @@ function discover(options: McpHttpOptions): JsonObject {
     cacheScope: "public",
     ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
   };
+}
+
+/** Throws when the default `server/discover` answer is not the set's DiscoverResult (where the options give its validator). */
+function checkDiscover(options: McpHttpOptions): void {
+  if (!options.validateDiscover) return;
+  // Checked as the client reads it: with the `resultType` every result gets (completeResults).
+  const checked = options.validateDiscover({ resultType: "complete", ...discover(options) });
+  if (!checked.ok) throw new ValidationFailed("DiscoverResult", checked.errors);
 }
 
 /** Each handler's result with `resultType: "complete"` unless it says otherwise (a created task says "task"). */

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5468a48b580c167c7bda4c2c2cd2f2ef9ec1a46910d540cfcc07c5cdb42ffaad 86ab7edfd80d80afb23bf207c1ab907ba1503d25489466f73b0dda1d91cc4d08
+// Fingerprint: 747f7eacc5f13be2aa118dbae0d2afb4355076196fd9faf544e556ea3057d939 5a3888a192bb4f4ea04a7c728c938b3522efa1fbe36f23f443628888b6e4f496
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -37,6 +37,7 @@ import type {
 import {
   validateCancelTaskRequestParams,
   validateGetTaskRequestParams,
+  validateSubscriptionsListenRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
@@ -135,6 +136,7 @@ const PROFILE = {
   list: undefined,
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
+  listen: { validate: validateSubscriptionsListenRequestParams },
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ecb9bd603b972fbe172f6ce858ffdc2af0b18b7a331c3dc691d6e3ddd185024d bf9dc9285860b741cce902b71be03417d52d603f8f0d5d910c3605737b3574f0
+// Fingerprint: c48e51863ba68e6e48dc97fbdefa8ed603a989f184dafdd7f90428e6a3238ad9 ed519dcd8ddd7502cc46e43bc1f572e0cdc7331bef5e7365854865ba7f89404e
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -43,6 +43,7 @@ import type {
   Task,
   TaskMetadata,
   TaskStatusNotificationParams,
+  Tool,
   ToolTaskSupport,
 } from "./types.js";
 import type { JsonObject } from "./runtime.js";
@@ -58,6 +59,7 @@ import {
   validateGetTaskRequestParams,
   validateGetTaskResult,
   validateListTasksResult,
+  validateListToolsResult,
   validatePaginatedRequestParams,
   validateTaskMetadata,
   validateTaskStatusNotificationParams,
@@ -100,7 +102,8 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
-export type { ToolDescription } from "./tool-catalog.js";
+/** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
+export type ToolDescription = Tool;
 export type { TasksClientOnRequest, TasksClientServerRequest, TasksClientServerRequestHandler } from "./client-core.js";
 export type { InputRequestContext, ServerRequestOptions } from "./client-engine.js";
 
@@ -163,7 +166,9 @@ export interface TasksClient extends TasksClientCore<
   Task,
   WaitForTaskOptions,
   StartToolCallOptions,
-  CallToolOptions
+  CallToolOptions,
+  TasksClientRequestOptions,
+  Tool
 > {
   /** `tasks/get`: the task's current state. */
   getTask(params: GetTaskRequestParams, options?: TasksClientRequestOptions): Promise<GetTaskResult>;
@@ -273,6 +278,7 @@ type Types = {
   answer: never;
   handlers: InputHandlers;
   augment: TaskMetadata;
+  tool: Tool;
 };
 
 /** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
@@ -307,7 +313,10 @@ const PROFILE: ClientProfile<Types> = {
     },
     forms: formCheck("elicitation/create", validateElicitationContent, ElicitationContentInvalid),
   },
-  tools: { taskSupport: true, paramHeaders: false },
+  tools: { taskSupport: ["forbidden", "optional", "required"], paramHeaders: false },
+  flowChecks: {
+    toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+  },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };
 

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 98ef89b703a9f862ccb004b84a49c78d24e68f784486fe594ecd23c29d1656c0 65fd07b635f0cd2d9025dd45a80d012f9ffd680e1efcc9c9973d9ce69beb4c8f
+// Fingerprint: 01d128ccefe655504b55c350e315e897916d1d7e0e3618cd1d248be93bf7f720 f9f678de7545df11863244504e9592ae71f145c8a85b800ebb46549ac6c95541
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -129,6 +129,7 @@ const PROFILE = {
       "sampling/createMessage": { params: validateCreateMessageRequestParams, result: validateCreateMessageResult },
     },
   },
+  listen: undefined,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { isObject, ownValue, type JsonObject } from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "./runtime.js";
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
@@ -81,6 +81,13 @@ export interface McpHttpOptions extends RouterOptions {
    * `methods` has `tools/list`) and the Tasks extension (always).
    */
   readonly capabilities?: JsonObject;
+  /**
+   * The set's generated `validateDiscoverResult`: the default `server/discover` answer (with
+   * `capabilities` and `serverInfo` in it) is checked by it once, when the handler is created, so
+   * options that make it invalid fail there (ValidationFailed, with each error's schema path)
+   * rather than on the wire. Without it the answer is sent as built.
+   */
+  readonly validateDiscover?: (value: unknown) => ValidationResult<object>;
   /** Listen streams: an SSE comment this often keeps idle connections open (ms). Default 15 000; 0 sends none. */
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
@@ -195,6 +202,7 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const originAllowed = originTest(options.allowedOrigins);
   const ownerOf = options.owner ?? defaultOwner;
   const report = options.onError ?? (() => {});
+  checkDiscover(options);
   const methods = { "server/discover": () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
 
@@ -532,6 +540,14 @@ function discover(options: McpHttpOptions): JsonObject {
     cacheScope: "public",
     ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
   };
+}
+
+/** Throws when the default `server/discover` answer is not the set's DiscoverResult (where the options give its validator). */
+function checkDiscover(options: McpHttpOptions): void {
+  if (!options.validateDiscover) return;
+  // Checked as the client reads it: with the `resultType` every result gets (completeResults).
+  const checked = options.validateDiscover({ resultType: "complete", ...discover(options) });
+  if (!checked.ok) throw new ValidationFailed("DiscoverResult", checked.errors);
 }
 
 /** Each handler's result with `resultType: "complete"` unless it says otherwise (a created task says "task"). */

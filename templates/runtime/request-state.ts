@@ -18,7 +18,7 @@
  *
  * Needs only Web-standard globals (`crypto.subtle`, `TextEncoder`), declared here, no package.
  */
-import { isObject, ownValue, type JsonObject, type ValidationResult } from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "./runtime.js";
 import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./server-core.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 
@@ -316,8 +316,8 @@ export interface InputRequiredAnswer {
   readonly requestState?: string;
 }
 
-/** One attempt at a request, as its handler sees it. */
-export interface InputRound<Types extends AnyAnswers> {
+/** One attempt at a request, as its handler sees it; `Answer` is the set's InputRequiredResult where the options give its validator. */
+export interface InputRound<Types extends AnyAnswers, Answer = InputRequiredAnswer> {
   /** The application data sealed by the previous round (verified), or undefined (first round, or no state sent). */
   readonly state: JsonValue | undefined;
   /** Whether the client sent `requestState`. */
@@ -332,27 +332,31 @@ export interface InputRound<Types extends AnyAnswers> {
   /**
    * The "input required" answer: `inputRequests` (only what the client declared it supports:
    * anything else throws -32021) and, when `state` is given, `requestState` sealed for a retry of
-   * this request by this principal. At least one of the two must be given.
+   * this request by this principal. At least one of the two must be given. With the set's
+   * `inputRequiredResult` validator the answer is checked by it before it is returned (an input
+   * request the schema rejects throws its ValidationFailed, never reaching the client) and typed as it.
    */
-  inputRequired(inputRequests: InputRequestsLike | undefined, state?: JsonValue): Promise<InputRequiredAnswer>;
+  inputRequired(inputRequests: InputRequestsLike | undefined, state?: JsonValue): Promise<Answer>;
 }
 
 /** A handler that may answer "input required". */
-export type InputRoundHandler<Types extends AnyAnswers> = (
+export type InputRoundHandler<Types extends AnyAnswers, Answer = InputRequiredAnswer> = (
   params: JsonObject,
   context: RequestContext,
-  round: InputRound<Types>,
+  round: InputRound<Types, Answer>,
 ) => object | Promise<object>;
 
-export interface InputRoundsOptions<Elicit, Sample, Roots> extends RequestStateOptions {
+export interface InputRoundsOptions<Elicit, Sample, Roots, Answer = InputRequiredAnswer> extends RequestStateOptions {
   readonly validators: InputAnswerValidators<Elicit, Sample, Roots>;
+  /** The set's generated InputRequiredResult validator (`validateInputRequiredResult`): each answer is checked by it and typed as it. */
+  readonly inputRequiredResult?: (value: unknown) => ValidationResult<Answer>;
 }
 
-export interface InputRounds<Types extends AnyAnswers> {
+export interface InputRounds<Types extends AnyAnswers, Answer = InputRequiredAnswer> {
   /** A method handler (for the HTTP handler's or stdio server's `methods`) around `handle`. */
   handler(
     method: InputRequiredMethod,
-    handle: InputRoundHandler<Types>,
+    handle: InputRoundHandler<Types, Answer>,
   ): (params: JsonObject, context: RequestContext) => Promise<object>;
   /** The sealer under it, for handlers that build their own answers. */
   readonly sealer: RequestStateSealer;
@@ -366,10 +370,17 @@ const CAPABILITY_OF: { readonly [method: string]: string } = {
 };
 
 /** Multi round-trip handling with state sealed under `options.keys`. */
-export function createInputRounds<Elicit, Sample, Roots>(
-  options: InputRoundsOptions<Elicit, Sample, Roots>,
-): InputRounds<AnswerTypes<Elicit, Sample, Roots>> {
+export function createInputRounds<Elicit, Sample, Roots, Answer = InputRequiredAnswer>(
+  options: InputRoundsOptions<Elicit, Sample, Roots, Answer>,
+): InputRounds<AnswerTypes<Elicit, Sample, Roots>, Answer> {
   const sealer = createRequestStateSealer(options);
+  // Without the set's validator the answer is the structural InputRequiredAnswer (Answer's default).
+  const checkAnswer = (answer: InputRequiredAnswer): Answer => {
+    if (!options.inputRequiredResult) return answer as Answer;
+    const checked = options.inputRequiredResult(answer);
+    if (!checked.ok) throw new ValidationFailed("InputRequiredResult", checked.errors);
+    return checked.value;
+  };
   return {
     sealer,
     handler: (method, handle) => async (params, context) => {
@@ -380,7 +391,7 @@ export function createInputRounds<Elicit, Sample, Roots>(
       if (responses !== undefined && !isObject(responses)) {
         throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: inputResponses must be an object");
       }
-      const round: InputRound<AnswerTypes<Elicit, Sample, Roots>> = {
+      const round: InputRound<AnswerTypes<Elicit, Sample, Roots>, Answer> = {
         state: opened?.data,
         hasState: opened !== undefined,
         collect: (asked) => collect(asked, responses ?? {}, opened?.issued, options.validators),
@@ -394,11 +405,11 @@ export function createInputRounds<Elicit, Sample, Roots>(
             if (missing) throw missing;
           }
           const issued = Object.keys(inputRequests ?? {});
-          return {
+          return checkAnswer({
             resultType: "input_required",
             ...(asking ? { inputRequests } : {}),
             ...(state === undefined ? {} : { requestState: await sealer.seal(binding, issued, state) }),
-          };
+          });
         },
       };
       return handle(params, context, round);

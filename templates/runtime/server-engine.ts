@@ -100,6 +100,12 @@ export interface ServerProfile {
   readonly notification: { readonly method: string; readonly detailed: boolean } | undefined;
   /** Tasks ask for input with requests of their own, delivered on `tasks/result` (see "Input on tasks/result"). */
   readonly sideChannel?: SideChannelProfile | undefined;
+  /**
+   * The listen request's params, checked by the set's generated validator before a stream opens
+   * (an invalid one is -32602 with the validator's errors); absent where the set has no such
+   * definition, and then only the task filter is read.
+   */
+  readonly listen?: { readonly validate: (value: unknown) => ValidationResult<object> } | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -810,7 +816,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       async (method, rawParams) => {
         if (method !== LISTEN_METHOD || envelope.kind !== "request") throw methodNotFound(method);
         const context = requestContext(rawParams, transport);
-        const taskIds = listenTaskIds(paramsObject(rawParams));
+        const params = paramsObject(rawParams);
+        if (this.#profile.listen) validParams(this.#profile.listen.validate, required(params));
+        const taskIds = listenTaskIds(params);
         // Task notifications are the extension's: asking for them without declaring it is -32021.
         if (taskIds !== undefined) {
           const capabilityError = this.#bindings.checkCapabilities?.(context);

@@ -71,9 +71,13 @@ export class ToolCatalog {
   /** Bumped by `invalidate`, so a read begun before a change is not kept after it. */
   #generation = 0;
 
-  constructor(client: CatalogClient, options: { readonly headers: boolean }) {
+  /** The `execution.taskSupport` values the set's schema allows (any other reads as "forbidden"). */
+  readonly #taskSupport: readonly string[];
+
+  constructor(client: CatalogClient, options: { readonly headers: boolean; readonly taskSupport?: readonly string[] }) {
     this.#client = client;
     this.#headers = options.headers;
+    this.#taskSupport = options.taskSupport ?? TASK_SUPPORT_VALUES;
   }
 
   /** The tool list changed: the next lookup reads it again. */
@@ -143,7 +147,7 @@ export class ToolCatalog {
   }
 
   #entryOf(tool: ToolDescription): CatalogEntry | ToolRejectedError {
-    const taskSupport = taskSupportOf(tool);
+    const taskSupport = taskSupportOf(tool, this.#taskSupport);
     if (!this.#headers) return { tool, taskSupport, headers: [] };
     const annotations = headerAnnotations(ownValue(tool, "inputSchema"));
     return annotations.ok
@@ -152,11 +156,20 @@ export class ToolCatalog {
   }
 }
 
-/** A tool's `execution.taskSupport`: "forbidden" when absent, as the 2025-11-25 schema defines, and for a value it does not know. */
-export function taskSupportOf(tool: JsonObject): ToolTaskSupportValue {
+/** The values of `execution.taskSupport` the client acts on. */
+const TASK_SUPPORT_VALUES: readonly ToolTaskSupportValue[] = ["forbidden", "optional", "required"];
+
+/**
+ * A tool's `execution.taskSupport`: "forbidden" when absent, as the 2025-11-25 schema defines, and
+ * for a value the set's schema does not allow (`allowed`, from its Tool) or the client does not know.
+ */
+export function taskSupportOf(
+  tool: JsonObject,
+  allowed: readonly string[] = TASK_SUPPORT_VALUES,
+): ToolTaskSupportValue {
   const execution = ownValue(tool, "execution");
   const support = isObject(execution) ? ownValue(execution, "taskSupport") : undefined;
-  return support === "optional" || support === "required" ? support : "forbidden";
+  return (support === "optional" || support === "required") && allowed.includes(support) ? support : "forbidden";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Multi round-trip requests for the generated client (the 2026-07-28 `mrtr.mdx`): a request may
  * answer `resultType: "input_required"` with input requests and/or an opaque `requestState`, and
  * the client retries it with the answers. The field names and the checks come from the schema:
- * - when the set has `InputRequiredResult` (its revision's core definitions), from it: its map of
+ * - when the set has an InputRequiredResult (its revision's core definitions, as core-flows.ts finds it), from it: its map of
  *   input requests and its string state; the answers' field is the map the request params beside
  *   that state declare (`CallToolRequestParams.inputResponses`), and the methods are those
  *   requests';
@@ -16,6 +16,7 @@ import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
 import { definitionByName, followRefs, intersectionView, jsonTypes, namedPropertyTarget, propertyNode, type PropertyView } from "../../ir/query.js";
 import type { ResultTag } from "./client-features.js";
+import { coreFlows, type InputRequiredFlow } from "./core-flows.js";
 
 /** `resultType` of an InputRequiredResult (mrtr.mdx, "InputRequiredResult"). */
 export const INPUT_REQUIRED = "input_required";
@@ -50,9 +51,14 @@ export interface TaskInputFields {
 }
 
 /** The set's multi round-trip requests, or undefined when it has none (see the module comment). */
-export function roundTripFeatures(model: Model, resultTag: ResultTag, taskInput: TaskInputFields | undefined): RoundTripFeatures | undefined {
+export function roundTripFeatures(
+  model: Model,
+  resultTag: ResultTag,
+  taskInput: TaskInputFields | undefined,
+  inputRequired: InputRequiredFlow | undefined = coreFlows(model).inputRequired,
+): RoundTripFeatures | undefined {
   if (resultTag === "none" || !taskInput) return undefined;
-  const fromResult = fromInputRequiredResult(model);
+  const fromResult = inputRequired ? fromInputRequiredResult(model, inputRequired.type) : undefined;
   if (fromResult) return fromResult;
   const requests = mapTarget(model, taskInput.inputVariant, taskInput.requestsField);
   const responses = mapTarget(model, taskInput.updateParams, taskInput.responsesField);
@@ -68,9 +74,9 @@ export function roundTripFeatures(model: Model, resultTag: ResultTag, taskInput:
   };
 }
 
-/** From `InputRequiredResult` and the request params that declare its state, when the set has them all. */
-function fromInputRequiredResult(model: Model): RoundTripFeatures | undefined {
-  const result = definitionByName(model.definitions, "InputRequiredResult");
+/** From the InputRequiredResult the core flows found (by its fields, whatever its name) and the request params that declare its state, when the set has them all. */
+function fromInputRequiredResult(model: Model, resultName: string): RoundTripFeatures | undefined {
+  const result = definitionByName(model.definitions, resultName);
   const properties = result ? [...(intersectionView(result.node, model.byId)?.properties.values() ?? [])] : [];
   const requestsProperty = properties.find((p) => isMap(p, model));
   const stateProperty = properties.find((p) => p.name !== "resultType" && isString(p, model));

@@ -7,7 +7,7 @@
  * definitions); a flow the set lacks is absent. Static engine code takes these as profile data.
  */
 import type { JsonValue } from "../../ir/nodes.js";
-import { constantValues, definitionByName, intersectionView, propertyNode, singleString, type ObjectView } from "../../ir/query.js";
+import { constantValues, definitionByName, intersectionView, namedPropertyTarget, propertyNode, singleString, type ObjectView } from "../../ir/query.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
@@ -63,6 +63,8 @@ export interface FlowError {
   readonly validate: string;
   readonly dataFields: readonly string[];
   readonly requiredDataFields: readonly string[];
+  /** The named definition of its `data` (`UnsupportedProtocolVersionErrorData`), when the property refers to one. */
+  readonly data?: string;
 }
 
 export interface CoreFlows {
@@ -72,6 +74,8 @@ export interface CoreFlows {
   readonly inputRequired?: InputRequiredFlow;
   readonly listen?: ListenFlow;
   readonly taskSupport?: TaskSupportFlow;
+  /** The definition each tool of a `tools/list` page is (`Tool`), whatever it is called. */
+  readonly tool?: string;
   readonly errors: readonly FlowError[];
 }
 
@@ -82,12 +86,14 @@ export function coreFlows(model: Model): CoreFlows {
   const inputRequired = inputRequiredFlow(model);
   const listen = requests["subscriptions/listen"] ? listenFlow(model, requests["subscriptions/listen"], notifications) : undefined;
   const taskSupport = taskSupportFlow(model);
+  const tool = listedTool(model)?.name;
   return {
     requests,
     notifications,
     ...(inputRequired ? { inputRequired } : {}),
     ...(listen ? { listen } : {}),
     ...(taskSupport ? { taskSupport } : {}),
+    ...(tool ? { tool } : {}),
     errors: flowErrors(model),
   };
 }
@@ -166,14 +172,19 @@ function listenFlow(model: Model, request: FlowMessage, notifications: Readonly<
   };
 }
 
-/** The Tool's `execution.taskSupport` (2025-11-25 and the Tasks extension put it there), with the values it allows. */
-function taskSupportFlow(model: Model): TaskSupportFlow | undefined {
-  const tool = model.methods.requests.find((e) => e.method === "tools/list");
-  const listResult = tool?.result ? definitionByName(model.definitions, tool.result) : undefined;
+/** The named definition of the items of a `tools/list` page's `tools`. */
+function listedTool(model: Model): NamedDefinition | undefined {
+  const list = model.methods.requests.find((e) => e.method === "tools/list");
+  const listResult = list?.result ? definitionByName(model.definitions, list.result) : undefined;
   const listView = listResult ? viewOf(listResult, model) : undefined;
   const tools = listView?.properties.get("tools");
   const toolsNode = tools ? propertyNode(tools) : undefined;
-  const item = toolsNode?.kind === "array" && toolsNode.items?.kind === "ref" ? model.byId.get(toolsNode.items.target) : undefined;
+  return toolsNode?.kind === "array" && toolsNode.items?.kind === "ref" ? model.byId.get(toolsNode.items.target) : undefined;
+}
+
+/** The Tool's `execution.taskSupport` (2025-11-25 and the Tasks extension put it there), with the values it allows. */
+function taskSupportFlow(model: Model): TaskSupportFlow | undefined {
+  const item = listedTool(model);
   if (!item) return undefined;
   const execution = viewOf(item, model)?.properties.get("execution");
   const executionView = execution ? intersectionView(propertyNode(execution), model.byId) : undefined;
@@ -197,6 +208,7 @@ function flowErrors(model: Model): FlowError[] {
     const data = errorView!.properties.get("data");
     const dataView = data ? intersectionView(propertyNode(data), model.byId) : undefined;
     const fields = dataView ? [...dataView.properties.values()] : [];
+    const dataType = data ? namedPropertyTarget(data, model.byId)?.name : undefined;
     return [
       {
         code: value,
@@ -204,6 +216,7 @@ function flowErrors(model: Model): FlowError[] {
         validate: `validate${def.name}`,
         dataFields: fields.map((f) => f.name),
         requiredDataFields: fields.filter((f) => f.required).map((f) => f.name),
+        ...(dataType ? { data: dataType } : {}),
       },
     ];
   });

@@ -110,17 +110,17 @@ export interface SideChannelMethod {
   readonly result?: string;
 }
 
-/** The requests a task may send its client (the 2025-11-25 tasks text: elicitation and sampling), by the core definitions' names. */
-const SIDE_CHANNEL_METHODS = [
-  { method: "elicitation/create", params: "ElicitRequestParams", result: "ElicitResult" },
-  { method: "sampling/createMessage", params: "CreateMessageRequestParams", result: "CreateMessageResult" },
-] as const;
+/** The requests a task may send its client (the 2025-11-25 tasks text: elicitation and sampling). */
+const SIDE_CHANNEL_METHODS = ["elicitation/create", "sampling/createMessage"] as const;
 
-/** The side-channel methods, typed by the set's definitions where it has both (otherwise any object). */
-function sideChannelMethods(model: Model): SideChannelMethod[] {
-  return SIDE_CHANNEL_METHODS.map(({ method, params, result }) => {
-    const typed = definitionByName(model.definitions, params) && definitionByName(model.definitions, result);
-    return typed ? { method, params, result } : { method };
+/**
+ * The side-channel methods, typed by the params and result the core flows find for each request
+ * (by its method, whatever the definitions are called) where the set has both; otherwise any object.
+ */
+function sideChannelMethods(flows: CoreFlows): SideChannelMethod[] {
+  return SIDE_CHANNEL_METHODS.map((method) => {
+    const request = flows.requests[method];
+    return request?.params && request.result ? { method, params: request.params, result: request.result.type } : { method };
   });
 }
 
@@ -256,6 +256,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
       }
     : undefined;
 
+  const flows = coreFlows(model);
   return {
     routes,
     byRole,
@@ -272,8 +273,8 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ...(responsesField ? { responsesField } : {}),
     ...(cursorField ? { cursorField } : {}),
     ...(notification ? { notification } : {}),
-    flows: coreFlows(model),
-    ...(byRole.payload && !update ? { sideChannel: sideChannelMethods(model) } : {}),
+    flows,
+    ...(byRole.payload && !update ? { sideChannel: sideChannelMethods(flows) } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import type { RouteRole, SideChannelMethod } from "../../analyze/protocol/server-features.js";
 import { findRequestedSchema } from "../../analyze/protocol/elicitation-form.js";
 import { inputRouting } from "../../analyze/protocol/client-input.js";
+import { flowChecks, type FlowChecks } from "../../analyze/protocol/flow-checks.js";
 import { roundTripFeatures, type RoundTripFeatures } from "../../analyze/protocol/client-round-trips.js";
 import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
 
@@ -136,10 +137,14 @@ export interface ClientView {
         readonly responses: { readonly type: string; readonly validate: string };
       }
     | false;
-  /** What `callTool` reads from `tools/list`: `execution.taskSupport`, and `x-mcp-header` annotations (where requests are routed by headers). */
-  readonly tools: { readonly taskSupport: boolean; readonly paramHeaders: boolean };
+  /** What `callTool` reads from `tools/list`: `execution.taskSupport` (its values as a literal, or `false`), and `x-mcp-header` annotations (where requests are routed by headers). */
+  readonly tools: { readonly taskSupport: string; readonly paramHeaders: boolean };
   /** The server sends requests of its own (a task's input requests on `tasks/result`), answered by the client's input handlers. */
   readonly serverRequests: ServerRequestsView | false;
+  /** The set's Tool (what `tools/list` lists, from the core flows), which `listTools` and `ToolDescription` are; false: the catalog's structural ToolDescription. */
+  readonly tool: string | false;
+  /** The profile's `flowChecks`: the set's generated checks of the flows' messages it has (analyze/protocol/flow-checks.ts), by the engine's key. */
+  readonly flowChecks: readonly { readonly key: string; readonly type: string; readonly validate: string }[] | false;
 }
 
 /** The profile's `serverRequests` and the handler types, as the template writes them. */
@@ -211,6 +216,8 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
     responses: { type: true, validate: true },
   },
   tools: { taskSupport: true, paramHeaders: true },
+  flowChecks: { key: true, type: true, validate: true },
+  tool: true,
 });
 
 /** A set's client: the rendered glue and the static modules it imports. */
@@ -268,7 +275,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   for (const name of routing?.imports ?? []) typeImports.add(name);
   const roundTrips =
     answering && update && inputVariant && routing
-      ? roundTripFeatures(model, f.resultTag, { inputVariant, requestsField: answering.requestsField, updateParams: update.params, responsesField: answering.responsesField })
+      ? roundTripFeatures(model, f.resultTag, { inputVariant, requestsField: answering.requestsField, updateParams: update.params, responsesField: answering.responsesField }, s.flows.inputRequired)
       : undefined;
   if (roundTrips) {
     validatorImports.add(roundTrips.requests.validate);
@@ -309,6 +316,11 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
   const sideChannelForms = serverRequests !== undefined && findRequestedSchema(model) !== undefined ? "elicitation/create" : false;
   const formMethod = typedInput ? routing.formMethod : sideChannelForms;
   const handlers = answering !== undefined || serverRequests !== undefined;
+  const checksOfFlows = usedFlowChecks(flowChecks(s.flows), { roundTrips: roundTrips !== undefined, listen: s.extension && f.notification !== undefined, extension: s.extension });
+  for (const c of checksOfFlows) validatorImports.add(c.validate);
+  // Typed as the set's Tool only where its pages are checked as its ListToolsResult.
+  const tool = checksOfFlows.some((c) => c.key === "toolsPage") ? s.flows.tool : undefined;
+  if (tool) typeImports.add(tool);
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
@@ -365,9 +377,28 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
     roundTrips: roundTrips ? { ...roundTrips, methods: literal(roundTrips.methods) } : false,
-    tools: { taskSupport: f.taskSupport !== undefined, paramHeaders: s.extension },
+    // The values the Tool's declaration allows (core flows); the three the specification names where only the enum is known.
+    tools: { taskSupport: f.taskSupport ? literal(s.flows.taskSupport?.values ?? ["forbidden", "optional", "required"]) : "false", paramHeaders: s.extension },
     serverRequests: serverRequests ?? false,
+    flowChecks: checksOfFlows.length > 0 ? checksOfFlows : false,
+    tool: tool ?? false,
   };
+}
+
+/** The flow checks the client's engine reads, given the parts of it the set has (a check of a message it never reads is left out). */
+function usedFlowChecks(checks: FlowChecks, parts: { readonly roundTrips: boolean; readonly listen: boolean; readonly extension: boolean }) {
+  const used: Record<Exclude<keyof FlowChecks, "listenParams">, boolean> = {
+    listenAcknowledged: parts.listen,
+    inputRequired: parts.roundTrips,
+    toolsPage: true,
+    discover: parts.listen,
+    unsupportedVersion: parts.extension,
+    missingCapability: parts.listen,
+  };
+  return (Object.keys(used) as (keyof typeof used)[]).flatMap((key) => {
+    const check = checks[key];
+    return used[key] && check ? [{ key, type: check.type, validate: check.validate }] : [];
+  });
 }
 
 /** What the capability of each method the client answers is declared as (where a handler answers it). */

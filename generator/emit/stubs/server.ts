@@ -7,6 +7,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
+import { flowChecks } from "../../analyze/protocol/flow-checks.js";
 import { serverFeatures, type RouteRole, type ServerFeatures, type SideChannelMethod } from "../../analyze/protocol/server-features.js";
 
 /** One task method, as the profile's `routes` lists it. */
@@ -34,6 +35,8 @@ export interface ProfileView {
   readonly list: string;
   readonly notification: string;
   readonly sideChannel: string;
+  /** The listen request's params validator (from the set's core flows), where it has one and streams task notifications. */
+  readonly listen: string;
 }
 
 /** The base types each exported interface of server.ts extends, bound to the set's types (`StoredTaskOf<TaskStatus>, ...`). */
@@ -87,7 +90,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   engineImports: true,
   engineExports: true,
   routes: { method: true, role: true, validate: true, paramsRequired: true, stripMeta: true },
-  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true },
+  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true, listen: true },
   bases: { storedTask: true, taskStore: true, taskHandle: true, options: true, server: true },
   statusType: true,
   taskType: true,
@@ -135,13 +138,15 @@ export function serverView(f: ServerFeatures): ServerView {
   // The types the input part is read from: `InputRequiredTask["inputRequests"]`, `UpdateTaskRequestParams["inputResponses"]`.
   if (input) for (const source of [input.requests, input.responses]) typeImports.add(source.replace(/\[.*$/, ""));
   if (f.notification) typeImports.add(f.notification.type);
+  // The listen stream exists only where tasks have a status notification (createTasksServerFor).
+  const listen = f.notification ? flowChecks(f.flows).listenParams : undefined;
   const bases = (...types: (string | false | undefined)[]) => types.filter((t): t is string => typeof t === "string").join(", ");
 
   return {
     methodList: f.routes.map((r) => r.method).join(", "),
     notes: notes(f),
     typeImports: [...typeImports].sort(),
-    validatorImports: [...new Set([...f.routes.map((r) => r.validate), ...sideChannelValidators(f.sideChannel)])].sort(),
+    validatorImports: [...new Set([...f.routes.map((r) => r.validate), ...sideChannelValidators(f.sideChannel), ...(listen ? [listen.validate] : [])])].sort(),
     coreImports: ["InMemoryTaskStoreOf", "JSON_RPC_ERROR_CODES", ...(f.extension ? ["type HeaderCheckOf"] : []), ...(list ? ["type TaskPageOf"] : [])],
     engineImports: engineImports(f, input !== undefined),
     engineExports: [...(payload ? ["RELATED_TASK_META"] : []), "type CreateTaskOptions"],
@@ -161,6 +166,7 @@ export function serverView(f: ServerFeatures): ServerView {
       list: literal(list && { cursorField: f.cursorField ?? "cursor" }),
       notification: literal(f.notification && { method: f.notification.method, detailed: f.notification.detailed }),
       sideChannel: f.sideChannel ? sideChannelLiteral(f.sideChannel) : "undefined",
+      listen: listen ? `{ validate: ${listen.validate} }` : "undefined",
     },
     bases: {
       storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`, f.sideChannel && "StoredSideChannelInput"),

@@ -11,8 +11,9 @@ import { typeCheckInMemory, STRICT_COMPILER_OPTIONS } from "../../support/typesc
 /**
  * Where the client's multi round-trip fields come from (generator/analyze/protocol/client-round-trips.ts):
  * the task input's maps and the protocol's names when the Tasks schema alone is there, the schema's own
- * `InputRequiredResult` and request params when it has them (here under other field names, so a
- * hard-coded name would fail), and nothing on a revision without `resultType`.
+ * InputRequiredResult (found by the core flows from its fields, here under a definition name of the
+ * test's own) and the request params that declare its state (here with the answers under another
+ * field name, so a hard-coded name would fail), and nothing on a revision without `resultType`.
  */
 
 const CONFIG = readConfigFile(join(projectRoot, "mcp-tasks-gen.config.json"));
@@ -21,23 +22,23 @@ const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-mrtr-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const modelOf = (name: string) => loadSet(CONFIG.sets.find((s) => s.name === name)!, CONFIG.rootDir).model;
-/** The set without its core schema: the Tasks schema alone. */
-const tasksSchemaAlone = (name: string) => {
-  const { core: _core, ...set } = CONFIG.sets.find((s) => s.name === name)!;
-  return loadSet(set, CONFIG.rootDir).model;
+/** The set's Tasks schema alone, without the core schema its config names. */
+const aloneModelOf = (name: string) => {
+  const { core: _core, ...alone } = CONFIG.sets.find((s) => s.name === name)!;
+  return loadSet(alone, CONFIG.rootDir).model;
 };
 
-/** The ext-tasks-draft schema with the core definitions of multi round-trip requests added, under field names of the test's own. */
+/** The ext-tasks-draft schema with the core definitions of multi round-trip requests added, under a result name and an answers field of the test's own. */
 function withInputRequiredResult(): string {
   const schema = JSON.parse(readFileSync(join(projectRoot, "schemas", "ext-tasks-draft.schema.json"), "utf8")) as { $defs: Record<string, unknown> };
-  schema.$defs.InputRequiredResult = {
+  schema.$defs.AskForInput = {
     type: "object",
-    properties: { resultType: { type: "string" }, asks: { $ref: "#/$defs/InputRequests" }, continuation: { type: "string" } },
+    properties: { resultType: { type: "string" }, inputRequests: { $ref: "#/$defs/InputRequests" }, requestState: { type: "string" } },
     required: ["resultType"],
   };
   schema.$defs.CallToolRequestParams = {
     type: "object",
-    properties: { name: { type: "string" }, answers: { $ref: "#/$defs/InputResponses" }, continuation: { type: "string" } },
+    properties: { name: { type: "string" }, answers: { $ref: "#/$defs/InputResponses" }, requestState: { type: "string" } },
     required: ["name"],
   };
   schema.$defs.CallToolRequest = {
@@ -50,7 +51,7 @@ function withInputRequiredResult(): string {
 
 describe("multi round-trip features", () => {
   it("a Tasks schema alone: the task input's maps, requestState, and the requests mrtr.mdx lists", () => {
-    const model = tasksSchemaAlone("ext-tasks-draft");
+    const model = aloneModelOf("ext-tasks-draft");
     expect(roundTripFeatures(model, clientFeatures(model)!.resultTag, TASK_INPUT)).toEqual({
       resultType: "input_required",
       requestsField: "inputRequests",
@@ -68,22 +69,28 @@ describe("multi round-trip features", () => {
     expect(roundTripFeatures(modelOf("ext-tasks-draft"), "modeled", undefined)).toBeUndefined();
   });
 
-  it("with InputRequiredResult: its fields and the methods whose params declare its state; the generated client compiles with them", async () => {
+  it("with the core schema's InputRequiredResult: the methods whose params declare its state, sorted", () => {
+    const model = modelOf("ext-tasks-draft");
+    expect(roundTripFeatures(model, clientFeatures(model)!.resultTag, TASK_INPUT)?.methods).toEqual(["prompts/get", "resources/read", "tools/call"]);
+  });
+
+  it("with an InputRequiredResult of another name: its fields and the methods whose params declare its state; the client checks it whole; the generated client compiles with them", async () => {
     const file = withInputRequiredResult();
     const set = { name: "ext-mrtr", schemas: [file], lint: { "unknown-format": "off" as const } };
     const resolved = resolveConfig({ outDir: join(work, "out"), sets: [set] }, work);
     const model = loadSet(resolved.sets[0]!, work).model;
     expect(roundTripFeatures(model, "modeled", TASK_INPUT)).toMatchObject({
-      requestsField: "asks",
+      requestsField: "inputRequests",
       responsesField: "answers",
-      stateField: "continuation",
+      stateField: "requestState",
       methods: ["tools/call"],
       requests: { type: "InputRequests" },
       responses: { type: "InputResponses" },
     });
     const { sets } = await generate(resolved);
     const files = new Map(sets[0]!.files.filter((f) => f.name.endsWith(".ts")).map((f) => [f.name, f.contents]));
-    expect(files.get("client.ts")).toContain('stateField: "continuation"');
+    expect(files.get("client.ts")).toContain('responsesField: "answers"');
+    expect(files.get("client.ts")).toMatch(/inputRequired: \{ type: "AskForInput", validate: validateAskForInput \}/);
     expect(typeCheckInMemory(files, STRICT_COMPILER_OPTIONS)).toEqual([]);
   });
 });

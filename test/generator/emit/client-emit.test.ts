@@ -59,14 +59,9 @@ describe("client.ts emission", () => {
   });
 
   it("takes the revision from the schema, not from the set's name", async () => {
-    // Each schema generated under the other's name gives the client its own schema implies.
+    // Each schema generated under the other's name (with its own core schema) gives the client its own schema implies.
     const swapped = await generateSets([
-      {
-        name: "ext-tasks-2026-05-22",
-        schemas: setConfig("tasks-2025-11-25").schemas,
-        remotes: setConfig("tasks-2025-11-25").remotes,
-        core: { schema: setConfig("tasks-2025-11-25").core!.schema },
-      },
+      { name: "ext-tasks-2026-05-22", schemas: setConfig("tasks-2025-11-25").schemas, remotes: setConfig("tasks-2025-11-25").remotes, core: { schema: "schemas/mcp-2025-11-25.schema.json" } },
       { name: "tasks-2025-11-25", schemas: setConfig("ext-tasks-2026-05-22").schemas, ...bindingsOf("ext-tasks-2026-05-22") },
     ]);
     expect(body(swapped.get("ext-tasks-2026-05-22")?.get("client.ts"))).toBe(body(committed("tasks-2025-11-25")));

@@ -8,7 +8,8 @@ import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typesc
 /**
  * Input on `tasks/result` (the 2025-11-25 revision: a task's own requests, README › Runtime parts):
  * where the set also declares the core definitions of those requests, the server's `requireInput`
- * and the client's input handlers are typed by them and the answers checked by their validators;
+ * and the client's input handlers are typed by their params and results (found from each request by
+ * its method, whatever the definitions are called) and the answers checked by their validators;
  * where it does not (the bundled set today), both work over JSON objects. Either way the generated
  * folder compiles under the strict settings.
  */
@@ -18,12 +19,19 @@ const CORE_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelco
 const tasks = JSON.parse(readFileSync(join(projectRoot, "schemas/tasks-2025-11-25.schema.json"), "utf8")) as { $defs: Record<string, unknown> };
 const core = JSON.parse(readFileSync(join(projectRoot, "test/fixtures/mcp-spec/2025-11-25/schema.json"), "utf8"));
 
+/** The core schema with each `$defs` name in `renamed` replaced, in its `$defs` and its `$ref`s. */
+function renamedCore(renamed: Readonly<Record<string, string>>): unknown {
+  let text = JSON.stringify(core);
+  for (const [from, to] of Object.entries(renamed)) text = text.replaceAll(`"#/$defs/${from}"`, `"#/$defs/${to}"`).replaceAll(`"${from}":{`, `"${to}":{`);
+  return JSON.parse(text);
+}
+
 /** The 2025-11-25 set from memory, with the core definitions named in `coreRoots` declared beside the Tasks schema's own. */
-async function generate2025(coreRoots: readonly string[]): Promise<Map<string, string>> {
+async function generate2025(coreRoots: readonly string[], coreJson: unknown = core): Promise<Map<string, string>> {
   const { files } = await generateFromMemory({
     documents: [
       { uri: TASKS_URI, json: tasks },
-      { uri: CORE_URL, json: core },
+      { uri: CORE_URL, json: coreJson },
     ],
     roots: [
       ...Object.keys(tasks.$defs).map((name) => ({ name, uri: `${TASKS_URI}#/$defs/${name}` })),
@@ -38,8 +46,8 @@ const errorsOf = (files: Map<string, string>) =>
   typeCheckInMemory(files, STRICT_COMPILER_OPTIONS).map((d) => `${d.file}:${d.line}: ${typeof d.message === "string" ? d.message : d.message.messageText}`);
 
 describe("the side channel's types follow the set's definitions", () => {
-  it("with ElicitRequestParams/ElicitResult and CreateMessageRequestParams/CreateMessageResult: typed handlers, validated answers, a typed requireInput", async () => {
-    const files = await generate2025(["ElicitRequestParams", "ElicitResult", "CreateMessageRequestParams", "CreateMessageResult"]);
+  it("with ElicitRequest/ElicitResult and CreateMessageRequest/CreateMessageResult: typed handlers, validated answers, a typed requireInput", async () => {
+    const files = await generate2025(["ElicitRequest", "ElicitResult", "CreateMessageRequest", "CreateMessageResult"]);
     const server = files.get("server.ts")!;
     const client = files.get("client.ts")!;
     expect(server).toMatch(/"elicitation\/create": \{ params: validateElicitRequestParams, result: validateElicitResult \}/);
@@ -67,6 +75,16 @@ describe("the side channel's types follow the set's definitions", () => {
         "}",
       ].join("\n"),
     );
+    expect(errorsOf(files)).toEqual([]);
+  });
+
+  it("with the same requests under other names: typed by what the requests are, not by their names", async () => {
+    const renamed = { ElicitRequest: "AskUserRequest", ElicitResult: "AskUserResult", ElicitRequestParams: "AskUserParams" };
+    const files = await generate2025(["AskUserRequest", "AskUserResult", "CreateMessageRequest", "CreateMessageResult"], renamedCore(renamed));
+    const server = files.get("server.ts")!;
+    expect(server).toMatch(/"elicitation\/create": \{ params: validateAskUserParams, result: validateAskUserResult \}/);
+    expect(files.get("client.ts")).toMatch(/readonly "elicitation\/create"\?: InputHandler<AskUserParams, AskUserResult>;/);
+    expect(server).not.toMatch(/validateElicit/);
     expect(errorsOf(files)).toEqual([]);
   });
 

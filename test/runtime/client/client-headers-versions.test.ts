@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templates/runtime/client-engine.js";
 import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client-core.js";
 import { createTasksClient, JsonRpcResponseError, type TasksClientRequest } from "../../../generated/ext-tasks-draft/index.js";
+import { validateUnsupportedProtocolVersionErrorData } from "../../../generated/ext-tasks-draft/validators.js";
 
 /**
  * What the generated client puts on the wire for Streamable HTTP (README › Runtime parts): the
@@ -130,6 +131,35 @@ describe("-32022 unsupported protocol version", () => {
     expect(error).toBeInstanceOf(JsonRpcResponseError);
     expect((error as JsonRpcResponseError).code).toBe(-32022);
     expect(sent).toHaveLength(2);
+  });
+
+  it("is not retried when its data fails the set's generated UnsupportedProtocolVersionErrorData validator (no `requested`, or a version that is no string)", async () => {
+    for (const data of [{ supported: ["2026-07-28"] }, { requested: "x", supported: ["2026-07-28", 7] }]) {
+      const { client, sent } = scripted(
+        (request) => ({ jsonrpc: "2.0", id: request.id, error: { code: -32022, message: "Unsupported protocol version", data } }),
+        { protocolVersion: "2026-12-01", supportedProtocolVersions: ["2026-12-01", "2026-07-28"] },
+      );
+      await expect(client.request("tools/list")).rejects.toMatchObject({ code: -32022, data });
+      expect(sent).toHaveLength(1);
+    }
+    // Unchecked results (validateResults: false): the structural reading alone decides, and the retry happens.
+    let rejected = false;
+    const unchecked = scripted(
+      (request) => {
+        if (rejected) return ok(request);
+        rejected = true;
+        return { jsonrpc: "2.0", id: request.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } };
+      },
+      { protocolVersion: "2026-12-01", supportedProtocolVersions: ["2026-12-01", "2026-07-28"], validateResults: false },
+    );
+    await unchecked.client.request("tools/list");
+    expect(unchecked.sent.map((s) => metaOf(s.request)[PV])).toEqual(["2026-12-01", "2026-07-28"]);
+    // The same data is enough for the structural reading alone (a set without the definition).
+    const dataCheck = { type: "UnsupportedProtocolVersionErrorData", validate: validateUnsupportedProtocolVersionErrorData };
+    const error = (data: unknown) => new TemplateRpcError("tools/list", -32022, "m", data);
+    expect(retryVersion(error({ supported: ["a"] }), ["a"])).toBe("a");
+    expect(retryVersion(error({ supported: ["a"] }), ["a"], dataCheck)).toBeUndefined();
+    expect(retryVersion(error({ requested: "b", supported: ["a"] }), ["a"], dataCheck)).toBe("a");
   });
 
   it("is not retried when the client supports none of the server's revisions", async () => {

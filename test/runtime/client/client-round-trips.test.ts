@@ -156,10 +156,29 @@ describe("multi round-trip tools/call", () => {
     client.close();
   });
 
-  it("an InputRequiredResult with neither input requests nor state, or a state that is not a string, is an invalid response; nothing is retried", async () => {
-    for (const fields of [{}, { requestState: 42 }, { inputRequests: ["not", "a", "map"] }]) {
+  it("an InputRequiredResult whose state is not a string, or whose input requests are no map, is rejected whole by the set's generated validator, naming its schema path; nothing is retried", async () => {
+    for (const fields of [{ requestState: 42 }, { inputRequests: ["not", "a", "map"] }]) {
       const { send, calls } = peer(() => inputRequired(fields));
       const client = createTasksClient({ send });
+      const error = await rejection(client.callTool({ name: "t" }, { inputHandlers: accept }));
+      expect(error).toBeInstanceOf(ValidationFailed);
+      expect((error as ValidationFailed).typeName).toBe("InputRequiredResult");
+      expect((error as ValidationFailed).errors[0]!.schemaPath).toMatch(/ext-tasks-draft(\.core)?\.schema\.json#\/\$defs\/InputRequ/);
+      expect(calls()).toHaveLength(1);
+      client.close();
+    }
+    // Neither input requests nor state: the schema allows it (its rule is only in the text), the client's own reading does not.
+    const { send, calls } = peer(() => inputRequired({}));
+    const client = createTasksClient({ send });
+    expect(await rejection(client.callTool({ name: "t" }, { inputHandlers: accept }))).toBeInstanceOf(InvalidResponseError);
+    expect(calls()).toHaveLength(1);
+    client.close();
+  });
+
+  it("unvalidated (validateResults: false), the same results are read structurally: an invalid response; nothing is retried", async () => {
+    for (const fields of [{}, { requestState: 42 }, { inputRequests: ["not", "a", "map"] }]) {
+      const { send, calls } = peer(() => inputRequired(fields));
+      const client = createTasksClient({ send, validateResults: false });
       expect(await rejection(client.callTool({ name: "t" }, { inputHandlers: accept }))).toBeInstanceOf(InvalidResponseError);
       expect(calls()).toHaveLength(1);
       client.close();

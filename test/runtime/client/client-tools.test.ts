@@ -13,12 +13,15 @@ import type { TasksClientHeaders, TasksClientRequest, TasksClientSend } from "..
 
 type Sent = { readonly request: TasksClientRequest; readonly headers: TasksClientHeaders };
 
+/** What the newest revision's ListToolsResult requires beside the tools (cacheable results); 2025-11-25's ignores it. */
+const CACHEABLE = { ttlMs: 3_600_000, cacheScope: "private" };
+
 /** A peer whose `tools/list` answers `lists()` (one page), everything else `answer`. */
 function peer(lists: () => Record<string, unknown>[], answer: (request: TasksClientRequest) => Record<string, unknown>) {
   const sent: Sent[] = [];
   const send: TasksClientSend = async (request, headers) => {
     sent.push({ request: structuredClone(request), headers });
-    const result = request.method === "tools/list" ? { tools: lists() } : answer(request);
+    const result = request.method === "tools/list" ? { tools: lists(), ...CACHEABLE } : answer(request);
     return { jsonrpc: "2.0", id: request.id, result };
   };
   return { send, sent, methods: () => sent.map((s) => s.request.method) };
@@ -138,7 +141,7 @@ describe("ext-tasks-draft: HeaderMismatch", () => {
         lists++;
         // The first list predates the annotation the server now checks.
         const r = lists === 1 ? { type: "string" } : { type: "string", "x-mcp-header": "R" };
-        return { jsonrpc: "2.0", id: request.id, result: { tools: [{ name: "t", inputSchema: { type: "object", properties: { r } } }, { name: "u", inputSchema: { type: "object" } }] } };
+        return { jsonrpc: "2.0", id: request.id, result: { tools: [{ name: "t", inputSchema: { type: "object", properties: { r } } }, { name: "u", inputSchema: { type: "object" } }], ...CACHEABLE } };
       }
       if (request.params?.name === "t" && headers["Mcp-Param-R"] === undefined) return { jsonrpc: "2.0", id: request.id, error: { code: -32020, message: "Header mismatch: Mcp-Param-R is missing" } };
       if (request.params?.name === "u") return { jsonrpc: "2.0", id: request.id, error: { code: -32020, message: "Header mismatch" } };
@@ -244,5 +247,41 @@ describe("tasks-2025-11-25: execution.taskSupport", () => {
     expect(await plain.callTool({ name: "x" })).toEqual({ content: [] });
     expect(reported[0]).toBeInstanceOf(v2025.JsonRpcResponseError);
     plain.close();
+  });
+});
+
+describe("tools/list pages checked by the set's generated ListToolsResult validator", () => {
+  /** A peer whose `tools/list` answers `page` as it is. */
+  function pagePeer(page: Record<string, unknown>) {
+    const send: TasksClientSend = async (request) => ({ jsonrpc: "2.0", id: request.id, result: request.method === "tools/list" ? page : COMPLETE });
+    return send;
+  }
+  const reasonOf = async (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+
+  it("ext-tasks-draft: a page without the cacheable fields its schema requires is rejected, naming the schema path; unvalidated, it is read", async () => {
+    const page = { resultType: "complete", tools: [CUSTOM_HEADERS_TOOL], cacheScope: "everyone" };
+    const error = await reasonOf(ext.createTasksClient({ send: pagePeer(page) }).listTools());
+    expect(error).toBeInstanceOf(ext.ValidationFailed);
+    const failed = error as InstanceType<typeof ext.ValidationFailed>;
+    expect(failed.typeName).toBe("ListToolsResult");
+    expect(failed.errors.map((e) => e.schemaPath)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/ext-tasks-draft\.core\.schema\.json#\/\$defs\/ListToolsResult\/properties\/(cacheScope|ttlMs)/)]),
+    );
+    const unchecked = ext.createTasksClient({ send: pagePeer(page), validateResults: false });
+    expect((await unchecked.listTools()).map((t) => t.name)).toEqual(["test_custom_headers"]);
+  });
+
+  it("ext-tasks-draft: a page without resultType (an older server's) is checked as the complete result it means", async () => {
+    const client = ext.createTasksClient({ send: pagePeer({ tools: [CUSTOM_HEADERS_TOOL], ...CACHEABLE }) });
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["test_custom_headers"]);
+  });
+
+  it("2025-11-25: a tool the schema's Tool rejects (no inputSchema) fails the page with its schema path", async () => {
+    const error = await reasonOf(v2025.createTasksClient({ send: pagePeer({ tools: [{ name: "bare" }] }) }).listTools());
+    expect(error).toBeInstanceOf(v2025.ValidationFailed);
+    const failed = error as InstanceType<typeof v2025.ValidationFailed>;
+    expect(failed.typeName).toBe("ListToolsResult");
+    expect(failed.errors[0]!.path).toBe("/tools/0/inputSchema");
+    expect(failed.errors[0]!.schemaPath).toMatch(/mcp-2025-11-25\.schema\.json#\/(\$defs|definitions)\/Tool\//);
   });
 });

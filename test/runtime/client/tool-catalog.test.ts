@@ -209,4 +209,16 @@ describe("ToolCatalog", () => {
   ])("taskSupport of %j is %s", (tool, support) => {
     expect(taskSupportOf(tool)).toBe(support);
   });
+
+  it("reads only the values the set's schema allows: one it leaves out is forbidden, in the catalog too", async () => {
+    const allowed = ["forbidden", "required"];
+    expect(taskSupportOf({ execution: { taskSupport: "optional" } }, allowed)).toBe("forbidden");
+    expect(taskSupportOf({ execution: { taskSupport: "required" } }, allowed)).toBe("required");
+    const catalog = new ToolCatalog(
+      { listPage: async () => ({ tools: [{ name: "o", execution: { taskSupport: "optional" } }, { name: "r", execution: { taskSupport: "required" } }] }), report: () => {} },
+      { headers: false, taskSupport: allowed },
+    );
+    expect((await catalog.entry("o"))).toMatchObject({ taskSupport: "forbidden" });
+    expect((await catalog.entry("r"))).toMatchObject({ taskSupport: "required" });
+  });
 });

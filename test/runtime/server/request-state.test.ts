@@ -14,12 +14,14 @@ import {
 } from "../../../templates/runtime/request-state.js";
 import { JsonRpcError, requestContext, type RequestContext } from "../../../templates/runtime/server-core.js";
 import { validateElicitationContent } from "../../../generated/ext-tasks-draft/elicitation.js";
-import type { ElicitRequest, CreateMessageRequest } from "../../../generated/ext-tasks-draft/types.js";
+import type { ElicitRequest, CreateMessageRequest, InputRequiredResult } from "../../../generated/ext-tasks-draft/types.js";
 import {
   validateCreateMessageResult,
   validateElicitResult,
+  validateInputRequiredResult,
   validateListRootsResult,
 } from "../../../generated/ext-tasks-draft/validators.js";
+import { ValidationFailed } from "../../../templates/runtime/runtime.js";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 
@@ -316,6 +318,43 @@ describe("input rounds: the handler API", () => {
     const stateOnly = rounds.handler("tools/call", (_p, _c, round) => round.inputRequired({}, 1));
     const answer = (await stateOnly({}, context("alice"))) as object;
     expect(Object.keys(answer).sort()).toEqual(["requestState", "resultType"]);
+  });
+});
+
+describe("input rounds checked by the set's generated InputRequiredResult validator", () => {
+  const validators = {
+    "elicitation/create": validateElicitResult,
+    "sampling/createMessage": validateCreateMessageResult,
+    "roots/list": validateListRootsResult,
+    elicitationContent: validateElicitationContent,
+  };
+  const rounds = createInputRounds({ keys: [KEY], validators, inputRequiredResult: validateInputRequiredResult });
+  const context = requestContext({ _meta: { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } }, { owner: "alice" });
+  const ask = (request: unknown) =>
+    rounds.handler("tools/call", async (_params, _context, round) => {
+      const answer: InputRequiredResult = await round.inputRequired({ confirm: request as ElicitRequest }, { step: 1 });
+      return answer;
+    })({ name: "t" }, context);
+
+  it("a valid answer passes as the set's InputRequiredResult", async () => {
+    const confirm = { method: "elicitation/create", params: { mode: "form", message: "Sure?", requestedSchema: { type: "object", properties: {} } } };
+    expect(await ask(confirm)).toMatchObject({ resultType: "input_required", inputRequests: { confirm } });
+  });
+
+  it("an input request the schema rejects throws the validator's ValidationFailed, with its schema path, instead of reaching the client", async () => {
+    const error = await ask({ method: "elicitation/create", params: { mode: "form", message: 7, requestedSchema: { type: "object", properties: {} } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationFailed);
+    expect((error as ValidationFailed).typeName).toBe("InputRequiredResult");
+    expect((error as ValidationFailed).errors.map((e) => e.schemaPath)).toEqual(
+      // The params fit neither the form nor the URL variant.
+      [expect.stringMatching(/ext-tasks-draft(\.core)?\.schema\.json#\/\$defs\/ElicitRequestParams\/anyOf$/)],
+    );
+  });
+
+  it("without the validator the same answer goes out as it is (the structural InputRequiredAnswer)", async () => {
+    const plain = createInputRounds({ keys: [KEY], validators });
+    const answer = await plain.handler("tools/call", (_p, _c, round) => round.inputRequired({ confirm: { method: "elicitation/create", params: { message: 7 } } }))({ name: "t" }, context);
+    expect(answer).toMatchObject({ resultType: "input_required", inputRequests: { confirm: { params: { message: 7 } } } });
   });
 });
 

@@ -6,6 +6,8 @@ import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http
 import { fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/http-server.js";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer, JsonRpcError, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
+import { validateDiscoverResult } from "../../../generated/ext-tasks-draft/validators.js";
+import { ValidationFailed } from "../../../generated/ext-tasks-draft/runtime.js";
 
 /**
  * The `http-server` runtime part (README, "Runtime parts"), in both shapes, each served over real
@@ -260,5 +262,39 @@ describe("http-server, Node shape: the client going away", () => {
       tasks.close();
       await server.close();
     }
+  });
+});
+
+describe("the default server/discover answer checked by the set's generated DiscoverResult validator", () => {
+  const discoverRequest = () =>
+    new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": V, "mcp-method": "server/discover" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } }),
+    });
+
+  it("options that make the answer invalid fail when the handler is made, with the validator's schema paths", () => {
+    const tasks = createTasksServer();
+    const make = () => fetchHttpHandler({ tasks, validateDiscover: validateDiscoverResult, serverInfo: { name: "no version" } as unknown as { name: string; version: string } });
+    expect(make).toThrow(ValidationFailed);
+    try {
+      make();
+    } catch (error) {
+      expect((error as ValidationFailed).typeName).toBe("DiscoverResult");
+      expect((error as ValidationFailed).errors.map((e) => [e.path, e.schemaPath])).toEqual([
+        ["/_meta/io.modelcontextprotocol~1serverInfo/version", expect.stringMatching(/#\/\$defs\/Implementation\/required$/)],
+      ]);
+    }
+    // Without the validator the same options are taken as they are.
+    expect(() => fetchHttpHandler({ tasks, serverInfo: { name: "no version" } as unknown as { name: string; version: string } })).not.toThrow();
+    tasks.close();
+  });
+
+  it("valid options: the answer served passes the validator", async () => {
+    const tasks = createTasksServer();
+    const handler = fetchHttpHandler({ tasks, validateDiscover: validateDiscoverResult, serverInfo: { name: "s", version: "1" }, capabilities: { prompts: {} } });
+    const body = (await (await handler(discoverRequest())).json()) as { result: unknown };
+    expect(validateDiscoverResult(body.result).ok).toBe(true);
+    tasks.close();
   });
 });

@@ -6,6 +6,7 @@ import { startExampleServer } from "../../../examples/ext-tasks-server/server.js
 import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http-client.js";
 import { createMcpHttpCore, fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/http-server.js";
 import { listenMessage } from "../../../generated/ext-tasks-draft/client-engine.js";
+import { validateSubscriptionsAcknowledgedNotificationParams } from "../../../generated/ext-tasks-draft/validators.js";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
 
@@ -293,6 +294,31 @@ describe("subscriptions/listen in the Tasks server (the stream's sink, in proces
     expect(ends).toBe(0);
   });
 
+  it("rejects listen params its generated validator rejects with -32602, each error with its schema path, and opens no stream", async () => {
+    const tasks = createTasksServer();
+    const task = await tasks.createTask({ owner: "o" });
+    const cases: [Json, RegExp][] = [
+      // A filter kind the schema types as a boolean.
+      [{ _meta: meta(), notifications: { taskIds: [task.taskId], toolsListChanged: "yes" } }, /#\/\$defs\/SubscriptionFilter\/properties\/toolsListChanged\/type$/],
+      // The per-request protocol version the request's _meta requires.
+      [{ _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: TASKS } }, notifications: { taskIds: [task.taskId] } }, /#\/\$defs\/RequestMetaObject\/required$/],
+    ];
+    for (const [params, schemaPath] of cases) {
+      let opened = 0;
+      const outcome = await tasks.listen(
+        { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params },
+        { owner: "o" },
+        { send: () => void opened++, end: () => void opened++ },
+      );
+      if (outcome.kind !== "answered") throw new Error("expected an answer");
+      const error = (outcome.response as Json).error;
+      expect(error.code).toBe(-32602);
+      expect(error.data.errors.map((e: Json) => e.schemaPath)).toEqual(expect.arrayContaining([expect.stringMatching(schemaPath)]));
+      expect(opened).toBe(0);
+    }
+    tasks.close();
+  });
+
   it("writes nothing after ending gracefully", async () => {
     const tasks = createTasksServer();
     const task = await tasks.createTask({ owner: "o" });
@@ -323,6 +349,15 @@ describe("the client's reading of a listen stream's messages", () => {
     expect(listenMessage({ jsonrpc: "2.0", method: "notifications/tasks", params: { _meta: { [SUBSCRIPTION]: 5 }, taskId: "a" } }, 5)).toEqual({ kind: "notification" });
     // The response that ends the stream is not a notification.
     expect(listenMessage({ jsonrpc: "2.0", id: 5, params: { _meta: { [SUBSCRIPTION]: 5 } } }, 5)).toEqual({ kind: "other" });
+  });
+
+  it("checks the acknowledgement with the check it is given (the set's generated one), and only the acknowledgement", () => {
+    const check = { type: "SubscriptionsAcknowledgedNotificationParams", validate: validateSubscriptionsAcknowledgedNotificationParams };
+    expect(listenMessage(ack(5, { taskIds: ["a"] }), 5, check)).toEqual({ kind: "acknowledged", taskIds: ["a"] });
+    expect(() => listenMessage(ack(5, { resourceSubscriptions: "not a list" }), 5, check)).toThrow(/resourceSubscriptions/);
+    // Without a check the same message is read structurally (a set without the core definition).
+    expect(listenMessage(ack(5, { resourceSubscriptions: "not a list" }), 5)).toEqual({ kind: "acknowledged", taskIds: [] });
+    expect(listenMessage({ jsonrpc: "2.0", method: "notifications/tasks", params: { _meta: { [SUBSCRIPTION]: 5 }, taskId: 7 } }, 5, check)).toEqual({ kind: "notification" });
   });
 });
 
@@ -474,6 +509,64 @@ describe("waitForTask over the listen stream, generated client + http-client par
     expect(count("subscriptions/listen")).toBe(1);
     for (const handle of handles.values()) await handle.complete(text("both"));
     expect(await Promise.all(calls)).toEqual([text("both"), text("both")]);
+    tasksClient.close();
+  });
+
+  it("an acknowledgement the client's generated validator rejects agrees to nothing: reported with its schema path, and the wait polls", async () => {
+    const real = createTasksServer();
+    const ACK = "notifications/subscriptions/acknowledged";
+    // The real server, its acknowledgements corrupted: a filter kind the schema types as a boolean.
+    const corrupting = {
+      ...real,
+      listen: (message: unknown, transport: Parameters<TasksServer["listen"]>[1], sink: Parameters<TasksServer["listen"]>[2]) =>
+        real.listen(message, transport, {
+          send: (m: Json) => sink.send(m.method === ACK ? { ...m, params: { ...m.params, notifications: { ...m.params.notifications, toolsListChanged: "yes" } } } : m),
+          end: () => sink.end(),
+        }),
+    } as TasksServer;
+    await start({}, corrupting);
+    const errors: unknown[] = [];
+    const tasksClient = createTasksClient({
+      ...streamableHttpTransport({ url: server.url, protocolVersion: V }),
+      meta: { "io.modelcontextprotocol/protocolVersion": V },
+      minPollMs: 50,
+      maxPollMs: 50,
+      onError: (error) => void errors.push(error),
+    });
+    const calling = tasksClient.callTool({ name: "work" });
+    await until(() => handles.size === 1 && count("tasks/get") >= 3, "polls after the refused acknowledgement");
+    await [...handles.values()][0]!.complete(text("polled"));
+    expect(await calling).toMatchObject(text("polled"));
+    const invalid = errors.find((e): e is { typeName: string; errors: { schemaPath: string }[] } => (e as { name?: string }).name === "ValidationFailed");
+    expect(invalid?.typeName).toBe("SubscriptionsAcknowledgedNotificationParams");
+    expect(invalid?.errors.map((e) => e.schemaPath)).toEqual([expect.stringMatching(/#\/\$defs\/SubscriptionFilter\/properties\/toolsListChanged\/type$/)]);
+    // Refused, not dropped: no second stream.
+    expect(count("subscriptions/listen")).toBe(1);
+    tasksClient.close();
+  });
+
+  it.each([
+    ["data the set's validator accepts: polls and does not ask again", { requiredCapabilities: { extensions: {} } }, 1],
+    ["data it rejects (no requiredCapabilities): read as a drop, asked again", { why: "no" }, 2],
+  ])("a listen request answered -32021, %s", async (_what, data, listens) => {
+    const real = createTasksServer();
+    const refusing = {
+      ...real,
+      listen: async (message: unknown) => ({
+        kind: "answered" as const,
+        response: { jsonrpc: "2.0" as const, id: (message as Json).id, error: { code: -32021, message: "Missing required client capability", data } },
+      }),
+    } as unknown as TasksServer;
+    await start({}, refusing);
+    tasks = real;
+    const tasksClient = client(50);
+    const calling = tasksClient.callTool({ name: "work" });
+    await until(() => handles.size === 1 && count("tasks/get") >= 2, "polls");
+    if (listens > 1) await until(() => count("subscriptions/listen") >= listens, "the listen request again");
+    else await settle(700);
+    await [...handles.values()][0]!.complete(text("polled"));
+    expect(await calling).toMatchObject(text("polled"));
+    if (listens === 1) expect(count("subscriptions/listen")).toBe(1);
     tasksClient.close();
   });
 
