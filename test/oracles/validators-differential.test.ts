@@ -142,10 +142,9 @@ const validatorsSource = (setName: string): string =>
   generatedSets.find((s) => s.name === setName)?.files.find((f) => f.name === "validators.ts")?.contents ?? "";
 
 beforeAll(async () => {
-  const result = { sets: generatedSets };
   tempDir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-differential-"));
   writeFileSync(join(tempDir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const set of result.sets) {
+  for (const set of generatedSets) {
     const folder = join(tempDir, set.name);
     mkdirSync(folder, { recursive: true });
     for (const file of set.files) {
