@@ -1,10 +1,10 @@
 // `npm run bench`: speed and size of the generated validators against ajv.
 //
 // Speed, in one process and interleaved: the generated `isGetTaskResult` and
-// `validateGetTaskResult` of the ext-tasks-2026-05-22 set, ajv compiled from the same seed schema
-// (`#/$defs/GetTaskResult`; default options, and `allErrors: true` since ours reports every
-// error), and a small hand-written check, on valid messages of each status and on typical invalid
-// ones; then `validate` and ajv on each invalid message alone. Goals: `is` at least 3× ajv on valid
+// `validateGetTaskResult` of the newest extension revision (ext-tasks-draft) and of the previous one
+// (ext-tasks-2026-05-22), each against ajv compiled from the same seed schema (`#/$defs/GetTaskResult`;
+// default options, and `allErrors: true` since ours reports every error), and for the previous one a
+// small hand-written check, on valid messages of each status and on typical invalid ones; then `validate` and ajv on each invalid message alone. Goals: `is` at least 3× ajv on valid
 // and 5× on invalid messages; `validate` at least on par with ajv while producing its richer errors.
 // Size: the generated validators.ts + runtime.ts of every set (and the same transpiled to
 // JavaScript) beside ajv's standalone code for the same schemas.
@@ -21,7 +21,7 @@ import { gzipSync } from "node:zlib";
 import { ajvStandalone } from "./lib/ajv-standalone.mjs";
 import { transpileSet } from "./lib/generated.mjs";
 import { measure } from "./lib/measure.mjs";
-import { handIsGetTaskResult, inputs } from "./lib/messages.mjs";
+import { handIsGetTaskResult, inputsBySet } from "./lib/messages.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -31,22 +31,29 @@ if (!(seconds > 0)) throw new Error(`--seconds expects a positive number, got ${
 
 const config = JSON.parse(readFileSync(join(root, "mcp-tasks-gen.config.json"), "utf8"));
 const outDir = resolve(root, config.outDir ?? "generated");
-const benchedSet = "ext-tasks-2026-05-22";
+// The newest revision first, then the previous one (its hand-written check is for its closed shape only).
+const benchedSets = [
+  { name: "ext-tasks-draft", inputs: inputsBySet["ext-tasks-draft"] },
+  { name: "ext-tasks-2026-05-22", inputs: inputsBySet["ext-tasks-2026-05-22"], hand: handIsGetTaskResult },
+];
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-validators-"));
 try {
   const transpiled = new Map(config.sets.map((set) => [set.name, transpileSet(join(outDir, set.name), join(work, set.name))]));
-  const ours = await import(pathToFileURL(join(work, benchedSet, "validators.js")).href);
-  const ajv = compileAjv(config.sets.find((s) => s.name === benchedSet));
-
-  printMachine(ajv.version);
-  if (checkAgreement(ours, ajv)) {
-    printErrors(ours, ajv);
-    speedTables(ours, ajv);
-    sizeTable(transpiled);
-  } else {
-    process.exitCode = 1;
+  printMachine(require("ajv/package.json").version);
+  for (const bench of benchedSets) {
+    const ours = await import(pathToFileURL(join(work, bench.name, "validators.js")).href);
+    const ajv = compileAjv(config.sets.find((s) => s.name === bench.name));
+    console.log("");
+    console.log(`## ${bench.name}`);
+    if (checkAgreement(bench, ours, ajv)) {
+      printErrors(bench, ours, ajv);
+      speedTables(bench, ours, ajv);
+    } else {
+      process.exitCode = 1;
+    }
   }
+  sizeTable(transpiled);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -56,13 +63,14 @@ function compileAjv(set) {
   const Ajv2020 = require("ajv/dist/2020").default;
   const schema = JSON.parse(readFileSync(resolve(root, set.schemas[0]), "utf8"));
   const compile = (options) => {
-    const ajv = new Ajv2020({ strict: false, ...options });
+    // validateFormats: false keeps `format` an annotation, as the generator does (and as in bench/lib/ajv-standalone.mjs).
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, ...options });
     ajv.addSchema(schema);
     const validate = ajv.getSchema(`${schema.$id}#/$defs/GetTaskResult`);
     if (!validate) throw new Error(`ajv found no GetTaskResult in ${set.schemas[0]}`);
     return validate;
   };
-  return { version: require("ajv/package.json").version, standard: compile({}), allErrors: compile({ allErrors: true }) };
+  return { standard: compile({}), allErrors: compile({ allErrors: true }) };
 }
 
 function printMachine(ajvVersion) {
@@ -81,11 +89,11 @@ function printMachine(ajvVersion) {
  * Whether every contender gives every input its expected verdict (printing any disagreement):
  * without that the timings would compare different work, so nothing is measured.
  */
-function checkAgreement(ours, ajv) {
+function checkAgreement({ name, inputs, hand }, ours, ajv) {
   const verdicts = {
     isGetTaskResult: (v) => ours.isGetTaskResult(v),
     validateGetTaskResult: (v) => ours.validateGetTaskResult(v).ok,
-    "hand-written": handIsGetTaskResult,
+    ...(hand ? { "hand-written": hand } : {}),
     "ajv (default)": (v) => ajv.standard(v),
     "ajv (allErrors)": (v) => ajv.allErrors(v),
   };
@@ -101,12 +109,12 @@ function checkAgreement(ours, ajv) {
     console.error(`Contenders disagree on the inputs, so nothing is measured:\n  ${wrong.join("\n  ")}`);
     return false;
   }
-  console.log(`Inputs: GetTaskResult (${benchedSet}), ${inputs.valid.length} valid (one per status), ${inputs.invalid.length} invalid; all contenders agree on every verdict.`);
+  console.log(`Inputs: GetTaskResult (${name}), ${inputs.valid.length} valid (one per status), ${inputs.invalid.length} invalid; all contenders agree on every verdict.`);
   return true;
 }
 
 /** What each side reports for the invalid inputs: the "richer errors" `validate` pays for. */
-function printErrors(ours, ajv) {
+function printErrors({ inputs }, ours, ajv) {
   console.log("");
   console.log("Errors reported per invalid input (ours: validateGetTaskResult; ajv: allErrors):");
   for (const { label, value } of inputs.invalid) {
@@ -119,7 +127,7 @@ function printErrors(ours, ajv) {
   }
 }
 
-function speedTables(ours, ajv) {
+function speedTables({ inputs, hand }, ours, ajv) {
   const bool = (b) => (b ? 1 : 0);
   const ajvErrors = (validate) => (v) => (validate(v) ? null : validate.errors);
   const errorCount = (errors) => (errors === null ? 1 : errors.length);
@@ -127,7 +135,7 @@ function speedTables(ours, ajv) {
   const is = measure(
     [
       { name: "isGetTaskResult (ours)", call: ours.isGetTaskResult, score: bool },
-      { name: "hand-written", call: handIsGetTaskResult, score: bool },
+      ...(hand ? [{ name: "hand-written", call: hand, score: bool }] : []),
       { name: "ajv (default)", call: ajv.standard, score: bool },
     ],
     { valid: inputs.valid.map((i) => i.value), invalid: inputs.invalid.map((i) => i.value) },
@@ -167,7 +175,8 @@ function speedTables(ours, ajv) {
     console.log(`| ${label} | ${ns.map((n) => n.toFixed(0)).join(" | ")} | ${times(ns[1] / ns[0])} |`);
   }
 
-  const [isOurs, , isAjv] = is.results;
+  const isOurs = is.results.find((r) => r.name === "isGetTaskResult (ours)");
+  const isAjv = is.results.find((r) => r.name === "ajv (default)");
   const [valOurs, valAjv, valAjvAll] = validate.results;
   const x = (a, b, group) => a.opsPerSec[group] / b.opsPerSec[group];
   const goals = [
@@ -202,8 +211,9 @@ function sizeTable(transpiled) {
   const rows = config.sets.map((set) => {
     const files = transpiled.get(set.name);
     const pick = (kind) => ["validators.ts", "runtime.ts"].map((name) => files.get(name)?.[kind] ?? "").join("\n");
-    const ajvOut = ajvStandalone(set, root);
-    const exported = (files.get("validators.ts")?.ts.match(/^export function is[A-Z]\w*/gm) ?? []).length;
+    const exportedNames = new Set([...(files.get("validators.ts")?.ts.matchAll(/^export function is([A-Z]\w*)/gm) ?? [])].map((m) => m[1]));
+    const ajvOut = ajvStandalone(set, root, (name) => exportedNames.has(name));
+    const exported = exportedNames.size;
     return { name: set.name, exports: `${exported} / ${ajvOut.exports}`, ts: size(pick("ts")), js: size(pick("js")), jsBare: size(pick("jsBare")), ajv: size(ajvOut.code) };
   });
   // Sets ship separately, so the total adds their sizes (and their gzip sizes).
@@ -220,7 +230,7 @@ function sizeTable(transpiled) {
       `| ${r.name} | ${r.exports} | ${cell(r.ts)} | ${cell(r.js)} | ${cell(r.jsBare)} | ${cell(r.ajv)} | ${times(r.js.bytes / r.ajv.bytes)} | ${times(r.js.gzip / r.ajv.gzip)} |`,
     );
   }
-  console.log("(Validators: exported `isX` of ours (every definition plus named inline parts) / exported ajv functions (every definition, and a titled root).)");
+  console.log("(Validators: exported `isX` of ours (every definition plus named inline parts) / exported ajv functions (every definition, a titled root, and the core definitions ours generates).)");
 }
 
 function ops(n) {

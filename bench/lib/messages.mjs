@@ -116,3 +116,23 @@ export function handIsGetTaskResult(v) {
   }
   return true;
 }
+
+// The 2026-08-21 revision (`ext-tasks-draft`): every result carries `resultType` and may carry more
+// (its objects are open), times are integers, and a task's input requests are typed requests.
+const draftValid = Object.fromEntries(Object.entries(valid).map(([status, message]) => [status, { resultType: "complete", ...message }]));
+const { result: _draftDropped, ...draftCompletedWithoutResult } = draftValid.completed;
+
+/** The same mistakes, in the newest revision's terms (an extra property is allowed there; a fractional `ttlMs` is not). */
+const draftInvalid = {
+  "status not a TaskStatus": { ...draftValid.working, status: "done" },
+  "completed without result": draftCompletedWithoutResult,
+  "ttlMs as a string": { ...draftValid.cancelled, ttlMs: "60000" },
+  "ttlMs not an integer": { ...draftValid.failed, ttlMs: 1.5 },
+  "not an object (null)": null,
+};
+
+/** Inputs of GetTaskResult per benched set, `{ label, value, valid }` as `inputs` above. */
+export const inputsBySet = {
+  "ext-tasks-2026-05-22": inputs,
+  "ext-tasks-draft": { valid: labelled(draftValid, true), invalid: labelled(draftInvalid, false) },
+};

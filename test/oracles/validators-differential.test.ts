@@ -30,18 +30,7 @@ import { atPointer, constantsOf, escapeToken, mutatedValues, validish, type Plac
 const CONFIG = join(projectRoot, "mcp-tasks-gen.config.json");
 const config = readConfigFile(CONFIG);
 
-/**
- * Sets left out of this run, with why. ext-tasks-draft (the 2026-08-21 revision, bundled this
- * session) vendors the MCP core definitions; on them this file's run does not finish in minutes
- * (the value builders were made to share work per schema and depth, which fixed the first cause;
- * another remains to be found). Its validators are checked against ajv by test/oracles/spec-examples
- * and test/generator/analyze/layouts.test.ts (120 values per definition); the 2026-05-22 revision
- * and 2025-11-25 still run here.
- */
-const LEFT_OUT: Readonly<Record<string, string>> = {
-  "ext-tasks-draft": "the differential run on the core definitions it vendors does not finish in time yet",
-};
-const differentialSets = config.sets.filter((set) => !(set.name in LEFT_OUT));
+const differentialSets = config.sets;
 
 // Runs per definition and source: 1,100 values per definition in total.
 const RUNS = { validish: 400, mutated: 500, json: 200 } as const;
@@ -71,11 +60,20 @@ interface SeedSet {
   readonly seedUri: string;
   /** Every document a `$ref` can reach, by URI (the seed and the configured remotes). */
   readonly documents: ReadonlyMap<string, SchemaObject>;
-  /** Definition name → the JSON pointer (in the seed) of its schema. */
-  readonly definitions: ReadonlyMap<string, string>;
+  /** Definition name → where its schema is: the seed's, or the core schema's (README, Core definitions). */
+  readonly definitions: ReadonlyMap<string, DefinitionPlace>;
 }
 
-function seedSet(set: ResolvedSet): SeedSet {
+interface DefinitionPlace {
+  readonly uri: string;
+  /** JSON pointer inside the document at `uri`. */
+  readonly pointer: string;
+}
+
+/** The names a generated validators module exports `isX` for. */
+const exportedValidators = (validatorsTs: string): Set<string> => new Set([...validatorsTs.matchAll(/^export function is(\w+)\(/gm)].map((m) => m[1]!));
+
+function seedSet(set: ResolvedSet, validatorsTs: string): SeedSet {
   if (set.schemas.length !== 1) throw new Error(`set ${set.name}: expected one seed schema, got ${set.schemas.length}`);
   // The seed as the set's bindings rewrite it, as the generator reads it (generator/bind/bindings.ts).
   const bound = bindSchemas(set.bindings, [readSchemaFile(set.schemas[0]!, set.schemas[0]!)], [], (path) => path);
@@ -95,15 +93,32 @@ function seedSet(set: ResolvedSet): SeedSet {
     const { $schema: _dialect, ...body } = file.json as SchemaObject;
     documents.set(pathToFileURL(file.path).href, String(seed.$schema).includes("2020-12") ? body : (file.json as SchemaObject));
   }
-  const definitions = new Map<string, string>();
+  const definitions = new Map<string, DefinitionPlace>();
   for (const container of ["$defs", "definitions"] as const) {
     const defs = seed[container] as SchemaObject | undefined;
-    for (const name of Object.keys(defs ?? {})) definitions.set(name, `/${container}/${escapeToken(name)}`);
+    for (const name of Object.keys(defs ?? {})) definitions.set(name, { uri: seedUri, pointer: `/${container}/${escapeToken(name)}` });
   }
   const root = ROOT_DEFINITIONS[set.name];
   if (root !== undefined) {
     if (seed.title !== root) throw new Error(`set ${set.name}: the root definition ${root} is not the schema's title (${String(seed.title)})`);
-    definitions.set(root, "");
+    definitions.set(root, { uri: seedUri, pointer: "" });
+  }
+  // The core definitions the set generates beside its own (README, Core definitions): the core schema's
+  // definitions the seed lacks that the validators export. Which ones the flows need is proven by
+  // test/generator/lower/core-definitions.test.ts; here each is judged against ajv on the core document.
+  if (set.core) {
+    const coreFile = set.core.schema;
+    const remoteUrl = Object.entries(set.remotes).find(([, file]) => file === coreFile)?.[0];
+    const coreUri = remoteUrl ?? pathToFileURL(coreFile).href;
+    if (!documents.has(coreUri)) {
+      const { $schema: coreDialect, ...body } = readJson(coreFile);
+      documents.set(coreUri, String(coreDialect) === String(seed.$schema) ? readJson(coreFile) : body);
+    }
+    const exported = exportedValidators(validatorsTs);
+    const coreDefs = (readJson(coreFile).$defs as SchemaObject | undefined) ?? {};
+    for (const name of Object.keys(coreDefs)) {
+      if (!definitions.has(name) && exported.has(name)) definitions.set(name, { uri: coreUri, pointer: `/$defs/${escapeToken(name)}` });
+    }
   }
   return { name: set.name, seed, seedUri, documents, definitions };
 }
@@ -121,14 +136,15 @@ type ValidatorModule = Record<string, (value: unknown) => unknown>;
 
 let tempDir = "";
 const modules = new Map<string, ValidatorModule>();
-let generatedSets: Awaited<ReturnType<typeof generate>>["sets"] = [];
+// Generated before the tests are declared: the core definitions a set covers are the ones its validators export.
+const generatedSets = (await generate({ ...config, sets: differentialSets })).sets;
+const validatorsSource = (setName: string): string =>
+  generatedSets.find((s) => s.name === setName)?.files.find((f) => f.name === "validators.ts")?.contents ?? "";
 
 beforeAll(async () => {
-  const result = await generate({ ...config, sets: differentialSets });
-  generatedSets = result.sets;
   tempDir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-differential-"));
   writeFileSync(join(tempDir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const set of result.sets) {
+  for (const set of generatedSets) {
     const folder = join(tempDir, set.name);
     mkdirSync(folder, { recursive: true });
     for (const file of set.files) {
@@ -200,21 +216,22 @@ afterAll(() => {
 });
 
 for (const resolved of differentialSets) {
-  const set = seedSet(resolved);
+  const set = seedSet(resolved, validatorsSource(resolved.name));
   const ajv = ajvFor(set);
   const constants = constantsOf(set);
-  const place: Place = { set, baseUri: set.seedUri };
 
   describe(`${set.name}: generated validators agree with ajv`, () => {
     it("covers every definition of the seed schema", () => {
       expect(set.definitions.size).toBeGreaterThan(0);
       for (const name of set.definitions.keys()) expect(() => api(set.name, name), name).not.toThrow();
+      const fromCore = [...set.definitions.values()].filter((d) => d.uri !== set.seedUri).length;
+      if (resolved.core) expect(fromCore, "core definitions covered").toBeGreaterThan(0);
     });
 
-    for (const [name, pointer] of set.definitions) {
+    for (const [name, { uri, pointer }] of set.definitions) {
       it(name, () => {
         const id = `${set.name}/${name}`;
-        const oracle: ValidateFunction = ajv.compile({ $ref: `${set.seedUri}#${encodeURI(pointer)}` });
+        const oracle: ValidateFunction = ajv.compile({ $ref: `${uri}#${encodeURI(pointer)}` });
         const { is, validate, parse } = api(set.name, name);
         const tally: Tally = { validishAccepted: 0, validishTotal: 0, accepted: 0, rejected: 0 };
         tallies.set(id, tally);
@@ -241,7 +258,8 @@ for (const resolved of differentialSets) {
           return expected;
         };
 
-        const schema = atPointer(set.seed, pointer) as Schema;
+        const schema = atPointer(set.documents.get(uri), pointer) as Schema;
+        const place: Place = { set, baseUri: uri };
         const built = validish(schema, place);
         fc.assert(
           fc.property(built, (value) => {

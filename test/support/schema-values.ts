@@ -78,7 +78,8 @@ const built = new WeakMap<object, Map<string, fc.Arbitrary<unknown>>>();
 
 /** Mostly valid values of a schema (see the module comment). */
 export function validish(schema: Schema, place: Place, depth = 0): fc.Arbitrary<unknown> {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_DEPTH) return anyJson;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return anyJson;
+  if (depth > MAX_DEPTH) return smallest(schema, place, 0);
   const byPlace = built.get(schema) ?? new Map<string, fc.Arbitrary<unknown>>();
   built.set(schema, byPlace);
   const key = `${place.baseUri} ${depth}`;
@@ -87,6 +88,34 @@ export function validish(schema: Schema, place: Place, depth = 0): fc.Arbitrary<
   const arbitrary = buildValidish(schema, place, depth);
   byPlace.set(key, arbitrary);
   return arbitrary;
+}
+
+/**
+ * The least value a schema deeper than MAX_DEPTH asks for: its constant, its type's emptiest value and
+ * its required properties (the same way down, `$ref`s followed). Any JSON there would make most values
+ * invalid wherever the depth runs out inside a big definition (a core request's `_meta` client
+ * capabilities, whose maps hold objects), so the valid-ish share would say nothing.
+ */
+function smallest(schema: Schema, place: Place, hops: number): fc.Arbitrary<unknown> {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || hops > MAX_DEPTH) return anyJson;
+  if (Object.prototype.hasOwnProperty.call(schema, "const")) return fc.constant(schema.const).map(cloneJson);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as unknown[])).map(cloneJson);
+  if (typeof schema.$ref === "string") {
+    const target = resolveRef(schema.$ref, place);
+    return smallest(target.schema, target.place, hops + 1);
+  }
+  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (branches && branches.length > 0) return fc.oneof(...branches.map((b) => smallest(b, place, hops + 1)));
+  const type = ([] as unknown[]).concat(schema.type ?? (schema.properties ? "object" : []))[0];
+  if (type === "array") return fc.constant(null).map(() => []);
+  if (type !== "object") return typeof type === "string" ? typed(type, schema, place, MAX_DEPTH) : anyJson;
+  const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
+  const required = ((schema.required as string[] | undefined) ?? []).map((key) => [key, smallest(properties[key] ?? {}, place, hops + 1)] as const);
+  return fc.tuple(...required.map(([, arb]) => arb)).map((values) => {
+    const object: Record<string, unknown> = {};
+    values.forEach((value, i) => setOwn(object, required[i]![0], value));
+    return object;
+  });
 }
 
 function buildValidish(schema: SchemaObject, place: Place, depth: number): fc.Arbitrary<unknown> {
@@ -165,7 +194,7 @@ function typed(type: string, schema: SchemaObject, place: Place, depth: number):
     case "integer":
       return integerWithin(schema);
     case "number":
-      return fc.oneof(integerWithin(schema), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => within(n, schema)));
+      return fc.oneof(integerWithin(schema), fc.double({ ...boundsOf(schema), noNaN: true, noDefaultInfinity: true }));
     case "array": {
       const items = typeof schema.items === "object" && !Array.isArray(schema.items) ? validish(schema.items as Schema, place, depth + 1) : anyJson;
       return fc.array(items, { maxLength: 3 });
@@ -177,17 +206,31 @@ function typed(type: string, schema: SchemaObject, place: Place, depth: number):
   }
 }
 
-const within = (n: number, schema: SchemaObject): boolean =>
-  (typeof schema.minimum !== "number" || n >= schema.minimum) && (typeof schema.maximum !== "number" || n <= schema.maximum);
+/**
+ * The schema's `minimum`/`maximum` as fast-check bounds. Numbers are drawn inside them, never filtered
+ * into them: a filter over the whole range for `{ minimum: 0, maximum: 1 }` (an annotation's `priority`)
+ * loops nearly forever once fast-check draws without bias, which hung the runs on the MCP core definitions.
+ */
+function boundsOf(schema: SchemaObject): { min?: number; max?: number } {
+  // No number satisfies crossed bounds: draw from everywhere then (the validators must reject them all).
+  if (typeof schema.minimum === "number" && typeof schema.maximum === "number" && schema.minimum > schema.maximum) return {};
+  return {
+    ...(typeof schema.minimum === "number" ? { min: schema.minimum } : {}),
+    ...(typeof schema.maximum === "number" ? { max: schema.maximum } : {}),
+  };
+}
 
 /** Small integers most of the time, the whole safe range sometimes, always inside the bounds. */
 function integerWithin(schema: SchemaObject): fc.Arbitrary<number> {
-  const lo = Math.max(typeof schema.minimum === "number" ? Math.ceil(schema.minimum) : -1000, -1000);
-  const hi = Math.min(typeof schema.maximum === "number" ? Math.floor(schema.maximum) : 1000, 1000);
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = boundsOf(schema);
+  const lo = Math.max(Math.ceil(min), Number.MIN_SAFE_INTEGER);
+  const hi = Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER);
   if (lo > hi) return fc.integer();
+  // "Small": within 1000 of zero, or of the nearer bound when zero is outside them.
+  const small = Math.min(Math.max(0, lo), hi);
   return fc.oneof(
-    { weight: 3, arbitrary: fc.integer({ min: lo, max: hi }) },
-    { weight: 1, arbitrary: fc.maxSafeInteger().filter((n) => within(n, schema)) },
+    { weight: 3, arbitrary: fc.integer({ min: Math.max(lo, small - 1000), max: Math.min(hi, small + 1000) }) },
+    { weight: 1, arbitrary: fc.integer({ min: lo, max: hi }) },
   );
 }
 
