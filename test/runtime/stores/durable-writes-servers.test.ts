@@ -15,7 +15,11 @@ import { startTcpGate, type TcpGate } from "../../support/tcp-gate.js";
  * printed, except under CI=true, where they must run.
  */
 
-const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } } };
+// A request's _meta as the stateless revision requires it (the listen request's params are checked against the schema).
+const WITH_EXTENSION = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } },
+};
 let id = 1;
 const request = (method: string, params: object) => ({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: WITH_EXTENSION } });
 const alice = { owner: "alice" };
