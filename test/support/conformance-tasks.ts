@@ -1,11 +1,12 @@
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { conformanceRunner } from "./conformance.js";
+import { runConformance, type Check } from "./conformance.js";
+
+export type { Check };
 
 /**
  * The official conformance suite's SEP-2663 Tasks scenarios, as run against the example server by
- * server-conformance.test.ts (one instance) and scale/three-instances.test.ts (three behind a proxy).
+ * server-conformance.test.ts (one instance) and scale/three-instances.test.ts (three behind a proxy);
+ * `runScenarios` runs any server scenarios (server-conformance-mrtr.test.ts runs its own list).
  */
 export const TASKS_SCENARIOS = [
   "tasks-lifecycle",
@@ -24,36 +25,10 @@ export const TASKS_SCENARIOS = [
 export const TASKS_EXPECTED_SKIPS: readonly string[] = ["tasks-status-notifications"];
 export const TASKS_EXPECTED_PASSING = 44;
 
-export interface Check {
-  readonly id: string;
-  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
-  readonly errorMessage?: string;
-}
-
-/** Runs one scenario with the suite's CLI against `url` and reads the checks it saved under `work`. */
-export function runScenario(scenario: string, url: string, work: string): Promise<Check[]> {
-  const { node, cli } = conformanceRunner();
-  const outDir = join(work, scenario);
-  const child = spawn(node, [cli, "server", "--url", url, "--scenario", scenario, "--output-dir", outDir], {
-    cwd: work,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${scenario} did not finish within 60 s:\n${output}`));
-    }, 60_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      // The CLI saves checks to <outDir>/server-<scenario>-<timestamp>/checks.json; its exit code only says pass or fail.
-      const saved = existsSync(outDir) ? readdirSync(outDir).map((d) => join(outDir, d, "checks.json")).filter(existsSync) : [];
-      if (saved.length !== 1) return reject(new Error(`${scenario} saved no checks.json:\n${output}`));
-      resolve(JSON.parse(readFileSync(saved[0]!, "utf8")) as Check[]);
-    });
-  });
+/** Runs one server scenario with the suite's CLI against `url`; its checks are saved under `work`. */
+export async function runScenario(scenario: string, url: string, work: string): Promise<Check[]> {
+  const run = { args: ["server", "--url", url, "--scenario", scenario], outDir: join(work, scenario), label: scenario, cwd: work };
+  return (await runConformance(run)).checks;
 }
 
 /** Runs `scenarios` against `url`, `concurrency` at a time (they are independent; most of their time is waiting). */

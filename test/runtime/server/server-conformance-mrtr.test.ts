@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conformanceRunner } from "../../support/conformance.js";
-import { projectRoot } from "../../support/paths.js";
+import { runScenarios, type Check } from "../../support/conformance-tasks.js";
+import { startExampleInstance, type ExampleInstance } from "../../support/example-instances.js";
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12) against
@@ -47,27 +47,16 @@ const EXPECTED_SKIPS: readonly string[] = [
 ];
 const EXPECTED_PASSING = 89;
 
-interface Check {
-  readonly id: string;
-  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
-  readonly errorMessage?: string;
-}
-
-let server: ChildProcess | undefined;
+let server: ExampleInstance | undefined;
 let work: string;
-const results = new Map<string, Check[]>();
+let results = new Map<string, Check[]>();
 
 beforeAll(async () => {
-  const runner = conformanceRunner();
+  conformanceRunner(); // fails loudly when the suite or its Node 22 is missing
   work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-conformance-mrtr-"));
-  const url = await startExampleServer();
+  server = await startExampleInstance();
   // Two at a time: the server is stateless and the scenarios independent.
-  const queue = [...SCENARIOS];
-  await Promise.all(
-    [0, 1].map(async () => {
-      for (let scenario = queue.shift(); scenario; scenario = queue.shift()) results.set(scenario, await runScenario(runner, scenario, url));
-    }),
-  );
+  results = await runScenarios(SCENARIOS, server.url, work);
   const summary = SCENARIOS.map((s) => {
     const checks = results.get(s)!;
     const count = (status: Check["status"]) => checks.filter((c) => c.status === status).length;
@@ -76,8 +65,8 @@ beforeAll(async () => {
   console.log(`conformance (multi round-trip, stateless envelope, headers):\n  ${summary.join("\n  ")}`);
 }, 120_000);
 
-afterAll(() => {
-  if (server?.pid !== undefined && server.exitCode === null) server.kill("SIGTERM");
+afterAll(async () => {
+  await server?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -96,56 +85,3 @@ describe("official MCP conformance, multi round-trip and stateless scenarios, ag
     expect(all).toHaveLength(EXPECTED_PASSING + EXPECTED_SKIPS.length);
   });
 });
-
-/** Starts the example with `npm run example:ext-tasks-server`'s launcher on a free port; resolves its URL. */
-function startExampleServer(): Promise<string> {
-  const child = spawn(process.execPath, [join(projectRoot, "examples/ext-tasks-server/run.mjs")], {
-    cwd: projectRoot,
-    env: { ...process.env, PORT: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server = child;
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the example server did not start within 20 s:\n${output}`)), 20_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the example server exited (${code}) before listening:\n${output}`));
-    });
-  });
-}
-
-/** Runs one scenario with the suite's CLI and reads the checks it saved. */
-function runScenario(runner: { node: string; cli: string }, scenario: string, url: string): Promise<Check[]> {
-  const outDir = join(work, scenario);
-  const child = spawn(runner.node, [runner.cli, "server", "--url", url, "--scenario", scenario, "--output-dir", outDir], {
-    cwd: work,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${scenario} did not finish within 60 s:\n${output}`));
-    }, 60_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      // The CLI saves checks to <outDir>/server-<scenario>-<timestamp>/checks.json; its exit code only says pass or fail.
-      const saved = existsSync(outDir) ? readdirSync(outDir).map((d) => join(outDir, d, "checks.json")).filter(existsSync) : [];
-      if (saved.length !== 1) return reject(new Error(`${scenario} saved no checks.json:\n${output}`));
-      resolve(JSON.parse(readFileSync(saved[0]!, "utf8")) as Check[]);
-    });
-  });
-}
