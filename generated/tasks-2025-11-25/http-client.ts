@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 6c034ccf28e9bf0b0e1815a226bb0675f4275b6055e09a2149f437ce49bca4f6 13cda0c368d0a901b45db39970bdbb8ee8d8f4af0c251224872830a423074a86
+// Fingerprint: 8bb5bc10c89f79442a2293e3b7e20f1a11ab4715f7643a52e5e37faeee2ec50f 9d6b1cb885ba376ddc1dbaf193d9597f2c7d173464912ef4a0fa5139f325db57
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -150,7 +150,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   let negotiated: string | undefined;
   let initializing: Promise<void> | undefined;
   let handler: HttpServerRequestHandler | undefined;
-  let declared: { readonly [key: string]: unknown } = {};
+  let declaredCapabilities: { readonly [key: string]: unknown } = {};
   let closed = false;
 
   const baseHeaders = (version: string | undefined, session = true): Record<string, string> => ({
@@ -258,7 +258,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       params: {
         protocolVersion: version,
         capabilities: mergeCapabilities(
-          declared,
+          declaredCapabilities,
           (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
         ),
         clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
@@ -361,23 +361,13 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     sessionId: () => sessionId,
     negotiatedVersion: () => negotiated,
     declareCapabilities(capabilities) {
-      declared = capabilities;
+      declaredCapabilities = capabilities;
     },
     async listen(request, headers, { signal, onMessage }) {
       // Listen streams belong to the stateless revisions: the request declares its version, no session.
-      const response = await doFetch(options.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...baseHeaders(declaredVersion(request) ?? options.protocolVersion, false),
-          ...headers,
-        },
-        body: JSON.stringify(request),
-        signal: signal as AbortSignal,
-      });
-      const type = response.headers.get("content-type") ?? "";
-      if (type.includes("text/event-stream")) return fromEventStream(response, request.id, onMessage);
+      const version = declaredVersion(request) ?? options.protocolVersion;
+      const response = await post(request, { ...baseHeaders(version, false), ...headers }, signal as AbortSignal);
+      if (isEventStream(response)) return fromEventStream(response, request.id, onMessage);
       const answer = fromJson(await response.text(), request.id, onMessage);
       if (answer === undefined) {
         throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);

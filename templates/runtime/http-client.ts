@@ -142,7 +142,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   let negotiated: string | undefined;
   let initializing: Promise<void> | undefined;
   let handler: HttpServerRequestHandler | undefined;
-  let declared: { readonly [key: string]: unknown } = {};
+  let declaredCapabilities: { readonly [key: string]: unknown } = {};
   let closed = false;
 
   const baseHeaders = (version: string | undefined, session = true): Record<string, string> => ({
@@ -250,7 +250,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       params: {
         protocolVersion: version,
         capabilities: mergeCapabilities(
-          declared,
+          declaredCapabilities,
           (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
         ),
         clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
@@ -353,23 +353,13 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     sessionId: () => sessionId,
     negotiatedVersion: () => negotiated,
     declareCapabilities(capabilities) {
-      declared = capabilities;
+      declaredCapabilities = capabilities;
     },
     async listen(request, headers, { signal, onMessage }) {
       // Listen streams belong to the stateless revisions: the request declares its version, no session.
-      const response = await doFetch(options.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...baseHeaders(declaredVersion(request) ?? options.protocolVersion, false),
-          ...headers,
-        },
-        body: JSON.stringify(request),
-        signal: signal as AbortSignal,
-      });
-      const type = response.headers.get("content-type") ?? "";
-      if (type.includes("text/event-stream")) return fromEventStream(response, request.id, onMessage);
+      const version = declaredVersion(request) ?? options.protocolVersion;
+      const response = await post(request, { ...baseHeaders(version, false), ...headers }, signal as AbortSignal);
+      if (isEventStream(response)) return fromEventStream(response, request.id, onMessage);
       const answer = fromJson(await response.text(), request.id, onMessage);
       if (answer === undefined) {
         throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);
