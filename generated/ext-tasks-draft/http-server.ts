@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 25d67653edc4f9ed878f708106cd19c1ac6189ba324527b41c681f509a2a54ef 1d98657b81de4931e2e86ad2c5ea41691e9ac3cfc0091828b5185cd927428eb1
+// Fingerprint: b452e6476a8d1435e9a8c8c6472e2fef684f786b7fb8b0c8f4fe48ade6720c63 042e9406c9b8bf364d66714f78fae5b8c7631d288153566eac2309d1e3e76d6f
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -50,7 +50,7 @@ import {
   type RequestContext,
   type TransportContext,
 } from "./server-core.js";
-import { decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { checkNameHeader, decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
 import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "./server-engine.js";
 
@@ -413,19 +413,8 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
       message: "Invalid params: every request carries params with _meta",
     };
   const named = NAMED_BY[method];
-  if (named !== undefined) {
-    const name = headerValue(headers, "mcp-name");
-    if (name === undefined)
-      return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
-    const decoded = decodeHeaderValue(name);
-    if (decoded === undefined)
-      return {
-        code: mismatch,
-        message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
-      };
-    if (decoded !== ownValue(params, named))
-      return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
-  }
+  const nameProblem = named === undefined ? undefined : checkNameHeader(headers, params, named);
+  if (nameProblem) return nameProblem;
   return checkMeta(ownValue(params, "_meta"), version);
 }
 

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 3b495c10df00adbe3f33f39390e9cbf8e971f5cf77c285b47010139fd8a88f28 bc9c852435d3c68e182b488cb74d7087dd1552a297bf51c56086bb431711e047
+// Fingerprint: f787be6373ad7834a78229cc69fa8f2b16e601850f20c2cf378f5bb2ed359156 ae080aa1d840650a527c97c0c96f2303425248daa0be79865872852f49d8687c
 
 /**
  * The Tasks extension's request rules, copied unchanged into every set whose schema declares tasks
@@ -12,7 +12,14 @@
  * headers must agree with the body (-32020), `Mcp-Name` read in its plain or Base64 form.
  */
 import { isObject, ownValue } from "./runtime.js";
-import { headerValue, JsonRpcError, type HeaderCheckOf, type RequestContext } from "./server-core.js";
+import {
+  headerValue,
+  JsonRpcError,
+  type HeaderCheckOf,
+  type HeaderValue,
+  type JsonRpcErrorObject,
+  type RequestContext,
+} from "./server-core.js";
 
 /** The error codes the extension adds to JSON-RPC's. */
 export const TASKS_EXTENSION_ERROR_CODES = {
@@ -56,18 +63,32 @@ export const checkRoutingHeaders: HeaderCheckOf<string> = (method, params, conte
   if (mcpMethod !== undefined && mcpMethod !== method) {
     return { code: mismatch, message: "Mcp-Method header does not match the request method" };
   }
-  const name = headerValue(context.headers, "mcp-name");
-  const taskId = isObject(params) ? ownValue(params, "taskId") : undefined;
-  if (name === undefined) return { code: mismatch, message: "Missing Mcp-Name header (it must carry params.taskId)" };
+  return checkNameHeader(context.headers, params, "taskId");
+};
+
+/**
+ * `Mcp-Name` against the params member it carries (`taskId`, a tool's or prompt's `name`, a
+ * resource's `uri`): present, a value a header may carry (plain or Base64), and equal to it (-32020
+ * otherwise). Shared by the Tasks server's check above and the HTTP handler's for other methods.
+ */
+export function checkNameHeader(
+  headers: { readonly [name: string]: HeaderValue },
+  params: unknown,
+  field: string,
+): JsonRpcErrorObject | undefined {
+  const mismatch = TASKS_EXTENSION_ERROR_CODES.HeaderMismatch;
+  const name = headerValue(headers, "mcp-name");
+  if (name === undefined) return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${field})` };
   const decoded = decodeHeaderValue(name);
   if (decoded === undefined)
     return {
       code: mismatch,
       message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
     };
-  if (decoded !== taskId) return { code: mismatch, message: "Mcp-Name header does not match params.taskId" };
+  const expected = isObject(params) ? ownValue(params, field) : undefined;
+  if (decoded !== expected) return { code: mismatch, message: `Mcp-Name header does not match params.${field}` };
   return undefined;
-};
+}
 
 const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

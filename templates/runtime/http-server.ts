@@ -42,7 +42,7 @@ import {
   type RequestContext,
   type TransportContext,
 } from "./server-core.js";
-import { decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { checkNameHeader, decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
 import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "./server-engine.js";
 
@@ -405,19 +405,8 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
       message: "Invalid params: every request carries params with _meta",
     };
   const named = NAMED_BY[method];
-  if (named !== undefined) {
-    const name = headerValue(headers, "mcp-name");
-    if (name === undefined)
-      return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${named})` };
-    const decoded = decodeHeaderValue(name);
-    if (decoded === undefined)
-      return {
-        code: mismatch,
-        message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
-      };
-    if (decoded !== ownValue(params, named))
-      return { code: mismatch, message: `Mcp-Name header does not match params.${named}` };
-  }
+  const nameProblem = named === undefined ? undefined : checkNameHeader(headers, params, named);
+  if (nameProblem) return nameProblem;
   return checkMeta(ownValue(params, "_meta"), version);
 }
 

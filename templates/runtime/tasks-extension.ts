@@ -5,7 +5,14 @@
  * headers must agree with the body (-32020), `Mcp-Name` read in its plain or Base64 form.
  */
 import { isObject, ownValue } from "./runtime.js";
-import { headerValue, JsonRpcError, type HeaderCheckOf, type RequestContext } from "./server-core.js";
+import {
+  headerValue,
+  JsonRpcError,
+  type HeaderCheckOf,
+  type HeaderValue,
+  type JsonRpcErrorObject,
+  type RequestContext,
+} from "./server-core.js";
 
 /** The error codes the extension adds to JSON-RPC's. */
 export const TASKS_EXTENSION_ERROR_CODES = {
@@ -49,18 +56,32 @@ export const checkRoutingHeaders: HeaderCheckOf<string> = (method, params, conte
   if (mcpMethod !== undefined && mcpMethod !== method) {
     return { code: mismatch, message: "Mcp-Method header does not match the request method" };
   }
-  const name = headerValue(context.headers, "mcp-name");
-  const taskId = isObject(params) ? ownValue(params, "taskId") : undefined;
-  if (name === undefined) return { code: mismatch, message: "Missing Mcp-Name header (it must carry params.taskId)" };
+  return checkNameHeader(context.headers, params, "taskId");
+};
+
+/**
+ * `Mcp-Name` against the params member it carries (`taskId`, a tool's or prompt's `name`, a
+ * resource's `uri`): present, a value a header may carry (plain or Base64), and equal to it (-32020
+ * otherwise). Shared by the Tasks server's check above and the HTTP handler's for other methods.
+ */
+export function checkNameHeader(
+  headers: { readonly [name: string]: HeaderValue },
+  params: unknown,
+  field: string,
+): JsonRpcErrorObject | undefined {
+  const mismatch = TASKS_EXTENSION_ERROR_CODES.HeaderMismatch;
+  const name = headerValue(headers, "mcp-name");
+  if (name === undefined) return { code: mismatch, message: `Missing Mcp-Name header (it must carry params.${field})` };
   const decoded = decodeHeaderValue(name);
   if (decoded === undefined)
     return {
       code: mismatch,
       message: "Mcp-Name header is not valid (characters a header may not carry, or a bad Base64 form)",
     };
-  if (decoded !== taskId) return { code: mismatch, message: "Mcp-Name header does not match params.taskId" };
+  const expected = isObject(params) ? ownValue(params, field) : undefined;
+  if (decoded !== expected) return { code: mismatch, message: `Mcp-Name header does not match params.${field}` };
   return undefined;
-};
+}
 
 const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
