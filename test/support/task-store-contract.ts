@@ -37,7 +37,17 @@ export interface StoreBackend {
   space(): Promise<StoreSpace>;
 }
 
-const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } } };
+/** A request's `_meta` as the stateless revision requires it, declaring the Tasks extension. */
+const WITH_EXTENSION = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } },
+};
+let requestId = 1;
+
+/** A JSON-RPC request of a client that declares the Tasks extension (a fresh id each). */
+export function extensionRequest(method: string, params: object) {
+  return { jsonrpc: "2.0" as const, id: requestId++, method, params: { ...params, _meta: WITH_EXTENSION } };
+}
 const ask = (message: string): InputRequest => ({
   method: "elicitation/create",
   params: { message, requestedSchema: { type: "object", properties: {} } },
@@ -355,9 +365,8 @@ export function describeTaskStoreContract(name: string, setup: () => StoreBacken
         await listening(s, storeB);
         return { a, b, s, storeA, storeB };
       }
-      let id = 1;
       async function call(server: ext.TasksServer, method: string, params: object) {
-        const response = await server.handle({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: WITH_EXTENSION } }, { owner: "alice" });
+        const response = await server.handle(extensionRequest(method, params), { owner: "alice" });
         if (!response || !("result" in response)) throw new Error(`${method} failed: ${JSON.stringify(response)}`);
         return response.result as Record<string, any>;
       }

@@ -5,7 +5,7 @@ import { PostgresTaskStore } from "../../../generated/ext-tasks-draft/postgres-s
 import { RedisTaskStore } from "../../../generated/ext-tasks-draft/redis-store.js";
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
 import { findRedisServer, startRedisServer, type RedisServer } from "../../support/redis-server.js";
-import { eventually } from "../../support/task-store-contract.js";
+import { eventually, extensionRequest as request } from "../../support/task-store-contract.js";
 import { startTcpGate, type TcpGate } from "../../support/tcp-gate.js";
 
 /**
@@ -15,13 +15,6 @@ import { startTcpGate, type TcpGate } from "../../support/tcp-gate.js";
  * printed, except under CI=true, where they must run.
  */
 
-// A request's _meta as the stateless revision requires it (the listen request's params are checked against the schema).
-const WITH_EXTENSION = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } },
-};
-let id = 1;
-const request = (method: string, params: object) => ({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: WITH_EXTENSION } });
 const alice = { owner: "alice" };
 const RESULT = { content: [{ type: "text", text: "42" }] };
 

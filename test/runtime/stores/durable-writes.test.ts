@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as ext from "../../../generated/ext-tasks-draft/server.js";
 import type { TaskChange } from "../../../generated/ext-tasks-draft/server-core.js";
-import { eventually } from "../../support/task-store-contract.js";
+import { eventually, extensionRequest as request } from "../../support/task-store-contract.js";
 
 /**
  * A handle's final writes outlast a failing store, and changes missed while the event channel
@@ -10,13 +10,6 @@ import { eventually } from "../../support/task-store-contract.js";
  * real Redis and PostgreSQL servers is in durable-writes-servers.test.ts.
  */
 
-// A request's _meta as the stateless revision requires it (the listen request's params are checked against the schema).
-const WITH_EXTENSION = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } },
-};
-let id = 1;
-const request = (method: string, params: object) => ({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: WITH_EXTENSION } });
 const alice = { owner: "alice" };
 const RESULT = { content: [{ type: "text", text: "42" }] };
 

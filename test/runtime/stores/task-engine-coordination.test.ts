@@ -3,7 +3,7 @@ import * as ext from "../../../generated/ext-tasks-draft/server.js";
 import type { TaskChange } from "../../../generated/ext-tasks-draft/server-core.js";
 import { PostgresTaskStore } from "../../../generated/ext-tasks-draft/postgres-store.js";
 import { RedisTaskStore } from "../../../generated/ext-tasks-draft/redis-store.js";
-import { eventually } from "../../support/task-store-contract.js";
+import { eventually, extensionRequest as request } from "../../support/task-store-contract.js";
 import { findRedisServer, freePort, startRedisServer } from "../../support/redis-server.js";
 
 /**
@@ -11,9 +11,6 @@ import { findRedisServer, freePort, startRedisServer } from "../../support/redis
  * store's event channel misbehaves: down, or the store itself unreachable.
  */
 
-const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } } };
-let id = 1;
-const request = (method: string, params: object) => ({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: WITH_EXTENSION } });
 const alice = { owner: "alice" };
 
 /** One in-memory store seen by two instances through views whose event channel a test can cut. */
