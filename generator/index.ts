@@ -43,8 +43,8 @@ export {
   type SchemaSetConfig,
   type ResolvedConfig,
   type ResolvedSet,
-  type ChosenName,
 } from "./config/config.js";
+export type { ChosenName } from "./names.js";
 export {
   writeSets,
   compareSets,

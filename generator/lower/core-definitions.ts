@@ -11,6 +11,7 @@ import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import type { DefinitionId, JsonValue } from "../ir/nodes.js";
 import { constantValues, definitionsById, intersectionView, propertyNode, singleString, type DefinitionsById } from "../ir/query.js";
 import type { LocatedSchema, SchemaRegistry } from "../load/registry.js";
+import { fragmentToken, unescapePointerToken } from "../load/json-pointer.js";
 import { resolveUri, splitFragment } from "../load/uri.js";
 import { nearest } from "../config/suggest.js";
 import { Lowerer, type LowerOptions } from "./lower.js";
@@ -77,7 +78,7 @@ export function shareWithOwnSchemas(core: KnownDocument, own: readonly KnownDocu
       }
     }
   }
-  const target = new Map([...shared].map((name) => [name, `${ownerOf.get(name)!.base}#/${containerOf(ownerOf.get(name)!.json, name)}/${escape(name)}`]));
+  const target = new Map([...shared].map((name) => [name, `${ownerOf.get(name)!.base}#/${containerOf(ownerOf.get(name)!.json, name)}/${fragmentToken(name)}`]));
   const json = mapRefs(core.json, (ref) => {
     const name = coreDefinitionRef(ref, core);
     return name !== undefined && target.has(name) ? target.get(name)! : ref;
@@ -94,7 +95,7 @@ export function coreFlowRoots(registry: SchemaRegistry, core: LocatedSchema, opt
   const scratch = new Lowerer(registry, options);
   const names = new Map<DefinitionId, string>();
   for (const [container, key] of definitionKeys(core.schema)) {
-    names.set(scratch.define(registry.resolveRef(`#/${container}/${escape(key)}`, core.context), key, true), key);
+    names.set(scratch.define(registry.resolveRef(`#/${container}/${fragmentToken(key)}`, core.context), key, true), key);
   }
   const definitions = scratch.list();
   const byId = definitionsById(definitions);
@@ -194,10 +195,6 @@ function containerOf(json: unknown, name: string): string {
   return defs && typeof defs === "object" && Object.hasOwn(defs, name) ? "$defs" : "definitions";
 }
 
-function escape(key: string): string {
-  return encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1"));
-}
-
 /** The core definition a `$ref` of the core document names (`#/$defs/X` or the same through one of its URIs). */
 function coreDefinitionRef(ref: string, core: KnownDocument): string | undefined {
   return definitionRef(ref, core, core);
@@ -214,7 +211,7 @@ function definitionRef(ref: string, from: KnownDocument, target: KnownDocument):
   const [uri, fragment] = splitFragment(absolute);
   if (!target.uris.includes(uri)) return undefined;
   const match = /^\/(\$defs|definitions)\/([^/]+)$/.exec(fragment);
-  return match ? match[2]!.replace(/~1/g, "/").replace(/~0/g, "~") : undefined;
+  return match ? unescapePointerToken(match[2]!) : undefined;
 }
 
 /**

@@ -4,12 +4,13 @@
  * lowering of one schema is lower.ts; this file decides which schemas become definitions.
  */
 import { pathToFileURL } from "node:url";
-import { pascalCase } from "../analyze/naming.js";
+import { pascalCase } from "../names.js";
 import { bindSchemas } from "../bind/bindings.js";
 import { sourcePath, type ResolvedCore, type ResolvedSet } from "../config/config.js";
 import type { Definition } from "../ir/nodes.js";
 import type { Dialect } from "../load/dialect.js";
 import { readSchemaFile, type SchemaFile } from "../load/documents.js";
+import { fragmentToken } from "../load/json-pointer.js";
 import { SchemaRegistry, type LocatedSchema } from "../load/registry.js";
 import { coreFlowRoots, definitionKeys, includedRoots, knownDocument, shareWithOwnSchemas } from "./core-definitions.js";
 import { Lowerer } from "./lower.js";
@@ -51,7 +52,7 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
       const defs = schema[container];
       if (!defs || typeof defs !== "object") continue;
       for (const key of Object.keys(defs)) {
-        const located = registry.resolveRef(`#/${container}/${escapeToken(key)}`, root.context);
+        const located = registry.resolveRef(`#/${container}/${fragmentToken(key)}`, root.context);
         declared.push(lowerer.define(located, key, true));
       }
     }
@@ -66,7 +67,7 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
     for (const name of new Set(wanted)) {
       if (core.shared.has(name)) continue;
       const container = definitionKeys(core.json).find(([, key]) => key === name)![0];
-      declared.push(lowerer.define(registry.resolveRef(`#/${container}/${escapeToken(name)}`, coreRoot.context), name, true));
+      declared.push(lowerer.define(registry.resolveRef(`#/${container}/${fragmentToken(name)}`, coreRoot.context), name, true));
     }
   }
   const coreSource = core && !remotes.some((r) => r.file === core.file) ? [core.file] : [];
@@ -103,10 +104,6 @@ function rootTypeName(root: { readonly schema: unknown; readonly context: { read
   }
   const base = root.context.loc.file.split("/").pop() ?? "";
   return pascalCase(base.replace(/(\.schema)?\.json$/i, ""));
-}
-
-function escapeToken(key: string): string {
-  return encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1"));
 }
 
 /** Input definitions first, in the order they were written; then the ones only referenced. */
