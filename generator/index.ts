@@ -13,13 +13,14 @@ export {
   lint,
   lintSets,
   loadSet,
+  lowerSet,
   type GenerateResult,
   type LoadedSet,
+  type LoweredSet,
   type MemoryDocument,
   type MemorySet,
   type SetNote,
 } from "./generate.js";
-export { lowerSet, type LoweredSet } from "./lower/lower-set.js";
 export { LINT_RULES, type LintDiagnostic, type LintRule, type LintRuleId } from "./lint/lint.js";
 export {
   diffModels,

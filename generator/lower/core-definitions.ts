@@ -7,9 +7,11 @@
  * so one type stands for both and the names cannot clash. One that differs keeps its own and meets
  * the naming stage's clash error, which says how to rename it.
  */
+import { pathToFileURL } from "node:url";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import type { DefinitionId, JsonValue } from "../ir/nodes.js";
 import { constantValues, definitionsById, intersectionView, propertyNode, singleString, type DefinitionsById } from "../ir/query.js";
+import type { SchemaFile } from "../load/documents.js";
 import type { LocatedSchema, SchemaRegistry } from "../load/registry.js";
 import { fragmentToken, unescapePointerToken } from "../load/json-pointer.js";
 import { resolveUri, splitFragment } from "../load/uri.js";
@@ -84,6 +86,33 @@ export function shareWithOwnSchemas(core: KnownDocument, own: readonly KnownDocu
     return name !== undefined && target.has(name) ? target.get(name)! : ref;
   });
   return { json, shared: target };
+}
+
+/** The core document as the set lowers it: its `$ref`s to the definitions it shares with the set's own schemas pointed at theirs (see shareWithOwnSchemas). */
+export interface CoreDocument {
+  readonly file: SchemaFile;
+  readonly json: unknown;
+  /** The definitions the set's own schemas stand for, by name. */
+  readonly shared: ReadonlyMap<string, string>;
+  /** The names the config adds (`core.include`), checked. */
+  readonly included: readonly string[];
+}
+
+/**
+ * A set's core schema (`file`, read through `remoteUrl` when a remote mapping names it) shared with
+ * the set's own schemas (`inputs`, bound), and the names the config adds (checked).
+ */
+export function coreDocument(
+  file: SchemaFile,
+  remoteUrl: string | undefined,
+  inputs: readonly SchemaFile[],
+  include: readonly { readonly name: string; readonly origin: SourceLocation }[],
+): CoreDocument {
+  const fileUrl = pathToFileURL(file.path).href;
+  const known = remoteUrl !== undefined ? knownDocument(file.json, remoteUrl, [fileUrl]) : knownDocument(file.json, fileUrl);
+  const own = inputs.map((input) => knownDocument(input.json, pathToFileURL(input.path).href));
+  const { json, shared } = shareWithOwnSchemas(known, own);
+  return { file, json, shared, included: includedRoots(include, file.json, file.display) };
 }
 
 /**
