@@ -27,8 +27,7 @@ import { staticModule, type StaticModuleName } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
-import { clientFeatures } from "./analyze/protocol/client-features.js";
-import { noStubsReason } from "./analyze/protocol/server-features.js";
+import { protocolFacts, type ProtocolFacts } from "./analyze/protocol/facts.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
 import { formatAll } from "./output/format.js";
@@ -127,9 +126,8 @@ export function lintSets(config: ResolvedConfig): { readonly diagnostics: readon
   const notes: SetNote[] = [];
   const diagnostics = config.sets.flatMap((set) => {
     const { model, diagnostics: found } = loadSet(set, config.rootDir);
-    const reason = noStubsReason(model);
-    if (reason !== undefined) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${reason}` });
-    else clientFeatures(model);
+    const protocol = protocolFacts(model);
+    if ("noStubsReason" in protocol) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${protocol.noStubsReason}` });
     return withoutSilenced(found, set.lint).map((d) => ({ ...d, set: set.name }));
   });
   return { diagnostics: dedupe(diagnostics), notes };
@@ -261,6 +259,8 @@ function intersectionLocations(model: Model): Set<string> {
 
 function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
   const { model, validatorModel, sources, diagnostics } = loadSet(set, rootDir);
+  // The last pass of analyze, for a set that gets stubs: the facts both stub emitters read.
+  const protocol = set.stubs === false ? undefined : protocolFacts(model);
   // `emit` is recorded only for JavaScript, so TypeScript output reads as it always has.
   const options = {
     allOf: set.allOf,
@@ -268,7 +268,7 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
     ...(set.emit === "js" ? { emit: "js" } : {}),
     ...(set.stubs === false ? { stubs: false } : {}),
   };
-  const files = emitModules(model, validatorModel, { version: VERSION, sources, options }, set.origin, set);
+  const files = emitModules(model, validatorModel, protocol, { version: VERSION, sources, options }, set.origin, set);
   return {
     name: set.name,
     outDir: set.outDir,
@@ -295,6 +295,7 @@ interface StubsAndParts {
 function emitModules(
   model: Model,
   validatorModel: Model,
+  protocol: ProtocolFacts | undefined,
   headerInfo: HeaderInfo,
   setOrigin?: SourceLocation,
   asked: StubsAndParts = {},
@@ -316,12 +317,13 @@ function emitModules(
     statics.push("elicitation-forms");
     modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
   }
-  const client = stubs ? emitClient(model) : undefined;
+  const built = protocol && "server" in protocol ? protocol : undefined;
+  const client = built ? emitClient(built.client, model) : undefined;
   if (client) {
     statics.push(...client.statics);
     modules.push({ file: "client", code: client.code, typeOnly: false });
   }
-  const server = stubs ? emitServer(model) : undefined;
+  const server = built ? emitServer(built.server) : undefined;
   if (server) {
     statics.push(...server.statics);
     modules.push({ file: "server", code: server.code, typeOnly: false });
@@ -373,7 +375,7 @@ export async function generateFromMemory(input: MemorySet): Promise<{ files: Gen
   const model = analyze(lowerMemoryRoots(registerMemoryDocuments(input.documents, dialect), input.roots, dialect), {}, input.methods);
   const allOf = input.allOf ?? "json-schema";
   const headerInfo = { version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } };
-  const modules = emitModules(model, validatorModelOf(model, allOf), headerInfo);
+  const modules = emitModules(model, validatorModelOf(model, allOf), protocolFacts(model), headerInfo);
   const files =
     input.format ?? true ? await formatModules(modules) : modules.map((m) => ({ name: m.name, contents: m.header + m.code }));
   return { files, model };

@@ -77,9 +77,8 @@ export interface ClientFeatures {
   readonly taskSupport?: { readonly type: string };
 }
 
-/** The client's features, or undefined when the set has no task methods. */
-export function clientFeatures(model: Model): ClientFeatures | undefined {
-  const server = serverFeatures(model);
+/** The client's features, or undefined when the set has no task methods; `server`: the set's server features, when already computed (facts.ts). */
+export function clientFeatures(model: Model, server: ServerFeatures | undefined = serverFeatures(model)): ClientFeatures | undefined {
   if (!server) return undefined;
   const definition = (name: string): NamedDefinition => {
     const def = definitionByName(model.definitions, name);

@@ -186,7 +186,11 @@ function taskMessagesWithoutEnvelope(model: Model): { def: NamedDefinition; meth
 
 /** The server's features, or undefined when the set has no task methods to serve (see noStubsReason). */
 export function serverFeatures(model: Model): ServerFeatures | undefined {
-  if (noStubsReason(model) !== undefined) return undefined;
+  return noStubsReason(model) === undefined ? stubServerFeatures(model) : undefined;
+}
+
+/** The server's features of a set noStubsReason has passed (it has task methods, a status model and a task). */
+export function stubServerFeatures(model: Model): ServerFeatures {
   // noStubsReason has made sure of both.
   const status = model.status!;
   const taskType = status.taskType!;

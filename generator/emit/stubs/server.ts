@@ -5,10 +5,9 @@
  * implies: the engine's profile as data, the set's types bound to the engine's generic ones, and
  * the factory (ARCHITECTURE.md › Stubs).
  */
-import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import { flowChecks } from "../../analyze/protocol/flow-checks.js";
-import { serverFeatures, type RouteRole, type ServerFeatures, type SideChannelMethod } from "../../analyze/protocol/server-features.js";
+import type { RouteRole, ServerFeatures, SideChannelMethod } from "../../analyze/protocol/server-features.js";
 
 /** One task method, as the profile's `routes` lists it. */
 export interface RouteView {
@@ -110,10 +109,8 @@ export interface EmittedServer {
   readonly statics: readonly StaticModuleName[];
 }
 
-/** The server module, or undefined when the set defines no task methods. */
-export function emitServer(model: Model): EmittedServer | undefined {
-  const features = serverFeatures(model);
-  if (!features) return undefined;
+/** The server module, from the set's server features (analyze/protocol/facts.ts). */
+export function emitServer(features: ServerFeatures): EmittedServer {
   const statics: StaticModuleName[] = ["server-core", "server-engine"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
   if (features.extension) statics.push("tasks-extension", "request-state");
