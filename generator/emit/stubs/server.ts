@@ -157,7 +157,7 @@ export function serverView(f: ServerFeatures): ServerView {
     profile: {
       taskFields: literal({ ttl: f.ttlField, pollInterval: f.pollField }),
       inlined: literal(f.detailed ? Object.fromEntries(f.detailed.variants.filter((v) => v.field).map((v) => [v.status, v.field])) : undefined),
-      resultType: literal(f.flatCreate),
+      resultType: literal(f.resultTag !== "none"),
       cancelAck: literal(f.cancelAck),
       input: literal(input && { responsesField: f.responsesField }),
       list: literal(list && { cursorField: f.cursorField ?? "cursor" }),
@@ -184,8 +184,8 @@ export function serverView(f: ServerFeatures): ServerView {
             .join(", "),
         }
       : false,
-    resultType: f.flatCreate,
-    resultTypeModeled: f.resultTypeModeled,
+    resultType: f.resultTag !== "none",
+    resultTypeModeled: f.resultTag === "modeled",
     extension: f.extension,
     list: list !== undefined,
     notification: f.notification?.type ?? false,
@@ -244,7 +244,7 @@ function notes(f: ServerFeatures): string[] {
   }
   out.push(
     f.flatCreate
-      ? `${f.createResult} is flat (the task's own fields), so results carry \`resultType\`: "task" for a created task, "complete" otherwise${f.resultTypeModeled ? " (the schema's own constants); the server always sends it" : ""}.`
+      ? `${f.createResult} is flat (the task's own fields), so results carry \`resultType\`: "task" for a created task, "complete" otherwise${f.resultTag === "modeled" ? " (the schema's own constants); the server always sends it" : ""}.`
       : `${f.createResult} nests the task under \`task\`.`,
   );
   if (f.extension) {
