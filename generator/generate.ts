@@ -1,13 +1,15 @@
 /**
- * The pipeline, end to end and in memory:
- * schema files ─load─▶ registry ─lower─▶ IR ─analyze─▶ model ─emit─▶ files ─format─▶ result.
- * Nothing here touches the output folder; writing is the caller's choice (see output/files.ts).
+ * The pipeline, end to end and in memory, and the one place that runs its stages in order:
+ * schema files ─load─▶ documents ─bind─▶ registry ─lower─▶ IR ─analyze─▶ model ─emit─▶ files ─format─▶ result.
+ * Each stage's folder does its one job and calls no later stage; nothing here touches the output
+ * folder; writing is the caller's choice (see output/files.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { analyze, type Model } from "./analyze/model.js";
 import type { MethodMapping } from "./analyze/methods.js";
-import type { AllOfMode, ChosenName, ResolvedConfig, ResolvedSet } from "./config/config.js";
+import { sourcePath, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
+import type { ChosenName } from "./names.js";
 import { mergeIntersections } from "./analyze/merge.js";
 import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
 import { choiceError } from "./analyze/naming.js";
@@ -25,8 +27,7 @@ import { staticModule, type StaticModuleName } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
-import { clientFeatures } from "./analyze/protocol/client-features.js";
-import { noStubsReason } from "./analyze/protocol/server-features.js";
+import { protocolFacts, type ProtocolFacts } from "./analyze/protocol/facts.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
 import { formatAll } from "./output/format.js";
@@ -34,7 +35,12 @@ import { startFormattingEarly, stopEarlyHelpers } from "./output/format-helpers.
 import { emitJavaScript, MODULE_PACKAGE_JSON } from "./output/javascript.js";
 import { inputFingerprint, reusableBody, withFingerprint } from "./output/reuse.js";
 import type { GeneratedFile, GeneratedSet } from "./output/files.js";
-import { lowerMemoryDocuments, lowerSet, sourceDisplay } from "./lower/lower-set.js";
+import { lowerMemoryRoots, lowerSetDefinitions } from "./lower/lower-set.js";
+import { coreDocument, coreFlowRoots } from "./lower/core-definitions.js";
+import { readSetFiles, registerMemoryDocuments, registerSetDocuments } from "./load/set-documents.js";
+import type { SchemaRegistry } from "./load/registry.js";
+import type { Definition } from "./ir/nodes.js";
+import { bindSchemas } from "./bind/bindings.js";
 import { visitNodes } from "./ir/walk.js";
 import { dedupe, lintSchemas, withoutSilenced, type LintDiagnostic } from "./lint/lint.js";
 import { VERSION } from "./version.js";
@@ -120,9 +126,8 @@ export function lintSets(config: ResolvedConfig): { readonly diagnostics: readon
   const notes: SetNote[] = [];
   const diagnostics = config.sets.flatMap((set) => {
     const { model, diagnostics: found } = loadSet(set, config.rootDir);
-    const reason = noStubsReason(model);
-    if (reason !== undefined) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${reason}` });
-    else clientFeatures(model);
+    const protocol = protocolFacts(model);
+    if ("noStubsReason" in protocol) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${protocol.noStubsReason}` });
     return withoutSilenced(found, set.lint).map((d) => ({ ...d, set: set.name }));
   });
   return { diagnostics: dedupe(diagnostics), notes };
@@ -157,6 +162,43 @@ export interface LoadedSet {
   readonly sources: readonly SchemaFile[];
   /** Lint findings (see generator/lint/). */
   readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LoweredSet {
+  readonly registry: SchemaRegistry;
+  /** Every definition, lowered (not yet analyzed), in source order. */
+  readonly definitions: readonly Definition[];
+  readonly sources: readonly SchemaFile[];
+}
+
+/**
+ * Load, bind and lower one set: its schemas as IR, before analyze rewrites anything. The stages in
+ * order: read the set's files; apply its bindings to the inputs; share the core schema's definitions
+ * with the set's own; register every document; lower the set's definitions, then the core
+ * definitions it takes (those its stubs' flows use, and those the config adds).
+ */
+export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
+  const display = sourceDisplay(set, rootDir);
+  const files = readSetFiles({ schemas: set.schemas, remotes: set.remotes, ...(set.core ? { core: set.core.schema } : {}) }, display);
+  // Bindings rewrite the inputs and bring in the files they reach (see bind/bindings.ts).
+  const bound = bindSchemas(set.bindings, files.inputs, files.remotes.map((r) => r.file), display);
+  const coreRemote = files.remotes.find((r) => r.file === files.core);
+  const core = files.core && set.core ? coreDocument(files.core, coreRemote?.url, bound.inputs, set.core.include) : undefined;
+  const { registry, roots, coreRoot } = registerSetDocuments(set.defaultDialect, { remotes: files.remotes, extra: bound.extra, inputs: bound.inputs, ...(core ? { core } : {}) });
+  bound.checkRefs(registry);
+  const options = { extraAnnotations: set.annotations };
+  const coreSelection =
+    core && coreRoot
+      ? { root: coreRoot, shared: core.shared, names: [...(set.stubs === false ? [] : coreFlowRoots(registry, coreRoot, options)), ...core.included] }
+      : undefined;
+  const definitions = lowerSetDefinitions(registry, roots, coreSelection, options);
+  const coreSource = core && !coreRemote ? [core.file] : [];
+  return { registry, definitions, sources: [...files.inputs, ...files.remotes.map((r) => r.file), ...bound.extra, ...coreSource] };
+}
+
+/** How a set's files are named in output and messages: bundled ones by their package name, others relative to `rootDir`. */
+function sourceDisplay(set: ResolvedSet, rootDir: string): (path: string) => string {
+  return (path) => set.sourceNames?.[path] ?? sourcePath(path, rootDir);
 }
 
 /** Load, lower and analyze one set: everything up to (not including) emitting. */
@@ -217,6 +259,8 @@ function intersectionLocations(model: Model): Set<string> {
 
 function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
   const { model, validatorModel, sources, diagnostics } = loadSet(set, rootDir);
+  // The last pass of analyze, for a set that gets stubs: the facts both stub emitters read.
+  const protocol = set.stubs === false ? undefined : protocolFacts(model);
   // `emit` is recorded only for JavaScript, so TypeScript output reads as it always has.
   const options = {
     allOf: set.allOf,
@@ -224,7 +268,7 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
     ...(set.emit === "js" ? { emit: "js" } : {}),
     ...(set.stubs === false ? { stubs: false } : {}),
   };
-  const files = emitModules(model, validatorModel, { version: VERSION, sources, options }, set.origin, set);
+  const files = emitModules(model, validatorModel, protocol, { version: VERSION, sources, options }, set.origin, set);
   return {
     name: set.name,
     outDir: set.outDir,
@@ -251,6 +295,7 @@ interface StubsAndParts {
 function emitModules(
   model: Model,
   validatorModel: Model,
+  protocol: ProtocolFacts | undefined,
   headerInfo: HeaderInfo,
   setOrigin?: SourceLocation,
   asked: StubsAndParts = {},
@@ -272,12 +317,13 @@ function emitModules(
     statics.push("elicitation-forms");
     modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
   }
-  const client = stubs ? emitClient(model) : undefined;
+  const built = protocol && "server" in protocol ? protocol : undefined;
+  const client = built ? emitClient(built.client, model) : undefined;
   if (client) {
     statics.push(...client.statics);
     modules.push({ file: "client", code: client.code, typeOnly: false });
   }
-  const server = stubs ? emitServer(model) : undefined;
+  const server = built ? emitServer(built.server) : undefined;
   if (server) {
     statics.push(...server.statics);
     modules.push({ file: "server", code: server.code, typeOnly: false });
@@ -325,10 +371,11 @@ export interface MemorySet {
  * reference). For tools and tests that have no files, such as the JSON Schema Test Suite runner.
  */
 export async function generateFromMemory(input: MemorySet): Promise<{ files: GeneratedFile[]; model: Model }> {
-  const model = analyze(lowerMemoryDocuments(input.documents, input.roots, input.defaultDialect ?? "2020-12"), {}, input.methods);
+  const dialect = input.defaultDialect ?? "2020-12";
+  const model = analyze(lowerMemoryRoots(registerMemoryDocuments(input.documents, dialect), input.roots, dialect), {}, input.methods);
   const allOf = input.allOf ?? "json-schema";
   const headerInfo = { version: VERSION, sources: [], options: { allOf, defaultDialect: input.defaultDialect ?? "2020-12" } };
-  const modules = emitModules(model, validatorModelOf(model, allOf), headerInfo);
+  const modules = emitModules(model, validatorModelOf(model, allOf), protocolFacts(model), headerInfo);
   const files =
     input.format ?? true ? await formatModules(modules) : modules.map((m) => ({ name: m.name, contents: m.header + m.code }));
   return { files, model };

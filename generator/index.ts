@@ -13,13 +13,14 @@ export {
   lint,
   lintSets,
   loadSet,
+  lowerSet,
   type GenerateResult,
   type LoadedSet,
+  type LoweredSet,
   type MemoryDocument,
   type MemorySet,
   type SetNote,
 } from "./generate.js";
-export { lowerSet, type LoweredSet } from "./lower/lower-set.js";
 export { LINT_RULES, type LintDiagnostic, type LintRule, type LintRuleId } from "./lint/lint.js";
 export {
   diffModels,
@@ -43,8 +44,8 @@ export {
   type SchemaSetConfig,
   type ResolvedConfig,
   type ResolvedSet,
-  type ChosenName,
 } from "./config/config.js";
+export type { ChosenName } from "./names.js";
 export {
   writeSets,
   compareSets,

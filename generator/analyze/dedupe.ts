@@ -9,7 +9,7 @@
 import type { Definition, DefinitionId, Node } from "../ir/nodes.js";
 import { copyKey } from "../ir/structure.js";
 import { mapChildren, mapObjectChildren } from "../ir/walk.js";
-import { pascalCase } from "./naming.js";
+import { pascalCase } from "../names.js";
 
 export function dedupeDefinitions(definitions: readonly Definition[]): Definition[] {
   const byShape = new Map<string, Definition[]>();

@@ -8,33 +8,10 @@
  * to a longer, still meaningful name.
  */
 import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
-import type { ChosenName } from "../config/config.js";
+import { isIdentifier, pascalCase, type ChosenName } from "../names.js";
 import type { Definition, DefinitionId, Node, RefNode } from "../ir/nodes.js";
 import { copyKey } from "../ir/structure.js";
 import { mapChildren, mapObjectChildren, visitNodes } from "../ir/walk.js";
-
-const RESERVED = new Set(
-  (
-    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
-    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
-    "as implements interface let package private protected public static yield any boolean number string symbol " +
-    "unknown never object undefined bigint type " +
-    // Not names of a type either: `await` at a module's top level, and the type operators.
-    "await keyof readonly infer unique"
-  ).split(" "),
-);
-
-export function isIdentifier(name: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED.has(name);
-}
-
-/** `io.modelcontextprotocol/related-task` → `IoModelcontextprotocolRelatedTask`. */
-export function pascalCase(text: string): string {
-  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
-  if (joined === "") return "Value";
-  return /^[0-9]/.test(joined) ? `N${joined}` : joined;
-}
 
 /** Like pascalCase, but keeps separators visible, for names that would otherwise clash. */
 function spelledOut(text: string): string {

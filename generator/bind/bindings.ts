@@ -38,7 +38,7 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
-import { pascalCase } from "../analyze/naming.js";
+import { pascalCase } from "../names.js";
 import { canonicalJson } from "../ir/structure.js";
 import type { JsonValue } from "../ir/nodes.js";
 import { readSchemaFile, type SchemaFile } from "../load/documents.js";

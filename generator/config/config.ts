@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
-import { isIdentifier } from "../analyze/naming.js";
+import { isIdentifier, type ChosenName } from "../names.js";
 import type { Dialect } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
 import { describeJsonProblem, parseJsonText } from "../load/json-text.js";
@@ -90,20 +90,6 @@ export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
 export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit", "extension"];
 export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods", "runtime", "stubs", "core"];
-
-/**
- * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
- * command line). It replaces the name the schema would give, and must not clash itself.
- */
-export interface ChosenName {
-  /** The schema file, as an absolute path. */
-  readonly file: string;
-  /** A JSON pointer into it (RFC 6901, not percent-encoded); "" is the whole document. */
-  readonly pointer: string;
-  readonly name: string;
-  /** Where the choice was made: the config entry, or (for `--name`) the flag as given. */
-  readonly origin: SourceLocation | { readonly flag: string };
-}
 
 /** What a set is generated as: TypeScript (`.ts`), or JavaScript ES modules with declarations (`.js` + `.d.ts`). */
 export type EmitLanguage = "ts" | "js";

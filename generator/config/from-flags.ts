@@ -16,12 +16,12 @@ import {
   splitNameKey,
   unusableName,
   type AllOfMode,
-  type ChosenName,
   type EmitLanguage,
   type ModuleExtension,
   type ResolvedConfig,
   type ResolvedSet,
 } from "./config.js";
+import type { ChosenName } from "../names.js";
 import { partEntryProblem, type RuntimePart } from "../emit/runtime-parts.js";
 
 /** The flags that say where the schemas are and how to read them (each command takes some of them). */

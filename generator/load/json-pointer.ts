@@ -8,6 +8,11 @@ export function unescapePointerToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+/** A token as a `$ref`'s URI fragment holds it (`#/$defs/a~1b%20c` for `a/b c`): escaped, then percent-encoded. */
+export function fragmentToken(token: string): string {
+  return encodeURIComponent(escapePointerToken(token));
+}
+
 export function appendPointer(pointer: string, ...tokens: (string | number)[]): string {
   return pointer + tokens.map((t) => "/" + escapePointerToken(String(t))).join("");
 }

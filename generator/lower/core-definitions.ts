@@ -7,10 +7,13 @@
  * so one type stands for both and the names cannot clash. One that differs keeps its own and meets
  * the naming stage's clash error, which says how to rename it.
  */
+import { pathToFileURL } from "node:url";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import type { DefinitionId, JsonValue } from "../ir/nodes.js";
 import { constantValues, definitionsById, intersectionView, propertyNode, singleString, type DefinitionsById } from "../ir/query.js";
+import type { SchemaFile } from "../load/documents.js";
 import type { LocatedSchema, SchemaRegistry } from "../load/registry.js";
+import { fragmentToken, unescapePointerToken } from "../load/json-pointer.js";
 import { resolveUri, splitFragment } from "../load/uri.js";
 import { nearest } from "../config/suggest.js";
 import { Lowerer, type LowerOptions } from "./lower.js";
@@ -77,12 +80,39 @@ export function shareWithOwnSchemas(core: KnownDocument, own: readonly KnownDocu
       }
     }
   }
-  const target = new Map([...shared].map((name) => [name, `${ownerOf.get(name)!.base}#/${containerOf(ownerOf.get(name)!.json, name)}/${escape(name)}`]));
+  const target = new Map([...shared].map((name) => [name, `${ownerOf.get(name)!.base}#/${containerOf(ownerOf.get(name)!.json, name)}/${fragmentToken(name)}`]));
   const json = mapRefs(core.json, (ref) => {
     const name = coreDefinitionRef(ref, core);
     return name !== undefined && target.has(name) ? target.get(name)! : ref;
   });
   return { json, shared: target };
+}
+
+/** The core document as the set lowers it: its `$ref`s to the definitions it shares with the set's own schemas pointed at theirs (see shareWithOwnSchemas). */
+export interface CoreDocument {
+  readonly file: SchemaFile;
+  readonly json: unknown;
+  /** The definitions the set's own schemas stand for, by name. */
+  readonly shared: ReadonlyMap<string, string>;
+  /** The names the config adds (`core.include`), checked. */
+  readonly included: readonly string[];
+}
+
+/**
+ * A set's core schema (`file`, read through `remoteUrl` when a remote mapping names it) shared with
+ * the set's own schemas (`inputs`, bound), and the names the config adds (checked).
+ */
+export function coreDocument(
+  file: SchemaFile,
+  remoteUrl: string | undefined,
+  inputs: readonly SchemaFile[],
+  include: readonly { readonly name: string; readonly origin: SourceLocation }[],
+): CoreDocument {
+  const fileUrl = pathToFileURL(file.path).href;
+  const known = remoteUrl !== undefined ? knownDocument(file.json, remoteUrl, [fileUrl]) : knownDocument(file.json, fileUrl);
+  const own = inputs.map((input) => knownDocument(input.json, pathToFileURL(input.path).href));
+  const { json, shared } = shareWithOwnSchemas(known, own);
+  return { file, json, shared, included: includedRoots(include, file.json, file.display) };
 }
 
 /**
@@ -94,7 +124,7 @@ export function coreFlowRoots(registry: SchemaRegistry, core: LocatedSchema, opt
   const scratch = new Lowerer(registry, options);
   const names = new Map<DefinitionId, string>();
   for (const [container, key] of definitionKeys(core.schema)) {
-    names.set(scratch.define(registry.resolveRef(`#/${container}/${escape(key)}`, core.context), key, true), key);
+    names.set(scratch.define(registry.resolveRef(`#/${container}/${fragmentToken(key)}`, core.context), key, true), key);
   }
   const definitions = scratch.list();
   const byId = definitionsById(definitions);
@@ -194,10 +224,6 @@ function containerOf(json: unknown, name: string): string {
   return defs && typeof defs === "object" && Object.hasOwn(defs, name) ? "$defs" : "definitions";
 }
 
-function escape(key: string): string {
-  return encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1"));
-}
-
 /** The core definition a `$ref` of the core document names (`#/$defs/X` or the same through one of its URIs). */
 function coreDefinitionRef(ref: string, core: KnownDocument): string | undefined {
   return definitionRef(ref, core, core);
@@ -214,7 +240,7 @@ function definitionRef(ref: string, from: KnownDocument, target: KnownDocument):
   const [uri, fragment] = splitFragment(absolute);
   if (!target.uris.includes(uri)) return undefined;
   const match = /^\/(\$defs|definitions)\/([^/]+)$/.exec(fragment);
-  return match ? match[2]!.replace(/~1/g, "/").replace(/~0/g, "~") : undefined;
+  return match ? unescapePointerToken(match[2]!) : undefined;
 }
 
 /**

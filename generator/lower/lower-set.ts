@@ -1,48 +1,39 @@
 /**
- * Loading and lowering a whole set: its schema files (with remote mappings and bindings) into a
- * registry, then every definition and titled root into IR, in source order. The keyword-by-keyword
- * lowering of one schema is lower.ts; this file decides which schemas become definitions.
+ * Lowering a whole set: every definition and titled root of its documents into IR, in source order,
+ * then the core definitions it takes. The documents come read, bound and registered (generate.ts
+ * runs those stages); the keyword-by-keyword lowering of one schema is lower.ts; this file decides
+ * which schemas become definitions.
  */
-import { pathToFileURL } from "node:url";
-import { pascalCase } from "../analyze/naming.js";
-import { bindSchemas } from "../bind/bindings.js";
-import { sourcePath, type ResolvedCore, type ResolvedSet } from "../config/config.js";
+import { pascalCase } from "../names.js";
 import type { Definition } from "../ir/nodes.js";
 import type { Dialect } from "../load/dialect.js";
-import { readSchemaFile, type SchemaFile } from "../load/documents.js";
-import { SchemaRegistry, type LocatedSchema } from "../load/registry.js";
-import { coreFlowRoots, definitionKeys, includedRoots, knownDocument, shareWithOwnSchemas } from "./core-definitions.js";
-import { Lowerer } from "./lower.js";
+import { fragmentToken } from "../load/json-pointer.js";
+import type { LocatedSchema, SchemaRegistry } from "../load/registry.js";
+import { definitionKeys } from "./core-definitions.js";
+import { Lowerer, type LowerOptions } from "./lower.js";
 
-export interface LoweredSet {
-  readonly registry: SchemaRegistry;
-  /** Every definition, lowered (not yet analyzed), in source order. */
-  readonly definitions: readonly Definition[];
-  readonly sources: readonly SchemaFile[];
+/** The core definitions a set takes (see core-definitions.ts): from its registered core document, by name. */
+export interface CoreSelection {
+  /** The core document as registered (its shared `$ref`s pointed at the set's). */
+  readonly root: LocatedSchema;
+  /** Names to lower, in order; a name the set's own schemas stand for (`shared`) is skipped. */
+  readonly names: readonly string[];
+  readonly shared: ReadonlyMap<string, string>;
 }
 
-/** Load and lower one set: the schemas as IR, before analyze rewrites anything. */
-export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
-  const registry = new SchemaRegistry(set.defaultDialect);
-  const display = sourceDisplay(set, rootDir);
-  const inputs = set.schemas.map((path) => readSchemaFile(path, display(path)));
-  const remotes = Object.entries(set.remotes).map(([url, path]) => ({ url, file: readSchemaFile(path, display(path)) }));
-  // Bindings rewrite the inputs and bring in the files they reach (see bind/bindings.ts).
-  const bound = bindSchemas(set.bindings, inputs, remotes.map((r) => r.file), display);
-  const core = set.core ? coreDocument(set.core, remotes, bound.inputs, display) : undefined;
-  // Remote mappings first, so an input that is also mapped keeps its own file as retrieval URI.
-  let coreRoot: LocatedSchema | undefined;
-  for (const { url, file } of remotes) {
-    const json = file === core?.file ? core.json : file.json;
-    const added = registry.addDocument({ file: file.display, retrievalUri: url, json, aliases: [pathToFileURL(file.path).href] });
-    if (file === core?.file) coreRoot = added;
-  }
-  const lowerer = new Lowerer(registry, { extraAnnotations: set.annotations });
+/**
+ * The definitions of a set's documents (`roots`, the input documents in config order), then the core
+ * definitions `core` selects: input definitions first, in the order they were written, then the
+ * ones only referenced.
+ */
+export function lowerSetDefinitions(
+  registry: SchemaRegistry,
+  roots: readonly LocatedSchema[],
+  core: CoreSelection | undefined,
+  options: LowerOptions,
+): Definition[] {
+  const lowerer = new Lowerer(registry, options);
   const declared: string[] = [];
-  for (const file of bound.extra) registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json });
-  if (core && !coreRoot) coreRoot = registry.addDocument({ file: core.file.display, retrievalUri: pathToFileURL(core.file.path).href, json: core.json });
-  const roots = bound.inputs.map((file) => registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json }));
-  bound.checkRefs(registry);
   for (const root of roots) {
     // readSchemaFile accepts only objects and booleans as documents; a boolean has no definitions.
     const schema = typeof root.schema === "object" ? (root.schema as Record<string, unknown>) : {};
@@ -51,7 +42,7 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
       const defs = schema[container];
       if (!defs || typeof defs !== "object") continue;
       for (const key of Object.keys(defs)) {
-        const located = registry.resolveRef(`#/${container}/${escapeToken(key)}`, root.context);
+        const located = registry.resolveRef(`#/${container}/${fragmentToken(key)}`, root.context);
         declared.push(lowerer.define(located, key, true));
       }
     }
@@ -60,36 +51,15 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
     // nothing at all; under its title, or else its file name.
     if (hasAssertions(schema) || declared.length === before) declared.push(lowerer.define(root, rootTypeName(root), true));
   }
-  if (core && coreRoot) {
+  if (core) {
     // After the set's own definitions, so theirs come first in the output (see core-definitions.ts).
-    const wanted = [...(set.stubs === false ? [] : coreFlowRoots(registry, coreRoot, { extraAnnotations: set.annotations })), ...core.included];
-    for (const name of new Set(wanted)) {
+    for (const name of new Set(core.names)) {
       if (core.shared.has(name)) continue;
-      const container = definitionKeys(core.json).find(([, key]) => key === name)![0];
-      declared.push(lowerer.define(registry.resolveRef(`#/${container}/${escapeToken(name)}`, coreRoot.context), name, true));
+      const container = definitionKeys(core.root.schema).find(([, key]) => key === name)![0];
+      declared.push(lowerer.define(registry.resolveRef(`#/${container}/${fragmentToken(name)}`, core.root.context), name, true));
     }
   }
-  const coreSource = core && !remotes.some((r) => r.file === core.file) ? [core.file] : [];
-  return { registry, definitions: inSourceOrder(lowerer.list(), declared), sources: [...inputs, ...remotes.map((r) => r.file), ...bound.extra, ...coreSource] };
-}
-
-/**
- * A set's core schema (a mapped remote document, or a file of its own), its `$ref`s to the
- * definitions the set's schemas share pointed at theirs, and the names the config adds (checked).
- */
-function coreDocument(
-  config: ResolvedCore,
-  remotes: readonly { readonly url: string; readonly file: SchemaFile }[],
-  inputs: readonly SchemaFile[],
-  display: (path: string) => string,
-): { file: SchemaFile; json: unknown; shared: ReadonlyMap<string, string>; included: string[] } {
-  const remote = remotes.find((r) => r.file.path === config.schema);
-  const file = remote?.file ?? readSchemaFile(config.schema, display(config.schema));
-  const fileUrl = pathToFileURL(file.path).href;
-  const known = remote ? knownDocument(file.json, remote.url, [fileUrl]) : knownDocument(file.json, fileUrl);
-  const own = inputs.map((input) => knownDocument(input.json, pathToFileURL(input.path).href));
-  const { json, shared } = shareWithOwnSchemas(known, own);
-  return { file, json, shared, included: includedRoots(config.include, file.json, file.display) };
+  return inSourceOrder(lowerer.list(), declared);
 }
 
 /**
@@ -105,10 +75,6 @@ function rootTypeName(root: { readonly schema: unknown; readonly context: { read
   return pascalCase(base.replace(/(\.schema)?\.json$/i, ""));
 }
 
-function escapeToken(key: string): string {
-  return encodeURIComponent(key.replace(/~/g, "~0").replace(/\//g, "~1"));
-}
-
 /** Input definitions first, in the order they were written; then the ones only referenced. */
 function inSourceOrder(definitions: readonly Definition[], declared: readonly string[]): Definition[] {
   const rank = new Map(declared.map((id, i) => [id, i]));
@@ -122,22 +88,11 @@ function hasAssertions(schema: Record<string, unknown>): boolean {
   return Object.keys(schema).some((k) => !container.has(k));
 }
 
-/** How a set's files are named in output and messages: bundled ones by their package name, others relative to `rootDir`. */
-export function sourceDisplay(set: ResolvedSet, rootDir: string): (path: string) => string {
-  return (path) => set.sourceNames?.[path] ?? sourcePath(path, rootDir);
-}
-
 /**
- * Lowers schemas held in memory, declaring exactly the given roots (each found by URI, a fragment
- * may point inside) and what they reference, in the order of the roots.
+ * Lowers schemas held in memory (registered in `registry`), declaring exactly the given roots (each
+ * found by URI, a fragment may point inside) and what they reference, in the order of the roots.
  */
-export function lowerMemoryDocuments(
-  documents: readonly { readonly uri: string; readonly json: unknown; readonly display?: string }[],
-  roots: readonly { readonly name: string; readonly uri: string }[],
-  defaultDialect: Dialect,
-): Definition[] {
-  const registry = new SchemaRegistry(defaultDialect);
-  for (const doc of documents) registry.addDocument({ file: doc.display ?? doc.uri, retrievalUri: doc.uri, json: doc.json });
+export function lowerMemoryRoots(registry: SchemaRegistry, roots: readonly { readonly name: string; readonly uri: string }[], defaultDialect: Dialect): Definition[] {
   const lowerer = new Lowerer(registry);
   const declared = roots.map((root) => {
     const located = registry.resolveRef(root.uri, { loc: { file: "(roots)", pointer: "" }, baseUri: root.uri, dialect: defaultDialect });

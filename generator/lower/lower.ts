@@ -6,7 +6,7 @@
 import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
 import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Node, ObjectNode, PrimitiveNode, PrimitiveType, RefNode } from "../ir/nodes.js";
 import { hasArrayItems, keywordRole, refHasSiblings } from "../load/dialect.js";
-import { appendPointer } from "../load/json-pointer.js";
+import { appendPointer, unescapePointerToken } from "../load/json-pointer.js";
 import type { LocatedSchema, SchemaContext, SchemaRegistry } from "../load/registry.js";
 import { JSON_TYPES, type JsonType } from "../ir/query.js";
 
@@ -313,7 +313,7 @@ export class Lowerer {
 export function nameHintFor(located: LocatedSchema): string {
   const pointer = located.context.loc.pointer;
   const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
-  if (match) return match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  if (match) return unescapePointerToken(match[1]!);
   const schema = located.schema as SchemaObject | undefined;
   if (pointer === "" && schema && typeof schema === "object" && typeof schema.title === "string") return schema.title;
   if (pointer === "") {

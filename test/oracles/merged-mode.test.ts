@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet, type ResolvedConfig, type ResolvedSet } from "../../generator/index.js";
 import { fixturePath, projectRoot } from "../support/paths.js";
+import { importGeneratedModule } from "../support/generated-modules.js";
 
 /**
  * The merged-intersection mode (`"allOf": "merged"`, `--allof merged`) proven on the
@@ -52,17 +52,9 @@ const generated = { "json-schema": [] as GeneratedSet[], merged: [] as Generated
 const modules = { "json-schema": new Map<string, Module>(), merged: new Map<string, Module>() };
 let temp = "";
 
-/** Every `.ts` file of a set, transpiled to an ES module in `folder`; returns its validators module. */
+/** A set's validators, transpiled (with what they import) to ES modules in `folder` and imported. */
 async function importSet(set: GeneratedSet, folder: string): Promise<Module> {
-  mkdirSync(folder, { recursive: true });
-  for (const file of set.files) {
-    const js = ts.transpileModule(file.contents, {
-      fileName: file.name,
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    }).outputText;
-    writeFileSync(join(folder, file.name.replace(/\.ts$/, ".js")), js);
-  }
-  return (await import(/* @vite-ignore */ pathToFileURL(join(folder, "validators.js")).href)) as Module;
+  return importGeneratedModule<Module>(set.files, folder);
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
@@ -13,6 +13,7 @@ import { readSchemaFile } from "../../generator/load/documents.js";
 import { projectRoot } from "../support/paths.js";
 import { oracleAjv } from "../support/schema-oracle.js";
 import { atPointer, constantsOf, escapeToken, mutatedValues, validish, type Place, type Schema, type SchemaObject } from "../support/schema-values.js";
+import { importGeneratedModule } from "../support/generated-modules.js";
 
 /**
  * Differential property tests: for every definition a schema file declares, the generated
@@ -145,20 +146,8 @@ beforeAll(async () => {
   tempDir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-differential-"));
   writeFileSync(join(tempDir, "package.json"), JSON.stringify({ type: "module" }));
   for (const set of generatedSets) {
-    const folder = join(tempDir, set.name);
-    mkdirSync(folder, { recursive: true });
-    for (const file of set.files) {
-      if (!file.name.endsWith(".ts")) continue;
-      const js = ts.transpileModule(file.contents, {
-        fileName: file.name,
-        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-      }).outputText;
-      const target = join(folder, file.name.replace(/\.ts$/, ".js"));
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, js);
-    }
     expect(set.files.map((f) => f.name), `set ${set.name} has a validators module`).toContain("validators.ts");
-    modules.set(set.name, (await import(pathToFileURL(join(folder, "validators.js")).href)) as ValidatorModule);
+    modules.set(set.name, await importGeneratedModule<ValidatorModule>(set.files, join(tempDir, set.name)));
   }
 });
 

@@ -3,12 +3,11 @@
  * suite's files, registering the documents its schemas refer to, and turning a generated set
  * into modules that can be imported and called.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
-import ts from "typescript";
 import type { GeneratedFile, MemoryDocument } from "../../generator/index.js";
+import { importGeneratedModule } from "./generated-modules.js";
 
 export interface SuiteCase {
   readonly description: string;
@@ -84,35 +83,8 @@ export interface RootValidators {
   parseRoot(value: unknown): unknown;
 }
 
-/** Transpiled modules by source text: `runtime.ts` is the same in every set, so it is done once. */
-const transpiled = new Map<string, string>();
-
-/** TypeScript to an ES module, without type checking (the generated code is type-checked elsewhere). */
-function transpile(file: GeneratedFile): string {
-  let js = transpiled.get(file.contents);
-  if (js === undefined) {
-    js = ts.transpileModule(file.contents, {
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-      fileName: file.name,
-      reportDiagnostics: false,
-    }).outputText;
-    transpiled.set(file.contents, js);
-  }
-  return js;
-}
-
-/**
- * Writes the runtime parts of a generated set (`validators.ts` and `runtime.ts`; `types.ts` is
- * only imported for types) as ES modules into `dir`, and imports its validators. `dir` must lie
- * inside a folder whose package.json says `"type": "module"`, so the `./x.js` specifiers of the
- * generated code resolve as written.
- */
+/** Writes a generated set's validators (and what they import) as ES modules into `dir`, and imports them. */
 export async function importValidators(files: readonly GeneratedFile[], dir: string): Promise<RootValidators> {
-  mkdirSync(dir, { recursive: true });
-  for (const name of ["validators.ts", "runtime.ts"]) {
-    const file = files.find((f) => f.name === name);
-    if (!file) throw new Error(`the generator produced no ${name}`);
-    writeFileSync(join(dir, name.replace(/\.ts$/, ".js")), transpile(file));
-  }
-  return (await import(/* @vite-ignore */ pathToFileURL(join(dir, "validators.js")).href)) as RootValidators;
+  if (!files.some((f) => f.name === "validators.ts")) throw new Error("the generator produced no validators.ts");
+  return importGeneratedModule<RootValidators>(files, dir);
 }

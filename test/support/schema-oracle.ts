@@ -22,6 +22,7 @@ import fc from "fast-check";
 import ts from "typescript";
 import { GeneratorError, generate, loadSet, type GeneratedFile, type LoadedSet, type ResolvedSet } from "../../generator/index.js";
 import { displayPath, type AllOfMode } from "../../generator/config/config.js";
+import { importGeneratedModule } from "./generated-modules.js";
 import { STRICT_COMPILER_OPTIONS } from "./typescript.js";
 import { constantsOf, mutatedValues, validish, type Schema, type SchemaObject } from "./schema-values.js";
 
@@ -291,19 +292,9 @@ export interface CompareOptions {
 
 type ValidatorModule = Record<string, (value: unknown) => unknown>;
 
-/** Transpiles the set's modules to JavaScript beside them (`js/`) and imports one of them (default: its validators). */
+/** Transpiles one module of the set (default: its validators) and what it imports to JavaScript beside the set (`js/`), and imports it. */
 export async function importSetModule(set: GeneratedSchemaSet, module = "validators"): Promise<Record<string, unknown>> {
-  const folder = join(set.dir, "js");
-  mkdirSync(folder, { recursive: true });
-  for (const file of set.files) {
-    if (!file.name.endsWith(".ts")) continue;
-    const js = ts.transpileModule(file.contents, {
-      fileName: file.name,
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    }).outputText;
-    writeFileSync(join(folder, file.name.replace(/\.ts$/, ".js")), js);
-  }
-  return (await import(pathToFileURL(join(folder, `${module}.js`)).href)) as Record<string, unknown>;
+  return importGeneratedModule(set.files, join(set.dir, "js"), `${module}.ts`);
 }
 
 /** Runs `f`, turning an exception (a stack overflow, say) into its message. */

@@ -38,7 +38,7 @@ export interface StoreBackend {
 }
 
 /** A request's `_meta` as the stateless revision requires it, declaring the Tasks extension. */
-const WITH_EXTENSION = {
+export const EXTENSION_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } },
 };
@@ -46,7 +46,7 @@ let requestId = 1;
 
 /** A JSON-RPC request of a client that declares the Tasks extension (a fresh id each). */
 export function extensionRequest(method: string, params: object) {
-  return { jsonrpc: "2.0" as const, id: requestId++, method, params: { ...params, _meta: WITH_EXTENSION } };
+  return { jsonrpc: "2.0" as const, id: requestId++, method, params: { ...params, _meta: EXTENSION_META } };
 }
 const ask = (message: string): InputRequest => ({
   method: "elicitation/create",

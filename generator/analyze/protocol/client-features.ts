@@ -6,11 +6,10 @@
  * module adds what only a client needs. Nothing here looks at the set's name.
  *
  * Client-only derivations (each from the schema):
- * - resultTag: a flat CreateTaskResult can only be told apart from a plain result by a tag, so
- *   results carry `resultType`. When no result definition declares `resultType`, the schema does
- *   not model it ("apart"): the client reads it from the result and validates the rest. When one
- *   does ("modeled", the schema's own constants), results are validated with it; an absent tag is
- *   read as "complete" (the specification text: a result from an older server has none).
+ * - resultTag (the server features' own, server-features.ts): where the schema does not model
+ *   `resultType` ("apart"), the client reads it from the result and validates the rest; where it does
+ *   ("modeled"), results are validated with it; an absent tag is read as "complete" (the
+ *   specification text: a result from an older server has none).
  * - metaApart: a result (or notification params) whose schema rejects a `_meta` property (an
  *   `allOf` with a branch closed by `additionalProperties: false` that does not declare it, as the
  *   ext-tasks seed has) would fail on the `_meta` every result may carry. Such a value has its
@@ -39,10 +38,9 @@ import {
 } from "../../ir/query.js";
 
 export { rejectsKey };
-import { serverFeatures, type Route, type ServerFeatures } from "./server-features.js";
+import { serverFeatures, type ResultTag, type Route, type ServerFeatures } from "./server-features.js";
 
-/** Results untagged ("none"), tagged where the schema does not model the tag ("apart"), or tagged by the schema's own constants ("modeled"). */
-export type ResultTag = "none" | "apart" | "modeled";
+export type { ResultTag };
 
 /** How a value's `_meta` is checked when its schema has no room for it. */
 export type MetaCheck =
@@ -67,7 +65,7 @@ export interface ClientRoute extends Route {
 export interface ClientFeatures {
   readonly server: ServerFeatures;
   readonly routes: readonly ClientRoute[];
-  /** Whether results carry a `resultType` tag, and whether the schema models it (see the module comment). */
+  /** The server features' `resultTag`, the same fact (see server-features.ts). */
   readonly resultTag: ResultTag;
   readonly createResult: BodyCheck;
   /** The property of tasks/list's result holding the page of tasks, and the one holding the next cursor. */
@@ -77,9 +75,8 @@ export interface ClientFeatures {
   readonly taskSupport?: { readonly type: string };
 }
 
-/** The client's features, or undefined when the set has no task methods. */
-export function clientFeatures(model: Model): ClientFeatures | undefined {
-  const server = serverFeatures(model);
+/** The client's features, or undefined when the set has no task methods; `server`: the set's server features, when already computed (facts.ts). */
+export function clientFeatures(model: Model, server: ServerFeatures | undefined = serverFeatures(model)): ClientFeatures | undefined {
   if (!server) return undefined;
   const definition = (name: string): NamedDefinition => {
     const def = definitionByName(model.definitions, name);
@@ -87,10 +84,6 @@ export function clientFeatures(model: Model): ClientFeatures | undefined {
     return def;
   };
   const check = (name: string): BodyCheck => bodyCheck(definition(name), model);
-
-  const resultNames = [...server.routes.map((r) => r.result), server.createResult];
-  const modeled = resultNames.some((name) => declares(definition(name).node, "resultType", model.byId));
-  const resultTag: ResultTag = !server.flatCreate ? "none" : modeled ? "modeled" : "apart";
 
   const notificationEntry = server.notification
     ? model.methods.notifications.find((n) => n.method === server.notification!.method)
@@ -120,7 +113,7 @@ export function clientFeatures(model: Model): ClientFeatures | undefined {
   return {
     server,
     routes: server.routes.map((route) => ({ ...route, resultCheck: check(route.result) })),
-    resultTag,
+    resultTag: server.resultTag,
     createResult: check(server.createResult),
     ...(listFields ? { listFields } : {}),
     ...(notification ? { notification } : {}),
@@ -155,11 +148,6 @@ function findAugmentation(model: Model): ClientFeatures["augment"] {
     }
   }
   return undefined;
-}
-
-/** Whether any object part of a schema declares the property. */
-function declares(node: Node, key: string, byId: ReadonlyMap<DefinitionId, NamedDefinition>): boolean {
-  return findProperty(node, key, byId) !== undefined;
 }
 
 /** A declared property, through references, intersections and unions (some variant declaring it is enough). */

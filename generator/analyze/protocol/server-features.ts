@@ -14,8 +14,11 @@
  * - flatCreate: `CreateTaskResult` carries the task's fields itself instead of a nested `task`.
  *   A flat CreateTaskResult can only be told apart from the request's own result by a tag, so
  *   results carry `resultType` ("task" for a created task, "complete" otherwise).
- * - resultTypeModeled: CreateTaskResult declares `resultType` itself (the schema's own constant),
- *   so the stubs take the tag from the schema's types instead of adding it.
+ * - resultTag: whether results carry the `resultType` tag (a flat CreateTaskResult) and, if so, whether
+ *   the schema models it: "none" (nested CreateTaskResult, no tag), "apart" (tagged, and no result
+ *   definition declares `resultType`: the stubs add it to the types and the client reads it apart
+ *   from the rest), "modeled" (a result definition declares it, the schema's own constants: the
+ *   stubs take the tag from the schema's types). One fact, read by server and client alike.
  * - cancelAck: `tasks/cancel`'s result has no task fields, so it is an empty acknowledgement and
  *   cancelling a finished task gets the same acknowledgement; when it returns the task,
  *   cancelling a finished task is an error (-32602).
@@ -84,8 +87,8 @@ export interface ServerFeatures {
   readonly pollField?: string;
   readonly createResult: string;
   readonly flatCreate: boolean;
-  /** CreateTaskResult declares `resultType` (see the module comment). */
-  readonly resultTypeModeled: boolean;
+  /** Whether results carry a `resultType` tag, and whether the schema models it (see the module comment). */
+  readonly resultTag: ResultTag;
   readonly cancelAck: boolean;
   readonly extension: boolean;
   /** For tasks/update: the params property holding the answers (`inputResponses`). */
@@ -123,6 +126,9 @@ function sideChannelMethods(flows: CoreFlows): SideChannelMethod[] {
     return request?.params && request.result ? { method, params: request.params, result: request.result.type } : { method };
   });
 }
+
+/** Results untagged ("none"), tagged where the schema does not model the tag ("apart"), or tagged by the schema's own constants ("modeled"). */
+export type ResultTag = "none" | "apart" | "modeled";
 
 /** A task method: one of the requests the stubs are built from (`tasks/get`, `tasks/cancel`, ...). */
 export const isTaskMethod = (method: string): boolean => method.startsWith("tasks/");
@@ -186,7 +192,11 @@ function taskMessagesWithoutEnvelope(model: Model): { def: NamedDefinition; meth
 
 /** The server's features, or undefined when the set has no task methods to serve (see noStubsReason). */
 export function serverFeatures(model: Model): ServerFeatures | undefined {
-  if (noStubsReason(model) !== undefined) return undefined;
+  return noStubsReason(model) === undefined ? stubServerFeatures(model) : undefined;
+}
+
+/** The server's features of a set noStubsReason has passed (it has task methods, a status model and a task). */
+export function stubServerFeatures(model: Model): ServerFeatures {
   // noStubsReason has made sure of both.
   const status = model.status!;
   const taskType = status.taskType!;
@@ -256,6 +266,8 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
       }
     : undefined;
 
+  const resultNames = [...routes.map((r) => r.result), createResult.name];
+  const modeled = resultNames.some((name) => objectView(definition(name).node, byId, "json-schema")?.properties.has("resultType"));
   const flows = coreFlows(model);
   return {
     routes,
@@ -267,7 +279,7 @@ export function serverFeatures(model: Model): ServerFeatures | undefined {
     ...(pollField ? { pollField } : {}),
     createResult: createResult.name,
     flatCreate,
-    resultTypeModeled: createProperties.includes("resultType"),
+    resultTag: !flatCreate ? "none" : modeled ? "modeled" : "apart",
     cancelAck,
     extension: model.definitions.some((d) => /ExtensionCapability$/.test(d.name)),
     ...(responsesField ? { responsesField } : {}),

@@ -13,7 +13,7 @@ import { findRequestedSchema } from "../../analyze/protocol/elicitation-form.js"
 import { inputRouting } from "../../analyze/protocol/client-input.js";
 import { flowChecks, type FlowChecks } from "../../analyze/protocol/flow-checks.js";
 import { roundTripFeatures, type RoundTripFeatures } from "../../analyze/protocol/client-round-trips.js";
-import { clientFeatures, rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
+import { rejectsKey, type BodyCheck, type ClientFeatures, type ClientRoute, type MetaCheck } from "../../analyze/protocol/client-features.js";
 
 /** The client method of each task method, and what its comment says. */
 const METHODS: Record<RouteRole, { readonly name: string; readonly spec: string; readonly doc: string }> = {
@@ -226,10 +226,8 @@ export interface EmittedClient {
   readonly statics: readonly StaticModuleName[];
 }
 
-/** The client module, or undefined when the set defines no task methods. */
-export function emitClient(model: Model): EmittedClient | undefined {
-  const features = clientFeatures(model);
-  if (!features) return undefined;
+/** The client module, from the set's client features (analyze/protocol/facts.ts). */
+export function emitClient(features: ClientFeatures, model: Model): EmittedClient {
   // The extension's identifiers come from the same module the server reads them from.
   const statics: StaticModuleName[] = ["client-core", "task-wait", "tool-catalog", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };

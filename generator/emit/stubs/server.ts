@@ -5,10 +5,9 @@
  * implies: the engine's profile as data, the set's types bound to the engine's generic ones, and
  * the factory (ARCHITECTURE.md › Stubs).
  */
-import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import { flowChecks } from "../../analyze/protocol/flow-checks.js";
-import { serverFeatures, type RouteRole, type ServerFeatures, type SideChannelMethod } from "../../analyze/protocol/server-features.js";
+import type { RouteRole, ServerFeatures, SideChannelMethod } from "../../analyze/protocol/server-features.js";
 
 /** One task method, as the profile's `routes` lists it. */
 export interface RouteView {
@@ -110,10 +109,8 @@ export interface EmittedServer {
   readonly statics: readonly StaticModuleName[];
 }
 
-/** The server module, or undefined when the set defines no task methods. */
-export function emitServer(model: Model): EmittedServer | undefined {
-  const features = serverFeatures(model);
-  if (!features) return undefined;
+/** The server module, from the set's server features (analyze/protocol/facts.ts). */
+export function emitServer(features: ServerFeatures): EmittedServer {
   const statics: StaticModuleName[] = ["server-core", "server-engine"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
   if (features.extension) statics.push("tasks-extension", "request-state");
@@ -160,7 +157,7 @@ export function serverView(f: ServerFeatures): ServerView {
     profile: {
       taskFields: literal({ ttl: f.ttlField, pollInterval: f.pollField }),
       inlined: literal(f.detailed ? Object.fromEntries(f.detailed.variants.filter((v) => v.field).map((v) => [v.status, v.field])) : undefined),
-      resultType: literal(f.flatCreate),
+      resultType: literal(f.resultTag !== "none"),
       cancelAck: literal(f.cancelAck),
       input: literal(input && { responsesField: f.responsesField }),
       list: literal(list && { cursorField: f.cursorField ?? "cursor" }),
@@ -187,8 +184,8 @@ export function serverView(f: ServerFeatures): ServerView {
             .join(", "),
         }
       : false,
-    resultType: f.flatCreate,
-    resultTypeModeled: f.resultTypeModeled,
+    resultType: f.resultTag !== "none",
+    resultTypeModeled: f.resultTag === "modeled",
     extension: f.extension,
     list: list !== undefined,
     notification: f.notification?.type ?? false,
@@ -247,7 +244,7 @@ function notes(f: ServerFeatures): string[] {
   }
   out.push(
     f.flatCreate
-      ? `${f.createResult} is flat (the task's own fields), so results carry \`resultType\`: "task" for a created task, "complete" otherwise${f.resultTypeModeled ? " (the schema's own constants); the server always sends it" : ""}.`
+      ? `${f.createResult} is flat (the task's own fields), so results carry \`resultType\`: "task" for a created task, "complete" otherwise${f.resultTag === "modeled" ? " (the schema's own constants); the server always sends it" : ""}.`
       : `${f.createResult} nests the task under \`task\`.`,
   );
   if (f.extension) {

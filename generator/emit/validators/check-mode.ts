@@ -7,7 +7,7 @@ import type { Model } from "../../analyze/model.js";
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
 import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
 import { describeTypes, enterRef, jsonTypes, runtimeTypes, runtimeTypesOverlap } from "../../ir/query.js";
-import { appendPointer } from "../../load/json-pointer.js";
+import { appendPointer, escapePointerToken as escapeToken } from "../../load/json-pointer.js";
 import {
   arrayConditions,
   containsBounds,
@@ -479,8 +479,4 @@ function isChain(lines: readonly string[]): boolean {
     }
   }
   return depth === 0;
-}
-
-function escapeToken(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -5,7 +5,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import type { JsonValue, Node } from "../../ir/nodes.js";
-import { pascalCase } from "../../analyze/naming.js";
+import { pascalCase } from "../../names.js";
 
 /** Past this many characters a description reads worse than the owner's name with a part number. */
 const MAX_DESCRIPTION = 48;

@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import type { Model } from "../../../generator/analyze/model.js";
 import { fixturePath } from "../../support/paths.js";
 import { compileSets, FULL_STRICT_OPTIONS, oracleAjv } from "../../support/schema-oracle.js";
 import { constantsOf, mutatedValues, validish, type SchemaObject } from "../../support/schema-values.js";
+import { importGeneratedModule } from "../../support/generated-modules.js";
 
 /**
  * Stubs derived from meaning, not layout (ARCHITECTURE.md › Stubs): the newest Tasks revision writes
@@ -239,11 +239,7 @@ describe("layouts that mean the same thing give the same stubs", () => {
     const constants = constantsOf({ documents });
     const validators = new Map<string, Record<string, (value: unknown) => boolean>>();
     for (const [name, g] of generated) {
-      for (const module of ["runtime", "validators"]) {
-        const js = ts.transpileModule(g.files.get(`${module}.ts`)!, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
-        writeFileSync(join(g.dir, `${module}.js`), js.outputText);
-      }
-      validators.set(name, (await import(pathToFileURL(join(g.dir, "validators.js")).href)) as Record<string, (value: unknown) => boolean>);
+      validators.set(name, await importGeneratedModule<Record<string, (value: unknown) => boolean>>(g.files, g.dir));
     }
     let accepted = 0;
     let rejected = 0;

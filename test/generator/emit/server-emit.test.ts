@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Project, ts } from "ts-morph";
 import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { generate, generateFromMemory, readConfigFile } from "../../../generator/index.js";
+import { importGeneratedModule } from "../../support/generated-modules.js";
 import { projectRoot } from "../../support/paths.js";
+import { EXTENSION_META } from "../../support/task-store-contract.js";
 import { RUNTIME_PART_FILES } from "../../../generator/emit/runtime-parts.js";
 
 /**
@@ -45,16 +47,12 @@ afterAll(() => {
 async function extServerModuleAfter(edit: (defs: Record<string, any>) => void): Promise<any> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-server-emit-"));
   tempDirs.push(dir);
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  for (const file of await extSetAfter(edit)) writeFileSync(join(dir, file.name), file.contents);
-  // vitest resolves the generated `./x.js` specifiers to the .ts files beside them.
-  return import(join(dir, "server.ts"));
+  return importGeneratedModule(await extSetAfter(edit), dir, "server.ts");
 }
 
-const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 
 /** Calls a method on a generated server; the answer's result or error. */
-async function call(server: any, method: string, params: object, meta: object = WITH_EXTENSION): Promise<any> {
+async function call(server: any, method: string, params: object, meta: object = EXTENSION_META): Promise<any> {
   return server.handle({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }, { owner: "alice" });
 }
 

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
-import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { templateTypeGlobals } from "../../../generator/emit/exports.js";
 import { STATUS_TEMPLATE_GLOBALS } from "../../../generator/emit/status.js";
 import { runCli } from "../../support/cli.js";
+import { importGeneratedModule } from "../../support/generated-modules.js";
 import { projectRoot } from "../../support/paths.js";
 import { treeSnapshot } from "../../support/tree.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
@@ -398,15 +398,7 @@ type Predicate = (value: unknown) => boolean;
 
 /** Transpiles a generated set to JavaScript in a temp folder and imports the named validators from it. */
 async function importTranspiled<N extends string>(files: ReadonlyMap<string, string>, name: string, exports: readonly N[]): Promise<Record<N, Predicate>> {
-  const dir = join(work, `js-${name}`);
-  mkdirSync(dir);
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  for (const [file, text] of files) {
-    if (!file.endsWith(".ts")) continue;
-    const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(dir, file.replace(/\.ts$/, ".js")), js);
-  }
-  const module = (await import(pathToFileURL(join(dir, "validators.js")).href)) as { [name: string]: unknown };
+  const module = await importGeneratedModule<{ [name: string]: unknown }>(files, join(work, `js-${name}`));
   const picked = {} as Record<N, Predicate>;
   for (const exported of exports) {
     const value = module[exported];

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { nestingDepth } from "../../../generator/load/json-text.js";
 import { MAX_NESTING_LEVELS } from "../../../generator/load/registry.js";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { importGeneratedModule, readGeneratedSet } from "../../support/generated-modules.js";
 
 /**
  * Deeply nested schemas: 500 levels of `properties`, `items` and `anyOf` generate
@@ -98,12 +98,7 @@ interface Validators {
 
 /** The generated validators, transpiled to JavaScript beside the TypeScript and imported. */
 async function importValidators(folder: string): Promise<Validators> {
-  for (const name of ["runtime", "validators"]) {
-    const source = readFileSync(join(folder, `${name}.ts`), "utf8");
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
-    writeFileSync(join(folder, `${name}.js`), js.outputText);
-  }
-  return (await import(pathToFileURL(join(folder, "validators.js")).href)) as Validators;
+  return importGeneratedModule<Validators>(readGeneratedSet(folder), folder);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaleSchema } from "../../../bench/lib/scale-schema.mjs";
 import { generateFromMemory, type GeneratedFile } from "../../../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { importGeneratedModule } from "../../support/generated-modules.js";
 
 /**
  * The synthetic schema `npm run bench:scale` times (bench/lib/scale-schema.mjs) is what README.md › Scale
@@ -63,12 +63,7 @@ describe("what mcp-tasks-gen makes of it", () => {
   }, 60_000);
 
   it("validates as ajv does", async () => {
-    for (const name of ["runtime", "validators"]) {
-      const source = files.find((f) => f.name === `${name}.ts`)!.contents;
-      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
-      writeFileSync(join(folder, `${name}.js`), js.outputText);
-    }
-    const validators = (await import(pathToFileURL(join(folder, "validators.js")).href)) as Record<string, (v: unknown) => boolean>;
+    const validators = await importGeneratedModule<Record<string, (v: unknown) => boolean>>(files, folder);
     const ajv = new Ajv({ strict: false });
     ajv.addSchema(schema, "scale");
     const g = 7;

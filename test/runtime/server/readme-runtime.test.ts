@@ -1,11 +1,12 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../support/paths.js";
+import { readGeneratedSet, transpileToModule, writeGeneratedModules } from "../../support/generated-modules.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 
 /**
@@ -51,15 +52,9 @@ describe("README's complete server and client", () => {
     beforeAll(() => {
       work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-readme-"));
       writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
-      const compile = (code: string, name: string) =>
-        ts.transpileModule(code, { fileName: name, compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
-      const setOut = join(work, README_PREFIX);
-      mkdirSync(setOut, { recursive: true });
-      for (const name of readdirSync(SET_DIR).filter((n) => n.endsWith(".ts"))) {
-        writeFileSync(join(setOut, name.replace(/\.ts$/, ".js")), compile(readFileSync(join(SET_DIR, name), "utf8"), name));
-      }
-      writeFileSync(join(work, "server.js"), compile(server, "server.ts"));
-      writeFileSync(join(work, "client.js"), compile(client, "client.ts"));
+      writeGeneratedModules(readGeneratedSet(SET_DIR), join(work, README_PREFIX));
+      writeFileSync(join(work, "server.js"), transpileToModule(server, "server.ts"));
+      writeFileSync(join(work, "client.js"), transpileToModule(client, "client.ts"));
     });
 
     afterAll(() => {

@@ -11,16 +11,16 @@ import {
   type TransportContext,
 } from "../../../generated/ext-tasks-draft/server.js";
 import type { InputRequest, TaskStatusNotification } from "../../../generated/ext-tasks-draft/types.js";
+import { EXTENSION_META } from "../../support/task-store-contract.js";
 
 /**
  * The generated ext-tasks (SEP-2663) server, driven through its JSON-RPC handler the way a
  * transport would: every answer below is what a client would receive.
  */
 
-const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
 
 let nextId = 1;
-async function call(server: TasksServer, method: string, params: object, transport?: TransportContext, meta: object = WITH_EXTENSION) {
+async function call(server: TasksServer, method: string, params: object, transport?: TransportContext, meta: object = EXTENSION_META) {
   const response = await server.handle({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } }, transport);
   if (!response) throw new Error("a request got no response");
   return response;

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer } from "../../../generated/ext-tasks-draft/server.js";
 import { serveStdio, stdioClientTransport, StdioClosedError, type StdioClientTransport } from "../../../generated/ext-tasks-draft/stdio.js";
 import { projectRoot } from "../../support/paths.js";
+import { readGeneratedSet, writeGeneratedModules } from "../../support/generated-modules.js";
 
 /**
  * The `stdio` runtime part (README, "Runtime parts"): the client transport spawns a real server
@@ -46,15 +46,7 @@ let work: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-stdio-"));
   writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
-  const setDir = join(projectRoot, "generated", "ext-tasks-draft");
-  mkdirSync(join(work, "set"));
-  for (const name of readdirSync(setDir).filter((n) => n.endsWith(".ts"))) {
-    const { outputText } = ts.transpileModule(readFileSync(join(setDir, name), "utf8"), {
-      fileName: name,
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    });
-    writeFileSync(join(work, "set", name.replace(/\.ts$/, ".js")), outputText);
-  }
+  writeGeneratedModules(readGeneratedSet(join(projectRoot, "generated", "ext-tasks-draft")), join(work, "set"));
   writeFileSync(join(work, "server.mjs"), SERVER_SCRIPT);
 });
 

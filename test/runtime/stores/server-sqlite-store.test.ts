@@ -7,6 +7,7 @@ import * as ext from "../../../generated/ext-tasks-draft/server.js";
 import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
 import * as v2025 from "../../../generated/tasks-2025-11-25/server.js";
 import { SqliteTaskStore } from "../../../generated/ext-tasks-draft/sqlite-store.js";
+import { extensionRequest } from "../../support/task-store-contract.js";
 
 /**
  * The durable store: tasks, results and outstanding input survive the process that made them.
@@ -14,7 +15,6 @@ import { SqliteTaskStore } from "../../../generated/ext-tasks-draft/sqlite-store
  * abandoned as a crash would) and new ones are opened on the same file.
  */
 
-const WITH_EXTENSION = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [ext.TASKS_EXTENSION]: {} } } };
 const alice = { owner: "alice" };
 
 let dir: string;
@@ -31,9 +31,8 @@ function extServer(options: { now?: () => number } = {}) {
   return { store: store as SqliteTaskStore<ext.StoredTask>, server: ext.createTasksServer({ store, ...options }) };
 }
 
-let nextId = 1;
 async function call(server: ext.TasksServer | v2025.TasksServer, method: string, params: object, transport = alice) {
-  const response = await server.handle({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: WITH_EXTENSION } }, transport);
+  const response = await server.handle(extensionRequest(method, params), transport);
   if (!response || !("result" in response)) throw new Error(`${method} failed: ${JSON.stringify(response)}`);
   return response.result as Record<string, any>;
 }
@@ -71,7 +70,7 @@ describe("SqliteTaskStore", () => {
     });
     expect(await call(second.server, "tasks/get", { taskId: broken.taskId })).toMatchObject({ status: "failed", error: { code: -32603 } });
     // Owner scoping survives too.
-    const bob = await second.server.handle({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: finished.taskId, _meta: WITH_EXTENSION } }, { owner: "bob" });
+    const bob = await second.server.handle(extensionRequest("tasks/get", { taskId: finished.taskId }), { owner: "bob" });
     expect(bob).toMatchObject({ error: { code: -32602 } });
 
     // The answer given before the restart is waiting for the resumed tool code.
