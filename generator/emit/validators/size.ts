@@ -13,10 +13,19 @@ import { conditions, type Expr } from "./codegen/nodes.js";
 /** The most a function body weighs (roughly its statements and conditions); far below the compiler's limit. */
 export const MAX_FUNCTION_WEIGHT = 150;
 
-/** The weight an operand adds to a chain of tests (`a || b || …`, or a sum of match counts). */
+/**
+ * The weight an operand adds to a chain of tests (`a || b || …`, or a sum of match counts): its
+ * conditions; a call to a private helper weighs HELPER_CALL_WEIGHT, the call and the function it
+ * stands for (so a chain of fifty helper calls is as heavy as a function may be).
+ */
 export function splitWeight(test: Expr): number {
+  if (test.kind === "call" && test.callee.kind === "id" && typeof test.callee.name === "string" && test.callee.name.startsWith("$")) {
+    return HELPER_CALL_WEIGHT;
+  }
   return Math.max(1, conditions(test));
 }
+
+const HELPER_CALL_WEIGHT = 3;
 
 /** Whether a chain of tests is heavier than one function should hold. */
 export function heavy(tests: readonly Expr[]): boolean {
