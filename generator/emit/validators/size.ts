@@ -14,15 +14,16 @@ import { conditions, type Expr } from "./codegen/nodes.js";
 export const MAX_FUNCTION_WEIGHT = 150;
 
 /**
- * The weight an operand adds to a chain of tests (`a || b || …`, or a sum of match counts): its
- * conditions; a call to a private helper weighs HELPER_CALL_WEIGHT, the call and the function it
- * stands for (so a chain of fifty helper calls is as heavy as a function may be).
+ * The weight an operand adds to a chain of tests (`a || b || …`, or a sum of match counts): the
+ * operator that joins it and its conditions; a call to a private helper weighs HELPER_CALL_WEIGHT,
+ * the call and the function it stands for (so a chain of fifty helper calls is as heavy as a
+ * function may be).
  */
 export function splitWeight(test: Expr): number {
   if (test.kind === "call" && test.callee.kind === "id" && typeof test.callee.name === "string" && test.callee.name.startsWith("$")) {
     return HELPER_CALL_WEIGHT;
   }
-  return Math.max(1, conditions(test));
+  return 1 + Math.max(1, conditions(test));
 }
 
 const HELPER_CALL_WEIGHT = 3;
