@@ -223,10 +223,11 @@ function isReturnOf(s: Stmt, value: boolean): boolean {
 // ---- measuring ----
 
 /**
- * How heavy code is for TypeScript's control-flow analysis and for prettier: one per statement and
- * one per condition (each operand of `&&`/`||`, each `case`). The one splitting rule: no function
- * body weighs more than MAX_FUNCTION_WEIGHT (see split.ts). Deep code is heavy too (every level
- * is a few statements), so the same rule bounds nesting within one function.
+ * How heavy code is for TypeScript's control-flow analysis and for prettier: one per statement, one
+ * per condition (each operand of `&&`/`||`, each `case`), and more for long concatenations (see
+ * `longConcatenations`). The one splitting rule: no function body weighs more than
+ * MAX_FUNCTION_WEIGHT (see size.ts). Deep code is heavy too (every level is a few statements, and
+ * its error paths grow), so the same rule bounds nesting within one function.
  */
 export function weight(code: Stmt | readonly Stmt[]): number {
   if (isStmtList(code)) {
@@ -238,7 +239,7 @@ export function weight(code: Stmt | readonly Stmt[]): number {
   switch (s.kind) {
     case "expr":
     case "return":
-      return 1 + conditions(s.expr);
+      return 1 + conditions(s.expr) + longConcatenations(s.expr);
     case "const":
     case "let":
     case "assign":
@@ -260,6 +261,23 @@ export function weight(code: Stmt | readonly Stmt[]): number {
 function isStmtList(code: Stmt | readonly Stmt[]): code is readonly Stmt[] {
   return Array.isArray(code);
 }
+
+/**
+ * Two for each piece of a concatenation past CONCATENATION_PIECES (an error path nested in loops,
+ * `path + "/" + i1 + "/" + i3 + …`): code nested deep in one function writes ever longer paths, so
+ * its weight grows with the square of its depth and the one splitting rule bounds depth as well as size.
+ */
+function longConcatenations(e: Expr): number {
+  let sum = 0;
+  const visit = (node: Expr | Stmt): void => {
+    if (node.kind === "plus") sum += 2 * Math.max(0, node.operands.length - CONCATENATION_PIECES);
+    forEachChild(node, visit, () => {});
+  };
+  visit(e);
+  return sum;
+}
+
+const CONCATENATION_PIECES = 3;
 
 /** How many conditions an expression joins (`a && (b || c)`: 3). */
 export function conditions(e: Expr): number {
