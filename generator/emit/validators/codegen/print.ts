@@ -179,9 +179,9 @@ class Printer {
       case "plus":
         return [e.operands.map((o, i) => this.expression(o, i === 0 ? ADDITIVE : ADDITIVE + 1)).join(" + "), ADDITIVE];
       case "logic": {
-        // `&&` inside `||` in parentheses, as prettier writes it (it reads better too).
-        const min = e.op === "&&" ? AND + 1 : AND + 1;
-        return [e.operands.map((o) => this.expression(o, min)).join(` ${e.op} `), e.op === "&&" ? AND : OR];
+        // Operands bind tighter than `&&`: `||` inside `&&` needs parentheses, and `&&` inside `||`
+        // gets them too, as prettier writes it (it reads better).
+        return [e.operands.map((o) => this.expression(o, AND + 1)).join(` ${e.op} `), e.op === "&&" ? AND : OR];
       }
       case "conditional":
         return [`${this.expression(e.test, CONDITIONAL + 1)} ? ${this.expression(e.then, CONDITIONAL)} : ${this.expression(e.otherwise, CONDITIONAL)}`, CONDITIONAL];
