@@ -2,6 +2,10 @@
  * The error mode: code that finds every error of an invalid value, each with its JSON-pointer
  * path, keyword, message and schema location. Decisions (which union variant, whether `if`
  * holds) reuse the boolean mode, so both modes agree on what is valid.
+ *
+ * The code for a schema is built once, for the parameters `value` and `path` (a fragment), and
+ * then either inlined where the schema sits (`value` and `path` substituted) or, when heavier than
+ * a function may be (the one splitting rule, size.ts), made a private `$check…Part` function.
  */
 import type { Model } from "../../analyze/model.js";
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
@@ -13,18 +17,61 @@ import {
   containsBounds,
   literal,
   literalCondition,
-  negate,
+  num,
   objectSizeConditions,
   primitiveConditions,
   str,
   typeName,
   typeTest,
+  UNDEFINED,
   type Condition,
 } from "./conditions.js";
+import {
+  and,
+  assign,
+  BREAK,
+  call,
+  compare,
+  constant,
+  exprStmt,
+  FALSE,
+  forIn,
+  forOf,
+  forRange,
+  id,
+  ifElse,
+  increment,
+  index,
+  isTrue,
+  letVar,
+  Local,
+  location,
+  locationsOf,
+  member,
+  mentionsLocal,
+  not,
+  or,
+  plus,
+  substituteAll,
+  switchOn,
+  TRUE,
+  weight,
+  type Expr,
+  type Stmt,
+} from "./codegen/nodes.js";
 import { guardName, typeGuard } from "./json-types.js";
-import { FunctionScope, indent, mentions, propertyAccess, type ModuleScope } from "./scope.js";
-import { MAX_FUNCTION_WEIGHT, MAX_OPERANDS, chunkByWeight, codeWeight } from "./size.js";
-import { isHeavy, knownKeyTest, type GuardEmitter } from "./guard-mode.js";
+import { propertyAccess, type ModuleScope } from "./scope.js";
+import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT } from "./size.js";
+import { knownKeyTest, VALUE, type GuardEmitter } from "./guard-mode.js";
+
+const PATH = id("path");
+const ERRORS = id("errors");
+
+/** A function body and the schema location its `at` stands for (see codegen/nodes.ts `location`). */
+export interface CheckBody {
+  readonly body: Stmt[];
+  readonly at: string | undefined;
+}
 
 export class CheckEmitter {
   constructor(
@@ -38,17 +85,19 @@ export class CheckEmitter {
     return `$check${this.model.byId.get(id)!.name}`;
   }
 
-  /** Schema locations under this prefix are written `at + "/rest"`, to keep the code short. */
-  private base = "";
-  private baseUsed = false;
-
   /** Body of `checkX(value, path, errors)` for a definition found at `loc`. */
-  body(node: Node, owner: string, loc: SourceLocation): string[] {
-    this.base = formatLocation(loc);
-    this.baseUsed = false;
-    const statements = this.statements(node, "value", "path", new FunctionScope(), owner);
-    // Checks that used `at` may have moved into helpers (which declare it themselves).
-    return this.baseUsed && mentions(statements, "at") ? [`const at = ${this.locationExpression(loc)};`, ...statements] : statements;
+  body(node: Node, owner: string, loc: SourceLocation): CheckBody {
+    return this.withAt(this.fragment(node, owner), loc);
+  }
+
+  /**
+   * A body that declares `at`, the schema location of what it checks, when some location it
+   * reports lies under it (those are written `at + "/rest"`, to keep the code short).
+   */
+  private withAt(code: Stmt[], loc: SourceLocation): CheckBody {
+    const at = formatLocation(loc);
+    if (!locationsOf(code).some((l) => l === at || l.startsWith(`${at}/`))) return { body: code, at: undefined };
+    return { body: [constant("at", this.locationExpression(loc)), ...code], at };
   }
 
   /**
@@ -56,94 +105,64 @@ export class CheckEmitter {
    * tokens (itself built on the one before), so that each function spells out at most
    * LOCATION_CHUNK tokens and deep schemas give output linear in their depth, not quadratic.
    */
-  private locationExpression(loc: SourceLocation): string {
+  private locationExpression(loc: SourceLocation): Expr {
     const tokens = loc.pointer.split("/").slice(1); // escaped tokens: splitting on "/" is exact
     if (tokens.length <= LOCATION_CHUNK) return str(formatLocation(loc));
     const cut = Math.floor((tokens.length - 1) / LOCATION_CHUNK) * LOCATION_CHUNK;
-    return `${this.locationConstant(loc.file, tokens.slice(0, cut))} + ${str("/" + tokens.slice(cut).join("/"))}`;
+    return plus(id(this.locationConstant(loc.file, tokens.slice(0, cut))), str("/" + tokens.slice(cut).join("/")));
   }
 
-  /** The module constant holding `file#/tokens…` (a multiple of LOCATION_CHUNK tokens). */
+  /** The module constant holding `file#/tokens…` (a multiple of LOCATION_CHUNK tokens), by name. */
   private locationConstant(file: string, tokens: readonly string[]): string {
     const head = tokens.length - LOCATION_CHUNK;
-    const initializer =
-      head === 0
-        ? str(formatLocation({ file, pointer: "/" + tokens.join("/") }))
-        : `${this.locationConstant(file, tokens.slice(0, head))} + ${str("/" + tokens.slice(head).join("/"))}`;
-    return this.scope.constant("SCHEMA_AT", initializer);
+    if (head === 0) return constantName(this.scope.constant("SCHEMA_AT", JSON.stringify(formatLocation({ file, pointer: "/" + tokens.join("/") }))));
+    const before = this.locationConstant(file, tokens.slice(0, head));
+    return constantName(this.scope.constant("SCHEMA_AT", `${before} + ${JSON.stringify("/" + tokens.slice(head).join("/"))}`, [before]));
   }
 
-  /** The schema location of a node's keyword, as an expression. */
-  private schemaPath(node: Node, keyword?: string): string {
+  /** The schema location of a node's keyword. */
+  private schemaPath(node: Node, keyword?: string): Expr {
     const located = node.kind === "literal" && node.origin && keyword === node.keyword ? node.origin : undefined;
-    const at = formatLocation(
-      located ?? (keyword === undefined ? node.loc : { ...node.loc, pointer: appendPointer(node.loc.pointer, keyword) }),
-    );
-    if (at === this.base) {
-      this.baseUsed = true;
-      return "at";
-    }
-    if (at.startsWith(`${this.base}/`)) {
-      this.baseUsed = true;
-      return `at + ${str(at.slice(this.base.length))}`;
-    }
-    return str(at);
+    return location(formatLocation(located ?? (keyword === undefined ? node.loc : { ...node.loc, pointer: appendPointer(node.loc.pointer, keyword) })));
   }
 
-  private report(path: string, keyword: string, message: string, node: Node, schemaKeyword?: string): string {
-    return `${this.scope.runtime("report")}(errors, ${path}, ${str(keyword)}, ${message}, ${this.schemaPath(node, schemaKeyword)});`;
+  private report(path: Expr, keyword: string, message: Expr, node: Node, schemaKeyword?: string): Stmt {
+    return exprStmt(call(this.scope.runtime("report"), ERRORS, path, str(keyword), message, this.schemaPath(node, schemaKeyword)));
   }
 
-  private typeError(path: string, expected: string, v: string, node: Node, schemaKeyword?: string): string {
+  private typeError(path: Expr, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
     return this.unexpected(path, "type", expected, v, node, schemaKeyword);
   }
 
-  private unexpected(path: string, keyword: string, expected: string, v: string, node: Node, schemaKeyword?: string): string {
-    const at = this.schemaPath(node, schemaKeyword);
-    return `${this.scope.runtime("unexpected")}(errors, ${path}, ${str(keyword)}, ${str(expected)}, ${v}, ${at});`;
+  private unexpected(path: Expr, keyword: string, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
+    return exprStmt(call(this.scope.runtime("unexpected"), ERRORS, path, str(keyword), str(expected), v, this.schemaPath(node, schemaKeyword)));
   }
 
-  private missing(path: string, name: string, node: Node): string {
-    return `${this.scope.runtime("missing")}(errors, ${path}, ${str(name)}, ${this.schemaPath(node, "required")});`;
+  private missing(path: Expr, name: string, node: Node): Stmt {
+    return exprStmt(call(this.scope.runtime("missing"), ERRORS, path, str(name), this.schemaPath(node, "required")));
   }
 
-  private conditions(conditions: readonly Condition[], path: string, node: Node): string[] {
-    return conditions.map((c) => `if (${negate(c.test)}) ${this.report(path, c.keyword, c.message, node, c.keyword)}`);
-  }
-
-  /** How many schemas deep the code being built is nested inside its function. */
-  private depth = 0;
-
-  statements(node: Node, v: string, path: string, fn: FunctionScope, owner: string): string[] {
-    if (this.depth >= MAX_INLINE_DEPTH && NESTING_KINDS.has(node.kind)) return [`${this.nestedCheck(node, owner)}(${v}, ${path}, errors);`];
-    this.depth++;
-    try {
-      return this.inlineStatements(node, v, path, fn, owner);
-    } finally {
-      this.depth--;
-    }
+  private conditions(conditions: readonly Condition[], path: Expr, node: Node): Stmt[] {
+    return conditions.flatMap((c) => ifElse(not(c.test), [this.report(path, c.keyword, c.message, node, c.keyword)]));
   }
 
   /**
-   * A private `check…Part` function for a schema nested too deep to inline: it starts afresh
-   * (its own `path` and `at`), so deep schemas give many small functions instead of code whose
-   * indentation, path expressions and schema locations grow with depth (quadratic output, and
-   * deep enough to overflow prettier's and TypeScript's stacks).
+   * Code checking `v` (reported at `path`): the schema's fragment inlined, or a call to a private
+   * function holding it when it is heavier than a function may be (see size.ts).
    */
-  private nestedCheck(node: Node, owner: string): string {
-    const name = this.scope.helperName(`$check${owner}Part`);
-    const [base, baseUsed, depth] = [this.base, this.baseUsed, this.depth];
-    this.depth = 0;
-    const body = this.body(node, owner, node.loc);
-    [this.base, this.baseUsed, this.depth] = [base, baseUsed, depth];
-    const param = (p: string) => (mentions(body, p) ? p : `_${p}`);
-    this.scope.helperFunctions.push(
-      [`function ${name}(${param("value")}: unknown, ${param("path")}: string, ${param("errors")}: ${this.scope.runtime("ValidationError")}[]): void {`, ...indent(body), "}"].join("\n"),
-    );
-    return name;
+  statements(node: Node, v: Expr, path: Expr, owner: string): Stmt[] {
+    const code = this.fragment(node, owner);
+    if (NESTING_KINDS.has(node.kind) && weight(code) > MAX_FUNCTION_WEIGHT) {
+      return [exprStmt(call(this.privateCheck(owner, code, "unknown", node.loc), v, path, ERRORS))];
+    }
+    if (v === VALUE && path === PATH) return code;
+    return substituteAll(code, new Map([["value", v], ["path", path]]));
   }
 
-  private inlineStatements(node: Node, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+  /** The code checking the parameter `value`, reported at the parameter `path`. */
+  private fragment(node: Node, owner: string): Stmt[] {
+    const v = VALUE;
+    const path = PATH;
     switch (node.kind) {
       case "unknown":
         return [];
@@ -152,24 +171,23 @@ export class CheckEmitter {
       case "primitive": {
         const typeError = this.typeError(path, typeName(node.type), v, node, "type");
         const constraints = this.conditions(primitiveConditions(node, v, this.scope), path, node);
-        return ifElse(negate(typeTest(node.type, v)), [typeError], constraints);
+        return ifElse(not(typeTest(node.type, v)), [typeError], constraints);
       }
       case "literal": {
         const c = literalCondition(node, v, this.scope);
-        return [`if (${negate(c.test)}) ${this.unexpected(path, c.keyword, c.expected!, v, node, c.keyword)}`];
+        return ifElse(not(c.test), [this.unexpected(path, c.keyword, c.expected!, v, node, c.keyword)]);
       }
       case "ref":
-        return [`${this.checkName(node.target)}(${v}, ${path}, errors);`];
+        return [exprStmt(call(this.checkName(node.target), v, path, ERRORS))];
       case "object":
-        return this.objectStatements(node, v, path, fn, owner);
+        return this.objectStatements(node, owner);
       case "map":
-        return this.mapStatements(node, v, path, fn, owner);
+        return this.mapStatements(node, owner);
       case "array":
-        return this.arrayStatements(node, v, path, fn, owner);
+        return this.arrayStatements(node, owner);
       case "union":
-        return this.unionStatements(node, v, path, fn, owner);
+        return this.unionStatements(node, owner);
       case "intersection": {
-        if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
         // Each part checks the value on its own (no part relies on another's narrowing), so a long
         // `allOf` can be split into helpers that take the value as `unknown`.
         // When every part takes only objects, one type error says it all (and costs one check),
@@ -179,19 +197,19 @@ export class CheckEmitter {
           return types !== undefined && types.size === 1 && types.has("object");
         });
         const blocks = node.parts
-          .map((part) => (objectsOnly && part.kind === "object" ? this.objectStatements(part, v, path, fn, owner, true) : this.statements(part, v, path, fn, owner)))
+          .map((part) => (objectsOnly && part.kind === "object" ? this.objectStatements(part, owner, true) : this.statements(part, v, path, owner)))
           .filter((b) => b.length > 0);
-        const parts = this.split(blocks, v, path, objectsOnly ? this.scope.runtime("JsonObject") : "unknown", owner);
+        const parts = this.split(blocks, objectsOnly ? this.scope.runtimeType("JsonObject") : "unknown", owner, node);
         // The type error points at the `type: "object"` of the first part that has one.
         const typed = node.parts.map((part) => this.objectTypeOwner(part)).find((owner) => owner !== undefined);
-        const guard = typed ? this.objectGuard(v, path, typed) : this.typeError(path, "an object", v, node);
-        return objectsOnly ? ifElse(`!${this.scope.runtime("isObject")}(${v})`, [guard], parts) : parts;
+        const guard = typed ? this.objectGuard(path, typed) : this.typeError(path, "an object", v, node);
+        return objectsOnly ? ifElse(not(call(this.scope.runtime("isObject"), v)), [guard], parts) : parts;
       }
       case "not":
-        return [`if (${this.test.opaque(node.node, v, owner)}) ${this.report(path, "not", str("must not match the schema it is forbidden to match"), node)}`];
+        return ifElse(this.test.opaque(node.node, v, owner), [this.report(path, "not", str("must not match the schema it is forbidden to match"), node)]);
       case "conditional": {
-        const then = node.then ? this.statements(node.then, v, path, fn, owner) : [];
-        const otherwise = node.else ? this.statements(node.else, v, path, fn, owner) : [];
+        const then = node.then ? this.statements(node.then, v, path, owner) : [];
+        const otherwise = node.else ? this.statements(node.else, v, path, owner) : [];
         return ifElse(this.test.opaque(node.if, v, owner), then, otherwise);
       }
     }
@@ -213,192 +231,193 @@ export class CheckEmitter {
     return undefined;
   }
 
-  private objectGuard(v: string, path: string, node: Node): string {
-    return this.typeError(path, "an object", v, node, "type");
+  private objectGuard(path: Expr, node: Node): Stmt {
+    return this.typeError(path, "an object", VALUE, node, "type");
   }
 
   /** `knownObject`: the value is already known to be an object here (no type test to repeat). */
-  private objectStatements(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string, knownObject = false): string[] {
-    // A big object nested in another's code gets a function of its own, where its checks are
-    // written for `value` and `path` and can be split further (see `split`).
-    if ((v !== "value" || path !== "path") && isHeavy(node)) return [this.ownFunction(node, v, path, owner)];
-    const blocks: string[][] = [];
+  private objectStatements(node: ObjectNode, owner: string, knownObject = false): Stmt[] {
+    const v = VALUE;
+    const path = PATH;
+    const blocks: Stmt[][] = [];
     for (const property of node.properties) {
-      const x = fn.local("value");
-      const childPath = `${path} + ${str("/" + escapeToken(property.name))}`;
-      const inner = this.statements(property.node, x, childPath, fn, owner);
+      const x = new Local("value");
+      const childPath = plus(path, str("/" + escapeToken(property.name)));
+      const inner = this.statements(property.node, id(x), childPath, owner);
       if (!property.required && inner.length === 0) continue; // nothing to check: no need to read it
-      const block = [`const ${x} = ${propertyAccess(v, property.name, this.scope)};`];
-      if (property.required) {
-        block.push(...ifElse(`${x} === undefined`, [this.missing(path, property.name, node)], inner));
-      } else if (inner.length) {
-        block.push(...ifElse(`${x} !== undefined`, inner, []));
-      }
-      blocks.push(block);
+      const read = constant(x, propertyAccess(v, property.name, this.scope));
+      if (property.required) blocks.push([read, ...ifElse(compare(id(x), "===", UNDEFINED), [this.missing(path, property.name, node)], inner)]);
+      else blocks.push([read, ...ifElse(compare(id(x), "!==", UNDEFINED), inner)]);
     }
     for (const name of node.requiredOnly) {
-      blocks.push([`if (${propertyAccess(v, name, this.scope)} === undefined) ${this.missing(path, name, node)}`]);
+      blocks.push(ifElse(compare(propertyAccess(v, name, this.scope), "===", UNDEFINED), [this.missing(path, name, node)]));
     }
-    blocks.push(this.keyLoop(node, v, path, fn, owner));
+    blocks.push(this.keyLoop(node, owner));
     blocks.push(this.conditions(objectSizeConditions(node, v), path, node));
     for (const dependency of node.dependentRequired) {
-      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
-      const checks = dependency.requires.map((r) => {
+      const present = compare(propertyAccess(v, dependency.name, this.scope), "!==", UNDEFINED);
+      const checks = dependency.requires.flatMap((r) => {
         const message = str(`missing property "${r}", required when "${dependency.name}" is present`);
-        return `if (${propertyAccess(v, r, this.scope)} === undefined) ${this.report(`${path} + ${str("/" + escapeToken(r))}`, "dependentRequired", message, node)}`;
+        return ifElse(compare(propertyAccess(v, r, this.scope), "===", UNDEFINED), [this.report(plus(path, str("/" + escapeToken(r))), "dependentRequired", message, node)]);
       });
-      if (checks.length) blocks.push(ifElse(present, checks, []));
+      blocks.push(ifElse(present, checks));
     }
     for (const dependency of node.dependentSchemas) {
-      const present = `${propertyAccess(v, dependency.name, this.scope)} !== undefined`;
-      blocks.push(ifElse(present, this.statements(dependency.node, v, path, fn, owner), []));
+      const present = compare(propertyAccess(v, dependency.name, this.scope), "!==", UNDEFINED);
+      blocks.push(ifElse(present, this.statements(dependency.node, v, path, owner)));
     }
-    const body = this.split(blocks.filter((b) => b.length > 0), v, path, this.scope.runtime("JsonObject"), owner);
-    return knownObject ? body : ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
-  }
-
-  /** A call to a private function checking `node` (its body written for `value` and `path`). */
-  private ownFunction(node: Node, v: string, path: string, owner: string): string {
-    const name = this.privateCheck(owner, this.statements(node, "value", "path", new FunctionScope(), owner), "unknown");
-    return `${name}(${v}, ${path}, errors);`;
+    const body = this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner, node);
+    return knownObject ? body : ifElse(not(call(this.scope.runtime("isObject"), v)), [this.objectGuard(path, node)], body);
   }
 
   /**
-   * A private `(value, path, errors)` function with the given body, returning its name. The body
-   * may use the definition's schema location `at`: the function then declares it too.
+   * A private `(value, path, errors)` function with the given body (written for those
+   * parameters), returning its name; `loc`: the schema location its `at` stands for.
    */
-  private privateCheck(owner: string, body: readonly string[], type: string): string {
+  private privateCheck(owner: string, code: Stmt[], type: string, loc: SourceLocation): string {
     const name = this.scope.helperName(`$check${owner}Part`);
-    const param = (p: string) => (mentions(body, p) ? p : `_${p}`);
-    const at = mentions(body, "at") ? [`const at = ${str(this.base)};`] : [];
-    this.scope.helperFunctions.push(
-      [
-        `function ${name}(${param("value")}: ${type}, ${param("path")}: string, ${param("errors")}: ${this.scope.runtime("ValidationError")}[]): void {`,
-        ...indent([...at, ...body]),
-        "}",
-      ].join("\n"),
-    );
+    const { body, at } = this.withAt(code, loc);
+    this.scope.addFunction({
+      name,
+      params: [
+        { name: "value", type },
+        { name: "path", type: "string" },
+        { name: "errors", type: `${this.scope.runtimeType("ValidationError")}[]` },
+      ],
+      returns: "void",
+      body,
+      at,
+    });
     return name;
   }
 
   /**
-   * Statement blocks (each reading only `v`, `path`, `errors`, `at` and its own locals), inline
-   * when they are small enough for one function, else grouped into helper functions. Blocks can
-   * move only when written for the parameters themselves (`ownFunction` sees to that for big ones).
+   * Statement blocks (each reading only `value`, `path`, `errors`, `at` and its own locals),
+   * inline when light enough for one function, else grouped into helper functions.
    */
-  private split(blocks: readonly (readonly string[])[], v: string, path: string, type: string, owner: string): string[] {
+  private split(blocks: readonly Stmt[][], type: string, owner: string, node: Node): Stmt[] {
     const all = blocks.flat();
-    if (codeWeight(all) <= MAX_FUNCTION_WEIGHT || v !== "value" || path !== "path") return all;
-    return chunkByWeight(blocks, codeWeight).map((group) => `${this.privateCheck(owner, group.flat(), type)}(value, path, errors);`);
+    if (weight(all) <= MAX_FUNCTION_WEIGHT) return all;
+    return chunkByWeight(blocks, weight).map((group) => exprStmt(call(this.privateCheck(owner, group.flat(), type, node.loc), VALUE, PATH, ERRORS)));
   }
 
-  private keyLoop(node: ObjectNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+  private keyLoop(node: ObjectNode, owner: string): Stmt[] {
+    const v = VALUE;
     const additional = node.additional && node.additional.kind !== "unknown" ? node.additional : undefined;
     const names = node.propertyNames && node.propertyNames.kind !== "unknown" ? node.propertyNames : undefined;
     if (!additional && !names && node.patternProperties.length === 0) return [];
-    const key = fn.local("key");
-    const item = fn.local("item");
-    const keyPath = `${path} + "/" + ${this.scope.runtime("pointerToken")}(${key})`;
-    const body: string[] = [`const ${item} = ${v}[${key}];`];
+    const key = new Local("key");
+    const item = new Local("item");
+    const keyPath = plus(PATH, str("/"), call(this.scope.runtime("pointerToken"), id(key)));
+    const checks: Stmt[] = [];
     if (names) {
-      const message = `${str("property name ")} + JSON.stringify(${key}) + ${str(" is not allowed")}`;
-      body.push(`if (!${this.test.opaque(names, key, owner)}) ${this.report(keyPath, "propertyNames", message, node, "propertyNames")}`);
+      const message = plus(str("property name "), call(member(id("JSON"), "stringify"), id(key)), str(" is not allowed"));
+      checks.push(...ifElse(not(this.test.opaque(names, id(key), owner)), [this.report(keyPath, "propertyNames", message, node, "propertyNames")]));
     }
-    const matched = node.patternProperties.length > 0 && additional ? fn.local("matched") : undefined;
-    if (matched) body.push(`let ${matched} = false;`);
+    const matched = node.patternProperties.length > 0 && additional ? new Local("matched") : undefined;
+    if (matched) checks.push(letVar(matched, FALSE));
     for (const pattern of node.patternProperties) {
       const re = this.scope.constant("PATTERN", `new RegExp(${JSON.stringify(pattern.pattern)}, "u")`);
-      const inner = [...(matched ? [`${matched} = true;`] : []), ...this.statements(pattern.node, item, keyPath, fn, owner)];
-      if (inner.length) body.push(...ifElse(`${re}.test(${key})`, inner, []));
+      const inner = [...(matched ? [assign(matched, TRUE)] : []), ...this.statements(pattern.node, id(item), keyPath, owner)];
+      checks.push(...ifElse(call(member(re, "test"), id(key)), inner));
     }
     if (additional) {
-      const known = knownKeyTest(node, key, this.scope);
-      const unmatched = [...(known ? [`!${known}`] : []), ...(matched ? [`!${matched}`] : [])];
+      const known = knownKeyTest(node, id(key), this.scope);
+      const unmatched = and(...(known ? [not(known)] : []), ...(matched ? [not(id(matched))] : []));
       const inner =
         additional.kind === "never"
-          ? [this.report(keyPath, "additionalProperties", `${str("unexpected property ")} + JSON.stringify(${key})`, node, "additionalProperties")]
-          : this.statements(additional, item, keyPath, fn, owner);
-      body.push(...(unmatched.length ? ifElse(unmatched.join(" && "), inner, []) : inner));
+          ? [this.report(keyPath, "additionalProperties", plus(str("unexpected property "), call(member(id("JSON"), "stringify"), id(key))), node, "additionalProperties")]
+          : this.statements(additional, id(item), keyPath, owner);
+      checks.push(...ifElse(unmatched, inner));
     }
-    const checks = mentions(body.slice(1), item) ? body : body.slice(1);
     if (checks.length === 0) return [];
-    return [`for (const ${key} in ${v}) {`, ...indent(checks), "}"];
+    const body = mentionsLocal(checks, item) ? [constant(item, index(v, id(key))), ...checks] : checks;
+    return [forIn(key, v, body)];
   }
 
-  private mapStatements(node: MapNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
-    const key = fn.local("key");
-    const item = fn.local("item");
-    const keyPath = `${path} + "/" + ${this.scope.runtime("pointerToken")}(${key})`;
-    const loop: string[] = [];
+  private mapStatements(node: MapNode, owner: string): Stmt[] {
+    const v = VALUE;
+    const key = new Local("key");
+    const item = new Local("item");
+    const keyPath = plus(PATH, str("/"), call(this.scope.runtime("pointerToken"), id(key)));
+    const loop: Stmt[] = [];
     if (node.keys && node.keys.kind !== "unknown") {
-      const message = `${str("property name ")} + JSON.stringify(${key}) + ${str(" is not allowed")}`;
-      loop.push(`if (!${this.test.opaque(node.keys, key, owner)}) ${this.report(keyPath, "propertyNames", message, node, "propertyNames")}`);
+      const message = plus(str("property name "), call(member(id("JSON"), "stringify"), id(key)), str(" is not allowed"));
+      loop.push(...ifElse(not(this.test.opaque(node.keys, id(key), owner)), [this.report(keyPath, "propertyNames", message, node, "propertyNames")]));
     }
-    const inner = this.statements(node.values, item, keyPath, fn, owner);
-    const readsItem = mentions(inner, item);
-    if (inner.length) loop.push(...(readsItem ? [`const ${item} = ${v}[${key}];`] : []), ...inner);
-    const body = [
-      ...(loop.length ? [`for (const ${key} in ${v}) {`, ...indent(loop), "}"] : []),
-      ...this.conditions(objectSizeConditions(node, v), path, node),
-    ];
-    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.objectGuard(v, path, node)], body);
+    const inner = this.statements(node.values, id(item), keyPath, owner);
+    if (inner.length) loop.push(...(mentionsLocal(inner, item) ? [constant(item, index(v, id(key)))] : []), ...inner);
+    const body = [...(loop.length ? [forIn(key, v, loop)] : []), ...this.conditions(objectSizeConditions(node, v), PATH, node)];
+    return ifElse(not(call(this.scope.runtime("isObject"), v)), [this.objectGuard(PATH, node)], body);
   }
 
-  private arrayStatements(node: ArrayNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+  private arrayStatements(node: ArrayNode, owner: string): Stmt[] {
+    const v = VALUE;
+    const path = PATH;
     const body = this.conditions(arrayConditions(node, v, this.scope), path, node);
     // An item is bound to a name only when its checks read it (`items: false` reports without reading).
-    const bind = (x: string, item: string, inner: readonly string[]) => (mentions(inner, x) ? [`const ${x} = ${item};`, ...inner] : inner);
+    const bind = (x: Local, item: Expr, inner: readonly Stmt[]) => (mentionsLocal(inner, x) ? [constant(x, item), ...inner] : [...inner]);
     node.prefixItems.forEach((item, i) => {
-      const x = fn.local("item");
-      const inner = this.statements(item, x, `${path} + "/${i}"`, fn, owner);
-      if (inner.length) body.push(...ifElse(`${v}.length > ${i}`, bind(x, `${v}[${i}]`, inner), []));
+      const x = new Local("item");
+      const inner = this.statements(item, id(x), plus(path, str(`/${i}`)), owner);
+      if (inner.length) body.push(...ifElse(compare(member(v, "length"), ">", num(i)), bind(x, index(v, num(i)), inner)));
     });
     if (node.items && node.items.kind !== "unknown") {
-      const i = fn.local("i");
-      const x = fn.local("item");
-      const inner = this.statements(node.items, x, `${path} + "/" + ${i}`, fn, owner);
-      if (inner.length) body.push(`for (let ${i} = ${node.prefixItems.length}; ${i} < ${v}.length; ${i}++) {`, ...indent(bind(x, `${v}[${i}]`, inner)), "}");
+      const i = new Local("i");
+      const x = new Local("item");
+      const inner = this.statements(node.items, id(x), plus(path, str("/"), id(i)), owner);
+      if (inner.length) body.push(forRange(i, node.prefixItems.length, member(v, "length"), bind(x, index(v, id(i)), inner)));
     }
     if (node.contains) {
       const { min, max } = containsBounds(node);
       if (min > 0 || max !== undefined) {
-        const count = fn.local("found");
-        const item = fn.local("item");
-        const test = this.test.opaque(node.contains, item, owner);
-        if (test === "true") body.push(`const ${count} = ${v}.length;`);
-        else body.push(`let ${count} = 0;`, `for (const ${item} of ${v}) if (${test}) ${count}++;`);
-        if (min > 0) body.push(`if (${count} < ${min}) ${this.report(path, min === 1 && node.minContains === undefined ? "contains" : "minContains", str(`must contain at least ${min} matching item${min === 1 ? "" : "s"}`), node, "contains")}`);
-        if (max !== undefined) body.push(`if (${count} > ${max}) ${this.report(path, "maxContains", str(`must contain at most ${max} matching item${max === 1 ? "" : "s"}`), node, "maxContains")}`);
+        const count = new Local("found");
+        const item = new Local("item");
+        const test = this.test.opaque(node.contains, id(item), owner);
+        if (isTrue(test)) body.push(constant(count, member(v, "length")));
+        else body.push(letVar(count, num(0)), forOf(item, v, ifElse(test, [increment(count)])));
+        if (min > 0) {
+          const keyword = min === 1 && node.minContains === undefined ? "contains" : "minContains";
+          body.push(...ifElse(compare(id(count), "<", num(min)), [this.report(path, keyword, str(`must contain at least ${min} matching item${min === 1 ? "" : "s"}`), node, "contains")]));
+        }
+        if (max !== undefined) {
+          body.push(...ifElse(compare(id(count), ">", num(max)), [this.report(path, "maxContains", str(`must contain at most ${max} matching item${max === 1 ? "" : "s"}`), node, "maxContains")]));
+        }
       }
     }
-    return ifElse(`!Array.isArray(${v})`, [this.typeError(path, "an array", v, node, "type")], body);
+    return ifElse(not(call(member(id("Array"), "isArray"), v)), [this.typeError(path, "an array", v, node, "type")], body);
   }
 
-  private unionStatements(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
-    if (node.discriminator) return this.discriminated(node, v, path, fn, owner);
+  private unionStatements(node: UnionNode, owner: string): Stmt[] {
+    const v = VALUE;
+    const path = PATH;
+    if (node.discriminator) return this.discriminated(node, owner);
     // A variant that takes anything makes an `anyOf` take anything (a placeholder union).
     if (!node.exclusive && node.variants.some((variant) => variant.kind === "unknown")) return [];
     const keyword = node.exclusive ? "oneOf" : "anyOf";
-    // A union too big for one function is decided by the boolean mode's helpers, which split it.
-    const heavy = node.variants.length > MAX_OPERANDS || isHeavy(node);
+    // A union too heavy for one function is decided by the boolean mode's helpers, which split it.
+    const tests = node.variants.map((variant) => this.test.opaque(variant, v, owner));
+    const tooHeavy = heavy(tests);
     if (!node.exclusive) {
-      const test = heavy ? this.test.opaque(node, v, owner) : `(${node.variants.map((variant) => this.test.opaque(variant, v, owner)).join(" || ")})`;
-      return ifElse(`!${test}`, this.explainNoMatch(node, v, path, fn, owner, keyword), []);
+      const test = tooHeavy ? this.test.opaque(node, v, owner) : or(...tests);
+      return ifElse(not(test), this.explainNoMatch(node, owner, keyword));
     }
-    const count = fn.local("matches");
-    const counting = heavy
-      ? [`const ${count} = ${this.test.matchCount(node, v, owner)};`]
-      : [`let ${count} = 0;`, ...node.variants.map((variant) => `if (${this.test.opaque(variant, v, owner)}) ${count}++;`)];
-    const explain = this.explainNoMatch(node, v, path, fn, owner, keyword);
-    const many = this.report(path, "oneOf", `${str("must match exactly one of the allowed schemas, but matches ")} + ${count}`, node);
-    return [...counting, ...ifElse(`${count} === 0`, explain, [`if (${count} > 1) ${many}`])];
+    const count = new Local("matches");
+    const counting = tooHeavy
+      ? [constant(count, this.test.matchCount(node, v, owner))]
+      : [letVar(count, num(0)), ...tests.flatMap((test) => ifElse(test, [increment(count)]))];
+    const explain = this.explainNoMatch(node, owner, keyword);
+    const many = this.report(path, "oneOf", plus(str("must match exactly one of the allowed schemas, but matches "), id(count)), node);
+    return [...counting, ...ifElse(compare(id(count), "===", num(0)), explain, ifElse(compare(id(count), ">", num(1)), [many]))];
   }
 
   /**
    * Errors for a value no variant accepts. When the variants take distinct JSON types, the one
    * for the value's type explains best (its own errors); otherwise one error for the union.
    */
-  private explainNoMatch(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string, keyword: string): string[] {
+  private explainNoMatch(node: UnionNode, owner: string, keyword: string): Stmt[] {
+    const v = VALUE;
+    const path = PATH;
     const types = node.variants.map((variant) => jsonTypes(variant, this.model.byId));
     const disjoint =
       types.every((t) => t !== undefined && t.size > 0) &&
@@ -408,75 +427,40 @@ export class CheckEmitter {
     }
     const isObject = this.scope.runtime("isObject");
     const all = new Set(types.flatMap((t) => [...t!]));
-    let code = [this.typeError(path, describeTypes(all, "prose"), v, node)];
+    let code: Stmt[] = [this.typeError(path, describeTypes(all, "prose"), v, node)];
     for (let i = node.variants.length - 1; i >= 0; i--) {
       const runtime = runtimeTypes(types[i]!);
-      code = ifElse(`${this.test.opaqueGuard(typeGuard(runtime, "value", isObject), v, owner, guardName(runtime))}`, this.statements(node.variants[i]!, v, path, fn, owner), code);
+      const guard = this.test.opaqueGuard(typeGuard(runtime, VALUE, isObject), v, owner, guardName(runtime));
+      code = ifElse(guard, this.statements(node.variants[i]!, v, path, owner), code);
     }
     return code;
   }
 
-  private discriminated(node: UnionNode, v: string, path: string, fn: FunctionScope, owner: string): string[] {
+  private discriminated(node: UnionNode, owner: string): Stmt[] {
+    const v = VALUE;
+    const path = PATH;
     const discriminator = node.discriminator!;
-    const tag = fn.local("tag");
-    const tagPath = `${path} + ${str("/" + escapeToken(discriminator.property))}`;
+    const tag = new Local("tag");
+    const tagPath = plus(path, str("/" + escapeToken(discriminator.property)));
     const allowed = discriminator.cases.flatMap((c) => c.values.map((value) => JSON.stringify(value))).join(" | ");
-    const body = [`const ${tag} = ${propertyAccess(v, discriminator.property, this.scope)};`, `switch (${tag}) {`];
-    for (const c of discriminator.cases) {
-      for (const value of c.values) body.push(`  case ${literal(value)}:`);
-      body.push(...indent(indent(this.statements(node.variants[c.variant]!, v, path, fn, owner))), "    break;");
-    }
-    const missing = `${this.scope.runtime("missing")}(errors, ${path}, ${str(discriminator.property)}, ${this.schemaPath(node)});`;
-    const unknown = this.unexpected(tagPath, "discriminator", `one of ${allowed}`, tag, node);
-    body.push("  default:", ...indent(indent(ifElse(`${tag} === undefined`, [missing], [unknown]))), "}");
-    return ifElse(`!${this.scope.runtime("isObject")}(${v})`, [this.typeError(path, "an object", v, node)], body);
+    const cases = discriminator.cases.map((c) => ({
+      tests: c.values.map(literal),
+      body: [...this.statements(node.variants[c.variant]!, v, path, owner), BREAK],
+    }));
+    const missing = exprStmt(call(this.scope.runtime("missing"), ERRORS, path, str(discriminator.property), this.schemaPath(node)));
+    const unknown = this.unexpected(tagPath, "discriminator", `one of ${allowed}`, id(tag), node);
+    const body = [constant(tag, propertyAccess(v, discriminator.property, this.scope)), switchOn(id(tag), cases, ifElse(compare(id(tag), "===", UNDEFINED), [missing], [unknown]))];
+    return ifElse(not(call(this.scope.runtime("isObject"), v)), [this.typeError(path, "an object", v, node)], body);
   }
 }
 
 /** How many pointer tokens of a schema location a check function spells out (see locationExpression). */
 const LOCATION_CHUNK = 32;
 
-/** Schemas nested deeper than this inside one check function move to a function of their own. */
-const MAX_INLINE_DEPTH = 8;
-
-/** Node kinds whose code nests the code of other schemas. */
+/** Node kinds whose code nests the code of other schemas (and may move to a function of its own). */
 const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional"]);
 
-/**
- * `if (test) { then } else { otherwise }`, without empty branches, and without braces around a
- * branch that is one simple statement (an `else` chain reads better than nested blocks).
- */
-function ifElse(test: string, then: readonly string[], otherwise: readonly string[]): string[] {
-  if (then.length === 0 && otherwise.length === 0) return [];
-  if (then.length === 0) return ifElse(negate(test), otherwise, []);
-  const simpleThen = isSimple(then);
-  if (otherwise.length === 0) return simpleThen ? [`if (${test}) ${then[0]}`] : [`if (${test}) {`, ...indent(then), "}"];
-  const head = simpleThen ? [`if (${test}) ${then[0]}`] : [`if (${test}) {`, ...indent(then), "}"];
-  const chained = otherwise[0]!.startsWith("if (") && isChain(otherwise);
-  if (chained) return simpleThen ? [...head, `else ${otherwise[0]}`, ...otherwise.slice(1)] : [...head.slice(0, -1), `} else ${otherwise[0]}`, ...otherwise.slice(1)];
-  if (isSimple(otherwise)) return simpleThen ? [...head, `else ${otherwise[0]}`] : [...head.slice(0, -1), "} else {", ...indent(otherwise), "}"];
-  return simpleThen ? [...head, "else {", ...indent(otherwise), "}"] : [...head.slice(0, -1), "} else {", ...indent(otherwise), "}"];
-}
-
-/**
- * One statement that can stand as a branch without braces: not an `if` (it would capture a
- * following `else`), not a loop, not a declaration (not allowed there).
- */
-function isSimple(lines: readonly string[]): boolean {
-  return lines.length === 1 && !/^(if|for|const|let|var|function|class)\b/.test(lines[0]!) && lines[0]!.endsWith(";");
-}
-
-/** A complete if/else-if chain produced by ifElse (so it can follow an `else`). */
-function isChain(lines: readonly string[]): boolean {
-  let depth = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const atTop = depth === 0;
-    if (atTop && i > 0 && !/^(else\b|\} else\b)/.test(line)) return false;
-    for (const c of line) {
-      if (c === "{") depth++;
-      else if (c === "}") depth--;
-    }
-  }
-  return depth === 0;
+function constantName(e: Expr): string {
+  if (e.kind !== "id" || typeof e.name !== "string") throw new Error("internal: a module constant is a name");
+  return e.name;
 }

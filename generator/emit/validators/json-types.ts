@@ -1,20 +1,22 @@
 /** The guard a generated validator writes for a set of runtime types (see ir/query.ts, runtimeTypes). */
 import type { JsonType } from "../../ir/query.js";
+import { call, compare, FALSE, id, member, or, type Expr } from "./codegen/nodes.js";
+import { NULL, typeIs } from "./conditions.js";
 
-export function typeGuard(types: ReadonlySet<Exclude<JsonType, "integer">>, x: string, isObject: string): string {
+export function typeGuard(types: ReadonlySet<Exclude<JsonType, "integer">>, x: Expr, isObject: Expr): Expr {
   const tests = [...types].map((t) => {
     switch (t) {
       case "null":
-        return `${x} === null`;
+        return compare(x, "===", NULL);
       case "object":
-        return `${isObject}(${x})`;
+        return call(isObject, x);
       case "array":
-        return `Array.isArray(${x})`;
+        return call(member(id("Array"), "isArray"), x);
       default:
-        return `typeof ${x} === "${t}"`;
+        return typeIs(x, t);
     }
   });
-  return tests.length === 0 ? "false" : tests.join(" || ");
+  return tests.length === 0 ? FALSE : or(...tests);
 }
 
 /**

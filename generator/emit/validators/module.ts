@@ -6,64 +6,79 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
-import { ModuleScope, RUNTIME_NAMESPACE, indent, mentions } from "./scope.js";
+import { call, id, namesOf, ret, str, type FunctionDecl } from "./codegen/nodes.js";
+import { paramName, printFunction } from "./codegen/print.js";
+import { ModuleScope, RUNTIME_NAMESPACE, type Declaration } from "./scope.js";
 import { GuardEmitter } from "./guard-mode.js";
 
 export function emitValidators(model: Model): string {
   const scope = new ModuleScope();
   const test = new GuardEmitter(model, scope);
   const check = new CheckEmitter(model, scope, test);
-  const functions: string[] = [];
+  const functions: FunctionDecl[] = [];
   for (const def of model.definitions) {
     const name = def.name;
-    const isBody = test.body(def.node, "value", name);
-    const checkBody = check.body(def.node, name, def.loc);
-    // A schema that accepts anything reads none of its parameters: mark them unused for `noUnusedParameters`.
-    const param = (lines: readonly string[], p: string) => (mentions(lines, p) ? p : `_${p}`);
-    const value = param(isBody, "value");
+    const isBody = test.body(def.node, name);
+    const checked = check.body(def.node, name, def.loc);
+    // A schema that accepts anything reads none of its parameters: they are written `_value` (see print.ts).
+    const value = paramName("value", namesOf(isBody));
     const checkName = `$check${name}`;
-    const result = scope.runtime("ValidationResult");
+    const result = scope.runtimeType("ValidationResult");
+    const errors = `${scope.runtimeType("ValidationError")}[]`;
     functions.push(
-      [
-        `/** Whether a value is a valid \`${name}\` (fast: builds no error objects). */`,
-        `export function is${name}(${value}: unknown): ${value} is ${name} {`,
-        ...indent(isBody),
-        "}",
-      ].join("\n"),
-      [
-        `function ${checkName}(${param(checkBody, "value")}: unknown, ${param(checkBody, "path")}: string, ${param(checkBody, "errors")}: ${scope.runtime("ValidationError")}[]): void {`,
-        ...indent(checkBody),
-        "}",
-      ].join("\n"),
-      [
-        `/** Validates a value as \`${name}\`, reporting every error with its path. */`,
-        `export function validate${name}(value: unknown): ${result}<${name}> {`,
-        `  return ${scope.runtime("validateWith")}(value, is${name}, ${checkName});`,
-        "}",
-      ].join("\n"),
-      [
-        `/** Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying every error. */`,
-        `export function parse${name}(value: unknown): ${name} {`,
-        `  return ${scope.runtime("parseWith")}(value, is${name}, ${checkName}, ${JSON.stringify(name)});`,
-        "}",
-      ].join("\n"),
+      {
+        name: `is${name}`,
+        doc: `Whether a value is a valid \`${name}\` (fast: builds no error objects).`,
+        exported: true,
+        params: [{ name: "value", type: "unknown" }],
+        returns: `${value} is ${name}`,
+        body: isBody,
+      },
+      {
+        name: checkName,
+        params: [
+          { name: "value", type: "unknown" },
+          { name: "path", type: "string" },
+          { name: "errors", type: errors },
+        ],
+        returns: "void",
+        body: checked.body,
+        at: checked.at,
+      },
+      {
+        name: `validate${name}`,
+        doc: `Validates a value as \`${name}\`, reporting every error with its path.`,
+        exported: true,
+        params: [{ name: "value", type: "unknown" }],
+        returns: `${result}<${name}>`,
+        body: [ret(call(scope.runtime("validateWith"), id("value"), id(`is${name}`), id(checkName)))],
+      },
+      {
+        name: `parse${name}`,
+        doc: `Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying every error.`,
+        exported: true,
+        params: [{ name: "value", type: "unknown" }],
+        returns: name,
+        body: [ret(call(scope.runtime("parseWith"), id("value"), id(`is${name}`), id(checkName), str(name)))],
+      },
     );
   }
   const typeNames = model.definitions.map((d) => d.name);
+  const uses = new Set(functions.flatMap((f) => [...namesOf(f.body)]));
+  const used = withoutUnused([...scope.constantDeclarations, ...scope.helperFunctions], uses);
   const constants = new Set(scope.constantDeclarations);
-  const used = withoutUnused([...scope.constantDeclarations, ...scope.helperFunctions], functions.join("\n"));
-  const code = [...used, ...functions].join("\n");
+  const readsRuntime = [...uses, ...used.flatMap((d) => [...d.uses])].some((n) => n.startsWith(`${RUNTIME_NAMESPACE}.`));
   return [
     typeNames.length ? `import type { ${typeNames.join(", ")} } from "./types.js";` : "",
-    mentions(code, RUNTIME_NAMESPACE) ? `import * as ${RUNTIME_NAMESPACE} from "./runtime.js";` : "",
+    readsRuntime ? `import * as ${RUNTIME_NAMESPACE} from "./runtime.js";` : "",
     "",
     ...runtimeReExports(new Set(typeNames)),
     "",
-    ...used.filter((d) => constants.has(d)),
+    ...used.filter((d) => constants.has(d)).map((d) => d.text),
     "",
-    ...functions,
+    ...functions.map(printFunction),
     "",
-    ...used.filter((d) => !constants.has(d)),
+    ...used.filter((d) => !constants.has(d)).map((d) => d.text),
     "",
   ].join("\n");
 }
@@ -86,20 +101,17 @@ function runtimeReExports(definitionNames: ReadonlySet<string>): string[] {
 /**
  * The private declarations (helper functions, constants) something uses (`noUnusedLocals` rejects
  * the others): one asked for by code that was later left out (an `if` folded away) is dropped, and
- * with it what only it used.
+ * with it what only it used. `uses`: the names the public functions read.
  */
-function withoutUnused(helpers: readonly string[], rest: string): string[] {
-  const nameOf = (helper: string) => /^(?:function|const) ([\w$]+)/.exec(helper)![1]!;
-  let kept = [...helpers];
-  for (;;) {
-    // Count uses of private names (they all start with `$`) once over all the code: a declaration
-    // whose name appears only in itself is unused.
-    const uses = new Map<string, number>();
-    for (const text of [rest, ...kept]) {
-      for (const match of text.matchAll(/\$[\w$]*/g)) uses.set(match[0], (uses.get(match[0]) ?? 0) + 1);
-    }
-    const next = kept.filter((helper) => (uses.get(nameOf(helper)) ?? 0) > 1);
-    if (next.length === kept.length) return kept;
-    kept = next;
-  }
+function withoutUnused(declarations: readonly Declaration[], uses: ReadonlySet<string>): Declaration[] {
+  const byName = new Map(declarations.map((d) => [d.name, d]));
+  const reached = new Set<string>();
+  const visit = (name: string): void => {
+    const declaration = byName.get(name);
+    if (!declaration || reached.has(name)) return;
+    reached.add(name);
+    declaration.uses.forEach(visit);
+  };
+  uses.forEach(visit);
+  return declarations.filter((d) => reached.has(d.name));
 }

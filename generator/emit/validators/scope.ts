@@ -12,48 +12,72 @@
  *   check, see helper-names.ts; `$isXPart1` for a part of a big definition), so no definition-derived
  *   name reaches them, whatever the definitions are called (`Object` → `isObject`, `With` →
  *   `validateWith`, `XPart1` → `isXPart1`);
- * - locals are `value`, `path`, `errors`, `at` and numbered words (`value1`, `key2`, `item3`):
+ * - locals are `value`, `path`, `errors`, `at` and numbered words (`value1`, `key2`, `item3`,
+ *   numbered when their function is printed, see codegen/print.ts):
  *   none starts with `is`, `validate`, `parse` or `$`, so none shadows a module-level name a
  *   function body calls.
  */
+import { call, id, member, namesOf, str, type Expr, type FunctionDecl } from "./codegen/nodes.js";
+import { printFunction } from "./codegen/print.js";
+
 export const RUNTIME_NAMESPACE = "$runtime";
+
+/** A module-level declaration as text, with the module-level names it reads. */
+export interface Declaration {
+  readonly name: string;
+  readonly text: string;
+  readonly uses: ReadonlySet<string>;
+}
 
 export class ModuleScope {
   private readonly constants = new Map<string, string>();
   private readonly helperNames = new Set<string>();
-  readonly constantDeclarations: string[] = [];
-  readonly helperFunctions: string[] = [];
+  readonly constantDeclarations: Declaration[] = [];
+  readonly helperFunctions: Declaration[] = [];
 
-  /** A runtime helper or type from `runtime.ts`, reached through the module's runtime namespace. */
-  runtime(name: string): string {
+  /** A runtime helper from `runtime.ts`, reached through the module's runtime namespace. */
+  runtime(name: string): Expr {
+    return id(`${RUNTIME_NAMESPACE}.${name}`);
+  }
+
+  /** A runtime type from `runtime.ts`, as written in a parameter's type. */
+  runtimeType(name: string): string {
     return `${RUNTIME_NAMESPACE}.${name}`;
   }
 
-  /** A module constant, shared by every use with the same initializer. */
-  constant(prefix: string, initializer: string): string {
+  /**
+   * A module constant, shared by every use with the same initializer; `uses`: the module-level
+   * names the initializer reads (another constant it builds on).
+   */
+  constant(prefix: string, initializer: string, uses: readonly string[] = []): Expr {
     const existing = this.constants.get(initializer);
-    if (existing) return existing;
+    if (existing) return id(existing);
     const name = `$${prefix}${this.constants.size + 1}`;
     this.constants.set(initializer, name);
-    this.constantDeclarations.push(`const ${name} = ${initializer};`);
-    return name;
+    this.constantDeclarations.push({ name, text: `const ${name} = ${initializer};`, uses: new Set(uses) });
+    return id(name);
   }
 
   /**
-   * A private helper function with this declaration, shared by every use with the same
-   * declaration: `declare(name)` writes it under a name, and the first free name of `names` is
-   * chosen (else `fallback` with a part number). The same check is one function, whatever asks.
+   * A private helper function, shared by every use with the same body: `declare(name)` builds it
+   * under a name, and the first free name of `names` is chosen (else `fallback` with a part
+   * number). The same check is one function, whatever asks.
    */
-  sharedHelper(names: readonly string[], fallback: string, declare: (name: string) => string): string {
-    const key = declare("\u0000");
+  sharedHelper(names: readonly string[], fallback: string, declare: (name: string) => FunctionDecl): string {
+    const key = printFunction(declare("\u0000"));
     const existing = this.helpersByDeclaration.get(key);
     if (existing) return existing;
     const free = names.find((n) => !this.helperNames.has(n));
     const name = free ?? this.helperName(fallback);
     this.helperNames.add(name);
     this.helpersByDeclaration.set(key, name);
-    this.helperFunctions.push(declare(name));
+    this.addFunction(declare(name));
     return name;
+  }
+
+  /** A private helper function under a name from `helperName`. */
+  addFunction(fn: FunctionDecl): void {
+    this.helperFunctions.push({ name: fn.name, text: printFunction(fn), uses: namesOf(fn.body) });
   }
 
   private readonly helpersByDeclaration = new Map<string, string>();
@@ -70,30 +94,10 @@ export class ModuleScope {
   }
 }
 
-/** Local variable names within one generated function. */
-export class FunctionScope {
-  private count = 0;
-  local(hint: string): string {
-    this.count++;
-    return `${hint}${this.count}`;
-  }
-}
-
 /** Property access on a narrowed JSON object, safe for names Object.prototype also has. */
-export function propertyAccess(object: string, name: string, scope: ModuleScope): string {
-  if (PROTOTYPE_NAMES.has(name)) return `${scope.runtime("ownValue")}(${object}, ${JSON.stringify(name)})`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${object}.${name}` : `${object}[${JSON.stringify(name)}]`;
+export function propertyAccess(object: Expr, name: string, scope: ModuleScope): Expr {
+  if (PROTOTYPE_NAMES.has(name)) return call(scope.runtime("ownValue"), object, str(name));
+  return member(object, name);
 }
 
 const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
-
-export function indent(lines: readonly string[]): string[] {
-  return lines.map((l) => `  ${l}`);
-}
-
-/** Whether generated code refers to an identifier (to leave out what nothing reads). */
-export function mentions(code: string | readonly string[], identifier: string): boolean {
-  // `\b` does not work next to `$`: look for a character that cannot be part of an identifier instead.
-  const pattern = new RegExp(`(^|[^\\w$])${identifier.replace(/\$/g, "\\$")}(?![\\w$])`);
-  return typeof code === "string" ? pattern.test(code) : code.some((line) => pattern.test(line));
-}

@@ -1,76 +1,38 @@
 /**
- * How big generated check code gets, so that no function grows past what TypeScript's control-flow
- * analysis handles. The compiler walks back through every condition of a function to type each
- * reference to a narrowed variable, and gives up (TS2563, "too large for control flow analysis")
- * somewhere past two thousand; a long `a || b || …` chain even overflows its binder's stack.
- * Bodies heavier than MAX_FUNCTION_WEIGHT are split into private helper functions.
+ * How big one generated function may get: the one splitting rule. TypeScript's control-flow
+ * analysis walks back through every condition of a function to type each reference to a narrowed
+ * variable, and gives up (TS2563, "too large for control flow analysis") somewhere past two
+ * thousand; a long `a || b || …` chain even overflows its binder's stack; prettier's and the
+ * compiler's recursion overflow on very deep code. So no function body weighs more than
+ * MAX_FUNCTION_WEIGHT (codegen/nodes.ts `weight`: one per statement and per condition): heavier
+ * code moves into private helper functions, and since every level of nesting is a few statements,
+ * the same rule bounds how deep code gets inside one function.
  */
-import type { Node } from "../../ir/nodes.js";
+import { conditions, type Expr } from "./codegen/nodes.js";
 
-/**
- * The most conditions (roughly) one generated function holds. Far below the compiler's limit: a
- * weight unit can stand for a few conditions (`x !== undefined && typeof x === "string" && …`).
- */
+/** The most a function body weighs (roughly its statements and conditions); far below the compiler's limit. */
 export const MAX_FUNCTION_WEIGHT = 150;
 
-/** The most operands one `||`/`+` chain of helper calls gets (a tree of helpers beyond that). */
-export const MAX_OPERANDS = 50;
-
-const weights = new WeakMap<Node, number>();
-
-/** Roughly how many conditions the inline code of a node has (a `$ref` is one call). */
-export function inlineWeight(node: Node): number {
-  const known = weights.get(node);
-  if (known !== undefined) return known;
-  const weight = computeWeight(node);
-  weights.set(node, weight);
-  return weight;
-}
-
-function computeWeight(node: Node): number {
-  switch (node.kind) {
-    case "unknown":
-      return 0;
-    case "never":
-    case "ref":
-    case "literal":
-      return 1;
-    case "primitive":
-      return 1 + Object.keys(node.string ?? {}).length + Object.keys(node.number ?? {}).length;
-    case "object": {
-      let weight = 1 + node.requiredOnly.length + node.dependentRequired.length;
-      for (const property of node.properties) weight += 1 + inlineWeight(property.node);
-      for (const pattern of node.patternProperties) weight += 1 + inlineWeight(pattern.node);
-      for (const dependency of node.dependentSchemas) weight += 1 + inlineWeight(dependency.node);
-      if (node.additional) weight += 1 + inlineWeight(node.additional);
-      if (node.propertyNames) weight += 1 + inlineWeight(node.propertyNames);
-      return weight;
-    }
-    case "map":
-      return 2 + inlineWeight(node.values) + (node.keys ? inlineWeight(node.keys) : 0);
-    case "array":
-      return (
-        2 +
-        node.prefixItems.reduce((sum, item) => sum + 1 + inlineWeight(item), 0) +
-        (node.items ? inlineWeight(node.items) : 0) +
-        (node.contains ? 1 + inlineWeight(node.contains) : 0)
-      );
-    case "union":
-      return node.variants.reduce((sum, variant) => sum + 1 + inlineWeight(variant), 0);
-    case "intersection":
-      return node.parts.reduce((sum, part) => sum + 1 + inlineWeight(part), 0);
-    case "conditional":
-      return inlineWeight(node.if) + (node.then ? inlineWeight(node.then) : 0) + (node.else ? inlineWeight(node.else) : 0);
-    case "not":
-      return inlineWeight(node.node);
+/**
+ * The weight an operand adds to a chain of tests (`a || b || …`, or a sum of match counts): the
+ * operator that joins it and its conditions; a call to a private helper weighs HELPER_CALL_WEIGHT,
+ * the call and the function it stands for (so a chain of fifty helper calls is as heavy as a
+ * function may be).
+ */
+export function splitWeight(test: Expr): number {
+  if (test.kind === "call" && test.callee.kind === "id" && typeof test.callee.name === "string" && test.callee.name.startsWith("$")) {
+    return HELPER_CALL_WEIGHT;
   }
+  return 1 + Math.max(1, conditions(test));
 }
 
-/** The conditions written in generated lines (the measure `inlineWeight` estimates). */
-export function codeWeight(lines: readonly string[]): number {
-  let weight = 0;
-  for (const line of lines) weight += 1 + (line.match(/\bif \(|&&|\|\||\bcase /g)?.length ?? 0);
-  return weight;
+const HELPER_CALL_WEIGHT = 3;
+
+/** Whether a chain of tests is heavier than one function should hold. */
+export function heavy(tests: readonly Expr[]): boolean {
+  let sum = 0;
+  for (const test of tests) sum += splitWeight(test);
+  return sum > MAX_FUNCTION_WEIGHT;
 }
 
 /** Consecutive runs of items, each as heavy as allowed (an item heavier than that stands alone). */

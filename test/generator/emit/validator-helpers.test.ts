@@ -9,7 +9,26 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../../generator/index.js";
-import { returningTheLastTest } from "../../../generator/emit/validators/guard-mode.js";
+import {
+  and,
+  call,
+  compare,
+  conditional,
+  constant,
+  failIf,
+  forIn,
+  id,
+  literal,
+  member,
+  not,
+  or,
+  RETURN_TRUE,
+  returningTheLastTest,
+  str,
+  type Expr,
+  type Stmt,
+} from "../../../generator/emit/validators/codegen/nodes.js";
+import { printStatements } from "../../../generator/emit/validators/codegen/print.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 
 const URI = "http://x.test/h.json";
@@ -89,22 +108,49 @@ describe("helpers shared by body, named by what they check", () => {
 });
 
 describe("functions end in the test itself", () => {
-  const cases: { lines: string[]; expected: string[] }[] = [
-    { lines: ["if (typeof value !== \"string\") return false;", "return true;"], expected: ['return typeof value === "string";'] },
-    { lines: ["if (!(a && b)) return false;", "return true;"], expected: ["return a && b;"] },
-    { lines: ["if (!isX(value)) return false;", "return true;"], expected: ["return isX(value);"] },
-    { lines: ["const v = value.a;", "if (v !== undefined && !isY(v)) return false;", "return true;"], expected: ["const v = value.a;", "return v === undefined || isY(v);"] },
-    { lines: ['if (v !== undefined && !(typeof v === "number" && v > 0)) return false;', "return true;"], expected: ['return v === undefined || (typeof v === "number" && v > 0);'] },
-    { lines: ["if (v === undefined || !isY(v)) return false;", "return true;"], expected: ["return v !== undefined && isY(v);"] },
-    { lines: ['if (!(a === "(") || !(b === ")")) return false;', "return true;"], expected: ['return a === "(" && b === ")";'] },
-    { lines: ["if (a && b || c) return false;", "return true;"], expected: ["return !(a && b || c);"] },
-    { lines: ["if (Object.keys(value).length !== 0) return false;", "return true;"], expected: ["return Object.keys(value).length === 0;"] },
-    { lines: ["if (f(a) !== g(b)) return false;", "return true;"], expected: ["return f(a) === g(b);"] },
-    { lines: ["if (t ? !x && y : z) return false;", "return true;"], expected: ["return !(t ? !x && y : z);"] },
-    { lines: ["for (const k in value) {", "  if (!f(k)) return false;", "}", "return true;"], expected: ["for (const k in value) {", "  if (!f(k)) return false;", "}", "return true;"] },
+  // Built as nodes (codegen/nodes.ts), printed (codegen/print.ts): `if (failed) return false; return true;` → `return passes;`.
+  const [a, b, c, t, x, y, z, v, k] = ["a", "b", "c", "t", "x", "y", "z", "v", "k"].map((n) => id(n)) as [Expr, Expr, Expr, Expr, Expr, Expr, Expr, Expr, Expr];
+  const value = id("value");
+  const undef = literal("undefined");
+  /** `!(e)` as written, not simplified (`not` would turn `!(a === b)` into `a !== b` when built). */
+  const bang = (e: Expr): Expr => ({ kind: "not", operand: e });
+  const cases: { name: string; body: Stmt[]; expected: string[] }[] = [
+    { name: 'if (typeof value !== "string") return false;', body: failIf(compare({ kind: "typeof", operand: value }, "!==", str("string"))), expected: ['return typeof value === "string";'] },
+    { name: "if (!(a && b)) return false;", body: failIf(bang(and(a, b))), expected: ["return a && b;"] },
+    { name: "if (!isX(value)) return false;", body: failIf(not(call("isX", value))), expected: ["return isX(value);"] },
+    {
+      name: "const v = value.a; if (v !== undefined && !isY(v)) return false;",
+      body: [constant("v", member(value, "a")), ...failIf(and(compare(v, "!==", undef), not(call("isY", v))))],
+      expected: ["const v = value.a;", "return v === undefined || isY(v);"],
+    },
+    {
+      name: 'if (v !== undefined && !(typeof v === "number" && v > 0)) return false;',
+      body: failIf(and(compare(v, "!==", undef), bang(and(compare({ kind: "typeof", operand: v }, "===", str("number")), compare(v, ">", literal("0")))))),
+      expected: ['return v === undefined || (typeof v === "number" && v > 0);'],
+    },
+    { name: "if (v === undefined || !isY(v)) return false;", body: failIf(or(compare(v, "===", undef), not(call("isY", v)))), expected: ["return v !== undefined && isY(v);"] },
+    {
+      name: 'if (!(a === "(") || !(b === ")")) return false;',
+      body: failIf(or(bang(compare(a, "===", str("("))), bang(compare(b, "===", str(")"))))),
+      expected: ['return a === "(" && b === ")";'],
+    },
+    // `&&` inside `||` is printed in parentheses, as prettier writes it.
+    { name: "if (a && b || c) return false;", body: failIf(or(and(a, b), c)), expected: ["return !((a && b) || c);"] },
+    {
+      name: "if (Object.keys(value).length !== 0) return false;",
+      body: failIf(compare(member(call(member(id("Object"), "keys"), value), "length"), "!==", literal("0"))),
+      expected: ["return Object.keys(value).length === 0;"],
+    },
+    { name: "if (f(a) !== g(b)) return false;", body: failIf(compare(call("f", a), "!==", call("g", b))), expected: ["return f(a) === g(b);"] },
+    { name: "if (t ? !x && y : z) return false;", body: failIf(conditional(t, and(not(x), y), z)), expected: ["return !(t ? !x && y : z);"] },
+    {
+      name: "for (const k in value) { if (!f(k)) return false; }",
+      body: [forIn("k", value, failIf(not(call("f", k))))],
+      expected: ["for (const k in value) {", "  if (!f(k)) return false;", "}", "return true;"],
+    },
   ];
   for (const c of cases) {
-    it(c.lines.join(" "), () => expect(returningTheLastTest(c.lines)).toEqual(c.expected));
+    it(`${c.name} return true;`, () => expect(printStatements(returningTheLastTest([...c.body, RETURN_TRUE]))).toEqual(c.expected));
   }
 
   it("no generated function ends in `if (…) return false; return true;`", async () => {
