@@ -8,6 +8,7 @@
 import type { Model } from "../../analyze/model.js";
 import { render, typedTemplate, type StaticModuleName } from "../templates.js";
 import { flowChecks } from "../../analyze/protocol/flow-checks.js";
+import { findRequestedSchema } from "../../analyze/protocol/elicitation-form.js";
 import { serverFeatures, type RouteRole, type ServerFeatures, type SideChannelMethod } from "../../analyze/protocol/server-features.js";
 
 /** One task method, as the profile's `routes` lists it. */
@@ -37,6 +38,8 @@ export interface ProfileView {
   readonly sideChannel: string;
   /** The listen request's params validator (from the set's core flows), where it has one and streams task notifications. */
   readonly listen: string;
+  /** The set's form check (`validateElicitationContent`), where tasks ask for input and the set has elicitation forms. */
+  readonly forms: string;
 }
 
 /** The base types each exported interface of server.ts extends, bound to the set's types (`StoredTaskOf<TaskStatus>, ...`). */
@@ -79,6 +82,8 @@ export interface ServerView {
   readonly notification: string | false;
   /** Tasks ask for input on `tasks/result`: the handle's `requireInput` is typed by the profile's side-channel methods. */
   readonly sideChannel: boolean;
+  /** Answers to elicitation forms are judged by the form: server.ts imports the set's `validateElicitationContent`. */
+  readonly forms: boolean;
 }
 
 export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
@@ -90,7 +95,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   engineImports: true,
   engineExports: true,
   routes: { method: true, role: true, validate: true, paramsRequired: true, stripMeta: true },
-  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true, listen: true },
+  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true, listen: true, forms: true },
   bases: { storedTask: true, taskStore: true, taskHandle: true, options: true, server: true },
   statusType: true,
   taskType: true,
@@ -102,6 +107,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   list: true,
   notification: true,
   sideChannel: true,
+  forms: true,
 });
 
 /** A set's server: the rendered glue and the static modules it imports. */
@@ -114,10 +120,10 @@ export interface EmittedServer {
 export function emitServer(model: Model): EmittedServer | undefined {
   const features = serverFeatures(model);
   if (!features) return undefined;
-  const statics: StaticModuleName[] = ["server-core", "server-engine"];
+  const statics: StaticModuleName[] = ["server-core", "server-engine", "form-answers"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
   if (features.extension) statics.push("tasks-extension", "request-state");
-  return { code: render(SERVER_TEMPLATE, serverView(features)), statics };
+  return { code: render(SERVER_TEMPLATE, serverView(features, findRequestedSchema(model) !== undefined)), statics };
 }
 
 /** A value as a TypeScript literal: identifier keys unquoted, strings double-quoted, `undefined` for absent. */
@@ -129,7 +135,8 @@ function literal(value: unknown): string {
   return `{ ${entries.map(([k, v]) => `${key(k)}: ${literal(v)}`).join(", ")} }`;
 }
 
-export function serverView(f: ServerFeatures): ServerView {
+/** The view of a server; `hasForms`: the set has elicitation forms (and so its elicitation.ts). */
+export function serverView(f: ServerFeatures, hasForms = false): ServerView {
   const { list, payload, update } = f.byRole;
   // Where tasks ask for input: the types of a pending request and of an answer, by key.
   const input = update && f.responsesField && f.detailed?.inputRequestsOf ? { requests: f.detailed.inputRequestsOf, responses: `${update.params}["${f.responsesField}"]` } : undefined;
@@ -138,6 +145,8 @@ export function serverView(f: ServerFeatures): ServerView {
   // The types the input part is read from: `InputRequiredTask["inputRequests"]`, `UpdateTaskRequestParams["inputResponses"]`.
   if (input) for (const source of [input.requests, input.responses]) typeImports.add(source.replace(/\[.*$/, ""));
   if (f.notification) typeImports.add(f.notification.type);
+  // Answers to forms are judged by the form wherever tasks ask for input (form-answers.ts).
+  const forms = hasForms && (input !== undefined || f.sideChannel !== undefined);
   // The listen stream exists only where tasks have a status notification (createTasksServerFor).
   const listen = f.notification ? flowChecks(f.flows).listenParams : undefined;
   const bases = (...types: (string | false | undefined)[]) => types.filter((t): t is string => typeof t === "string").join(", ");
@@ -167,6 +176,7 @@ export function serverView(f: ServerFeatures): ServerView {
       notification: literal(f.notification && { method: f.notification.method, detailed: f.notification.detailed }),
       sideChannel: f.sideChannel ? sideChannelLiteral(f.sideChannel) : "undefined",
       listen: listen ? `{ validate: ${listen.validate} }` : "undefined",
+      forms: forms ? "validateElicitationContent" : "undefined",
     },
     bases: {
       storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`, f.sideChannel && "StoredSideChannelInput"),
@@ -193,6 +203,7 @@ export function serverView(f: ServerFeatures): ServerView {
     list: list !== undefined,
     notification: f.notification?.type ?? false,
     sideChannel: f.sideChannel !== undefined,
+    forms,
   };
 }
 
