@@ -971,7 +971,16 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     params: P | undefined,
     options: TasksClientRequestOptions = {},
   ): Promise<R> {
-    const result = await this.#request(spec.method, checkParams(spec, params), options);
+    return this.#callChecked(spec, checkParams(spec, params), options);
+  }
+
+  /** A method of this set whose params are already checked: the request sent, the result checked. */
+  async #callChecked<R>(
+    spec: MethodSpec<unknown, R>,
+    params: JsonObject | undefined,
+    options: TasksClientRequestOptions,
+  ): Promise<R> {
+    const result = await this.#request(spec.method, params, options);
     const { resultTag } = this.#profile;
     if (resultTag === "none") return this.#checkBody(spec.result, result);
     const { tag, body } = splitTag(spec.method, result);
@@ -1054,7 +1063,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       ...(input
         ? {
             answer: async (taskId: string, key: string, answer: T["answer"], signal: TasksClientSignal) => {
-              await this.call(input.update, { taskId, [input.responsesField]: { [key]: answer } }, { signal });
+              // checkAnswer checked the answer as these params (an accepted form by form-answers.ts):
+              // checked again as a whole, 95.5 for a form's number field would fail ElicitResult's integers.
+              const params = { taskId, [input.responsesField]: { [key]: answer } };
+              await this.#callChecked(input.update, params, { signal });
             },
           }
         : {}),
