@@ -323,7 +323,7 @@ function emitModules(
     statics.push(...client.statics);
     modules.push({ file: "client", code: client.code, typeOnly: false });
   }
-  const server = built ? emitServer(built.server) : undefined;
+  const server = built ? emitServer(built.server, built.hasForms) : undefined;
   if (server) {
     statics.push(...server.statics);
     modules.push({ file: "server", code: server.code, typeOnly: false });

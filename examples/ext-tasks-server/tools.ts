@@ -204,9 +204,12 @@ export const tools: readonly Tool[] = [
     inputSchema: { type: "object", properties: {} },
     taskSupport: "optional",
     async call(call) {
+      // The conformance suite answers both with `{ name, confirm }`; the server judges an accepted form's
+      // content by the form, so the form has both fields (only `name` required).
+      const fields = { name: { type: "string" }, confirm: { type: "boolean" } } as const;
       const requests = {
-        first: elicit("First name?", { name: { type: "string" } }, ["name"]),
-        second: elicit("Second name?", { name: { type: "string" } }, ["name"]),
+        first: elicit("First name?", fields, ["name"]),
+        second: elicit("Second name?", fields, ["name"]),
       };
       const outcome = (first: unknown, second: unknown) =>
         text(`Got ${String(accepted(first)?.name ?? "nothing")} and ${String(accepted(second)?.name ?? "nothing")}.`);

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 44f8063b4f84f8531b7111bbcba57276a072b5f6b289b92f55d833c7db2a7911 8cb5d57129f07fa5c909575a988827ec86af4faa170bbaf856c8d5a9d728be87
+// Fingerprint: a28ff5018c21fbb03434904a923ca046c0f75d7744067e60ce13df8ab454c676 82a9d42790286e2171c6b3f430a60a112381d1b75be7c66d5e702fb69fd823c6
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,6 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { validateElicitationContent } from "./elicitation.js";
 import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
 import {
   createTasksServerFor,
@@ -131,6 +132,7 @@ const PROFILE = {
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
   listen: undefined,
+  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 747f7eacc5f13be2aa118dbae0d2afb4355076196fd9faf544e556ea3057d939 5a3888a192bb4f4ea04a7c728c938b3522efa1fbe36f23f443628888b6e4f496
+// Fingerprint: 80197fd702d479c68145a0ed7d1a9cd687fa6302e9cb678e3abf6ff25f057acd b1669db4a9181233770236be24a34cce8b627274b7133c91161604026cacda7d
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,6 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { validateElicitationContent } from "./elicitation.js";
 import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
 import {
   createTasksServerFor,
@@ -137,6 +138,7 @@ const PROFILE = {
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
   listen: { validate: validateSubscriptionsListenRequestParams },
+  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

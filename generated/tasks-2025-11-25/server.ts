@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 01d128ccefe655504b55c350e315e897916d1d7e0e3618cd1d248be93bf7f720 f9f678de7545df11863244504e9592ae71f145c8a85b800ebb46549ac6c95541
+// Fingerprint: 48b67a0cf1a00a4e3391da9efa03119aeb210f321dbb33a302cd08de7cc6de94 1f60edf04643ee97c7c6d5e961e65cec0cc8aa0f1a97b4a9d4febcb695f775ed
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -37,6 +37,7 @@ import {
   validatePaginatedRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { validateElicitationContent } from "./elicitation.js";
 import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./server-core.js";
 import {
   createTasksServerFor,
@@ -130,6 +131,7 @@ const PROFILE = {
     },
   },
   listen: undefined,
+  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -98,6 +98,7 @@ function precompiled(name: string, source: string): Handlebars.TemplateDelegate 
 export const STATIC_MODULES = [
   "runtime",
   "elicitation-forms",
+  "form-answers",
   "client-core",
   "task-wait",
   "tool-catalog",

@@ -50,7 +50,8 @@ export function extensionRequest(method: string, params: object) {
 }
 const ask = (message: string): InputRequest => ({
   method: "elicitation/create",
-  params: { message, requestedSchema: { type: "object", properties: {} } },
+  // The form has the field the contract answers: the server judges an accepted form's content by the form.
+  params: { message, requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
 });
 
 /** A new task record as the server would store it (ext-tasks-draft's StoredTask), created at `now`. */

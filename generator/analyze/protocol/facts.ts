@@ -5,13 +5,19 @@
  * these; neither derives them again, so client and server of a set cannot disagree.
  */
 import type { Model } from "../model.js";
+import { findRequestedSchema } from "./elicitation-form.js";
 import { clientFeatures, type ClientFeatures } from "./client-features.js";
 import { noStubsReason, stubServerFeatures, type ServerFeatures } from "./server-features.js";
 
 export type ProtocolFacts =
   /** The set defines no task methods: it gets no client.ts or server.ts, for this reason (`lint` prints it). */
   | { readonly noStubsReason: string }
-  | { readonly server: ServerFeatures; readonly client: ClientFeatures };
+  | {
+      readonly server: ServerFeatures;
+      readonly client: ClientFeatures;
+      /** The set has an elicitation form schema: accepted answers are judged by their forms. */
+      readonly hasForms: boolean;
+    };
 
 /**
  * The set's protocol facts. A set that defines task methods but lacks a piece the stubs need is a
@@ -21,5 +27,5 @@ export function protocolFacts(model: Model): ProtocolFacts {
   const reason = noStubsReason(model);
   if (reason !== undefined) return { noStubsReason: reason };
   const server = stubServerFeatures(model);
-  return { server, client: clientFeatures(model, server)! };
+  return { server, client: clientFeatures(model, server)!, hasForms: findRequestedSchema(model) !== undefined };
 }

@@ -36,6 +36,8 @@ export interface ProfileView {
   readonly sideChannel: string;
   /** The listen request's params validator (from the set's core flows), where it has one and streams task notifications. */
   readonly listen: string;
+  /** The set's form check (`validateElicitationContent`), where tasks ask for input and the set has elicitation forms. */
+  readonly forms: string;
 }
 
 /** The base types each exported interface of server.ts extends, bound to the set's types (`StoredTaskOf<TaskStatus>, ...`). */
@@ -78,6 +80,8 @@ export interface ServerView {
   readonly notification: string | false;
   /** Tasks ask for input on `tasks/result`: the handle's `requireInput` is typed by the profile's side-channel methods. */
   readonly sideChannel: boolean;
+  /** Answers to elicitation forms are judged by the form: server.ts imports the set's `validateElicitationContent`. */
+  readonly forms: boolean;
 }
 
 export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
@@ -89,7 +93,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   engineImports: true,
   engineExports: true,
   routes: { method: true, role: true, validate: true, paramsRequired: true, stripMeta: true },
-  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true, listen: true },
+  profile: { taskFields: true, inlined: true, resultType: true, cancelAck: true, input: true, list: true, notification: true, sideChannel: true, listen: true, forms: true },
   bases: { storedTask: true, taskStore: true, taskHandle: true, options: true, server: true },
   statusType: true,
   taskType: true,
@@ -101,6 +105,7 @@ export const SERVER_TEMPLATE = typedTemplate<ServerView>("server.ts.hbs", {
   list: true,
   notification: true,
   sideChannel: true,
+  forms: true,
 });
 
 /** A set's server: the rendered glue and the static modules it imports. */
@@ -109,12 +114,15 @@ export interface EmittedServer {
   readonly statics: readonly StaticModuleName[];
 }
 
-/** The server module, from the set's server features (analyze/protocol/facts.ts). */
-export function emitServer(features: ServerFeatures): EmittedServer {
-  const statics: StaticModuleName[] = ["server-core", "server-engine"];
+/**
+ * The server module, from the set's server features (analyze/protocol/facts.ts); `hasForms`: the set has
+ * elicitation forms, so accepted answers are judged by them.
+ */
+export function emitServer(features: ServerFeatures, hasForms: boolean): EmittedServer {
+  const statics: StaticModuleName[] = ["server-core", "server-engine", "form-answers"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
   if (features.extension) statics.push("tasks-extension", "request-state");
-  return { code: render(SERVER_TEMPLATE, serverView(features)), statics };
+  return { code: render(SERVER_TEMPLATE, serverView(features, hasForms)), statics };
 }
 
 /** A value as a TypeScript literal: identifier keys unquoted, strings double-quoted, `undefined` for absent. */
@@ -126,7 +134,8 @@ function literal(value: unknown): string {
   return `{ ${entries.map(([k, v]) => `${key(k)}: ${literal(v)}`).join(", ")} }`;
 }
 
-export function serverView(f: ServerFeatures): ServerView {
+/** The view of a server; `hasForms`: the set has elicitation forms (and so its elicitation.ts). */
+export function serverView(f: ServerFeatures, hasForms = false): ServerView {
   const { list, payload, update } = f.byRole;
   // Where tasks ask for input: the types of a pending request and of an answer, by key.
   const input = update && f.responsesField && f.detailed?.inputRequestsOf ? { requests: f.detailed.inputRequestsOf, responses: `${update.params}["${f.responsesField}"]` } : undefined;
@@ -135,6 +144,8 @@ export function serverView(f: ServerFeatures): ServerView {
   // The types the input part is read from: `InputRequiredTask["inputRequests"]`, `UpdateTaskRequestParams["inputResponses"]`.
   if (input) for (const source of [input.requests, input.responses]) typeImports.add(source.replace(/\[.*$/, ""));
   if (f.notification) typeImports.add(f.notification.type);
+  // Answers to forms are judged by the form wherever tasks ask for input (form-answers.ts).
+  const forms = hasForms && (input !== undefined || f.sideChannel !== undefined);
   // The listen stream exists only where tasks have a status notification (createTasksServerFor).
   const listen = f.notification ? flowChecks(f.flows).listenParams : undefined;
   const bases = (...types: (string | false | undefined)[]) => types.filter((t): t is string => typeof t === "string").join(", ");
@@ -164,6 +175,7 @@ export function serverView(f: ServerFeatures): ServerView {
       notification: literal(f.notification && { method: f.notification.method, detailed: f.notification.detailed }),
       sideChannel: f.sideChannel ? sideChannelLiteral(f.sideChannel) : "undefined",
       listen: listen ? `{ validate: ${listen.validate} }` : "undefined",
+      forms: forms ? "validateElicitationContent" : "undefined",
     },
     bases: {
       storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`, f.sideChannel && "StoredSideChannelInput"),
@@ -190,6 +202,7 @@ export function serverView(f: ServerFeatures): ServerView {
     list: list !== undefined,
     notification: f.notification?.type ?? false,
     sideChannel: f.sideChannel !== undefined,
+    forms,
   };
 }
 

@@ -84,7 +84,8 @@ describe("the side channel's types follow the set's definitions", () => {
     const server = files.get("server.ts")!;
     expect(server).toMatch(/"elicitation\/create": \{ params: validateAskUserParams, result: validateAskUserResult \}/);
     expect(files.get("client.ts")).toMatch(/readonly "elicitation\/create"\?: InputHandler<AskUserParams, AskUserResult>;/);
-    expect(server).not.toMatch(/validateElicit/);
+    // (validateElicitationContent is elicitation.ts's form check, named the same in every set.)
+    expect(server).not.toMatch(/validateElicit(?!ationContent)/);
     expect(errorsOf(files)).toEqual([]);
   });
 

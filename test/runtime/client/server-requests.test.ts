@@ -4,9 +4,9 @@ import {
   capabilitiesOf,
   receiverCapabilities,
   relatedTaskId,
-  withFormDefaults,
   type ServerRequestsProfile,
 } from "../../../templates/runtime/client-engine.js";
+import { withFormDefaults } from "../../../templates/runtime/form-answers.js";
 import { JsonRpcResponseError } from "../../../templates/runtime/client-core.js";
 import { isObject, type ValidationResult } from "../../../templates/runtime/runtime.js";
 

@@ -12,7 +12,8 @@ import { canTransition, isTerminalStatus } from "../../../generated/ext-tasks-dr
 import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
 
 /** An elicitation asking for nothing in particular: what a task asks does not matter to the load. */
-const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
+// Its fields are the ones the load answers: the server judges an accepted form's content by the form (form-answers.ts).
+const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: { key: { type: "string" }, i: { type: "number" } } } } });
 
 /**
  * 1,000 tasks at once against one ext-tasks server: tool code completing, failing and asking for

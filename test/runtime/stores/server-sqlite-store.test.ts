@@ -37,7 +37,8 @@ async function call(server: ext.TasksServer | v2025.TasksServer, method: string,
   return response.result as Record<string, any>;
 }
 
-const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } });
+// The form has the field the test answers: the server judges an accepted form's content by the form (form-answers.ts).
+const ask = (message: string): InputRequest => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: { name: { type: "string" } } } } });
 
 describe("SqliteTaskStore", () => {
   it("keeps tasks, results and outstanding input across a restart", async () => {
