@@ -46,13 +46,26 @@ export function summarize(testModules: ReadonlyArray<TestModule>): SummaryCounts
   return count;
 }
 
+/** The `limit` test files that took longest, slowest first: their path from the project root and seconds. */
+export function slowestFiles(testModules: ReadonlyArray<TestModule>, limit: number): { file: string; seconds: number }[] {
+  return testModules
+    .map((module) => ({ file: module.relativeModuleId, seconds: module.diagnostic().duration / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file))
+    .slice(0, limit);
+}
+
+/** How many of the slowest files a run of several files lists (where the time of `npm test` goes). */
+const SLOWEST_LISTED = 10;
+
 /**
  * Ends a run with the plain line `N passed, N failed, N skipped`, which CI reads as the count of
- * tests run regardless of the runner.
+ * tests run regardless of the runner; a run of several files lists its slowest ones just before it.
  */
 export default class SummaryLineReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const count = summarize(testModules);
-    process.stdout.write(`\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    const slowest = testModules.length > 1 ? slowestFiles(testModules, SLOWEST_LISTED) : [];
+    const listing = slowest.length > 0 ? `\nslowest test files:\n${slowest.map(({ file, seconds }) => `  ${seconds.toFixed(1).padStart(7)} s  ${file}`).join("\n")}\n` : "";
+    process.stdout.write(`${listing}\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
 }
