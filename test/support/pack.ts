@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { gunzipSync } from "node:zlib";
 import { join, relative } from "node:path";
@@ -70,9 +70,9 @@ export interface PackResult {
 }
 
 /**
- * What packing reads from the repository: the manifest, the build's inputs and scripts, and the
- * files the package ships. tools/conformance is there because `npm pack` runs `prepare` too, whose
- * tools/conformance/install.mjs finds the repository's runner installed (its node_modules is linked).
+ * What packing reads from the repository: the manifest, the build's inputs and scripts (tools/, whose
+ * conformance runner `npm pack` does not install: tools/conformance/install.mjs skips it when packing),
+ * and the files the package ships.
  */
 const PACKED_INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "generator", "templates", "schemas", "tools", "config.schema.json", "README.md", "CHANGELOG.md", "LICENSE"];
 
@@ -92,9 +92,6 @@ export function repositoryCopy(): string {
     });
   }
   symlinkSync(join(projectRoot, "node_modules"), join(copy, "node_modules"), "junction");
-  const runner = join(projectRoot, "tools", "conformance", "node_modules");
-  mkdirSync(join(copy, "tools", "conformance"), { recursive: true });
-  if (existsSync(runner)) symlinkSync(runner, join(copy, "tools", "conformance", "node_modules"), "junction");
   return copy;
 }
 
