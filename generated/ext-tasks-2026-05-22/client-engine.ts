@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 00ca29689ec2e84c617ec7485afa02863989700554448edee2794fb80443860d 145306d417c7072e54380b49e6420922254133ca488899429a30beec0bd17de8
+// Fingerprint: 70e88f72ad1d16302c98bbe0547fa4ff23a7030a49da6275d8233329423b53ab 6d4e599ce4e5a8e96fcd7b0bb4104ba644e6e43dbad09c0c04df5f8415e5a008
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -151,6 +151,8 @@ export interface ClientProfile<T extends ClientTypes> {
     readonly method: string;
     readonly check: BodyCheck<T["snapshot"]>;
   };
+  /** The revision every request declares in `_meta` unless the options name one (the set's own: requests of the stateless revision declare it). */
+  readonly protocolVersion?: string;
   /** Tasks are an extension: declared in every request's `_meta`, with Streamable HTTP routing headers. */
   readonly extension?: {
     readonly id: string;
@@ -332,9 +334,10 @@ export interface ClientOptions {
    * The protocol revision the client speaks, where requests declare it (the stateless revisions,
    * whose tasks are an extension): every request's `_meta["io.modelcontextprotocol/protocolVersion"]`,
    * which the `http-client` transport also sends as the `MCP-Protocol-Version` header. Default: the
-   * `meta` option's entry. (A revision with the initialize handshake negotiates it in the transport.)
+   * `meta` option's entry, else the revision the set was generated for; `null`: declare none (for a
+   * peer of an older revision). (A revision with the initialize handshake negotiates it in the transport.)
    */
-  readonly protocolVersion?: string;
+  readonly protocolVersion?: string | null;
   /** The revisions the client can speak, by preference, for a retry after -32022 "unsupported protocol version" (default: `protocolVersion` alone). */
   readonly supportedProtocolVersions?: readonly string[];
   /** Who the client is: every request's `_meta["io.modelcontextprotocol/clientInfo"]`, where requests declare the revision. */
@@ -564,7 +567,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
     this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
     this.#meta = options.meta;
-    const configured = options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META);
+    const configured =
+      options.protocolVersion === null
+        ? undefined
+        : (options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META) ?? profile.protocolVersion);
     this.#protocolVersion = typeof configured === "string" ? configured : undefined;
     this.#supportedVersions =
       options.supportedProtocolVersions ?? (this.#protocolVersion === undefined ? [] : [this.#protocolVersion]);
