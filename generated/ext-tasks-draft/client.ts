@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 15d5c60d334bd906cee7fba0a2794e8665f694e63f950042d4f9b7014191c28e 624dc1023267298cea210a0c8171107a95a5633ee143b372514a518b40121e7a
+// Fingerprint: 7b7c57e9c3cba559f5e5473ff0fe171a15e5b4d7f6126900a1eb75533fc6e058 6e326f4f7e484a5c0a4c77990ef7531d21e42dbaca641408b5f1b96372509c6f
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -274,6 +274,7 @@ const PROFILE: ClientProfile<Types> = {
     capabilitiesMeta: CLIENT_CAPABILITIES_META,
     taskMethods: ["tasks/cancel", "tasks/get", "tasks/update"],
   },
+  protocolVersion: "2026-07-28",
   payloadDeliversInput: false,
   input: {
     requestsField: "inputRequests",

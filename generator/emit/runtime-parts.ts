@@ -171,3 +171,40 @@ function partError(origin: PartsOrigin | undefined, index: number, part: Runtime
 export const RUNTIME_PART_FILES: ReadonlySet<string> = new Set(
   RUNTIME_PARTS.flatMap((part) => PART_SPECS[part].modules.map((module) => `${module}.ts`)),
 );
+
+/** A package a part needs in the project that uses it; `dev`: typings only, a dev dependency. */
+export interface PartPeer {
+  readonly name: string;
+  /** The version range the part is written for (absent: any). */
+  readonly range?: string;
+  readonly dev: boolean;
+}
+
+const NODE_TYPES: PartPeer = { name: "@types/node", dev: true };
+const SDK: PartPeer = { name: "@modelcontextprotocol/sdk", range: "^1.24", dev: false };
+
+/**
+ * The packages each part needs installed, as its header line names them, for `init` to print. The
+ * Fetch API's typings of `http-client` come from `@types/node` in a Node project (a browser project
+ * has the DOM library instead).
+ */
+export const PART_PEERS: Readonly<Record<RuntimePart, readonly PartPeer[]>> = {
+  "http-client": [NODE_TYPES],
+  "http-server": [NODE_TYPES],
+  stdio: [NODE_TYPES],
+  "sdk-client": [SDK],
+  "sdk-server": [SDK],
+  "sqlite-store": [{ name: "better-sqlite3", range: "^12", dev: false }, { name: "@types/better-sqlite3", dev: true }, NODE_TYPES],
+  "redis-store": [{ name: "ioredis", range: "^5", dev: false }, NODE_TYPES],
+  "postgres-store": [{ name: "pg", range: "^8", dev: false }, { name: "@types/pg", dev: true }, NODE_TYPES],
+};
+
+/** The `npm install` commands for the peers of these parts: dependencies, then typings; each package once. */
+export function peerInstallCommands(parts: readonly RuntimePart[]): string[] {
+  const peers = new Map<string, PartPeer>();
+  for (const part of parts) for (const peer of PART_PEERS[part]) peers.set(peer.name, peer);
+  const spec = (peer: PartPeer) => (peer.range ? `${peer.name}@${peer.range}` : peer.name);
+  const runtime = [...peers.values()].filter((p) => !p.dev).map(spec);
+  const typings = [...peers.values()].filter((p) => p.dev).map(spec);
+  return [...(runtime.length > 0 ? [`npm install ${runtime.join(" ")}`] : []), ...(typings.length > 0 ? [`npm install --save-dev ${typings.join(" ")}`] : [])];
+}

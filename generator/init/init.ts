@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG_FILE, sourcePath, type EmitLanguage, type ModuleExtensio
 import { GeneratorError } from "../diagnostics.js";
 import { kindOf } from "../output/ownership.js";
 import { BUNDLED_SET_NAMES, BUNDLED_SETS } from "./bundled.js";
-import type { RuntimePart } from "../emit/runtime-parts.js";
+import { peerInstallCommands, type RuntimePart } from "../emit/runtime-parts.js";
 
 /** Where generated sets go unless `--out` says otherwise (relative to the config). */
 export const DEFAULT_INIT_OUT_DIR = "src/generated/mcp-tasks";
@@ -43,6 +43,8 @@ export interface InitResult {
   readonly extension: ModuleExtension;
   /** Why `extension` is `.mts` when the user did not ask: the package.json that made it so. */
   readonly extensionReason?: string;
+  /** The runtime parts some set of the config takes, whose peers the project needs. */
+  readonly runtime: readonly RuntimePart[];
 }
 
 /** The JSON Schema of the config, at the root of the installed package: editors complete and check the config with it. */
@@ -120,7 +122,8 @@ export function initProject(options: InitOptions): InitResult {
   const text = initConfigText({ schema, outDir, sets, emit, extension, runtime });
   writeConfig(options.configPath, text, options.force === true, shown(options.configPath, options.cwd));
   const reason = options.extension === undefined && !host.esm ? host.reason : undefined;
-  return { configPath: options.configPath, outDir, sets, emit, extension, ...(reason ? { extensionReason: reason } : {}) };
+  const taken = runtime.filter((part) => sets.some((name) => BUNDLED_SETS[name]!.parts.includes(part)));
+  return { configPath: options.configPath, outDir, sets, emit, extension, ...(reason ? { extensionReason: reason } : {}), runtime: taken };
 }
 
 /**
@@ -206,6 +209,7 @@ export function initReport(result: InitResult, cwd: string): string {
   const language = result.emit === "js" ? `JavaScript (${mts ? ".mjs + .d.mts" : ".js + .d.ts"})` : `TypeScript${mts ? " (.mts)" : ""}`;
   const generate = `npx mcp-tasks-gen${withConfig}`;
   const check = `${generate} --check`;
+  const peers = peerInstallCommands(result.runtime);
   return [
     `wrote ${config} (sets ${result.sets.join(", ")}; ${language} into ${out}/)`,
     ...(result.extensionReason
@@ -213,6 +217,8 @@ export function initReport(result: InitResult, cwd: string): string {
       : []),
     "",
     "Next:",
+    // What the runtime parts import (their headers name it): without it the project's tsc fails on the generated folder.
+    ...(peers.length > 0 ? ["  the packages the runtime parts import (@types/node: Node's typings, for the HTTP and stdio parts too):", ...peers.map((command) => `    ${command}`)] : []),
     `  ${generate.padEnd(check.length)}   generate ${out}/<set>/`,
     `  git add ${config} ${out}`,
     `  ${check}   in CI: exit 1 when the generated code is stale`,

@@ -144,6 +144,8 @@ export interface ClientProfile<T extends ClientTypes> {
     readonly method: string;
     readonly check: BodyCheck<T["snapshot"]>;
   };
+  /** The revision every request declares in `_meta` unless the options name one (the set's own: requests of the stateless revision declare it). */
+  readonly protocolVersion?: string;
   /** Tasks are an extension: declared in every request's `_meta`, with Streamable HTTP routing headers. */
   readonly extension?: {
     readonly id: string;
@@ -333,9 +335,10 @@ export interface ClientOptions {
    * The protocol revision the client speaks, where requests declare it (the stateless revisions,
    * whose tasks are an extension): every request's `_meta["io.modelcontextprotocol/protocolVersion"]`,
    * which the `http-client` transport also sends as the `MCP-Protocol-Version` header. Default: the
-   * `meta` option's entry. (A revision with the initialize handshake negotiates it in the transport.)
+   * `meta` option's entry, else the revision the set was generated for; `null`: declare none (for a
+   * peer of an older revision). (A revision with the initialize handshake negotiates it in the transport.)
    */
-  readonly protocolVersion?: string;
+  readonly protocolVersion?: string | null;
   /** The revisions the client can speak, by preference, for a retry after -32022 "unsupported protocol version" (default: `protocolVersion` alone). */
   readonly supportedProtocolVersions?: readonly string[];
   /** Who the client is: every request's `_meta["io.modelcontextprotocol/clientInfo"]`, where requests declare the revision. */
@@ -565,7 +568,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
     this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
     this.#meta = options.meta;
-    const configured = options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META);
+    const configured =
+      options.protocolVersion === null
+        ? undefined
+        : (options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META) ?? profile.protocolVersion);
     this.#protocolVersion = typeof configured === "string" ? configured : undefined;
     this.#supportedVersions =
       options.supportedProtocolVersions ?? (this.#protocolVersion === undefined ? [] : [this.#protocolVersion]);

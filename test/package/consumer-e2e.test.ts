@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLED_SET_NAMES } from "../../generator/init/bundled.js";
 import { consumerJavaScript, consumerTypeScript, EXPECTED_SUMMARY, runnerScript, runtimeApp } from "../support/consumer.js";
-import { filesBelow, npmPack, runNpm, transcript } from "../support/pack.js";
+import { filesBelow, npmPack, repositoryCopy, runNpm, transcript } from "../support/pack.js";
 import { projectRoot } from "../support/paths.js";
 
 /**
@@ -72,7 +72,9 @@ beforeAll(() => {
   if (npm.status !== 0) throw new Error(`npm is needed for this test and does not work:\n${transcript(npm)}`);
 
   const packDir = tempDir("pack");
-  const packed = npmPack(packDir);
+  const repository = repositoryCopy(); // packing rebuilds dist/ and rewrites package.json: never in the shared repository
+  temps.push(repository);
+  const packed = npmPack(repository, packDir);
   const tarball = join(packDir, packed.filename);
   expect(existsSync(tarball), tarball).toBe(true);
 

@@ -8,15 +8,18 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLED_SETS } from "../../generator/init/bundled.js";
-import { fileInTarball, filesBelow, npmEnvironment, npmPack, runNpm, transcript, type PackResult } from "../support/pack.js";
+import { fileInTarball, filesBelow, npmEnvironment, npmPack, repositoryCopy, runNpm, transcript, type PackResult } from "../support/pack.js";
 import { publishedManifest, REPOSITORY_ONLY_FIELDS } from "../../tools/pack-manifest.mjs";
-import { projectRoot } from "../support/paths.js";
 
 /**
  * What `npm publish` would ship, read from `npm pack --json` and the tarball it writes: the built
  * generator, the templates and bundled schemas it reads at run time, README, CHANGELOG, LICENSE and a
  * package.json without the repository's install hooks, and nothing else (no sources, tests,
  * fixtures, generated output or tools).
+ *
+ * Everything is packed in a copy of the repository (test/support/pack.ts repositoryCopy): packing
+ * rebuilds dist/ and rewrites package.json, which the test files running beside this one use.
+ * `repository` below is that copy.
  */
 
 interface PackageJson {
@@ -28,17 +31,18 @@ interface PackageJson {
   version: string;
 }
 
-const PACKAGE_JSON = join(projectRoot, "package.json");
+const repository = repositoryCopy();
+const PACKAGE_JSON = join(repository, "package.json");
 /** The repository's package.json, as it is before and must be after every pack. */
 const repositoryBytes = readFileSync(PACKAGE_JSON);
 const packageJson = JSON.parse(repositoryBytes.toString("utf8")) as PackageJson;
-const SAVE_FILE = join(projectRoot, ".package.json.packing");
+const SAVE_FILE = join(repository, ".package.json.packing");
 
 let pack: PackResult;
 let paths: string[];
 /** package.json as the tarball holds it. */
 let packed: Record<string, unknown>;
-const temps: string[] = [];
+const temps: string[] = [repository];
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-pack-"));
   temps.push(dir);
@@ -47,7 +51,7 @@ const tempDir = () => {
 
 beforeAll(() => {
   const destination = tempDir();
-  pack = npmPack(destination);
+  pack = npmPack(repository, destination);
   paths = pack.files.map((f) => f.path).sort();
   packed = JSON.parse(fileInTarball(join(destination, pack.filename), "package/package.json") ?? "null") as Record<string, unknown>;
 }, 180_000);
@@ -88,17 +92,17 @@ describe("npm pack: the published package", () => {
     expect([...top].sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "config.schema.json", "dist/", "package.json", "schemas/", "templates/"]);
   });
 
-  it("the build leaves the bin executable, so `npx mcp-tasks-gen` runs in this repository (the build recreates dist/)", () => {
-    const bin = join(projectRoot, packageJson.bin["mcp-tasks-gen"]!);
+  it("the build leaves the bin executable, so `npx mcp-tasks-gen` runs in the repository packed (the build recreates dist/)", () => {
+    const bin = join(repository, packageJson.bin["mcp-tasks-gen"]!);
     expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
     const ran = spawnSync(bin, ["--version"], { encoding: "utf8" });
     expect([ran.status, ran.stdout.trim()]).toEqual([0, packageJson.version]);
   });
 
   it("ships the built generator: for each generator source its .js and .d.ts, each template compiled, and nothing else under dist/", () => {
-    const sources = filesBelow(join(projectRoot, "generator")).filter((f) => f.endsWith(".ts"));
+    const sources = filesBelow(join(repository, "generator")).filter((f) => f.endsWith(".ts"));
     // tools/precompile-templates.mjs, part of the build (ARCHITECTURE.md › Output).
-    const templates = filesBelow(join(projectRoot, "templates")).filter((f) => f.endsWith(".hbs"));
+    const templates = filesBelow(join(repository, "templates")).filter((f) => f.endsWith(".hbs"));
     const expected = [...sources.flatMap(compiledFrom), ...templates.map((t) => `dist/generator/emit/precompiled/${t}.cjs`)].sort();
     const dist = paths.filter((p) => p.startsWith("dist/"));
     // A compiled file with no source left is stale output of a renamed or deleted module:
@@ -107,14 +111,14 @@ describe("npm pack: the published package", () => {
   });
 
   it("ships the static modules of generated sets (templates/runtime/*.ts)", () => {
-    const runtime = filesBelow(join(projectRoot, "templates", "runtime")).map((f) => `templates/runtime/${f}`);
+    const runtime = filesBelow(join(repository, "templates", "runtime")).map((f) => `templates/runtime/${f}`);
     expect(runtime).toEqual(expect.arrayContaining(["templates/runtime/runtime.ts", "templates/runtime/elicitation-forms.ts"]));
     for (const file of runtime) expect(paths, file).toContain(file);
   });
 
   it("ships every template and bundled schema, as in the repository", () => {
-    expect(paths.filter((p) => p.startsWith("templates/"))).toEqual(filesBelow(join(projectRoot, "templates")).map((f) => `templates/${f}`).sort());
-    expect(paths.filter((p) => p.startsWith("schemas/"))).toEqual(filesBelow(join(projectRoot, "schemas")).map((f) => `schemas/${f}`).sort());
+    expect(paths.filter((p) => p.startsWith("templates/"))).toEqual(filesBelow(join(repository, "templates")).map((f) => `templates/${f}`).sort());
+    expect(paths.filter((p) => p.startsWith("schemas/"))).toEqual(filesBelow(join(repository, "schemas")).map((f) => `schemas/${f}`).sort());
     const bundledFiles = Object.values(BUNDLED_SETS).flatMap((set) => [...set.schemas, ...Object.values(set.remotes), ...(set.core ? [set.core] : [])]);
     for (const file of bundledFiles) expect(paths, file).toContain(file);
   });
@@ -136,7 +140,7 @@ describe("npm pack: the published package", () => {
       ...Object.values(packageJson.exports).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target))),
     ].map((target) => target.replace(/^\.\//, ""));
     for (const target of targets) expect(paths, target).toContain(target);
-    const bin = readFileSync(join(projectRoot, packageJson.bin["mcp-tasks-gen"]!), "utf8");
+    const bin = readFileSync(join(repository, packageJson.bin["mcp-tasks-gen"]!), "utf8");
     expect(bin.startsWith("#!/usr/bin/env node\n")).toBe(true);
   });
 
@@ -144,7 +148,7 @@ describe("npm pack: the published package", () => {
     const builtins = new Set(builtinModules);
     const imported = new Set<string>();
     for (const file of paths.filter((p) => p.endsWith(".js"))) {
-      for (const specifier of moduleSpecifiers(file, readFileSync(join(projectRoot, file), "utf8"))) {
+      for (const specifier of moduleSpecifiers(file, readFileSync(join(repository, file), "utf8"))) {
         if (specifier.startsWith(".") || specifier.startsWith("node:") || builtins.has(specifier)) continue;
         imported.add(specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!);
       }
@@ -180,7 +184,7 @@ describe("npm pack: the packed package.json", () => {
     const packs = destinations.map(
       (destination) =>
         new Promise<number | null>((done) => {
-          const child = spawn("npm", ["pack", "--pack-destination", destination], { cwd: projectRoot, env: npmEnvironment(), stdio: "ignore", shell: process.platform === "win32" });
+          const child = spawn("npm", ["pack", "--pack-destination", destination], { cwd: repository, env: npmEnvironment(), stdio: "ignore", shell: process.platform === "win32" });
           child.on("close", done);
         }),
     );
@@ -197,7 +201,7 @@ describe("npm pack: the packed package.json", () => {
   });
 
   it("a --pack-destination that is no folder is refused before package.json is touched", () => {
-    const result = runNpm("npm", ["pack", "--pack-destination", join(tempDir(), "missing")], projectRoot);
+    const result = runNpm("npm", ["pack", "--pack-destination", join(tempDir(), "missing")], repository);
     expect(result.status, transcript(result)).not.toBe(0);
     expect(result.stderr).toContain("package.json is unchanged");
     expect(readFileSync(PACKAGE_JSON).equals(repositoryBytes)).toBe(true);
@@ -207,7 +211,7 @@ describe("npm pack: the packed package.json", () => {
   it("a pack that fails after prepack (the tarball's name taken by a folder) leaves package.json as it was", async () => {
     const destination = tempDir();
     mkdirSync(join(destination, pack.filename));
-    const result = runNpm("npm", ["pack", "--pack-destination", destination], projectRoot);
+    const result = runNpm("npm", ["pack", "--pack-destination", destination], repository);
     expect(result.status, transcript(result)).not.toBe(0);
     expect(result.stderr).toContain("EISDIR");
     expect(await repositoryManifestBack()).toBe(true);
@@ -233,7 +237,7 @@ describe("npm pack: the packed package.json", () => {
       const auth = `--${url.replace(/^http:/, "")}:_authToken=test-token`;
       // Spawned asynchronously: the stand-in registry answers from this process.
       const result = await new Promise<{ status: number | null; output: string }>((done) => {
-        const child = spawn("npm", ["publish", "--registry", url, auth], { cwd: projectRoot, env: npmEnvironment(), shell: process.platform === "win32" });
+        const child = spawn("npm", ["publish", "--registry", url, auth], { cwd: repository, env: npmEnvironment(), shell: process.platform === "win32" });
         let output = "";
         child.stdout.on("data", (c: Buffer) => (output += c.toString()));
         child.stderr.on("data", (c: Buffer) => (output += c.toString()));

@@ -1,5 +1,6 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { gunzipSync } from "node:zlib";
 import { join, relative } from "node:path";
 import { projectRoot } from "./paths.js";
@@ -69,14 +70,40 @@ export interface PackResult {
 }
 
 /**
- * `npm pack --json` of this package, either as a dry run (`destination` undefined) or writing the
- * tarball into `destination`. Lifecycle scripts run, as in `npm publish`: `prepack` builds dist/
- * and writes the published package.json, `postpack` restores the repository's (see
- * tools/pack-manifest.mjs); two packs at once wait for each other there.
+ * What packing reads from the repository: the manifest, the build's inputs and scripts (tools/, whose
+ * conformance runner `npm pack` does not install: tools/conformance/install.mjs skips it when packing),
+ * and the files the package ships.
  */
-export function npmPack(destination?: string): PackResult {
+const PACKED_INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "generator", "templates", "schemas", "tools", "config.schema.json", "README.md", "CHANGELOG.md", "LICENSE"];
+
+/**
+ * A copy of the repository to pack in, in a new temporary folder (the caller removes it), with the
+ * repository's node_modules linked. `npm pack` runs `prepack`, which rebuilds dist/ (deleting it
+ * first) and rewrites package.json while npm packs: done in the repository itself, that pulled the
+ * bin and the manifest from under every test file running beside it (vitest runs several at once
+ * on a machine with more than two cores). In a copy, nothing another test reads changes.
+ */
+export function repositoryCopy(): string {
+  const copy = realpathSync(mkdtempSync(join(tmpdir(), "mcp-tasks-gen-repo-")));
+  for (const entry of PACKED_INPUTS) {
+    cpSync(join(projectRoot, entry), join(copy, entry), {
+      recursive: true,
+      filter: (source) => !source.includes(`${join("tools", "conformance", "node_modules")}`) && !source.endsWith(".package.json.packing"),
+    });
+  }
+  symlinkSync(join(projectRoot, "node_modules"), join(copy, "node_modules"), "junction");
+  return copy;
+}
+
+/**
+ * `npm pack --json` of the package in `root` (a {@link repositoryCopy}), either as a dry run
+ * (`destination` undefined) or writing the tarball into `destination`. Lifecycle scripts run, as in
+ * `npm publish`: `prepack` builds dist/ and writes the published package.json, `postpack` restores
+ * the repository's (see tools/pack-manifest.mjs); two packs at once wait for each other there.
+ */
+export function npmPack(root: string, destination?: string): PackResult {
   const args = ["pack", "--json", ...(destination ? ["--pack-destination", destination] : ["--dry-run"])];
-  const result = runNpm("npm", args, projectRoot);
+  const result = runNpm("npm", args, root);
   if (result.status !== 0) throw new Error(`npm ${args.join(" ")} failed:\n${transcript(result)}`);
   const parsed = JSON.parse(result.stdout) as PackResult[];
   if (parsed.length !== 1) throw new Error(`npm pack --json described ${parsed.length} packages, expected 1`);

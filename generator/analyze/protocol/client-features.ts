@@ -20,6 +20,10 @@
  *   TaskMetadata`); the client then offers `createTask` and reads `CreateTaskResult.task`.
  * - taskSupport: the named type of the Tool's `execution.taskSupport` (core-flows.ts), or else an enum of
  *   exactly forbidden | optional | required, is the per-tool declaration.
+ * - protocolVersion: a definition with a required `io.modelcontextprotocol/protocolVersion` property
+ *   (the core schema's `RequestMetaObject`) means every request declares its revision in `_meta`:
+ *   the stateless revision, which the client then declares unless told otherwise (a client generated
+ *   for a revision speaks it). Revisions with the initialize handshake negotiate it in the transport.
  */
 import { GeneratorError } from "../../diagnostics.js";
 import type { Model } from "../model.js";
@@ -41,6 +45,15 @@ export { rejectsKey };
 import { serverFeatures, type ResultTag, type Route, type ServerFeatures } from "./server-features.js";
 
 export type { ResultTag };
+/** The `_meta` key in which a request of the stateless revision declares it. */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+/**
+ * The first revision whose requests declare themselves (the stateless one, 2026-07-28): the schemas
+ * type the `_meta` entry as any string, so the date is this one fact of the protocol's history
+ * (the same as `STATELESS_PROTOCOL_VERSION` of templates/runtime/http-server.ts, which serves it).
+ */
+export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
+
 
 /** How a value's `_meta` is checked when its schema has no room for it. */
 export type MetaCheck =
@@ -73,6 +86,8 @@ export interface ClientFeatures {
   readonly notification?: BodyCheck & { readonly method: string; readonly detailed: boolean };
   readonly augment?: { readonly field: string; readonly type: string; readonly validate: string };
   readonly taskSupport?: { readonly type: string };
+  /** The revision every request declares in `_meta` by default (see the module comment). */
+  readonly protocolVersion?: string;
 }
 
 /** The client's features, or undefined when the set has no task methods; `server`: the set's server features, when already computed (facts.ts). */
@@ -119,7 +134,13 @@ export function clientFeatures(model: Model, server: ServerFeatures | undefined 
     ...(notification ? { notification } : {}),
     ...(augment ? { augment } : {}),
     ...(taskSupport ? { taskSupport: { type: taskSupport.name } } : {}),
+    ...(requestsDeclareRevision(model) ? { protocolVersion: STATELESS_PROTOCOL_VERSION } : {}),
   };
+}
+
+/** Whether some definition requires the `_meta` entry in which a request declares its revision. */
+function requestsDeclareRevision(model: Model): boolean {
+  return model.definitions.some((def) => objectView(def.node, model.byId, "json-schema")?.properties.get(PROTOCOL_VERSION_META)?.required === true);
 }
 
 function bodyCheck(def: NamedDefinition, model: Model): BodyCheck {

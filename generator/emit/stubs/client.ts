@@ -125,6 +125,8 @@ export interface ClientView {
   readonly notification: string | false;
   readonly augment: { readonly field: string; readonly type: string; readonly validate: string } | false;
   readonly taskSupport: { readonly type: string } | false;
+  /** The profile's `protocolVersion`: the revision requests declare unless the client is told another. */
+  readonly protocolVersion: string | false;
   /** Multi round-trip requests (see analyze/protocol/client-round-trips.ts): field names, the methods (JSON) and the two map checks. */
   readonly roundTrips:
     | {
@@ -205,6 +207,7 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   notification: true,
   augment: { field: true, type: true, validate: true },
   taskSupport: { type: true },
+  protocolVersion: true,
   serverRequests: { typed: { method: true, params: true, result: true }, routing: true, capabilities: true, results: true },
   roundTrips: {
     resultType: true,
@@ -374,6 +377,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     notification: f.notification ? f.notification.method : false,
     augment: f.augment ? { field: f.augment.field, type: f.augment.type, validate: f.augment.validate } : false,
     taskSupport: f.taskSupport ? { type: f.taskSupport.type } : false,
+    protocolVersion: f.protocolVersion ?? false,
     roundTrips: roundTrips ? { ...roundTrips, methods: literal(roundTrips.methods) } : false,
     // The values the Tool's declaration allows (core flows); the three the specification names where only the enum is known.
     tools: { taskSupport: f.taskSupport ? literal(s.flows.taskSupport?.values ?? ["forbidden", "optional", "required"]) : "false", paramHeaders: s.extension },

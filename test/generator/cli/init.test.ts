@@ -104,6 +104,25 @@ describe("mcp-tasks-gen init", () => {
     expect(stdout).toContain(`npx mcp-tasks-gen --config ${config}`);
     expect(stdout).toContain(`npx mcp-tasks-gen --config ${config} --check`);
     expect(stdout).toContain("git add");
+    expect(stdout).not.toContain("npm install"); // no runtime parts, no peers
+  });
+
+  it("with runtime parts, says which packages to install for them: each once, dependencies apart from typings", async () => {
+    const dir = tempDir("peers");
+    const config = join(dir, CONFIG_NAME);
+    const http = await run(["init", "--config", config, "--set", "ext-tasks-draft", "--runtime", "http-server,http-client"]);
+    expect([http.code, http.stderr]).toEqual([0, ""]);
+    expect(http.stdout.split("\n").filter((line) => line.includes("npm install")).map((line) => line.trim())).toEqual(["npm install --save-dev @types/node"]);
+    const stores = await run(["init", "--force", "--config", config, "--runtime", "sqlite-store,redis-store,postgres-store,sdk-server,stdio"]);
+    expect([stores.code, stores.stderr]).toEqual([0, ""]);
+    expect(stores.stdout.split("\n").filter((line) => line.includes("npm install")).map((line) => line.trim())).toEqual([
+      "npm install better-sqlite3@^12 ioredis@^5 pg@^8 @modelcontextprotocol/sdk@^1.24",
+      "npm install --save-dev @types/better-sqlite3 @types/node @types/pg",
+    ]);
+    // A part no chosen set takes asks for nothing: sdk-server is for 2025-11-25 sets only.
+    const none = await run(["init", "--force", "--config", config, "--set", "ext-tasks-draft", "--runtime", "sdk-server"]);
+    expect([none.code, none.stderr]).toEqual([0, ""]);
+    expect(none.stdout).not.toContain("@modelcontextprotocol/sdk");
   });
 
   it("refuses to replace an existing config (exit 2, file untouched) unless --force", async () => {
@@ -194,7 +213,9 @@ describe("the bin in a project folder (spawned: it works in the working folder)"
     const lint = runBin(["lint"], dir);
     expect(lint.code, lint.stderr).toBe(0);
     expect(lint.stdout).toMatch(/\[unreachable-property\]/);
-  });
+    // Four spawned runs over every bundled set, one of them generating all from scratch: a budget of its own
+    // (it took over 60 s with three test files at once on a loaded 2-core machine).
+  }, 240_000);
 });
 
 describe('a config set naming a bundled set ("bundled")', () => {

@@ -4,6 +4,8 @@ import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templa
 import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client-core.js";
 import { createTasksClient, JsonRpcResponseError, type TasksClientRequest } from "../../../generated/ext-tasks-draft/index.js";
 import { validateUnsupportedProtocolVersionErrorData } from "../../../generated/ext-tasks-draft/validators.js";
+import { STATELESS_PROTOCOL_VERSION as SERVED_STATELESS_VERSION } from "../../../templates/runtime/http-server.js";
+import { STATELESS_PROTOCOL_VERSION } from "../../../generator/analyze/protocol/client-features.js";
 
 /**
  * What the generated client puts on the wire for Streamable HTTP (README › Runtime parts): the
@@ -100,6 +102,26 @@ describe("protocol version and client info in _meta, from the client's options",
     await client.request("tools/list");
     expect(metaOf(sent[0]!.request)[PV]).toBe("2026-07-28");
     expect(metaOf(sent[0]!.request)[CLIENT_INFO]).toBeUndefined();
+  });
+
+  it("without either, every request declares the revision the set was generated for (its core schema's RequestMetaObject requires one)", async () => {
+    const { client, sent } = scripted(ok);
+    await client.request("tools/list");
+    await client.request("tools/call", { name: "x" });
+    expect(sent.map((s) => metaOf(s.request)[PV])).toEqual([STATELESS_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSION]);
+  });
+
+  it("the options still override the set's revision: `protocolVersion` first, then `meta`", async () => {
+    const chosen = scripted(ok, { protocolVersion: "2027-01-01", meta: { [PV]: "2026-12-01" } });
+    await chosen.client.request("tools/list");
+    expect(metaOf(chosen.sent[0]!.request)[PV]).toBe("2027-01-01");
+    const fromMeta = scripted(ok, { meta: { [PV]: "2026-12-01" } });
+    await fromMeta.client.request("tools/list");
+    expect(metaOf(fromMeta.sent[0]!.request)[PV]).toBe("2026-12-01");
+  });
+
+  it("the generator's stateless revision is the one the http-server part serves", () => {
+    expect(STATELESS_PROTOCOL_VERSION).toBe(SERVED_STATELESS_VERSION);
   });
 });
 

@@ -73,7 +73,8 @@ describe("Streamable HTTP adapter against a small HTTP host of the generated ser
     const transport = streamableHttpTransport({ url, headers: { authorization: "Bearer t" } });
     const notifications: unknown[] = [];
     transport.onNotification((n) => notifications.push(n));
-    const client = createTasksClient({ ...transport, minPollMs: 5 });
+    // A host with sessions speaks no stateless revision: the client declares none (protocolVersion: null).
+    const client = createTasksClient({ ...transport, protocolVersion: null, minPollMs: 5 });
     const result = await client.callTool({ name: "ask" }, { inputHandlers: { "elicitation/create": () => ({ action: "accept", content: { n: 1 } }) } });
     expect(result).toEqual(text('Hi {"action":"accept","content":{"n":1}}'));
     expect(notifications).toEqual([{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "starting" } }]);

@@ -142,7 +142,12 @@ for (const kind of ["redis", "postgres"] as const) {
       const a = server({ store: storeA, pollInterval: 60_000 });
       const b = server({ store: storeB, pollInterval: 60_000 });
       await eventually(() => channel.up, 5000);
+      const heardOnA: string[] = [];
+      a.subscribe((notification) => heardOnA.push(notification.params.taskId));
       const task = await b.createTask(alice);
+      // The creation event reaches A over its channel some time after createTask returns: wait for it, so
+      // that it cannot arrive after listenTo and be counted as the change A was to miss.
+      await eventually(() => heardOnA.includes(task.taskId), 5000);
       const statuses = await listenTo(a, task.taskId);
       await gate.close();
       await eventually(() => !channel.up, 5000);
