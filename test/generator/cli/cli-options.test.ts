@@ -1,0 +1,73 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { beyondLint, runCli } from "../../support/cli.js";
+import { fixturePath } from "../../support/paths.js";
+
+/**
+ * Options that must not surprise (issue 23): --verbose only ever says more, a misspelt option is
+ * answered with the nearest one the command knows, and a set without stubs keeps its status helpers.
+ */
+
+const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-cli-options-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The extension's newest revision with "input_required" gone from every status enum: task methods, but no status model. */
+function withoutInputRequired(): string {
+  const text = readFileSync(fixturePath("mcp-spec", "ext-tasks-e434597", "schema.json"), "utf8");
+  const schema = JSON.parse(text, (_key, value: unknown) =>
+    Array.isArray(value) ? value.filter((v) => !(v && typeof v === "object" && (v as { const?: unknown }).const === "input_required")) : value,
+  );
+  const path = join(work, "no-input-required.schema.json");
+  writeFileSync(path, JSON.stringify(schema));
+  return path;
+}
+
+describe("--verbose never changes an exit code", () => {
+  it("a set generated without stubs whose stubs could not be made: exit 0 with and without --verbose, the reason as a note", async () => {
+    const schema = withoutInputRequired();
+    const quiet = await runCli(["--schema", schema, "--out", join(work, "quiet"), "--no-stubs"]);
+    const verbose = await runCli(["--schema", schema, "--out", join(work, "verbose"), "--no-stubs", "--verbose"]);
+    expect(quiet.code).toBe(0);
+    expect(verbose.code).toBe(0);
+    expect(beyondLint(verbose.stderr)).toMatch(/^note: .*has no task status definition: TaskStatus is the nearest, but it lacks "input_required"/);
+  });
+
+  it("says exactly what a status model lacks when stubs are asked for", async () => {
+    const run = await runCli(["--schema", withoutInputRequired(), "--out", join(work, "stubs")]);
+    expect(run.code).toBe(2);
+    expect(beyondLint(run.stderr)).toMatch(
+      /no-input-required\.schema\.json#\/\$defs\/TaskStatus: `tasks\/get` has no task status definition: TaskStatus is the nearest, but it lacks "input_required"; expected a definition whose values include working, input_required, completed, failed, cancelled \(a revision may add more\)$/,
+    );
+  });
+});
+
+describe("an unknown option", () => {
+  it.each([
+    [["--schem", "x.json"], "mcp-tasks-gen: Unknown option '--schem'; did you mean --schema?"],
+    [["diff", "--jsn", "a", "b"], "mcp-tasks-gen diff: Unknown option '--jsn'; did you mean --json?"],
+    [["lint", "--strct"], "mcp-tasks-gen lint: Unknown option '--strct'; did you mean --strict?"],
+    [["--no-stub"], "mcp-tasks-gen: Unknown option '--no-stub'; did you mean --no-stubs?"],
+  ])("%j gets the nearest known one", async (argv, message) => {
+    const run = await runCli(argv);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`${message} (see mcp-tasks-gen --help)\n`);
+  });
+
+  it("far from every known option gets no guess", async () => {
+    const run = await runCli(["--zzzzzzzz"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(/did you mean/);
+  });
+});
+
+describe("--no-stubs", () => {
+  it("keeps status.ts where the schema has a status model, also one that adds a status", async () => {
+    const out = join(work, "paused");
+    const run = await runCli(["--schema", fixturePath("revisions", "ext-tasks-e434597-paused.schema.json"), "--out", out, "--no-stubs", "--verbose"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/status\.ts/);
+    expect(readFileSync(join(out, "status.ts"), "utf8")).toMatch(/"paused"/);
+  });
+});
