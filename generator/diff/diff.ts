@@ -121,12 +121,14 @@ export function diffModels(before: RevisionInput, after: RevisionInput): ApiDiff
   ];
   const renames = renamedDefinitions(before.model, after.model, meaning);
   const renamedTo = new Map(renames.map(([from, to]) => [from.name, to] as const));
-  const renamedFrom = new Map(renames.map(([from, to]) => [to.name, from] as const));
+  const renamedFrom = new Set(renames.map(([, to]) => to.name));
   for (const def of after.model.definitions) {
     const old = definitionByName(oldCtx.model.definitions, def.name);
-    const from = renamedFrom.get(def.name);
-    if (from) changes.push(definitionRenamed(from, def, [...new Set([...flowsFor(from.name), ...flowsFor(def.name)])].sort() as Flow[]));
-    else if (!old) changes.push(definitionAdded(def, newCtx));
+    if (renamedFrom.has(def.name)) {
+      for (const [from] of renames.filter(([, to]) => to === def)) {
+        changes.push(definitionRenamed(from, def, FLOWS.filter((f) => flowsFor(from.name).includes(f) || flowsFor(def.name).includes(f))));
+      }
+    } else if (!old) changes.push(definitionAdded(def, newCtx));
     else changes.push(...diffDefinition(old, def, oldCtx, newCtx, flowsFor(def.name), meaning));
   }
   for (const def of before.model.definitions) {
@@ -239,6 +241,11 @@ function diffMethods(
   /** Whether two declarations (by name, one per revision) describe the same values. */
   const sameStructure = (oldName: string | undefined, newName: string | undefined): boolean => {
     if (oldName === newName) return true;
+    if (oldName !== undefined && newName !== undefined) {
+      const a = definitionByName(oldCtx.model.definitions, oldName);
+      const b = definitionByName(newCtx.model.definitions, newName);
+      if (a && b && meaning.same(a.node, b.node)) return true;
+    }
     const a = oldName ? definitionByName(oldCtx.model.definitions, oldName) : undefined;
     const b = newName ? definitionByName(newCtx.model.definitions, newName) : undefined;
     return a !== undefined && b !== undefined && diffDefinition(a, b, oldCtx, newCtx, FLOWS, meaning).length === 0;
@@ -300,6 +307,9 @@ function diffMethods(
     if ((old.result ?? "") !== (m.result ?? "")) parts.push(`result ${old.result ?? "(none)"} → ${m.result ?? "(none)"}`);
     if (old.paramsRequired !== m.paramsRequired) parts.push(m.paramsRequired ? "params now required" : "params now optional");
     if (parts.length === 0) continue;
+    // Params named on one side and written inline on the other, in messages of the same meaning: no change.
+    const paramsOnly = old.message === m.message || sameStructure(old.message, m.message);
+    if (paramsOnly && old.paramsRequired === m.paramsRequired && sameStructure(old.result, m.result) && (old.params === undefined || m.params === undefined)) continue;
     const renamedOnly =
       old.paramsRequired === m.paramsRequired &&
       sameStructure(old.message, m.message) &&
@@ -339,8 +349,9 @@ function definitionAdded(def: NamedDefinition, ctx: ModelContext): ApiChange {
 }
 
 /**
- * Definitions that left under one name and came back under another with the same meaning (paired
- * in order, each once): a rename, not a removal and an addition.
+ * Definitions that left under one name and came back under another with the same meaning: a
+ * rename, not a removal and an addition. Two that left may come back as one (a shape named from
+ * two places, now one definition both refer to).
  */
 function renamedDefinitions(before: Model, after: Model, meaning: MeaningComparer): [NamedDefinition, NamedDefinition][] {
   const gone = before.definitions.filter((d) => !definitionByName(after.definitions, d.name));
@@ -348,7 +359,7 @@ function renamedDefinitions(before: Model, after: Model, meaning: MeaningCompare
   const pairs: [NamedDefinition, NamedDefinition][] = [];
   const taken = new Set<string>();
   for (const old of gone) {
-    const match = fresh.find((d) => !taken.has(d.name) && meaning.same(old.node, d.node));
+    const match = fresh.find((d) => !taken.has(d.name) && meaning.same(old.node, d.node)) ?? fresh.find((d) => meaning.same(old.node, d.node));
     if (!match) continue;
     taken.add(match.name);
     pairs.push([old, match]);
