@@ -134,10 +134,37 @@ export function diffModels(before: RevisionInput, after: RevisionInput): ApiDiff
   for (const def of before.model.definitions) {
     if (!definitionByName(newCtx.model.definitions, def.name) && !renamedTo.has(def.name)) changes.push(definitionRemoved(def, oldCtx, flowsFor(def.name)));
   }
+  explainAddedStatuses(changes, before.model, after.model);
   const breakingForClients = changes.filter((c) => c.client === "breaking").length;
   const breakingForServers = changes.filter((c) => c.server === "breaking").length;
   const compatible = changes.filter((c) => c.client === "compatible" && c.server === "compatible").length;
   return { old: before.label, new: after.label, changes, summary: { changes: changes.length, breakingForClients, breakingForServers, compatible } };
+}
+
+/**
+ * A status the new revision adds (analyze/status.ts) is said as such where it shows: the status
+ * type's new value, a task's `status`, the union's new variant. It breaks the receiving side's
+ * exhaustive matches (`matchStatus`, `StatusHandlers`, a `switch` over the status), which is what
+ * widening already classifies; the words say which code that is.
+ */
+function explainAddedStatuses(changes: ApiChange[], before: Model, after: Model): void {
+  const old = new Set(before.status?.statuses ?? []);
+  const added = (after.status?.statuses ?? []).filter((s) => !old.has(s));
+  if (added.length === 0 || !after.status) return;
+  const variants = new Map((after.status.variantUnion?.variants ?? []).map((v) => [v.name, v.status]));
+  const why = "receivers' exhaustive matches over the status (matchStatus and its StatusHandlers, a switch over task.status) must handle it: they no longer compile or fall through";
+  changes.forEach((c, i) => {
+    const value = /^value "(.*)" added$/.exec(c.description)?.[1];
+    const aboutStatus = c.definition === after.status!.statusType || c.property === "status";
+    if (c.kind === "value-added" && value !== undefined && added.includes(value) && aboutStatus) {
+      changes[i] = { ...c, description: `status "${value}" added: exhaustive matches over the status on the receiving side must handle it`, why };
+    }
+    const variant = /^union variant (.*) added$/.exec(c.description)?.[1];
+    const status = variant === undefined ? undefined : variants.get(variant);
+    if (c.kind === "variant-added" && status !== undefined && added.includes(status)) {
+      changes[i] = { ...c, description: `union variant ${variant} added (the task with status "${status}"): exhaustive matches on the receiving side must handle it`, why };
+    }
+  });
 }
 
 export function hasBreaking(diff: ApiDiff): boolean {
