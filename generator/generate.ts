@@ -26,7 +26,9 @@ import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
 import { clientFeatures } from "./analyze/protocol/client-features.js";
-import { noStubsReason } from "./analyze/protocol/server-features.js";
+import { noStubsReason, serverFeatures } from "./analyze/protocol/server-features.js";
+import { coreFlows } from "./analyze/protocol/core-flows.js";
+import { flowChecks, type FlowChecks } from "./analyze/protocol/flow-checks.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
 import { formatAll } from "./output/format.js";
@@ -122,10 +124,45 @@ export function lintSets(config: ResolvedConfig): { readonly diagnostics: readon
     const { model, diagnostics: found } = loadSet(set, config.rootDir);
     const reason = noStubsReason(model);
     if (reason !== undefined) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${reason}` });
-    else clientFeatures(model);
+    else {
+      const features = clientFeatures(model);
+      const structural = set.core || !features ? undefined : structuralWithoutCore(model, features.resultTag === "modeled");
+      if (structural) notes.push({ set: set.name, message: structural });
+    }
     return withoutSilenced(found, set.lint).map((d) => ({ ...d, set: set.name }));
   });
   return { diagnostics: dedupe(diagnostics), notes };
+}
+
+/** What a flow check reads, in words, for the note below. */
+const FLOW_CHECK_WORDS: Readonly<Record<keyof FlowChecks, string>> = {
+  listenParams: "subscriptions/listen params",
+  listenAcknowledged: "the listen acknowledgement",
+  inputRequired: "InputRequiredResult (multi round-trip)",
+  toolsPage: "tools/list pages",
+  discover: "server/discover results",
+  unsupportedVersion: "-32022 error data",
+  missingCapability: "-32021 error data",
+};
+
+/**
+ * A Tasks set without a `core` schema whose flows would check messages with core definitions
+ * (issue 23: following an upstream revision by naming its schema under `schemas` used to drop the
+ * bundled set's core without a word): which messages the stubs then read structurally. The
+ * stateless extension revisions (results tagged with `resultType` in the schema) use every flow
+ * check; 2025-11-25 only the tools/list pages; the 2026-05-22 extension revision none.
+ */
+function structuralWithoutCore(model: Model, stateless: boolean): string | undefined {
+  const server = serverFeatures(model);
+  if (!server) return undefined;
+  const checks = flowChecks(coreFlows(model));
+  const used: readonly (keyof FlowChecks)[] = !server.extension ? ["toolsPage"] : stateless ? (Object.keys(FLOW_CHECK_WORDS) as (keyof FlowChecks)[]) : [];
+  const absent = used.filter((key) => checks[key] === undefined);
+  if (absent.length === 0) return undefined;
+  return (
+    `has no "core" schema, so the stubs check ${absent.map((k) => FLOW_CHECK_WORDS[k]).join(", ")} structurally (no generated validator); ` +
+    `name the revision's core MCP schema under "core" (as the bundled sets do) to generate and use them`
+  );
 }
 
 /**

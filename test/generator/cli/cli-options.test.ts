@@ -71,3 +71,18 @@ describe("--no-stubs", () => {
     expect(readFileSync(join(out, "status.ts"), "utf8")).toMatch(/"paused"/);
   });
 });
+
+describe("following an upstream revision with its schema alone (no core)", () => {
+  it("lint and --verbose say that the flows fall back to structural checks, and name core", async () => {
+    const schema = fixturePath("mcp-spec", "ext-tasks-e434597", "schema.json");
+    const lint = await runCli(["lint", "--schema", schema]);
+    const note =
+      'note: set schema: has no "core" schema, so the stubs check subscriptions/listen params, the listen acknowledgement, InputRequiredResult (multi round-trip), tools/list pages, server/discover results, -32022 error data, -32021 error data structurally (no generated validator); name the revision\'s core MCP schema under "core" (as the bundled sets do) to generate and use them';
+    expect(lint.code).toBe(0);
+    expect(lint.stdout.split("\n").concat(lint.stderr.split("\n"))).toContain(note);
+    const verbose = await runCli(["--schema", schema, "--out", join(work, "no-core"), "--verbose"]);
+    expect(verbose.code).toBe(0);
+    // Generating names the ad-hoc set after its output folder.
+    expect(beyondLint(verbose.stderr).split("\n")).toContain(note.replace("set schema:", "set no-core:"));
+  });
+});
