@@ -86,3 +86,28 @@ describe("following an upstream revision with its schema alone (no core)", () =>
     expect(beyondLint(verbose.stderr).split("\n")).toContain(note.replace("set schema:", "set no-core:"));
   });
 });
+
+describe('"bundled" with "schemas": a newer revision followed early keeps the bundled set\'s core', () => {
+  it("generates the core definitions the bundled set has, with no note, where the schema alone gets the note and fewer types", async () => {
+    const dir = join(work, "early");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "upstream.schema.json"), readFileSync(fixturePath("revisions", "ext-tasks-e434597-paused.schema.json")));
+    const config = join(dir, "mcp-tasks-gen.config.json");
+    writeFileSync(config, JSON.stringify({ outDir: join(dir, "out"), sets: [{ bundled: "ext-tasks-draft", schemas: ["upstream.schema.json"] }, { name: "alone", schemas: ["upstream.schema.json"] }] }));
+    const run = await runCli(["--config", config, "--verbose"]);
+    expect(run.code).toBe(0);
+    const notes = beyondLint(run.stderr).split("\n").filter((l) => l.startsWith("note:"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^note: set alone: has no "core" schema, so the stubs check /);
+    const types = (set: string) => readFileSync(join(dir, "out", set, "types.ts"), "utf8");
+    expect(types("ext-tasks-draft")).toMatch(/^\/\/ {3}mcp-tasks-gen:schemas\/ext-tasks-draft\.core\.schema\.json sha256:/m);
+    for (const core of ["CallToolResult", "InputRequiredResult", "SubscriptionsListenRequestParams"]) {
+      expect(types("ext-tasks-draft"), core).toMatch(new RegExp(`export (type|interface) ${core}\\b`));
+      expect(types("alone"), core).not.toMatch(new RegExp(`export (type|interface) ${core}\\b`));
+    }
+    expect(types("ext-tasks-draft")).toMatch(/"paused"/);
+    // The bundled set's lint treatment: its findings are lint's to show, so --check --strict passes.
+    expect((await runCli(["--config", config, "--check", "--strict"])).code).toBe(0);
+  });
+});
