@@ -672,7 +672,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     // MUST NOT invoke it as a task); otherwise the tool's taskSupport does. Headers need the tool's schema.
     const needed = tools !== undefined && (tools.paramHeaders || tools.taskSupport);
     const entry = needed ? await this.#toolEntry(params.name, options.signal, false) : undefined;
-    if (asked !== undefined && tools?.taskSupport && entry?.taskSupport === "forbidden") throw new TaskForbiddenError(params.name);
+    if (asked !== undefined && tools?.taskSupport && entry?.taskSupport === "forbidden")
+      throw new TaskForbiddenError(params.name);
     const headers = entry ? paramHeaders(entry.headers, params.arguments) : {};
     const augmentation =
       asked ?? (augment && entry && wantsTask(entry.taskSupport, this.#preferTasks) ? {} : undefined);
@@ -1524,7 +1525,9 @@ export class InputRequestError extends Error {
 export class TaskForbiddenError extends Error {
   override readonly name = "TaskForbiddenError";
   constructor(readonly tool: string) {
-    super(`tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``);
+    super(
+      `tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``,
+    );
   }
 }
 

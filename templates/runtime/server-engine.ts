@@ -365,7 +365,10 @@ export interface TaskHandleOf<Created, Status extends string = string> {
    * TaskStateError); a status message given replaces the old one. Final statuses are reached
    * through `complete` and `fail` (and cancellation), `input_required` through `requireInput`.
    */
-  setStatus(status: Exclude<Status, "completed" | "failed" | "cancelled" | "input_required">, statusMessage?: string): Promise<void>;
+  setStatus(
+    status: Exclude<Status, "completed" | "failed" | "cancelled" | "input_required">,
+    statusMessage?: string,
+  ): Promise<void>;
   /**
    * Completes the task with the request's result. A tool result with `isError: true` completes too.
    * Resolves once the result is stored: while the store fails, the write is retried (the server's
@@ -947,7 +950,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
       setStatus: async (status, statusMessage) => {
         if (status === "input_required" || this.#bindings.isTerminalStatus(status))
-          throw new TypeError(`setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`);
+          throw new TypeError(
+            `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
+          );
         await change(`move to ${status}`, (current) => ({
           ...current,
           status,
