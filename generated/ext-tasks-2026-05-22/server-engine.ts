@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ba6c3e4838bd2f04625593a21259e218913fab809b10bf6cd7872a5e601cdfa1 ef9b8ef1225b31737e20eda1534f44c6068903505fb793becf4090d7da2e13f5
+// Fingerprint: d3ff7152e15f4d13f8ce63e8bd444b43f41757c8bf712a4b3119d8fc58481ab7 6129e4431e45cb03ce9c016532ac0b6a0a23c70fca4446dd819edcef966c09ec
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -358,8 +358,8 @@ export interface CreateTaskOptions {
   readonly statusMessage?: string;
 }
 
-/** A running task, for the code doing its work. */
-export interface TaskHandleOf<Created> {
+/** A running task, for the code doing its work. `Status`: the set's statuses (any string where unbound). */
+export interface TaskHandleOf<Created, Status extends string = string> {
   readonly taskId: string;
   /** Aborted when the task is cancelled. */
   readonly signal: TaskAbortSignal;
@@ -367,6 +367,16 @@ export interface TaskHandleOf<Created> {
   readonly createResult: Created;
   /** Sets the status message (the status stays). */
   update(statusMessage: string): Promise<void>;
+  /**
+   * Moves the task to a status that is neither final nor `input_required`: `working`, or one the
+   * schema adds (a `paused`). The status machine decides (a refused move throws the set's
+   * TaskStateError); a status message given replaces the old one. Final statuses are reached
+   * through `complete` and `fail` (and cancellation), `input_required` through `requireInput`.
+   */
+  setStatus(
+    status: Exclude<Status, "completed" | "failed" | "cancelled" | "input_required">,
+    statusMessage?: string,
+  ): Promise<void>;
   /**
    * Completes the task with the request's result. A tool result with `isError: true` completes too.
    * Resolves once the result is stored: while the store fails, the write is retried (the server's
@@ -394,7 +404,8 @@ export interface InputHandleOf<Request, Response> {
 
 /** A task handle under the profile: with the input methods where tasks ask for input. */
 export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> = TaskHandleOf<
-  CreatedResultOf<Task, Profile>
+  CreatedResultOf<Task, Profile>,
+  Task["status"]
 > &
   (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown) &
   (Profile extends { readonly sideChannel: object } ? SideChannelHandleOf<SideChannelMethodsOf<Profile>> : unknown);
@@ -945,6 +956,17 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       // A status message is not worth holding the work for: tried once.
       update: (statusMessage) =>
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
+      setStatus: async (status, statusMessage) => {
+        if (status === "input_required" || this.#bindings.isTerminalStatus(status))
+          throw new TypeError(
+            `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
+          );
+        await change(`move to ${status}`, (current) => ({
+          ...current,
+          status,
+          ...(statusMessage === undefined ? {} : { statusMessage }),
+        }));
+      },
       complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
         await change("complete", (current) => ({ ...current, status: "completed", result, ...noInput }));

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 15d5c60d334bd906cee7fba0a2794e8665f694e63f950042d4f9b7014191c28e 624dc1023267298cea210a0c8171107a95a5633ee143b372514a518b40121e7a
+// Fingerprint: 1cd80bbb3a285df8c4baa0393445d06fce67f21671c067586cb5beffbbad7a08 4610d1d5841d4db673623eb0a2d3e4e99be2259689a059e3de1429770017ab0c
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -108,6 +108,7 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
+export { TaskForbiddenError } from "./client-engine.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
 export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8bbd106eda41f416950aaebea89e23a941ad019417f28fbe0092966c6a13c665 bc8ddda0f65708d50108f00791742f63c46917c024a661ad22667ecb3d651c4d
+// Fingerprint: ad4624c8cfe7b3ce3a61f2edd46c766453d313a7d0d4c7e602023920adb7489a 9271f6aa92ebe15bff5719471ac050a6c2fc30350a7a0da86e90909774501557
 
 import type {
   CancelTaskRequest,
@@ -6260,7 +6260,7 @@ export function isClientCapabilities(value: unknown): value is ClientCapabilitie
   const value3 = value.extensions;
   if (value3 !== undefined && !$isJSONObjectMap(value3)) return false;
   const value4 = value.roots;
-  if (value4 !== undefined && !isMetaObject(value4)) return false;
+  if (value4 !== undefined && !$isObject(value4)) return false;
   const value5 = value.sampling;
   return value5 === undefined || isClientCapabilitiesSampling(value5);
 }
@@ -6307,7 +6307,10 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
       }
     }
     const value8 = value.roots;
-    if (value8 !== undefined) $checkMetaObject(value8, path + "/roots", errors);
+    if (value8 !== undefined) {
+      if (!$runtime.isObject(value8))
+        $runtime.unexpected(errors, path + "/roots", "type", "an object", value8, at + "/properties/roots/type");
+    }
     const value9 = value.sampling;
     if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
   }

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 00ca29689ec2e84c617ec7485afa02863989700554448edee2794fb80443860d 145306d417c7072e54380b49e6420922254133ca488899429a30beec0bd17de8
+// Fingerprint: 920609cc19668720f25f93b3726a4a7e8029909aa280c236a8294d6ea6e39c05 18010e6ddfaa4a7ced5848ee20da39753f3de5bf6642681bbe980c5089fe97e5
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -675,9 +675,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   async startToolCall(params: ToolCallParams, options: RequestOptions<T> = {}): Promise<ToolCallStartOf<T["task"]>> {
     const { augment, tools } = this.#profile;
     const asked = augment === undefined ? undefined : ownValue(options as JsonObject, augment.field);
-    // A caller who asks for a task decides; otherwise the tool's taskSupport does. Headers need the tool's schema.
-    const needed = tools !== undefined && (tools.paramHeaders || (tools.taskSupport && asked === undefined));
+    // A caller who asks for a task decides, but never for a tool that forbids it (2025-11-25: clients
+    // MUST NOT invoke it as a task); otherwise the tool's taskSupport does. Headers need the tool's schema.
+    const needed = tools !== undefined && (tools.paramHeaders || tools.taskSupport);
     const entry = needed ? await this.#toolEntry(params.name, options.signal, false) : undefined;
+    if (asked !== undefined && tools?.taskSupport && entry?.taskSupport === "forbidden")
+      throw new TaskForbiddenError(params.name);
     const headers = entry ? paramHeaders(entry.headers, params.arguments) : {};
     const augmentation =
       asked ?? (augment && entry && wantsTask(entry.taskSupport, this.#preferTasks) ? {} : undefined);
@@ -1522,6 +1525,16 @@ export class InputRequestError extends Error {
     options?: { readonly cause?: unknown },
   ) {
     super(`${method}, input "${key}"${inputMethod ? ` (${inputMethod})` : ""}: ${message}`, options);
+  }
+}
+
+/** A call asked to run as a task (`task` in its options) names a tool whose `execution.taskSupport` is "forbidden" (or says nothing): it is not sent. */
+export class TaskForbiddenError extends Error {
+  override readonly name = "TaskForbiddenError";
+  constructor(readonly tool: string) {
+    super(
+      `tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``,
+    );
   }
 }
 

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a1359099a14bb2335ba0eb6f3bdb873130b19ec8f04fc0757af267f5bdc03684 d23b89b00270dc58fbe5527d360d0a926424436d60852e1c2554f05a1650136e
+// Fingerprint: 1048bb338078d228c15fb2cccc39ed3f26bd181e2b762267c010435478947946 64883b61d6e40ecf380f90de317a81cca0932dd246ca5a03b9d278e484ab5a51
 
 import type {
   TaskStatus,
@@ -3073,14 +3073,24 @@ export function parseToolAnnotations(value: unknown): ToolAnnotations {
 export function isToolExecution(value: unknown): value is ToolExecution {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskSupport;
-  return value1 === undefined || isToolTaskSupport(value1);
+  return value1 === undefined || value1 === "forbidden" || value1 === "optional" || value1 === "required";
 }
 function $checkToolExecution(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskSupport;
-    if (value1 !== undefined) $checkToolTaskSupport(value1, path + "/taskSupport", errors);
+    if (value1 !== undefined) {
+      if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
+        $runtime.unexpected(
+          errors,
+          path + "/taskSupport",
+          "enum",
+          'one of "forbidden" | "optional" | "required"',
+          value1,
+          at + "/properties/taskSupport/enum",
+        );
+    }
   }
 }
 /** Validates a value as `ToolExecution`, reporting every error with its path. */
