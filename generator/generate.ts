@@ -28,6 +28,7 @@ import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
 import { protocolFacts, type ProtocolFacts } from "./analyze/protocol/facts.js";
+import { structuralFlowChecks } from "./analyze/protocol/flow-checks.js";
 import { emitElicitation } from "./emit/elicitation/emit.js";
 import type { SchemaFile } from "./load/documents.js";
 import { formatAll } from "./output/format.js";
@@ -128,6 +129,10 @@ export function lintSets(config: ResolvedConfig): { readonly diagnostics: readon
     const { model, diagnostics: found } = loadSet(set, config.rootDir);
     const protocol = protocolFacts(model);
     if ("noStubsReason" in protocol) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${protocol.noStubsReason}` });
+    else if (!set.core) {
+      const structural = structuralFlowChecks(protocol.server.flows, protocol.server.extension, protocol.server.resultTag === "modeled");
+      if (structural) notes.push({ set: set.name, message: structural });
+    }
     return withoutSilenced(found, set.lint).map((d) => ({ ...d, set: set.name }));
   });
   return { diagnostics: dedupe(diagnostics), notes };

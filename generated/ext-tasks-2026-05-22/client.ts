@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d1b3b055e4c08fd9876486b98840d7ab58e90a85f8d6030e57026aa33ea1a65c adc06711a11ace313c15b53d9f3339accc7a2343f5dad57668768ea43a634e12
+// Fingerprint: 5b3a56ea1ba57cfa83d6ac4914350d9f3f000a31e2f36a3933d4cbc8b86ac3ae 21735949dc126c5ae335c6355b19e343162f9c2aeb76bcd8d4470546d870cc55
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -104,6 +104,7 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
+export { TaskForbiddenError } from "./client-engine.js";
 export type { ToolDescription } from "./tool-catalog.js";
 export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
 export { TaskInputError } from "./client-core.js";

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 54bc0c08b575e099a5131e76c28481770c29e8828ff892d9afedf59270231474 d64bc634740c7799041149a59d1032e599f1068025bf92343921b12a2595d052
+// Fingerprint: 6eacecea257a9d5ce2ef5eebdb94fce56eb15c894bcea986fbe4d0c783c3bbfa 2925658f3c0547d369114b43bc4d545b3f24da4b01b37c7e9cea6e45514d2090
 
 import type { TaskStatus, DetailedTask } from "./types.js";
 
@@ -26,7 +26,7 @@ export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 /** A status from which a task still moves on. */
 export type ActiveStatus = Exclude<TaskStatus, TerminalStatus>;
 
-/** The legal moves of the task status machine: working ↔ input_required; either → a terminal status. */
+/** The legal moves of the task status machine: from a status that is not terminal to any other; from a terminal one, none. */
 export const TASK_STATUS_TRANSITIONS: { readonly [S in TaskStatus]: readonly TaskStatus[] } = {
   working: ["input_required", "completed", "failed", "cancelled"],
   input_required: ["working", "completed", "failed", "cancelled"],

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7b7c57e9c3cba559f5e5473ff0fe171a15e5b4d7f6126900a1eb75533fc6e058 6e326f4f7e484a5c0a4c77990ef7531d21e42dbaca641408b5f1b96372509c6f
+// Fingerprint: 1cd80bbb3a285df8c4baa0393445d06fce67f21671c067586cb5beffbbad7a08 4610d1d5841d4db673623eb0a2d3e4e99be2259689a059e3de1429770017ab0c
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -108,6 +108,7 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
+export { TaskForbiddenError } from "./client-engine.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
 export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
@@ -274,7 +275,6 @@ const PROFILE: ClientProfile<Types> = {
     capabilitiesMeta: CLIENT_CAPABILITIES_META,
     taskMethods: ["tasks/cancel", "tasks/get", "tasks/update"],
   },
-  protocolVersion: "2026-07-28",
   payloadDeliversInput: false,
   input: {
     requestsField: "inputRequests",

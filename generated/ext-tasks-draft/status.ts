@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 54bc0c08b575e099a5131e76c28481770c29e8828ff892d9afedf59270231474 d64bc634740c7799041149a59d1032e599f1068025bf92343921b12a2595d052
+// Fingerprint: 6eacecea257a9d5ce2ef5eebdb94fce56eb15c894bcea986fbe4d0c783c3bbfa 2925658f3c0547d369114b43bc4d545b3f24da4b01b37c7e9cea6e45514d2090
 
 import type { TaskStatus, DetailedTask } from "./types.js";
 
@@ -25,7 +25,7 @@ export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 /** A status from which a task still moves on. */
 export type ActiveStatus = Exclude<TaskStatus, TerminalStatus>;
 
-/** The legal moves of the task status machine: working ↔ input_required; either → a terminal status. */
+/** The legal moves of the task status machine: from a status that is not terminal to any other; from a terminal one, none. */
 export const TASK_STATUS_TRANSITIONS: { readonly [S in TaskStatus]: readonly TaskStatus[] } = {
   working: ["input_required", "completed", "failed", "cancelled"],
   input_required: ["working", "completed", "failed", "cancelled"],

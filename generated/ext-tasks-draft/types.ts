@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d0812392dcfdb10f6754f772b2be7b58e3a1b6ff41a1b7807b701b99dc950099 5e45f8d148fa35cee86b857aa008b79894a91e191bb06f5060e11262a6675f4b
+// Fingerprint: 9113bb1dd3ddedb86c733b8047759f78749e44eb11f80de50e22e53ccfe4548f 90c43b6e997b2db2daf9e6daca086e9109cd772dafe22fef8ed99ea81d92c7fb
 
 export type CancelTaskRequest = JSONRPCRequest & {
   method: "tasks/cancel";
@@ -1532,7 +1532,7 @@ export interface ClientCapabilities {
    */
   extensions?: { [key: string]: JSONObject };
   /** Present if the client supports listing roots. */
-  roots?: MetaObject;
+  roots?: object;
   sampling?: ClientCapabilitiesSampling;
 }
 

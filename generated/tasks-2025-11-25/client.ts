@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c48e51863ba68e6e48dc97fbdefa8ed603a989f184dafdd7f90428e6a3238ad9 ed519dcd8ddd7502cc46e43bc1f572e0cdc7331bef5e7365854865ba7f89404e
+// Fingerprint: 0fa8951839681c420a8ef0277c84a8d9ad90491f82686260f6595bd0263a78b3 58440c168d277ad621f02737cd0fef961450b5245663a8a7754ade7c23a8fae6
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -102,6 +102,7 @@ export type {
 } from "./client-core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
 export { ToolRejectedError } from "./tool-catalog.js";
+export { TaskForbiddenError } from "./client-engine.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
 export type { TasksClientOnRequest, TasksClientServerRequest, TasksClientServerRequestHandler } from "./client-core.js";

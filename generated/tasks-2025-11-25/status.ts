@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 89a64144148ab3ef23548b6ac53384d5681e18e64f360f9561fcc3a44314c69a aa699fc03401338f539166e7d7ab049f3ab2aa7ee80ec4a8830085633ef46ab8
+// Fingerprint: 48662ae62dbe4d726da2e025a50583925ee0826abf2f48adc36c207aa715b281 ba25f45272cb0f02780ae1c679a876635895458b9debdd83aedaaa95d0d5f564
 
 import type { TaskStatus, Task } from "./types.js";
 
@@ -25,7 +25,7 @@ export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 /** A status from which a task still moves on. */
 export type ActiveStatus = Exclude<TaskStatus, TerminalStatus>;
 
-/** The legal moves of the task status machine: working ↔ input_required; either → a terminal status. */
+/** The legal moves of the task status machine: from a status that is not terminal to any other; from a terminal one, none. */
 export const TASK_STATUS_TRANSITIONS: { readonly [S in TaskStatus]: readonly TaskStatus[] } = {
   working: ["input_required", "completed", "failed", "cancelled"],
   input_required: ["working", "completed", "failed", "cancelled"],

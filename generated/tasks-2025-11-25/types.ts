@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b5d2d385871ffb4d331fad17f75d8c1534b9befab137d8e8fea04bb355565d57 a1b9ad17b3a38bb9de6263bb02fa87074fe4bad0aab7085733e6a014a0a63bf0
+// Fingerprint: c49ff61daaa1b6059848a0d85c138cc008b2c3a09a25899d4471db2fe1b256be bbfee616dd7509569cd32b0d6e9473dc4f3e0647ccd36ae7f472187847beb7a1
 
 /** The status of a task. */
 export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
@@ -791,7 +791,7 @@ export interface ToolExecution {
    *
    * Default: "forbidden"
    */
-  taskSupport?: ToolTaskSupport;
+  taskSupport?: "forbidden" | "optional" | "required";
 }
 
 /** Parameters for a `sampling/createMessage` request. */

@@ -1,38 +1,55 @@
 /**
  * The task status model: which definition holds the statuses, which union (if any) has one
- * variant per status, and the status machine both revisions share (README.md › The generated API): working ↔
- * input_required; either → completed | failed | cancelled; those three are final. Found from the
- * schema's meaning (through `$ref`s and `allOf`), not from its layout or its file name.
+ * variant per status, and the status machine (README.md › The generated API). The statuses are
+ * the schema's: every revision has the five below, and a revision may add more (a `"paused"`).
+ * completed, failed and cancelled are final; every other status is not, and may move to any other
+ * status (working ↔ input_required ↔ paused ...; any of them → a final one). Found from the schema's
+ * meaning (through `$ref`s and `allOf`), not from its layout or its file name.
  */
 import { constantValues, definitionsById, followRefs, intersectionView, propertyNode, refTarget } from "../ir/query.js";
 import type { NamedDefinition } from "./naming.js";
 
+/** The statuses every revision has; a status definition holds at least these. */
 export const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
 export type TaskStatusName = (typeof TASK_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly TaskStatusName[] = ["completed", "failed", "cancelled"];
-export const STATUS_TRANSITIONS: Readonly<Record<TaskStatusName, readonly TaskStatusName[]>> = {
-  working: ["input_required", "completed", "failed", "cancelled"],
-  input_required: ["working", "completed", "failed", "cancelled"],
-  completed: [],
-  failed: [],
-  cancelled: [],
-};
 
 export interface StatusModel {
   /** The definition whose values are the statuses (`TaskStatus`). */
   readonly statusType: string;
+  /** Every status: the five of every revision first, in their usual order, then those the schema adds, in its order. */
+  readonly statuses: readonly string[];
+  /** The statuses a task never leaves (completed, failed, cancelled). */
+  readonly terminal: readonly string[];
+  /** The legal moves: from a status that is not final, to any other status; from a final one, none. */
+  readonly transitions: Readonly<Record<string, readonly string[]>>;
   /** The object definition of a task (`Task`), when the schema has one. */
   readonly taskType?: string;
   /** A union with one variant per status, discriminated on `status` (`DetailedTask`). */
-  readonly variantUnion?: { readonly name: string; readonly variants: readonly { status: TaskStatusName; name: string }[] };
+  readonly variantUnion?: { readonly name: string; readonly variants: readonly { status: string; name: string }[] };
+}
+
+/** The statuses a set of constant values holds, base ones first; undefined unless it holds every base status and only strings. */
+export function statusesOf(values: readonly unknown[] | undefined): string[] | undefined {
+  if (!values || !values.every((v): v is string => typeof v === "string")) return undefined;
+  if (!TASK_STATUSES.every((s) => values.includes(s))) return undefined;
+  return [...TASK_STATUSES, ...values.filter((v) => !(TASK_STATUSES as readonly string[]).includes(v))];
+}
+
+/** The status machine over the statuses of a schema. */
+export function statusMachine(statuses: readonly string[]): Pick<StatusModel, "terminal" | "transitions"> {
+  const terminal = statuses.filter((s) => (TERMINAL_STATUSES as readonly string[]).includes(s));
+  const transitions = Object.fromEntries(statuses.map((from) => [from, terminal.includes(from) ? [] : statuses.filter((to) => to !== from)]));
+  return { terminal, transitions };
 }
 
 export function findStatusModel(definitions: readonly NamedDefinition[]): StatusModel | undefined {
   const byId = definitionsById(definitions);
+  const statusDef = definitions.find((d) => d.node.kind === "literal" && statusesOf(d.node.values) !== undefined);
+  if (!statusDef || statusDef.node.kind !== "literal") return undefined;
+  const statuses = statusesOf(statusDef.node.values)!;
   const isStatusSet = (values: readonly unknown[] | undefined): boolean =>
-    values !== undefined && values.length === TASK_STATUSES.length && TASK_STATUSES.every((s) => values.includes(s));
-  const statusDef = definitions.find((d) => d.node.kind === "literal" && isStatusSet(d.node.values));
-  if (!statusDef) return undefined;
+    values !== undefined && values.length === statuses.length && statuses.every((s) => values.includes(s));
 
   // The task is the smallest object whose required `status` allows exactly the statuses (through
   // `$ref`s and `allOf`): results that carry a task (`Result & Task`, a flat CreateTaskResult)
@@ -53,11 +70,11 @@ export function findStatusModel(definitions: readonly NamedDefinition[]): Status
     const variants = node.discriminator.cases.map((c) => {
       const variant = node.variants[c.variant]!;
       const name = refTarget(variant, byId)?.name;
-      return { status: c.values[0] as TaskStatusName, name, single: c.values.length === 1 };
+      return { status: c.values[0] as string, name, single: c.values.length === 1 };
     });
     const covers =
-      variants.length === TASK_STATUSES.length &&
-      variants.every((v) => v.single && v.name !== undefined && TASK_STATUSES.includes(v.status));
+      variants.length === statuses.length &&
+      variants.every((v) => v.single && v.name !== undefined && statuses.includes(v.status));
     if (covers && node.variants.every((v) => intersectionView(v, byId))) {
       variantUnion = { name: def.name, variants: variants.map((v) => ({ status: v.status, name: v.name! })) };
       break;
@@ -65,6 +82,8 @@ export function findStatusModel(definitions: readonly NamedDefinition[]): Status
   }
   return {
     statusType: statusDef.name,
+    statuses,
+    ...statusMachine(statuses),
     ...(taskDef ? { taskType: taskDef.def.name } : {}),
     ...(variantUnion ? { variantUnion } : {}),
   };

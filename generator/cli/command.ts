@@ -9,6 +9,7 @@ import { formatDiagnostic, formatLocation, GeneratorError, remedyText, type Diag
 import { PACKAGE_PREFIX } from "../init/bundled.js";
 import { DeeperThanThisStack, jsonDepthLimited } from "../load/json-text.js";
 import { HELP } from "./help.js";
+import { nearest } from "../config/suggest.js";
 
 export { EXIT } from "./exit.js";
 import { EXIT } from "./exit.js";
@@ -71,9 +72,20 @@ function parseFlags<T extends ParseArgsConfig>(
   try {
     return parseArgs(config);
   } catch (e) {
-    usageError(command, (e as Error).message, err);
+    usageError(command, withSuggestion(e as Error & { code?: string }, config), err);
     return undefined;
   }
+}
+
+/** An unknown option's message, with the nearest option the command knows (`--schem` → `--schema`). */
+function withSuggestion(e: Error & { code?: string }, config: ParseArgsConfig): string {
+  if (e.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return e.message;
+  const given = /'(-{1,2}[^']+)'/.exec(e.message)?.[1];
+  if (!given) return e.message;
+  const known = Object.keys(config.options ?? {});
+  const word = given.replace(/^-+/, "").split("=")[0]!;
+  const near = nearest(word, known, Math.max(2, Math.floor(word.length / 3)));
+  return near ? `Unknown option '${given}'; did you mean --${near}?` : e.message;
 }
 
 /** Exit code and one line on stderr for a failure of a command. */

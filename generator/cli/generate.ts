@@ -1,7 +1,7 @@
 /** `mcp-tasks-gen` without a subcommand: generate every set of the config, or one `--schema` set; `--check` compares instead. */
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { displayPath, type ResolvedSet } from "../config/config.js";
+import { displayPath, type ResolvedConfig, type ResolvedSet } from "../config/config.js";
 import { configFromFlags } from "../config/from-flags.js";
 import { GeneratorError } from "../diagnostics.js";
 import { generate, lintSets } from "../generate.js";
@@ -48,7 +48,8 @@ export function generateCommand(argv: readonly string[], streams: CommandStreams
     refuseTargetsInTheWay(config.sets, values.check === true ? "check" : values.force === true ? "force" : "write");
     const result = await generate(config);
     // What the normal run does quietly, said when asked: why a set gets no stubs (lint says it too).
-    if (values.verbose) for (const note of lintSets(config).notes) err.write(`note: set ${note.set}: ${note.message}\n`);
+    // --verbose only says more: what it cannot work out is said too, and never changes the exit code.
+    if (values.verbose) for (const line of verboseNotes(config)) err.write(`${line}\n`);
     // Bundled sets' findings are left to `mcp-tasks-gen lint` (rules set to "off" are gone already).
     const reported = userFindings(result.diagnostics, config.sets);
     const diagnostics = values.strict ? strictly(reported) : reported;
@@ -97,5 +98,15 @@ function refuseTargetsInTheWay(sets: readonly ResolvedSet[], mode: "write" | "fo
     if (mode === "check" && state.kind !== "blocked") continue;
     const refusal = refusalFor(set.outDir, state, mode === "force", shownPath);
     if (refusal) throw new GeneratorError(set.outDirOrigin, refusal, "output");
+  }
+}
+
+/** The notes --verbose prints; a set whose notes cannot be worked out gets a note saying why instead of failing the run. */
+function verboseNotes(config: ResolvedConfig): string[] {
+  try {
+    return lintSets(config).notes.map((note) => `note: set ${note.set}: ${note.message}`);
+  } catch (e) {
+    if (!(e instanceof GeneratorError)) throw e;
+    return [`note: the notes of --verbose could not be worked out: ${e.message}`];
   }
 }

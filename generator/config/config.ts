@@ -199,8 +199,10 @@ function checkFilesExist(config: UserConfig, rootDir: string, file: string): voi
     if (!stat.isFile()) throw new GeneratorError({ file, pointer }, `${given} is not a file (resolved against ${rootDir})`, "config");
   };
   config.sets.forEach((set, i) => {
-    // A bundled set's files ship inside the package; only the user's own are checked here.
-    if (!set.bundled) set.schemas.forEach((schema, j) => check(schema, `/sets/${i}/schemas/${j}`));
+    // A bundled set's files ship inside the package (absolute paths); only the user's own are checked here.
+    set.schemas.forEach((schema, j) => {
+      if (!set.bundled || !isAbsolute(schema)) check(schema, `/sets/${i}/schemas/${j}`);
+    });
     for (const [url, remote] of Object.entries(set.remotes ?? {})) check(remote, appendPointer(`/sets/${i}/remotes`, url));
     if (set.core?.schema !== undefined) check(set.core.schema, `/sets/${i}/core/schema`);
   });
@@ -512,10 +514,9 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const name = string(set.bundled, `${at}/bundled`);
     const files = bundledSet(name);
     if (!files) fail(`${at}/bundled`, `unknown bundled set "${name}"; the bundled sets are ${quoted(BUNDLED_SET_NAMES)}`);
-    if ("schemas" in set) {
-      fail(`${at}/schemas`, `a set takes either "bundled" (a set that ships with mcp-tasks-gen) or "schemas" (your own schema files), not both`);
-    }
-    return { name, ...files! };
+    // With "schemas" too, the set follows a newer revision of its own while keeping the bundled
+    // set's core, bindings, remotes and lint treatment (README › When the spec changes).
+    return { name, ...files!, ...("schemas" in set ? { schemas: strings(set.schemas, `${at}/schemas`, true) } : {}) };
   }
 }
 

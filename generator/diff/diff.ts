@@ -26,6 +26,7 @@ import type { AllOfMode } from "../config/config.js";
 import type { Node } from "../ir/nodes.js";
 import { definitionByName, objectView, type ObjectView, type PropertyView } from "../ir/query.js";
 import { visitNodes } from "../ir/walk.js";
+import { MeaningComparer } from "./meaning.js";
 import { pairRenames } from "./similar.js";
 import {
   compareDomains,
@@ -50,6 +51,7 @@ export type ChangeKind =
   | "notification-changed"
   | "definition-added"
   | "definition-removed"
+  | "definition-renamed"
   | "shape-changed"
   | "property-added"
   | "property-removed"
@@ -112,22 +114,57 @@ export function diffModels(before: RevisionInput, after: RevisionInput): ApiDiff
     return FLOWS.filter((f) => set.has(f));
   };
 
+  const meaning = new MeaningComparer(oldCtx, newCtx);
   const changes: ApiChange[] = [
-    ...diffMethods(before.model.methods.requests, after.model.methods.requests, "request", oldCtx, newCtx),
-    ...diffMethods(before.model.methods.notifications, after.model.methods.notifications, "notification", oldCtx, newCtx),
+    ...diffMethods(before.model.methods.requests, after.model.methods.requests, "request", oldCtx, newCtx, meaning),
+    ...diffMethods(before.model.methods.notifications, after.model.methods.notifications, "notification", oldCtx, newCtx, meaning),
   ];
+  const renames = renamedDefinitions(before.model, after.model, meaning);
+  const renamedTo = new Map(renames.map(([from, to]) => [from.name, to] as const));
+  const renamedFrom = new Set(renames.map(([, to]) => to.name));
   for (const def of after.model.definitions) {
     const old = definitionByName(oldCtx.model.definitions, def.name);
-    if (!old) changes.push(definitionAdded(def, newCtx));
-    else changes.push(...diffDefinition(old, def, oldCtx, newCtx, flowsFor(def.name)));
+    if (renamedFrom.has(def.name)) {
+      for (const [from] of renames.filter(([, to]) => to === def)) {
+        changes.push(definitionRenamed(from, def, FLOWS.filter((f) => flowsFor(from.name).includes(f) || flowsFor(def.name).includes(f))));
+      }
+    } else if (!old) changes.push(definitionAdded(def, newCtx));
+    else changes.push(...diffDefinition(old, def, oldCtx, newCtx, flowsFor(def.name), meaning));
   }
   for (const def of before.model.definitions) {
-    if (!definitionByName(newCtx.model.definitions, def.name)) changes.push(definitionRemoved(def, oldCtx, flowsFor(def.name)));
+    if (!definitionByName(newCtx.model.definitions, def.name) && !renamedTo.has(def.name)) changes.push(definitionRemoved(def, oldCtx, flowsFor(def.name)));
   }
+  explainAddedStatuses(changes, before.model, after.model);
   const breakingForClients = changes.filter((c) => c.client === "breaking").length;
   const breakingForServers = changes.filter((c) => c.server === "breaking").length;
   const compatible = changes.filter((c) => c.client === "compatible" && c.server === "compatible").length;
   return { old: before.label, new: after.label, changes, summary: { changes: changes.length, breakingForClients, breakingForServers, compatible } };
+}
+
+/**
+ * A status the new revision adds (analyze/status.ts) is said as such where it shows: the status
+ * type's new value, a task's `status`, the union's new variant. It breaks the receiving side's
+ * exhaustive matches (`matchStatus`, `StatusHandlers`, a `switch` over the status), which is what
+ * widening already classifies; the words say which code that is.
+ */
+function explainAddedStatuses(changes: ApiChange[], before: Model, after: Model): void {
+  const old = new Set(before.status?.statuses ?? []);
+  const added = (after.status?.statuses ?? []).filter((s) => !old.has(s));
+  if (added.length === 0 || !after.status) return;
+  const variants = new Map((after.status.variantUnion?.variants ?? []).map((v) => [v.name, v.status]));
+  const why = "receivers' exhaustive matches over the status (matchStatus and its StatusHandlers, a switch over task.status) must handle it: they no longer compile or fall through";
+  changes.forEach((c, i) => {
+    const value = /^value "(.*)" added$/.exec(c.description)?.[1];
+    const aboutStatus = c.definition === after.status!.statusType || c.property === "status";
+    if (c.kind === "value-added" && value !== undefined && added.includes(value) && aboutStatus) {
+      changes[i] = { ...c, description: `status "${value}" added: exhaustive matches over the status on the receiving side must handle it`, why };
+    }
+    const variant = /^union variant (.*) added$/.exec(c.description)?.[1];
+    const status = variant === undefined ? undefined : variants.get(variant);
+    if (c.kind === "variant-added" && status !== undefined && added.includes(status)) {
+      changes[i] = { ...c, description: `union variant ${variant} added (the task with status "${status}"): exhaustive matches on the receiving side must handle it`, why };
+    }
+  });
 }
 
 export function hasBreaking(diff: ApiDiff): boolean {
@@ -226,13 +263,19 @@ function diffMethods(
   kind: "request" | "notification",
   oldCtx: ModelContext,
   newCtx: ModelContext,
+  meaning: MeaningComparer,
 ): ApiChange[] {
   /** Whether two declarations (by name, one per revision) describe the same values. */
   const sameStructure = (oldName: string | undefined, newName: string | undefined): boolean => {
     if (oldName === newName) return true;
+    if (oldName !== undefined && newName !== undefined) {
+      const a = definitionByName(oldCtx.model.definitions, oldName);
+      const b = definitionByName(newCtx.model.definitions, newName);
+      if (a && b && meaning.same(a.node, b.node)) return true;
+    }
     const a = oldName ? definitionByName(oldCtx.model.definitions, oldName) : undefined;
     const b = newName ? definitionByName(newCtx.model.definitions, newName) : undefined;
-    return a !== undefined && b !== undefined && diffDefinition(a, b, oldCtx, newCtx, FLOWS).length === 0;
+    return a !== undefined && b !== undefined && diffDefinition(a, b, oldCtx, newCtx, FLOWS, meaning).length === 0;
   };
   const oldBy = new Map(before.map((m) => [m.method, m]));
   const newBy = new Map(after.map((m) => [m.method, m]));
@@ -291,6 +334,9 @@ function diffMethods(
     if ((old.result ?? "") !== (m.result ?? "")) parts.push(`result ${old.result ?? "(none)"} → ${m.result ?? "(none)"}`);
     if (old.paramsRequired !== m.paramsRequired) parts.push(m.paramsRequired ? "params now required" : "params now optional");
     if (parts.length === 0) continue;
+    // Params named on one side and written inline on the other, in messages of the same meaning: no change.
+    const paramsOnly = old.message === m.message || sameStructure(old.message, m.message);
+    if (paramsOnly && old.paramsRequired === m.paramsRequired && sameStructure(old.result, m.result) && (old.params === undefined || m.params === undefined)) continue;
     const renamedOnly =
       old.paramsRequired === m.paramsRequired &&
       sameStructure(old.message, m.message) &&
@@ -329,6 +375,38 @@ function definitionAdded(def: NamedDefinition, ctx: ModelContext): ApiChange {
   };
 }
 
+/**
+ * Definitions that left under one name and came back under another with the same meaning: a
+ * rename, not a removal and an addition. Two that left may come back as one (a shape named from
+ * two places, now one definition both refer to).
+ */
+function renamedDefinitions(before: Model, after: Model, meaning: MeaningComparer): [NamedDefinition, NamedDefinition][] {
+  const gone = before.definitions.filter((d) => !definitionByName(after.definitions, d.name));
+  const fresh = after.definitions.filter((d) => !definitionByName(before.definitions, d.name));
+  const pairs: [NamedDefinition, NamedDefinition][] = [];
+  const taken = new Set<string>();
+  for (const old of gone) {
+    const match = fresh.find((d) => !taken.has(d.name) && meaning.same(old.node, d.node)) ?? fresh.find((d) => meaning.same(old.node, d.node));
+    if (!match) continue;
+    taken.add(match.name);
+    pairs.push([old, match]);
+  }
+  return pairs;
+}
+
+function definitionRenamed(before: NamedDefinition, after: NamedDefinition, flows: readonly Flow[]): ApiChange {
+  return {
+    kind: "definition-renamed",
+    subject: after.name,
+    definition: after.name,
+    description: `renamed from ${before.name}, the same values: code that imports ${before.name} must import ${after.name}`,
+    flows,
+    client: "compatible",
+    server: "compatible",
+    why: "the wire is unchanged (every value valid before is valid after); only an import of the old name breaks, said here once",
+  };
+}
+
 function definitionRemoved(def: NamedDefinition, ctx: ModelContext, flows: readonly Flow[]): ApiChange {
   return {
     kind: "definition-removed",
@@ -342,7 +420,16 @@ function definitionRemoved(def: NamedDefinition, ctx: ModelContext, flows: reado
   };
 }
 
-function diffDefinition(before: NamedDefinition, after: NamedDefinition, oldCtx: ModelContext, newCtx: ModelContext, flows: readonly Flow[]): ApiChange[] {
+function diffDefinition(
+  before: NamedDefinition,
+  after: NamedDefinition,
+  oldCtx: ModelContext,
+  newCtx: ModelContext,
+  flows: readonly Flow[],
+  meaning: MeaningComparer,
+): ApiChange[] {
+  // The same values, however written (another layout, order, names of what it refers to): no change.
+  if (meaning.same(before.node, after.node)) return [];
   const name = after.name;
   const changes: ApiChange[] = [];
   const change = (kind: ChangeKind, description: string, narrows: boolean, widens: boolean, extra: Partial<ApiChange> = {}) =>
@@ -363,7 +450,7 @@ function diffDefinition(before: NamedDefinition, after: NamedDefinition, oldCtx:
   const variantsOld = variantNames(before.node, oldCtx);
   const variantsNew = variantNames(after.node, newCtx);
   if (oldView && newView) {
-    changes.push(...diffProperties(name, after, oldView, newView, oldCtx, newCtx, flows));
+    changes.push(...diffProperties(name, after, oldView, newView, oldCtx, newCtx, flows, meaning));
   } else if (oldForm === "enum" && newForm === "enum") {
     changes.push(...diffValues(name, domainOf([before.node], oldCtx), domainOf([after.node], newCtx), flows));
   } else if (!(variantsOld && variantsNew)) {
@@ -434,6 +521,7 @@ function diffProperties(
   oldCtx: ModelContext,
   newCtx: ModelContext,
   flows: readonly Flow[],
+  meaning: MeaningComparer,
 ): ApiChange[] {
   const changes: ApiChange[] = [];
   const removed = [...oldView.properties.values()].filter((p) => !newView.properties.has(p.name));
@@ -483,7 +571,7 @@ function diffProperties(
     if (!o) continue;
     if (o.required && !p.required) push("property-optional", p.name, `now optional${p.partial ? " (only some variants declare it)" : ""}`, false, true);
     if (!o.required && p.required) push("property-required", p.name, "now required", true, false);
-    changes.push(...diffPropertyType(name, o, p, oldCtx, newCtx, flows));
+    changes.push(...diffPropertyType(name, o, p, oldCtx, newCtx, flows, meaning));
   }
   return changes;
 }
@@ -497,7 +585,18 @@ function flattenedInto(p: PropertyView, after: NamedDefinition, oldCtx: ModelCon
   return parts.includes(target) ? `its ${target} was flattened into ${after.name} (see shape)` : undefined;
 }
 
-function diffPropertyType(name: string, before: PropertyView, after: PropertyView, oldCtx: ModelContext, newCtx: ModelContext, flows: readonly Flow[]): ApiChange[] {
+function diffPropertyType(
+  name: string,
+  before: PropertyView,
+  after: PropertyView,
+  oldCtx: ModelContext,
+  newCtx: ModelContext,
+  flows: readonly Flow[],
+  meaning: MeaningComparer,
+): ApiChange[] {
+  // Each schema of the property has one of the same meaning on the other side (a renamed or inlined type is the same type).
+  const matched = (xs: readonly Node[], ys: readonly Node[], same: (x: Node, y: Node) => boolean) => xs.every((x) => ys.some((y) => same(x, y)));
+  if (matched(before.nodes, after.nodes, (x, y) => meaning.same(x, y)) && matched(after.nodes, before.nodes, (y, x) => meaning.same(x, y))) return [];
   // The same named type on both sides: its own changes are reported under its name.
   const oldNames = before.nodes.map((n) => nameOf(n, oldCtx));
   const newNames = after.nodes.map((n) => nameOf(n, newCtx));

@@ -14,6 +14,7 @@ const MARK: Readonly<Record<string, string>> = {
   "property-removed": "-",
   "value-removed": "-",
   "variant-removed": "-",
+  "definition-renamed": "→",
 };
 
 /** How a change that is not about one property is labelled inside its definition. */
@@ -54,7 +55,7 @@ export function renderDiffText(diff: ApiDiff): string {
     for (const c of methods) out.push(...line(c, c.subject, "  "));
   }
   const definitions = diff.changes.filter((c) => c.definition !== undefined);
-  const whole = definitions.filter((c) => c.kind === "definition-added" || c.kind === "definition-removed");
+  const whole = definitions.filter((c) => c.kind === "definition-added" || c.kind === "definition-removed" || c.kind === "definition-renamed");
   const inside = definitions.filter((c) => !whole.includes(c));
   if (inside.length) {
     out.push("", "Changed definitions");
@@ -67,7 +68,7 @@ export function renderDiffText(diff: ApiDiff): string {
     }
   }
   if (whole.length) {
-    out.push("", "Added and removed definitions");
+    out.push("", whole.some((c) => c.kind === "definition-renamed") ? "Added, removed and renamed definitions" : "Added and removed definitions");
     for (const c of whole) out.push(...line(c, c.subject, "  "));
   }
   const s = diff.summary;

@@ -1,6 +1,5 @@
 /** The status helpers module (`status.ts`), from `templates/status.ts.hbs` and the analyzed status model. */
 import type { StatusModel } from "../analyze/status.js";
-import { STATUS_TRANSITIONS, TASK_STATUSES, TERMINAL_STATUSES } from "../analyze/status.js";
 import { render, typedTemplate } from "./templates.js";
 
 /**
@@ -45,9 +44,9 @@ export function emitStatusHelpers(status: StatusModel): string {
   return render(STATUS_TEMPLATE, {
     statusType: local(status.statusType),
     imports: [status.statusType, ...taskImports].map(imported).join(", "),
-    statuses: TASK_STATUSES,
-    terminal: TERMINAL_STATUSES,
-    transitions: TASK_STATUSES.map((s) => ({ status: s, to: STATUS_TRANSITIONS[s] })),
+    statuses: status.statuses,
+    terminal: status.terminal,
+    transitions: status.statuses.map((s) => ({ status: s, to: status.transitions[s] ?? [] })),
     variantUnion: variantUnion ? local(variantUnion.name) : false,
     completedVariant: variantUnion?.variants.find((v) => v.status === "completed")?.name ?? "",
     taskType,

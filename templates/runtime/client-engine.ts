@@ -683,9 +683,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   async startToolCall(params: ToolCallParams, options: RequestOptions<T> = {}): Promise<ToolCallStartOf<T["task"]>> {
     const { augment, tools } = this.#profile;
     const asked = augment === undefined ? undefined : ownValue(options as JsonObject, augment.field);
-    // A caller who asks for a task decides; otherwise the tool's taskSupport does. Headers need the tool's schema.
-    const needed = tools !== undefined && (tools.paramHeaders || (tools.taskSupport && asked === undefined));
+    // A caller who asks for a task decides, but never for a tool that forbids it (2025-11-25: clients
+    // MUST NOT invoke it as a task); otherwise the tool's taskSupport does. Headers need the tool's schema.
+    const needed = tools !== undefined && (tools.paramHeaders || tools.taskSupport);
     const entry = needed ? await this.#toolEntry(params.name, options.signal, false) : undefined;
+    if (asked !== undefined && tools?.taskSupport && entry?.taskSupport === "forbidden")
+      throw new TaskForbiddenError(params.name);
     const headers = entry ? paramHeaders(entry.headers, params.arguments) : {};
     const augmentation =
       asked ?? (augment && entry && wantsTask(entry.taskSupport, this.#preferTasks) ? {} : undefined);
@@ -1531,6 +1534,16 @@ export class InputRequestError extends Error {
     options?: { readonly cause?: unknown },
   ) {
     super(`${method}, input "${key}"${inputMethod ? ` (${inputMethod})` : ""}: ${message}`, options);
+  }
+}
+
+/** A call asked to run as a task (`task` in its options) names a tool whose `execution.taskSupport` is "forbidden" (or says nothing): it is not sent. */
+export class TaskForbiddenError extends Error {
+  override readonly name = "TaskForbiddenError";
+  constructor(readonly tool: string) {
+    super(
+      `tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``,
+    );
   }
 }
 

@@ -364,8 +364,8 @@ export interface CreateTaskOptions {
   readonly statusMessage?: string;
 }
 
-/** A running task, for the code doing its work. */
-export interface TaskHandleOf<Created> {
+/** A running task, for the code doing its work. `Status`: the set's statuses (any string where unbound). */
+export interface TaskHandleOf<Created, Status extends string = string> {
   readonly taskId: string;
   /** Aborted when the task is cancelled. */
   readonly signal: TaskAbortSignal;
@@ -373,6 +373,16 @@ export interface TaskHandleOf<Created> {
   readonly createResult: Created;
   /** Sets the status message (the status stays). */
   update(statusMessage: string): Promise<void>;
+  /**
+   * Moves the task to a status that is neither final nor `input_required`: `working`, or one the
+   * schema adds (a `paused`). The status machine decides (a refused move throws the set's
+   * TaskStateError); a status message given replaces the old one. Final statuses are reached
+   * through `complete` and `fail` (and cancellation), `input_required` through `requireInput`.
+   */
+  setStatus(
+    status: Exclude<Status, "completed" | "failed" | "cancelled" | "input_required">,
+    statusMessage?: string,
+  ): Promise<void>;
   /**
    * Completes the task with the request's result. A tool result with `isError: true` completes too.
    * Resolves once the result is stored: while the store fails, the write is retried (the server's
@@ -400,7 +410,8 @@ export interface InputHandleOf<Request, Response> {
 
 /** A task handle under the profile: with the input methods where tasks ask for input. */
 export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> = TaskHandleOf<
-  CreatedResultOf<Task, Profile>
+  CreatedResultOf<Task, Profile>,
+  Task["status"]
 > &
   (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown) &
   (Profile extends { readonly sideChannel: object } ? SideChannelHandleOf<SideChannelMethodsOf<Profile>> : unknown);
@@ -955,6 +966,17 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       // A status message is not worth holding the work for: tried once.
       update: (statusMessage) =>
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
+      setStatus: async (status, statusMessage) => {
+        if (status === "input_required" || this.#bindings.isTerminalStatus(status))
+          throw new TypeError(
+            `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
+          );
+        await change(`move to ${status}`, (current) => ({
+          ...current,
+          status,
+          ...(statusMessage === undefined ? {} : { statusMessage }),
+        }));
+      },
       complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
         await change("complete", (current) => ({ ...current, status: "completed", result, ...noInput }));

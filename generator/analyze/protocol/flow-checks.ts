@@ -53,3 +53,32 @@ export function flowChecks(flows: CoreFlows): FlowChecks {
     ...(capabilityData ? { missingCapability: check(capabilityData) } : {}),
   };
 }
+
+/** What a flow check reads, in words, for the note below. */
+const FLOW_CHECK_WORDS: Readonly<Record<keyof FlowChecks, string>> = {
+  listenParams: "subscriptions/listen params",
+  listenAcknowledged: "the listen acknowledgement",
+  inputRequired: "InputRequiredResult (multi round-trip)",
+  toolsPage: "tools/list pages",
+  discover: "server/discover results",
+  unsupportedVersion: "-32022 error data",
+  missingCapability: "-32021 error data",
+};
+
+/**
+ * The note for a Tasks set without a `core` schema whose flows would check messages with core definitions
+ * (issue 23: following an upstream revision by naming its schema under `schemas` used to drop the
+ * bundled set's core without a word): which messages the stubs then read structurally. The
+ * stateless extension revisions (results tagged with `resultType` in the schema) use every flow
+ * check; 2025-11-25 only the tools/list pages; the 2026-05-22 extension revision none.
+ */
+export function structuralFlowChecks(flows: CoreFlows, extension: boolean, stateless: boolean): string | undefined {
+  const checks = flowChecks(flows);
+  const used: readonly (keyof FlowChecks)[] = !extension ? ["toolsPage"] : stateless ? (Object.keys(FLOW_CHECK_WORDS) as (keyof FlowChecks)[]) : [];
+  const absent = used.filter((key) => checks[key] === undefined);
+  if (absent.length === 0) return undefined;
+  return (
+    `has no "core" schema, so the stubs check ${absent.map((k) => FLOW_CHECK_WORDS[k]).join(", ")} structurally (no generated validator); ` +
+    `name the revision's core MCP schema under "core" (as the bundled sets do) to generate and use them`
+  );
+}

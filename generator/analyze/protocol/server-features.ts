@@ -35,7 +35,7 @@
  *   it (`_meta` itself must be an object).
  */
 import { coreFlows, type CoreFlows } from "./core-flows.js";
-import { GeneratorError } from "../../diagnostics.js";
+import { GeneratorError, type SourceLocation } from "../../diagnostics.js";
 import type { MethodEntry } from "../methods.js";
 import type { Model } from "../model.js";
 import type { NamedDefinition } from "../naming.js";
@@ -162,7 +162,8 @@ export function noStubsReason(model: Model): string | undefined {
   }
   const getLoc = byName(get.message)?.loc;
   if (!model.status) {
-    throw new GeneratorError(getLoc, `\`tasks/get\` has no task status definition: expected an enum of ${TASK_STATUSES.join(", ")}`);
+    const { loc, detail } = missingStatusModel(model);
+    throw new GeneratorError(loc ?? getLoc, `\`tasks/get\` has no task status definition: ${detail}`);
   }
   if (!model.status.taskType) {
     throw new GeneratorError(
@@ -171,6 +172,25 @@ export function noStubsReason(model: Model): string | undefined {
     );
   }
   return undefined;
+}
+
+/**
+ * What exactly keeps a set from having a status model: the definition nearest to one (the literal
+ * holding the most of the base statuses) and the statuses it lacks, or that there is none at all.
+ */
+function missingStatusModel(model: Model): { loc?: SourceLocation; detail: string } {
+  const expected = `a definition whose values include ${TASK_STATUSES.join(", ")} (a revision may add more)`;
+  let nearest: { def: NamedDefinition; lacks: string[]; others: unknown[] } | undefined;
+  for (const def of model.definitions) {
+    if (def.node.kind !== "literal") continue;
+    const values = def.node.values;
+    const lacks = TASK_STATUSES.filter((s) => !values.includes(s));
+    if (lacks.length === TASK_STATUSES.length) continue;
+    if (!nearest || lacks.length < nearest.lacks.length) nearest = { def, lacks, others: values.filter((v) => typeof v !== "string") };
+  }
+  if (!nearest) return { detail: `expected ${expected}; no definition of the set is such an enum (statuses written only inline, in a task's \`status\`, are not looked for)` };
+  const what = nearest.lacks.length > 0 ? `lacks ${nearest.lacks.map((s) => `"${s}"`).join(", ")}` : `holds values that are not strings (${nearest.others.map((v) => JSON.stringify(v)).join(", ")})`;
+  return { loc: nearest.def.loc, detail: `${nearest.def.name} is the nearest, but it ${what}; expected ${expected}` };
 }
 
 /**

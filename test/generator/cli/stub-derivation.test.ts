@@ -86,7 +86,7 @@ describe("a set with task methods whose stubs cannot be derived: one located lin
 
   it("no definition listing the task statuses", async () => {
     writeSchema((defs) => delete defs.TaskStatus);
-    await expectRejected(`${shownSchema}#/$defs/GetTaskRequest`, exactly("`tasks/get` has no task status definition: expected an enum of working, input_required, completed, failed, cancelled"));
+    await expectRejected(`${shownSchema}#/$defs/GetTaskRequest`, exactly("`tasks/get` has no task status definition: expected a definition whose values include working, input_required, completed, failed, cancelled (a revision may add more); no definition of the set is such an enum (statuses written only inline, in a task's `status`, are not looked for)"));
   });
 });
 

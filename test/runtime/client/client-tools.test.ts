@@ -197,7 +197,7 @@ describe("tasks-2025-11-25: execution.taskSupport", () => {
     client.close();
   });
 
-  it("preferTasks runs optional tools as tasks too; a caller's own task is sent without looking the tool up", async () => {
+  it("preferTasks runs optional tools as tasks too; a caller's own task is sent to a tool the list does not forbid it for", async () => {
     const { send, sent, methods } = server2025();
     const client = v2025.createTasksClient({ send, minPollMs: 1, maxPollMs: 2, preferTasks: true });
     await client.callTool({ name: "optional" });
@@ -206,11 +206,28 @@ describe("tasks-2025-11-25: execution.taskSupport", () => {
     const direct = server2025();
     const other = v2025.createTasksClient({ send: direct.send, minPollMs: 1, maxPollMs: 2 });
     await other.callTool({ name: "anything" }, { task: { ttl: 5_000 } });
-    expect(direct.methods()).not.toContain("tools/list");
+    // Issue 23: the list is read (a tool that forbids tasks must not get one), and an unlisted tool's call carries the caller's task.
+    expect(direct.methods()).toEqual(["tools/list", "tools/call", "tasks/get", "tasks/result"]);
     expect(tasked(direct.sent)).toEqual([{ ttl: 5_000 }]);
     expect(methods()[0]).toBe("tools/list");
     client.close();
     other.close();
+  });
+
+  it("a caller's own task for a tool whose taskSupport is forbidden (or unsaid) is refused with a TaskForbiddenError, and nothing is sent", async () => {
+    const { send, methods } = server2025();
+    const client = v2025.createTasksClient({ send, minPollMs: 1, maxPollMs: 2 });
+    for (const name of ["forbidden", "silent"]) {
+      const refused = client.callTool({ name }, { task: {} });
+      await expect(refused).rejects.toBeInstanceOf(v2025.TaskForbiddenError);
+      await expect(refused).rejects.toMatchObject({ tool: name, message: `tool "${name}" does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\`` });
+      await expect(client.startToolCall({ name }, { task: {} })).rejects.toBeInstanceOf(v2025.TaskForbiddenError);
+    }
+    expect(methods()).toEqual(["tools/list"]);
+    // The same tools without a caller's task are called plainly; optional and required ones take it.
+    expect(await client.callTool({ name: "forbidden" })).toEqual({ content: [{ type: "text", text: "plain forbidden" }] });
+    expect(await client.callTool({ name: "optional" }, { task: {} })).toEqual({ content: [{ type: "text", text: "from the task" }] });
+    client.close();
   });
 
   it("a required tool the cached list did not know as such: the server's refusal is not the answer; the list is read again and the call made as a task", async () => {

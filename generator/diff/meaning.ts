@@ -1,0 +1,136 @@
+/**
+ * Whether two types (one from each revision) accept the same values: their meaning, not their
+ * layout or their names. `$ref`s are followed on both sides (so a renamed definition, an alias or
+ * an inlined copy is the same type), union variants, `allOf` branches, properties and enum values
+ * compare as sets (so their order does not matter), and docs, source places and discriminators
+ * (which only name what the variants already say) are left out. Recursive definitions compare
+ * coinductively: a pair of definitions being compared counts as equal where it recurs.
+ *
+ * It only ever says "same" when it is (structural equality after following references); types that
+ * accept the same values written in really different ways (an object spelt out vs. the `allOf` it
+ * merges into) may be reported as not the same, and are then compared by the coarser domains.
+ */
+import type { Definition, Node } from "../ir/nodes.js";
+import { canonicalJson } from "../ir/structure.js";
+import type { ModelContext } from "./api-model.js";
+
+/** Compares types across two models, remembering pairs of definitions already compared. */
+export class MeaningComparer {
+  readonly #memo = new Map<string, boolean>();
+
+  constructor(
+    private readonly oldCtx: ModelContext,
+    private readonly newCtx: ModelContext,
+  ) {}
+
+  /** Whether `a` (of the old revision) and `b` (of the new one) accept the same values. */
+  same(a: Node, b: Node): boolean {
+    if (a.kind === "ref" || b.kind === "ref") return this.#viaRefs(a, b);
+    // One branch of an allOf, one variant of a union: the branch itself.
+    if (a.kind === "intersection" && a.parts.length === 1) return this.same(a.parts[0]!, b);
+    if (b.kind === "intersection" && b.parts.length === 1) return this.same(a, b.parts[0]!);
+    if (a.kind === "union" && a.variants.length === 1) return this.same(a.variants[0]!, b);
+    if (b.kind === "union" && b.variants.length === 1) return this.same(a, b.variants[0]!);
+    if (a.kind !== b.kind) return false;
+    switch (a.kind) {
+      case "literal": {
+        const values = (n: Node) => new Set((n as typeof a).values.map(canonicalJson));
+        return sameSet(values(a), values(b));
+      }
+      case "union":
+        return a.exclusive === (b as typeof a).exclusive && this.#sameBag(a.variants, (b as typeof a).variants);
+      case "intersection":
+        return this.#sameBag(a.parts, (b as typeof a).parts);
+      case "object": {
+        const o = b as typeof a;
+        if (a.properties.length !== o.properties.length) return false;
+        const byName = new Map(o.properties.map((p) => [p.name, p]));
+        for (const p of a.properties) {
+          const q = byName.get(p.name);
+          if (!q || q.required !== p.required || !this.same(p.node, q.node)) return false;
+        }
+        if (!sameSet(new Set(a.requiredOnly), new Set(o.requiredOnly))) return false;
+        if (!this.#sameOptional(a.additional, o.additional)) return false;
+        if (!this.#sameOptional(a.propertyNames, o.propertyNames)) return false;
+        if (a.minProperties !== o.minProperties || a.maxProperties !== o.maxProperties) return false;
+        const patterns = new Map(o.patternProperties.map((p) => [p.pattern, p.node]));
+        if (a.patternProperties.length !== patterns.size) return false;
+        if (!a.patternProperties.every((p) => patterns.has(p.pattern) && this.same(p.node, patterns.get(p.pattern)!))) return false;
+        const key = (d: { name: string; requires: readonly string[] }) => `${d.name}:${[...d.requires].sort().join(",")}`;
+        if (!sameSet(new Set(a.dependentRequired.map(key)), new Set(o.dependentRequired.map(key)))) return false;
+        const schemas = new Map(o.dependentSchemas.map((d) => [d.name, d.node]));
+        return a.dependentSchemas.length === schemas.size && a.dependentSchemas.every((d) => schemas.has(d.name) && this.same(d.node, schemas.get(d.name)!));
+      }
+      default:
+        return this.#sameFields(a, b);
+    }
+  }
+
+  #viaRefs(a: Node, b: Node): boolean {
+    const defA = a.kind === "ref" ? this.oldCtx.model.byId.get(a.target) : undefined;
+    const defB = b.kind === "ref" ? this.newCtx.model.byId.get(b.target) : undefined;
+    if ((a.kind === "ref" && !defA) || (b.kind === "ref" && !defB)) return false;
+    const key = `${defA?.id ?? "-"}\u0000${defB?.id ?? "-"}`;
+    // Only pairs that involve a definition are remembered; an inline node is compared afresh.
+    const known = this.#memo.get(key);
+    if (known !== undefined && (defA || defB) && (a.kind === "ref") === (b.kind === "ref")) return known;
+    if (a.kind === "ref" && b.kind === "ref") {
+      this.#memo.set(key, true); // assumed while comparing: a recursion back to this pair holds
+      const result = this.same((defA as Definition).node, (defB as Definition).node);
+      this.#memo.set(key, result);
+      return result;
+    }
+    return this.same(defA ? defA.node : a, defB ? defB.node : b);
+  }
+
+  /** Every node of `a` has its own equal in `b`, and none is left over. */
+  #sameBag(a: readonly Node[], b: readonly Node[]): boolean {
+    if (a.length !== b.length) return false;
+    const left = [...b];
+    for (const node of a) {
+      const i = left.findIndex((other) => this.same(node, other));
+      if (i < 0) return false;
+      left.splice(i, 1);
+    }
+    return true;
+  }
+
+  #sameOptional(a: Node | undefined, b: Node | undefined): boolean {
+    return a === undefined || b === undefined ? a === b : this.same(a, b);
+  }
+
+  /** Two nodes of the same other kind: equal fields, child nodes compared by meaning. */
+  #sameFields(a: unknown, b: unknown): boolean {
+    if (isNode(a) && isNode(b)) {
+      if (a.kind !== b.kind) return this.same(a, b);
+      const keys = (n: Node) => Object.keys(n).filter((k) => !IGNORED.has(k) && (n as unknown as Record<string, unknown>)[k] !== undefined);
+      const ka = keys(a);
+      const kb = keys(b);
+      if (ka.length !== kb.length || !ka.every((k) => kb.includes(k))) return false;
+      return ka.every((k) => this.#sameValue((a as unknown as Record<string, unknown>)[k], (b as unknown as Record<string, unknown>)[k]));
+    }
+    return this.#sameValue(a, b);
+  }
+
+  #sameValue(a: unknown, b: unknown): boolean {
+    if (isNode(a) && isNode(b)) return this.same(a, b);
+    if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => this.#sameValue(x, b[i]));
+    if (a && b && typeof a === "object" && typeof b === "object") {
+      const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+      const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+      return ka.length === kb.length && ka.every((k) => this.#sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    }
+    return a === b;
+  }
+}
+
+/** What is not meaning: where a node came from, its docs, and how a union is told apart (its variants say it). */
+const IGNORED: ReadonlySet<string> = new Set(["loc", "docs", "origin", "keyword", "discriminator", "byType"]);
+
+function isNode(value: unknown): value is Node {
+  return typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string" && "loc" in value;
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
