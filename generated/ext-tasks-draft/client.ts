@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1cd80bbb3a285df8c4baa0393445d06fce67f21671c067586cb5beffbbad7a08 4610d1d5841d4db673623eb0a2d3e4e99be2259689a059e3de1429770017ab0c
+// Fingerprint: 397e1f48b5c19f2a7e4b07c84133476fa7988bb43f550c6cc79696e885653984 dcb1e5aba4d56ab8adf7c0bcaaf14f69746d45c3a16641ab54bfaf927f684c96
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -275,6 +275,7 @@ const PROFILE: ClientProfile<Types> = {
     capabilitiesMeta: CLIENT_CAPABILITIES_META,
     taskMethods: ["tasks/cancel", "tasks/get", "tasks/update"],
   },
+  protocolVersion: "2026-07-28",
   payloadDeliversInput: false,
   input: {
     requestsField: "inputRequests",

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d3ff7152e15f4d13f8ce63e8bd444b43f41757c8bf712a4b3119d8fc58481ab7 6129e4431e45cb03ce9c016532ac0b6a0a23c70fca4446dd819edcef966c09ec
+// Fingerprint: a44dbe0fc4fac9a112799747dc1b5135af15e69d54f3a99ab315605b66578d7e 11f9e4da1f6fb30ed4239d448f08977091e2d40884bce1e7974352d402e46e20
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -14,7 +14,15 @@
  * carry `resultType`, ...), with the set's validators and status machine passed in; the types are
  * the set's through generics (`StoredTask`), so its `server.ts` is declarations and thin glue.
  */
-import { isObject, ownValue, type JsonObject, type ValidationResult } from "./runtime.js";
+import {
+  isObject,
+  ownValue,
+  pointerToken,
+  type JsonObject,
+  type ValidationError,
+  type ValidationResult,
+} from "./runtime.js";
+import { answeredRequest, checkFormAnswer, locatedFormCheck, type FormContentCheck } from "./form-answers.js";
 import {
   grantedTtl,
   hasTaskEvents,
@@ -113,6 +121,12 @@ export interface ServerProfile {
    * definition, and then only the task filter is read.
    */
   readonly listen?: { readonly validate: (value: unknown) => ValidationResult<object> } | undefined;
+  /**
+   * The set's check of an accepted form's content (`validateElicitationContent`), where it has
+   * elicitation forms: answers on tasks/update and tasks/result are judged by form-answers.ts
+   * (defaults, the envelope by the validators, the content by the form). Absent: by the validators alone.
+   */
+  readonly forms?: FormContentCheck | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -718,8 +732,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       // Answers to keys that are not pending (unknown, or answered before) are ignored; a partial set is fine.
       const answered = given.filter(([key]) => Object.hasOwn(task.inputRequests, key));
       if (answered.length === 0 || this.#bindings.isTerminalStatus(task.status)) return undefined;
-      // The answers this task awaits are validated now (the others are ignored, whatever they hold).
-      validParams(validate, { ...params, [field]: Object.fromEntries(answered) });
+      // The answers this task awaits are judged now (the others are ignored, whatever they hold).
+      const judged = validParams(
+        (value) =>
+          judgedAnswers(validate, value as TaskParams, field, task.inputRequests, answered, this.#profile.forms),
+        params,
+      );
       const answeredKeys = new Set(answered.map(([key]) => key));
       const pending = Object.fromEntries(Object.entries(task.inputRequests).filter(([key]) => !answeredKeys.has(key)));
       const stillWaiting = Object.keys(pending).length > 0;
@@ -727,7 +745,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         ...task,
         status: stillWaiting ? task.status : "working",
         inputRequests: pending,
-        inputResponses: { ...task.inputResponses, ...Object.fromEntries(answered) },
+        inputResponses: { ...task.inputResponses, ...judged },
       };
     });
     return this.#complete();
@@ -1094,7 +1112,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     try {
       const sent = sideChannelRequest(taskId, request);
       const answer = await sendRequest(sent, context.signal ? { signal: context.signal } : {});
-      outcome = sideChannelOutcome(sideChannel, sent.method, answer);
+      outcome = sideChannelOutcome(sideChannel, sent.method, answer, sent.params, this.#profile.forms);
     } catch (error) {
       outcome = sideChannelFailure(error);
       if (!outcome) this.#engine.report(error);
@@ -1179,6 +1197,35 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
   }
+}
+
+/**
+ * The answers of a tasks/update as the task keeps them, each judged against the request it answers
+ * by form-answers.ts (an accepted form: its defaults filled in, the envelope by the params'
+ * validator, the content by the form), or every error, located in the params.
+ */
+function judgedAnswers(
+  validate: TaskRouteProfile["validate"],
+  params: TaskParams,
+  field: string,
+  requests: { readonly [key: string]: unknown },
+  answered: readonly (readonly [string, unknown])[],
+  forms: FormContentCheck | undefined,
+): ValidationResult<JsonObject> {
+  const kept: JsonObject = {};
+  const errors: ValidationError[] = [];
+  for (const [key, answer] of answered) {
+    const checked = checkFormAnswer(answeredRequest(requests[key]), answer, {
+      envelope: (envelope) => {
+        const valid = validate({ ...params, [field]: { [key]: envelope } });
+        return valid.ok ? undefined : valid.errors;
+      },
+      form: locatedFormCheck(forms, `/${field}/${pointerToken(key)}/content`),
+    });
+    if (checked.ok) kept[key] = checked.value;
+    else errors.push(...checked.problem);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: kept };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1298,12 +1345,28 @@ export function sideChannelRequest(taskId: string, request: unknown): { method: 
   return { method, params: { ...params, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId } } } };
 }
 
-/** What the client answered, checked against the method's result validator: an invalid answer is recorded as -32602. */
-export function sideChannelOutcome(profile: SideChannelProfile, method: string, answer: unknown): SideChannelOutcome {
+/**
+ * What the client answered to a request with these `params`, checked against the method's result
+ * validator (an accepted form judged by form-answers.ts with `forms`, the set's form check): an
+ * invalid answer is recorded as -32602.
+ */
+export function sideChannelOutcome(
+  profile: SideChannelProfile,
+  method: string,
+  answer: unknown,
+  params?: unknown,
+  forms?: FormContentCheck,
+): SideChannelOutcome {
   const validate = Object.hasOwn(profile.methods, method) ? profile.methods[method]!.result : anyObject;
-  const checked = validate(answer);
-  if (checked.ok) return { ok: true, result: answer as JsonObject };
-  const detail = checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
+  const checked = checkFormAnswer({ method, params }, answer, {
+    envelope: (envelope) => {
+      const valid = validate(envelope);
+      return valid.ok ? undefined : valid.errors;
+    },
+    form: locatedFormCheck(forms, "/content"),
+  });
+  if (checked.ok) return { ok: true, result: checked.value as JsonObject };
+  const detail = checked.problem.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
   return {
     ok: false,
     error: {
