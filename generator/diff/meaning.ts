@@ -37,8 +37,12 @@ export class MeaningComparer {
         const values = (n: Node) => new Set((n as typeof a).values.map(canonicalJson));
         return sameSet(values(a), values(b));
       }
-      case "union":
-        return a.exclusive === (b as typeof a).exclusive && this.#sameBag(a.variants, (b as typeof a).variants);
+      case "union": {
+        const o = b as typeof a;
+        if (a.exclusive !== o.exclusive) return false;
+        // An anyOf inside an anyOf (inline or through a reference) admits what its variants admit.
+        return a.exclusive ? this.#sameBag(a.variants, o.variants) : this.#sameBag(this.#flat(a.variants, this.oldCtx), this.#flat(o.variants, this.newCtx));
+      }
       case "intersection":
         return this.#sameBag(a.parts, (b as typeof a).parts);
       case "object": {
@@ -81,6 +85,16 @@ export class MeaningComparer {
       return result;
     }
     return this.same(defA ? defA.node : a, defB ? defB.node : b);
+  }
+
+  /** The variants of an anyOf with nested anyOfs (written inline or referenced) spread out. */
+  #flat(variants: readonly Node[], ctx: ModelContext, seen: ReadonlySet<string> = new Set()): Node[] {
+    return variants.flatMap((v) => {
+      const target = v.kind === "ref" && !seen.has(v.target) ? ctx.model.byId.get(v.target) : undefined;
+      const node = target ? target.node : v;
+      if (node.kind !== "union" || node.exclusive) return [v];
+      return this.#flat(node.variants, ctx, target ? new Set([...seen, target.id]) : seen);
+    });
   }
 
   /** Every node of `a` has its own equal in `b`, and none is left over. */

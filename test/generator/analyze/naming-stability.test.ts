@@ -71,6 +71,13 @@ const canonical = (value: Json): string =>
           .join(",")}}`
       : JSON.stringify(value);
 
+/** A definition's body without its own `$schema` keyword (each definition of the extension's schemas repeats it). */
+function withoutSchemaKeyword(body: Json): Json {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
+  const { $schema: _, ...rest } = body;
+  return rest;
+}
+
 /** The anonymous subschemas of the definitions (property values, items, variants), by canonical JSON with their number of occurrences. */
 function anonymousSubschemas(schema: Schema): { json: Json; count: number }[] {
   const found = new Map<string, { json: Json; count: number }>();
@@ -111,7 +118,10 @@ describe.each(SETS)("names stay put in the bundled set %s", (set) => {
         const before = typesOf(set);
         const after = propertyTypes(set, schema);
         const changed = [...before].filter(([key, text]) => after.has(key) && after.get(key) !== text);
-        const retargeted = changed.filter(([key]) => new RegExp(`\\b${added}\\b`).test(after.get(key)!));
+        // Retargeted: to the added definition, or to an inline copy where a definition of the same body
+        // already took it and the two now tie (an ambiguous copy stays inline, ARCHITECTURE.md › Naming).
+        const sameBody = new Set(Object.entries(defsOf(schema)).filter(([name, body]) => name !== added && canonical(withoutSchemaKeyword(body)) === canonical(withoutSchemaKeyword(json))).map(([name]) => name));
+        const retargeted = changed.filter(([key, text]) => new RegExp(`\\b${added}\\b`).test(after.get(key)!) || sameBody.has(text));
         expect(
           changed.filter((c) => !retargeted.includes(c)).map(([key, text]) => `${key}: ${text} → ${after.get(key)}`),
           canonical(json),
@@ -119,7 +129,7 @@ describe.each(SETS)("names stay put in the bundled set %s", (set) => {
         // Only copies are retargeted: at most as many as the schema writes this very JSON.
         expect(retargeted.length, canonical(json)).toBeLessThanOrEqual(count);
       }),
-      { numRuns: 6 },
+      { numRuns: 6, seed: 23 },
     );
   }, 120_000);
 
@@ -130,7 +140,11 @@ describe.each(SETS)("names stay put in the bundled set %s", (set) => {
     const resolvedSet = resolved.get(set) as { bindings?: object; core?: { schema: string } };
     const core = resolvedSet.core ? Object.keys(defsOf(JSON.parse(readFileSync(resolvedSet.core.schema, "utf8")) as Schema)) : [];
     const pinned = new Set([...Object.keys(resolvedSet.bindings ?? {}), ...core]);
-    const names = Object.keys(defsOf(schema)).filter((n) => !pinned.has(n) && /^[A-Z][A-Za-z0-9]*$/.test(n));
+    // A definition whose body another one shares takes its inline copies by the name of their place
+    // (`inputRequests` → InputRequests); renamed, the tie leaves them inline. Such pairs stay too.
+    const bodies = Object.entries(defsOf(schema)).map(([name, body]) => [name, canonical(withoutSchemaKeyword(body))] as const);
+    const shared = new Set(bodies.filter(([name, body]) => bodies.some(([other, b]) => other !== name && b === body)).map(([name]) => name));
+    const names = Object.keys(defsOf(schema)).filter((n) => !pinned.has(n) && !shared.has(n) && /^[A-Z][A-Za-z0-9]*$/.test(n));
     fc.assert(
       fc.property(fc.nat({ max: names.length - 1 }), (index) => {
         const old = names[index]!;
@@ -140,16 +154,21 @@ describe.each(SETS)("names stay put in the bundled set %s", (set) => {
         renamed[container(schema)] = Object.fromEntries(Object.entries(defsOf(renamed)).map(([k, v]) => [k === old ? fresh : k, v]));
         const defined = new Set(Object.keys(defsOf(schema)));
         // The old name, and names derived from it that are not definitions of their own (ToolInputSchema from Tool), become the new ones.
-        const map = (identifier: string) => (identifier === old || (identifier.startsWith(old) && !defined.has(identifier) && /^[A-Z]/.test(identifier.slice(old.length))) ? fresh + identifier.slice(old.length) : identifier);
-        const mapped = (text: string) => text.replace(/\b[A-Za-z_$][A-Za-z0-9_$]*\b/g, map);
         const before = typesOf(set);
         const after = propertyTypes(set, renamed);
+        // Names of other files (a binding's TaskMetadata beside Task) are no derivatives: they are still declared after.
+        const declaredAfter = new Set([...after.keys()].map((key) => key.split(".")[0]!));
+        const map = (identifier: string) =>
+          identifier === old || (identifier.startsWith(old) && !defined.has(identifier) && !declaredAfter.has(identifier) && /^[A-Z]/.test(identifier.slice(old.length)))
+            ? fresh + identifier.slice(old.length)
+            : identifier;
+        const mapped = (text: string) => text.replace(/\b[A-Za-z_$][A-Za-z0-9_$]*\b/g, map);
         const expected = new Map([...before].map(([key, text]) => [mapped(key), mapped(text)]));
         const differences = [...expected].filter(([key, text]) => after.get(key) !== text).map(([key, text]) => `${key}: expected ${text}, got ${after.get(key)}`);
         expect(differences, `${old} → ${fresh}`).toEqual([]);
         expect(after.size, `${old} → ${fresh}`).toBe(expected.size);
       }),
-      { numRuns: 6 },
+      { numRuns: 6, seed: 23 },
     );
   }, 120_000);
 });

@@ -87,7 +87,11 @@ const REWRITES: Record<string, (set: string, seed: number) => (schema: Schema) =
     // The method table pairs a request with its result by name (GetTaskRequest → GetTaskResult; a
     // revision that names them otherwise says so in "methods"), so those names stay.
     const paired = new Set(modelOf(set).methods.requests.flatMap((r) => [r.message, r.result ?? ""]));
-    const names = Object.keys(defs).filter((n) => !pinnedNames(set).has(n) && !paired.has(n));
+    // A definition whose body another shares takes its inline copies by their place's name; renamed,
+    // the tie leaves them inline (ARCHITECTURE.md › Naming), so such definitions stay too.
+    const body = (n: string) => JSON.stringify({ ...(defs[n] as object), $schema: undefined });
+    const shared = new Set(Object.keys(defs).filter((n) => Object.keys(defs).some((o) => o !== n && body(o) === body(n))));
+    const names = Object.keys(defs).filter((n) => !pinnedNames(set).has(n) && !paired.has(n) && !shared.has(n));
     const old = names[seed % names.length]!;
     return renameDefinition(schema, old, `Renamed${seed % 1000}${old}`);
   },
@@ -161,7 +165,8 @@ describe.each(SETS)("meaning-preserving rewrites of the bundled set %s", (set) =
         expect(breaking(diff), `${rewrite} (seed ${seed})`).toEqual([]);
         expect(hasBreaking(diff)).toBe(false);
       }),
-      { numRuns: 3 },
+      // A fixed seed: the same cases in every run (META_RUNS and another seed explore more; see the report of issue 23 for what they found).
+      { numRuns: Number(process.env.META_RUNS ?? 3), seed: Number(process.env.META_SEED ?? 23) },
     );
   }, 120_000);
 });
