@@ -24,6 +24,7 @@ import { GeneratorError, generate, loadSet, type GeneratedFile, type LoadedSet, 
 import { displayPath, type AllOfMode } from "../../generator/config/config.js";
 import { STRICT_COMPILER_OPTIONS } from "./typescript.js";
 import { constantsOf, mutatedValues, validish, type Schema, type SchemaObject } from "./schema-values.js";
+import { writeGeneratedFile } from "./generated-modules.js";
 
 export type OracleDialect = "draft-07" | "2020-12";
 
@@ -109,7 +110,7 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   }
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of files) writeGeneratedFile(dir, file);
 
   const json = JSON.parse(readFileSync(schemaPath, "utf8")) as unknown;
   const documents = new Map<string, SchemaObject>();
@@ -301,7 +302,7 @@ export async function importSetModule(set: GeneratedSchemaSet, module = "validat
       fileName: file.name,
       compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     }).outputText;
-    writeFileSync(join(folder, file.name.replace(/\.ts$/, ".js")), js);
+    writeGeneratedFile(folder, { name: file.name.replace(/\.ts$/, ".js"), contents: js });
   }
   return (await import(pathToFileURL(join(folder, `${module}.js`)).href)) as Record<string, unknown>;
 }

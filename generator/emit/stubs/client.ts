@@ -231,7 +231,7 @@ export function emitClient(model: Model): EmittedClient | undefined {
   const features = clientFeatures(model);
   if (!features) return undefined;
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client-core", "task-wait", "tool-catalog", "client-engine", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 

@@ -114,9 +114,9 @@ export interface EmittedServer {
 export function emitServer(model: Model): EmittedServer | undefined {
   const features = serverFeatures(model);
   if (!features) return undefined;
-  const statics: StaticModuleName[] = ["server-core", "server-engine"];
+  const statics: StaticModuleName[] = ["server/core", "server/engine"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
-  if (features.extension) statics.push("tasks-extension", "request-state");
+  if (features.extension) statics.push("server/tasks-extension", "server/request-state");
   return { code: render(SERVER_TEMPLATE, serverView(features)), statics };
 }
 

@@ -55,7 +55,7 @@ export function emitValidators(model: Model): string {
   const code = [...used, ...functions].join("\n");
   return [
     typeNames.length ? `import type { ${typeNames.join(", ")} } from "./types.js";` : "",
-    mentions(code, RUNTIME_NAMESPACE) ? `import * as ${RUNTIME_NAMESPACE} from "./runtime.js";` : "",
+    mentions(code, RUNTIME_NAMESPACE) ? `import * as ${RUNTIME_NAMESPACE} from "./runtime/protocol/json.js";` : "",
     "",
     ...runtimeReExports(new Set(typeNames)),
     "",
@@ -78,8 +78,8 @@ function runtimeReExports(definitionNames: ReadonlySet<string>): string[] {
   const types = free(["ValidationError", "ValidationResult"]);
   const values = free(["ValidationFailed"]);
   return [
-    ...(types.length ? [`export type { ${types.join(", ")} } from "./runtime.js";`] : []),
-    ...(values.length ? [`export { ${values.join(", ")} } from "./runtime.js";`] : []),
+    ...(types.length ? [`export type { ${types.join(", ")} } from "./runtime/protocol/json.js";`] : []),
+    ...(values.length ? [`export { ${values.join(", ")} } from "./runtime/protocol/json.js";`] : []),
   ];
 }
 

@@ -10,6 +10,7 @@ import type { Model } from "../../../generator/analyze/model.js";
 import { fixturePath } from "../../support/paths.js";
 import { compileSets, FULL_STRICT_OPTIONS, oracleAjv } from "../../support/schema-oracle.js";
 import { constantsOf, mutatedValues, validish, type SchemaObject } from "../../support/schema-values.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * Stubs derived from meaning, not layout (ARCHITECTURE.md › Stubs): the newest Tasks revision writes
@@ -125,7 +126,7 @@ async function generateLayout(name: string, layout: Layout): Promise<Generated> 
   const dir = join(workDir, name.replace(/[^a-z]+/g, "-"));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of files) writeGeneratedFile(dir, file);
   return { dir, model, files: new Map(files.map((f) => [f.name, f.contents])) };
 }
 

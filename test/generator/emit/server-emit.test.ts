@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { generate, generateFromMemory, readConfigFile } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
-import { RUNTIME_PART_FILES } from "../../../generator/emit/runtime-parts.js";
+import { RUNTIME_PART_FILES } from "../../../generator/emit/templates.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * The server stub follows the schema, not the set's name: the two Tasks revisions get the
@@ -46,7 +47,7 @@ async function extServerModuleAfter(edit: (defs: Record<string, any>) => void): 
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-server-emit-"));
   tempDirs.push(dir);
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  for (const file of await extSetAfter(edit)) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of await extSetAfter(edit)) writeGeneratedFile(dir, file);
   // vitest resolves the generated `./x.js` specifiers to the .ts files beside them.
   return import(join(dir, "server.ts"));
 }
@@ -71,7 +72,7 @@ describe("server.ts per set", () => {
       const server = serverOf(name)!;
       const imports = [...server.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(imports.length).toBeGreaterThan(0);
-      for (const specifier of imports) expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+      for (const specifier of imports) expect(specifier).toMatch(/^\.\/(?:runtime\/[a-z-]+\/)?[a-z-]+\.js$/);
       // Export from index.ts, like the set's other modules.
       expect(sets.find((s) => s.name === name)!.files.find((f) => f.name === "index.ts")!.contents).toContain('export * from "./server.js";');
     }

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../../generator/index.js";
 import { returningTheLastTest } from "../../../generator/emit/validators/guard-mode.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 const URI = "http://x.test/h.json";
 const temps: string[] = [];
@@ -23,7 +24,7 @@ async function generated(defs: Record<string, unknown>): Promise<{ validators: s
   });
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-helpers-"));
   temps.push(dir);
-  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of files) writeGeneratedFile(dir, file);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
   const program = ts.createProgram(

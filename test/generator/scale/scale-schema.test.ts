@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaleSchema } from "../../../bench/lib/scale-schema.mjs";
 import { generateFromMemory, type GeneratedFile } from "../../../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * The synthetic schema `npm run bench:scale` times (bench/lib/scale-schema.mjs) is what README.md › Scale
@@ -49,7 +50,7 @@ describe("what mcp-tasks-gen makes of it", () => {
     ({ files } = await generateFromMemory({ documents: [{ uri, json: schema, display: "scale.json" }], roots, defaultDialect: "draft-07" }));
     folder = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-scale-"));
     writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
-    for (const file of files) writeFileSync(join(folder, file.name), file.contents);
+    for (const file of files) writeGeneratedFile(folder, file);
   }, 60_000);
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

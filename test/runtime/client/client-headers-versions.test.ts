@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templates/runtime/client-engine.js";
-import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client-core.js";
+import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templates/runtime/client/engine.js";
+import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client/core.js";
 import { createTasksClient, JsonRpcResponseError, type TasksClientRequest } from "../../../generated/ext-tasks-draft/index.js";
 import { validateUnsupportedProtocolVersionErrorData } from "../../../generated/ext-tasks-draft/validators.js";
 

@@ -6,9 +6,9 @@ import {
   relatedTaskId,
   withFormDefaults,
   type ServerRequestsProfile,
-} from "../../../templates/runtime/client-engine.js";
-import { JsonRpcResponseError } from "../../../templates/runtime/client-core.js";
-import { isObject, type ValidationResult } from "../../../templates/runtime/runtime.js";
+} from "../../../templates/runtime/client/engine.js";
+import { JsonRpcResponseError } from "../../../templates/runtime/client/core.js";
+import { isObject, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**
  * The client's answers to the server's own requests (client-engine.ts › The server's own requests),

@@ -11,8 +11,8 @@ import {
   fromBase64url,
   INVALID_REQUEST_STATE,
   type RequestBinding,
-} from "../../../templates/runtime/request-state.js";
-import { JsonRpcError, requestContext, type RequestContext } from "../../../templates/runtime/server-core.js";
+} from "../../../templates/runtime/server/request-state.js";
+import { JsonRpcError, requestContext, type RequestContext } from "../../../templates/runtime/server/core.js";
 import { validateElicitationContent } from "../../../generated/ext-tasks-draft/elicitation.js";
 import type { ElicitRequest, CreateMessageRequest, InputRequiredResult } from "../../../generated/ext-tasks-draft/types.js";
 import {
@@ -21,12 +21,12 @@ import {
   validateInputRequiredResult,
   validateListRootsResult,
 } from "../../../generated/ext-tasks-draft/validators.js";
-import { ValidationFailed } from "../../../templates/runtime/runtime.js";
+import { ValidationFailed } from "../../../templates/runtime/protocol/json.js";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 
 /**
- * Sealed `requestState` (templates/runtime/request-state.ts, README › Multi round-trip requests):
+ * Sealed `requestState` (templates/runtime/server/request-state.ts, README › Multi round-trip requests):
  * each property the README states is proved here by a state that must be rejected, next to the
  * same state accepted when only that one thing is put right.
  */

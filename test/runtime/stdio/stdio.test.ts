@@ -6,7 +6,7 @@ import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer } from "../../../generated/ext-tasks-draft/server.js";
-import { serveStdio, stdioClientTransport, StdioClosedError, type StdioClientTransport } from "../../../generated/ext-tasks-draft/stdio.js";
+import { serveStdio, stdioClientTransport, StdioClosedError, type StdioClientTransport } from "../../../generated/ext-tasks-draft/runtime/parts/stdio.js";
 import { projectRoot } from "../../support/paths.js";
 
 /**

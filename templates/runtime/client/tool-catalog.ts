@@ -7,8 +7,8 @@
  * reported. The cache stays fresh for the result's `ttlMs` where the server sends one (0: look
  * again next time), otherwise until `notifications/tools/list_changed` (see ARCHITECTURE.md, "Stubs").
  */
-import { InvalidResponseError } from "./client-core.js";
-import { isObject, ownValue, type JsonObject } from "./runtime.js";
+import { InvalidResponseError } from "./core.js";
+import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
 
 export const TOOLS_LIST = "tools/list";
 export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";

@@ -6,7 +6,7 @@
  * shapes, handles), run on the profile the set's `server.ts` declares; it passes the engine the set's
  * status machine from `status.ts` (`TaskEngineProfile`).
  */
-import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "./runtime.js";
+import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "../protocol/json.js";
 
 /** JSON-RPC's own error codes; a set's `ErrorCode` adds the ones its revision defines. */
 export const JSON_RPC_ERROR_CODES = {

@@ -17,8 +17,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { isObject, ownValue, type JsonObject } from "./runtime.js";
-import type { JsonRpcId } from "./server-core.js";
+import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
+import type { JsonRpcId } from "../server/core.js";
 import { createRouter, type RouterOptions } from "./mcp-router.js";
 
 // ---------------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ import {
   TasksClientClosedError,
   waitEnded,
   type TasksClientSignal,
-} from "./client-core.js";
-import { isObject, ownValue, ValidationFailed } from "./runtime.js";
+} from "./core.js";
+import { isObject, ownValue, ValidationFailed } from "../protocol/json.js";
 
 /** What a wait reads of every snapshot of a task. */
 export interface WaitSnapshot {

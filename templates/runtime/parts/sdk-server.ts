@@ -29,7 +29,7 @@ import {
   type Result,
   type Task as SdkTask,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonObject } from "./runtime.js";
+import type { JsonObject } from "../protocol/json.js";
 import {
   JsonRpcError,
   type JsonRpcResponse,
@@ -37,7 +37,7 @@ import {
   type TaskPageOf,
   type TaskRecord,
   type TransportContext,
-} from "./server-core.js";
+} from "../server/core.js";
 
 /** What of the set's `TasksServer` the mount uses. */
 export interface MountableTasksServer {

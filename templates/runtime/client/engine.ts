@@ -7,7 +7,7 @@
  * with their validators, field names, revision features). The set's `client.ts` subclasses
  * `TasksClientEngine` with one typed method per task method (see ARCHITECTURE.md, "Stubs").
  */
-import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "./runtime.js";
+import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "../protocol/json.js";
 import {
   abandonable,
   abortReason,
@@ -39,7 +39,7 @@ import {
   type TasksClientServerRequest,
   type TasksClientSignal,
   type TasksClientSubscribe,
-} from "./client-core.js";
+} from "./core.js";
 import {
   TaskWait,
   type InputProfile,

@@ -12,7 +12,7 @@ import {
   type JsonObject,
   type ValidationError,
   type ValidationResult,
-} from "./runtime.js";
+} from "../protocol/json.js";
 
 /** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
 export const INVALID_PARAMS = -32602;

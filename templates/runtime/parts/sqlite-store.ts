@@ -29,7 +29,7 @@ import {
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
-} from "./server-core.js";
+} from "../server/core.js";
 
 /** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
 export interface TaskRecord {

@@ -4,7 +4,7 @@
  * request in `_meta` client capabilities (-32021 without it), and over Streamable HTTP the routing
  * headers must agree with the body (-32020), `Mcp-Name` read in its plain or Base64 form.
  */
-import { isObject, ownValue } from "./runtime.js";
+import { isObject, ownValue } from "../protocol/json.js";
 import {
   headerValue,
   JsonRpcError,
@@ -12,7 +12,7 @@ import {
   type HeaderValue,
   type JsonRpcErrorObject,
   type RequestContext,
-} from "./server-core.js";
+} from "./core.js";
 
 /** The error codes the extension adds to JSON-RPC's. */
 export const TASKS_EXTENSION_ERROR_CODES = {

@@ -18,8 +18,8 @@
  *
  * Needs only Web-standard globals (`crypto.subtle`, `TextEncoder`), declared here, no package.
  */
-import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "./runtime.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./server-core.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "../protocol/json.js";
+import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./core.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 
 // ---------------------------------------------------------------------------------------------

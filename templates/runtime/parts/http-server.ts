@@ -29,7 +29,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "./runtime.js";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "../protocol/json.js";
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
@@ -41,10 +41,15 @@ import {
   type JsonRpcResponse,
   type RequestContext,
   type TransportContext,
-} from "./server-core.js";
-import { checkNameHeader, decodeHeaderValue, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+} from "../server/core.js";
+import {
+  checkNameHeader,
+  decodeHeaderValue,
+  TASKS_EXTENSION,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "../server/tasks-extension.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
-import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "./server-engine.js";
+import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "../server/engine.js";
 
 /** The protocol revision this handler speaks. */
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28";

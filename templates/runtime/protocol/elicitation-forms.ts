@@ -30,7 +30,7 @@ import {
   type JsonObject,
   type ValidationError,
   type ValidationResult,
-} from "./runtime.js";
+} from "./json.js";
 
 /** The set's validator of requested schemas (`validateMcpElicitationSchema`): the seam to the generated code. */
 export type RequestedSchemaValidator<Schema> = (requestedSchema: unknown) => ValidationResult<Schema>;

@@ -3,7 +3,7 @@
  * set's Tasks server, every other method to the application's own handler for it (`tools/call`,
  * `tools/list`, ...), anything else answers -32601. Needs nothing outside the set.
  */
-import { isObject, ownValue, type JsonObject } from "./runtime.js";
+import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
 import {
   JSON_RPC_ERROR_CODES,
   JsonRpcError,
@@ -15,8 +15,8 @@ import {
   type JsonRpcResponse,
   type RequestContext,
   type TransportContext,
-} from "./server-core.js";
-import type { ListenOutcome, ListenSink } from "./server-engine.js";
+} from "../server/core.js";
+import type { ListenOutcome, ListenSink } from "../server/engine.js";
 
 /** What the router needs of the set's Tasks server (`createTasksServer(...)` has it). */
 export interface TasksHandler {

@@ -7,7 +7,7 @@
  * carry `resultType`, ...), with the set's validators and status machine passed in; the types are
  * the set's through generics (`StoredTask`), so its `server.ts` is declarations and thin glue.
  */
-import { isObject, ownValue, type JsonObject, type ValidationResult } from "./runtime.js";
+import { isObject, ownValue, type JsonObject, type ValidationResult } from "../protocol/json.js";
 import {
   grantedTtl,
   hasTaskEvents,
@@ -39,7 +39,7 @@ import {
   type TaskRecord,
   type TaskStoreOf,
   type TransportContext,
-} from "./server-core.js";
+} from "./core.js";
 
 // ---------------------------------------------------------------------------------------------
 // The profile: what the schema decides
