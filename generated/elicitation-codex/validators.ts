@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c742bcada97c56ae7d6ee5fb235fd707a5e6902b05b6195ec6968ddde80e7c82 cf3ab127a56076917f991d875697206e81fdc25866c72859a1b62bfd2c6e730b
+// Fingerprint: 57108318f8501bdda94d98f9c86b2643c5084d4b990c24a718f36fce9e31383b 039bf6dfd12d269299a981d09ddd5a78e75e2a4e8212aa441f2f90cbfd1ffd98
 
 import type {
   McpElicitationArrayType,
@@ -33,10 +33,10 @@ import type {
   McpServerElicitationRequestParamsOpenaiForm,
   McpServerElicitationRequestParamsUrl,
 } from "./types.js";
-import * as $runtime from "./runtime.js";
+import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime.js";
-export { ValidationFailed } from "./runtime.js";
+export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export { ValidationFailed } from "./runtime/protocol/json.js";
 
 /** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 44f8063b4f84f8531b7111bbcba57276a072b5f6b289b92f55d833c7db2a7911 8cb5d57129f07fa5c909575a988827ec86af4faa170bbaf856c8d5a9d728be87
+// Fingerprint: 50f36e1aec5c486b546532d5955c91f928633114a49ba42d2418df3f1e6b9340 eca299234d85b7bf951d1499abccfd426ac187c2f7320b6f0a24680c04c5eeef
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,7 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -60,16 +60,22 @@ import {
   type TaskStoreFor,
   type TasksServerOf,
   type TasksServerOptionsOf,
-} from "./server-engine.js";
+} from "./runtime/server/engine.js";
 import {
   checkRoutingHeaders,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION_ERROR_CODES,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+} from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
   HeaderValue,
@@ -82,16 +88,16 @@ export type {
   RequestContext,
   TaskAbortSignal,
   TransportContext,
-} from "./server-core.js";
-export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
-export { type CreateTaskOptions } from "./server-engine.js";
+} from "./runtime/server/core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { type CreateTaskOptions } from "./runtime/server/engine.js";
 export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c3efc883677845154b0c79247b379873d224739d99838e2cb53d79e70f927da8 51747486920e432653e397cc77ae0989bb0eaaeea86656a845f43976ee63041d
+// Fingerprint: 4b1e40c13046474f74da20c427a0919ea694ba85193b73c07390d294d225d9b3 becb65258c98d49075e5dab10db83948fffa79ba1acba4d0db0e84386001f834
 
 import type {
   CancelTaskRequest,
@@ -82,10 +82,10 @@ import type {
   ListRootsResult,
   Root,
 } from "./types.js";
-import * as $runtime from "./runtime.js";
+import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime.js";
-export { ValidationFailed } from "./runtime.js";
+export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export { ValidationFailed } from "./runtime/protocol/json.js";
 
 /** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 747f7eacc5f13be2aa118dbae0d2afb4355076196fd9faf544e556ea3057d939 5a3888a192bb4f4ea04a7c728c938b3522efa1fbe36f23f443628888b6e4f496
+// Fingerprint: dcc4eac1ed4b7bc60b40eb5b4ef66bb488d4b38a80fb178345a580ce51acb8fc 5399d8824d78253f092f78ec15e5515f778710d075fccc0c83df5c08234176f4
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,7 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -60,16 +60,22 @@ import {
   type TaskStoreFor,
   type TasksServerOf,
   type TasksServerOptionsOf,
-} from "./server-engine.js";
+} from "./runtime/server/engine.js";
 import {
   checkRoutingHeaders,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION_ERROR_CODES,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+} from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
   HeaderValue,
@@ -82,16 +88,16 @@ export type {
   RequestContext,
   TaskAbortSignal,
   TransportContext,
-} from "./server-core.js";
-export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
-export { type CreateTaskOptions } from "./server-engine.js";
+} from "./runtime/server/core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { type CreateTaskOptions } from "./runtime/server/engine.js";
 export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;

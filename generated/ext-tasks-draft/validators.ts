@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8bbd106eda41f416950aaebea89e23a941ad019417f28fbe0092966c6a13c665 bc8ddda0f65708d50108f00791742f63c46917c024a661ad22667ecb3d651c4d
+// Fingerprint: 8ad6b8457a90c4e2c41f1f9a21ca4151a69a3e467bbf05ce706ee223cc7ff0a6 199484be7e125e6c53b11f6c28433e4ef03eb9945fc61d50da8a268b7f86ad48
 
 import type {
   CancelTaskRequest,
@@ -134,10 +134,10 @@ import type {
   PaginatedRequestParams,
   SubscriptionsAcknowledgedNotificationParams,
 } from "./types.js";
-import * as $runtime from "./runtime.js";
+import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime.js";
-export { ValidationFailed } from "./runtime.js";
+export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $VALUES1 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
 

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a1359099a14bb2335ba0eb6f3bdb873130b19ec8f04fc0757af267f5bdc03684 d23b89b00270dc58fbe5527d360d0a926424436d60852e1c2554f05a1650136e
+// Fingerprint: eb3327e6919b9f479d18150a3674972b9b83943bd09c741972c3ef76904a9872 50976e898b3acfaa9f18bee479e0775f522556bd8784c64fa8397c8cfa750848
 
 import type {
   TaskStatus,
@@ -100,10 +100,10 @@ import type {
   TitledMultiSelectEnumSchemaItemsItem,
   LegacyTitledEnumSchema,
 } from "./types.js";
-import * as $runtime from "./runtime.js";
+import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime.js";
-export { ValidationFailed } from "./runtime.js";
+export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export { ValidationFailed } from "./runtime/protocol/json.js";
 
 /** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
