@@ -11,6 +11,7 @@ import { projectRoot } from "../../support/paths.js";
 import { treeSnapshot } from "../../support/tree.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 import { filesBelow } from "../../support/pack.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * Exit 0 means it compiles: for hostile schemas (index signatures beside properties,
@@ -405,7 +406,7 @@ async function importTranspiled<N extends string>(files: ReadonlyMap<string, str
   for (const [file, text] of files) {
     if (!file.endsWith(".ts")) continue;
     const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(dir, file.replace(/\.ts$/, ".js")), js);
+    writeGeneratedFile(dir, { name: file.replace(/\.ts$/, ".js"), contents: js });
   }
   const module = (await import(pathToFileURL(join(dir, "validators.js")).href)) as { [name: string]: unknown };
   const picked = {} as Record<N, Predicate>;

@@ -98,7 +98,7 @@ interface Validators {
 
 /** The generated validators, transpiled to JavaScript beside the TypeScript and imported. */
 async function importValidators(folder: string): Promise<Validators> {
-  for (const name of ["runtime", "validators"]) {
+  for (const name of ["runtime/protocol/json", "validators"]) {
     const source = readFileSync(join(folder, `${name}.ts`), "utf8");
     const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
     writeFileSync(join(folder, `${name}.js`), js.outputText);

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +7,8 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
+import { filesBelow } from "../../support/pack.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * README's complete server and client (README, "Runtime parts": the ```ts blocks that start with
@@ -36,7 +38,7 @@ describe("README's complete server and client", () => {
   it("type-check under strict NodeNext settings with Node's typings, beside the generated set", () => {
     // In one folder: the README's path to the set becomes "./". The set's parts that need a package (sqlite-store) are left out.
     const files = new Map<string, string>();
-    for (const name of readdirSync(SET_DIR).filter((n) => n.endsWith(".ts") && n !== "sqlite-store.ts")) files.set(name, readFileSync(join(SET_DIR, name), "utf8"));
+    for (const name of filesBelow(SET_DIR).filter((n) => n.endsWith(".ts") && n !== "runtime/parts/sqlite-store.ts")) files.set(name, readFileSync(join(SET_DIR, name), "utf8"));
     files.set("readme-server.ts", server.replaceAll(README_PREFIX, "./"));
     files.set("readme-client.ts", client.replaceAll(README_PREFIX, "./"));
     const options = { ...STRICT_COMPILER_OPTIONS, lib: ["lib.es2022.d.ts"], types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] };
@@ -55,8 +57,8 @@ describe("README's complete server and client", () => {
         ts.transpileModule(code, { fileName: name, compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
       const setOut = join(work, README_PREFIX);
       mkdirSync(setOut, { recursive: true });
-      for (const name of readdirSync(SET_DIR).filter((n) => n.endsWith(".ts"))) {
-        writeFileSync(join(setOut, name.replace(/\.ts$/, ".js")), compile(readFileSync(join(SET_DIR, name), "utf8"), name));
+      for (const name of filesBelow(SET_DIR).filter((n) => n.endsWith(".ts"))) {
+        writeGeneratedFile(setOut, { name: name.replace(/\.ts$/, ".js"), contents: compile(readFileSync(join(SET_DIR, name), "utf8"), name) });
       }
       writeFileSync(join(work, "server.js"), compile(server, "server.ts"));
       writeFileSync(join(work, "client.js"), compile(client, "client.ts"));

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -24,6 +24,7 @@ import {
 import { ValidationFailed } from "../../../templates/runtime/protocol/json.js";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
+import { filesBelow } from "../../support/pack.js";
 
 /**
  * Sealed `requestState` (templates/runtime/server/request-state.ts, README › Multi round-trip requests):
@@ -365,12 +366,12 @@ describe("README's multi round-trip block (Server stubs › Multi round-trip req
     const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
     const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith("// rounds.ts\n"));
     expect(block, "README has a ```ts block starting with // rounds.ts").toBeDefined();
-    expect(block).toContain(`from "${prefix}request-state.js"`);
+    expect(block).toContain(`from "${prefix}runtime/server/request-state.js"`);
     const files = new Map<string, string>();
-    for (const name of readdirSync(setDir).filter((n) => n.endsWith(".ts") && n !== "sqlite-store.ts")) files.set(name, readFileSync(join(setDir, name), "utf8"));
+    for (const name of filesBelow(setDir).filter((n) => n.endsWith(".ts") && n !== "runtime/parts/sqlite-store.ts")) files.set(name, readFileSync(join(setDir, name), "utf8"));
     files.set("readme-rounds.ts", block!.replaceAll(prefix, "./"));
     const options = { ...STRICT_COMPILER_OPTIONS, lib: ["lib.es2022.d.ts"], types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] };
-    const diagnostics = typeCheckInMemory(files, options, { roots: (name) => name === "readme-rounds.ts" || name === "request-state.ts" });
+    const diagnostics = typeCheckInMemory(files, options, { roots: (name) => name === "readme-rounds.ts" || name === "runtime/server/request-state.ts" });
     expect(diagnostics.map((d) => `${d.file}:${d.line} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.message, "\n")}`)).toEqual([]);
   });
 });

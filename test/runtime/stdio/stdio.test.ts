@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -8,6 +8,8 @@ import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer } from "../../../generated/ext-tasks-draft/server.js";
 import { serveStdio, stdioClientTransport, StdioClosedError, type StdioClientTransport } from "../../../generated/ext-tasks-draft/runtime/parts/stdio.js";
 import { projectRoot } from "../../support/paths.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
+import { filesBelow } from "../../support/pack.js";
 
 /**
  * The `stdio` runtime part (README, "Runtime parts"): the client transport spawns a real server
@@ -17,7 +19,7 @@ import { projectRoot } from "../../support/paths.js";
 
 const SERVER_SCRIPT = `
 import { createTasksServer } from "./set/server.js";
-import { serveStdio } from "./set/stdio.js";
+import { serveStdio } from "./set/runtime/parts/stdio.js";
 
 const tasks = createTasksServer({ pollInterval: 10 });
 const server = serveStdio({
@@ -48,12 +50,12 @@ beforeAll(() => {
   writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
   const setDir = join(projectRoot, "generated", "ext-tasks-draft");
   mkdirSync(join(work, "set"));
-  for (const name of readdirSync(setDir).filter((n) => n.endsWith(".ts"))) {
+  for (const name of filesBelow(setDir).filter((n) => n.endsWith(".ts"))) {
     const { outputText } = ts.transpileModule(readFileSync(join(setDir, name), "utf8"), {
       fileName: name,
       compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     });
-    writeFileSync(join(work, "set", name.replace(/\.ts$/, ".js")), outputText);
+    writeGeneratedFile(join(work, "set"), { name: name.replace(/\.ts$/, ".js"), contents: outputText });
   }
   writeFileSync(join(work, "server.mjs"), SERVER_SCRIPT);
 });
