@@ -102,16 +102,7 @@ function foreignEntries(folder: string, fs: InspectFs): { foreign: ForeignEntry[
       foreign.push(...listedForeign(folder, entry.name, entry, listed, fs));
       continue;
     }
-    if (!entry.isFile()) {
-      foreign.push({ name: entry.isDirectory() ? `${entry.name}/` : entry.name, edited: false });
-      continue;
-    }
-    // No manifest: the file proves itself by its header and fingerprint (or is the fixed package.json).
-    // (Folders from before manifests were flat: a subfolder there is foreign, above.)
-    const bytes = fs.readFileSync(join(folder, entry.name));
-    if (entry.name === MODULE_PACKAGE_JSON.name && bytesMatch(bytes, sha256(MODULE_PACKAGE_JSON.contents))) continue;
-    const state = generatedModuleState(bytes.toString("utf8"));
-    if (state !== "intact") foreign.push({ name: entry.name, edited: state === "edited" });
+    foreign.push(...unlistedForeign(folder, entry.name, entry, fs));
   }
   return { foreign, manifest: listed !== undefined };
 }
@@ -130,6 +121,25 @@ function listedForeign(folder: string, name: string, entry: Dirent, listed: Read
   const hash = listed.get(name);
   if (hash === undefined) return [{ name, edited: false }];
   return bytesMatch(fs.readFileSync(path), hash) ? [] : [{ name, edited: true }];
+}
+
+/**
+ * The foreign entries at `name` of a folder without a manifest: each file proves itself by its header
+ * and fingerprint (or is the fixed package.json at the top); a subfolder is ours when all it holds is
+ * (the runtime/ folder), and named whole when it is empty or nothing in it is ours.
+ */
+function unlistedForeign(folder: string, name: string, entry: Dirent, fs: InspectFs): ForeignEntry[] {
+  const path = join(folder, ...name.split("/"));
+  if (entry.isDirectory()) {
+    const inner = sortedEntries(fs, path).map((e) => ({ entry: e, foreign: unlistedForeign(folder, `${name}/${e.name}`, e, fs) }));
+    const ours = inner.some((i) => i.entry.isFile() && i.foreign.length === 0) || inner.some((i) => i.entry.isDirectory() && i.foreign.length === 0);
+    return ours ? inner.flatMap((i) => i.foreign) : [{ name: `${name}/`, edited: false }];
+  }
+  if (!entry.isFile()) return [{ name, edited: false }];
+  const bytes = fs.readFileSync(path);
+  if (name === MODULE_PACKAGE_JSON.name && bytesMatch(bytes, sha256(MODULE_PACKAGE_JSON.contents))) return [];
+  const state = generatedModuleState(bytes.toString("utf8"));
+  return state === "intact" ? [] : [{ name, edited: state === "edited" }];
 }
 
 function sortedEntries(fs: InspectFs, folder: string): Dirent[] {
