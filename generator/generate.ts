@@ -23,7 +23,7 @@ import { mtsName, withMjsSpecifiers } from "./emit/module-extension.js";
 import { emitStandardSchemas, STANDARD_SCHEMA_NAMESPACE } from "./emit/standard-schema.js";
 import { emitStatusHelpers } from "./emit/status.js";
 import { emitTypes } from "./emit/types.js";
-import { staticModule, type StaticModuleName } from "./emit/templates.js";
+import { staticFileName, staticModule, withImports, type StaticModuleName } from "./emit/templates.js";
 import { emitValidators } from "./emit/validators/module.js";
 import { emitClient } from "./emit/stubs/client.js";
 import { emitServer } from "./emit/stubs/server.js";
@@ -310,7 +310,7 @@ function emitModules(
   const modules: { file: string; code: string; typeOnly: boolean; namespace?: string }[] = [
     { file: "types", code: emitTypes(model), typeOnly: true },
   ];
-  const statics: StaticModuleName[] = ["runtime"];
+  const statics: StaticModuleName[] = ["protocol/json"];
   modules.push({ file: "validators", code: emitValidators(validatorModel), typeOnly: false });
   if (model.definitions.length > 0) {
     const code = emitStandardSchemas(model);
@@ -319,7 +319,7 @@ function emitModules(
   if (model.status) modules.push({ file: "status", code: emitStatusHelpers(model.status), typeOnly: false });
   const elicitation = emitElicitation(model);
   if (elicitation) {
-    statics.push("elicitation-forms");
+    statics.push("protocol/elicitation-forms");
     modules.push({ file: "elicitation", code: elicitation, typeOnly: false });
   }
   const built = protocol && "server" in protocol ? protocol : undefined;
@@ -338,14 +338,14 @@ function emitModules(
   // Static modules are not re-exported by index.ts (what of them is public, the emitted modules
   // re-export), so their names cannot clash with a definition's.
   checkDefinitionNames(model.definitions, emitted, setOrigin);
-  const offered = { client: client !== undefined, server: server !== undefined, extension: server?.statics.includes("tasks-extension") ?? false, stubsOff: !stubs };
+  const offered = { client: client !== undefined, server: server !== undefined, extension: server?.statics.includes("server/tasks-extension") ?? false, stubsOff: !stubs };
   statics.push(...partModules(asked.runtime ?? [], offered, asked.runtimeOrigin));
   const headerOf = (file: StaticModuleName) => {
     const needs = partNeedsLine(file);
     return needs ? fileHeader({ ...headerInfo, needs }) : header;
   };
   return [
-    ...[...new Set(statics)].map((file) => ({ name: `${file}.ts`, header: headerOf(file), code: staticModule(file), formatted: true as const })),
+    ...withImports(statics).map((file) => ({ name: staticFileName(file), header: headerOf(file), code: staticModule(file), formatted: true as const })),
     ...emitted.map((m) => ({ name: `${m.file}.ts`, header, code: m.code })),
   ];
 }

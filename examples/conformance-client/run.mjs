@@ -204,11 +204,13 @@ function buildGenerated() {
     const from = join(root, "generated", set);
     const to = join(work, set);
     mkdirSync(to, { recursive: true });
-    for (const name of readdirSync(from).filter((n) => n.endsWith(".ts"))) {
+    // The set's static runtime sits in its runtime/ subfolder (runtime/parts/http-client.ts, ...).
+    for (const name of readdirSync(from, { recursive: true, encoding: "utf8" }).filter((n) => n.endsWith(".ts"))) {
       const { outputText } = ts.transpileModule(readFileSync(join(from, name), "utf8"), {
         fileName: name,
         compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
       });
+      mkdirSync(dirname(join(to, name)), { recursive: true });
       writeFileSync(join(to, name.replace(/\.ts$/, ".js")), outputText);
     }
   }
@@ -219,7 +221,7 @@ async function load(set) {
   const from = (name) => import(pathToFileURL(join(build, set, `${name}.js`)).href);
   return {
     client: await from("client"),
-    http: await from("http-client"),
+    http: await from("runtime/parts/http-client"),
     ...(existsSync(join(build, set, "elicitation.js")) ? { elicitation: await from("elicitation") } : {}),
   };
 }

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { validateElicitationContent } from "../../generated/ext-tasks-draft/elicitation.js";
-import { createInputRounds, type AnswerTypes, type InputRound } from "../../generated/ext-tasks-draft/request-state.js";
+import { createInputRounds, type AnswerTypes, type InputRound } from "../../generated/ext-tasks-draft/runtime/server/request-state.js";
 import { JsonRpcError, type RequestContext } from "../../generated/ext-tasks-draft/server.js";
 import type {
   CreateMessageRequest,

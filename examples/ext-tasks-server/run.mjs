@@ -22,7 +22,8 @@ for (const folder of folders) {
   const from = join(root, folder);
   const to = join(work, relative(root, from));
   mkdirSync(to, { recursive: true });
-  for (const name of readdirSync(from).filter((n) => n.endsWith(".ts"))) {
+  // A generated set's static runtime sits in its runtime/ subfolder; the example's own folder is flat.
+  for (const name of readdirSync(from, { recursive: true, encoding: "utf8" }).filter((n) => n.endsWith(".ts"))) {
     const { outputText, diagnostics } = ts.transpileModule(readFileSync(join(from, name), "utf8"), {
       fileName: name,
       reportDiagnostics: true,
@@ -31,6 +32,7 @@ for (const folder of folders) {
     if (diagnostics?.length) {
       throw new Error(`${folder}/${name}: ${diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ")}`);
     }
+    mkdirSync(dirname(join(to, name)), { recursive: true });
     writeFileSync(join(to, name.replace(/\.ts$/, ".js")), outputText);
   }
 }

@@ -9,7 +9,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { nodeHttpHandler, STATELESS_PROTOCOL_VERSION } from "../../generated/ext-tasks-draft/http-server.js";
+import { nodeHttpHandler, STATELESS_PROTOCOL_VERSION } from "../../generated/ext-tasks-draft/runtime/parts/http-server.js";
 import { validateDiscoverResult } from "../../generated/ext-tasks-draft/validators.js";
 import { createTasksServer, JsonRpcError, ErrorCode, type TaskStore, type TasksServer } from "../../generated/ext-tasks-draft/server.js";
 import { callTool, tools } from "./tools.js";

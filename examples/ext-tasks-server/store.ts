@@ -31,19 +31,19 @@ export async function storeFromEnv(value: string | undefined): Promise<ChosenSto
     case "sqlite": {
       const file = value.slice("sqlite:".length);
       if (!file) throw new StoreConfigError("TASK_STORE=sqlite:<file> needs a file name");
-      const { SqliteTaskStore } = await import("../../generated/ext-tasks-draft/sqlite-store.js");
+      const { SqliteTaskStore } = await import("../../generated/ext-tasks-draft/runtime/parts/sqlite-store.js");
       const store = new SqliteTaskStore<StoredTask>(file);
       return { store, description: `sqlite:${file}`, close: async () => store.close() };
     }
     case "redis":
     case "rediss": {
-      const { RedisTaskStore } = await import("../../generated/ext-tasks-draft/redis-store.js");
+      const { RedisTaskStore } = await import("../../generated/ext-tasks-draft/runtime/parts/redis-store.js");
       const store = new RedisTaskStore<StoredTask>(value);
       return { store, description: withoutCredentials(value), close: () => store.close() };
     }
     case "postgres":
     case "postgresql": {
-      const { PostgresTaskStore } = await import("../../generated/ext-tasks-draft/postgres-store.js");
+      const { PostgresTaskStore } = await import("../../generated/ext-tasks-draft/runtime/parts/postgres-store.js");
       const store = new PostgresTaskStore<StoredTask>(value);
       return { store, description: withoutCredentials(value), close: () => store.close() };
     }

@@ -2,9 +2,9 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5dd181f71a027f95dff3dbc4c432e078f82475ff602a54c33a8ef276b58b6a1d c6ec93835d1b8480324e128adb03d7434a956bfc8a9d354cf206a7ac217ed6b1
+// Fingerprint: 6ca6b55807e636b58d9652e1702cfebec347710bcbf46acd6a878359d9124d23 ab481074608b921485a136f8e3f26a51c210b23d335fc463535a3da5c1a1cdf3
 
-import { standardSchema as $standardSchema } from "./runtime.js";
+import { standardSchema as $standardSchema } from "./runtime/protocol/json.js";
 import * as $validators from "./validators.js";
 
 /** `McpElicitationArrayType` as a Standard Schema (it checks with `validateMcpElicitationArrayType`). */

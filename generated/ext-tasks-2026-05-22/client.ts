@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5b3a56ea1ba57cfa83d6ac4914350d9f3f000a31e2f36a3933d4cbc8b86ac3ae 21735949dc126c5ae335c6355b19e343162f9c2aeb76bcd8d4470546d870cc55
+// Fingerprint: bb5bf3eeac3a4121468bd727e9b33563b45b08bb0b35829cb80bd50266f5cbbf f4958f6c44cefd17cbaf7bc5a281eb90747fd890b9ea47bcbac9479eafc8e6bf
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -50,7 +50,7 @@ import type {
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
-import type { JsonObject } from "./runtime.js";
+import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isDetailedTask,
   validateCancelTaskRequestParams,
@@ -68,7 +68,7 @@ import {
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
-import { validateMetaObject, type BodyCheck, type MethodSpec } from "./client-core.js";
+import { validateMetaObject, type BodyCheck, type MethodSpec } from "./runtime/client/core.js";
 import {
   formCheck,
   TaskCancelledErrorOf,
@@ -83,8 +83,8 @@ import {
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
-} from "./client-engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./tasks-extension.js";
+} from "./runtime/client/engine.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -93,7 +93,7 @@ export {
   RequestTimeoutError,
   TaskExpiredError,
   TasksClientClosedError,
-} from "./client-core.js";
+} from "./runtime/client/core.js";
 export type {
   RpcErrorObject,
   TasksClientHeaders,
@@ -101,14 +101,13 @@ export type {
   TasksClientSend,
   TasksClientSignal,
   TasksClientSubscribe,
-} from "./client-core.js";
-export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
-export { ToolRejectedError } from "./tool-catalog.js";
-export { TaskForbiddenError } from "./client-engine.js";
-export type { ToolDescription } from "./tool-catalog.js";
-export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
-export { TaskInputError } from "./client-core.js";
-export type { InputRequestContext } from "./client-engine.js";
+} from "./runtime/client/core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
+export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
+export type { ToolDescription } from "./runtime/client/tool-catalog.js";
+export { InputRequestError, InputRoundsExceededError } from "./runtime/client/engine.js";
+export { TaskInputError } from "./runtime/client/core.js";
+export type { InputRequestContext } from "./runtime/client/engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)

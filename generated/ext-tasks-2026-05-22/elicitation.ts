@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0c478438215e319fb4e1b84cd6225a697d8bce22d1da336d1bb6a2254b8285ae 57c5aa1dd5da158289a7d9d726d867e59b4e8602c69020986eb57d547234d913
+// Fingerprint: 65aaad3b0bd7500de431cd04f79154057c4e316bcac1e292ba98d6fdec918780 d2049cb72bfab92fbb7e90d6434a4f1aadfa0a465da94a7676fa1fc1340a69d8
 
 /**
  * Elicitation forms of this set: the form functions of `elicitation-forms.ts` (a fixed module,
@@ -23,7 +23,7 @@ import {
   type ElicitationContentResult,
   type ElicitationFormOf,
   type ElicitationFormResultOf,
-} from "./elicitation-forms.js";
+} from "./runtime/protocol/elicitation-forms.js";
 
 export {
   ElicitationContentInvalid,
@@ -34,7 +34,7 @@ export {
   type ElicitationFormat,
   type ElicitationOption,
   type ElicitationValue,
-} from "./elicitation-forms.js";
+} from "./runtime/protocol/elicitation-forms.js";
 
 /** A requested schema read as a form. */
 export type ElicitationForm = ElicitationFormOf<McpElicitationSchema>;

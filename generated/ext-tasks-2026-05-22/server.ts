@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a28ff5018c21fbb03434904a923ca046c0f75d7744067e60ce13df8ab454c676 82a9d42790286e2171c6b3f430a60a112381d1b75be7c66d5e702fb69fd823c6
+// Fingerprint: 50f36e1aec5c486b546532d5955c91f928633114a49ba42d2418df3f1e6b9340 eca299234d85b7bf951d1499abccfd426ac187c2f7320b6f0a24680c04c5eeef
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,8 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
-import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -61,16 +60,22 @@ import {
   type TaskStoreFor,
   type TasksServerOf,
   type TasksServerOptionsOf,
-} from "./server-engine.js";
+} from "./runtime/server/engine.js";
 import {
   checkRoutingHeaders,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION_ERROR_CODES,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+} from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
   HeaderValue,
@@ -83,16 +88,16 @@ export type {
   RequestContext,
   TaskAbortSignal,
   TransportContext,
-} from "./server-core.js";
-export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
-export { type CreateTaskOptions } from "./server-engine.js";
+} from "./runtime/server/core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { type CreateTaskOptions } from "./runtime/server/engine.js";
 export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;
@@ -132,7 +137,6 @@ const PROFILE = {
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
   listen: undefined,
-  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c73e95d398aa462967a4ed5332214895a437e981cfe31f02cf92281ebcaa4ca5 a09f3811893094a1867a9800abb8382701d0bacb9f7e888c23fea32a4164c3be
+// Fingerprint: ccb04820291330a11e3ebac05d99f3c645646f4480a85f9f9dc318e3009ebf5b f7b497add51c37df80c1d7d118deb9b886d06d68a37df9205db543424618a166
 
-import { standardSchema as $standardSchema } from "./runtime.js";
+import { standardSchema as $standardSchema } from "./runtime/protocol/json.js";
 import * as $validators from "./validators.js";
 
 /** `CancelTaskRequest` as a Standard Schema (it checks with `validateCancelTaskRequest`). */

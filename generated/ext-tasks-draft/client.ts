@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 397e1f48b5c19f2a7e4b07c84133476fa7988bb43f550c6cc79696e885653984 dcb1e5aba4d56ab8adf7c0bcaaf14f69746d45c3a16641ab54bfaf927f684c96
+// Fingerprint: d21419bc1235a5eec52329f7d2b7cb8401861ab48217c0692ecbaa4734caabf5 19476f94a7855687e2224690b62b26f01328aff60dc9e8b98ce8c7fd3d1a7082
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -49,7 +49,7 @@ import type {
   UpdateTaskRequestParams,
   UpdateTaskResult,
 } from "./types.js";
-import type { JsonObject } from "./runtime.js";
+import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isDetailedTask,
   validateCancelTaskRequestParams,
@@ -72,7 +72,7 @@ import {
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
-import { type BodyCheck, type MethodSpec } from "./client-core.js";
+import { type BodyCheck, type MethodSpec } from "./runtime/client/core.js";
 import {
   formCheck,
   TaskCancelledErrorOf,
@@ -87,8 +87,8 @@ import {
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
-} from "./client-engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./tasks-extension.js";
+} from "./runtime/client/engine.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -97,7 +97,7 @@ export {
   RequestTimeoutError,
   TaskExpiredError,
   TasksClientClosedError,
-} from "./client-core.js";
+} from "./runtime/client/core.js";
 export type {
   RpcErrorObject,
   TasksClientHeaders,
@@ -105,15 +105,14 @@ export type {
   TasksClientSend,
   TasksClientSignal,
   TasksClientSubscribe,
-} from "./client-core.js";
-export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
-export { ToolRejectedError } from "./tool-catalog.js";
-export { TaskForbiddenError } from "./client-engine.js";
+} from "./runtime/client/core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
+export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
-export { InputRequestError, InputRoundsExceededError } from "./client-engine.js";
-export { TaskInputError } from "./client-core.js";
-export type { InputRequestContext } from "./client-engine.js";
+export { InputRequestError, InputRoundsExceededError } from "./runtime/client/engine.js";
+export { TaskInputError } from "./runtime/client/core.js";
+export type { InputRequestContext } from "./runtime/client/engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)
@@ -275,7 +274,6 @@ const PROFILE: ClientProfile<Types> = {
     capabilitiesMeta: CLIENT_CAPABILITIES_META,
     taskMethods: ["tasks/cancel", "tasks/get", "tasks/update"],
   },
-  protocolVersion: "2026-07-28",
   payloadDeliversInput: false,
   input: {
     requestsField: "inputRequests",

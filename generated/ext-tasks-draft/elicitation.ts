@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 495b18d69608cc9bbd83327428a5dd6d9297a6042c1cd5f0a4bb5f61572a3bad 1d60fa0fb9b76a493168cc964c0ed6c13b177231feed685e874168921ec0a3f7
+// Fingerprint: c92fed34fbfbd9670a082344d2a74e5e2e974ad2b7e40bbbabc453e43e009a33 eaca348594bdf0ce28f2001d2775554865f7e36c4c0372180258e1448826ea4b
 
 /**
  * Elicitation forms of this set: the form functions of `elicitation-forms.ts` (a fixed module,
@@ -22,7 +22,7 @@ import {
   type ElicitationContentResult,
   type ElicitationFormOf,
   type ElicitationFormResultOf,
-} from "./elicitation-forms.js";
+} from "./runtime/protocol/elicitation-forms.js";
 
 export {
   ElicitationContentInvalid,
@@ -33,7 +33,7 @@ export {
   type ElicitationFormat,
   type ElicitationOption,
   type ElicitationValue,
-} from "./elicitation-forms.js";
+} from "./runtime/protocol/elicitation-forms.js";
 
 /** A requested schema read as a form. */
 export type ElicitationForm = ElicitationFormOf<ElicitRequestFormParamsRequestedSchema>;

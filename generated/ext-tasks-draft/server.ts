@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 80197fd702d479c68145a0ed7d1a9cd687fa6302e9cb678e3abf6ff25f057acd b1669db4a9181233770236be24a34cce8b627274b7133c91161604026cacda7d
+// Fingerprint: dcc4eac1ed4b7bc60b40eb5b4ef66bb488d4b38a80fb178345a580ce51acb8fc 5399d8824d78253f092f78ec15e5515f778710d075fccc0c83df5c08234176f4
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,8 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
-import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./server-core.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -61,16 +60,22 @@ import {
   type TaskStoreFor,
   type TasksServerOf,
   type TasksServerOptionsOf,
-} from "./server-engine.js";
+} from "./runtime/server/engine.js";
 import {
   checkRoutingHeaders,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION_ERROR_CODES,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+} from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
   HeaderValue,
@@ -83,16 +88,16 @@ export type {
   RequestContext,
   TaskAbortSignal,
   TransportContext,
-} from "./server-core.js";
-export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
-export { type CreateTaskOptions } from "./server-engine.js";
+} from "./runtime/server/core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { type CreateTaskOptions } from "./runtime/server/engine.js";
 export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION,
-} from "./tasks-extension.js";
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;
@@ -138,7 +143,6 @@ const PROFILE = {
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
   listen: { validate: validateSubscriptionsListenRequestParams },
-  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fa9acfeb10bd778a51ba88ea468071a68ee23d292dd3fa22e2af4fb68d2e05e3 2a7e02d93207251477e433373e92fceb0c04fa5aa12d013558f8771593bb277e
+// Fingerprint: 2493614ab43fb6760f1b443270329e7c97dea03ff197d447340e335a4a8ee626 b363d5d8cec7c5f5f50d0d23e101295979c676c2270e2214eebd6bfc3e79d120
 
-import { standardSchema as $standardSchema } from "./runtime.js";
+import { standardSchema as $standardSchema } from "./runtime/protocol/json.js";
 import * as $validators from "./validators.js";
 
 /** `CancelTaskRequest` as a Standard Schema (it checks with `validateCancelTaskRequest`). */

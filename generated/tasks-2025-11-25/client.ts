@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0fa8951839681c420a8ef0277c84a8d9ad90491f82686260f6595bd0263a78b3 58440c168d277ad621f02737cd0fef961450b5245663a8a7754ade7c23a8fae6
+// Fingerprint: fb9e892d40bec536d464163bc1b6cc08601e63e4622a8102e64f9577f9bff4e6 825aa94f4e7130788bdffc41ac77755dddd8e77e5bb93a752a56e8772655e37c
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -46,7 +46,7 @@ import type {
   Tool,
   ToolTaskSupport,
 } from "./types.js";
-import type { JsonObject } from "./runtime.js";
+import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isToolTaskSupport,
   validateCancelTaskRequestParams,
@@ -66,7 +66,7 @@ import {
 } from "./validators.js";
 import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
-import { type BodyCheck, type MethodSpec, type TasksClientServerRequest } from "./client-core.js";
+import { type BodyCheck, type MethodSpec, type TasksClientServerRequest } from "./runtime/client/core.js";
 import {
   formCheck,
   TaskCancelledErrorOf,
@@ -81,7 +81,7 @@ import {
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
-} from "./client-engine.js";
+} from "./runtime/client/engine.js";
 import { createTasksServer, type TasksServerOptions } from "./server.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
@@ -91,7 +91,7 @@ export {
   RequestTimeoutError,
   TaskExpiredError,
   TasksClientClosedError,
-} from "./client-core.js";
+} from "./runtime/client/core.js";
 export type {
   RpcErrorObject,
   TasksClientHeaders,
@@ -99,14 +99,17 @@ export type {
   TasksClientSend,
   TasksClientSignal,
   TasksClientSubscribe,
-} from "./client-core.js";
-export type { TasksClientRequestOptions, ToolCallParams } from "./client-engine.js";
-export { ToolRejectedError } from "./tool-catalog.js";
-export { TaskForbiddenError } from "./client-engine.js";
+} from "./runtime/client/core.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
+export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
-export type { TasksClientOnRequest, TasksClientServerRequest, TasksClientServerRequestHandler } from "./client-core.js";
-export type { InputRequestContext, ServerRequestOptions } from "./client-engine.js";
+export type {
+  TasksClientOnRequest,
+  TasksClientServerRequest,
+  TasksClientServerRequestHandler,
+} from "./runtime/client/core.js";
+export type { InputRequestContext, ServerRequestOptions } from "./runtime/client/engine.js";
 
 // ---------------------------------------------------------------------------------------------
 // The API, bound to this set's types (the generic parts are in client-engine.ts)

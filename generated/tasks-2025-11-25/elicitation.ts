@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 495b18d69608cc9bbd83327428a5dd6d9297a6042c1cd5f0a4bb5f61572a3bad 1d60fa0fb9b76a493168cc964c0ed6c13b177231feed685e874168921ec0a3f7
+// Fingerprint: c92fed34fbfbd9670a082344d2a74e5e2e974ad2b7e40bbbabc453e43e009a33 eaca348594bdf0ce28f2001d2775554865f7e36c4c0372180258e1448826ea4b
 
 /**
  * Elicitation forms of this set: the form functions of `elicitation-forms.ts` (a fixed module,
@@ -22,7 +22,7 @@ import {
   type ElicitationContentResult,
   type ElicitationFormOf,
   type ElicitationFormResultOf,
-} from "./elicitation-forms.js";
+} from "./runtime/protocol/elicitation-forms.js";
 
 export {
   ElicitationContentInvalid,
@@ -33,7 +33,7 @@ export {
   type ElicitationFormat,
   type ElicitationOption,
   type ElicitationValue,
-} from "./elicitation-forms.js";
+} from "./runtime/protocol/elicitation-forms.js";
 
 /** A requested schema read as a form. */
 export type ElicitationForm = ElicitationFormOf<ElicitRequestFormParamsRequestedSchema>;

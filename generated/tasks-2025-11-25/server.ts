@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 48b67a0cf1a00a4e3391da9efa03119aeb210f321dbb33a302cd08de7cc6de94 1f60edf04643ee97c7c6d5e961e65cec0cc8aa0f1a97b4a9d4febcb695f775ed
+// Fingerprint: c8d003566f582af4a319998196746ff1d43954860ba8420a69f8bd131648cb18 7bfd4cd07d74b8cdfc3988de540959037de0dd758fc75f29782d2848f9462e5a
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -37,8 +37,7 @@ import {
   validatePaginatedRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
-import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./server-core.js";
+import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -58,10 +57,16 @@ import {
   type TaskStoreFor,
   type TasksServerOf,
   type TasksServerOptionsOf,
-} from "./server-engine.js";
+} from "./runtime/server/engine.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
-export { headerValue, isJsonRpcErrorObject, JsonRpcError, requestContext, TaskLimitError } from "./server-core.js";
+export {
+  headerValue,
+  isJsonRpcErrorObject,
+  JsonRpcError,
+  requestContext,
+  TaskLimitError,
+} from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
   HeaderValue,
@@ -74,9 +79,9 @@ export type {
   RequestContext,
   TaskAbortSignal,
   TransportContext,
-} from "./server-core.js";
-export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./server-core.js";
-export { RELATED_TASK_META, type CreateTaskOptions } from "./server-engine.js";
+} from "./runtime/server/core.js";
+export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { RELATED_TASK_META, type CreateTaskOptions } from "./runtime/server/engine.js";
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"] as const;
@@ -131,7 +136,6 @@ const PROFILE = {
     },
   },
   listen: undefined,
-  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b92866eaef5c509664e2aae51268183699d820c501470f9bb9d49dec68247c2c 69ad389bc310a179100b62d441a5340be10c73beaf20cd6771ad87942c9766da
+// Fingerprint: e091ad242f8ec6a0cdcd5b9903a060a1997064206b9b80bf778c0ac26544d66d bad59b264eab29122b1fc428bff97b97e7d4b60e18c4ebfc7034ee161c4d1c0b
 
-import { standardSchema as $standardSchema } from "./runtime.js";
+import { standardSchema as $standardSchema } from "./runtime/protocol/json.js";
 import * as $validators from "./validators.js";
 
 /** `TaskStatus` as a Standard Schema (it checks with `validateTaskStatus`). */

@@ -141,7 +141,7 @@ function importedTypeNames(code: string): string[] {
 /** The local names a module gives what it imports from the set's modules other than types.ts. */
 function importedNamesFromOtherModules(code: string): string[] {
   const names: string[] = [];
-  for (const match of code.matchAll(/^import (?:type )?\{([^}]*)\} from "\.\/([a-z-]+)\.js";/gm)) {
+  for (const match of code.matchAll(/^import (?:type )?\{([^}]*)\} from "\.\/([a-z/-]+)\.js";/gm)) {
     if (match[2] === "types") continue;
     for (const item of match[1]!.split(",")) {
       const local = item.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim();

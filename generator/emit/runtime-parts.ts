@@ -1,14 +1,14 @@
 /**
  * Runtime parts: transports, the HTTP handler and a durable store, written into a set's folder
  * only when its config asks for them (`"runtime": [...]`). Each is a static module
- * (templates/runtime/<part>.ts) that may import Node's built-in modules or its one third-party
- * peer, which its file header names; without parts a set's folder imports nothing from outside
- * itself and compiles with `types: []`.
+ * (templates/runtime/parts/<part>.ts) that may import Node's built-in modules or its one
+ * third-party peer, which its file header names; without parts a set's folder imports nothing from
+ * outside itself and compiles with `types: []`. This is the one list of the parts: the static
+ * module list (templates.ts) takes their modules from here.
  */
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import { appendPointer } from "../load/json-pointer.js";
 import { nearest } from "../config/suggest.js";
-import type { StaticModuleName } from "./templates.js";
 
 export const RUNTIME_PARTS = [
   "http-client",
@@ -22,13 +22,25 @@ export const RUNTIME_PARTS = [
 ] as const;
 export type RuntimePart = (typeof RUNTIME_PARTS)[number];
 
+/** The folder of `templates/runtime/` (and of a set's `runtime/`) that holds the parts. */
+const PARTS_FOLDER = "parts";
+
+/** A part's own module, and the module two parts share (the MCP router of stdio and http-server). */
+export type PartModule = `${typeof PARTS_FOLDER}/${RuntimePart}` | `${typeof PARTS_FOLDER}/mcp-router`;
+
+/** A part's own module (what else it needs, the set follows from its imports). */
+export function partModule(part: RuntimePart): PartModule {
+  return `${PARTS_FOLDER}/${part}`;
+}
+
+/** Every module in the parts folder: each part's own, then the one they share. */
+export const PART_MODULES: readonly PartModule[] = [...RUNTIME_PARTS.map(partModule), `${PARTS_FOLDER}/mcp-router`];
+
 /** What of the set's stubs a part builds on. */
 type PartNeed = "client" | "server" | "extension-server" | "session-server";
 
 interface PartSpec {
   readonly needs: PartNeed;
-  /** The static modules it adds, itself first. */
-  readonly modules: readonly StaticModuleName[];
   /** The header line naming what it needs from outside the set. */
   readonly needsLine: string;
   /** What its file may import from outside the set: module specifiers or their prefixes (`node:`). */
@@ -42,56 +54,48 @@ const NODE = "Node.js 20+ and its typings (@types/node); no package";
 export const PART_SPECS: Readonly<Record<RuntimePart, PartSpec>> = {
   "http-client": {
     needs: "client",
-    modules: ["http-client"],
     needsLine: "the Fetch API and its typings (@types/node or the DOM library); no package",
     imports: [],
     summary: "the Tasks client over Streamable HTTP with fetch",
   },
   "http-server": {
     needs: "extension-server",
-    modules: ["http-server", "mcp-router"],
     needsLine: NODE,
     imports: ["node:"],
     summary: "an HTTP handler (node:http and Fetch shapes) for the stateless 2026-07-28 revision",
   },
   stdio: {
     needs: "server",
-    modules: ["stdio", "mcp-router"],
     needsLine: NODE,
     imports: ["node:"],
     summary: "stdio transport: a client that spawns the server, and the server loop",
   },
   "sdk-client": {
     needs: "client",
-    modules: ["sdk-client"],
     needsLine: "peer @modelcontextprotocol/sdk ^1.24 (install it in your project)",
     imports: ["@modelcontextprotocol/sdk/"],
     summary: "the Tasks client over a connected @modelcontextprotocol/sdk Client",
   },
   "sdk-server": {
     needs: "session-server",
-    modules: ["sdk-server"],
     needsLine: "peer @modelcontextprotocol/sdk ^1.24 (install it in your project)",
     imports: ["@modelcontextprotocol/sdk/"],
     summary: "the 2025-11-25 Tasks server mounted in an @modelcontextprotocol/sdk Server, and the SDK's TaskStore over the set's stores",
   },
   "sqlite-store": {
     needs: "server",
-    modules: ["sqlite-store"],
     needsLine: "peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)",
     imports: ["node:", "better-sqlite3"],
     summary: "a durable TaskStore on SQLite",
   },
   "redis-store": {
     needs: "server",
-    modules: ["redis-store"],
     needsLine: "peer ioredis ^5 (install it, and @types/node, in your project)",
     imports: ["node:", "ioredis"],
     summary: "a TaskStore on Redis shared by several server instances (Lua compare-and-set, pub/sub events, worker leases)",
   },
   "postgres-store": {
     needs: "server",
-    modules: ["postgres-store"],
     needsLine: "peer pg ^8 (install it, and @types/pg and @types/node, in your project)",
     imports: ["node:", "pg"],
     summary: "a TaskStore on PostgreSQL shared by several server instances (versioned UPDATE, LISTEN/NOTIFY events, worker leases)",
@@ -108,9 +112,15 @@ export function partEntryProblem(parts: readonly string[], i: number): string | 
   return parts.indexOf(part) === i ? undefined : `"${part}" is listed twice`;
 }
 
+/** The part whose own module this is, if it is one (not the module parts share, nor a module outside the parts folder). */
+export function partOfModule(module: string): RuntimePart | undefined {
+  return RUNTIME_PARTS.find((part) => partModule(part) === module);
+}
+
 /** The header line of a part's own file; undefined for the helper modules parts share. */
-export function partNeedsLine(module: StaticModuleName): string | undefined {
-  return (RUNTIME_PARTS as readonly string[]).includes(module) ? PART_SPECS[module as RuntimePart].needsLine : undefined;
+export function partNeedsLine(module: string): string | undefined {
+  const part = partOfModule(module);
+  return part ? PART_SPECS[part].needsLine : undefined;
 }
 
 /** Where a set asked for its parts: the config's array, or the `--runtime` flag. */
@@ -127,17 +137,15 @@ export interface StubsOffered {
 }
 
 /**
- * The static modules the asked-for parts add, in order, each once; a part the set cannot use is a
- * config error at the entry that asks for it.
+ * The own modules of the asked-for parts, in order (the modules they import come with them, see
+ * templates.ts `withImports`); a part the set cannot use is a config error at the entry that asks for it.
  */
-export function partModules(parts: readonly RuntimePart[], offered: StubsOffered, origin: PartsOrigin | undefined): StaticModuleName[] {
-  const modules: StaticModuleName[] = [];
-  parts.forEach((part, i) => {
+export function partModules(parts: readonly RuntimePart[], offered: StubsOffered, origin: PartsOrigin | undefined): PartModule[] {
+  return parts.map((part, i) => {
     const missing = missingNeed(PART_SPECS[part].needs, offered);
     if (missing) throw partError(origin, i, part, missing);
-    modules.push(...PART_SPECS[part].modules);
+    return partModule(part);
   });
-  return [...new Set(modules)];
 }
 
 function missingNeed(need: PartNeed, offered: StubsOffered): string | undefined {
@@ -166,11 +174,6 @@ function partError(origin: PartsOrigin | undefined, index: number, part: Runtime
   if ("flag" in origin) return new GeneratorError(undefined, `${origin.flag}: "${part}" ${detail}`, "config");
   return new GeneratorError({ file: origin.file, pointer: appendPointer(origin.pointer, index) }, `"${part}" ${detail}`, "config");
 }
-
-/** The file names of every module a runtime part may add (`http-server.ts`, `mcp-router.ts`, ...). */
-export const RUNTIME_PART_FILES: ReadonlySet<string> = new Set(
-  RUNTIME_PARTS.flatMap((part) => PART_SPECS[part].modules.map((module) => `${module}.ts`)),
-);
 
 /** A package a part needs in the project that uses it; `dev`: typings only, a dev dependency. */
 export interface PartPeer {

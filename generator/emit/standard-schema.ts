@@ -12,7 +12,7 @@ export const STANDARD_SCHEMA_NAMESPACE = "standardSchema";
 export function emitStandardSchemas(model: Model): string {
   // `$`-prefixed local names: no definition name reaches them (naming.ts PascalCases a leading `$`).
   const lines = [
-    'import { standardSchema as $standardSchema } from "./runtime.js";',
+    'import { standardSchema as $standardSchema } from "./runtime/protocol/json.js";',
     'import * as $validators from "./validators.js";',
   ];
   for (const def of model.definitions) {

@@ -1,7 +1,7 @@
 /**
  * What generated stubs are made of, from `templates/`:
  *
- * - static modules, `templates/runtime/<name>.ts`: real TypeScript, type-checked and unit-tested
+ * - static modules, `templates/runtime/<layer>/<name>.ts`: real TypeScript, type-checked and unit-tested
  *   with the project, already formatted, copied into a set as they are (see `staticModule`);
  * - Handlebars templates, `templates/<name>.ts.hbs`: only the schema-dependent glue, each rendered
  *   from a typed view model (see `typedTemplate`). Strict (a missing value is an error) and
@@ -9,9 +9,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
+import { PART_MODULES, type PartModule } from "./runtime-parts.js";
 
 /** `templates/` of the installed package (works from the sources and from `dist/`). */
 export function templatesDir(): string {
@@ -94,31 +95,38 @@ function precompiled(name: string, source: string): Handlebars.TemplateDelegate 
   return built.source === source ? Handlebars.template(built.spec) : undefined;
 }
 
-/** The static modules a set may get: the file names in `templates/runtime/`, without `.ts` (a test holds the two together). */
-export const STATIC_MODULES = [
-  "runtime",
-  "elicitation-forms",
-  "form-answers",
-  "client-core",
-  "task-wait",
-  "tool-catalog",
-  "client-engine",
-  "server-core",
-  "server-engine",
-  "tasks-extension",
-  "request-state",
-  // Runtime parts and the module two of them share (see runtime-parts.ts): only in a set that asks for them.
-  "http-client",
-  "http-server",
-  "mcp-router",
-  "stdio",
-  "sdk-client",
-  "sdk-server",
-  "sqlite-store",
-  "redis-store",
-  "postgres-store",
+/**
+ * The static modules every set may get, by their path below `templates/runtime/` without `.ts`
+ * (a set holds them at the same paths below its `runtime/` folder). The runtime parts' modules
+ * come from their one list in runtime-parts.ts. A test holds this list and the folder together.
+ */
+const SET_MODULES = [
+  "protocol/json",
+  "protocol/elicitation-forms",
+  "protocol/form-answers",
+  "client/core",
+  "client/task-wait",
+  "client/tool-catalog",
+  "client/engine",
+  "server/core",
+  "server/engine",
+  "server/tasks-extension",
+  "server/request-state",
 ] as const;
-export type StaticModuleName = (typeof STATIC_MODULES)[number];
+
+export const STATIC_MODULES: readonly StaticModuleName[] = [...SET_MODULES, ...PART_MODULES];
+export type StaticModuleName = (typeof SET_MODULES)[number] | PartModule;
+
+/** Where the static modules sit in a set's folder, as they sit in `templates/runtime/`. */
+export const RUNTIME_FOLDER = "runtime";
+
+/** A static module's file name in a set's folder: `runtime/client/engine.ts`. */
+export function staticFileName(name: StaticModuleName): string {
+  return `${RUNTIME_FOLDER}/${name}.ts`;
+}
+
+/** The file names, in a set's folder, of every module a runtime part may add (`runtime/parts/http-server.ts`, ...). */
+export const RUNTIME_PART_FILES: ReadonlySet<string> = new Set(PART_MODULES.map(staticFileName));
 
 const staticSources = new Map<StaticModuleName, string>();
 
@@ -133,4 +141,33 @@ export function staticModule(name: StaticModuleName): string {
     staticSources.set(name, source);
   }
   return source;
+}
+
+/**
+ * The given static modules and every static module they import, each once, in the order of
+ * STATIC_MODULES: a stub or a part names the modules it uses itself, and what those build on
+ * follows from their imports (so splitting a module never changes a list elsewhere).
+ */
+export function withImports(names: readonly StaticModuleName[]): StaticModuleName[] {
+  const found = new Set<StaticModuleName>();
+  const visit = (name: StaticModuleName): void => {
+    if (found.has(name)) return;
+    found.add(name);
+    for (const imported of staticImports(name)) visit(imported);
+  };
+  names.forEach(visit);
+  return STATIC_MODULES.filter((name) => found.has(name));
+}
+
+/** The static modules a static module imports (its relative import and export specifiers, resolved). */
+function staticImports(name: StaticModuleName): StaticModuleName[] {
+  const imports: StaticModuleName[] = [];
+  // The sources are formatted (prettier): every import or re-export ends in `from "<specifier>";`.
+  for (const match of staticModule(name).matchAll(/^(?:import|export)\b[^;]*?\sfrom "(\.\.?\/[^"]+)\.js";/gm)) {
+    const resolved = posix.join(posix.dirname(name), match[1]!);
+    const known = STATIC_MODULES.find((module) => module === resolved);
+    if (!known) throw new Error(`templates/runtime/${name}.ts imports "${match[1]}", which is no static module`);
+    imports.push(known);
+  }
+  return imports;
 }

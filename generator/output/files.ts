@@ -17,7 +17,7 @@
 import * as nodeFs from "node:fs";
 import type { Dirent, MakeDirectoryOptions, RmOptions, Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import { MANIFEST_FILE, manifestText, withLfLineEnds } from "./manifest.js";
 import { BACKUP_PREFIX, inspectTarget, STAGING_PREFIX, TEMPORARY_SUFFIX_BYTES, type ForeignEntry, type InspectFs, type TargetState } from "./ownership.js";
@@ -203,7 +203,12 @@ function stage(set: GeneratedSet, journal: Journal): string {
   if (created !== undefined) journal.did(() => fs.rmSync(created, { recursive: true, force: true }), created);
   const staging = uniqueFolder(fs, set.outDir, STAGING_PREFIX);
   journal.did(() => fs.rmSync(staging, { recursive: true, force: true }), staging);
-  for (const file of filesToWrite(set)) fs.writeFileSync(join(staging, file.name), file.contents, { flag: "wx" });
+  for (const file of filesToWrite(set)) {
+    const path = join(staging, ...file.name.split("/"));
+    // The static runtime sits in a subfolder (`runtime/client/engine.ts`); staging is new, so the folders are too.
+    if (file.name.includes("/")) fs.mkdirSync(dirname(path), { recursive: true });
+    fs.writeFileSync(path, file.contents, { flag: "wx" });
+  }
   return staging;
 }
 
@@ -273,20 +278,33 @@ export interface Difference {
 export function compareSets(sets: readonly GeneratedSet[], fs: InspectFs = NODE_FS): Difference[] {
   const differences: Difference[] = [];
   for (const set of sets) {
-    const onDisk = new Map(listFolder(set.outDir, fs).map((e) => [e.name, e]));
     const expected = filesToWrite(set);
+    const names = new Set(expected.map((f) => f.name));
+    const onDisk = new Map(filesOnDisk(set.outDir, "", names, fs).map((e) => [e.name, e.entry]));
     for (const file of expected) {
       const entry = onDisk.get(file.name);
       if (!entry) differences.push({ set: set.name, file: file.name, change: "missing" });
-      else if (!entry.isFile() || !sameText(fs.readFileSync(join(set.outDir, file.name)).toString("utf8"), file.contents)) {
+      else if (!entry.isFile() || !sameText(fs.readFileSync(join(set.outDir, ...file.name.split("/"))).toString("utf8"), file.contents)) {
         differences.push({ set: set.name, file: file.name, change: "modified" });
       }
     }
     for (const [name, entry] of onDisk) {
-      if (!expected.some((f) => f.name === name)) differences.push({ set: set.name, file: entry.isDirectory() ? `${name}/` : name, change: "extra" });
+      if (!names.has(name)) differences.push({ set: set.name, file: entry.isDirectory() ? `${name}/` : name, change: "extra" });
     }
   }
   return differences;
+}
+
+/**
+ * The entries of a set's folder by their `/`-separated path: a subfolder holding expected files
+ * (the set's `runtime/`) is looked into, any other entry is listed as it is.
+ */
+function filesOnDisk(folder: string, prefix: string, expected: ReadonlySet<string>, fs: InspectFs): { name: string; entry: Dirent }[] {
+  return listFolder(join(folder, ...prefix.split("/")), fs).flatMap((entry) => {
+    const name = `${prefix}${entry.name}`;
+    const holdsExpected = entry.isDirectory() && [...expected].some((file) => file.startsWith(`${name}/`));
+    return holdsExpected ? filesOnDisk(folder, `${name}/`, expected, fs) : [{ name, entry }];
+  });
 }
 
 function sameText(onDisk: string, generated: string): boolean {

@@ -91,28 +91,57 @@ function statOrUndefined(stat: () => Stats): Stats | undefined {
 }
 
 function foreignEntries(folder: string, fs: InspectFs): { foreign: ForeignEntry[]; manifest: boolean } {
-  const entries = fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = sortedEntries(fs, folder);
   const manifestEntry = entries.find((e) => e.name === MANIFEST_FILE && e.isFile());
   const listed = manifestEntry ? readManifest(fs.readFileSync(join(folder, MANIFEST_FILE)).toString("utf8")) : undefined;
   const foreign: ForeignEntry[] = [];
   for (const entry of entries) {
     if (entry.name === MANIFEST_FILE && listed) continue;
     if (entry.isDirectory() && TEMPORARY_FOLDER.test(entry.name)) continue;
-    if (!entry.isFile()) {
-      foreign.push({ name: entry.isDirectory() ? `${entry.name}/` : entry.name, edited: false });
-      continue;
-    }
-    const bytes = fs.readFileSync(join(folder, entry.name));
     if (listed) {
-      const hash = listed.get(entry.name);
-      if (hash === undefined) foreign.push({ name: entry.name, edited: false });
-      else if (!bytesMatch(bytes, hash)) foreign.push({ name: entry.name, edited: true });
+      foreign.push(...listedForeign(folder, entry.name, entry, listed, fs));
       continue;
     }
-    // No manifest: the file proves itself by its header and fingerprint (or is the fixed package.json).
-    if (entry.name === MODULE_PACKAGE_JSON.name && bytesMatch(bytes, sha256(MODULE_PACKAGE_JSON.contents))) continue;
-    const state = generatedModuleState(bytes.toString("utf8"));
-    if (state !== "intact") foreign.push({ name: entry.name, edited: state === "edited" });
+    foreign.push(...unlistedForeign(folder, entry.name, entry, fs));
   }
   return { foreign, manifest: listed !== undefined };
+}
+
+/**
+ * The foreign entries at `name` (a path relative to the folder, `/`-separated) of a folder with our
+ * manifest: a file the manifest does not list or whose bytes changed; a subfolder is looked into
+ * when the manifest lists files below it (the set's `runtime/` folder), and is foreign as a whole otherwise.
+ */
+function listedForeign(folder: string, name: string, entry: Dirent, listed: ReadonlyMap<string, string>, fs: InspectFs): ForeignEntry[] {
+  const path = join(folder, ...name.split("/"));
+  if (entry.isDirectory() && [...listed.keys()].some((file) => file.startsWith(`${name}/`))) {
+    return sortedEntries(fs, path).flatMap((inner) => listedForeign(folder, `${name}/${inner.name}`, inner, listed, fs));
+  }
+  if (!entry.isFile()) return [{ name: entry.isDirectory() ? `${name}/` : name, edited: false }];
+  const hash = listed.get(name);
+  if (hash === undefined) return [{ name, edited: false }];
+  return bytesMatch(fs.readFileSync(path), hash) ? [] : [{ name, edited: true }];
+}
+
+/**
+ * The foreign entries at `name` of a folder without a manifest: each file proves itself by its header
+ * and fingerprint (or is the fixed package.json at the top); a subfolder is ours when all it holds is
+ * (the runtime/ folder), and named whole when it is empty or nothing in it is ours.
+ */
+function unlistedForeign(folder: string, name: string, entry: Dirent, fs: InspectFs): ForeignEntry[] {
+  const path = join(folder, ...name.split("/"));
+  if (entry.isDirectory()) {
+    const inner = sortedEntries(fs, path).map((e) => ({ entry: e, foreign: unlistedForeign(folder, `${name}/${e.name}`, e, fs) }));
+    const ours = inner.some((i) => i.entry.isFile() && i.foreign.length === 0) || inner.some((i) => i.entry.isDirectory() && i.foreign.length === 0);
+    return ours ? inner.flatMap((i) => i.foreign) : [{ name: `${name}/`, edited: false }];
+  }
+  if (!entry.isFile()) return [{ name, edited: false }];
+  const bytes = fs.readFileSync(path);
+  if (name === MODULE_PACKAGE_JSON.name && bytesMatch(bytes, sha256(MODULE_PACKAGE_JSON.contents))) return [];
+  const state = generatedModuleState(bytes.toString("utf8"));
+  return state === "intact" ? [] : [{ name, edited: state === "edited" }];
+}
+
+function sortedEntries(fs: InspectFs, folder: string): Dirent[] {
+  return fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -281,7 +281,7 @@ describe("every accepted value is assignable to its generated type", () => {
       const folder = join(tempDir, `types-${set.name}`);
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
-      for (const file of set.files) writeFileSync(join(folder, file.name), file.contents);
+      for (const file of set.files) writeGeneratedFile(folder, file);
       // Each value gets its exact type (`as const`, made mutable again) and is assigned through a
       // call, so TypeScript judges plain assignability, not the excess-property rule for literals.
       const lines = [

@@ -112,7 +112,7 @@ describe("npm pack: the published package", () => {
 
   it("ships the static modules of generated sets (templates/runtime/*.ts)", () => {
     const runtime = filesBelow(join(repository, "templates", "runtime")).map((f) => `templates/runtime/${f}`);
-    expect(runtime).toEqual(expect.arrayContaining(["templates/runtime/runtime.ts", "templates/runtime/elicitation-forms.ts"]));
+    expect(runtime).toEqual(expect.arrayContaining(["templates/runtime/protocol/json.ts", "templates/runtime/protocol/elicitation-forms.ts"]));
     for (const file of runtime) expect(paths, file).toContain(file);
   });
 

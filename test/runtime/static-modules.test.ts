@@ -1,22 +1,27 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../generator/generate.js";
 import { formatTypeScript } from "../../generator/output/format.js";
 import { STATIC_MODULES } from "../../generator/emit/templates.js";
-import { PART_SPECS, RUNTIME_PARTS, type RuntimePart } from "../../generator/emit/runtime-parts.js";
+import { PART_SPECS, partModule, partOfModule, RUNTIME_PARTS } from "../../generator/emit/runtime-parts.js";
 import { projectRoot } from "../support/paths.js";
 
 /**
- * The static modules of generated stubs (templates/runtime/*.ts): real TypeScript the project
- * type-checks, copied into each set as written. These checks keep that copy honest: the sources
- * are already formatted as prettier would format them (so generation can skip formatting them),
- * they import only each other, and a generated set holds them byte for byte below its header.
+ * The static modules of generated stubs (templates/runtime/<layer>/*.ts): real TypeScript the
+ * project type-checks, copied into each set's runtime/ folder as written. These checks keep that
+ * copy honest: the sources are already formatted as prettier would format them (so generation can
+ * skip formatting them), they import only each other, and a generated set holds them byte for byte
+ * below its header.
  */
 
 const RUNTIME_DIR = join(projectRoot, "templates", "runtime");
-const staticFiles = readdirSync(RUNTIME_DIR).filter((f) => f.endsWith(".ts")).sort();
+/** Every file below templates/runtime/, by its `/`-separated path there (`client/engine.ts`). */
+const staticFiles = readdirSync(RUNTIME_DIR, { recursive: true, encoding: "utf8" })
+  .map((f) => f.split("\\").join("/"))
+  .filter((f) => f.endsWith(".ts"))
+  .sort();
 
 function importsOf(file: string, code: string): string[] {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
@@ -42,13 +47,14 @@ describe("static modules (templates/runtime/)", () => {
   });
 
   it.each(staticFiles)("%s imports only other static modules (a runtime part also what its spec declares)", (file) => {
-    const name = file.replace(/\.ts$/, "");
-    const outside = (RUNTIME_PARTS as readonly string[]).includes(name) ? PART_SPECS[name as RuntimePart].imports : [];
+    const part = partOfModule(file.replace(/\.ts$/, ""));
+    const outside = part ? PART_SPECS[part].imports : [];
     const imports = importsOf(file, readFileSync(join(RUNTIME_DIR, file), "utf8"));
     for (const specifier of imports) {
       if (outside.some((prefix) => specifier === prefix || (prefix.endsWith("/") || prefix.endsWith(":") ? specifier.startsWith(prefix) : false))) continue;
-      expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
-      expect(staticFiles).toContain(specifier.slice(2).replace(/\.js$/, ".ts"));
+      // A module of its own layer (`./core.js`) or of another (`../protocol/json.js`), never a way out of templates/runtime/.
+      expect(specifier).toMatch(/^(?:\.\/|\.\.\/[a-z-]+\/)[a-z-]+\.js$/);
+      expect(staticFiles).toContain(posix.join(posix.dirname(file), specifier).replace(/\.js$/, ".ts"));
     }
   });
 
@@ -57,7 +63,7 @@ describe("static modules (templates/runtime/)", () => {
     const found: Record<string, string[]> = {};
     for (const part of RUNTIME_PARTS) {
       declared[part] = [...PART_SPECS[part].imports].sort();
-      const specifiers = importsOf(`${part}.ts`, readFileSync(join(RUNTIME_DIR, `${part}.ts`), "utf8")).filter((s) => !s.startsWith("./"));
+      const specifiers = importsOf(`${part}.ts`, readFileSync(join(RUNTIME_DIR, `${partModule(part)}.ts`), "utf8")).filter((s) => !s.startsWith("."));
       // Reduced to the declared form: `node:http` counts as `node:`, `@scope/pkg/sub.js` as `@scope/pkg/`.
       found[part] = [...new Set(specifiers.map((s) => (s.startsWith("node:") ? "node:" : s.startsWith("@") ? `${s.split("/").slice(0, 2).join("/")}/` : s)))].sort();
     }
@@ -76,7 +82,7 @@ describe("static modules (templates/runtime/)", () => {
       for (const file of staticFiles) {
         let contents: string;
         try {
-          contents = readFileSync(join(generated, set, file), "utf8");
+          contents = readFileSync(join(generated, set, "runtime", file), "utf8");
         } catch {
           continue;
         }
@@ -84,7 +90,7 @@ describe("static modules (templates/runtime/)", () => {
         copies++;
       }
     }
-    // Every set has runtime.ts; the two with a form elicitation have elicitation-forms.ts.
+    // Every set has runtime/protocol/json.ts; the two with a form elicitation have runtime/protocol/elicitation-forms.ts.
     expect(copies).toBeGreaterThanOrEqual(5);
   });
 });
@@ -115,7 +121,7 @@ describe("names the static modules export through a set's modules", () => {
 
   it("a name only a static module uses inside itself does not clash", async () => {
     const { files } = await withDefinition("TaskEngine");
-    expect(files.map((f) => f.name)).toContain("server-core.ts");
+    expect(files.map((f) => f.name)).toContain("runtime/server/core.ts");
   });
 });
 

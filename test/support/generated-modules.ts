@@ -122,3 +122,10 @@ export function loadGeneratedModules(files: SetFiles, label: string): LoadedModu
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** Writes one generated file below `dir` at its name, which may name a subfolder (`runtime/client/engine.ts`). */
+export function writeGeneratedFile(dir: string, file: { readonly name: string; readonly contents: string }): void {
+  const path = join(dir, file.name);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, file.contents);
+}

@@ -25,6 +25,7 @@ import { displayPath, type AllOfMode } from "../../generator/config/config.js";
 import { importGeneratedModule } from "./generated-modules.js";
 import { STRICT_COMPILER_OPTIONS } from "./typescript.js";
 import { constantsOf, mutatedValues, validish, type Schema, type SchemaObject } from "./schema-values.js";
+import { writeGeneratedFile } from "./generated-modules.js";
 
 export type OracleDialect = "draft-07" | "2020-12";
 
@@ -110,7 +111,7 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
   }
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of files) writeGeneratedFile(dir, file);
 
   const json = JSON.parse(readFileSync(schemaPath, "utf8")) as unknown;
   const documents = new Map<string, SchemaObject>();

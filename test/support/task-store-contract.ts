@@ -8,8 +8,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as ext from "../../generated/ext-tasks-draft/server.js";
 import type { InputRequest } from "../../generated/ext-tasks-draft/types.js";
-import type { TaskChange, TaskEventsOf, TaskLeasesOf } from "../../generated/ext-tasks-draft/server-core.js";
-import type { TaskListingOf } from "../../generated/ext-tasks-draft/server-engine.js";
+import type { TaskChange, TaskEventsOf, TaskLeasesOf } from "../../generated/ext-tasks-draft/runtime/server/core.js";
+import type { TaskListingOf } from "../../generated/ext-tasks-draft/runtime/server/engine.js";
 
 type StoredTask = ext.StoredTask;
 

@@ -232,7 +232,7 @@ export interface EmittedClient {
 /** The client module, from the set's client features (analyze/protocol/facts.ts). */
 export function emitClient(features: ClientFeatures, model: Model): EmittedClient {
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client-core", "task-wait", "tool-catalog", "client-engine", "form-answers", ...(features.server.extension ? (["server-core", "tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 

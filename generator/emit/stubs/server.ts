@@ -22,7 +22,7 @@ export interface RouteView {
 }
 
 /**
- * The data part of the profile (`ServerProfile` in templates/runtime/server-engine.ts), each value
+ * The data part of the profile (`ServerProfile` in templates/runtime/server/engine.ts), each value
  * as the TypeScript literal the template writes (`undefined` where the revision lacks the feature).
  */
 export interface ProfileView {
@@ -119,9 +119,9 @@ export interface EmittedServer {
  * elicitation forms, so accepted answers are judged by them.
  */
 export function emitServer(features: ServerFeatures, hasForms: boolean): EmittedServer {
-  const statics: StaticModuleName[] = ["server-core", "server-engine", "form-answers"];
+  const statics: StaticModuleName[] = ["server/core", "server/engine"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
-  if (features.extension) statics.push("tasks-extension", "request-state");
+  if (features.extension) statics.push("server/tasks-extension", "server/request-state");
   return { code: render(SERVER_TEMPLATE, serverView(features, hasForms)), statics };
 }
 

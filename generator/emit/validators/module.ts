@@ -70,7 +70,7 @@ export function emitValidators(model: Model): string {
   const readsRuntime = [...uses, ...used.flatMap((d) => [...d.uses])].some((n) => n.startsWith(`${RUNTIME_NAMESPACE}.`));
   return [
     typeNames.length ? `import type { ${typeNames.join(", ")} } from "./types.js";` : "",
-    readsRuntime ? `import * as ${RUNTIME_NAMESPACE} from "./runtime.js";` : "",
+    readsRuntime ? `import * as ${RUNTIME_NAMESPACE} from "./runtime/protocol/json.js";` : "",
     "",
     ...runtimeReExports(new Set(typeNames)),
     "",
@@ -93,8 +93,8 @@ function runtimeReExports(definitionNames: ReadonlySet<string>): string[] {
   const types = free(["ValidationError", "ValidationResult"]);
   const values = free(["ValidationFailed"]);
   return [
-    ...(types.length ? [`export type { ${types.join(", ")} } from "./runtime.js";`] : []),
-    ...(values.length ? [`export { ${values.join(", ")} } from "./runtime.js";`] : []),
+    ...(types.length ? [`export type { ${types.join(", ")} } from "./runtime/protocol/json.js";`] : []),
+    ...(values.length ? [`export { ${values.join(", ")} } from "./runtime/protocol/json.js";`] : []),
   ];
 }
 

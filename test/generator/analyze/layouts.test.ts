@@ -125,7 +125,7 @@ async function generateLayout(name: string, layout: Layout): Promise<Generated> 
   const dir = join(workDir, name.replace(/[^a-z]+/g, "-"));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of files) writeGeneratedFile(dir, file);
   return { dir, model, files: new Map(files.map((f) => [f.name, f.contents])) };
 }
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate, readConfigFile, type GeneratedSet } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
 import { typeCheckInMemory } from "../../support/typescript.js";
-import { PART_SPECS, RUNTIME_PARTS, type RuntimePart } from "../../../generator/emit/runtime-parts.js";
+import { PART_SPECS, partOfModule, type RuntimePart } from "../../../generator/emit/runtime-parts.js";
 
 /**
  * The design promises generated folders that compile under the strictest settings a user might
@@ -75,23 +75,24 @@ function moduleSpecifiers(fileName: string, contents: string): string[] {
 
 /**
  * The specifiers of `file` that leave the set's folder or name no file of the set: a specifier
- * must be `./name.js` where `name.ts` is one of the set's generated files.
+ * must be relative (`./name.js`, or `../layer/name.js` inside the set's runtime/ folder) and,
+ * resolved from the file's own folder, name one of the set's generated files.
  */
 function foreignSpecifiers(set: GeneratedSet, fileName: string, contents: string): string[] {
   const names = new Set(set.files.map((f) => f.name));
   return moduleSpecifiers(fileName, contents).filter((specifier) => {
-    if (!specifier.startsWith("./")) return true;
-    const normal = posix.normalize(specifier);
-    if (normal.includes("/") || normal.startsWith("..")) return true; // a subfolder or a way out
-    return !names.has(normal.replace(/\.js$/, ".ts"));
+    if (!specifier.startsWith("./") && !specifier.startsWith("../")) return true;
+    const resolved = posix.join(posix.dirname(fileName), specifier);
+    if (resolved.startsWith("..")) return true; // a way out of the set's folder
+    return !names.has(resolved.replace(/\.js$/, ".ts"));
   });
 }
 
 /** A runtime part's file (written only when asked for; it may import what its spec declares). */
-const partOf = (fileName: string): RuntimePart | undefined => {
-  const name = fileName.replace(/\.ts$/, "");
-  return (RUNTIME_PARTS as readonly string[]).includes(name) ? (name as RuntimePart) : undefined;
-};
+const partOf = (fileName: string): RuntimePart | undefined => partOfModule(fileName.replace(/^runtime\//, "").replace(/\.ts$/, ""));
+
+/** The parts' files by their own names (`runtime/parts/stdio.ts` → `stdio.ts`). */
+const partFileNames = (names: readonly string[]) => names.filter((n) => partOf(n)).map((n) => posix.basename(n)).sort();
 
 /** The set's files without its runtime parts: what every set is, with or without parts. */
 const filesOf = (set: GeneratedSet) => new Map(set.files.filter((f) => !partOf(f.name)).map((f) => [f.name, f.contents]));
@@ -133,7 +134,7 @@ describe("generated TypeScript", () => {
   });
 
   it("the repository's sets carry runtime parts, so the checks above cover a set with and without them", () => {
-    const parts = Object.fromEntries(sets.map((s) => [s.name, s.files.map((f) => f.name).filter((n) => partOf(n)).sort()]));
+    const parts = Object.fromEntries(sets.map((s) => [s.name, partFileNames(s.files.map((f) => f.name))]));
     expect(parts["ext-tasks-draft"]).toEqual(["http-client.ts", "http-server.ts", "postgres-store.ts", "redis-store.ts", "sqlite-store.ts", "stdio.ts"]);
     expect(parts["elicitation-codex"]).toEqual([]);
   });
@@ -145,7 +146,7 @@ describe("generated TypeScript", () => {
       return !part || PART_SPECS[part].imports.every((allowed) => allowed === "node:");
     };
     const files = new Map([...allFilesOf(set)].filter(([name]) => nodeOnly(name)));
-    expect([...files.keys()].filter((n) => partOf(n)).sort()).toEqual(["http-client.ts", "http-server.ts", "stdio.ts"]);
+    expect(partFileNames([...files.keys()])).toEqual(["http-client.ts", "http-server.ts", "stdio.ts"]);
     const options = { ...COMPILER_OPTIONS, types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] };
     const diagnostics = typeCheckInMemory(files, options).map((d) => `${d.file ?? ""}:${d.line ?? ""} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.message, "\n")}`);
     expect(diagnostics).toEqual([]);

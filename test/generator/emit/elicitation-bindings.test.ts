@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkConfig, generate, generateFromMemory, GeneratorError, lint, readConfigFile, resolveConfig, type SchemaSetConfig } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
-import { RUNTIME_PART_FILES } from "../../../generator/emit/runtime-parts.js";
+import { RUNTIME_PART_FILES } from "../../../generator/emit/templates.js";
 
 /**
  * Bindings (`"bindings"` of a set in the config, generator/bind/bindings.ts) and what they turn
@@ -246,7 +246,7 @@ describe("the elicitation form module", () => {
     for (const set of sets) {
       // Runtime parts import their peer by design (runtime-parts.ts lists what each may import).
       for (const file of set.files.filter((f) => !RUNTIME_PART_FILES.has(f.name))) {
-        for (const [, specifier] of file.contents.matchAll(/^(?:import|export)[^;]*? from "([^"]+)";/gm)) expect(specifier, `${set.name}/${file.name}`).toMatch(/^\.\/[a-z-]+\.js$/);
+        for (const [, specifier] of file.contents.matchAll(/^(?:import|export)[^;]*? from "([^"]+)";/gm)) expect(specifier, `${set.name}/${file.name}`).toMatch(/^(?:\.\/(?:runtime\/[a-z-]+\/)?|\.\.\/[a-z-]+\/)[a-z-]+\.js$/);
       }
     }
   });

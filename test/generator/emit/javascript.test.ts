@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -10,6 +10,7 @@ import { BUNDLED_SET_NAMES } from "../../../generator/init/bundled.js";
 import { formatTypeScript } from "../../../generator/output/format.js";
 import { consumerJavaScript, consumerTypeScript, EXPECTED_SUMMARY, runnerScript } from "../../support/consumer.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { filesBelow } from "../../support/pack.js";
 
 /**
  * `"emit": "js"` (`--emit js`): every set as JavaScript ES modules with `.d.ts` declarations, for
@@ -75,7 +76,7 @@ describe("JavaScript output: files, headers, formatting", () => {
         return base === "types" ? [`${base}.d.ts`] : [`${base}.js`, `${base}.d.ts`];
       });
       expect(set.files.map((f) => f.name), set.name).toEqual([...expected, "package.json"]);
-      expect(readdirSync(set.outDir).sort(), set.name).toEqual([...set.files.map((f) => f.name), MANIFEST_FILE].sort());
+      expect(filesBelow(set.outDir).sort(), set.name).toEqual([...set.files.map((f) => f.name), MANIFEST_FILE].sort());
       expect(JSON.parse(file(set, "package.json"))).toMatchObject({ type: "module" });
     }
   });

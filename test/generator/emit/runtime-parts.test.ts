@@ -17,6 +17,9 @@ import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typesc
  * `"stubs": false` asks for types and validators only.
  */
 
+/** A part's file in a set's folder (the static runtime's parts folder). */
+const partFile = (part: string) => `runtime/parts/${part}.ts`;
+
 const temps: string[] = [];
 function tempDir(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcp-tasks-gen-parts-")));
@@ -46,7 +49,7 @@ describe("which sets take which parts", () => {
     if (listed.length > 0) {
       const files = await generateBundled({ bundled: name, runtime: listed });
       expect(typeof files).not.toBe("string");
-      for (const part of listed) expect((files as Map<string, string>).has(`${part}.ts`), part).toBe(true);
+      for (const part of listed) expect((files as Map<string, string>).has(partFile(part)), part).toBe(true);
     }
     for (const part of RUNTIME_PARTS.filter((p) => !listed.includes(p))) {
       const message = await generateBundled({ bundled: name, runtime: [part] });
@@ -68,13 +71,13 @@ describe("which sets take which parts", () => {
 });
 
 describe("what a part's file is", () => {
-  const needsOf = (files: Map<string, string>, part: string) => /^\/\/ Needs: (.*)$/m.exec(files.get(`${part}.ts`)!)?.[1];
+  const needsOf = (files: Map<string, string>, part: string) => /^\/\/ Needs: (.*)$/m.exec(files.get(partFile(part))!)?.[1];
 
   it("each part's header names what it needs: the peer and its range, or Node's typings", async () => {
     // sdk-server takes the 2025-11-25 kind of server; every other part goes into the extension's set.
     const files = (await generateBundled({ bundled: "ext-tasks-draft", runtime: RUNTIME_PARTS.filter((p) => p !== "sdk-server") })) as Map<string, string>;
     const v2025 = (await generateBundled({ bundled: "tasks-2025-11-25", runtime: ["sdk-server"] })) as Map<string, string>;
-    files.set("sdk-server.ts", v2025.get("sdk-server.ts")!);
+    files.set(partFile("sdk-server"), v2025.get(partFile("sdk-server"))!);
     expect(needsOf(v2025, "sdk-server")).toContain("@modelcontextprotocol/sdk ^1.24");
     const needs = Object.fromEntries(RUNTIME_PARTS.map((part) => [part, needsOf(files, part)]));
     expect(needs).toEqual(Object.fromEntries(RUNTIME_PARTS.map((part) => [part, PART_SPECS[part].needsLine])));
@@ -82,19 +85,19 @@ describe("what a part's file is", () => {
     expect(needs["sdk-client"]).toContain("@modelcontextprotocol/sdk ^1.24");
     // The set's other files, and the module two parts share, have no such line: they need nothing from outside.
     for (const [name, contents] of files) {
-      if (!(RUNTIME_PARTS as readonly string[]).includes(name.replace(/\.ts$/, ""))) expect(contents, name).not.toMatch(/^\/\/ Needs:/m);
+      if (!RUNTIME_PARTS.some((part) => partFile(part) === name)) expect(contents, name).not.toMatch(/^\/\/ Needs:/m);
     }
   });
 
   it("parts are written only when asked: without runtime a set has none of them", async () => {
     const files = (await generateBundled({ bundled: "ext-tasks-draft" })) as Map<string, string>;
-    const parts = [...RUNTIME_PARTS, "mcp-router"].filter((part) => files.has(`${part}.ts`));
+    const parts = [...RUNTIME_PARTS, "mcp-router"].filter((part) => files.has(partFile(part)));
     expect(parts).toEqual([]);
   });
 
   it("two parts share mcp-router.ts, written once", async () => {
     const files = (await generateBundled({ bundled: "ext-tasks-draft", runtime: ["http-server", "stdio"] })) as Map<string, string>;
-    expect([...files.keys()].filter((n) => n === "mcp-router.ts")).toEqual(["mcp-router.ts"]);
+    expect([...files.keys()].filter((n) => n === partFile("mcp-router"))).toEqual([partFile("mcp-router")]);
   });
 });
 
@@ -104,10 +107,10 @@ describe("JavaScript output", () => {
     const config = resolveConfig(checkConfig({ emit: "js", sets: [{ bundled: "ext-tasks-draft", runtime: ["stdio", "sqlite-store"] }] }, file), tempDir(), file);
     const files = new Map((await generate(config)).sets[0]!.files.map((f) => [f.name, f.contents]));
     for (const name of ["stdio.js", "stdio.d.ts", "sqlite-store.js", "sqlite-store.d.ts"]) {
-      expect(files.get(name), name).toContain(`// Needs: ${PART_SPECS[name.startsWith("stdio") ? "stdio" : "sqlite-store"].needsLine}`);
+      expect(files.get(`runtime/parts/${name}`), name).toContain(`// Needs: ${PART_SPECS[name.startsWith("stdio") ? "stdio" : "sqlite-store"].needsLine}`);
     }
-    expect(files.get("sqlite-store.js")).toContain('import Database from "better-sqlite3";');
-    expect(files.get("mcp-router.js")).not.toContain("// Needs:");
+    expect(files.get("runtime/parts/sqlite-store.js")).toContain('import Database from "better-sqlite3";');
+    expect(files.get("runtime/parts/mcp-router.js")).not.toContain("// Needs:");
   });
 });
 
@@ -115,7 +118,7 @@ describe('"stubs": false', () => {
   it("writes types and validators without client or server (the header records the option)", async () => {
     const files = (await generateBundled({ bundled: "ext-tasks-draft", stubs: false })) as Map<string, string>;
     expect([...files.keys()].sort()).toEqual(
-      ["elicitation-forms.ts", "elicitation.ts", "index.ts", "runtime.ts", "standard-schema.ts", "status.ts", "types.ts", "validators.ts"].sort(),
+      ["runtime/protocol/elicitation-forms.ts", "elicitation.ts", "index.ts", "runtime/protocol/json.ts", "standard-schema.ts", "status.ts", "types.ts", "validators.ts"].sort(),
     );
     expect(files.get("index.ts")).not.toMatch(/client|server/);
     // And it compiles on its own, strictly, with no Node or DOM typings.
@@ -161,7 +164,7 @@ describe("CLI", () => {
     writeFileSync(schema, readFileSync(join(import.meta.dirname, "../../../schemas/ext-tasks-draft.schema.json"), "utf8"));
     const ok = await runCli(["--schema", schema, "--out", join(dir, "ok"), "--runtime", "stdio,http-server", "--runtime", "http-client"]);
     expect([ok.code, beyondLint(ok.stderr)]).toEqual([0, ""]);
-    for (const part of ["stdio", "http-server", "http-client", "mcp-router"]) expect(existsSync(join(dir, "ok", `${part}.ts`)), part).toBe(true);
+    for (const part of ["stdio", "http-server", "http-client", "mcp-router"]) expect(existsSync(join(dir, "ok", partFile(part))), part).toBe(true);
 
     const refused = await runCli(["--schema", schema, "--out", join(dir, "no"), "--no-stubs", "--runtime", "stdio"]);
     expect([refused.code, beyondLint(refused.stderr)]).toEqual([2, '--runtime stdio: "stdio" needs a Tasks server, but the set says "stubs": false']);
@@ -176,8 +179,8 @@ describe("CLI", () => {
     const generated = await runCli(["--config", config]);
     expect([generated.code, beyondLint(generated.stderr)]).toEqual([0, ""]);
     const has = (set: string, file: string) => existsSync(join(dir, "gen", set, file));
-    expect(["http-server.ts", "stdio.ts", "mcp-router.ts"].map((f) => has("ext-tasks-draft", f))).toEqual([true, true, true]);
-    expect(["http-server.ts", "stdio.ts"].map((f) => has("tasks-2025-11-25", f))).toEqual([false, true]);
+    expect(["http-server", "stdio", "mcp-router"].map((f) => has("ext-tasks-draft", partFile(f)))).toEqual([true, true, true]);
+    expect(["http-server", "stdio"].map((f) => has("tasks-2025-11-25", partFile(f)))).toEqual([false, true]);
   });
 
   it("--runtime names known parts, and goes with --schema (a config says it per set)", async () => {

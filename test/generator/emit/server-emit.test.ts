@@ -8,7 +8,7 @@ import { generate, generateFromMemory, readConfigFile } from "../../../generator
 import { importGeneratedModule } from "../../support/generated-modules.js";
 import { projectRoot } from "../../support/paths.js";
 import { EXTENSION_META } from "../../support/task-store-contract.js";
-import { RUNTIME_PART_FILES } from "../../../generator/emit/runtime-parts.js";
+import { RUNTIME_PART_FILES } from "../../../generator/emit/templates.js";
 
 /**
  * The server stub follows the schema, not the set's name: the two Tasks revisions get the
@@ -69,7 +69,7 @@ describe("server.ts per set", () => {
       const server = serverOf(name)!;
       const imports = [...server.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
       expect(imports.length).toBeGreaterThan(0);
-      for (const specifier of imports) expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+      for (const specifier of imports) expect(specifier).toMatch(/^\.\/(?:runtime\/[a-z-]+\/)?[a-z-]+\.js$/);
       // Export from index.ts, like the set's other modules.
       expect(sets.find((s) => s.name === name)!.files.find((f) => f.name === "index.ts")!.contents).toContain('export * from "./server.js";');
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { beyondLint, runCli } from "../../support/cli.js";
 import { readConfigFile } from "../../../generator/index.js";
 import { BUNDLED_SET_NAMES } from "../../../generator/init/bundled.js";
-import { STATIC_MODULES } from "../../../generator/emit/templates.js";
+import { STATIC_MODULES, staticFileName } from "../../../generator/emit/templates.js";
 import { projectRoot } from "../../support/paths.js";
 import { firstSchemaOf, generateRevisions, REVISIONS, sha256Of } from "../../support/revisions.js";
 
@@ -15,14 +15,15 @@ import { firstSchemaOf, generateRevisions, REVISIONS, sha256Of } from "../../sup
  * its effect on every revision in one review, as plain diffs of generated TypeScript. Update them
  * deliberately with `npx vitest run test/generator/emit/snapshots.test.ts -u` and read the diff.
  *
- * The static modules (templates/runtime/*.ts) are not snapshotted per revision: a test below proves
+ * The static modules (templates/runtime/, a set's runtime/ folder) are not snapshotted per revision: a test below proves
  * each revision holds them byte for byte as written below the header, so their diff is the diff of
  * their source. The committed generated/ folder is guarded by `--check` (last test), not copied here.
  */
 
 const SNAPSHOT_DIR = join(import.meta.dirname, "__snapshots__", "revisions");
-const RUNTIME_DIR = join(projectRoot, "templates", "runtime");
-const STATIC_FILES: ReadonlySet<string> = new Set(STATIC_MODULES.map((name) => `${name}.ts`));
+/** A set's `runtime/` folder mirrors `templates/runtime/`: `runtime/client/engine.ts` is `templates/runtime/client/engine.ts`. */
+const TEMPLATES_DIR = join(projectRoot, "templates");
+const STATIC_FILES: ReadonlySet<string> = new Set(STATIC_MODULES.map(staticFileName));
 
 const generated = await generateRevisions();
 
@@ -67,7 +68,7 @@ describe.each(REVISIONS.map((r) => [r.id] as const))("revision %s", (revision) =
 
   it(`holds its static modules (${statics.map((f) => f.name).join(", ")}) byte for byte as templates/runtime/ has them, below the header`, () => {
     expect(statics.length).toBeGreaterThan(0);
-    for (const file of statics) expect(bodyOf(file.contents), file.name).toBe(readFileSync(join(RUNTIME_DIR, file.name), "utf8"));
+    for (const file of statics) expect(bodyOf(file.contents), file.name).toBe(readFileSync(join(TEMPLATES_DIR, file.name), "utf8"));
     // The header is the one every other file of the revision has (and its snapshots show).
     const headerOf = (contents: string) => contents.slice(0, contents.indexOf("\n// Fingerprint: "));
     expect(new Set(statics.map((f) => headerOf(f.contents)))).toEqual(new Set([headerOf(fromSchema[0]!.contents)]));

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { pathSegments, standardSchema } from "../../../templates/runtime/runtime.js";
+import { pathSegments, standardSchema } from "../../../templates/runtime/protocol/json.js";
 import { cleanUpOracle, generateSchemaSet, importSetModule, type GeneratedSchemaSet } from "../../support/schema-oracle.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 import { projectRoot } from "../../support/paths.js";

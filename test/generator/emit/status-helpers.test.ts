@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { generate, readConfigFile, type GeneratedSet } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * The generated `status.ts` of both Tasks sets: run for real (the set's files written to a temp
@@ -58,7 +59,7 @@ async function importSet(name: string): Promise<StatusModule> {
   const dir = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-status-${name}-`));
   tempDirs.push(dir);
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  for (const file of generatedSet(name).files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of generatedSet(name).files) writeGeneratedFile(dir, file);
   // vitest resolves the generated `./status.js` specifiers to the .ts files beside them.
   return (await import(join(dir, "index.ts"))) as StatusModule;
 }

@@ -10,6 +10,8 @@ import { importGeneratedModule } from "../../support/generated-modules.js";
 import { projectRoot } from "../../support/paths.js";
 import { treeSnapshot } from "../../support/tree.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
+import { filesBelow } from "../../support/pack.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * Exit 0 means it compiles: for hostile schemas (index signatures beside properties,
@@ -48,7 +50,7 @@ async function generateFixture(fixture: string): Promise<Map<string, string>> {
   const out = join(work, fixture.replace(/\.schema\.json$/, ""));
   const { code, stderr } = await runCli(["--schema", join(FIXTURES, fixture), "--out", out]);
   expect(code, stderr).toBe(0);
-  return new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+  return new Map(filesBelow(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
 }
 
 /** Every diagnostic of `files` (name → text) compiled as one folder of an ESM package, formatted. */
@@ -228,7 +230,7 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
     const files = await generateFixture("value-global.schema.json");
     expect(files.get("elicitation.ts")).toMatch(/^import type \{ RegExp \} from "\.\/types\.js";$/m);
     // The global is used as a value in the static form module the set's elicitation.ts binds.
-    expect(files.get("elicitation-forms.ts")).toMatch(/new RegExp\(/);
+    expect(files.get("runtime/protocol/elicitation-forms.ts")).toMatch(/new RegExp\(/);
     expectCompiles(files, `import type { RegExp } from "./index.js";\nexport const form: RegExp = { type: "object", properties: {} };\n`);
   });
 
@@ -241,7 +243,7 @@ export const checks = [isProto({ x: "s" }), ishasOwnProperty({ ctor: {} })];
     const out = join(work, "status-named-exclude");
     const { code, stderr } = await runCli(["--schema", join(work, "status-named-exclude.schema.json"), "--out", out]);
     expect(code, stderr).toBe(0);
-    const files = new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+    const files = new Map(filesBelow(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
     expect(files.get("status.ts")).toMatch(/^import type \{ Exclude as ExcludeDefinition, DetailedTask \} from "\.\/types\.js";$/m);
     expectCompiles(
       files,
@@ -287,7 +289,7 @@ export const terminal: ActiveStatus = "completed";
     const out = join(work, "task-named-error");
     const { code, stderr } = await runCli(["--schema", join(work, "task-named-error.schema.json"), "--out", out]);
     expect(code, stderr).toBe(0);
-    const files = new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+    const files = new Map(filesBelow(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
     expect(files.get("client.ts")).toMatch(/^\s+Error,$/m);
     expectCompiles(files, `import type { Error } from "./index.js";\nexport const task: Error["status"] = "working";\n`);
   });

@@ -30,6 +30,7 @@ import {
 } from "../../../generator/emit/validators/codegen/nodes.js";
 import { printStatements } from "../../../generator/emit/validators/codegen/print.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
+import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 const URI = "http://x.test/h.json";
 const temps: string[] = [];
@@ -42,7 +43,7 @@ async function generated(defs: Record<string, unknown>): Promise<{ validators: s
   });
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-helpers-"));
   temps.push(dir);
-  for (const file of files) writeFileSync(join(dir, file.name), file.contents);
+  for (const file of files) writeGeneratedFile(dir, file);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
   const program = ts.createProgram(

@@ -22,6 +22,7 @@ import { treeSnapshot } from "../../support/tree.js";
 import { projectRoot } from "../../support/paths.js";
 import { generate, GeneratorError, MANIFEST_FILE, readConfigFile, writeSets, type GeneratedSet } from "../../../generator/index.js";
 import type { OutputFs } from "../../../generator/output/files.js";
+import { filesBelow } from "../../support/pack.js";
 
 /**
  * Output ownership (README.md › What the tool may overwrite): mcp-tasks-gen replaces only what it wrote. Each generated
@@ -102,7 +103,7 @@ async function expectRefused(root: string, argv: string[]): Promise<string> {
 function expectGeneratedFolder(folder: string): Record<string, string> {
   const manifest = JSON.parse(readFileSync(join(folder, MANIFEST_FILE), "utf8")) as { generator: string; files: Record<string, string> };
   expect(manifest.generator).toBe("mcp-tasks-gen");
-  expect(readdirSync(folder).sort()).toEqual([...Object.keys(manifest.files), MANIFEST_FILE].sort());
+  expect(filesBelow(folder).sort()).toEqual([...Object.keys(manifest.files), MANIFEST_FILE].sort());
   for (const [name, hash] of Object.entries(manifest.files)) expect(`sha256:${sha256(readFileSync(join(folder, name)))}`, name).toBe(hash);
   return manifest.files;
 }
@@ -268,7 +269,7 @@ describe("created folders and files get normal modes", () => {
       const { code, stderr } = await runCli(["--schema", SCHEMA, "--out", out]);
       expect(code, stderr).toBe(0);
       for (const folder of [join(root, "a"), join(root, "a", "b"), out]) expect((statSync(folder).mode & 0o777).toString(8), folder).toBe("755");
-      for (const name of readdirSync(out)) expect((statSync(join(out, name)).mode & 0o777).toString(8), name).toBe("644");
+      for (const name of filesBelow(out)) expect((statSync(join(out, name)).mode & 0o777).toString(8), name).toBe("644");
     } finally {
       process.umask(previous);
     }
@@ -396,7 +397,7 @@ describe("--check", () => {
 
   it("passes on a checkout with CRLF line ends (git's core.autocrlf), and a run then replaces it", async () => {
     const { config, gen } = await generatedProject();
-    for (const name of readdirSync(gen)) writeFileSync(join(gen, name), readFileSync(join(gen, name), "utf8").replace(/\n/g, "\r\n"));
+    for (const name of filesBelow(gen)) writeFileSync(join(gen, name), readFileSync(join(gen, name), "utf8").replace(/\n/g, "\r\n"));
     expect(readFileSync(join(gen, "types.ts"), "utf8")).toContain("\r\n");
     const check = await runCli(["--config", config, "--check"]);
     expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: "" });
@@ -536,7 +537,7 @@ describe("property: nothing the tool did not write is ever changed", () => {
     const withManifest = kind === "manifest" || kind === "added-file" || kind === "added-folder" || kind === "edited-file";
     // Only a manifest lets --force delete what is foreign in a folder.
     if (withManifest) generated.add(folder);
-    for (const name of readdirSync(source)) {
+    for (const name of filesBelow(source)) {
       if (name === MANIFEST_FILE && !withManifest) continue;
       const text = readFileSync(join(source, name), "utf8");
       const edit = name === "types.ts" && (kind === "edited-file" || kind === "edited-no-manifest");

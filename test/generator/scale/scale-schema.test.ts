@@ -49,7 +49,7 @@ describe("what mcp-tasks-gen makes of it", () => {
     ({ files } = await generateFromMemory({ documents: [{ uri, json: schema, display: "scale.json" }], roots, defaultDialect: "draft-07" }));
     folder = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-scale-"));
     writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
-    for (const file of files) writeFileSync(join(folder, file.name), file.contents);
+    for (const file of files) writeGeneratedFile(folder, file);
   }, 60_000);
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

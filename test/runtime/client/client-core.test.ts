@@ -18,12 +18,12 @@ import {
   type MethodSpec,
   type TasksClientRequest,
   type TasksClientSignal,
-} from "../../../templates/runtime/client-core.js";
-import { ValidationFailed, type JsonObject, type ValidationResult } from "../../../templates/runtime/runtime.js";
+} from "../../../templates/runtime/client/core.js";
+import { ValidationFailed, type JsonObject, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**
  * The schema-independent parts of generated Tasks clients, tested as source
- * (templates/runtime/client-core.ts), with stand-in validators where a set passes its own.
+ * (templates/runtime/client/core.ts), with stand-in validators where a set passes its own.
  */
 
 const REQUEST: TasksClientRequest = { jsonrpc: "2.0", id: 7, method: "tasks/get", params: { taskId: "t" } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isObject, ValidationFailed, type JsonObject, type ValidationResult } from "../../../templates/runtime/runtime.js";
+import { isObject, ValidationFailed, type JsonObject, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
 import {
   InvalidResponseError,
   TaskInputError,
@@ -9,7 +9,7 @@ import {
   type TasksClientHeaders,
   type TasksClientRequest,
   type TasksClientSend,
-} from "../../../templates/runtime/client-core.js";
+} from "../../../templates/runtime/client/core.js";
 import {
   checkAnswer,
   createdTaskId,
@@ -22,10 +22,10 @@ import {
   type ClientOptions,
   type ClientProfile,
   type InputRequestContext,
-} from "../../../templates/runtime/client-engine.js";
+} from "../../../templates/runtime/client/engine.js";
 
 /**
- * The client engine of generated Tasks clients (templates/runtime/client-engine.ts), tested as
+ * The client engine of generated Tasks clients (templates/runtime/client/engine.ts), tested as
  * source over a fake peer and two small profiles standing in for a set's client.ts: one shaped
  * like the 2025-11-25 revision (task augmentation, `tasks/result`, `tasks/list` pages, `{ task }`
  * results) and one like the tasks extension (extension `_meta` and routing headers, `resultType`,

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templates/runtime/client-engine.js";
-import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client-core.js";
+import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templates/runtime/client/engine.js";
+import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client/core.js";
 import { createTasksClient, JsonRpcResponseError, type TasksClientRequest } from "../../../generated/ext-tasks-draft/index.js";
 import { validateUnsupportedProtocolVersionErrorData } from "../../../generated/ext-tasks-draft/validators.js";
-import { STATELESS_PROTOCOL_VERSION as SERVED_STATELESS_VERSION } from "../../../templates/runtime/http-server.js";
+import { STATELESS_PROTOCOL_VERSION as SERVED_STATELESS_VERSION } from "../../../templates/runtime/parts/http-server.js";
 import { STATELESS_PROTOCOL_VERSION } from "../../../generator/analyze/protocol/client-features.js";
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http-client.js";
+import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/runtime/parts/http-client.js";
 import { startExampleServer, PROTOCOL_VERSION, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
 import { createTasksClient, TaskFailedError, type TasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEventStream, streamableHttpTransport, type StreamableHttpTransport } from "../../../generated/tasks-2025-11-25/http-client.js";
+import { readEventStream, streamableHttpTransport, type StreamableHttpTransport } from "../../../generated/tasks-2025-11-25/runtime/parts/http-client.js";
 import { createTasksClient } from "../../../generated/tasks-2025-11-25/index.js";
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExampleServer, PROTOCOL_VERSION, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
-import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http-client.js";
+import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/runtime/parts/http-client.js";
 import {
   createTasksClient,
   ElicitationContentInvalid,

@@ -11,8 +11,8 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { sdkClientTransport } from "../../../generated/tasks-2025-11-25/sdk-client.js";
-import { answerServerRequestWith, formCheck, type ServerRequestsProfile } from "../../../generated/tasks-2025-11-25/client-engine.js";
+import { sdkClientTransport } from "../../../generated/tasks-2025-11-25/runtime/parts/sdk-client.js";
+import { answerServerRequestWith, formCheck, type ServerRequestsProfile } from "../../../generated/tasks-2025-11-25/runtime/client/engine.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "../../../generated/ext-tasks-draft/elicitation.js";
 import {
   createTasksClient,

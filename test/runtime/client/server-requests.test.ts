@@ -5,10 +5,10 @@ import {
   receiverCapabilities,
   relatedTaskId,
   type ServerRequestsProfile,
-} from "../../../templates/runtime/client-engine.js";
-import { withFormDefaults } from "../../../templates/runtime/form-answers.js";
-import { JsonRpcResponseError } from "../../../templates/runtime/client-core.js";
-import { isObject, type ValidationResult } from "../../../templates/runtime/runtime.js";
+} from "../../../templates/runtime/client/engine.js";
+import { JsonRpcResponseError } from "../../../templates/runtime/client/core.js";
+import { isObject, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
+import { withFormDefaults } from "../../../templates/runtime/protocol/form-answers.js";
 
 /**
  * The client's answers to the server's own requests (client-engine.ts › The server's own requests),

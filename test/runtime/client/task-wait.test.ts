@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { JsonRpcResponseError, TaskExpiredError, TaskInputError, TasksClientClosedError } from "../../../templates/runtime/client-core.js";
-import { TaskWait, type TaskWaitProfile, type WaitClient, type WaitSettings } from "../../../templates/runtime/task-wait.js";
+import { JsonRpcResponseError, TaskExpiredError, TaskInputError, TasksClientClosedError } from "../../../templates/runtime/client/core.js";
+import { TaskWait, type TaskWaitProfile, type WaitClient, type WaitSettings } from "../../../templates/runtime/client/task-wait.js";
 
 /**
  * The task-wait state machine of generated Tasks clients, tested as source
- * (templates/runtime/task-wait.ts) against a scripted client and a small profile standing in for a
+ * (templates/runtime/client/task-wait.ts) against a scripted client and a small profile standing in for a
  * set's: snapshots are a per-status union that inlines `result`, `error` and `inputRequests`.
  */
 

@@ -354,6 +354,6 @@ describe("the module", () => {
     const source = readFileSync(join(projectRoot, "generated", "elicitation-codex", "elicitation.ts"), "utf8");
     const imports = [...source.matchAll(/^import[^;]*from "([^"]+)";/gm)].map((m) => m[1]);
     expect(imports.length).toBeGreaterThan(0);
-    for (const specifier of imports) expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+    for (const specifier of imports) expect(specifier).toMatch(/^\.\/(?:runtime\/[a-z-]+\/)?[a-z-]+\.js$/);
   });
 });

@@ -7,11 +7,11 @@ import {
   readElicitationFormWith,
   validateElicitationContentWith,
   type RequestedSchemaValidator,
-} from "../../../templates/runtime/elicitation-forms.js";
-import type { ValidationError } from "../../../templates/runtime/runtime.js";
+} from "../../../templates/runtime/protocol/elicitation-forms.js";
+import type { ValidationError } from "../../../templates/runtime/protocol/json.js";
 
 /**
- * The form module of elicitation sets, tested as source (templates/runtime/elicitation-forms.ts):
+ * The form module of elicitation sets, tested as source (templates/runtime/protocol/elicitation-forms.ts):
  * the set's validator of requested schemas is the one thing a set binds, so here it is a stand-in
  * that accepts everything, or one that rejects with chosen errors.
  */

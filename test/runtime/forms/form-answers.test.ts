@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFormAnswer, locatedFormCheck, type FormAnswerChecks } from "../../../templates/runtime/form-answers.js";
+import { checkFormAnswer, locatedFormCheck, type FormAnswerChecks } from "../../../templates/runtime/protocol/form-answers.js";
 import {
   createTasksClient as createExtClient,
   ElicitationContentInvalid,
@@ -17,8 +17,8 @@ import {
   validateElicitResult as validateExtElicitResult,
   validateListRootsResult,
 } from "../../../generated/ext-tasks-draft/validators.js";
-import { createInputRounds } from "../../../generated/ext-tasks-draft/request-state.js";
-import { JsonRpcError, requestContext } from "../../../generated/ext-tasks-draft/server-core.js";
+import { createInputRounds } from "../../../generated/ext-tasks-draft/runtime/server/request-state.js";
+import { JsonRpcError, requestContext } from "../../../generated/ext-tasks-draft/runtime/server/core.js";
 import {
   createTasksClient as create2025Client,
   createTasksServer as create2025Server,
@@ -28,7 +28,7 @@ import {
 } from "../../../generated/tasks-2025-11-25/index.js";
 
 /**
- * One rule for an answer that accepts an elicitation form (templates/runtime/form-answers.ts):
+ * One rule for an answer that accepts an elicitation form (templates/runtime/protocol/form-answers.ts):
  * the form's defaults first (SEP-1034), the envelope by the schema's validator without the
  * content, the content by the form. The core schemas type ElicitResult's content numbers as
  * integers while a form's `number` field takes any number, so 95.5 for it is the probe: every path

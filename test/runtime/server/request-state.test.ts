@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -11,8 +11,8 @@ import {
   fromBase64url,
   INVALID_REQUEST_STATE,
   type RequestBinding,
-} from "../../../templates/runtime/request-state.js";
-import { JsonRpcError, requestContext, type RequestContext } from "../../../templates/runtime/server-core.js";
+} from "../../../templates/runtime/server/request-state.js";
+import { JsonRpcError, requestContext, type RequestContext } from "../../../templates/runtime/server/core.js";
 import { validateElicitationContent } from "../../../generated/ext-tasks-draft/elicitation.js";
 import type { ElicitRequest, CreateMessageRequest, InputRequiredResult } from "../../../generated/ext-tasks-draft/types.js";
 import {
@@ -21,12 +21,13 @@ import {
   validateInputRequiredResult,
   validateListRootsResult,
 } from "../../../generated/ext-tasks-draft/validators.js";
-import { ValidationFailed } from "../../../templates/runtime/runtime.js";
+import { ValidationFailed } from "../../../templates/runtime/protocol/json.js";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
+import { filesBelow } from "../../support/pack.js";
 
 /**
- * Sealed `requestState` (templates/runtime/request-state.ts, README › Multi round-trip requests):
+ * Sealed `requestState` (templates/runtime/server/request-state.ts, README › Multi round-trip requests):
  * each property the README states is proved here by a state that must be rejected, next to the
  * same state accepted when only that one thing is put right.
  */
@@ -365,12 +366,12 @@ describe("README's multi round-trip block (Server stubs › Multi round-trip req
     const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
     const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith("// rounds.ts\n"));
     expect(block, "README has a ```ts block starting with // rounds.ts").toBeDefined();
-    expect(block).toContain(`from "${prefix}request-state.js"`);
+    expect(block).toContain(`from "${prefix}runtime/server/request-state.js"`);
     const files = new Map<string, string>();
-    for (const name of readdirSync(setDir).filter((n) => n.endsWith(".ts") && n !== "sqlite-store.ts")) files.set(name, readFileSync(join(setDir, name), "utf8"));
+    for (const name of filesBelow(setDir).filter((n) => n.endsWith(".ts") && n !== "runtime/parts/sqlite-store.ts")) files.set(name, readFileSync(join(setDir, name), "utf8"));
     files.set("readme-rounds.ts", block!.replaceAll(prefix, "./"));
     const options = { ...STRICT_COMPILER_OPTIONS, lib: ["lib.es2022.d.ts"], types: ["node"], typeRoots: [join(projectRoot, "node_modules", "@types")] };
-    const diagnostics = typeCheckInMemory(files, options, { roots: (name) => name === "readme-rounds.ts" || name === "request-state.ts" });
+    const diagnostics = typeCheckInMemory(files, options, { roots: (name) => name === "readme-rounds.ts" || name === "runtime/server/request-state.ts" });
     expect(diagnostics.map((d) => `${d.file}:${d.line} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.message, "\n")}`)).toEqual([]);
   });
 });

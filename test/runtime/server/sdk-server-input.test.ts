@@ -10,8 +10,8 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { mountTasksServer } from "../../../generated/tasks-2025-11-25/sdk-server.js";
-import { sdkClientTransport } from "../../../generated/tasks-2025-11-25/sdk-client.js";
+import { mountTasksServer } from "../../../generated/tasks-2025-11-25/runtime/parts/sdk-server.js";
+import { sdkClientTransport } from "../../../generated/tasks-2025-11-25/runtime/parts/sdk-client.js";
 import {
   createTasksClient,
   createTasksServer,

@@ -17,8 +17,8 @@ import ts from "typescript";
 import { afterEach, describe, expect, it } from "vitest";
 import { projectRoot } from "../../support/paths.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { mountTasksServer, sdkTaskStore } from "../../../generated/tasks-2025-11-25/sdk-server.js";
-import { SqliteTaskStore } from "../../../generated/tasks-2025-11-25/sqlite-store.js";
+import { mountTasksServer, sdkTaskStore } from "../../../generated/tasks-2025-11-25/runtime/parts/sdk-server.js";
+import { SqliteTaskStore } from "../../../generated/tasks-2025-11-25/runtime/parts/sqlite-store.js";
 import {
   createTasksServer,
   InMemoryTaskStore,

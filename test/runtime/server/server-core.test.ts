@@ -14,17 +14,17 @@ import {
   withoutMeta,
   type TaskEngineProfile,
   type TaskRecord,
-} from "../../../templates/runtime/server-core.js";
+} from "../../../templates/runtime/server/core.js";
 import {
   checkRoutingHeaders,
   hasTasksExtension,
   missingTasksExtension,
   TASKS_EXTENSION,
-} from "../../../templates/runtime/tasks-extension.js";
-import type { ValidationResult } from "../../../templates/runtime/runtime.js";
+} from "../../../templates/runtime/server/tasks-extension.js";
+import type { ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**
- * The server machinery of generated Tasks sets, tested as source (templates/runtime/server-core.ts
+ * The server machinery of generated Tasks sets, tested as source (templates/runtime/server/core.ts
  * and tasks-extension.ts), with a small status machine of its own standing in for a set's status.ts.
  */
 

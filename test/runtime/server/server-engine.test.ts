@@ -9,12 +9,12 @@ import {
   type ServerProfile,
   type StoredInputOf,
   type StoredTaskOf,
-} from "../../../templates/runtime/server-engine.js";
-import { JsonRpcError, type JsonRpcResponse, type TransportContext } from "../../../templates/runtime/server-core.js";
-import type { ValidationResult } from "../../../templates/runtime/runtime.js";
+} from "../../../templates/runtime/server/engine.js";
+import { JsonRpcError, type JsonRpcResponse, type TransportContext } from "../../../templates/runtime/server/core.js";
+import type { ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**
- * The generated server's engine, tested as source (templates/runtime/server-engine.ts) with
+ * The generated server's engine, tested as source (templates/runtime/server/engine.ts) with
  * profiles of its own: each revision feature a set's profile turns on or off (what tasks/get
  * inlines, `resultType`, cancel acknowledgement, input, list paging, notifications, `_meta`
  * stripping, the extension's checks) is exercised both ways, with fake validators and a small

@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/http-client.js";
-import { fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/http-server.js";
+import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/runtime/parts/http-client.js";
+import { fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/runtime/parts/http-server.js";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer, JsonRpcError, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
 import { validateDiscoverResult } from "../../../generated/ext-tasks-draft/validators.js";
-import { ValidationFailed } from "../../../generated/ext-tasks-draft/runtime.js";
+import { ValidationFailed } from "../../../generated/ext-tasks-draft/runtime/protocol/json.js";
 
 /**
  * The `http-server` runtime part (README, "Runtime parts"), in both shapes, each served over real

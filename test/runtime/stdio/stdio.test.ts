@@ -5,7 +5,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer } from "../../../generated/ext-tasks-draft/server.js";
-import { serveStdio, stdioClientTransport, StdioClosedError, type StdioClientTransport } from "../../../generated/ext-tasks-draft/stdio.js";
+import { serveStdio, stdioClientTransport, StdioClosedError, type StdioClientTransport } from "../../../generated/ext-tasks-draft/runtime/parts/stdio.js";
 import { projectRoot } from "../../support/paths.js";
 import { readGeneratedSet, writeGeneratedModules } from "../../support/generated-modules.js";
 
@@ -17,7 +17,7 @@ import { readGeneratedSet, writeGeneratedModules } from "../../support/generated
 
 const SERVER_SCRIPT = `
 import { createTasksServer } from "./set/server.js";
-import { serveStdio } from "./set/stdio.js";
+import { serveStdio } from "./set/runtime/parts/stdio.js";
 
 const tasks = createTasksServer({ pollInterval: 10 });
 const server = serveStdio({

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as ext from "../../../generated/ext-tasks-draft/server.js";
-import type { TaskChange } from "../../../generated/ext-tasks-draft/server-core.js";
-import { PostgresTaskStore } from "../../../generated/ext-tasks-draft/postgres-store.js";
-import { RedisTaskStore } from "../../../generated/ext-tasks-draft/redis-store.js";
+import type { TaskChange } from "../../../generated/ext-tasks-draft/runtime/server/core.js";
+import { PostgresTaskStore } from "../../../generated/ext-tasks-draft/runtime/parts/postgres-store.js";
+import { RedisTaskStore } from "../../../generated/ext-tasks-draft/runtime/parts/redis-store.js";
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
 import { findRedisServer, startRedisServer, type RedisServer } from "../../support/redis-server.js";
 import { eventually, extensionRequest as request } from "../../support/task-store-contract.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as ext from "../../../generated/ext-tasks-draft/server.js";
-import type { TaskChange } from "../../../generated/ext-tasks-draft/server-core.js";
+import type { TaskChange } from "../../../generated/ext-tasks-draft/runtime/server/core.js";
 import { eventually, extensionRequest as request } from "../../support/task-store-contract.js";
 
 /**

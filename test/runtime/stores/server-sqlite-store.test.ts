@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as ext from "../../../generated/ext-tasks-draft/server.js";
 import type { InputRequest } from "../../../generated/ext-tasks-draft/types.js";
 import * as v2025 from "../../../generated/tasks-2025-11-25/server.js";
-import { SqliteTaskStore } from "../../../generated/ext-tasks-draft/sqlite-store.js";
+import { SqliteTaskStore } from "../../../generated/ext-tasks-draft/runtime/parts/sqlite-store.js";
 import { extensionRequest } from "../../support/task-store-contract.js";
 
 /**

@@ -1,0 +1,620 @@
+/**
+ * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
+ * revision 2026-07-28 with the Tasks extension, around the set's Tasks server (`server.ts`). One
+ * POST carries one JSON-RPC message and gets one JSON answer, except `subscriptions/listen`, whose
+ * answer is a long-lived SSE stream of task status notifications (acknowledgement first, each
+ * message carrying the subscription id, heartbeats, a graceful end at shutdown or a limit); there
+ * is no session and no GET stream. For the 2025-11-25 revision (sessions, SSE, the standalone GET
+ * stream) mount the generated server inside the MCP SDK instead (README, "Runtime parts").
+ *
+ * Two shapes over one core:
+ * - `nodeHttpHandler(options)`: `(req, res) => void` for `node:http` (`http.createServer(handler)`);
+ * - `fetchHttpHandler(options)`: `(request: Request) => Promise<Response>` for Fetch API hosts.
+ *
+ * What the handler does before a message reaches the application: the endpoint path (404) and
+ * method (405); `Origin` against an allow-list (403; the transport's defence against DNS
+ * rebinding); a body size limit (413); JSON and the JSON-RPC envelope (400); the stateless
+ * envelope: `MCP-Protocol-Version` header equal to `_meta`'s protocol version, client
+ * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
+ * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
+ * `toolInputSchema` is given, each `Mcp-Param-{Name}` equal to the `tools/call` argument its
+ * `x-mcp-header` annotation names (-32020; both headers may use the `=?base64?…?=` form). Then
+ * `tasks/*` goes to the Tasks server, `server/discover` gets a default answer unless the
+ * application has its own, and every other method to the application's handler in `methods`
+ * (-32601 without one). Results without a `resultType` get `"complete"`.
+ *
+ * Needs Node's typings (`node:http`, `node:crypto`, and the global `Request`/`Response` the Fetch
+ * shape uses), no package: a set gets this file only when its config asks for it
+ * (`"runtime": ["http-server"]`).
+ */
+import { createHash } from "node:crypto";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "../protocol/json.js";
+import {
+  headerValue,
+  JSON_RPC_ERROR_CODES,
+  readEnvelope,
+  type AbortSignalLike,
+  type HeaderValue,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type RequestContext,
+  type TransportContext,
+} from "../server/core.js";
+import {
+  checkNameHeader,
+  decodeHeaderValue,
+  TASKS_EXTENSION,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "../server/tasks-extension.js";
+import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
+import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "../server/engine.js";
+
+/** The protocol revision this handler speaks. */
+export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
+
+/** The -32022 error for a protocol revision the server does not speak. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** Default body size limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+type RequestHeaders = { readonly [name: string]: HeaderValue };
+
+export interface McpHttpOptions extends RouterOptions {
+  /** The endpoint path; other paths answer 404. Default "/mcp". */
+  readonly path?: string;
+  /**
+   * Origins (`scheme://host[:port]`, exactly as browsers send them) allowed to call the endpoint,
+   * or a test for one. A request without `Origin` (not from a browser) is always let through.
+   * Default: `http(s)://localhost`, `127.0.0.1` and `[::1]` on any port, for a local server.
+   */
+  readonly allowedOrigins?: readonly string[] | ((origin: string) => boolean);
+  /** Largest request body in bytes; a larger one answers 413. Default DEFAULT_MAX_BODY_BYTES. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Who is asking, from the request headers (tasks are visible to their owner only): the
+   * application's authentication decides. Default: the SHA-256 of the `Authorization` header when
+   * sent, else "anonymous" (everyone without one shares the tasks).
+   */
+  readonly owner?: (headers: RequestHeaders) => string | Promise<string>;
+  /** `_meta["io.modelcontextprotocol/serverInfo"]` of the default `server/discover` answer. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Capabilities the default `server/discover` answer declares, besides `tools` (declared when
+   * `methods` has `tools/list`) and the Tasks extension (always).
+   */
+  readonly capabilities?: JsonObject;
+  /**
+   * The set's generated `validateDiscoverResult`: the default `server/discover` answer (with
+   * `capabilities` and `serverInfo` in it) is checked by it once, when the handler is created, so
+   * options that make it invalid fail there (ValidationFailed, with each error's schema path)
+   * rather than on the wire. Without it the answer is sent as built.
+   */
+  readonly validateDiscover?: (value: unknown) => ValidationResult<object>;
+  /** Listen streams: an SSE comment this often keeps idle connections open (ms). Default 15 000; 0 sends none. */
+  readonly heartbeatMs?: number;
+  /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
+  readonly maxStreamBufferBytes?: number;
+  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  readonly maxListenMs?: number;
+  /**
+   * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
+   * carry an `Mcp-Param-{Name}` header equal to each argument its schema annotates with
+   * `x-mcp-header` (-32020 otherwise). Without it `Mcp-Param-*` headers are not checked.
+   */
+  readonly toolInputSchema?: (name: string) => unknown;
+}
+
+/** One HTTP request, as the core reads it from either shape. */
+export interface HttpRequestParts {
+  readonly method: string;
+  /** The request target's path (no query). */
+  readonly path: string;
+  readonly headers: RequestHeaders;
+  /** The body as text, or "too-large" once more than `limit` bytes arrived (reading stops then). */
+  readBody(limit: number): Promise<string | "too-large">;
+  /** Fires when the client goes away. */
+  readonly signal?: AbortSignalLike;
+}
+
+/** One HTTP answer: status, headers, and a body (absent for 202, 404, 405, 413) or an SSE stream. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: { readonly [name: string]: string };
+  readonly body?: string;
+  /** A streamed answer (`text/event-stream`): called once the headers are sent, with the response to write to. */
+  readonly stream?: (channel: SseChannel) => void;
+}
+
+/** The open response of a streamed answer, as each shape provides it. */
+export interface SseChannel {
+  /** Writes SSE text; returns how many bytes the transport still holds for a slow client. */
+  write(text: string): number;
+  /** Ends the response. */
+  end(): void;
+}
+
+/** The core both shapes share: one request in, one answer out; never throws. */
+export type McpHttpCore = (request: HttpRequestParts) => Promise<HttpAnswer>;
+
+/** The handler for `node:http`: `http.createServer(nodeHttpHandler({ tasks, methods }))`. */
+export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const core = createMcpHttpCore(options);
+  return (req, res) => {
+    const controller = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+    });
+    const parts: HttpRequestParts = {
+      method: req.method ?? "GET",
+      path: pathOf(req.url ?? "/"),
+      headers: req.headers as IncomingHttpHeaders & RequestHeaders,
+      readBody: (limit) => readNodeBody(req, limit),
+      signal: controller.signal,
+    };
+    void core(parts).then((answer) => {
+      if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
+      if (answer.stream) {
+        res.writeHead(answer.status, answer.headers);
+        res.flushHeaders();
+        answer.stream({
+          write: (text) => (res.write(text), res.writableLength),
+          end: () => res.end(),
+        });
+        return;
+      }
+      const headers =
+        answer.body === undefined
+          ? answer.headers
+          : { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) };
+      res.writeHead(answer.status, headers).end(answer.body);
+    });
+  };
+}
+
+/** The handler for Fetch API hosts: `(request: Request) => Promise<Response>`. */
+export function fetchHttpHandler(options: McpHttpOptions): (request: Request) => Promise<Response> {
+  const core = createMcpHttpCore(options);
+  return async (request) => {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    // Aborted when the client goes away: the request's signal, or the consumer cancelling a stream.
+    const gone = new AbortController();
+    if (request.signal.aborted) gone.abort(request.signal.reason);
+    else request.signal.addEventListener("abort", () => gone.abort(request.signal.reason), { once: true });
+    const answer = await core({
+      method: request.method,
+      path: pathOf(request.url),
+      headers,
+      readBody: (limit) => readFetchBody(request, limit),
+      signal: gone.signal,
+    });
+    if (answer.stream) {
+      return new Response(fetchEventStream(answer.stream, gone), { status: answer.status, headers: answer.headers });
+    }
+    return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
+  };
+}
+
+/** The core: the checks above, then the router. */
+export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
+  const endpoint = options.path ?? "/mcp";
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const originAllowed = originTest(options.allowedOrigins);
+  const ownerOf = options.owner ?? defaultOwner;
+  const report = options.onError ?? (() => {});
+  checkDiscover(options);
+  const methods = { "server/discover": () => discover(options), ...options.methods };
+  const route = createRouter({ ...options, methods: completeResults(methods) });
+
+  return async (request) => {
+    try {
+      if (request.path !== endpoint) return { status: 404, headers: {} };
+      if (request.method !== "POST") return { status: 405, headers: { allow: "POST" } };
+      const origin = headerValue(request.headers, "origin");
+      if (origin !== undefined && !originAllowed(origin)) {
+        return failure(
+          403,
+          null,
+          JSON_RPC_ERROR_CODES.InvalidRequest,
+          "Forbidden: this Origin may not call the endpoint",
+        );
+      }
+      const declared = Number(headerValue(request.headers, "content-length"));
+      if (declared > maxBodyBytes) return { status: 413, headers: { connection: "close" } };
+      const text = await request.readBody(maxBodyBytes);
+      if (text === "too-large") return { status: 413, headers: { connection: "close" } };
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return failure(400, null, JSON_RPC_ERROR_CODES.ParseError, "Parse error: the body is not JSON");
+      }
+      if (Array.isArray(body))
+        return failure(
+          400,
+          null,
+          JSON_RPC_ERROR_CODES.InvalidRequest,
+          "Invalid request: one JSON-RPC message per POST",
+        );
+      const envelope = readEnvelope(body);
+      if (envelope.kind === "invalid")
+        return failure(400, envelope.id, JSON_RPC_ERROR_CODES.InvalidRequest, `Invalid request: ${envelope.reason}`);
+      const transport = {
+        owner: await ownerOf(request.headers),
+        headers: request.headers,
+        ...(request.signal ? { signal: request.signal } : {}),
+      };
+      if (envelope.kind === "notification") {
+        await route(body, transport);
+        return { status: 202, headers: {} };
+      }
+      const rejected =
+        checkEnvelope(envelope.method, envelope.params, request.headers) ??
+        checkParamHeaders(envelope.method, envelope.params, request.headers, options.toolInputSchema);
+      if (rejected)
+        return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
+      const listen = listenerOf(options);
+      if (envelope.method === LISTEN_METHOD && listen) return await listenAnswer(listen, body, transport, options);
+      const answer = (await route(body, transport))!;
+      return json("error" in answer ? httpStatus(answer.error.code) : 200, answer);
+    } catch (error) {
+      // Only a failing `owner` or body read gets here: the router answers every other failure itself.
+      report(error);
+      return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// subscriptions/listen: one long-lived SSE response per subscription (subscriptions.mdx)
+
+/** The Tasks server's `listen`, unless the application answers `subscriptions/listen` itself. */
+function listenerOf(options: McpHttpOptions): NonNullable<TasksHandler["listen"]> | undefined {
+  if (options.methods && Object.hasOwn(options.methods, LISTEN_METHOD)) return undefined;
+  const tasks = options.tasks;
+  return tasks.listen ? (message, transport, sink) => tasks.listen!(message, transport, sink) : undefined;
+}
+
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  // Proxies must not hold events back (streamable-http.mdx).
+  "x-accel-buffering": "no",
+};
+
+/**
+ * The answer to a listen request: its error as JSON, or an SSE stream. Messages the subscription
+ * sends before the headers are out wait in order. The stream ends gracefully (the server's result,
+ * then the end) at shutdown, after `maxListenMs`, or when a client stops reading and more than
+ * `maxStreamBufferBytes` pile up; it ends silently when the client goes away.
+ */
+async function listenAnswer(
+  listen: NonNullable<TasksHandler["listen"]>,
+  message: unknown,
+  transport: TransportContext,
+  options: McpHttpOptions,
+): Promise<HttpAnswer> {
+  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const waiting: string[] = [];
+  let channel: SseChannel | undefined;
+  let finished = false;
+  let eventId = 0;
+  let outcome: ListenOutcome | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const stopTimers = () => timers.forEach((timer) => clearTimeout(timer));
+  const endGracefully = () => {
+    if (outcome?.kind === "streaming") outcome.end();
+  };
+  const write = (text: string) => {
+    if (finished) return;
+    if (!channel) return void waiting.push(text);
+    // A client that does not read: end its subscription rather than buffer without bound.
+    if (channel.write(text) > maxBuffered) queueMicrotask(endGracefully);
+  };
+  const sink: ListenSink = {
+    send: (sent) => write(sseEvent(++eventId, sent)),
+    end: () => {
+      stopTimers();
+      if (finished) return;
+      finished = true;
+      channel?.end();
+    },
+  };
+  transport.signal?.addEventListener("abort", stopTimers, { once: true });
+  outcome = await listen(message, transport, sink);
+  if (outcome.kind === "answered") {
+    const response = outcome.response;
+    return json("error" in response ? httpStatus(response.error.code) : 200, response);
+  }
+  return {
+    status: 200,
+    headers: SSE_HEADERS,
+    stream: (opened) => {
+      channel = opened;
+      for (const text of waiting.splice(0)) opened.write(text);
+      if (finished) return void opened.end();
+      const heartbeatMs = options.heartbeatMs ?? 15_000;
+      if (heartbeatMs > 0) timers.push(setInterval(() => write(": keep-alive\n\n"), heartbeatMs));
+      if (options.maxListenMs) timers.push(setTimeout(endGracefully, options.maxListenMs));
+      if (transport.signal?.aborted) stopTimers();
+    },
+  };
+}
+
+/** One SSE event carrying a JSON-RPC message; ids number the stream's events (streams are not resumable). */
+function sseEvent(id: number, message: object): string {
+  return `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** A streamed answer as a Fetch body: its queue in bytes is the backpressure measure; cancelling it is the client going away. */
+function fetchEventStream(
+  stream: NonNullable<HttpAnswer["stream"]>,
+  gone: AbortController,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let open = true;
+        stream({
+          write: (text) => {
+            if (!open) return 0;
+            controller.enqueue(encoder.encode(text));
+            return Math.max(0, -(controller.desiredSize ?? 0));
+          },
+          end: () => {
+            if (open) controller.close();
+            open = false;
+          },
+        });
+        gone.signal.addEventListener("abort", () => (open = false), { once: true });
+      },
+      cancel: (reason) => gone.abort(reason),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
+}
+
+/**
+ * The stateless envelope rules: the protocol version in the header and in `_meta`, the client
+ * capabilities in `_meta`, and the routing headers. Task methods check their own `Mcp-Name`
+ * against `params.taskId` in the Tasks server.
+ */
+function checkEnvelope(method: string, params: unknown, headers: RequestHeaders): JsonRpcErrorObject | undefined {
+  const mismatch = TASKS_EXTENSION_ERROR_CODES.HeaderMismatch;
+  const version = headerValue(headers, "mcp-protocol-version");
+  if (version === undefined) return { code: mismatch, message: "Missing MCP-Protocol-Version header" };
+  if (version !== STATELESS_PROTOCOL_VERSION) {
+    return {
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: `Unsupported protocol version: ${version.slice(0, 40)}`,
+      data: { requested: version, supported: [STATELESS_PROTOCOL_VERSION] },
+    };
+  }
+  const mcpMethod = headerValue(headers, "mcp-method");
+  if (mcpMethod !== method) {
+    return {
+      code: mismatch,
+      message:
+        mcpMethod === undefined ? "Missing Mcp-Method header" : "Mcp-Method header does not match the request method",
+    };
+  }
+  if (!isObject(params))
+    return {
+      code: JSON_RPC_ERROR_CODES.InvalidParams,
+      message: "Invalid params: every request carries params with _meta",
+    };
+  const named = NAMED_BY[method];
+  const nameProblem = named === undefined ? undefined : checkNameHeader(headers, params, named);
+  if (nameProblem) return nameProblem;
+  return checkMeta(ownValue(params, "_meta"), version);
+}
+
+/**
+ * The request `_meta` (basic/index › `_meta`): a missing or malformed required field is
+ * -32602; `clientInfo` is optional but must be an Implementation when sent; a protocol version
+ * that disagrees with the header is -32020.
+ */
+function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | undefined {
+  const invalid = (message: string) => ({
+    code: JSON_RPC_ERROR_CODES.InvalidParams,
+    message: `Invalid params: ${message}`,
+  });
+  if (!isObject(meta)) return invalid("every request carries _meta");
+  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
+  if (typeof version !== "string")
+    return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
+  if (version !== headerVersion) {
+    return {
+      code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch,
+      message: "MCP-Protocol-Version header does not match _meta protocolVersion",
+    };
+  }
+  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+    return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
+  }
+  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
+  if (
+    clientInfo !== undefined &&
+    !(
+      isObject(clientInfo) &&
+      typeof ownValue(clientInfo, "name") === "string" &&
+      typeof ownValue(clientInfo, "version") === "string"
+    )
+  ) {
+    return invalid("_meta io.modelcontextprotocol/clientInfo must have a name and a version (strings)");
+  }
+  return undefined;
+}
+
+/** An `x-mcp-header` annotation of a tool's input schema: the header's name and where its value is in `arguments`. */
+export interface ParamHeader {
+  readonly name: string;
+  readonly path: readonly string[];
+}
+
+/**
+ * The `x-mcp-header` annotations of an input schema, reached through `properties` only (the
+ * only place the spec allows them; a client rejects a tool with others, so none are looked for).
+ */
+export function paramHeaders(schema: unknown, path: readonly string[] = []): ParamHeader[] {
+  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
+  if (!isObject(properties)) return [];
+  return Object.keys(properties).flatMap((key) => {
+    const property = ownValue(properties, key);
+    const name = isObject(property) ? ownValue(property, "x-mcp-header") : undefined;
+    const here = typeof name === "string" ? [{ name, path: [...path, key] }] : [];
+    return [...here, ...paramHeaders(property, [...path, key])];
+  });
+}
+
+/**
+ * `Mcp-Param-{Name}` headers of a `tools/call` against the arguments its tool annotates
+ * (streamable-http.mdx › Server Behavior for Custom Headers): a value in the body needs its
+ * header, decoded equal (numbers compared as numbers); a header needs its value. -32020 otherwise.
+ */
+function checkParamHeaders(
+  method: string,
+  params: unknown,
+  headers: RequestHeaders,
+  inputSchemaOf: McpHttpOptions["toolInputSchema"],
+): JsonRpcErrorObject | undefined {
+  if (method !== "tools/call" || !inputSchemaOf || !isObject(params)) return undefined;
+  const name = ownValue(params, "name");
+  if (typeof name !== "string") return undefined;
+  const args = ownValue(params, "arguments");
+  for (const annotation of paramHeaders(inputSchemaOf(name))) {
+    const value = annotation.path.reduce<unknown>((at, key) => (isObject(at) ? ownValue(at, key) : undefined), args);
+    const header = headerValue(headers, `mcp-param-${annotation.name.toLowerCase()}`);
+    const what = `Mcp-Param-${annotation.name}`;
+    const mismatch = (message: string) => ({ code: TASKS_EXTENSION_ERROR_CODES.HeaderMismatch, message });
+    if (value === undefined || value === null) {
+      if (header !== undefined) return mismatch(`${what} header sent for an argument the body does not have`);
+      continue;
+    }
+    if (header === undefined) return mismatch(`Missing ${what} header (the argument is in the body)`);
+    const decoded = decodeHeaderValue(header);
+    if (decoded === undefined)
+      return mismatch(`${what} header is not valid (characters a header may not carry, or a bad Base64 form)`);
+    if (!headerMatches(decoded, value)) return mismatch(`${what} header does not match the argument`);
+  }
+  return undefined;
+}
+
+function headerMatches(header: string, value: unknown): boolean {
+  if (typeof value === "string") return header === value;
+  if (typeof value === "boolean") return header === String(value);
+  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
+  return false;
+}
+
+/** The params member `Mcp-Name` carries, by method (task methods: the Tasks server checks `taskId`). */
+const NAMED_BY: { readonly [method: string]: string } = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/** The default `server/discover` answer: this revision, tools when listed, the Tasks extension. */
+function discover(options: McpHttpOptions): JsonObject {
+  const extensions = isObject(options.capabilities?.extensions) ? options.capabilities.extensions : {};
+  return {
+    supportedVersions: [STATELESS_PROTOCOL_VERSION],
+    capabilities: {
+      ...(options.methods?.["tools/list"] ? { tools: {} } : {}),
+      ...options.capabilities,
+      extensions: { ...extensions, [TASKS_EXTENSION]: {} },
+    },
+    ttlMs: 0,
+    cacheScope: "public",
+    ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
+  };
+}
+
+/** Throws when the default `server/discover` answer is not the set's DiscoverResult (where the options give its validator). */
+function checkDiscover(options: McpHttpOptions): void {
+  if (!options.validateDiscover) return;
+  // Checked as the client reads it: with the `resultType` every result gets (completeResults).
+  const checked = options.validateDiscover({ resultType: "complete", ...discover(options) });
+  if (!checked.ok) throw new ValidationFailed("DiscoverResult", checked.errors);
+}
+
+/** Each handler's result with `resultType: "complete"` unless it says otherwise (a created task says "task"). */
+function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNullable<RouterOptions["methods"]> {
+  return Object.fromEntries(
+    Object.entries(methods).map(([method, handler]) => [
+      method,
+      async (params: JsonObject, context: RequestContext) => {
+        const result = await handler(params, context);
+        return "resultType" in result ? result : { resultType: "complete", ...result };
+      },
+    ]),
+  );
+}
+
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+export function httpStatus(code: number): number {
+  if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
+  if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  return 400;
+}
+
+function json(status: number, body: JsonRpcResponse): HttpAnswer {
+  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+}
+
+function failure(status: number, id: JsonRpcId | null, code: number, message: string, data?: unknown): HttpAnswer {
+  return json(status, { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
+}
+
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+function originTest(allowed: McpHttpOptions["allowedOrigins"]): (origin: string) => boolean {
+  if (typeof allowed === "function") return allowed;
+  if (allowed) return (origin) => allowed.includes(origin);
+  return (origin) => LOCAL_ORIGIN.test(origin);
+}
+
+/** The default owner: a bearer of the same credentials is the same owner (hashed: the secret is not kept). */
+function defaultOwner(headers: RequestHeaders): string {
+  const authorization = headerValue(headers, "authorization");
+  return authorization ? `auth:${createHash("sha256").update(authorization).digest("hex")}` : "anonymous";
+}
+
+function pathOf(target: string): string {
+  return new URL(target, "http://localhost").pathname;
+}
+
+async function readNodeBody(req: IncomingMessage, limit: number): Promise<string | "too-large"> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return "too-large";
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readFetchBody(request: Request, limit: number): Promise<string | "too-large"> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return "too-large";
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
