@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 57108318f8501bdda94d98f9c86b2643c5084d4b990c24a718f36fce9e31383b 039bf6dfd12d269299a981d09ddd5a78e75e2a4e8212aa441f2f90cbfd1ffd98
+// Fingerprint: c821d03397f94f2f80c8336b682fe53b7c3b4b34fd793f54afaae6f7beb1b5b7 291b9fd0b8bd8bd2b5ff41f3d89ce09f2e32c722ec3188dd64dabcb1ba0d1e54
 
 import type {
   McpElicitationArrayType,
@@ -395,7 +395,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -422,7 +422,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
               if (typeof item8 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/enumNames" + "/" + i7,
+                  path + "/enumNames/" + i7,
                   "type",
                   "a string",
                   item8,
@@ -859,7 +859,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     else {
       for (const key3 in value2) {
         const item4 = value2[key3];
-        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + $runtime.pointerToken(key3), errors);
+        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
@@ -881,7 +881,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
               if (typeof item7 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/required" + "/" + i6,
+                  path + "/required/" + i6,
                   "type",
                   "a string",
                   item7,
@@ -1267,7 +1267,7 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
-    if (!(key2 === "anyOf")) return false;
+    if (key2 !== "anyOf") return false;
   }
   return true;
 }
@@ -1282,11 +1282,11 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        $checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
+        $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "anyOf"))
+      if (key4 !== "anyOf")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key4),
@@ -1374,7 +1374,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
               if (typeof item3 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/default" + "/" + i2,
+                  path + "/default/" + i2,
                   "type",
                   "a string",
                   item3,
@@ -1653,7 +1653,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        $checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
+        $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
       }
     }
     const value6 = value.title;
@@ -1739,7 +1739,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
         if (typeof item3 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i2,
+            path + "/enum/" + i2,
             "type",
             "a string",
             item3,
@@ -1839,7 +1839,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
               if (typeof item3 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/default" + "/" + i2,
+                  path + "/default/" + i2,
                   "type",
                   "a string",
                   item3,
@@ -2121,7 +2121,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -2285,12 +2285,12 @@ export function isMcpServerElicitationRequestParamsForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsForm {
   if (!$runtime.isObject(value)) return false;
-  const value2 = value.message;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.mode;
-  if (value3 !== "form") return false;
-  const value4 = value.requestedSchema;
-  return isMcpElicitationSchema(value4);
+  const value1 = value.message;
+  if (typeof value1 !== "string") return false;
+  const value2 = value.mode;
+  if (value2 !== "form") return false;
+  const value3 = value.requestedSchema;
+  return isMcpElicitationSchema(value3);
 }
 function $checkMcpServerElicitationRequestParamsForm(
   value: unknown,
@@ -2300,17 +2300,17 @@ function $checkMcpServerElicitationRequestParamsForm(
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-    const value3 = value.mode;
-    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value3 !== "form")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"form"', value3, at + "/properties/mode/enum");
-    const value4 = value.requestedSchema;
-    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-    else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
+    const value1 = value.message;
+    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
+    else if (typeof value1 !== "string")
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
+    const value2 = value.mode;
+    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
+    else if (value2 !== "form")
+      $runtime.unexpected(errors, path + "/mode", "enum", '"form"', value2, at + "/properties/mode/enum");
+    const value3 = value.requestedSchema;
+    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
+    else $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsForm`, reporting every error with its path. */
@@ -2337,12 +2337,12 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiSlashForm {
   if (!$runtime.isObject(value)) return false;
-  const value2 = value.message;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.mode;
-  if (value3 !== "openai/form") return false;
-  const value4 = value.requestedSchema;
-  return value4 !== undefined;
+  const value1 = value.message;
+  if (typeof value1 !== "string") return false;
+  const value2 = value.mode;
+  if (value2 !== "openai/form") return false;
+  const value3 = value.requestedSchema;
+  return value3 !== undefined;
 }
 function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
@@ -2352,16 +2352,16 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-    const value3 = value.mode;
-    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value3 !== "openai/form")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"openai/form"', value3, at + "/properties/mode/enum");
-    const value4 = value.requestedSchema;
-    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
+    const value1 = value.message;
+    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
+    else if (typeof value1 !== "string")
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
+    const value2 = value.mode;
+    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
+    else if (value2 !== "openai/form")
+      $runtime.unexpected(errors, path + "/mode", "enum", '"openai/form"', value2, at + "/properties/mode/enum");
+    const value3 = value.requestedSchema;
+    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`, reporting every error with its path. */
@@ -2390,12 +2390,12 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiForm {
   if (!$runtime.isObject(value)) return false;
-  const value2 = value.message;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.mode;
-  if (value3 !== "openaiForm") return false;
-  const value4 = value.requestedSchema;
-  return value4 !== undefined;
+  const value1 = value.message;
+  if (typeof value1 !== "string") return false;
+  const value2 = value.mode;
+  if (value2 !== "openaiForm") return false;
+  const value3 = value.requestedSchema;
+  return value3 !== undefined;
 }
 function $checkMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
@@ -2405,16 +2405,16 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-    const value3 = value.mode;
-    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value3 !== "openaiForm")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"openaiForm"', value3, at + "/properties/mode/enum");
-    const value4 = value.requestedSchema;
-    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
+    const value1 = value.message;
+    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
+    else if (typeof value1 !== "string")
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
+    const value2 = value.mode;
+    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
+    else if (value2 !== "openaiForm")
+      $runtime.unexpected(errors, path + "/mode", "enum", '"openaiForm"', value2, at + "/properties/mode/enum");
+    const value3 = value.requestedSchema;
+    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`, reporting every error with its path. */
@@ -2441,14 +2441,14 @@ export function parseMcpServerElicitationRequestParamsOpenaiForm(
 /** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects). */
 export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
   if (!$runtime.isObject(value)) return false;
-  const value2 = value.elicitationId;
+  const value1 = value.elicitationId;
+  if (typeof value1 !== "string") return false;
+  const value2 = value.message;
   if (typeof value2 !== "string") return false;
-  const value3 = value.message;
-  if (typeof value3 !== "string") return false;
-  const value4 = value.mode;
-  if (value4 !== "url") return false;
-  const value5 = value.url;
-  return typeof value5 === "string";
+  const value3 = value.mode;
+  if (value3 !== "url") return false;
+  const value4 = value.url;
+  return typeof value4 === "string";
 }
 function $checkMcpServerElicitationRequestParamsUrl(
   value: unknown,
@@ -2458,29 +2458,29 @@ function $checkMcpServerElicitationRequestParamsUrl(
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
-    const value2 = value.elicitationId;
-    if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
-    else if (typeof value2 !== "string")
+    const value1 = value.elicitationId;
+    if (value1 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
+    else if (typeof value1 !== "string")
       $runtime.unexpected(
         errors,
         path + "/elicitationId",
         "type",
         "a string",
-        value2,
+        value1,
         at + "/properties/elicitationId/type",
       );
-    const value3 = value.message;
-    if (value3 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
-    const value4 = value.mode;
-    if (value4 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value4 !== "url")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"url"', value4, at + "/properties/mode/enum");
-    const value5 = value.url;
-    if (value5 === undefined) $runtime.missing(errors, path, "url", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/url", "type", "a string", value5, at + "/properties/url/type");
+    const value2 = value.message;
+    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
+    else if (typeof value2 !== "string")
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
+    const value3 = value.mode;
+    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
+    else if (value3 !== "url")
+      $runtime.unexpected(errors, path + "/mode", "enum", '"url"', value3, at + "/properties/mode/enum");
+    const value4 = value.url;
+    if (value4 === undefined) $runtime.missing(errors, path, "url", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/url", "type", "a string", value4, at + "/properties/url/type");
   }
 }
 /** Validates a value as `McpServerElicitationRequestParamsUrl`, reporting every error with its path. */

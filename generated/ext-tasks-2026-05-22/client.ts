@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bb5bf3eeac3a4121468bd727e9b33563b45b08bb0b35829cb80bd50266f5cbbf f4958f6c44cefd17cbaf7bc5a281eb90747fd890b9ea47bcbac9479eafc8e6bf
+// Fingerprint: 46882563b56db2813f5d73fb5bc224042d80d0b3edb5e3dd50a4d3d713653fd2 36105684525439ec3c2c0eb3ebd59cb751b5793b74c44ce68899645890975bec
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -104,6 +104,7 @@ export type {
 } from "./runtime/client/core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
 export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
+export { TaskForbiddenError } from "./runtime/client/engine.js";
 export type { ToolDescription } from "./runtime/client/tool-catalog.js";
 export { InputRequestError, InputRoundsExceededError } from "./runtime/client/engine.js";
 export { TaskInputError } from "./runtime/client/core.js";

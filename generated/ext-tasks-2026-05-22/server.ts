@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 50f36e1aec5c486b546532d5955c91f928633114a49ba42d2418df3f1e6b9340 eca299234d85b7bf951d1499abccfd426ac187c2f7320b6f0a24680c04c5eeef
+// Fingerprint: 43012e8c34ee05452b73c11dadb1f01db451fc10a3e0dcd7241853b60a6c1eb4 d75c8b9fd65557bfe3670f85c405f54c12505a4e626a852a4935e3759109e3f6
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -41,6 +41,7 @@ import {
   validateUpdateTaskRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { validateElicitationContent } from "./elicitation.js";
 import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
@@ -137,6 +138,7 @@ const PROFILE = {
   notification: { method: "notifications/tasks", detailed: true },
   sideChannel: undefined,
   listen: undefined,
+  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

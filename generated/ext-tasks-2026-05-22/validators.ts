@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4b1e40c13046474f74da20c427a0919ea694ba85193b73c07390d294d225d9b3 becb65258c98d49075e5dab10db83948fffa79ba1acba4d0db0e84386001f834
+// Fingerprint: 152ea7243424124d4523916b5eb24035fd281cc00b56bcf05fd941baecfef951 d57f3b105006dc529e44da098b049d5bf566aaf0c0eeee7b24e2a5b1e8b7141e
 
 import type {
   CancelTaskRequest,
@@ -189,7 +189,7 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
+    if (key2 !== "taskId") return false;
   }
   return true;
 }
@@ -202,7 +202,7 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
     else if (typeof value1 !== "string")
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId"))
+      if (key2 !== "taskId")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key2),
@@ -337,7 +337,7 @@ export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRela
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
+    if (key2 !== "taskId") return false;
   }
   return true;
 }
@@ -351,7 +351,7 @@ function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runt
     else if (typeof value1 !== "string")
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId"))
+      if (key2 !== "taskId")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key2),
@@ -623,22 +623,22 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
     else if (!$runtime.isObject(value8))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
-    for (const key11 in value) {
+    for (const key9 in value) {
       if (!(
-        key11 === "taskId" ||
-        key11 === "status" ||
-        key11 === "statusMessage" ||
-        key11 === "createdAt" ||
-        key11 === "lastUpdatedAt" ||
-        key11 === "ttlMs" ||
-        key11 === "pollIntervalMs" ||
-        key11 === "result"
+        key9 === "taskId" ||
+        key9 === "status" ||
+        key9 === "statusMessage" ||
+        key9 === "createdAt" ||
+        key9 === "lastUpdatedAt" ||
+        key9 === "ttlMs" ||
+        key9 === "pollIntervalMs" ||
+        key9 === "result"
       ))
         $runtime.report(
           errors,
-          path + "/" + $runtime.pointerToken(key11),
+          path + "/" + $runtime.pointerToken(key9),
           "additionalProperties",
-          "unexpected property " + JSON.stringify(key11),
+          "unexpected property " + JSON.stringify(key9),
           at + "/additionalProperties",
         );
     }
@@ -860,22 +860,22 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
     if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
     else if (!$runtime.isObject(value8))
       $runtime.unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
-    for (const key11 in value) {
+    for (const key9 in value) {
       if (!(
-        key11 === "taskId" ||
-        key11 === "status" ||
-        key11 === "statusMessage" ||
-        key11 === "createdAt" ||
-        key11 === "lastUpdatedAt" ||
-        key11 === "ttlMs" ||
-        key11 === "pollIntervalMs" ||
-        key11 === "error"
+        key9 === "taskId" ||
+        key9 === "status" ||
+        key9 === "statusMessage" ||
+        key9 === "createdAt" ||
+        key9 === "lastUpdatedAt" ||
+        key9 === "ttlMs" ||
+        key9 === "pollIntervalMs" ||
+        key9 === "error"
       ))
         $runtime.report(
           errors,
-          path + "/" + $runtime.pointerToken(key11),
+          path + "/" + $runtime.pointerToken(key9),
           "additionalProperties",
-          "unexpected property " + JSON.stringify(key11),
+          "unexpected property " + JSON.stringify(key9),
           at + "/additionalProperties",
         );
     }
@@ -991,7 +991,7 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
-    if (!(key2 === "taskId")) return false;
+    if (key2 !== "taskId") return false;
   }
   return true;
 }
@@ -1004,7 +1004,7 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
     else if (typeof value1 !== "string")
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
-      if (!(key2 === "taskId"))
+      if (key2 !== "taskId")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key2),
@@ -1602,7 +1602,7 @@ export function isTaskSubscriptionAcknowledgedNotifications(
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
-    if (!(key2 === "taskIds")) return false;
+    if (key2 !== "taskIds") return false;
   }
   return true;
 }
@@ -1624,7 +1624,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/taskIds" + "/" + i2,
+              path + "/taskIds/" + i2,
               "type",
               "a string",
               item3,
@@ -1634,7 +1634,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "taskIds"))
+      if (key4 !== "taskIds")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key4),
@@ -1672,7 +1672,7 @@ export function isTaskSubscriptionNotifications(value: unknown): value is TaskSu
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
-    if (!(key2 === "taskIds")) return false;
+    if (key2 !== "taskIds") return false;
   }
   return true;
 }
@@ -1690,7 +1690,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/taskIds" + "/" + i2,
+              path + "/taskIds/" + i2,
               "type",
               "a string",
               item3,
@@ -1700,7 +1700,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "taskIds"))
+      if (key4 !== "taskIds")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key4),
@@ -2346,7 +2346,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     else {
       for (const key3 in value2) {
         const item4 = value2[key3];
-        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties" + "/" + $runtime.pointerToken(key3), errors);
+        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
@@ -2368,7 +2368,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
               if (typeof item7 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/required" + "/" + i6,
+                  path + "/required/" + i6,
                   "type",
                   "a string",
                   item7,
@@ -2607,7 +2607,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -2786,7 +2786,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        $checkMcpElicitationConstOption(item5, path + "/oneOf" + "/" + i4, errors);
+        $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
       }
     }
     const value6 = value.title;
@@ -2988,7 +2988,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
               if (typeof item3 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/default" + "/" + i2,
+                  path + "/default/" + i2,
                   "type",
                   "a string",
                   item3,
@@ -3200,7 +3200,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
         if (typeof item3 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i2,
+            path + "/enum/" + i2,
             "type",
             "a string",
             item3,
@@ -3316,7 +3316,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
               if (typeof item3 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/default" + "/" + i2,
+                  path + "/default/" + i2,
                   "type",
                   "a string",
                   item3,
@@ -3508,7 +3508,7 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
-    if (!(key2 === "anyOf")) return false;
+    if (key2 !== "anyOf") return false;
   }
   return true;
 }
@@ -3523,11 +3523,11 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        $checkMcpElicitationConstOption(item3, path + "/anyOf" + "/" + i2, errors);
+        $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
       }
     }
     for (const key4 in value) {
-      if (!(key4 === "anyOf"))
+      if (key4 !== "anyOf")
         $runtime.report(
           errors,
           path + "/" + $runtime.pointerToken(key4),
@@ -3656,7 +3656,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -3683,7 +3683,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
               if (typeof item8 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/enumNames" + "/" + i7,
+                  path + "/enumNames/" + i7,
                   "type",
                   "a string",
                   item8,
@@ -4532,7 +4532,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         const item6 = value4[i5];
-        $checkSamplingMessage(item6, path + "/messages" + "/" + i5, errors);
+        $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
       }
     }
     const value7 = value.metadata;
@@ -4540,70 +4540,70 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       if (!$runtime.isObject(value7))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
-    const value10 = value.modelPreferences;
-    if (value10 !== undefined) $checkModelPreferences(value10, path + "/modelPreferences", errors);
-    const value11 = value.stopSequences;
-    if (value11 !== undefined) {
-      if (!Array.isArray(value11))
+    const value8 = value.modelPreferences;
+    if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+    const value9 = value.stopSequences;
+    if (value9 !== undefined) {
+      if (!Array.isArray(value9))
         $runtime.unexpected(
           errors,
           path + "/stopSequences",
           "type",
           "an array",
-          value11,
+          value9,
           at + "/properties/stopSequences/type",
         );
       else {
-        for (let i12 = 0; i12 < value11.length; i12++) {
-          const item13 = value11[i12];
-          if (typeof item13 !== "string")
+        for (let i10 = 0; i10 < value9.length; i10++) {
+          const item11 = value9[i10];
+          if (typeof item11 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/stopSequences" + "/" + i12,
+              path + "/stopSequences/" + i10,
               "type",
               "a string",
-              item13,
+              item11,
               at + "/properties/stopSequences/items/type",
             );
         }
       }
     }
-    const value14 = value.systemPrompt;
-    if (value14 !== undefined) {
-      if (typeof value14 !== "string")
+    const value12 = value.systemPrompt;
+    if (value12 !== undefined) {
+      if (typeof value12 !== "string")
         $runtime.unexpected(
           errors,
           path + "/systemPrompt",
           "type",
           "a string",
-          value14,
+          value12,
           at + "/properties/systemPrompt/type",
         );
     }
-    const value15 = value.task;
-    if (value15 !== undefined) $checkTaskMetadata(value15, path + "/task", errors);
-    const value16 = value.temperature;
-    if (value16 !== undefined) {
-      if (!(typeof value16 === "number" && Number.isFinite(value16)))
+    const value13 = value.task;
+    if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
+    const value14 = value.temperature;
+    if (value14 !== undefined) {
+      if (!(typeof value14 === "number" && Number.isFinite(value14)))
         $runtime.unexpected(
           errors,
           path + "/temperature",
           "type",
           "a number",
-          value16,
+          value14,
           at + "/properties/temperature/type",
         );
     }
-    const value17 = value.toolChoice;
-    if (value17 !== undefined) $checkToolChoice(value17, path + "/toolChoice", errors);
-    const value18 = value.tools;
-    if (value18 !== undefined) {
-      if (!Array.isArray(value18))
-        $runtime.unexpected(errors, path + "/tools", "type", "an array", value18, at + "/properties/tools/type");
+    const value15 = value.toolChoice;
+    if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
+    const value16 = value.tools;
+    if (value16 !== undefined) {
+      if (!Array.isArray(value16))
+        $runtime.unexpected(errors, path + "/tools", "type", "an array", value16, at + "/properties/tools/type");
       else {
-        for (let i19 = 0; i19 < value18.length; i19++) {
-          const item20 = value18[i19];
-          $checkTool(item20, path + "/tools" + "/" + i19, errors);
+        for (let i17 = 0; i17 < value16.length; i17++) {
+          const item18 = value16[i17];
+          $checkTool(item18, path + "/tools/" + i17, errors);
         }
       }
     }
@@ -4643,12 +4643,12 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Va
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.content;
-    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else $checkSamplingContent(value4, path + "/content", errors);
-    const value5 = value.role;
-    if (value5 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value5, path + "/role", errors);
+    const value2 = value.content;
+    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    else $checkSamplingContent(value2, path + "/content", errors);
+    const value3 = value.role;
+    if (value3 === undefined) $runtime.missing(errors, path, "role", at + "/required");
+    else $checkRole(value3, path + "/role", errors);
   }
 }
 /** Validates a value as `SamplingMessage`, reporting every error with its path. */
@@ -4707,21 +4707,21 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    const value2 = value.type;
+    if (value2 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else if (!(
-      value4 === "text" ||
-      value4 === "image" ||
-      value4 === "audio" ||
-      value4 === "tool_use" ||
-      value4 === "tool_result"
+      value2 === "text" ||
+      value2 === "image" ||
+      value2 === "audio" ||
+      value2 === "tool_use" ||
+      value2 === "tool_result"
     ))
       $runtime.unexpected(
         errors,
         path + "/type",
         "enum",
         'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-        value4,
+        value2,
         at + "/properties/type/enum",
       );
   }
@@ -4813,7 +4813,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.V
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
           const item4 = value2[i3];
-          $checkModelHint(item4, path + "/hints" + "/" + i3, errors);
+          $checkModelHint(item4, path + "/hints/" + i3, errors);
         }
       }
     }
@@ -5066,86 +5066,86 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.action;
-    if (value4 === undefined) $runtime.missing(errors, path, "action", at + "/required");
-    else if (!(value4 === "accept" || value4 === "cancel" || value4 === "decline"))
+    const value2 = value.action;
+    if (value2 === undefined) $runtime.missing(errors, path, "action", at + "/required");
+    else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
       $runtime.unexpected(
         errors,
         path + "/action",
         "enum",
         'one of "accept" | "cancel" | "decline"',
-        value4,
+        value2,
         at + "/properties/action/enum",
       );
-    const value5 = value.content;
-    if (value5 !== undefined) {
-      if (!$runtime.isObject(value5))
-        $runtime.unexpected(errors, path + "/content", "type", "an object", value5, at + "/properties/content/type");
+    const value3 = value.content;
+    if (value3 !== undefined) {
+      if (!$runtime.isObject(value3))
+        $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
-        for (const key6 in value5) {
-          const item7 = value5[key6];
-          if (!($isStringArray(item7) || $isString(item7) || $isInteger(item7) || $isBoolean(item7))) {
-            if ($isArray(item7)) {
-              if (!Array.isArray(item7))
+        for (const key4 in value3) {
+          const item5 = value3[key4];
+          if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
+            if ($isArray(item5)) {
+              if (!Array.isArray(item5))
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "an array",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/0/type",
                 );
               else {
-                for (let i8 = 0; i8 < item7.length; i8++) {
-                  const item9 = item7[i8];
-                  if (typeof item9 !== "string")
+                for (let i6 = 0; i6 < item5.length; i6++) {
+                  const item7 = item5[i6];
+                  if (typeof item7 !== "string")
                     $runtime.unexpected(
                       errors,
-                      path + "/content" + "/" + $runtime.pointerToken(key6) + "/" + i8,
+                      path + "/content/" + $runtime.pointerToken(key4) + "/" + i6,
                       "type",
                       "a string",
-                      item9,
+                      item7,
                       at + "/properties/content/additionalProperties/anyOf/0/items/type",
                     );
                 }
               }
-            } else if ($isString(item7)) {
-              if (typeof item7 !== "string")
+            } else if ($isString(item5)) {
+              if (typeof item5 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "a string",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isAnyNumber(item7)) {
-              if (!(typeof item7 === "number" && Number.isInteger(item7)))
+            } else if ($isAnyNumber(item5)) {
+              if (!(typeof item5 === "number" && Number.isInteger(item5)))
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "an integer",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isBoolean(item7)) {
-              if (typeof item7 !== "boolean")
+            } else if ($isBoolean(item5)) {
+              if (typeof item5 !== "boolean")
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "a boolean",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
             } else {
               $runtime.unexpected(
                 errors,
-                path + "/content" + "/" + $runtime.pointerToken(key6),
+                path + "/content/" + $runtime.pointerToken(key4),
                 "type",
                 "an array, a string, an integer or a boolean",
-                item7,
+                item5,
                 at + "/properties/content/additionalProperties/anyOf",
               );
             }
@@ -5186,25 +5186,25 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.content;
-    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else $checkSamplingContent(value4, path + "/content", errors);
-    const value5 = value.model;
-    if (value5 === undefined) $runtime.missing(errors, path, "model", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/model", "type", "a string", value5, at + "/properties/model/type");
-    const value6 = value.role;
-    if (value6 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value6, path + "/role", errors);
-    const value7 = value.stopReason;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "string")
+    const value2 = value.content;
+    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    else $checkSamplingContent(value2, path + "/content", errors);
+    const value3 = value.model;
+    if (value3 === undefined) $runtime.missing(errors, path, "model", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/model", "type", "a string", value3, at + "/properties/model/type");
+    const value4 = value.role;
+    if (value4 === undefined) $runtime.missing(errors, path, "role", at + "/required");
+    else $checkRole(value4, path + "/role", errors);
+    const value5 = value.stopReason;
+    if (value5 !== undefined) {
+      if (typeof value5 !== "string")
         $runtime.unexpected(
           errors,
           path + "/stopReason",
           "type",
           "a string",
-          value7,
+          value5,
           at + "/properties/stopReason/type",
         );
     }
@@ -5235,14 +5235,14 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Va
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.roots;
-    if (value4 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
-    else if (!Array.isArray(value4))
-      $runtime.unexpected(errors, path + "/roots", "type", "an array", value4, at + "/properties/roots/type");
+    const value2 = value.roots;
+    if (value2 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
+    else if (!Array.isArray(value2))
+      $runtime.unexpected(errors, path + "/roots", "type", "an array", value2, at + "/properties/roots/type");
     else {
-      for (let i5 = 0; i5 < value4.length; i5++) {
-        const item6 = value4[i5];
-        $checkRoot(item6, path + "/roots" + "/" + i5, errors);
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        const item4 = value2[i3];
+        $checkRoot(item4, path + "/roots/" + i3, errors);
       }
     }
   }
@@ -5274,15 +5274,15 @@ function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationErr
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.name;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
+    const value2 = value.name;
+    if (value2 !== undefined) {
+      if (typeof value2 !== "string")
+        $runtime.unexpected(errors, path + "/name", "type", "a string", value2, at + "/properties/name/type");
     }
-    const value5 = value.uri;
-    if (value5 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value5, at + "/properties/uri/type");
+    const value3 = value.uri;
+    if (value3 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
   }
 }
 /** Validates a value as `Root`, reporting every error with its path. */

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d21419bc1235a5eec52329f7d2b7cb8401861ab48217c0692ecbaa4734caabf5 19476f94a7855687e2224690b62b26f01328aff60dc9e8b98ce8c7fd3d1a7082
+// Fingerprint: 2b3d3778bd49e8b57e3477432e4941ec3573487a978affff92fdc326275fb1a6 1488a17926b29d938ad383889f7cc18712ae615e31b434808da6d857beafe87f
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -108,6 +108,7 @@ export type {
 } from "./runtime/client/core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
 export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
+export { TaskForbiddenError } from "./runtime/client/engine.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
 export { InputRequestError, InputRoundsExceededError } from "./runtime/client/engine.js";
@@ -274,6 +275,7 @@ const PROFILE: ClientProfile<Types> = {
     capabilitiesMeta: CLIENT_CAPABILITIES_META,
     taskMethods: ["tasks/cancel", "tasks/get", "tasks/update"],
   },
+  protocolVersion: "2026-07-28",
   payloadDeliversInput: false,
   input: {
     requestsField: "inputRequests",

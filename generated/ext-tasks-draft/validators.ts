@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8ad6b8457a90c4e2c41f1f9a21ca4151a69a3e467bbf05ce706ee223cc7ff0a6 199484be7e125e6c53b11f6c28433e4ef03eb9945fc61d50da8a268b7f86ad48
+// Fingerprint: a4a42858da5757b784d68f44e5c5a79000949f44bef24ebe4f44aeba7de27215 3ba63adbd1b215430646b341c516ba87e1db7c6d1b27a31a2044442be5679670
 
 import type {
   CancelTaskRequest,
@@ -1410,7 +1410,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/taskIds" + "/" + i2,
+              path + "/taskIds/" + i2,
               "type",
               "a string",
               item3,
@@ -1462,7 +1462,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/taskIds" + "/" + i2,
+              path + "/taskIds/" + i2,
               "type",
               "a string",
               item3,
@@ -1807,7 +1807,7 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.Valida
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
           const item3 = value1[i2];
-          $checkRole(item3, path + "/audience" + "/" + i2, errors);
+          $checkRole(item3, path + "/audience/" + i2, errors);
         }
       }
     }
@@ -2136,7 +2136,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        $checkSamplingMessage(item5, path + "/messages" + "/" + i4, errors);
+        $checkSamplingMessage(item5, path + "/messages/" + i4, errors);
       }
     }
     const value6 = value.metadata;
@@ -2160,7 +2160,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
           if (typeof item10 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/stopSequences" + "/" + i9,
+              path + "/stopSequences/" + i9,
               "type",
               "a string",
               item10,
@@ -2202,7 +2202,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       else {
         for (let i15 = 0; i15 < value14.length; i15++) {
           const item16 = value14[i15];
-          $checkTool(item16, path + "/tools" + "/" + i15, errors);
+          $checkTool(item16, path + "/tools/" + i15, errors);
         }
       }
     }
@@ -2410,7 +2410,7 @@ function $checkElicitRequestFormParamsRequestedSchema(
     else {
       for (const key3 in value2) {
         const item4 = value2[key3];
-        $checkPrimitiveSchemaDefinition(item4, path + "/properties" + "/" + $runtime.pointerToken(key3), errors);
+        $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
@@ -2423,7 +2423,7 @@ function $checkElicitRequestFormParamsRequestedSchema(
           if (typeof item7 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/required" + "/" + i6,
+              path + "/required/" + i6,
               "type",
               "a string",
               item7,
@@ -2545,7 +2545,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
               if (!Array.isArray(item4))
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key3),
+                  path + "/content/" + $runtime.pointerToken(key3),
                   "type",
                   "an array",
                   item4,
@@ -2557,7 +2557,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
                   if (typeof item6 !== "string")
                     $runtime.unexpected(
                       errors,
-                      path + "/content" + "/" + $runtime.pointerToken(key3) + "/" + i5,
+                      path + "/content/" + $runtime.pointerToken(key3) + "/" + i5,
                       "type",
                       "a string",
                       item6,
@@ -2569,7 +2569,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
               if (typeof item4 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key3),
+                  path + "/content/" + $runtime.pointerToken(key3),
                   "type",
                   "a string",
                   item4,
@@ -2579,7 +2579,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
               if (!(typeof item4 === "number" && Number.isInteger(item4)))
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key3),
+                  path + "/content/" + $runtime.pointerToken(key3),
                   "type",
                   "an integer",
                   item4,
@@ -2589,7 +2589,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
               if (typeof item4 !== "boolean")
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key3),
+                  path + "/content/" + $runtime.pointerToken(key3),
                   "type",
                   "a boolean",
                   item4,
@@ -2598,7 +2598,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
             } else {
               $runtime.unexpected(
                 errors,
-                path + "/content" + "/" + $runtime.pointerToken(key3),
+                path + "/content/" + $runtime.pointerToken(key3),
                 "type",
                 "an array, a string, an integer or a boolean",
                 item4,
@@ -2668,8 +2668,8 @@ export function isError(value: unknown): value is Error {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.code;
   if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
-  const value3 = value.message;
-  return typeof value3 === "string";
+  const value2 = value.message;
+  return typeof value2 === "string";
 }
 function $checkError(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
@@ -2679,10 +2679,10 @@ function $checkError(value: unknown, path: string, errors: $runtime.ValidationEr
     if (value1 === undefined) $runtime.missing(errors, path, "code", at + "/required");
     else if (!(typeof value1 === "number" && Number.isInteger(value1)))
       $runtime.unexpected(errors, path + "/code", "type", "an integer", value1, at + "/properties/code/type");
-    const value3 = value.message;
-    if (value3 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
+    const value2 = value.message;
+    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
+    else if (typeof value2 !== "string")
+      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
   }
 }
 /** Validates a value as `Error`, reporting every error with its path. */
@@ -2724,7 +2724,7 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ValidationErr
           if (typeof item4 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/sizes" + "/" + i3,
+              path + "/sizes/" + i3,
               "type",
               "a string",
               item4,
@@ -2842,7 +2842,7 @@ function $checkImplementation(value: unknown, path: string, errors: $runtime.Val
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
           const item4 = value2[i3];
-          $checkIcon(item4, path + "/icons" + "/" + i3, errors);
+          $checkIcon(item4, path + "/icons/" + i3, errors);
         }
       }
     }
@@ -3217,7 +3217,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -3235,7 +3235,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
           if (typeof item8 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/enumNames" + "/" + i7,
+              path + "/enumNames/" + i7,
               "type",
               "a string",
               item8,
@@ -3330,7 +3330,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Va
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        $checkRoot(item3, path + "/roots" + "/" + i2, errors);
+        $checkRoot(item3, path + "/roots/" + i2, errors);
       }
     }
   }
@@ -3439,7 +3439,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.V
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
           const item4 = value2[i3];
-          $checkModelHint(item4, path + "/hints" + "/" + i3, errors);
+          $checkModelHint(item4, path + "/hints/" + i3, errors);
         }
       }
     }
@@ -3748,7 +3748,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Valid
       else {
         for (let i5 = 0; i5 < value4.length; i5++) {
           const item6 = value4[i5];
-          $checkIcon(item6, path + "/icons" + "/" + i5, errors);
+          $checkIcon(item6, path + "/icons/" + i5, errors);
         }
       }
     }
@@ -4226,7 +4226,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/default" + "/" + i2,
+              path + "/default/" + i2,
               "type",
               "a string",
               item3,
@@ -4307,7 +4307,7 @@ function $checkTitledMultiSelectEnumSchemaItems(
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf" + "/" + i2, errors);
+        $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
       }
     }
   }
@@ -4415,7 +4415,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf" + "/" + i4, errors);
+        $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
       }
     }
     const value6 = value.title;
@@ -4532,7 +4532,7 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ValidationErr
       else {
         for (let i5 = 0; i5 < value4.length; i5++) {
           const item6 = value4[i5];
-          $checkIcon(item6, path + "/icons" + "/" + i5, errors);
+          $checkIcon(item6, path + "/icons/" + i5, errors);
         }
       }
     }
@@ -4738,10 +4738,10 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
   if (!$isContentBlockArray(value2)) return false;
   const value3 = value.isError;
   if (value3 !== undefined && typeof value3 !== "boolean") return false;
-  const value5 = value.toolUseId;
-  if (typeof value5 !== "string") return false;
-  const value6 = value.type;
-  return value6 === "tool_result";
+  const value4 = value.toolUseId;
+  if (typeof value4 !== "string") return false;
+  const value5 = value.type;
+  return value5 === "tool_result";
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
@@ -4756,7 +4756,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         const item4 = value2[i3];
-        $checkContentBlock(item4, path + "/content" + "/" + i3, errors);
+        $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
     }
     const value5 = value.isError;
@@ -4764,14 +4764,14 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       if (typeof value5 !== "boolean")
         $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
     }
-    const value7 = value.toolUseId;
-    if (value7 === undefined) $runtime.missing(errors, path, "toolUseId", at + "/required");
-    else if (typeof value7 !== "string")
-      $runtime.unexpected(errors, path + "/toolUseId", "type", "a string", value7, at + "/properties/toolUseId/type");
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value8 !== "tool_result")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
+    const value6 = value.toolUseId;
+    if (value6 === undefined) $runtime.missing(errors, path, "toolUseId", at + "/required");
+    else if (typeof value6 !== "string")
+      $runtime.unexpected(errors, path + "/toolUseId", "type", "a string", value6, at + "/properties/toolUseId/type");
+    const value7 = value.type;
+    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value7 !== "tool_result")
+      $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value7, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolResultContent`, reporting every error with its path. */
@@ -4810,14 +4810,14 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Val
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
     else if (!$runtime.isObject(value3))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
-    const value6 = value.name;
-    if (value6 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value6, at + "/properties/name/type");
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "tool_use")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value7, at + "/properties/type/const");
+    const value4 = value.name;
+    if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
+    const value5 = value.type;
+    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value5 !== "tool_use")
+      $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolUseContent`, reporting every error with its path. */
@@ -4860,7 +4860,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/default" + "/" + i2,
+              path + "/default/" + i2,
               "type",
               "a string",
               item3,
@@ -4946,7 +4946,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(
         if (typeof item3 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i2,
+            path + "/enum/" + i2,
             "type",
             "a string",
             item3,
@@ -5020,7 +5020,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -5119,7 +5119,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Val
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         const item4 = value2[i3];
-        $checkContentBlock(item4, path + "/content" + "/" + i3, errors);
+        $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
     }
     const value5 = value.isError;
@@ -5305,7 +5305,7 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.Val
         if (typeof item8 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/supportedVersions" + "/" + i7,
+            path + "/supportedVersions/" + i7,
             "type",
             "a string",
             item8,
@@ -5417,7 +5417,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
         if (!(isTextResourceContents(item5) || isBlobResourceContents(item5)))
           $runtime.report(
             errors,
-            path + "/contents" + "/" + i4,
+            path + "/contents/" + i4,
             "anyOf",
             "must match at least one of the 2 allowed schemas",
             at + "/properties/contents/items/anyOf",
@@ -5611,7 +5611,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Va
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        $checkPromptMessage(item5, path + "/messages" + "/" + i4, errors);
+        $checkPromptMessage(item5, path + "/messages/" + i4, errors);
       }
     }
     const value6 = value.resultType;
@@ -5724,7 +5724,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Va
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         const item7 = value5[i6];
-        $checkTool(item7, path + "/tools" + "/" + i6, errors);
+        $checkTool(item7, path + "/tools/" + i6, errors);
       }
     }
     const value8 = value.ttlMs;
@@ -5828,7 +5828,7 @@ function $checkMissingRequiredClientCapabilityError(
       else if (value2 !== -32021)
         $runtime.unexpected(
           errors,
-          path + "/error" + "/code",
+          path + "/error/code",
           "const",
           "-32021",
           value2,
@@ -5837,7 +5837,7 @@ function $checkMissingRequiredClientCapabilityError(
       const value3 = value1.data;
       if (value3 === undefined)
         $runtime.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
-      else $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error" + "/data", errors);
+      else $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error/data", errors);
     }
     const value4 = value.id;
     if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
@@ -6049,7 +6049,7 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
       else if (value2 !== -32022)
         $runtime.unexpected(
           errors,
-          path + "/error" + "/code",
+          path + "/error/code",
           "const",
           "-32022",
           value2,
@@ -6058,7 +6058,7 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
       const value3 = value1.data;
       if (value3 === undefined)
         $runtime.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
-      else $checkUnsupportedProtocolVersionErrorData(value3, path + "/error" + "/data", errors);
+      else $checkUnsupportedProtocolVersionErrorData(value3, path + "/error/data", errors);
     }
     const value4 = value.id;
     if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
@@ -6114,7 +6114,7 @@ function $checkUnsupportedProtocolVersionErrorData(
         if (typeof item4 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/supported" + "/" + i3,
+            path + "/supported/" + i3,
             "type",
             "a string",
             item4,
@@ -6172,21 +6172,21 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
           at + "/properties/arguments/type",
         );
     }
-    const value5 = value.inputResponses;
-    if (value5 !== undefined) $checkInputResponses(value5, path + "/inputResponses", errors);
-    const value6 = value.name;
-    if (value6 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value6, at + "/properties/name/type");
-    const value7 = value.requestState;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "string")
+    const value3 = value.inputResponses;
+    if (value3 !== undefined) $checkInputResponses(value3, path + "/inputResponses", errors);
+    const value4 = value.name;
+    if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
+    const value5 = value.requestState;
+    if (value5 !== undefined) {
+      if (typeof value5 !== "string")
         $runtime.unexpected(
           errors,
           path + "/requestState",
           "type",
           "a string",
-          value7,
+          value5,
           at + "/properties/requestState/type",
         );
     }
@@ -6260,7 +6260,7 @@ export function isClientCapabilities(value: unknown): value is ClientCapabilitie
   const value3 = value.extensions;
   if (value3 !== undefined && !$isJSONObjectMap(value3)) return false;
   const value4 = value.roots;
-  if (value4 !== undefined && !isMetaObject(value4)) return false;
+  if (value4 !== undefined && !$isObject(value4)) return false;
   const value5 = value.sampling;
   return value5 === undefined || isClientCapabilitiesSampling(value5);
 }
@@ -6284,7 +6284,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
       else {
         for (const key3 in value2) {
           const item4 = value2[key3];
-          $checkJSONObject(item4, path + "/experimental" + "/" + $runtime.pointerToken(key3), errors);
+          $checkJSONObject(item4, path + "/experimental/" + $runtime.pointerToken(key3), errors);
         }
       }
     }
@@ -6302,12 +6302,15 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
       else {
         for (const key6 in value5) {
           const item7 = value5[key6];
-          $checkJSONObject(item7, path + "/extensions" + "/" + $runtime.pointerToken(key6), errors);
+          $checkJSONObject(item7, path + "/extensions/" + $runtime.pointerToken(key6), errors);
         }
       }
     }
     const value8 = value.roots;
-    if (value8 !== undefined) $checkMetaObject(value8, path + "/roots", errors);
+    if (value8 !== undefined) {
+      if (!$runtime.isObject(value8))
+        $runtime.unexpected(errors, path + "/roots", "type", "an object", value8, at + "/properties/roots/type");
+    }
     const value9 = value.sampling;
     if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
   }
@@ -6496,7 +6499,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
       else {
         for (const key3 in value2) {
           const item4 = value2[key3];
-          $checkJSONObject(item4, path + "/experimental" + "/" + $runtime.pointerToken(key3), errors);
+          $checkJSONObject(item4, path + "/experimental/" + $runtime.pointerToken(key3), errors);
         }
       }
     }
@@ -6514,7 +6517,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
       else {
         for (const key6 in value5) {
           const item7 = value5[key6];
-          $checkJSONObject(item7, path + "/extensions" + "/" + $runtime.pointerToken(key6), errors);
+          $checkJSONObject(item7, path + "/extensions/" + $runtime.pointerToken(key6), errors);
         }
       }
     }
@@ -6798,7 +6801,7 @@ function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime
           if (typeof item4 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/resourceSubscriptions" + "/" + i3,
+              path + "/resourceSubscriptions/" + i3,
               "type",
               "a string",
               item4,
@@ -6914,7 +6917,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
           if (typeof item4 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/arguments" + "/" + $runtime.pointerToken(key3),
+              path + "/arguments/" + $runtime.pointerToken(key3),
               "type",
               "a string",
               item4,

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fb9e892d40bec536d464163bc1b6cc08601e63e4622a8102e64f9577f9bff4e6 825aa94f4e7130788bdffc41ac77755dddd8e77e5bb93a752a56e8772655e37c
+// Fingerprint: fdde1d65aef2a3699d7445071406f449c2edf9f41855dad18388ac73d5d8fb44 3d9a3da437f99e6964f6e117f2be2460bd65863e6f89720b8efa1eefd6d87c6e
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -102,6 +102,7 @@ export type {
 } from "./runtime/client/core.js";
 export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
 export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
+export { TaskForbiddenError } from "./runtime/client/engine.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
 export type {

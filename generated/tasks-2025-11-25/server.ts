@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c8d003566f582af4a319998196746ff1d43954860ba8420a69f8bd131648cb18 7bfd4cd07d74b8cdfc3988de540959037de0dd758fc75f29782d2848f9462e5a
+// Fingerprint: b016e2ed3f0f27530944e118851eb7bec9442f38157e1e1a7229288fdcd94f6e 132de5af8838144ddca677f57f12fba00a8bccaaf3659be77224e7f81a62c333
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -37,6 +37,7 @@ import {
   validatePaginatedRequestParams,
 } from "./validators.js";
 import { canTransition, isTerminalStatus } from "./status.js";
+import { validateElicitationContent } from "./elicitation.js";
 import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./runtime/server/core.js";
 import {
   createTasksServerFor,
@@ -136,6 +137,7 @@ const PROFILE = {
     },
   },
   listen: undefined,
+  forms: validateElicitationContent,
 } as const satisfies ServerProfile;
 
 // ---------------------------------------------------------------------------------------------

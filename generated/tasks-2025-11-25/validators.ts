@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb3327e6919b9f479d18150a3674972b9b83943bd09c741972c3ef76904a9872 50976e898b3acfaa9f18bee479e0775f522556bd8784c64fa8397c8cfa750848
+// Fingerprint: 47c857a25db546a64dee9494ced21cd4ded63be70aee17c94e969002560c31be 30bfce133db423e036b545ded4d5ed222c0578f7b20b831098b7a6f4464eae21
 
 import type {
   TaskStatus,
@@ -298,9 +298,9 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.V
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.task;
-    if (value4 === undefined) $runtime.missing(errors, path, "task", at + "/required");
-    else $checkTask(value4, path + "/task", errors);
+    const value2 = value.task;
+    if (value2 === undefined) $runtime.missing(errors, path, "task", at + "/required");
+    else $checkTask(value2, path + "/task", errors);
   }
 }
 /** Validates a value as `CreateTaskResult`, reporting every error with its path. */
@@ -704,26 +704,26 @@ function $checkListTasksResult(value: unknown, path: string, errors: $runtime.Va
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.nextCursor;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
+    const value2 = value.nextCursor;
+    if (value2 !== undefined) {
+      if (typeof value2 !== "string")
         $runtime.unexpected(
           errors,
           path + "/nextCursor",
           "type",
           "a string",
-          value4,
+          value2,
           at + "/properties/nextCursor/type",
         );
     }
-    const value5 = value.tasks;
-    if (value5 === undefined) $runtime.missing(errors, path, "tasks", at + "/required");
-    else if (!Array.isArray(value5))
-      $runtime.unexpected(errors, path + "/tasks", "type", "an array", value5, at + "/properties/tasks/type");
+    const value3 = value.tasks;
+    if (value3 === undefined) $runtime.missing(errors, path, "tasks", at + "/required");
+    else if (!Array.isArray(value3))
+      $runtime.unexpected(errors, path + "/tasks", "type", "an array", value3, at + "/properties/tasks/type");
     else {
-      for (let i6 = 0; i6 < value5.length; i6++) {
-        const item7 = value5[i6];
-        $checkTask(item7, path + "/tasks" + "/" + i6, errors);
+      for (let i4 = 0; i4 < value3.length; i4++) {
+        const item5 = value3[i4];
+        $checkTask(item5, path + "/tasks/" + i4, errors);
       }
     }
   }
@@ -1234,30 +1234,30 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Val
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.content;
-    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!Array.isArray(value4))
-      $runtime.unexpected(errors, path + "/content", "type", "an array", value4, at + "/properties/content/type");
+    const value2 = value.content;
+    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    else if (!Array.isArray(value2))
+      $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
     else {
-      for (let i5 = 0; i5 < value4.length; i5++) {
-        const item6 = value4[i5];
-        $checkContentBlock(item6, path + "/content" + "/" + i5, errors);
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        const item4 = value2[i3];
+        $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
     }
-    const value7 = value.isError;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "boolean")
-        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value7, at + "/properties/isError/type");
+    const value5 = value.isError;
+    if (value5 !== undefined) {
+      if (typeof value5 !== "boolean")
+        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
     }
-    const value8 = value.structuredContent;
-    if (value8 !== undefined) {
-      if (!$runtime.isObject(value8))
+    const value6 = value.structuredContent;
+    if (value6 !== undefined) {
+      if (!$runtime.isObject(value6))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
           "type",
           "an object",
-          value8,
+          value6,
           at + "/properties/structuredContent/type",
         );
     }
@@ -1335,17 +1335,17 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.contents;
-    if (value4 === undefined) $runtime.missing(errors, path, "contents", at + "/required");
-    else if (!Array.isArray(value4))
-      $runtime.unexpected(errors, path + "/contents", "type", "an array", value4, at + "/properties/contents/type");
+    const value2 = value.contents;
+    if (value2 === undefined) $runtime.missing(errors, path, "contents", at + "/required");
+    else if (!Array.isArray(value2))
+      $runtime.unexpected(errors, path + "/contents", "type", "an array", value2, at + "/properties/contents/type");
     else {
-      for (let i5 = 0; i5 < value4.length; i5++) {
-        const item6 = value4[i5];
-        if (!(isTextResourceContents(item6) || isBlobResourceContents(item6)))
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        const item4 = value2[i3];
+        if (!(isTextResourceContents(item4) || isBlobResourceContents(item4)))
           $runtime.report(
             errors,
-            path + "/contents" + "/" + i5,
+            path + "/contents/" + i3,
             "anyOf",
             "must match at least one of the 2 allowed schemas",
             at + "/properties/contents/items/anyOf",
@@ -1421,26 +1421,26 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Va
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
+    const value2 = value.description;
+    if (value2 !== undefined) {
+      if (typeof value2 !== "string")
         $runtime.unexpected(
           errors,
           path + "/description",
           "type",
           "a string",
-          value4,
+          value2,
           at + "/properties/description/type",
         );
     }
-    const value5 = value.messages;
-    if (value5 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
-    else if (!Array.isArray(value5))
-      $runtime.unexpected(errors, path + "/messages", "type", "an array", value5, at + "/properties/messages/type");
+    const value3 = value.messages;
+    if (value3 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
+    else if (!Array.isArray(value3))
+      $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
     else {
-      for (let i6 = 0; i6 < value5.length; i6++) {
-        const item7 = value5[i6];
-        $checkPromptMessage(item7, path + "/messages" + "/" + i6, errors);
+      for (let i4 = 0; i4 < value3.length; i4++) {
+        const item5 = value3[i4];
+        $checkPromptMessage(item5, path + "/messages/" + i4, errors);
       }
     }
   }
@@ -1511,26 +1511,26 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Va
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.nextCursor;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
+    const value2 = value.nextCursor;
+    if (value2 !== undefined) {
+      if (typeof value2 !== "string")
         $runtime.unexpected(
           errors,
           path + "/nextCursor",
           "type",
           "a string",
-          value4,
+          value2,
           at + "/properties/nextCursor/type",
         );
     }
-    const value5 = value.tools;
-    if (value5 === undefined) $runtime.missing(errors, path, "tools", at + "/required");
-    else if (!Array.isArray(value5))
-      $runtime.unexpected(errors, path + "/tools", "type", "an array", value5, at + "/properties/tools/type");
+    const value3 = value.tools;
+    if (value3 === undefined) $runtime.missing(errors, path, "tools", at + "/required");
+    else if (!Array.isArray(value3))
+      $runtime.unexpected(errors, path + "/tools", "type", "an array", value3, at + "/properties/tools/type");
     else {
-      for (let i6 = 0; i6 < value5.length; i6++) {
-        const item7 = value5[i6];
-        $checkTool(item7, path + "/tools" + "/" + i6, errors);
+      for (let i4 = 0; i4 < value3.length; i4++) {
+        const item5 = value3[i4];
+        $checkTool(item5, path + "/tools/" + i4, errors);
       }
     }
   }
@@ -1621,15 +1621,15 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.content;
-    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    const value2 = value.content;
+    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
     else if (!(
-      isTextContent(value4) ||
-      isImageContent(value4) ||
-      isAudioContent(value4) ||
-      isToolUseContent(value4) ||
-      isToolResultContent(value4) ||
-      $isSamplingMessageContentBlockArray(value4)
+      isTextContent(value2) ||
+      isImageContent(value2) ||
+      isAudioContent(value2) ||
+      isToolUseContent(value2) ||
+      isToolResultContent(value2) ||
+      $isSamplingMessageContentBlockArray(value2)
     ))
       $runtime.report(
         errors,
@@ -1638,22 +1638,22 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
         "must match at least one of the 6 allowed schemas",
         at + "/properties/content/anyOf",
       );
-    const value5 = value.model;
-    if (value5 === undefined) $runtime.missing(errors, path, "model", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/model", "type", "a string", value5, at + "/properties/model/type");
-    const value6 = value.role;
-    if (value6 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value6, path + "/role", errors);
-    const value7 = value.stopReason;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "string")
+    const value3 = value.model;
+    if (value3 === undefined) $runtime.missing(errors, path, "model", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/model", "type", "a string", value3, at + "/properties/model/type");
+    const value4 = value.role;
+    if (value4 === undefined) $runtime.missing(errors, path, "role", at + "/required");
+    else $checkRole(value4, path + "/role", errors);
+    const value5 = value.stopReason;
+    if (value5 !== undefined) {
+      if (typeof value5 !== "string")
         $runtime.unexpected(
           errors,
           path + "/stopReason",
           "type",
           "a string",
-          value7,
+          value5,
           at + "/properties/stopReason/type",
         );
     }
@@ -1733,86 +1733,86 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.action;
-    if (value4 === undefined) $runtime.missing(errors, path, "action", at + "/required");
-    else if (!(value4 === "accept" || value4 === "cancel" || value4 === "decline"))
+    const value2 = value.action;
+    if (value2 === undefined) $runtime.missing(errors, path, "action", at + "/required");
+    else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
       $runtime.unexpected(
         errors,
         path + "/action",
         "enum",
         'one of "accept" | "cancel" | "decline"',
-        value4,
+        value2,
         at + "/properties/action/enum",
       );
-    const value5 = value.content;
-    if (value5 !== undefined) {
-      if (!$runtime.isObject(value5))
-        $runtime.unexpected(errors, path + "/content", "type", "an object", value5, at + "/properties/content/type");
+    const value3 = value.content;
+    if (value3 !== undefined) {
+      if (!$runtime.isObject(value3))
+        $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
-        for (const key6 in value5) {
-          const item7 = value5[key6];
-          if (!($isStringArray(item7) || $isString(item7) || $isInteger(item7) || $isBoolean(item7))) {
-            if ($isArray(item7)) {
-              if (!Array.isArray(item7))
+        for (const key4 in value3) {
+          const item5 = value3[key4];
+          if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
+            if ($isArray(item5)) {
+              if (!Array.isArray(item5))
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "an array",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/0/type",
                 );
               else {
-                for (let i8 = 0; i8 < item7.length; i8++) {
-                  const item9 = item7[i8];
-                  if (typeof item9 !== "string")
+                for (let i6 = 0; i6 < item5.length; i6++) {
+                  const item7 = item5[i6];
+                  if (typeof item7 !== "string")
                     $runtime.unexpected(
                       errors,
-                      path + "/content" + "/" + $runtime.pointerToken(key6) + "/" + i8,
+                      path + "/content/" + $runtime.pointerToken(key4) + "/" + i6,
                       "type",
                       "a string",
-                      item9,
+                      item7,
                       at + "/properties/content/additionalProperties/anyOf/0/items/type",
                     );
                 }
               }
-            } else if ($isString(item7)) {
-              if (typeof item7 !== "string")
+            } else if ($isString(item5)) {
+              if (typeof item5 !== "string")
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "a string",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isAnyNumber(item7)) {
-              if (!(typeof item7 === "number" && Number.isInteger(item7)))
+            } else if ($isAnyNumber(item5)) {
+              if (!(typeof item5 === "number" && Number.isInteger(item5)))
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "an integer",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
-            } else if ($isBoolean(item7)) {
-              if (typeof item7 !== "boolean")
+            } else if ($isBoolean(item5)) {
+              if (typeof item5 !== "boolean")
                 $runtime.unexpected(
                   errors,
-                  path + "/content" + "/" + $runtime.pointerToken(key6),
+                  path + "/content/" + $runtime.pointerToken(key4),
                   "type",
                   "a boolean",
-                  item7,
+                  item5,
                   at + "/properties/content/additionalProperties/anyOf/1/type",
                 );
             } else {
               $runtime.unexpected(
                 errors,
-                path + "/content" + "/" + $runtime.pointerToken(key6),
+                path + "/content/" + $runtime.pointerToken(key4),
                 "type",
                 "an array, a string, an integer or a boolean",
-                item7,
+                item5,
                 at + "/properties/content/additionalProperties/anyOf",
               );
             }
@@ -2037,12 +2037,12 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
           at + "/properties/arguments/type",
         );
     }
-    const value5 = value.name;
-    if (value5 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value5, at + "/properties/name/type");
-    const value6 = value.task;
-    if (value6 !== undefined) $checkTaskMetadata(value6, path + "/task", errors);
+    const value3 = value.name;
+    if (value3 === undefined) $runtime.missing(errors, path, "name", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value3, at + "/properties/name/type");
+    const value4 = value.task;
+    if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
   }
 }
 /** Validates a value as `CallToolRequestParams`, reporting every error with its path. */
@@ -2142,16 +2142,16 @@ function $checkTextContent(value: unknown, path: string, errors: $runtime.Valida
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.annotations;
-    if (value4 !== undefined) $checkAnnotations(value4, path + "/annotations", errors);
-    const value5 = value.text;
-    if (value5 === undefined) $runtime.missing(errors, path, "text", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/text", "type", "a string", value5, at + "/properties/text/type");
-    const value6 = value.type;
-    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value6 !== "text")
-      $runtime.unexpected(errors, path + "/type", "const", '"text"', value6, at + "/properties/type/const");
+    const value2 = value.annotations;
+    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+    const value3 = value.text;
+    if (value3 === undefined) $runtime.missing(errors, path, "text", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/text", "type", "a string", value3, at + "/properties/text/type");
+    const value4 = value.type;
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value4 !== "text")
+      $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
   }
 }
 /** Validates a value as `TextContent`, reporting every error with its path. */
@@ -2183,7 +2183,7 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.Valida
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
           const item3 = value1[i2];
-          $checkRole(item3, path + "/audience" + "/" + i2, errors);
+          $checkRole(item3, path + "/audience/" + i2, errors);
         }
       }
     }
@@ -2260,20 +2260,20 @@ function $checkImageContent(value: unknown, path: string, errors: $runtime.Valid
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.annotations;
-    if (value4 !== undefined) $checkAnnotations(value4, path + "/annotations", errors);
-    const value5 = value.data;
-    if (value5 === undefined) $runtime.missing(errors, path, "data", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/data", "type", "a string", value5, at + "/properties/data/type");
-    const value6 = value.mimeType;
-    if (value6 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value6, at + "/properties/mimeType/type");
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "image")
-      $runtime.unexpected(errors, path + "/type", "const", '"image"', value7, at + "/properties/type/const");
+    const value2 = value.annotations;
+    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+    const value3 = value.data;
+    if (value3 === undefined) $runtime.missing(errors, path, "data", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/data", "type", "a string", value3, at + "/properties/data/type");
+    const value4 = value.mimeType;
+    if (value4 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
+    const value5 = value.type;
+    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value5 !== "image")
+      $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ImageContent`, reporting every error with its path. */
@@ -2307,20 +2307,20 @@ function $checkAudioContent(value: unknown, path: string, errors: $runtime.Valid
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.annotations;
-    if (value4 !== undefined) $checkAnnotations(value4, path + "/annotations", errors);
-    const value5 = value.data;
-    if (value5 === undefined) $runtime.missing(errors, path, "data", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/data", "type", "a string", value5, at + "/properties/data/type");
-    const value6 = value.mimeType;
-    if (value6 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value6, at + "/properties/mimeType/type");
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "audio")
-      $runtime.unexpected(errors, path + "/type", "const", '"audio"', value7, at + "/properties/type/const");
+    const value2 = value.annotations;
+    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+    const value3 = value.data;
+    if (value3 === undefined) $runtime.missing(errors, path, "data", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/data", "type", "a string", value3, at + "/properties/data/type");
+    const value4 = value.mimeType;
+    if (value4 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
+    const value5 = value.type;
+    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value5 !== "audio")
+      $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
   }
 }
 /** Validates a value as `AudioContent`, reporting every error with its path. */
@@ -2364,58 +2364,58 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Valid
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.annotations;
-    if (value4 !== undefined) $checkAnnotations(value4, path + "/annotations", errors);
-    const value5 = value.description;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
+    const value2 = value.annotations;
+    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+    const value3 = value.description;
+    if (value3 !== undefined) {
+      if (typeof value3 !== "string")
         $runtime.unexpected(
           errors,
           path + "/description",
           "type",
           "a string",
-          value5,
+          value3,
           at + "/properties/description/type",
         );
     }
-    const value6 = value.icons;
-    if (value6 !== undefined) {
-      if (!Array.isArray(value6))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value6, at + "/properties/icons/type");
+    const value4 = value.icons;
+    if (value4 !== undefined) {
+      if (!Array.isArray(value4))
+        $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
       else {
-        for (let i7 = 0; i7 < value6.length; i7++) {
-          const item8 = value6[i7];
-          $checkIcon(item8, path + "/icons" + "/" + i7, errors);
+        for (let i5 = 0; i5 < value4.length; i5++) {
+          const item6 = value4[i5];
+          $checkIcon(item6, path + "/icons/" + i5, errors);
         }
       }
     }
-    const value9 = value.mimeType;
+    const value7 = value.mimeType;
+    if (value7 !== undefined) {
+      if (typeof value7 !== "string")
+        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value7, at + "/properties/mimeType/type");
+    }
+    const value8 = value.name;
+    if (value8 === undefined) $runtime.missing(errors, path, "name", at + "/required");
+    else if (typeof value8 !== "string")
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value8, at + "/properties/name/type");
+    const value9 = value.size;
     if (value9 !== undefined) {
-      if (typeof value9 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value9, at + "/properties/mimeType/type");
+      if (!(typeof value9 === "number" && Number.isInteger(value9)))
+        $runtime.unexpected(errors, path + "/size", "type", "an integer", value9, at + "/properties/size/type");
     }
-    const value10 = value.name;
-    if (value10 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value10 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value10, at + "/properties/name/type");
-    const value11 = value.size;
-    if (value11 !== undefined) {
-      if (!(typeof value11 === "number" && Number.isInteger(value11)))
-        $runtime.unexpected(errors, path + "/size", "type", "an integer", value11, at + "/properties/size/type");
+    const value10 = value.title;
+    if (value10 !== undefined) {
+      if (typeof value10 !== "string")
+        $runtime.unexpected(errors, path + "/title", "type", "a string", value10, at + "/properties/title/type");
     }
-    const value12 = value.title;
-    if (value12 !== undefined) {
-      if (typeof value12 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value12, at + "/properties/title/type");
-    }
-    const value13 = value.type;
-    if (value13 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value13 !== "resource_link")
-      $runtime.unexpected(errors, path + "/type", "const", '"resource_link"', value13, at + "/properties/type/const");
-    const value14 = value.uri;
-    if (value14 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value14 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value14, at + "/properties/uri/type");
+    const value11 = value.type;
+    if (value11 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value11 !== "resource_link")
+      $runtime.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
+    const value12 = value.uri;
+    if (value12 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
+    else if (typeof value12 !== "string")
+      $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
 }
 /** Validates a value as `ResourceLink`, reporting every error with its path. */
@@ -2457,7 +2457,7 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ValidationErr
           if (typeof item4 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/sizes" + "/" + i3,
+              path + "/sizes/" + i3,
               "type",
               "a string",
               item4,
@@ -2513,11 +2513,11 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.V
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.annotations;
-    if (value4 !== undefined) $checkAnnotations(value4, path + "/annotations", errors);
-    const value5 = value.resource;
-    if (value5 === undefined) $runtime.missing(errors, path, "resource", at + "/required");
-    else if (!(isTextResourceContents(value5) || isBlobResourceContents(value5)))
+    const value2 = value.annotations;
+    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+    const value3 = value.resource;
+    if (value3 === undefined) $runtime.missing(errors, path, "resource", at + "/required");
+    else if (!(isTextResourceContents(value3) || isBlobResourceContents(value3)))
       $runtime.report(
         errors,
         path + "/resource",
@@ -2525,10 +2525,10 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.V
         "must match at least one of the 2 allowed schemas",
         at + "/properties/resource/anyOf",
       );
-    const value6 = value.type;
-    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value6 !== "resource")
-      $runtime.unexpected(errors, path + "/type", "const", '"resource"', value6, at + "/properties/type/const");
+    const value4 = value.type;
+    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value4 !== "resource")
+      $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
   }
 }
 /** Validates a value as `EmbeddedResource`, reporting every error with its path. */
@@ -2560,19 +2560,19 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $runti
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.mimeType;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
+    const value2 = value.mimeType;
+    if (value2 !== undefined) {
+      if (typeof value2 !== "string")
+        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value2, at + "/properties/mimeType/type");
     }
-    const value5 = value.text;
-    if (value5 === undefined) $runtime.missing(errors, path, "text", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/text", "type", "a string", value5, at + "/properties/text/type");
-    const value6 = value.uri;
-    if (value6 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value6, at + "/properties/uri/type");
+    const value3 = value.text;
+    if (value3 === undefined) $runtime.missing(errors, path, "text", at + "/required");
+    else if (typeof value3 !== "string")
+      $runtime.unexpected(errors, path + "/text", "type", "a string", value3, at + "/properties/text/type");
+    const value4 = value.uri;
+    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
 /** Validates a value as `TextResourceContents`, reporting every error with its path. */
@@ -2604,19 +2604,19 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $runti
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.blob;
-    if (value4 === undefined) $runtime.missing(errors, path, "blob", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/blob", "type", "a string", value4, at + "/properties/blob/type");
-    const value5 = value.mimeType;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value5, at + "/properties/mimeType/type");
+    const value2 = value.blob;
+    if (value2 === undefined) $runtime.missing(errors, path, "blob", at + "/required");
+    else if (typeof value2 !== "string")
+      $runtime.unexpected(errors, path + "/blob", "type", "a string", value2, at + "/properties/blob/type");
+    const value3 = value.mimeType;
+    if (value3 !== undefined) {
+      if (typeof value3 !== "string")
+        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value3, at + "/properties/mimeType/type");
     }
-    const value6 = value.uri;
-    if (value6 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value6, at + "/properties/uri/type");
+    const value4 = value.uri;
+    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
+    else if (typeof value4 !== "string")
+      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
 /** Validates a value as `BlobResourceContents`, reporting every error with its path. */
@@ -2695,7 +2695,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
           if (typeof item4 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/arguments" + "/" + $runtime.pointerToken(key3),
+              path + "/arguments/" + $runtime.pointerToken(key3),
               "type",
               "a string",
               item4,
@@ -2777,46 +2777,46 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ValidationErr
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.annotations;
-    if (value4 !== undefined) $checkToolAnnotations(value4, path + "/annotations", errors);
-    const value5 = value.description;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
+    const value2 = value.annotations;
+    if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
+    const value3 = value.description;
+    if (value3 !== undefined) {
+      if (typeof value3 !== "string")
         $runtime.unexpected(
           errors,
           path + "/description",
           "type",
           "a string",
-          value5,
+          value3,
           at + "/properties/description/type",
         );
     }
-    const value6 = value.execution;
-    if (value6 !== undefined) $checkToolExecution(value6, path + "/execution", errors);
-    const value7 = value.icons;
-    if (value7 !== undefined) {
-      if (!Array.isArray(value7))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value7, at + "/properties/icons/type");
+    const value4 = value.execution;
+    if (value4 !== undefined) $checkToolExecution(value4, path + "/execution", errors);
+    const value5 = value.icons;
+    if (value5 !== undefined) {
+      if (!Array.isArray(value5))
+        $runtime.unexpected(errors, path + "/icons", "type", "an array", value5, at + "/properties/icons/type");
       else {
-        for (let i8 = 0; i8 < value7.length; i8++) {
-          const item9 = value7[i8];
-          $checkIcon(item9, path + "/icons" + "/" + i8, errors);
+        for (let i6 = 0; i6 < value5.length; i6++) {
+          const item7 = value5[i6];
+          $checkIcon(item7, path + "/icons/" + i6, errors);
         }
       }
     }
-    const value10 = value.inputSchema;
-    if (value10 === undefined) $runtime.missing(errors, path, "inputSchema", at + "/required");
-    else $checkToolInputSchema(value10, path + "/inputSchema", errors);
-    const value11 = value.name;
-    if (value11 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value11 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value11, at + "/properties/name/type");
-    const value12 = value.outputSchema;
-    if (value12 !== undefined) $checkToolOutputSchema(value12, path + "/outputSchema", errors);
-    const value13 = value.title;
-    if (value13 !== undefined) {
-      if (typeof value13 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value13, at + "/properties/title/type");
+    const value8 = value.inputSchema;
+    if (value8 === undefined) $runtime.missing(errors, path, "inputSchema", at + "/required");
+    else $checkToolInputSchema(value8, path + "/inputSchema", errors);
+    const value9 = value.name;
+    if (value9 === undefined) $runtime.missing(errors, path, "name", at + "/required");
+    else if (typeof value9 !== "string")
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value9, at + "/properties/name/type");
+    const value10 = value.outputSchema;
+    if (value10 !== undefined) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
+    const value11 = value.title;
+    if (value11 !== undefined) {
+      if (typeof value11 !== "string")
+        $runtime.unexpected(errors, path + "/title", "type", "a string", value11, at + "/properties/title/type");
     }
   }
 }
@@ -2866,7 +2866,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
           if (!$runtime.isObject(item4))
             $runtime.unexpected(
               errors,
-              path + "/properties" + "/" + $runtime.pointerToken(key3),
+              path + "/properties/" + $runtime.pointerToken(key3),
               "type",
               "an object",
               item4,
@@ -2875,29 +2875,29 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
         }
       }
     }
-    const value7 = value.required;
-    if (value7 !== undefined) {
-      if (!Array.isArray(value7))
-        $runtime.unexpected(errors, path + "/required", "type", "an array", value7, at + "/properties/required/type");
+    const value5 = value.required;
+    if (value5 !== undefined) {
+      if (!Array.isArray(value5))
+        $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
       else {
-        for (let i8 = 0; i8 < value7.length; i8++) {
-          const item9 = value7[i8];
-          if (typeof item9 !== "string")
+        for (let i6 = 0; i6 < value5.length; i6++) {
+          const item7 = value5[i6];
+          if (typeof item7 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/required" + "/" + i8,
+              path + "/required/" + i6,
               "type",
               "a string",
-              item9,
+              item7,
               at + "/properties/required/items/type",
             );
         }
       }
     }
-    const value10 = value.type;
-    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value10 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value10, at + "/properties/type/const");
+    const value8 = value.type;
+    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value8 !== "object")
+      $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolInputSchema`, reporting every error with its path. */
@@ -2946,7 +2946,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.V
           if (!$runtime.isObject(item4))
             $runtime.unexpected(
               errors,
-              path + "/properties" + "/" + $runtime.pointerToken(key3),
+              path + "/properties/" + $runtime.pointerToken(key3),
               "type",
               "an object",
               item4,
@@ -2955,29 +2955,29 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.V
         }
       }
     }
-    const value7 = value.required;
-    if (value7 !== undefined) {
-      if (!Array.isArray(value7))
-        $runtime.unexpected(errors, path + "/required", "type", "an array", value7, at + "/properties/required/type");
+    const value5 = value.required;
+    if (value5 !== undefined) {
+      if (!Array.isArray(value5))
+        $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
       else {
-        for (let i8 = 0; i8 < value7.length; i8++) {
-          const item9 = value7[i8];
-          if (typeof item9 !== "string")
+        for (let i6 = 0; i6 < value5.length; i6++) {
+          const item7 = value5[i6];
+          if (typeof item7 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/required" + "/" + i8,
+              path + "/required/" + i6,
               "type",
               "a string",
-              item9,
+              item7,
               at + "/properties/required/items/type",
             );
         }
       }
     }
-    const value10 = value.type;
-    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value10 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value10, at + "/properties/type/const");
+    const value8 = value.type;
+    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value8 !== "object")
+      $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolOutputSchema`, reporting every error with its path. */
@@ -3073,14 +3073,24 @@ export function parseToolAnnotations(value: unknown): ToolAnnotations {
 export function isToolExecution(value: unknown): value is ToolExecution {
   if (!$runtime.isObject(value)) return false;
   const value1 = value.taskSupport;
-  return value1 === undefined || isToolTaskSupport(value1);
+  return value1 === undefined || value1 === "forbidden" || value1 === "optional" || value1 === "required";
 }
 function $checkToolExecution(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
   if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskSupport;
-    if (value1 !== undefined) $checkToolTaskSupport(value1, path + "/taskSupport", errors);
+    if (value1 !== undefined) {
+      if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
+        $runtime.unexpected(
+          errors,
+          path + "/taskSupport",
+          "enum",
+          'one of "forbidden" | "optional" | "required"',
+          value1,
+          at + "/properties/taskSupport/enum",
+        );
+    }
   }
 }
 /** Validates a value as `ToolExecution`, reporting every error with its path. */
@@ -3148,7 +3158,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         const item6 = value4[i5];
-        $checkSamplingMessage(item6, path + "/messages" + "/" + i5, errors);
+        $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
       }
     }
     const value7 = value.metadata;
@@ -3156,70 +3166,70 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       if (!$runtime.isObject(value7))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
-    const value10 = value.modelPreferences;
-    if (value10 !== undefined) $checkModelPreferences(value10, path + "/modelPreferences", errors);
-    const value11 = value.stopSequences;
-    if (value11 !== undefined) {
-      if (!Array.isArray(value11))
+    const value8 = value.modelPreferences;
+    if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+    const value9 = value.stopSequences;
+    if (value9 !== undefined) {
+      if (!Array.isArray(value9))
         $runtime.unexpected(
           errors,
           path + "/stopSequences",
           "type",
           "an array",
-          value11,
+          value9,
           at + "/properties/stopSequences/type",
         );
       else {
-        for (let i12 = 0; i12 < value11.length; i12++) {
-          const item13 = value11[i12];
-          if (typeof item13 !== "string")
+        for (let i10 = 0; i10 < value9.length; i10++) {
+          const item11 = value9[i10];
+          if (typeof item11 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/stopSequences" + "/" + i12,
+              path + "/stopSequences/" + i10,
               "type",
               "a string",
-              item13,
+              item11,
               at + "/properties/stopSequences/items/type",
             );
         }
       }
     }
-    const value14 = value.systemPrompt;
-    if (value14 !== undefined) {
-      if (typeof value14 !== "string")
+    const value12 = value.systemPrompt;
+    if (value12 !== undefined) {
+      if (typeof value12 !== "string")
         $runtime.unexpected(
           errors,
           path + "/systemPrompt",
           "type",
           "a string",
-          value14,
+          value12,
           at + "/properties/systemPrompt/type",
         );
     }
-    const value15 = value.task;
-    if (value15 !== undefined) $checkTaskMetadata(value15, path + "/task", errors);
-    const value16 = value.temperature;
-    if (value16 !== undefined) {
-      if (!(typeof value16 === "number" && Number.isFinite(value16)))
+    const value13 = value.task;
+    if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
+    const value14 = value.temperature;
+    if (value14 !== undefined) {
+      if (!(typeof value14 === "number" && Number.isFinite(value14)))
         $runtime.unexpected(
           errors,
           path + "/temperature",
           "type",
           "a number",
-          value16,
+          value14,
           at + "/properties/temperature/type",
         );
     }
-    const value17 = value.toolChoice;
-    if (value17 !== undefined) $checkToolChoice(value17, path + "/toolChoice", errors);
-    const value18 = value.tools;
-    if (value18 !== undefined) {
-      if (!Array.isArray(value18))
-        $runtime.unexpected(errors, path + "/tools", "type", "an array", value18, at + "/properties/tools/type");
+    const value15 = value.toolChoice;
+    if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
+    const value16 = value.tools;
+    if (value16 !== undefined) {
+      if (!Array.isArray(value16))
+        $runtime.unexpected(errors, path + "/tools", "type", "an array", value16, at + "/properties/tools/type");
       else {
-        for (let i19 = 0; i19 < value18.length; i19++) {
-          const item20 = value18[i19];
-          $checkTool(item20, path + "/tools" + "/" + i19, errors);
+        for (let i17 = 0; i17 < value16.length; i17++) {
+          const item18 = value16[i17];
+          $checkTool(item18, path + "/tools/" + i17, errors);
         }
       }
     }
@@ -3267,15 +3277,15 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Va
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.content;
-    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    const value2 = value.content;
+    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
     else if (!(
-      isTextContent(value4) ||
-      isImageContent(value4) ||
-      isAudioContent(value4) ||
-      isToolUseContent(value4) ||
-      isToolResultContent(value4) ||
-      $isSamplingMessageContentBlockArray(value4)
+      isTextContent(value2) ||
+      isImageContent(value2) ||
+      isAudioContent(value2) ||
+      isToolUseContent(value2) ||
+      isToolResultContent(value2) ||
+      $isSamplingMessageContentBlockArray(value2)
     ))
       $runtime.report(
         errors,
@@ -3284,9 +3294,9 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Va
         "must match at least one of the 6 allowed schemas",
         at + "/properties/content/anyOf",
       );
-    const value5 = value.role;
-    if (value5 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value5, path + "/role", errors);
+    const value3 = value.role;
+    if (value3 === undefined) $runtime.missing(errors, path, "role", at + "/required");
+    else $checkRole(value3, path + "/role", errors);
   }
 }
 /** Validates a value as `SamplingMessage`, reporting every error with its path. */
@@ -3320,22 +3330,22 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Val
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.id;
-    if (value4 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    const value2 = value.id;
+    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
+    else if (typeof value2 !== "string")
+      $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
+    const value3 = value.input;
+    if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
+    else if (!$runtime.isObject(value3))
+      $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
+    const value4 = value.name;
+    if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
     else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/id", "type", "a string", value4, at + "/properties/id/type");
-    const value5 = value.input;
-    if (value5 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!$runtime.isObject(value5))
-      $runtime.unexpected(errors, path + "/input", "type", "an object", value5, at + "/properties/input/type");
-    const value8 = value.name;
-    if (value8 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value8 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value8, at + "/properties/name/type");
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value9 !== "tool_use")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value9, at + "/properties/type/const");
+      $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
+    const value5 = value.type;
+    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value5 !== "tool_use")
+      $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolUseContent`, reporting every error with its path. */
@@ -3371,41 +3381,41 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       if (!$runtime.isObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
-    const value4 = value.content;
-    if (value4 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!Array.isArray(value4))
-      $runtime.unexpected(errors, path + "/content", "type", "an array", value4, at + "/properties/content/type");
+    const value2 = value.content;
+    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
+    else if (!Array.isArray(value2))
+      $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
     else {
-      for (let i5 = 0; i5 < value4.length; i5++) {
-        const item6 = value4[i5];
-        $checkContentBlock(item6, path + "/content" + "/" + i5, errors);
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        const item4 = value2[i3];
+        $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
     }
-    const value7 = value.isError;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "boolean")
-        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value7, at + "/properties/isError/type");
+    const value5 = value.isError;
+    if (value5 !== undefined) {
+      if (typeof value5 !== "boolean")
+        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
     }
-    const value8 = value.structuredContent;
-    if (value8 !== undefined) {
-      if (!$runtime.isObject(value8))
+    const value6 = value.structuredContent;
+    if (value6 !== undefined) {
+      if (!$runtime.isObject(value6))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
           "type",
           "an object",
-          value8,
+          value6,
           at + "/properties/structuredContent/type",
         );
     }
-    const value11 = value.toolUseId;
-    if (value11 === undefined) $runtime.missing(errors, path, "toolUseId", at + "/required");
-    else if (typeof value11 !== "string")
-      $runtime.unexpected(errors, path + "/toolUseId", "type", "a string", value11, at + "/properties/toolUseId/type");
-    const value12 = value.type;
-    if (value12 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value12 !== "tool_result")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value12, at + "/properties/type/const");
+    const value7 = value.toolUseId;
+    if (value7 === undefined) $runtime.missing(errors, path, "toolUseId", at + "/required");
+    else if (typeof value7 !== "string")
+      $runtime.unexpected(errors, path + "/toolUseId", "type", "a string", value7, at + "/properties/toolUseId/type");
+    const value8 = value.type;
+    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
+    else if (value8 !== "tool_result")
+      $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
   }
 }
 /** Validates a value as `ToolResultContent`, reporting every error with its path. */
@@ -3546,7 +3556,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.V
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
           const item4 = value2[i3];
-          $checkModelHint(item4, path + "/hints" + "/" + i3, errors);
+          $checkModelHint(item4, path + "/hints/" + i3, errors);
         }
       }
     }
@@ -3836,7 +3846,7 @@ function $checkElicitRequestFormParamsRequestedSchema(
     else {
       for (const key3 in value2) {
         const item4 = value2[key3];
-        $checkPrimitiveSchemaDefinition(item4, path + "/properties" + "/" + $runtime.pointerToken(key3), errors);
+        $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
     }
     const value5 = value.required;
@@ -3849,7 +3859,7 @@ function $checkElicitRequestFormParamsRequestedSchema(
           if (typeof item7 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/required" + "/" + i6,
+              path + "/required/" + i6,
               "type",
               "a string",
               item7,
@@ -4190,7 +4200,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -4266,7 +4276,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf" + "/" + i4, errors);
+        $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
       }
     }
     const value6 = value.title;
@@ -4368,7 +4378,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/default" + "/" + i2,
+              path + "/default/" + i2,
               "type",
               "a string",
               item3,
@@ -4454,7 +4464,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(
         if (typeof item3 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i2,
+            path + "/enum/" + i2,
             "type",
             "a string",
             item3,
@@ -4515,7 +4525,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
           if (typeof item3 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/default" + "/" + i2,
+              path + "/default/" + i2,
               "type",
               "a string",
               item3,
@@ -4596,7 +4606,7 @@ function $checkTitledMultiSelectEnumSchemaItems(
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         const item3 = value1[i2];
-        $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf" + "/" + i2, errors);
+        $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
       }
     }
   }
@@ -4709,7 +4719,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
         if (typeof item5 !== "string")
           $runtime.unexpected(
             errors,
-            path + "/enum" + "/" + i4,
+            path + "/enum/" + i4,
             "type",
             "a string",
             item5,
@@ -4727,7 +4737,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
           if (typeof item8 !== "string")
             $runtime.unexpected(
               errors,
-              path + "/enumNames" + "/" + i7,
+              path + "/enumNames/" + i7,
               "type",
               "a string",
               item8,

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f540347c8a9346e362aea4c0a8ac3061e349c5f132757d084286e39693dc2065 7a4718b392c1b8fd588fb48dcfd39b3b8bad630d0c833a62bb9599ee187679ab
+// Fingerprint: f10f9759684d24b1305b40c24f2aee6e6ded70ad06aab99e1b8d16d5daac1c96 bbc3fdc0a1c1d6a79a1a768285eaf9e6dec516e3cd6d52c0ec40a62a747eda6c
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one (as
@@ -15,7 +15,15 @@
  * carry `resultType`, ...), with the set's validators and status machine passed in; the types are
  * the set's through generics (`StoredTask`), so its `server.ts` is declarations and thin glue.
  */
-import { isObject, ownValue, type JsonObject, type ValidationResult } from "../protocol/json.js";
+import {
+  isObject,
+  ownValue,
+  pointerToken,
+  type JsonObject,
+  type ValidationError,
+  type ValidationResult,
+} from "../protocol/json.js";
+import { answeredRequest, checkFormAnswer, locatedFormCheck, type FormContentCheck } from "../protocol/form-answers.js";
 import {
   grantedTtl,
   hasTaskEvents,
@@ -114,6 +122,12 @@ export interface ServerProfile {
    * definition, and then only the task filter is read.
    */
   readonly listen?: { readonly validate: (value: unknown) => ValidationResult<object> } | undefined;
+  /**
+   * The set's check of an accepted form's content (`validateElicitationContent`), where it has
+   * elicitation forms: answers on tasks/update and tasks/result are judged by form-answers.ts
+   * (defaults, the envelope by the validators, the content by the form). Absent: by the validators alone.
+   */
+  readonly forms?: FormContentCheck | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,8 +372,8 @@ export interface CreateTaskOptions {
   readonly statusMessage?: string;
 }
 
-/** A running task, for the code doing its work. */
-export interface TaskHandleOf<Created> {
+/** A running task, for the code doing its work. `Status`: the set's statuses (any string where unbound). */
+export interface TaskHandleOf<Created, Status extends string = string> {
   readonly taskId: string;
   /** Aborted when the task is cancelled. */
   readonly signal: TaskAbortSignal;
@@ -367,6 +381,16 @@ export interface TaskHandleOf<Created> {
   readonly createResult: Created;
   /** Sets the status message (the status stays). */
   update(statusMessage: string): Promise<void>;
+  /**
+   * Moves the task to a status that is neither final nor `input_required`: `working`, or one the
+   * schema adds (a `paused`). The status machine decides (a refused move throws the set's
+   * TaskStateError); a status message given replaces the old one. Final statuses are reached
+   * through `complete` and `fail` (and cancellation), `input_required` through `requireInput`.
+   */
+  setStatus(
+    status: Exclude<Status, "completed" | "failed" | "cancelled" | "input_required">,
+    statusMessage?: string,
+  ): Promise<void>;
   /**
    * Completes the task with the request's result. A tool result with `isError: true` completes too.
    * Resolves once the result is stored: while the store fails, the write is retried (the server's
@@ -394,7 +418,8 @@ export interface InputHandleOf<Request, Response> {
 
 /** A task handle under the profile: with the input methods where tasks ask for input. */
 export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> = TaskHandleOf<
-  CreatedResultOf<Task, Profile>
+  CreatedResultOf<Task, Profile>,
+  Task["status"]
 > &
   (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown) &
   (Profile extends { readonly sideChannel: object } ? SideChannelHandleOf<SideChannelMethodsOf<Profile>> : unknown);
@@ -708,8 +733,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       // Answers to keys that are not pending (unknown, or answered before) are ignored; a partial set is fine.
       const answered = given.filter(([key]) => Object.hasOwn(task.inputRequests, key));
       if (answered.length === 0 || this.#bindings.isTerminalStatus(task.status)) return undefined;
-      // The answers this task awaits are validated now (the others are ignored, whatever they hold).
-      validParams(validate, { ...params, [field]: Object.fromEntries(answered) });
+      // The answers this task awaits are judged now (the others are ignored, whatever they hold).
+      const judged = validParams(
+        (value) =>
+          judgedAnswers(validate, value as TaskParams, field, task.inputRequests, answered, this.#profile.forms),
+        params,
+      );
       const answeredKeys = new Set(answered.map(([key]) => key));
       const pending = Object.fromEntries(Object.entries(task.inputRequests).filter(([key]) => !answeredKeys.has(key)));
       const stillWaiting = Object.keys(pending).length > 0;
@@ -717,7 +746,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         ...task,
         status: stillWaiting ? task.status : "working",
         inputRequests: pending,
-        inputResponses: { ...task.inputResponses, ...Object.fromEntries(answered) },
+        inputResponses: { ...task.inputResponses, ...judged },
       };
     });
     return this.#complete();
@@ -945,6 +974,17 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       // A status message is not worth holding the work for: tried once.
       update: (statusMessage) =>
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
+      setStatus: async (status, statusMessage) => {
+        if (status === "input_required" || this.#bindings.isTerminalStatus(status))
+          throw new TypeError(
+            `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
+          );
+        await change(`move to ${status}`, (current) => ({
+          ...current,
+          status,
+          ...(statusMessage === undefined ? {} : { statusMessage }),
+        }));
+      },
       complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
         await change("complete", (current) => ({ ...current, status: "completed", result, ...noInput }));
@@ -1073,7 +1113,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     try {
       const sent = sideChannelRequest(taskId, request);
       const answer = await sendRequest(sent, context.signal ? { signal: context.signal } : {});
-      outcome = sideChannelOutcome(sideChannel, sent.method, answer);
+      outcome = sideChannelOutcome(sideChannel, sent.method, answer, sent.params, this.#profile.forms);
     } catch (error) {
       outcome = sideChannelFailure(error);
       if (!outcome) this.#engine.report(error);
@@ -1158,6 +1198,35 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
   }
+}
+
+/**
+ * The answers of a tasks/update as the task keeps them, each judged against the request it answers
+ * by form-answers.ts (an accepted form: its defaults filled in, the envelope by the params'
+ * validator, the content by the form), or every error, located in the params.
+ */
+function judgedAnswers(
+  validate: TaskRouteProfile["validate"],
+  params: TaskParams,
+  field: string,
+  requests: { readonly [key: string]: unknown },
+  answered: readonly (readonly [string, unknown])[],
+  forms: FormContentCheck | undefined,
+): ValidationResult<JsonObject> {
+  const kept: JsonObject = {};
+  const errors: ValidationError[] = [];
+  for (const [key, answer] of answered) {
+    const checked = checkFormAnswer(answeredRequest(requests[key]), answer, {
+      envelope: (envelope) => {
+        const valid = validate({ ...params, [field]: { [key]: envelope } });
+        return valid.ok ? undefined : valid.errors;
+      },
+      form: locatedFormCheck(forms, `/${field}/${pointerToken(key)}/content`),
+    });
+    if (checked.ok) kept[key] = checked.value;
+    else errors.push(...checked.problem);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: kept };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1277,12 +1346,28 @@ export function sideChannelRequest(taskId: string, request: unknown): { method: 
   return { method, params: { ...params, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId } } } };
 }
 
-/** What the client answered, checked against the method's result validator: an invalid answer is recorded as -32602. */
-export function sideChannelOutcome(profile: SideChannelProfile, method: string, answer: unknown): SideChannelOutcome {
+/**
+ * What the client answered to a request with these `params`, checked against the method's result
+ * validator (an accepted form judged by form-answers.ts with `forms`, the set's form check): an
+ * invalid answer is recorded as -32602.
+ */
+export function sideChannelOutcome(
+  profile: SideChannelProfile,
+  method: string,
+  answer: unknown,
+  params?: unknown,
+  forms?: FormContentCheck,
+): SideChannelOutcome {
   const validate = Object.hasOwn(profile.methods, method) ? profile.methods[method]!.result : anyObject;
-  const checked = validate(answer);
-  if (checked.ok) return { ok: true, result: answer as JsonObject };
-  const detail = checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
+  const checked = checkFormAnswer({ method, params }, answer, {
+    envelope: (envelope) => {
+      const valid = validate(envelope);
+      return valid.ok ? undefined : valid.errors;
+    },
+    form: locatedFormCheck(forms, "/content"),
+  });
+  if (checked.ok) return { ok: true, result: checked.value as JsonObject };
+  const detail = checked.problem.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
   return {
     ok: false,
     error: {

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a0f2a9df363e5e5c3b7dc0ef12b335efdbbafa868ff42699308dbd008e006e5c 4ba109de0c689a77e73de4a20c2739646e64a66004ee51f98b0485251cc9388a
+// Fingerprint: 774254548ab78c3e4b5ffbcf735d97563301af95a044490db75fc5fa13000e51 db4a9aa3dffcc458299dbf014b17b3635be86a9f020991bd27e777c4321bf20a
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -26,7 +26,16 @@
  *
  * Needs only Web-standard globals (`crypto.subtle`, `TextEncoder`), declared here, no package.
  */
-import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationResult } from "../protocol/json.js";
+import {
+  isObject,
+  ownValue,
+  pointerToken,
+  ValidationFailed,
+  type JsonObject,
+  type ValidationError,
+  type ValidationResult,
+} from "../protocol/json.js";
+import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
 import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./core.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 
@@ -291,8 +300,8 @@ export interface InputAnswerValidators<Elicit, Sample, Roots> {
   readonly "elicitation/create": (value: unknown) => ValidationResult<Elicit>;
   readonly "sampling/createMessage": (value: unknown) => ValidationResult<Sample>;
   readonly "roots/list": (value: unknown) => ValidationResult<Roots>;
-  /** An accepted form's content against the form asked: the set's `validateElicitationContent` (elicitation.ts). */
-  readonly elicitationContent: (requestedSchema: unknown, content: unknown) => { readonly ok: boolean };
+  /** An accepted form's content against the form asked: the set's `validateElicitationContent` (elicitation.ts), whose errors name the field. */
+  readonly elicitationContent: FormContentCheck;
 }
 
 /** The answer type of each input method. */
@@ -443,31 +452,43 @@ function collect<Asked extends InputRequestsLike, Types extends AnyAnswers>(
     : { complete: false, answers: answers as Partial<AnswersOf<Asked, Types>>, missing: missing as Partial<Asked> };
 }
 
-/** The answer if it is a valid result of the request's method (an accepted form also matches the form); else -32602. */
+/**
+ * The answer if it is a valid result of the request's method, else -32602: an accepted form is
+ * judged by form-answers.ts (its defaults filled in, the envelope by the method's validator, the
+ * content by the form, whose first error the message names and whose errors `data` carries).
+ */
 function checkedAnswer(
   key: string,
   request: InputRequestLike,
   answer: unknown,
   validators: InputAnswerValidators<unknown, unknown, unknown>,
 ): unknown {
-  const invalid = (what: string) =>
+  const invalid = (what: string, errors?: readonly ValidationError[]) =>
     new JsonRpcError(
       JSON_RPC_ERROR_CODES.InvalidParams,
       `Invalid params: inputResponses["${key.slice(0, 100)}"] ${what}`,
+      errors && {
+        errors: errors.map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
+      },
     );
   const method = request.method as keyof AnyAnswers;
   const validate = Object.hasOwn(CAPABILITY_OF, method) ? validators[method] : undefined;
   if (!validate) throw new Error(`input request "${key}": unknown method ${request.method}`);
-  if (!validate(answer).ok) throw invalid(`is not a valid ${request.method} result`);
-  if (method === "elicitation/create" && ownValue(answer as JsonObject, "action") === "accept") {
-    const params = isObject(request.params) ? request.params : {};
-    const schema = ownValue(params, "requestedSchema");
-    if (ownValue(params, "mode") !== "url" && schema !== undefined) {
-      if (!validators.elicitationContent(schema, ownValue(answer as JsonObject, "content")).ok)
-        throw invalid("does not fill in the form asked");
-    }
-  }
-  return answer;
+  const checked = checkFormAnswer(request, answer, {
+    envelope: (envelope) => (validate(envelope).ok ? undefined : invalid(`is not a valid ${request.method} result`)),
+    form: (requestedSchema, content) => {
+      const filled = validators.elicitationContent(requestedSchema, content);
+      const first = filled.errors?.[0];
+      return filled.ok
+        ? undefined
+        : invalid(
+            `does not fill in the form asked${first ? ` (${first.path || "/"}: ${first.message})` : ""}`,
+            filled.errors,
+          );
+    },
+  });
+  if (!checked.ok) throw checked.problem;
+  return checked.value;
 }
 
 function declaredCapabilities(context: RequestContext): JsonObject {

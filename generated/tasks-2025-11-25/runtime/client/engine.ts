@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fcb464159c1e96bb752f4a463f981b2735b799db7f5e9b19384a3f4b3653d67f fd45180e6efc8dfee5e5e0a38109fbde13502f62e079454296aef47073c8e4ee
+// Fingerprint: 8840700ad3243971bd8d27093cbd654ed053e7390e157a97a9967c8d49b7a38c 30f612abece2ddc0dfba453daa957a2b747eb32ef9baf27da5f2865cb81206f2
 
 /**
  * The Tasks client of the generated stubs, copied unchanged into every set that has a client (as
@@ -65,6 +65,7 @@ import {
   type ToolDescription,
   type ToolTaskSupportValue,
 } from "./tool-catalog.js";
+import { answeredRequest, checkFormAnswer, type AnsweredRequest } from "../protocol/form-answers.js";
 
 // ---------------------------------------------------------------------------------------------
 // What the set's client.ts binds
@@ -150,6 +151,8 @@ export interface ClientProfile<T extends ClientTypes> {
     readonly method: string;
     readonly check: BodyCheck<T["snapshot"]>;
   };
+  /** The revision every request declares in `_meta` unless the options name one (the set's own: requests of the stateless revision declare it). */
+  readonly protocolVersion?: string;
   /** Tasks are an extension: declared in every request's `_meta`, with Streamable HTTP routing headers. */
   readonly extension?: {
     readonly id: string;
@@ -245,6 +248,14 @@ export interface FormCheck {
   problem(requestedSchema: unknown, content: unknown): Error | undefined;
 }
 
+/** The form's own check of accepted answers to `method`, for form-answers.ts (undefined: the schema checks the content). */
+function formJudge(
+  forms: FormCheck | undefined,
+  method: string,
+): ((schema: unknown, content: unknown) => Error | undefined) | undefined {
+  return forms?.method === method ? (schema, content) => forms.problem(schema, content) : undefined;
+}
+
 /** A `FormCheck` from the set's content validator and the error it raises (`validateElicitationContent`, `ElicitationContentInvalid`). */
 export function formCheck<Invalid, Errors>(
   method: string,
@@ -331,9 +342,10 @@ export interface ClientOptions {
    * The protocol revision the client speaks, where requests declare it (the stateless revisions,
    * whose tasks are an extension): every request's `_meta["io.modelcontextprotocol/protocolVersion"]`,
    * which the `http-client` transport also sends as the `MCP-Protocol-Version` header. Default: the
-   * `meta` option's entry. (A revision with the initialize handshake negotiates it in the transport.)
+   * `meta` option's entry, else the revision the set was generated for; `null`: declare none (for a
+   * peer of an older revision). (A revision with the initialize handshake negotiates it in the transport.)
    */
-  readonly protocolVersion?: string;
+  readonly protocolVersion?: string | null;
   /** The revisions the client can speak, by preference, for a retry after -32022 "unsupported protocol version" (default: `protocolVersion` alone). */
   readonly supportedProtocolVersions?: readonly string[];
   /** Who the client is: every request's `_meta["io.modelcontextprotocol/clientInfo"]`, where requests declare the revision. */
@@ -563,7 +575,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#minPollMs = options.minPollMs ?? DEFAULT_MIN_POLL_MS;
     this.#maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
     this.#meta = options.meta;
-    const configured = options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META);
+    const configured =
+      options.protocolVersion === null
+        ? undefined
+        : (options.protocolVersion ?? ownValue(options.meta ?? {}, PROTOCOL_VERSION_META) ?? profile.protocolVersion);
     this.#protocolVersion = typeof configured === "string" ? configured : undefined;
     this.#supportedVersions =
       options.supportedProtocolVersions ?? (this.#protocolVersion === undefined ? [] : [this.#protocolVersion]);
@@ -675,9 +690,12 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   async startToolCall(params: ToolCallParams, options: RequestOptions<T> = {}): Promise<ToolCallStartOf<T["task"]>> {
     const { augment, tools } = this.#profile;
     const asked = augment === undefined ? undefined : ownValue(options as JsonObject, augment.field);
-    // A caller who asks for a task decides; otherwise the tool's taskSupport does. Headers need the tool's schema.
-    const needed = tools !== undefined && (tools.paramHeaders || (tools.taskSupport && asked === undefined));
+    // A caller who asks for a task decides, but never for a tool that forbids it (2025-11-25: clients
+    // MUST NOT invoke it as a task); otherwise the tool's taskSupport does. Headers need the tool's schema.
+    const needed = tools !== undefined && (tools.paramHeaders || tools.taskSupport);
     const entry = needed ? await this.#toolEntry(params.name, options.signal, false) : undefined;
+    if (asked !== undefined && tools?.taskSupport && entry?.taskSupport === "forbidden")
+      throw new TaskForbiddenError(params.name);
     const headers = entry ? paramHeaders(entry.headers, params.arguments) : {};
     const augmentation =
       asked ?? (augment && entry && wantsTask(entry.taskSupport, this.#preferTasks) ? {} : undefined);
@@ -969,7 +987,16 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     params: P | undefined,
     options: TasksClientRequestOptions = {},
   ): Promise<R> {
-    const result = await this.#request(spec.method, checkParams(spec, params), options);
+    return this.#callChecked(spec, checkParams(spec, params), options);
+  }
+
+  /** A method of this set whose params are already checked: the request sent, the result checked. */
+  async #callChecked<R>(
+    spec: MethodSpec<unknown, R>,
+    params: JsonObject | undefined,
+    options: TasksClientRequestOptions,
+  ): Promise<R> {
+    const result = await this.#request(spec.method, params, options);
     const { resultTag } = this.#profile;
     if (resultTag === "none") return this.#checkBody(spec.result, result);
     const { tag, body } = splitTag(spec.method, result);
@@ -1052,7 +1079,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
       ...(input
         ? {
             answer: async (taskId: string, key: string, answer: T["answer"], signal: TasksClientSignal) => {
-              await this.call(input.update, { taskId, [input.responsesField]: { [key]: answer } }, { signal });
+              // checkAnswer checked the answer as these params (an accepted form by form-answers.ts):
+              // checked again as a whole, 95.5 for a form's number field would fail ElicitResult's integers.
+              const params = { taskId, [input.responsesField]: { [key]: answer } };
+              await this.#callChecked(input.update, params, { signal });
             },
           }
         : {}),
@@ -1404,14 +1434,8 @@ function inputProfile<T extends ClientTypes>(
       },
     run: (handlers, request, context) =>
       runInputHandler(input.routing, handlers as InputHandlerTable, request, context),
-    check: (taskId, key, method, request, answer) => {
-      const checked = checkAnswer<T["answer"]>(input, taskId, key, answer);
-      // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
-      const form =
-        checked.ok && input.forms?.method === method ? formProblem(input.forms, request, checked.value) : undefined;
-      if (form) return { ok: false, error: form };
-      return checked;
-    },
+    check: (taskId, key, method, request, answer) =>
+      checkAnswer<T["answer"]>(input, taskId, key, answer, { ...answeredRequest(request), method }),
   };
 }
 
@@ -1447,13 +1471,18 @@ function answerWith<R>(handler: () => R): Promise<Awaited<R>> {
   return new Promise<Awaited<R>>((resolve) => resolve(handler() as Awaited<R>));
 }
 
-/** The answer as `tasks/update` carries it, or why it cannot be sent: answers are results, so JSON objects, and must pass the schema. */
+/**
+ * The answer as `tasks/update` carries it, or why it cannot be sent: answers are results, so JSON
+ * objects, and must pass the schema; an accepted form (of `request`, the input request answered)
+ * is judged by form-answers.ts: its defaults filled in, its content checked by the form.
+ */
 export function checkAnswer<Answer>(
   input: ClientInput,
   taskId: string,
   key: string,
   answer: unknown,
-): { readonly ok: true; readonly value: Answer } | { readonly ok: false; readonly error: ValidationFailed } {
+  request: AnsweredRequest = { method: "" },
+): { readonly ok: true; readonly value: Answer } | { readonly ok: false; readonly error: Error } {
   const { params } = input.update;
   if (!isObject(answer)) {
     const path = `/${input.responsesField}/${pointerToken(key)}`;
@@ -1462,25 +1491,15 @@ export function checkAnswer<Answer>(
       error: new ValidationFailed(params.type, [clientError(path, "type", "an answer must be an object")]),
     };
   }
-  const checked = params.validate({
-    taskId,
-    [input.responsesField]: { [key]: answer },
+  const checked = checkFormAnswer(request, answer, {
+    envelope: (envelope) => {
+      const valid = params.validate({ taskId, [input.responsesField]: { [key]: envelope } });
+      return valid.ok ? undefined : new ValidationFailed(params.type, valid.errors);
+    },
+    // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
+    form: formJudge(input.forms, request.method),
   });
-  if (!checked.ok)
-    return {
-      ok: false,
-      error: new ValidationFailed(params.type, checked.errors),
-    };
-  const answers = objectOr(ownValue(objectOr(checked.value), input.responsesField));
-  return { ok: true, value: ownValue(answers, key) as Answer };
-}
-
-/** Why an accepting answer does not fit the form it answers (undefined when it fits, or when the request has no form). */
-function formProblem(forms: FormCheck, request: unknown, answer: unknown): Error | undefined {
-  const params = isObject(request) ? ownValue(request, "params") : undefined;
-  const requestedSchema = isObject(params) ? ownValue(params, "requestedSchema") : undefined;
-  if (requestedSchema === undefined || !isObject(answer) || ownValue(answer, "action") !== "accept") return undefined;
-  return forms.problem(requestedSchema, ownValue(answer, "content") ?? {});
+  return checked.ok ? { ok: true, value: checked.value as Answer } : { ok: false, error: checked.problem };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1522,6 +1541,16 @@ export class InputRequestError extends Error {
     options?: { readonly cause?: unknown },
   ) {
     super(`${method}, input "${key}"${inputMethod ? ` (${inputMethod})` : ""}: ${message}`, options);
+  }
+}
+
+/** A call asked to run as a task (`task` in its options) names a tool whose `execution.taskSupport` is "forbidden" (or says nothing): it is not sent. */
+export class TaskForbiddenError extends Error {
+  override readonly name = "TaskForbiddenError";
+  constructor(readonly tool: string) {
+    super(
+      `tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``,
+    );
   }
 }
 
@@ -1583,7 +1612,7 @@ export function retryParams(
   return retry;
 }
 
-/** The answer as the retry carries it, or why it cannot be sent: an object that passes the schema (and fits its form). */
+/** The answer as the retry carries it, or why it cannot be sent: an object that passes the schema, an accepted form judged by form-answers.ts. */
 export function checkRoundTripAnswer(
   profile: RoundTripProfile,
   forms: FormCheck | undefined,
@@ -1601,12 +1630,15 @@ export function checkRoundTripAnswer(
       ]),
     };
   }
-  const checked = responses.validate({ [key]: answer });
-  if (!checked.ok) return { ok: false, error: new ValidationFailed(responses.type, checked.errors) };
-  const value = ownValue(objectOr(checked.value), key);
-  // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
-  const form = forms?.method === method ? formProblem(forms, request, value) : undefined;
-  return form ? { ok: false, error: form } : { ok: true, value };
+  const checked = checkFormAnswer({ ...answeredRequest(request), method }, answer, {
+    envelope: (envelope) => {
+      const valid = responses.validate({ [key]: envelope });
+      return valid.ok ? undefined : new ValidationFailed(responses.type, valid.errors);
+    },
+    // An accepted form must fit the form it answers: the user sees the field errors, nothing is sent.
+    form: formJudge(forms, method),
+  });
+  return checked.ok ? { ok: true, value: checked.value } : { ok: false, error: checked.problem };
 }
 
 /** Why the handlers of a round are told to stop once it is over. */
@@ -1817,7 +1849,7 @@ export async function answerServerRequestWith(
   return checked;
 }
 
-/** The answer as it is sent (an accepted form with its defaults filled in), or why it cannot be. */
+/** The answer as it is sent, or why it cannot be: an accepted form judged by form-answers.ts (defaults, envelope, form). */
 function checkServerAnswer(
   profile: ServerRequestsProfile,
   method: string,
@@ -1825,62 +1857,20 @@ function checkServerAnswer(
   answer: unknown,
 ): object | Error {
   if (!isObject(answer)) return new ValidationFailed(method, [clientError("", "type", "an answer must be an object")]);
-  const filled = method === "elicitation/create" ? withFormDefaults(params, answer) : answer;
   const check = profile.results && Object.hasOwn(profile.results, method) ? profile.results[method] : undefined;
-  const byForm =
-    profile.forms?.method === method &&
-    ownValue(filled, "action") === "accept" &&
-    isObject(ownValue(params, "requestedSchema"));
-  if (check) {
-    try {
-      // An accepted form's content is checked against the form the server asked with (below): the
-      // 2025-11-25 schema's ElicitResult types every number as an integer, while its forms ask for
-      // any number (NumberSchema), so the envelope is checked without it.
-      checkBody(check, byForm ? withoutContent(filled) : filled);
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
-  }
-  if (byForm) {
-    const problem = formProblem(profile.forms, { params }, filled);
-    if (problem) return problem;
-  }
-  return filled;
-}
-
-/** An answer without its form content (whose own check is the form's). */
-function withoutContent(answer: JsonObject): JsonObject {
-  if (!Object.hasOwn(answer, "content")) return answer;
-  const { content: _content, ...rest } = answer;
-  return rest;
-}
-
-/**
- * An accepting answer with the form's defaults for the fields it leaves out (SEP-1034: a field's
- * `default` is what the user accepted when they did not change it). The handler's values win.
- */
-export function withFormDefaults(params: JsonObject, answer: JsonObject): JsonObject {
-  if (ownValue(answer, "action") !== "accept") return answer;
-  const schema = ownValue(params, "requestedSchema");
-  const properties = isObject(schema) ? ownValue(schema, "properties") : undefined;
-  if (!isObject(properties)) return answer;
-  const defaults: JsonObject = {};
-  for (const [name, field] of Object.entries(properties)) {
-    const value = isObject(field) ? ownValue(field, "default") : undefined;
-    if (isFieldValue(value)) defaults[name] = Array.isArray(value) ? [...value] : value;
-  }
-  if (Object.keys(defaults).length === 0) return answer;
-  return { ...answer, content: { ...defaults, ...objectOr(ownValue(answer, "content")) } };
-}
-
-/** A value a form field can hold (text, a number, yes/no, the options of a multi-select). */
-function isFieldValue(value: unknown): value is string | number | boolean | string[] {
-  return (
-    typeof value === "string" ||
-    typeof value === "number" ||
-    typeof value === "boolean" ||
-    (Array.isArray(value) && value.every((v) => typeof v === "string"))
-  );
+  const checked = checkFormAnswer({ method, params }, answer, {
+    envelope: (envelope) => {
+      if (!check) return undefined;
+      try {
+        checkBody(check, envelope as JsonObject);
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    },
+    form: formJudge(profile.forms, method),
+  });
+  return checked.ok ? (checked.value as JsonObject) : checked.problem;
 }
 
 /** The capabilities of the methods the handlers answer (an elicitation is answered even without one, but declared only with one). */
