@@ -102,6 +102,8 @@ function precompiled(name: string, source: string): Handlebars.TemplateDelegate 
  */
 const SET_MODULES = [
   "protocol/json",
+  "protocol/constants",
+  "protocol/base64",
   "protocol/elicitation-forms",
   "protocol/form-answers",
   "client/core",
