@@ -525,13 +525,13 @@ describe("property: nothing the tool did not write is ever changed", () => {
     if (tree.empty !== "none") dir(join(project, "empty"));
     if (tree.empty === "only-a-git-folder") file(join(project, "empty", ".git", "HEAD"), "ref: refs/heads/main\n");
     for (const [name, kind] of [["prev", tree.prev], ["gen", tree.gen]] as const) {
-      if (kind) earlierOutput(join(project, name), kind, file, dir, generated);
+      if (kind) earlierOutput(join(project, name), kind, file, dir, generated, made);
     }
     return { root, project, made, generated };
   }
 
   /** Copies an earlier output into `folder`, marking each file ours unless the variant adds or edits it. */
-  function earlierOutput(folder: string, kind: Earlier, file: (p: string, t: string, ours?: boolean) => void, dir: (p: string) => void, generated: Set<string>): void {
+  function earlierOutput(folder: string, kind: Earlier, file: (p: string, t: string, ours?: boolean) => void, dir: (p: string) => void, generated: Set<string>, made: Made): void {
     dir(folder);
     const source = kind === "js-headers-only" ? earlierJs : earlier;
     const withManifest = kind === "manifest" || kind === "added-file" || kind === "added-folder" || kind === "edited-file";
@@ -545,6 +545,12 @@ describe("property: nothing the tool did not write is ever changed", () => {
     }
     if (kind === "added-file") file(join(folder, "mine.ts"), "export {};\n");
     if (kind === "added-folder") file(join(folder, "notes", "todo.md"), "- a user's notes\n");
+    // A subfolder the tool wrote (the set's runtime/ and its layers) is ours when every file below it is.
+    for (const [path, entry] of made) {
+      if (entry.kind !== "dir" || path === folder || !path.startsWith(`${folder}${sep}`)) continue;
+      const below = [...made.entries()].filter(([p, e]) => e.kind === "file" && p.startsWith(`${path}${sep}`));
+      if (below.length > 0 && below.every(([, e]) => e.ours)) made.set(path, { kind: "dir", ours: true });
+    }
   }
 
   /** What stands at a target in the made tree: a file on the way, or the entries of a folder there. */
