@@ -6,7 +6,7 @@ import { fixturePath, projectRoot } from "../support/paths.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../support/typescript.js";
 
 /**
- * A revision that adds a status (issue 23): the extension's newest revision with `"paused"` added to
+ * A revision that adds a status: the extension's newest revision with `"paused"` added to
  * every status enum and a `PausedTask` variant beside `WorkingTask` (test/fixtures/revisions/SOURCE.md).
  * The status model comes from the schema (analyze/status.ts): the new status gets its variant, guard,
  * matchStatus branch and place in the union, is not final, the server's handle can set it, the

@@ -67,7 +67,7 @@ const FLOW_CHECK_WORDS: Readonly<Record<keyof FlowChecks, string>> = {
 
 /**
  * The note for a Tasks set without a `core` schema whose flows would check messages with core definitions
- * (issue 23: following an upstream revision by naming its schema under `schemas` used to drop the
+ * (following an upstream revision by naming its schema under `schemas` used to drop the
  * bundled set's core without a word): which messages the stubs then read structurally. The
  * stateless extension revisions (results tagged with `resultType` in the schema) use every flow
  * check; 2025-11-25 only the tools/list pages; the 2026-05-22 extension revision none.

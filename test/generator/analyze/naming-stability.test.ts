@@ -10,7 +10,7 @@ import { BUNDLED_SETS } from "../../../generator/init/bundled.js";
 import { projectRoot } from "../../support/paths.js";
 
 /**
- * Names stay put (issue 23, ARCHITECTURE.md › Naming): an inline schema is named after a definition
+ * Names stay put (ARCHITECTURE.md › Naming): an inline schema is named after a definition
  * only when it is that definition's copy, so
  * - adding to a bundled schema a definition equal to one of its anonymous subschemas changes the
  *   type text of no property but those it retargets (copies of it: the same JSON, annotations included);

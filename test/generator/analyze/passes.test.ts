@@ -87,11 +87,33 @@ const TASK_DEFS = (extra: Defs = {}): Defs => ({
   ...extra,
 });
 
+/** The five statuses' machine: completed, failed and cancelled are final; the others move to any other status. */
+const FIVE_STATUS_TRANSITIONS = {
+  working: ["input_required", "completed", "failed", "cancelled"],
+  input_required: ["working", "completed", "failed", "cancelled"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
 describe("status: the task status model, found by meaning", () => {
   it.each<[string, Defs, unknown]>([
-    ["the enum of the five statuses and the task that requires one", TASK_DEFS(), { statusType: "TaskStatus", taskType: "Task" }],
+    ["the enum of the five statuses and the task that requires one", TASK_DEFS(), {
+        statusType: "TaskStatus",
+        taskType: "Task",
+        statuses: ["working", "input_required", "completed", "failed", "cancelled"],
+        terminal: ["completed", "failed", "cancelled"],
+        transitions: FIVE_STATUS_TRANSITIONS,
+      },
+    ],
     ["no enum of exactly the five: no status model", { S: { enum: ["working", "completed"] } }, undefined],
-    ["the enum without a task", { TaskStatus: TASK_DEFS().TaskStatus as object }, { statusType: "TaskStatus" }],
+    ["the enum without a task", { TaskStatus: TASK_DEFS().TaskStatus as object }, {
+        statusType: "TaskStatus",
+        statuses: ["working", "input_required", "completed", "failed", "cancelled"],
+        terminal: ["completed", "failed", "cancelled"],
+        transitions: FIVE_STATUS_TRANSITIONS,
+      },
+    ],
   ])("%s", (_, defs, expected) => {
     expect(analyze(lowered(defs)).status).toEqual(expected);
   });

@@ -6,7 +6,7 @@ import { beyondLint, runCli } from "../../support/cli.js";
 import { fixturePath } from "../../support/paths.js";
 
 /**
- * Options that must not surprise (issue 23): --verbose only ever says more, a misspelt option is
+ * Options that must not surprise: --verbose only ever says more, a misspelt option is
  * answered with the nearest one the command knows, and a set without stubs keeps its status helpers.
  */
 

@@ -106,7 +106,7 @@ describe("config.schema.json lists what the reader reads", () => {
 
 /** Configs both must accept. */
 const ACCEPTED: Record<string, unknown> = {
-  // Issue 23: a newer revision of a bundled set, followed early with the bundled set's core, bindings and lint treatment.
+  // A newer revision of a bundled set, followed early with the bundled set's core, bindings and lint treatment.
   "both bundled and schemas": { sets: [{ bundled: "ext-tasks-draft", schemas: ["a.json"] }] },
   "bundled sets only": { sets: [{ bundled: "tasks-2025-11-25" }, { name: "draft", bundled: "ext-tasks-draft" }] },
   "every set field": {

@@ -311,7 +311,7 @@ describe('a config set naming a bundled set ("bundled")', () => {
     const names = BUNDLED_SET_NAMES.map((n) => `"${n}"`).join(", ");
     expect(configError(one({ bundled: "tasks-2099" }))).toBe(`${CONFIG_NAME}#/sets/0/bundled: unknown bundled set "tasks-2099"; the bundled sets are ${names}`);
     expect(configError(one({ bundled: 7 }))).toBe(`${CONFIG_NAME}#/sets/0/bundled: expected a non-empty string, got number`);
-    // Issue 23: "bundled" with "schemas" is no mistake: a newer revision followed with the bundled set's core.
+    // "bundled" with "schemas" is no mistake: a newer revision followed with the bundled set's core.
     expect(configError(one({ bundled: "ext-tasks-draft", schemas: ["mine.json"] }))).toBe("accepted");
     expect(configError(one({ name: "x" }))).toBe(
       `${CONFIG_NAME}#/sets/0: missing field "schemas" (your schema files, relative to the config) or "bundled" (a set that ships with mcp-tasks-gen: ${names})`,

@@ -9,7 +9,7 @@ import { BUNDLED_SETS } from "../../../generator/init/bundled.js";
 import { projectRoot } from "../../support/paths.js";
 
 /**
- * `diff` tells the truth (issue 23): for every bundled set, a rewrite of its main schema that keeps
+ * `diff` tells the truth: for every bundled set, a rewrite of its main schema that keeps
  * its meaning (rename a definition, inline a `$ref`, extract an inline schema into a definition,
  * reorder keys, variants and `allOf` branches, swap an `anyOf` of constants for an `enum`) makes
  * `diff` report no breaking change. fast-check picks the rewrite's targets and the orders.
@@ -165,7 +165,7 @@ describe.each(SETS)("meaning-preserving rewrites of the bundled set %s", (set) =
         expect(breaking(diff), `${rewrite} (seed ${seed})`).toEqual([]);
         expect(hasBreaking(diff)).toBe(false);
       }),
-      // A fixed seed: the same cases in every run (META_RUNS and another seed explore more; see the report of issue 23 for what they found).
+      // A fixed seed: the same cases in every run (META_RUNS and another seed explore more: CHANGELOG › Unreleased says what they found).
       { numRuns: Number(process.env.META_RUNS ?? 3), seed: Number(process.env.META_SEED ?? 23) },
     );
   }, 120_000);

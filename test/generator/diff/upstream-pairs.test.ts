@@ -4,7 +4,7 @@ import { fixturePath, projectRoot } from "../../support/paths.js";
 
 /**
  * Real upstream revision pairs (test/fixtures/revisions/SOURCE.md), their `diff` read by hand once
- * (issue 23) and pinned here in full: the Tasks extension 29f83d5 → e434597, the newest extension
+ * and pinned here in full: the Tasks extension 29f83d5 → e434597, the newest extension
  * with its core swapped from the one it vendors to MCP 2026-07-28's schema, and e434597 with an
  * added status. A change of the diff's output for these shows in review as a change of this file.
  */

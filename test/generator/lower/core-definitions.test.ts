@@ -131,7 +131,7 @@ describe("core flows: what the stubs' profiles read from the core definitions", 
     );
     expect(flows.requests["elicitation/create"]).toMatchObject({ type: "ElicitRequest", result: { type: "ElicitResult" } });
     expect(flows.requests["sampling/createMessage"]).toMatchObject({ type: "CreateMessageRequest", result: { type: "CreateMessageResult" } });
-    expect(flows.taskSupport).toEqual({ tool: "Tool", path: ["execution", "taskSupport"], values: ["forbidden", "optional", "required"], type: "ToolTaskSupport" });
+    expect(flows.taskSupport).toEqual({ tool: "Tool", path: ["execution", "taskSupport"], values: ["forbidden", "optional", "required"] });
     // The client's toolTaskSupport() is typed by what the Tool declares.
     expect(clientFeatures(model)!.taskSupport).toEqual({ type: "ToolTaskSupport" });
     expect(flows.listen).toBeUndefined();

@@ -206,7 +206,7 @@ describe("tasks-2025-11-25: execution.taskSupport", () => {
     const direct = server2025();
     const other = v2025.createTasksClient({ send: direct.send, minPollMs: 1, maxPollMs: 2 });
     await other.callTool({ name: "anything" }, { task: { ttl: 5_000 } });
-    // Issue 23: the list is read (a tool that forbids tasks must not get one), and an unlisted tool's call carries the caller's task.
+    // The list is read (a tool that forbids tasks must not get one), and an unlisted tool's call carries the caller's task.
     expect(direct.methods()).toEqual(["tools/list", "tools/call", "tasks/get", "tasks/result"]);
     expect(tasked(direct.sent)).toEqual([{ ttl: 5_000 }]);
     expect(methods()[0]).toBe("tools/list");

@@ -28,9 +28,10 @@ if (skipRedis) console.log("durable-writes-servers: Redis cases skipped: redis-s
 if (skipPostgres) console.log("durable-writes-servers: PostgreSQL cases skipped: initdb/pg_ctl not found (apt-get install postgresql)");
 
 const cleanups: (() => unknown)[] = [];
+// Cleanups stop servers and close pools whose reconnect timers may be waiting out a cut store: slow on a loaded machine.
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+}, 180_000);
 let postgres: Promise<PostgresServer> | undefined;
 afterAll(async () => (await postgres)?.stop());
 
