@@ -13,7 +13,7 @@ import { readSchemaFile } from "../../generator/load/documents.js";
 import { projectRoot } from "../support/paths.js";
 import { oracleAjv } from "../support/schema-oracle.js";
 import { atPointer, constantsOf, escapeToken, mutatedValues, validish, type Place, type Schema, type SchemaObject } from "../support/schema-values.js";
-import { importGeneratedModule } from "../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedFile } from "../support/generated-modules.js";
 
 /**
  * Differential property tests: for every definition a schema file declares, the generated

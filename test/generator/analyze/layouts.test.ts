@@ -9,7 +9,7 @@ import type { Model } from "../../../generator/analyze/model.js";
 import { fixturePath } from "../../support/paths.js";
 import { compileSets, FULL_STRICT_OPTIONS, oracleAjv } from "../../support/schema-oracle.js";
 import { constantsOf, mutatedValues, validish, type SchemaObject } from "../../support/schema-values.js";
-import { importGeneratedModule } from "../../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * Stubs derived from meaning, not layout (ARCHITECTURE.md › Stubs): the newest Tasks revision writes

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import ts from "typescript";
@@ -11,7 +11,6 @@ import { projectRoot } from "../../support/paths.js";
 import { treeSnapshot } from "../../support/tree.js";
 import { STRICT_COMPILER_OPTIONS, typeCheckInMemory } from "../../support/typescript.js";
 import { filesBelow } from "../../support/pack.js";
-import { writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * Exit 0 means it compiles: for hostile schemas (index signatures beside properties,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaleSchema } from "../../../bench/lib/scale-schema.mjs";
 import { generateFromMemory, type GeneratedFile } from "../../../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { importGeneratedModule } from "../../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedFile } from "../../support/generated-modules.js";
 
 /**
  * The synthetic schema `npm run bench:scale` times (bench/lib/scale-schema.mjs) is what README.md › Scale
