@@ -86,7 +86,7 @@ export interface ClientView {
   readonly metaObject: boolean;
   readonly typeImports: readonly string[];
   readonly validatorImports: readonly string[];
-  readonly engineImports: readonly string[];
+  readonly profileImports: readonly string[];
   /** Some declaration names `JsonObject` (the extension's `_meta`, untyped handlers, `createTask`). */
   readonly usesJsonObject: boolean;
   readonly taskType: string;
@@ -167,7 +167,7 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   metaObject: true,
   typeImports: true,
   validatorImports: true,
-  engineImports: true,
+  profileImports: true,
   usesJsonObject: true,
   taskType: true,
   snapshotType: true,
@@ -232,7 +232,7 @@ export interface EmittedClient {
 /** The client module, from the set's client features (analyze/protocol/facts.ts). */
 export function emitClient(features: ClientFeatures, model: Model): EmittedClient {
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/profile", "client/input-answers", "client/round-trips", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 
@@ -329,7 +329,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
-    engineImports: engineImports({ answering: handlers, extension: s.extension, forms: formMethod !== false, roundTrips: roundTrips !== undefined, serverRequests: serverRequests !== undefined }),
+    profileImports: profileImports({ answering: handlers, extension: s.extension, roundTrips: roundTrips !== undefined, serverRequests: serverRequests !== undefined }),
     usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput) || serverRequests !== undefined,
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
@@ -449,13 +449,11 @@ function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What client.ts imports from client-engine.ts. */
-function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly roundTrips: boolean; readonly serverRequests: boolean }): string[] {
+/** What client.ts imports from runtime/client/profile.ts (the engine class and `formCheck` it imports by name in the template). */
+function profileImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly roundTrips: boolean; readonly serverRequests: boolean }): string[] {
   return [
-    ...(parts.forms ? ["formCheck"] : []),
     "TaskCancelledErrorOf",
     "TaskFailedErrorOf",
-    "TasksClientEngine",
     parts.extension ? "type ExtensionClientOptions" : "type ClientOptions",
     "type ClientProfile",
     ...(parts.answering ? ["type InputRequestContext", "type InputWaitOptions"] : ["type WaitOptions"]),
