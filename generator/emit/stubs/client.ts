@@ -1,5 +1,5 @@
 /**
- * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-engine.ts`
+ * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `runtime/client/engine.ts`
  * (the client itself) and `client-core.ts`, rendered from `templates/client.ts.hbs` with a `ClientView`
  * built from the features its schema implies: the set's types, its `ClientProfile` as data, and a
  * typed method per task method (see ARCHITECTURE.md, "Stubs").
@@ -70,14 +70,14 @@ export interface ClientInputView {
   readonly responsesField: string;
   /** Handlers typed per input method, or untyped (by method name). */
   readonly typed: readonly InputHandlerView[] | false;
-  /** The profile's typed routing as an object literal (ClientInput["routing"] in client-engine.ts), or untyped. */
+  /** The profile's typed routing as an object literal (ClientInput["routing"] in runtime/client/profile.ts), or untyped. */
   readonly routing: string | false;
 }
 
 /**
  * What `client.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts).
  * The template holds only what the schema decides: imports, the API's types bound to the set's,
- * the profile as data, and a typed method per task method over `client-engine.ts`.
+ * the profile as data, and a typed method per task method over `runtime/client/engine.ts`.
  */
 export interface ClientView {
   readonly methodList: string;
@@ -93,12 +93,12 @@ export interface ClientView {
   /** What `tasks/get` shows: the per-status union, or the task. */
   readonly snapshotType: string;
   readonly completedResultType: string;
-  /** The types client-engine.ts is generic over (ClientTypes), `never`/`undefined` where the set lacks the part. */
+  /** The types runtime/client/engine.ts is generic over (ClientTypes), `never`/`undefined` where the set lacks the part. */
   readonly payloadType: string;
   readonly answerType: string;
   readonly handlersType: string;
   readonly augmentType: string;
-  /** What TasksClientOptions and WaitForTaskOptions extend in client-engine.ts. */
+  /** What TasksClientOptions and WaitForTaskOptions extend in runtime/client/profile.ts. */
   readonly optionsBase: string;
   readonly waitOptionsBase: string;
   /** The task's poll interval field, for the docs. */
@@ -291,7 +291,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     validatorImports.add(`is${f.taskSupport.type}`);
   }
 
-  // A created task already finished, with its outcome inlined as tasks/get shows it (see client-engine.ts).
+  // A created task already finished, with its outcome inlined as tasks/get shows it (see inlinesOutcome in runtime/client/task-profile.ts).
   const unionRejectsMeta = detailed ? rejectsKey(definitionNode(model, detailed.union), "_meta", model.byId) : false;
   const checks: NamedCheckView[] = [{ name: "CREATE_TASK_RESULT", doc: false, ...checkData(f.createResult) }];
   if (detailed) {
