@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 46882563b56db2813f5d73fb5bc224042d80d0b3edb5e3dd50a4d3d713653fd2 36105684525439ec3c2c0eb3ebd59cb751b5793b74c44ce68899645890975bec
+// Fingerprint: 38a2ee4945a208858edd4753e4f62c339d972ed0d2782fbcc8156df79569cd7b 501d7dfd87ad2de74210e88202ae91c1403909b725d22910e566d1a03700c508
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -70,10 +70,8 @@ import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
 import { validateMetaObject, type BodyCheck, type MethodSpec } from "./runtime/client/core.js";
 import {
-  formCheck,
   TaskCancelledErrorOf,
   TaskFailedErrorOf,
-  TasksClientEngine,
   type ExtensionClientOptions,
   type ClientProfile,
   type InputRequestContext,
@@ -83,7 +81,9 @@ import {
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
-} from "./runtime/client/engine.js";
+} from "./runtime/client/profile.js";
+import { formCheck } from "./runtime/client/input-answers.js";
+import { TasksClientEngine } from "./runtime/client/engine.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
@@ -102,16 +102,16 @@ export type {
   TasksClientSignal,
   TasksClientSubscribe,
 } from "./runtime/client/core.js";
-export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/profile.js";
 export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
-export { TaskForbiddenError } from "./runtime/client/engine.js";
+export { TaskForbiddenError } from "./runtime/client/tool-catalog.js";
 export type { ToolDescription } from "./runtime/client/tool-catalog.js";
-export { InputRequestError, InputRoundsExceededError } from "./runtime/client/engine.js";
+export { InputRequestError, InputRoundsExceededError } from "./runtime/client/round-trips.js";
 export { TaskInputError } from "./runtime/client/core.js";
-export type { InputRequestContext } from "./runtime/client/engine.js";
+export type { InputRequestContext } from "./runtime/client/profile.js";
 
 // ---------------------------------------------------------------------------------------------
-// The API, bound to this set's types (the generic parts are in client-engine.ts)
+// The API, bound to this set's types (the generic parts are in runtime/client/profile.ts)
 
 /** A task as status snapshots show it (`tasks/get` and notifications). */
 export type TaskSnapshot = DetailedTask;
@@ -237,9 +237,9 @@ const CANCEL_TASK: MethodSpec<CancelTaskRequestParams, CancelTaskResult> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The client: client-engine.ts over this set's types and profile
+// The client: runtime/client/engine.ts over this set's types and profile
 
-/** This set's types, as client-engine.ts is generic over them. */
+/** This set's types, as runtime/client/engine.ts is generic over them. */
 type Types = {
   snapshot: TaskSnapshot;
   task: Task;
@@ -251,7 +251,7 @@ type Types = {
   augment: never;
 };
 
-/** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
+/** What this set's schema decides about its client (see ClientProfile in runtime/client/profile.ts). */
 const PROFILE: ClientProfile<Types> = {
   methods: {
     get: GET_TASK,

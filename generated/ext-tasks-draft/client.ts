@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2b3d3778bd49e8b57e3477432e4941ec3573487a978affff92fdc326275fb1a6 1488a17926b29d938ad383889f7cc18712ae615e31b434808da6d857beafe87f
+// Fingerprint: ccdb8658a2abd592bfecd64dedd42071ad538649f5f8f2e776fdd83fb1b2c09c 7f6250a0e641bac8dd15e7bdd774adee84060c0d5533a01380cccf9ee8aeaf40
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -74,10 +74,8 @@ import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
 import { type BodyCheck, type MethodSpec } from "./runtime/client/core.js";
 import {
-  formCheck,
   TaskCancelledErrorOf,
   TaskFailedErrorOf,
-  TasksClientEngine,
   type ExtensionClientOptions,
   type ClientProfile,
   type InputRequestContext,
@@ -87,7 +85,9 @@ import {
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
-} from "./runtime/client/engine.js";
+} from "./runtime/client/profile.js";
+import { formCheck } from "./runtime/client/input-answers.js";
+import { TasksClientEngine } from "./runtime/client/engine.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
@@ -106,17 +106,17 @@ export type {
   TasksClientSignal,
   TasksClientSubscribe,
 } from "./runtime/client/core.js";
-export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/profile.js";
 export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
-export { TaskForbiddenError } from "./runtime/client/engine.js";
+export { TaskForbiddenError } from "./runtime/client/tool-catalog.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
-export { InputRequestError, InputRoundsExceededError } from "./runtime/client/engine.js";
+export { InputRequestError, InputRoundsExceededError } from "./runtime/client/round-trips.js";
 export { TaskInputError } from "./runtime/client/core.js";
-export type { InputRequestContext } from "./runtime/client/engine.js";
+export type { InputRequestContext } from "./runtime/client/profile.js";
 
 // ---------------------------------------------------------------------------------------------
-// The API, bound to this set's types (the generic parts are in client-engine.ts)
+// The API, bound to this set's types (the generic parts are in runtime/client/profile.ts)
 
 /** A task as status snapshots show it (`tasks/get` and notifications). */
 export type TaskSnapshot = DetailedTask;
@@ -231,9 +231,9 @@ const CANCEL_TASK: MethodSpec<CancelTaskRequestParams, CancelTaskResult> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The client: client-engine.ts over this set's types and profile
+// The client: runtime/client/engine.ts over this set's types and profile
 
-/** This set's types, as client-engine.ts is generic over them. */
+/** This set's types, as runtime/client/engine.ts is generic over them. */
 type Types = {
   snapshot: TaskSnapshot;
   task: Task;
@@ -246,7 +246,7 @@ type Types = {
   tool: Tool;
 };
 
-/** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
+/** What this set's schema decides about its client (see ClientProfile in runtime/client/profile.ts). */
 const PROFILE: ClientProfile<Types> = {
   methods: {
     get: GET_TASK,

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fdde1d65aef2a3699d7445071406f449c2edf9f41855dad18388ac73d5d8fb44 3d9a3da437f99e6964f6e117f2be2460bd65863e6f89720b8efa1eefd6d87c6e
+// Fingerprint: 7830ec4986226c94c80c0a2b78e15cc16d7fa0d0a60164a23a87451b30d69dc9 081c3841a76756aee56e0cf2beeb018f7235cfdd92662b1f44366fef841ff057
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -68,10 +68,8 @@ import { isTerminalStatus } from "./status.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "./elicitation.js";
 import { type BodyCheck, type MethodSpec, type TasksClientServerRequest } from "./runtime/client/core.js";
 import {
-  formCheck,
   TaskCancelledErrorOf,
   TaskFailedErrorOf,
-  TasksClientEngine,
   type ClientOptions,
   type ClientProfile,
   type InputRequestContext,
@@ -81,7 +79,9 @@ import {
   type TasksClientRequestOptions,
   type ToolCallStartOf,
   type ToolCallWaitOptions,
-} from "./runtime/client/engine.js";
+} from "./runtime/client/profile.js";
+import { formCheck } from "./runtime/client/input-answers.js";
+import { TasksClientEngine } from "./runtime/client/engine.js";
 import { createTasksServer, type TasksServerOptions } from "./server.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
@@ -100,9 +100,9 @@ export type {
   TasksClientSignal,
   TasksClientSubscribe,
 } from "./runtime/client/core.js";
-export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/engine.js";
+export type { TasksClientRequestOptions, ToolCallParams } from "./runtime/client/profile.js";
 export { ToolRejectedError } from "./runtime/client/tool-catalog.js";
-export { TaskForbiddenError } from "./runtime/client/engine.js";
+export { TaskForbiddenError } from "./runtime/client/tool-catalog.js";
 /** A tool as `tools/list` lists it: this set's Tool (pages are checked by its ListToolsResult validator unless `validateResults: false`). */
 export type ToolDescription = Tool;
 export type {
@@ -110,10 +110,10 @@ export type {
   TasksClientServerRequest,
   TasksClientServerRequestHandler,
 } from "./runtime/client/core.js";
-export type { InputRequestContext, ServerRequestOptions } from "./runtime/client/engine.js";
+export type { InputRequestContext, ServerRequestOptions } from "./runtime/client/profile.js";
 
 // ---------------------------------------------------------------------------------------------
-// The API, bound to this set's types (the generic parts are in client-engine.ts)
+// The API, bound to this set's types (the generic parts are in runtime/client/profile.ts)
 
 /** A task as status snapshots show it (`tasks/get` and notifications). */
 export type TaskSnapshot = Task;
@@ -271,9 +271,9 @@ const CANCEL_TASK: MethodSpec<CancelTaskRequestParams, CancelTaskResult> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The client: client-engine.ts over this set's types and profile
+// The client: runtime/client/engine.ts over this set's types and profile
 
-/** This set's types, as client-engine.ts is generic over them. */
+/** This set's types, as runtime/client/engine.ts is generic over them. */
 type Types = {
   snapshot: TaskSnapshot;
   task: Task;
@@ -286,7 +286,7 @@ type Types = {
   tool: Tool;
 };
 
-/** What this set's schema decides about its client (see ClientProfile in client-engine.ts). */
+/** What this set's schema decides about its client (see ClientProfile in runtime/client/profile.ts). */
 const PROFILE: ClientProfile<Types> = {
   methods: {
     get: GET_TASK,

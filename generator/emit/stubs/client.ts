@@ -1,5 +1,5 @@
 /**
- * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `client-engine.ts`
+ * `client.ts` of a Tasks schema set: the schema-dependent layer over the static `runtime/client/engine.ts`
  * (the client itself) and `client-core.ts`, rendered from `templates/client.ts.hbs` with a `ClientView`
  * built from the features its schema implies: the set's types, its `ClientProfile` as data, and a
  * typed method per task method (see ARCHITECTURE.md, "Stubs").
@@ -70,14 +70,14 @@ export interface ClientInputView {
   readonly responsesField: string;
   /** Handlers typed per input method, or untyped (by method name). */
   readonly typed: readonly InputHandlerView[] | false;
-  /** The profile's typed routing as an object literal (ClientInput["routing"] in client-engine.ts), or untyped. */
+  /** The profile's typed routing as an object literal (ClientInput["routing"] in runtime/client/profile.ts), or untyped. */
   readonly routing: string | false;
 }
 
 /**
  * What `client.ts.hbs` reads: every key is read, and nothing else is (test/runtime/template-views.test.ts).
  * The template holds only what the schema decides: imports, the API's types bound to the set's,
- * the profile as data, and a typed method per task method over `client-engine.ts`.
+ * the profile as data, and a typed method per task method over `runtime/client/engine.ts`.
  */
 export interface ClientView {
   readonly methodList: string;
@@ -86,19 +86,19 @@ export interface ClientView {
   readonly metaObject: boolean;
   readonly typeImports: readonly string[];
   readonly validatorImports: readonly string[];
-  readonly engineImports: readonly string[];
+  readonly profileImports: readonly string[];
   /** Some declaration names `JsonObject` (the extension's `_meta`, untyped handlers, `createTask`). */
   readonly usesJsonObject: boolean;
   readonly taskType: string;
   /** What `tasks/get` shows: the per-status union, or the task. */
   readonly snapshotType: string;
   readonly completedResultType: string;
-  /** The types client-engine.ts is generic over (ClientTypes), `never`/`undefined` where the set lacks the part. */
+  /** The types runtime/client/engine.ts is generic over (ClientTypes), `never`/`undefined` where the set lacks the part. */
   readonly payloadType: string;
   readonly answerType: string;
   readonly handlersType: string;
   readonly augmentType: string;
-  /** What TasksClientOptions and WaitForTaskOptions extend in client-engine.ts. */
+  /** What TasksClientOptions and WaitForTaskOptions extend in runtime/client/profile.ts. */
   readonly optionsBase: string;
   readonly waitOptionsBase: string;
   /** The task's poll interval field, for the docs. */
@@ -167,7 +167,7 @@ export const CLIENT_TEMPLATE = typedTemplate<ClientView>("client.ts.hbs", {
   metaObject: true,
   typeImports: true,
   validatorImports: true,
-  engineImports: true,
+  profileImports: true,
   usesJsonObject: true,
   taskType: true,
   snapshotType: true,
@@ -232,7 +232,7 @@ export interface EmittedClient {
 /** The client module, from the set's client features (analyze/protocol/facts.ts). */
 export function emitClient(features: ClientFeatures, model: Model): EmittedClient {
   // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
+  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/profile", "client/input-answers", "client/round-trips", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 
@@ -291,7 +291,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     validatorImports.add(`is${f.taskSupport.type}`);
   }
 
-  // A created task already finished, with its outcome inlined as tasks/get shows it (see client-engine.ts).
+  // A created task already finished, with its outcome inlined as tasks/get shows it (see inlinesOutcome in runtime/client/task-profile.ts).
   const unionRejectsMeta = detailed ? rejectsKey(definitionNode(model, detailed.union), "_meta", model.byId) : false;
   const checks: NamedCheckView[] = [{ name: "CREATE_TASK_RESULT", doc: false, ...checkData(f.createResult) }];
   if (detailed) {
@@ -329,7 +329,7 @@ export function clientView(f: ClientFeatures, model: Model): ClientView {
     metaObject: [...metaApart.map((c) => metaValidator(c.metaApart)), ...checks.map((c) => c.meta)].includes("validateMetaObject"),
     typeImports: [...typeImports].sort(),
     validatorImports: [...validatorImports].sort(),
-    engineImports: engineImports({ answering: handlers, extension: s.extension, forms: formMethod !== false, roundTrips: roundTrips !== undefined, serverRequests: serverRequests !== undefined }),
+    profileImports: profileImports({ answering: handlers, extension: s.extension, roundTrips: roundTrips !== undefined, serverRequests: serverRequests !== undefined }),
     usesJsonObject: s.extension || f.augment !== undefined || (answering !== undefined && !typedInput) || serverRequests !== undefined,
     taskType: s.taskType,
     snapshotType: detailed ? detailed.union : s.taskType,
@@ -449,13 +449,11 @@ function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What client.ts imports from client-engine.ts. */
-function engineImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly forms: boolean; readonly roundTrips: boolean; readonly serverRequests: boolean }): string[] {
+/** What client.ts imports from runtime/client/profile.ts (the engine class and `formCheck` it imports by name in the template). */
+function profileImports(parts: { readonly answering: boolean; readonly extension: boolean; readonly roundTrips: boolean; readonly serverRequests: boolean }): string[] {
   return [
-    ...(parts.forms ? ["formCheck"] : []),
     "TaskCancelledErrorOf",
     "TaskFailedErrorOf",
-    "TasksClientEngine",
     parts.extension ? "type ExtensionClientOptions" : "type ClientOptions",
     "type ClientProfile",
     ...(parts.answering ? ["type InputRequestContext", "type InputWaitOptions"] : ["type WaitOptions"]),

@@ -14,11 +14,6 @@ import {
   type ValidationResult,
 } from "../protocol/json.js";
 
-/** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
-export const INVALID_PARAMS = -32602;
-/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
 // ---------------------------------------------------------------------------------------------
 // Transport
 

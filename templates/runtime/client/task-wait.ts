@@ -10,7 +10,6 @@ import {
   abortReason,
   DEFAULT_POLL_MS,
   host,
-  INVALID_PARAMS,
   InvalidResponseError,
   LISTEN_RETRY_MAX_MS,
   LISTEN_RETRY_MIN_MS,
@@ -23,6 +22,7 @@ import {
   type TasksClientSignal,
 } from "./core.js";
 import { isObject, ownValue, ValidationFailed } from "../protocol/json.js";
+import { JSON_RPC_ERROR_CODES } from "../protocol/constants.js";
 
 /** What a wait reads of every snapshot of a task. */
 export interface WaitSnapshot {
@@ -350,7 +350,7 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
     if (error instanceof JsonRpcResponseError) {
       // After its retention the server may forget the task: "unknown task" then means it expired.
       this.#fail(
-        expiredAt !== undefined && error.code === INVALID_PARAMS
+        expiredAt !== undefined && error.code === JSON_RPC_ERROR_CODES.InvalidParams
           ? new TaskExpiredError(this.taskId, expiredAt, { cause: error })
           : error,
       );

@@ -8,7 +8,7 @@
  * again next time), otherwise until `notifications/tools/list_changed` (see ARCHITECTURE.md, "Stubs").
  */
 import { InvalidResponseError } from "./core.js";
-import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
+import { isObject, ownValue, pointerToken, type JsonObject } from "../protocol/json.js";
 
 export const TOOLS_LIST = "tools/list";
 export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
@@ -74,7 +74,13 @@ export class ToolCatalog {
   /** The `execution.taskSupport` values the set's schema allows (any other reads as "forbidden"). */
   readonly #taskSupport: readonly string[];
 
-  constructor(client: CatalogClient, options: { readonly headers: boolean; readonly taskSupport?: readonly string[] }) {
+  constructor(
+    client: CatalogClient,
+    options: {
+      readonly headers: boolean;
+      readonly taskSupport?: readonly string[];
+    },
+  ) {
     this.#client = client;
     this.#headers = options.headers;
     this.#taskSupport = options.taskSupport ?? TASK_SUPPORT_VALUES;
@@ -216,12 +222,16 @@ export function headerAnnotations(
     if (Object.hasOwn(schema, HEADER_ANNOTATION)) {
       const problem = annotationProblem(schema, path);
       if (problem) problems.push(`${pointer}: ${problem}`);
-      else headers.push({ header: schema[HEADER_ANNOTATION] as string, path: path! });
+      else
+        headers.push({
+          header: schema[HEADER_ANNOTATION] as string,
+          path: path!,
+        });
     }
     const properties = ownValue(schema, "properties");
     if (isObject(properties)) {
       for (const [name, sub] of Object.entries(properties))
-        visit(sub, `${pointer}/properties/${escape(name)}`, path ? [...path, name] : undefined);
+        visit(sub, `${pointer}/properties/${pointerToken(name)}`, path ? [...path, name] : undefined);
     }
     for (const keyword of SCHEMA_KEYWORDS) visit(ownValue(schema, keyword), `${pointer}/${keyword}`, undefined);
     for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
@@ -231,7 +241,8 @@ export function headerAnnotations(
     for (const keyword of SCHEMA_MAP_KEYWORDS) {
       const map = ownValue(schema, keyword);
       if (isObject(map))
-        for (const [name, sub] of Object.entries(map)) visit(sub, `${pointer}/${keyword}/${escape(name)}`, undefined);
+        for (const [name, sub] of Object.entries(map))
+          visit(sub, `${pointer}/${keyword}/${pointerToken(name)}`, undefined);
     }
   };
   visit(inputSchema, "", []);
@@ -263,7 +274,17 @@ function annotationProblem(schema: JsonObject, path: readonly string[] | undefin
     : `x-mcp-header is only allowed on a parameter of type integer, string or boolean (type is ${JSON.stringify(type ?? null)})`;
 }
 
-/** A JSON Pointer token. */
-function escape(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+/** A call asked to run as a task (`task` in its options) names a tool whose `execution.taskSupport` is "forbidden" (or says nothing): it is not sent. */
+export class TaskForbiddenError extends Error {
+  override readonly name = "TaskForbiddenError";
+  constructor(readonly tool: string) {
+    super(
+      `tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``,
+    );
+  }
+}
+
+/** Whether a call to a tool with this `taskSupport` runs as a task when the caller does not say. */
+export function wantsTask(taskSupport: ToolTaskSupportValue, preferTasks: boolean): boolean {
+  return taskSupport === "required" || (taskSupport === "optional" && preferTasks);
 }

@@ -1,6 +1,6 @@
 /**
  * Base64 (RFC 4648 § 4, padded) and base64url (§ 5, unpadded): one codec for the runtime's two uses,
- * the `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` header values (protocol/headers.ts)
+ * the `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` header values (client/headers.ts; decoded by server/tasks-extension.ts)
  * and sealed `requestState` (server/request-state.ts). Written out so no host's `btoa` or `Buffer`
  * is needed. Decoding takes the canonical form only (the padding the alphabet wants, zero unused
  * bits), so each text has exactly one reading.

@@ -10,19 +10,17 @@ import {
   type TasksClientRequest,
   type TasksClientSend,
 } from "../../../templates/runtime/client/core.js";
+import { checkAnswer, formCheck, runInputHandler } from "../../../templates/runtime/client/input-answers.js";
+import { TasksClientEngine } from "../../../templates/runtime/client/engine.js";
+import { createdTaskId } from "../../../templates/runtime/client/task-profile.js";
 import {
-  checkAnswer,
-  createdTaskId,
-  formCheck,
-  runInputHandler,
   TaskCancelledErrorOf,
   TaskFailedErrorOf,
-  TasksClientEngine,
   type ClientInput,
   type ClientOptions,
   type ClientProfile,
   type InputRequestContext,
-} from "../../../templates/runtime/client/engine.js";
+} from "../../../templates/runtime/client/profile.js";
 
 /**
  * The client engine of generated Tasks clients (templates/runtime/client/engine.ts), tested as

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue, retryVersion, routingHeaders } from "../../../templates/runtime/client/engine.js";
+import { encodeHeaderValue, routingHeaders } from "../../../templates/runtime/client/headers.js";
+import { retryVersion } from "../../../templates/runtime/client/versions.js";
 import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client/core.js";
 import { createTasksClient, JsonRpcResponseError, type TasksClientRequest } from "../../../generated/ext-tasks-draft/index.js";
 import { validateUnsupportedProtocolVersionErrorData } from "../../../generated/ext-tasks-draft/validators.js";

@@ -12,7 +12,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { sdkClientTransport } from "../../../generated/tasks-2025-11-25/runtime/parts/sdk-client.js";
-import { answerServerRequestWith, formCheck, type ServerRequestsProfile } from "../../../generated/tasks-2025-11-25/runtime/client/engine.js";
+import { answerServerRequestWith } from "../../../generated/tasks-2025-11-25/runtime/client/server-requests.js";
+import { formCheck } from "../../../generated/tasks-2025-11-25/runtime/client/input-answers.js";
+import type { ServerRequestsProfile } from "../../../generated/tasks-2025-11-25/runtime/client/profile.js";
 import { ElicitationContentInvalid, validateElicitationContent } from "../../../generated/ext-tasks-draft/elicitation.js";
 import {
   createTasksClient,

@@ -4,14 +4,14 @@ import {
   capabilitiesOf,
   receiverCapabilities,
   relatedTaskId,
-  type ServerRequestsProfile,
-} from "../../../templates/runtime/client/engine.js";
+} from "../../../templates/runtime/client/server-requests.js";
+import type { ServerRequestsProfile } from "../../../templates/runtime/client/profile.js";
 import { JsonRpcResponseError } from "../../../templates/runtime/client/core.js";
 import { isObject, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
 import { withFormDefaults } from "../../../templates/runtime/protocol/form-answers.js";
 
 /**
- * The client's answers to the server's own requests (client-engine.ts › The server's own requests),
+ * The client's answers to the server's own requests (templates/runtime/client/server-requests.ts),
  * as source: defaults of accepted forms (SEP-1034), routing to handlers, error answers, the
  * capabilities declared. The SDK tests (client-sdk-2025-input.test.ts) run the same over a real peer.
  */

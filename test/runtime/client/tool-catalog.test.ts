@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationFailed } from "../../../templates/runtime/protocol/json.js";
-import { encodeHeaderValue, paramHeaders } from "../../../templates/runtime/client/engine.js";
+import { encodeHeaderValue, paramHeaders } from "../../../templates/runtime/client/headers.js";
 import { headerAnnotations, taskSupportOf, ToolCatalog, ToolRejectedError } from "../../../templates/runtime/client/tool-catalog.js";
 
 /**
  * The parts of the client's tool handling that do not depend on a schema set
- * (templates/runtime/client/tool-catalog.ts and the header helpers of client-engine.ts): the rules of the
+ * (templates/runtime/client/tool-catalog.ts and the header helpers of templates/runtime/client/headers.ts): the rules of the
  * Streamable HTTP transport's custom headers (README.md › Client stubs), as tables of cases, with
  * Node's Buffer as the oracle of the Base64 form.
  */

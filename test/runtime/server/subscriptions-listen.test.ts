@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startExampleServer } from "../../../examples/ext-tasks-server/server.js";
 import { streamableHttpTransport } from "../../../generated/ext-tasks-draft/runtime/parts/http-client.js";
 import { createMcpHttpCore, fetchHttpHandler, nodeHttpHandler, STATELESS_PROTOCOL_VERSION, type McpHttpOptions } from "../../../generated/ext-tasks-draft/runtime/parts/http-server.js";
-import { listenMessage } from "../../../generated/ext-tasks-draft/runtime/client/engine.js";
+import { listenMessage } from "../../../generated/ext-tasks-draft/runtime/client/listen.js";
 import { validateSubscriptionsAcknowledgedNotificationParams } from "../../../generated/ext-tasks-draft/validators.js";
 import { createTasksClient } from "../../../generated/ext-tasks-draft/index.js";
 import { createTasksServer, type TaskHandle, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b1535098949d3d3183f26dd056ef74010b75455a896d02dab522a1ba449d0884 26a0155321b48b561676c2ed45f19323654ff6ba8c2787e5acd317b83f3995c0
+// Fingerprint: 946f6cc0b1d70e1f57996aa45459a4dcaf36b545964ce4666ec9f0effad60fb1 1bc038d7fd1cd4b34bc722ce3f47105402920d436fe69c94edce9294a1412aff
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -21,11 +21,6 @@ import {
   type ValidationError,
   type ValidationResult,
 } from "../protocol/json.js";
-
-/** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
-export const INVALID_PARAMS = -32602;
-/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 // ---------------------------------------------------------------------------------------------
 // Transport

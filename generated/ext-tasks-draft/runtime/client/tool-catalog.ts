@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d9f5228dc77a00f485f880422f7664b77bca3ab3b445426ac0574cd3f31a90b5 7a143338138e556be9e7bc4acb6e0c7c3f8c456f47f6db5e542cdffeadbbe308
+// Fingerprint: 1de95e6498222d8b0f29f3b28a573048dc41e3cb0a4cc611db2e67284be83c78 1b7712d1c93eef62a9ea9a3dfdd8784f7340986d46ab8d977279ce23378fbf94
 
 /**
  * What the generated Tasks client knows about the server's tools, copied unchanged into every set
@@ -15,7 +15,7 @@
  * again next time), otherwise until `notifications/tools/list_changed` (see ARCHITECTURE.md, "Stubs").
  */
 import { InvalidResponseError } from "./core.js";
-import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
+import { isObject, ownValue, pointerToken, type JsonObject } from "../protocol/json.js";
 
 export const TOOLS_LIST = "tools/list";
 export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
@@ -81,7 +81,13 @@ export class ToolCatalog {
   /** The `execution.taskSupport` values the set's schema allows (any other reads as "forbidden"). */
   readonly #taskSupport: readonly string[];
 
-  constructor(client: CatalogClient, options: { readonly headers: boolean; readonly taskSupport?: readonly string[] }) {
+  constructor(
+    client: CatalogClient,
+    options: {
+      readonly headers: boolean;
+      readonly taskSupport?: readonly string[];
+    },
+  ) {
     this.#client = client;
     this.#headers = options.headers;
     this.#taskSupport = options.taskSupport ?? TASK_SUPPORT_VALUES;
@@ -223,12 +229,16 @@ export function headerAnnotations(
     if (Object.hasOwn(schema, HEADER_ANNOTATION)) {
       const problem = annotationProblem(schema, path);
       if (problem) problems.push(`${pointer}: ${problem}`);
-      else headers.push({ header: schema[HEADER_ANNOTATION] as string, path: path! });
+      else
+        headers.push({
+          header: schema[HEADER_ANNOTATION] as string,
+          path: path!,
+        });
     }
     const properties = ownValue(schema, "properties");
     if (isObject(properties)) {
       for (const [name, sub] of Object.entries(properties))
-        visit(sub, `${pointer}/properties/${escape(name)}`, path ? [...path, name] : undefined);
+        visit(sub, `${pointer}/properties/${pointerToken(name)}`, path ? [...path, name] : undefined);
     }
     for (const keyword of SCHEMA_KEYWORDS) visit(ownValue(schema, keyword), `${pointer}/${keyword}`, undefined);
     for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
@@ -238,7 +248,8 @@ export function headerAnnotations(
     for (const keyword of SCHEMA_MAP_KEYWORDS) {
       const map = ownValue(schema, keyword);
       if (isObject(map))
-        for (const [name, sub] of Object.entries(map)) visit(sub, `${pointer}/${keyword}/${escape(name)}`, undefined);
+        for (const [name, sub] of Object.entries(map))
+          visit(sub, `${pointer}/${keyword}/${pointerToken(name)}`, undefined);
     }
   };
   visit(inputSchema, "", []);
@@ -270,7 +281,17 @@ function annotationProblem(schema: JsonObject, path: readonly string[] | undefin
     : `x-mcp-header is only allowed on a parameter of type integer, string or boolean (type is ${JSON.stringify(type ?? null)})`;
 }
 
-/** A JSON Pointer token. */
-function escape(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+/** A call asked to run as a task (`task` in its options) names a tool whose `execution.taskSupport` is "forbidden" (or says nothing): it is not sent. */
+export class TaskForbiddenError extends Error {
+  override readonly name = "TaskForbiddenError";
+  constructor(readonly tool: string) {
+    super(
+      `tool ${JSON.stringify(tool)} does not run as a task (its execution.taskSupport is "forbidden"): call it without \`task\``,
+    );
+  }
+}
+
+/** Whether a call to a tool with this `taskSupport` runs as a task when the caller does not say. */
+export function wantsTask(taskSupport: ToolTaskSupportValue, preferTasks: boolean): boolean {
+  return taskSupport === "required" || (taskSupport === "optional" && preferTasks);
 }

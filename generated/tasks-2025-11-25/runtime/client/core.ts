@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b1535098949d3d3183f26dd056ef74010b75455a896d02dab522a1ba449d0884 26a0155321b48b561676c2ed45f19323654ff6ba8c2787e5acd317b83f3995c0
+// Fingerprint: 946f6cc0b1d70e1f57996aa45459a4dcaf36b545964ce4666ec9f0effad60fb1 1bc038d7fd1cd4b34bc722ce3f47105402920d436fe69c94edce9294a1412aff
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -20,11 +20,6 @@ import {
   type ValidationError,
   type ValidationResult,
 } from "../protocol/json.js";
-
-/** JSON-RPC's "invalid params", which task methods answer for an unknown (or expired) task. */
-export const INVALID_PARAMS = -32602;
-/** The stateless revisions' "unsupported protocol version" (its `data.supported` lists the server's versions). */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 // ---------------------------------------------------------------------------------------------
 // Transport

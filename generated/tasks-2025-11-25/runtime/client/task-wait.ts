@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9c8f25e5e11d04e9c887428d086afa463c63d7a13240d3edab2e340cf65d588e 08b6246c0db3d69e47f39550389732f7bdb5c819834595726b4e9f56c1f658b5
+// Fingerprint: 479d46010d6e8a08ce3c7cd73ef9b1c8e9d81c7b728f931dc2d8540b11e6a765 47ae5e25dace96464f1d6667d858dcf2ca7262f29e5e11b3c9d9b76a3bc36dc0
 
 /**
  * The task-wait state machine of the generated Tasks client, copied unchanged into every set that
@@ -17,7 +17,6 @@ import {
   abortReason,
   DEFAULT_POLL_MS,
   host,
-  INVALID_PARAMS,
   InvalidResponseError,
   LISTEN_RETRY_MAX_MS,
   LISTEN_RETRY_MIN_MS,
@@ -30,6 +29,7 @@ import {
   type TasksClientSignal,
 } from "./core.js";
 import { isObject, ownValue, ValidationFailed } from "../protocol/json.js";
+import { JSON_RPC_ERROR_CODES } from "../protocol/constants.js";
 
 /** What a wait reads of every snapshot of a task. */
 export interface WaitSnapshot {
@@ -357,7 +357,7 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
     if (error instanceof JsonRpcResponseError) {
       // After its retention the server may forget the task: "unknown task" then means it expired.
       this.#fail(
-        expiredAt !== undefined && error.code === INVALID_PARAMS
+        expiredAt !== undefined && error.code === JSON_RPC_ERROR_CODES.InvalidParams
           ? new TaskExpiredError(this.taskId, expiredAt, { cause: error })
           : error,
       );
