@@ -604,28 +604,38 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     return this.#profile.input ? { ...handle, ...this.#inputHandle(owner, taskId, change) } : handle;
   }
 
+  /**
+   * The answer to input `key` of a task, once it is stored: the one wait both kinds of input handle
+   * use. A side-channel answer the client refused is stored as an error, thrown here; the task's end
+   * before an answer, or a key it never asked for, is an error too.
+   */
+  #answerTo(owner: string, taskId: string, key: string): Promise<unknown> {
+    const { isTerminalStatus, StateError } = this.#bindings;
+    return this.#engine
+      .waitOut(owner, taskId, (stored) => {
+        const current = stored as Task & InputTask & StoredInputErrorsOf;
+        if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+        if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
+          throw JsonRpcError.from(current.inputErrors[key]!);
+        if (isTerminalStatus(current.status))
+          throw new StateError(
+            taskId,
+            current.status,
+            `No answer for input "${key}": the task is already ${current.status}`,
+          );
+        if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+        return undefined;
+      })
+      .then((found) => found.answer);
+  }
+
   /** requireInput and input of a handle, where tasks ask for input. */
   #inputHandle(
     owner: string,
     taskId: string,
     change: (describe: string, next: (task: Task) => Task) => Promise<void>,
   ): InputHandleOf<unknown, unknown> {
-    const { isTerminalStatus, StateError } = this.#bindings;
-    const input = (key: string): Promise<unknown> =>
-      this.#engine
-        .waitOut(owner, taskId, (stored) => {
-          const current = stored as Task & InputTask;
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
-          if (isTerminalStatus(current.status))
-            throw new StateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
+    const input = (key: string): Promise<unknown> => this.#answerTo(owner, taskId, key);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
       await change(`ask for input "${key}"`, (stored) => {
         const current = stored as Task & InputTask;
@@ -746,24 +756,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     [method: string]: { params: object; result: object };
   }> {
     const sideChannel = this.#profile.sideChannel!;
-    const { isTerminalStatus, StateError } = this.#bindings;
-    const input = (key: string): Promise<object> =>
-      this.#engine
-        .waitOut(owner, taskId, (stored) => {
-          const current = stored as Task & InputTask & StoredInputErrorsOf;
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
-          if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
-            throw JsonRpcError.from(current.inputErrors[key]!);
-          if (isTerminalStatus(current.status))
-            throw new StateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
+    const input = (key: string): Promise<object> => this.#answerTo(owner, taskId, key) as Promise<object>;
     const requireInput = async (
       key: string,
       request: { readonly method: string; readonly params: object },
