@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: edfa1443fad9ca4c18864c4c30e582101b7c9ddccaa82b9bed1a2ce1909b29fb fba63484345ff8b6a1a51477a2e2c4095e7f858ed3043bbc10eddd6e69665a3b
+// Fingerprint: a4ac09728af6f1147411557d5f3d5c487baf579d5c26e745cdeacfd139aeb931 dac4997917831a604d905f270f0d9f54fd1e496526dd8ec7fbcbe3a591c18a8f
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -612,28 +612,38 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     return this.#profile.input ? { ...handle, ...this.#inputHandle(owner, taskId, change) } : handle;
   }
 
+  /**
+   * The answer to input `key` of a task, once it is stored: the one wait both kinds of input handle
+   * use. A side-channel answer the client refused is stored as an error, thrown here; the task's end
+   * before an answer, or a key it never asked for, is an error too.
+   */
+  #answerTo(owner: string, taskId: string, key: string): Promise<unknown> {
+    const { isTerminalStatus, StateError } = this.#bindings;
+    return this.#engine
+      .waitOut(owner, taskId, (stored) => {
+        const current = stored as Task & InputTask & StoredInputErrorsOf;
+        if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+        if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
+          throw JsonRpcError.from(current.inputErrors[key]!);
+        if (isTerminalStatus(current.status))
+          throw new StateError(
+            taskId,
+            current.status,
+            `No answer for input "${key}": the task is already ${current.status}`,
+          );
+        if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+        return undefined;
+      })
+      .then((found) => found.answer);
+  }
+
   /** requireInput and input of a handle, where tasks ask for input. */
   #inputHandle(
     owner: string,
     taskId: string,
     change: (describe: string, next: (task: Task) => Task) => Promise<void>,
   ): InputHandleOf<unknown, unknown> {
-    const { isTerminalStatus, StateError } = this.#bindings;
-    const input = (key: string): Promise<unknown> =>
-      this.#engine
-        .waitOut(owner, taskId, (stored) => {
-          const current = stored as Task & InputTask;
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
-          if (isTerminalStatus(current.status))
-            throw new StateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
+    const input = (key: string): Promise<unknown> => this.#answerTo(owner, taskId, key);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
       await change(`ask for input "${key}"`, (stored) => {
         const current = stored as Task & InputTask;
@@ -754,24 +764,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     [method: string]: { params: object; result: object };
   }> {
     const sideChannel = this.#profile.sideChannel!;
-    const { isTerminalStatus, StateError } = this.#bindings;
-    const input = (key: string): Promise<object> =>
-      this.#engine
-        .waitOut(owner, taskId, (stored) => {
-          const current = stored as Task & InputTask & StoredInputErrorsOf;
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
-          if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
-            throw JsonRpcError.from(current.inputErrors[key]!);
-          if (isTerminalStatus(current.status))
-            throw new StateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
+    const input = (key: string): Promise<object> => this.#answerTo(owner, taskId, key) as Promise<object>;
     const requireInput = async (
       key: string,
       request: { readonly method: string; readonly params: object },
