@@ -4,17 +4,20 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f10f9759684d24b1305b40c24f2aee6e6ded70ad06aab99e1b8d16d5daac1c96 bbc3fdc0a1c1d6a79a1a768285eaf9e6dec516e3cd6d52c0ec40a62a747eda6c
+// Fingerprint: a4ac09728af6f1147411557d5f3d5c487baf579d5c26e745cdeacfd139aeb931 dac4997917831a604d905f270f0d9f54fd1e496526dd8ec7fbcbe3a591c18a8f
 
 /**
- * The generated Tasks server itself, copied unchanged into every set that has one (as
- * `server-engine.ts`): the method handlers (tasks/get, cancel, update, list, result), the wire
- * shapes of a task, the handles tool code gets, and status notifications, over the machinery of
- * `server-core.ts`. What differs between revisions is data, a `ServerProfile` the set's `server.ts`
- * declares from its schema (which methods, field names, what tasks/get inlines, whether results
- * carry `resultType`, ...), with the set's validators and status machine passed in; the types are
- * the set's through generics (`StoredTask`), so its `server.ts` is declarations and thin glue.
+ * The generated Tasks server itself, copied unchanged into every set that has one: the method
+ * handlers (tasks/get, cancel, update, list, result), status notifications and subscriptions, and
+ * the handles tool code gets, over the task engine (`task-engine.ts`) and JSON-RPC (`json-rpc.ts`).
+ * What differs between revisions is data, a `ServerProfile` (`profile.ts`) the set's `server.ts`
+ * declares from its schema, with the set's validators and status machine passed in. This module
+ * re-exports the profile, listen and side-channel modules, so a set imports the server from one place.
  */
+export * from "./profile.js";
+export * from "./listen.js";
+export * from "./side-channel.js";
+import { answeredRequest, checkFormAnswer, locatedFormCheck, type FormContentCheck } from "../protocol/form-answers.js";
 import {
   isObject,
   ownValue,
@@ -23,510 +26,75 @@ import {
   type ValidationError,
   type ValidationResult,
 } from "../protocol/json.js";
-import { answeredRequest, checkFormAnswer, locatedFormCheck, type FormContentCheck } from "../protocol/form-answers.js";
 import {
   grantedTtl,
   hasTaskEvents,
   hasTaskLeases,
   InMemoryTaskStoreOf,
   isJsonRpcErrorObject,
-  newInstanceId,
   JSON_RPC_ERROR_CODES,
   JsonRpcError,
   methodNotFound,
+  newInstanceId,
   paramsObject,
   positiveInteger,
+  readEnvelope,
   requestContext,
   required,
-  readEnvelope,
   respond,
   TaskEngine,
   validParams,
   validParamsBut,
   withoutMeta,
   type HeaderCheckOf,
-  type JsonRpcErrorObject,
   type JsonRpcResponse,
   type RequestContext,
   type ServerToClientSend,
-  type TaskAbortSignal,
-  type TaskLease,
-  type TaskPageOf,
-  type TaskRecord,
-  type TaskStoreOf,
   type TransportContext,
 } from "./core.js";
-
-// ---------------------------------------------------------------------------------------------
-// The profile: what the schema decides
-
-/** What a task method does, whatever the revision calls it. */
-export type RouteRole = "get" | "cancel" | "list" | "payload" | "update";
-
-/** A params object a task route accepts: its validator guarantees the task id. */
-export type TaskParams = { readonly taskId: string };
-
-/** One task method the server answers. */
-export type RouteProfile = TaskRouteProfile | ListRouteProfile;
-
-interface RouteBase {
-  readonly method: string;
-  /** Whether the schema requires params (otherwise absent params are fine). */
-  readonly paramsRequired: boolean;
-  /** Validate the params without `_meta`: they are closed and do not declare it, yet every request may carry it. */
-  readonly stripMeta: boolean;
-}
-
-/** A method on one task: its validator must accept only params with the task id (the compiler holds the set's to it). */
-export interface TaskRouteProfile extends RouteBase {
-  readonly role: Exclude<RouteRole, "list">;
-  readonly validate: (value: unknown) => ValidationResult<TaskParams>;
-}
-
-/** tasks/list: its params carry the cursor under the profile's `list.cursorField`. */
-export interface ListRouteProfile extends RouteBase {
-  readonly role: "list";
-  readonly validate: (value: unknown) => ValidationResult<object>;
-}
-
-/** The status → field map of what a task shows beyond its own fields (`completed` → `result`). */
-export interface InlinedFields {
-  readonly input_required?: string;
-  readonly completed?: string;
-  readonly failed?: string;
-}
-
-/** The schema-dependent facts the server runs on: data, declared by the set's `server.ts`. */
-export interface ServerProfile {
-  /** The methods answered, in the schema's order; any other gets -32601. */
-  readonly routes: readonly RouteProfile[];
-  /** The wire task's names for its retention and its polling interval (`ttl` or `ttlMs`, ...). */
-  readonly taskFields: { readonly ttl: string; readonly pollInterval?: string };
-  /** What tasks/get inlines by status; undefined when it answers the plain task. */
-  readonly inlined: InlinedFields | undefined;
-  /** Results carry `resultType` ("task" for a created task, "complete" otherwise) because a created task's result is flat. */
-  readonly resultType: boolean;
-  /** tasks/cancel answers an empty acknowledgement, for a finished task too (otherwise the task, and -32602 when finished). */
-  readonly cancelAck: boolean;
-  /** Tasks ask for input and tasks/update answers it under this params field. */
-  readonly input: { readonly responsesField: string } | undefined;
-  /** tasks/list pages with this params field as the cursor. */
-  readonly list: { readonly cursorField: string } | undefined;
-  /** The status notification sent after every change, and whether it carries the detailed task. */
-  readonly notification: { readonly method: string; readonly detailed: boolean } | undefined;
-  /** Tasks ask for input with requests of their own, delivered on `tasks/result` (see "Input on tasks/result"). */
-  readonly sideChannel?: SideChannelProfile | undefined;
-  /**
-   * The listen request's params, checked by the set's generated validator before a stream opens
-   * (an invalid one is -32602 with the validator's errors); absent where the set has no such
-   * definition, and then only the task filter is read.
-   */
-  readonly listen?: { readonly validate: (value: unknown) => ValidationResult<object> } | undefined;
-  /**
-   * The set's check of an accepted form's content (`validateElicitationContent`), where it has
-   * elicitation forms: answers on tasks/update and tasks/result are judged by form-answers.ts
-   * (defaults, the envelope by the validators, the content by the form). Absent: by the validators alone.
-   */
-  readonly forms?: FormContentCheck | undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Stored tasks
-
-/** A task as the store keeps it: what the wire shows plus what only the server sees. Records are immutable values. */
-export interface StoredTaskOf<Status extends string> extends TaskRecord {
-  readonly taskId: string;
-  /** Who created it; nobody else sees it. */
-  readonly owner: string;
-  readonly status: Status;
-  readonly statusMessage?: string;
-  readonly createdAt: string;
-  readonly lastUpdatedAt: string;
-  /** Retention from creation in milliseconds; null keeps the task until the store drops it. */
-  readonly ttl: number | null;
-  /** Suggested polling interval in milliseconds. */
-  readonly pollInterval?: number;
-  /** When the store may forget the task (epoch milliseconds); null for never. */
-  readonly expiresAt: number | null;
-  /** Incremented by every write; compare-and-set compares it. */
-  readonly version: number;
-  /** The request's result, once completed. */
-  readonly result?: JsonObject;
-  /** The JSON-RPC error, once failed. */
-  readonly error?: JsonRpcErrorObject;
-}
-
-/** The input part of a stored task, where tasks ask for input. */
-export interface StoredInputOf<Requests, Responses> {
-  /** Input requests waiting for an answer, by key. */
-  readonly inputRequests: Requests;
-  /** Answers received and not yet superseded by the task's end, by key. */
-  readonly inputResponses: Responses;
-  /** Every input key the task has used: keys are unique for a task's lifetime. */
-  readonly inputKeys: readonly string[];
-}
-
-/** Any stored task the engine serves. */
-type AnyTask = StoredTaskOf<string>;
-
-/** A stored task with its input part (the engine reads it only where the profile has input). */
-type InputTask = AnyTask & StoredInputOf<{ readonly [key: string]: unknown }, { readonly [key: string]: unknown }>;
-
-/** The request one input key carries, and its answer, in a set's stored task. */
-type InputRequestOf<Task> = Task extends { readonly inputRequests: { readonly [key: string]: infer R } } ? R : never;
-type InputResponseOf<Task> = Task extends { readonly inputResponses: { readonly [key: string]: infer R } } ? R : never;
-
-/** Where tasks live, as the server uses them: the engine's reads and writes plus creation. */
-export interface TaskStoreFor<Task extends TaskRecord> extends TaskStoreOf<Task> {
-  /**
-   * Stores a new task under a fresh, unguessable id (version 0), with its worker's first lease
-   * where the store keeps leases (TaskLeasesOf; atomically, so a running task is never unleased);
-   * rejects with TaskLimitError when full.
-   */
-  create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task>;
-  /** The owner's task, or undefined when unknown, expired or someone else's. */
-  get(owner: string, taskId: string): Promise<Task | undefined>;
-  /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
-  compareAndSet(current: Task, next: Task): Promise<boolean>;
-}
-
-/** A store that pages through tasks, for revisions with tasks/list. */
-export interface TaskListingOf<Task> {
-  /** One page of the owner's live tasks, oldest first; undefined when the cursor is not one this store issued. */
-  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<Task> | undefined>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Wire shapes
-
-type TaskFields = ServerProfile["taskFields"];
-
-/** The task as the wire shows it, under the profile's field names. */
-export type WireTaskOf<Task extends AnyTask, Fields extends TaskFields> = {
-  taskId: string;
-  status: Task["status"];
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-} & { [K in Fields["ttl"]]: number | null } & {
-  [K in Fields extends { readonly pollInterval: infer P extends string } ? P : never]?: number;
-};
-
-/** What a failed task inlines: a JSON-RPC error object, as an object type (an interface would lack an index signature). */
-type ErrorObject = { code: number; message: string; data?: unknown };
-
-/** What a variant of the per-status task adds: its result, error or pending input under the profile's field. */
-type InlinedOf<Task extends AnyTask, Status, Inlined> = Status extends keyof Inlined
-  ? {
-      [K in Inlined[Status] & string]: Status extends "completed"
-        ? JsonObject
-        : Status extends "failed"
-          ? ErrorObject
-          : { [key: string]: InputRequestOf<Task> };
-    }
-  : unknown;
-
-/** The task with what its status inlines, as a union by status. */
-export type DetailedTaskOf<Task extends AnyTask, Profile extends ServerProfile> = {
-  [S in Task["status"]]: WireTaskOf<Task, Profile["taskFields"]> & { status: S } & InlinedOf<
-      Task,
-      S,
-      Profile["inlined"]
-    >;
-}[Task["status"]];
-
-/** The answer to the request that created a task: flat and tagged, or nesting the task. */
-export type CreatedResultOf<Task extends AnyTask, Profile extends ServerProfile> = Profile extends {
-  readonly resultType: true;
-}
-  ? { resultType: "task" } & WireTaskOf<Task, Profile["taskFields"]>
-  : { task: WireTaskOf<Task, Profile["taskFields"]> };
-
-/** The status notification of a task under the profile. */
-export type StatusNotificationOf<Task extends AnyTask, Profile extends ServerProfile> = Profile extends {
-  readonly notification: { readonly method: infer M extends string; readonly detailed: infer D };
-}
-  ? {
-      jsonrpc: "2.0";
-      method: M;
-      params: D extends true ? DetailedTaskOf<Task, Profile> : WireTaskOf<Task, Profile["taskFields"]>;
-    }
-  : never;
-
-/** The task as the wire shows it. */
-export function wireTask<Task extends AnyTask, Profile extends ServerProfile>(
-  profile: Profile,
-  task: Task,
-): WireTaskOf<Task, Profile["taskFields"]> {
-  const { ttl, pollInterval } = profile.taskFields;
-  const wire = {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    [ttl]: task.ttl,
-    ...(pollInterval === undefined || task.pollInterval === undefined ? {} : { [pollInterval]: task.pollInterval }),
-  };
-  // Computed keys widen to an index signature; the profile's names are the keys WireTaskOf declares.
-  return wire as WireTaskOf<Task, Profile["taskFields"]>;
-}
-
-/** The task with what its status inlines (the profile's `inlined`): pending input, result or error. */
-export function detailedTask<Task extends AnyTask, Profile extends ServerProfile>(
-  profile: Profile,
-  task: Task,
-): DetailedTaskOf<Task, Profile> {
-  const base = wireTask(profile, task);
-  const field = profile.inlined?.[task.status as keyof InlinedFields];
-  if (field === undefined) return base as DetailedTaskOf<Task, Profile>;
-  const value =
-    task.status === "completed"
-      ? stored(task.result, "result")
-      : task.status === "failed"
-        ? { ...stored(task.error, "error") }
-        : { ...(task as Partial<InputTask>).inputRequests };
-  // The status says which variant this is; WireTaskOf plus the inlined field is that variant.
-  return { ...base, [field]: value } as DetailedTaskOf<Task, Profile>;
-}
-
-/** A stored part the task's status promises; its absence means a corrupt store. */
-function stored<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`corrupt task record: no ${what}`);
-  return value;
-}
-
-/** The answer to the request that created the task. */
-export function createdResult<Task extends AnyTask, Profile extends ServerProfile>(
-  profile: Profile,
-  task: Task,
-): CreatedResultOf<Task, Profile> {
-  const wire = wireTask(profile, task);
-  // Which of the two shapes is the profile's `resultType`, which the conditional type reads too.
-  return (profile.resultType ? { resultType: "task", ...wire } : { task: wire }) as CreatedResultOf<Task, Profile>;
-}
-
-/** The status notification for a task, as subscribers receive it (the profile must have a notification). */
-export function statusNotification<Task extends AnyTask, Profile extends ServerProfile>(
-  profile: Profile,
-  task: Task,
-): StatusNotificationOf<Task, Profile> {
-  const notification = profile.notification;
-  if (!notification) throw new Error("this schema defines no status notification");
-  const params = notification.detailed ? detailedTask(profile, task) : wireTask(profile, task);
-  return { jsonrpc: "2.0", method: notification.method, params: { ...params } } as StatusNotificationOf<Task, Profile>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)
-
-/** The request that opens a notification stream. */
-export const LISTEN_METHOD = "subscriptions/listen";
-/** The first message of every subscription. */
-export const SUBSCRIPTION_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
-/** The `_meta` key every message of a subscription carries: the listen request's JSON-RPC id. */
-export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
-
-/** Where a subscription's messages go: the response stream of its `subscriptions/listen` request. */
-export interface ListenSink {
-  /** Writes one JSON-RPC message on the stream. */
-  send(message: JsonObject): void;
-  /** Closes the stream (after the graceful result, when the server ends the subscription). */
-  end(): void;
-}
-
-/**
- * How `listen` answered: at once (an error, or a request that is not a listen request), or with
- * an open stream. `end` ends it gracefully: the result to the listen request, then the end of the
- * stream (a transport limit, shutdown); a client that goes away ends it silently.
- */
-export type ListenOutcome =
-  { readonly kind: "answered"; readonly response: JsonRpcResponse } | { readonly kind: "streaming"; end(): void };
-
-/** The task ids a listen request asks about (undefined: none asked); a malformed filter is -32602. */
-export function listenTaskIds(params: JsonObject | undefined): readonly string[] | undefined {
-  const notifications = params === undefined ? undefined : ownValue(params, "notifications");
-  if (!isObject(notifications)) {
-    throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: notifications must be an object");
-  }
-  const taskIds = ownValue(notifications, "taskIds");
-  if (taskIds === undefined) return undefined;
-  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) {
-    throw new JsonRpcError(
-      JSON_RPC_ERROR_CODES.InvalidParams,
-      "Invalid params: notifications.taskIds must be an array of strings",
-    );
-  }
-  return taskIds;
-}
-
-/** The `_meta` key that ties a message to a task. */
-export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
-
-// ---------------------------------------------------------------------------------------------
-// Tasks for tool authors
-
-export interface CreateTaskOptions {
-  /** Requested retention in milliseconds (clamped to the server's maximum); null asks for unlimited. Default: the server's. */
-  readonly ttl?: number | null;
-  readonly statusMessage?: string;
-}
-
-/** A running task, for the code doing its work. `Status`: the set's statuses (any string where unbound). */
-export interface TaskHandleOf<Created, Status extends string = string> {
-  readonly taskId: string;
-  /** Aborted when the task is cancelled. */
-  readonly signal: TaskAbortSignal;
-  /** The answer to the request that created the task. */
-  readonly createResult: Created;
-  /** Sets the status message (the status stays). */
-  update(statusMessage: string): Promise<void>;
-  /**
-   * Moves the task to a status that is neither final nor `input_required`: `working`, or one the
-   * schema adds (a `paused`). The status machine decides (a refused move throws the set's
-   * TaskStateError); a status message given replaces the old one. Final statuses are reached
-   * through `complete` and `fail` (and cancellation), `input_required` through `requireInput`.
-   */
-  setStatus(
-    status: Exclude<Status, "completed" | "failed" | "cancelled" | "input_required">,
-    statusMessage?: string,
-  ): Promise<void>;
-  /**
-   * Completes the task with the request's result. A tool result with `isError: true` completes too.
-   * Resolves once the result is stored: while the store fails, the write is retried (the server's
-   * `finalWriteRetry`); past that bound it rejects with the store's error, and the task is failed
-   * by a sweeper once its lease lapses. A task already finished (cancelled, say) rejects with the
-   * set's TaskStateError at once.
-   */
-  complete(result: JsonObject): Promise<void>;
-  /** Fails the task with a JSON-RPC error (only for protocol-level errors); stored like `complete`. */
-  fail(error: JsonRpcErrorObject): Promise<void>;
-}
-
-/** What a handle adds where tasks ask for input. */
-export interface InputHandleOf<Request, Response> {
-  /**
-   * Asks the client for input: the task shows `input_required` with the request under `key`
-   * until a `tasks/update` answers it, and the answer is returned. Keys are unique for the
-   * task's lifetime (reusing one throws). Several may be pending at once. The request is stored
-   * like `complete` (retried while the store fails), and the wait for the answer outlasts an outage.
-   */
-  requireInput(key: string, request: Request): Promise<Response>;
-  /** The answer to an input request made earlier (also by a previous process, with a durable store). */
-  input(key: string): Promise<Response>;
-}
-
-/** A task handle under the profile: with the input methods where tasks ask for input. */
-export type TaskHandleFor<Task extends AnyTask, Profile extends ServerProfile> = TaskHandleOf<
-  CreatedResultOf<Task, Profile>,
-  Task["status"]
-> &
-  (Profile extends { readonly input: object } ? InputHandleOf<InputRequestOf<Task>, InputResponseOf<Task>> : unknown) &
-  (Profile extends { readonly sideChannel: object } ? SideChannelHandleOf<SideChannelMethodsOf<Profile>> : unknown);
-
-// ---------------------------------------------------------------------------------------------
-// The server
-
-export interface TasksServerOptionsOf<Store> {
-  /** Where tasks live. Default: a new InMemoryTaskStore. */
-  readonly store?: Store;
-  /** Retention of a task whose creator asks for none, in milliseconds. Default one hour. */
-  readonly defaultTtl?: number;
-  /** Longest retention granted, in milliseconds; null grants unlimited. Default 24 hours. */
-  readonly maxTtl?: number | null;
-  /** Polling interval suggested to clients, in milliseconds. Default 1000. */
-  readonly pollInterval?: number;
-  /** Told about every unexpected exception (the client only sees -32603 "Internal error"). */
-  readonly onError?: (error: unknown) => void;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
-  /**
-   * Where the store keeps worker leases (TaskLeasesOf: every store this package generates): how
-   * long the lease of a task this instance runs lasts from its last renewal, in milliseconds.
-   * After an instance dies its unfinished tasks fail ("The worker running this task stopped")
-   * once their leases lapse. Default 15000.
-   */
-  readonly leaseDuration?: number;
-  /** How often the leases of this instance's running tasks are renewed, in milliseconds (well under `leaseDuration`). Default 5000. */
-  readonly leaseRenewInterval?: number;
-  /** How often this instance looks for orphaned tasks (lease lapsed) and fails them, in milliseconds; 0 never. Default 5000. */
-  readonly orphanSweepInterval?: number;
-  /** This instance's name as a lease holder; unique per instance. Default a random UUID. */
-  readonly instanceId?: string;
-  /**
-   * How long a handle's final write (`complete`, `fail`, and `requireInput`'s request) is retried
-   * while the store fails, in milliseconds, this instance renewing the task's lease meanwhile; past
-   * it the handle's promise rejects and the lease is let go (made to lapse), so that a sweeper
-   * fails the task. 0 never retries. Default 600000 (ten minutes).
-   */
-  readonly finalWriteRetry?: number;
-}
-
-/** The error an orphaned task (its worker's lease lapsed) is failed with. */
-export const ORPHANED_TASK_ERROR: JsonRpcErrorObject = {
-  code: JSON_RPC_ERROR_CODES.InternalError,
-  message: "The worker running this task stopped (lease expired)",
-};
-
-/** The option of revisions with tasks/list. */
-export interface PagingOptions {
-  /** Tasks per tasks/list page. Default 50. */
-  readonly pageSize?: number;
-}
-
-/** The option of revisions whose requests carry routing headers. */
-export interface HeaderCheckOptions<Method extends string> {
-  /** Checks transport headers against the body, before anything else. Default: checkRoutingHeaders. */
-  readonly checkHeaders?: HeaderCheckOf<Method>;
-}
-
-/** Receives a status notification and the owner of its task (send it only to that owner's connections). */
-export type StatusListenerOf<Notification> = (notification: Notification, owner: string) => void;
-
-export interface TasksServerOf<Handle> {
-  /** Answers one JSON-RPC message; never throws. Undefined for notifications, which get no answer. */
-  handle(message: unknown, transport?: TransportContext): Promise<JsonRpcResponse | undefined>;
-  /** Creates a `working` task for the request's owner. */
-  createTask(context: { readonly owner?: string }, options?: CreateTaskOptions): Promise<Handle>;
-  /** A handle on an existing, unfinished task (after a restart, with a durable store); undefined when unknown or finished. */
-  resumeTask(context: { readonly owner?: string }, taskId: string): Promise<Handle | undefined>;
-  /** Ends waiting requests and handles (they fail) and drops listeners. */
-  close(): void;
-}
-
-/** What a server adds where the schema defines a status notification. */
-export interface StatusSubscriptionOf<Notification> {
-  /** Calls the listener with a status notification after every change of any task; returns the unsubscribe function. */
-  subscribe(listener: StatusListenerOf<Notification>): () => void;
-  /**
-   * Answers a `subscriptions/listen` request for task status notifications: an error at once, or
-   * a subscription whose acknowledgement and notifications go to `sink` until the transport's
-   * signal aborts (the client went away), `end` is called, or the server closes (see "Task status
-   * subscriptions" below).
-   */
-  listen(message: unknown, transport: TransportContext, sink: ListenSink): Promise<ListenOutcome>;
-}
-
-/** A server under the profile: with `subscribe` where the schema defines a status notification. */
-export type TasksServerFor<Task extends AnyTask, Profile extends ServerProfile> = TasksServerOf<
-  TaskHandleFor<Task, Profile>
-> &
-  (Profile extends { readonly notification: object }
-    ? StatusSubscriptionOf<StatusNotificationOf<Task, Profile>>
-    : unknown);
-
-/** What the set's other modules give the server: its status machine, its state error, and the extension's checks. */
-export interface ServerBindings<Task extends AnyTask> {
-  /** The set's status machine (`status.ts`). */
-  isTerminalStatus(status: Task["status"]): boolean;
-  canTransition(from: Task["status"], to: Task["status"]): boolean;
-  /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
-  readonly StateError: new (taskId: string, status: Task["status"] | undefined, message: string) => Error;
-  /** The header check when the options name none; absent where requests carry no routing headers. */
-  readonly checkHeaders?: HeaderCheckOf<string>;
-  /** Rejects a request lacking a client capability task methods require (the tasks extension), after params are read. */
-  readonly checkCapabilities?: (context: RequestContext) => JsonRpcError | undefined;
-}
+import {
+  LISTEN_METHOD,
+  type ListenOutcome,
+  type ListenSink,
+  listenTaskIds,
+  RELATED_TASK_META,
+  SUBSCRIPTION_ACKNOWLEDGED,
+  SUBSCRIPTION_ID_META,
+} from "./listen.js";
+import {
+  type AnyTask,
+  createdResult,
+  type CreateTaskOptions,
+  detailedTask,
+  type HeaderCheckOptions,
+  type InputHandleOf,
+  type InputTask,
+  ORPHANED_TASK_ERROR,
+  type PagingOptions,
+  type ServerBindings,
+  type ServerProfile,
+  type StatusListenerOf,
+  statusNotification,
+  type StoredInputOf,
+  type TaskHandleOf,
+  type TaskListingOf,
+  type TaskParams,
+  type TaskRouteProfile,
+  type TasksServerFor,
+  type TasksServerOptionsOf,
+  type TaskStoreFor,
+  wireTask,
+} from "./profile.js";
+import {
+  sideChannelFailure,
+  type SideChannelHandleOf,
+  type SideChannelOutcome,
+  sideChannelOutcome,
+  type SideChannelProfile,
+  sideChannelRequest,
+  type StoredInputErrorsOf,
+  withSideChannelAnswer,
+} from "./side-channel.js";
 
 /** The methods of a profile's routes. */
 type MethodOf<Profile extends ServerProfile> = Profile["routes"][number]["method"];
@@ -576,7 +144,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   readonly #now: () => number;
   readonly #listeners = new Set<StatusListenerOf<unknown>>();
   /** Open `subscriptions/listen` streams, ended gracefully by `close`; their owner's agreed tasks. */
-  readonly #listens = new Set<{ end(): void; readonly owner: string; readonly taskIds: ReadonlySet<string> }>();
+  readonly #listens = new Set<{
+    end(): void;
+    readonly owner: string;
+    readonly taskIds: ReadonlySet<string>;
+  }>();
   readonly #finalWriteRetry: number;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
@@ -707,7 +279,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const change = await this.#engine.writeExisting(context.owner, params.taskId, (task) =>
       this.#bindings.isTerminalStatus(task.status)
         ? undefined
-        : { ...task, status: "cancelled", statusMessage: "Cancelled by the client.", ...this.#noInput() },
+        : {
+            ...task,
+            status: "cancelled",
+            statusMessage: "Cancelled by the client.",
+            ...this.#noInput(),
+          },
     );
     // Cancelling a task that already finished is acknowledged the same way: the outcome is seen through tasks/get.
     if (this.#profile.cancelAck) return this.#complete();
@@ -792,7 +369,13 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     if (task.status !== "completed" || !task.result)
       throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, `The task was ${task.status}; it has no result`);
     const meta = ownValue(task.result, "_meta");
-    return { ...task.result, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId: task.taskId } } };
+    return {
+      ...task.result,
+      _meta: {
+        ...(isObject(meta) ? meta : {}),
+        [RELATED_TASK_META]: { taskId: task.taskId },
+      },
+    };
   }
 
   // --- tasks for tool authors ---
@@ -844,8 +427,14 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     const envelope = readEnvelope(message);
     // A notification (no id) cannot open a subscription: its messages would carry no subscription id.
     if (envelope.kind === "notification") {
-      const error = { code: JSON_RPC_ERROR_CODES.InvalidRequest, message: "Invalid request: listen needs an id" };
-      return { kind: "answered", response: { jsonrpc: "2.0", id: null, error } };
+      const error = {
+        code: JSON_RPC_ERROR_CODES.InvalidRequest,
+        message: "Invalid request: listen needs an id",
+      };
+      return {
+        kind: "answered",
+        response: { jsonrpc: "2.0", id: null, error },
+      };
     }
     let opened: ListenOutcome | undefined;
     const response = await respond(
@@ -895,7 +484,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       if (!open || owner !== context.owner || typeof taskId !== "string") return;
       // Before the acknowledgement the agreed set is not known yet: queue, filter when flushing.
       if (queue === undefined && !agreed.has(taskId)) return;
-      deliver({ ...(notification as JsonObject), params: { ...params, _meta: meta } });
+      deliver({
+        ...(notification as JsonObject),
+        params: { ...params, _meta: meta },
+      });
     });
     const stop = () => {
       open = false;
@@ -910,7 +502,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         if (!open) return;
         stop();
         // Graceful closure: the response to the listen request, then the end of the stream.
-        sink.send({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: meta } });
+        sink.send({
+          jsonrpc: "2.0",
+          id,
+          result: { resultType: "complete", _meta: meta },
+        });
         sink.end();
       },
     };
@@ -935,7 +531,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     sink.send({
       jsonrpc: "2.0",
       method: SUBSCRIPTION_ACKNOWLEDGED,
-      params: { _meta: meta, notifications: taskIds === undefined ? {} : { taskIds: [...agreed] } },
+      params: {
+        _meta: meta,
+        notifications: taskIds === undefined ? {} : { taskIds: [...agreed] },
+      },
     });
     const queued = queue;
     queue = undefined;
@@ -947,7 +546,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   /** The tasks of open listen subscriptions, with their owners. */
-  *#listenedTo(): Iterable<{ readonly owner: string; readonly taskId: string }> {
+  *#listenedTo(): Iterable<{
+    readonly owner: string;
+    readonly taskId: string;
+  }> {
     for (const { owner, taskIds } of this.#listens) for (const taskId of taskIds) yield { owner, taskId };
   }
 
@@ -987,7 +589,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       },
       complete: async (result) => {
         if (!isObject(result)) throw new TypeError("complete: the result must be an object");
-        await change("complete", (current) => ({ ...current, status: "completed", result, ...noInput }));
+        await change("complete", (current) => ({
+          ...current,
+          status: "completed",
+          result,
+          ...noInput,
+        }));
       },
       fail: async (error) => {
         if (!isJsonRpcErrorObject(error))
@@ -1005,28 +612,38 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     return this.#profile.input ? { ...handle, ...this.#inputHandle(owner, taskId, change) } : handle;
   }
 
+  /**
+   * The answer to input `key` of a task, once it is stored: the one wait both kinds of input handle
+   * use. A side-channel answer the client refused is stored as an error, thrown here; the task's end
+   * before an answer, or a key it never asked for, is an error too.
+   */
+  #answerTo(owner: string, taskId: string, key: string): Promise<unknown> {
+    const { isTerminalStatus, StateError } = this.#bindings;
+    return this.#engine
+      .waitOut(owner, taskId, (stored) => {
+        const current = stored as Task & InputTask & StoredInputErrorsOf;
+        if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
+        if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
+          throw JsonRpcError.from(current.inputErrors[key]!);
+        if (isTerminalStatus(current.status))
+          throw new StateError(
+            taskId,
+            current.status,
+            `No answer for input "${key}": the task is already ${current.status}`,
+          );
+        if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
+        return undefined;
+      })
+      .then((found) => found.answer);
+  }
+
   /** requireInput and input of a handle, where tasks ask for input. */
   #inputHandle(
     owner: string,
     taskId: string,
     change: (describe: string, next: (task: Task) => Task) => Promise<void>,
   ): InputHandleOf<unknown, unknown> {
-    const { isTerminalStatus, StateError } = this.#bindings;
-    const input = (key: string): Promise<unknown> =>
-      this.#engine
-        .waitOut(owner, taskId, (stored) => {
-          const current = stored as Task & InputTask;
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] };
-          if (isTerminalStatus(current.status))
-            throw new StateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
+    const input = (key: string): Promise<unknown> => this.#answerTo(owner, taskId, key);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
       await change(`ask for input "${key}"`, (stored) => {
         const current = stored as Task & InputTask;
@@ -1035,7 +652,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         return {
           ...current,
           status: "input_required",
-          inputRequests: { ...current.inputRequests, ...Object.fromEntries([[key, request]]) },
+          inputRequests: {
+            ...current.inputRequests,
+            ...Object.fromEntries([[key, request]]),
+          },
           inputKeys: [...current.inputKeys, key],
         };
       });
@@ -1060,7 +680,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     sendRequest: ServerToClientSend,
   ): Promise<Task> {
     const isTerminal = this.#bindings.isTerminalStatus;
-    const state = this.#delivering.get(taskId) ?? { keys: new Set<string>(), loops: 0 };
+    const state = this.#delivering.get(taskId) ?? {
+      keys: new Set<string>(),
+      loops: 0,
+    };
     this.#delivering.set(taskId, state);
     state.loops++;
     const delivering = state.keys;
@@ -1137,26 +760,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     owner: string,
     taskId: string,
     change: (describe: string, next: (task: Task) => Task) => Promise<void>,
-  ): SideChannelHandleOf<{ [method: string]: { params: object; result: object } }> {
+  ): SideChannelHandleOf<{
+    [method: string]: { params: object; result: object };
+  }> {
     const sideChannel = this.#profile.sideChannel!;
-    const { isTerminalStatus, StateError } = this.#bindings;
-    const input = (key: string): Promise<object> =>
-      this.#engine
-        .waitOut(owner, taskId, (stored) => {
-          const current = stored as Task & InputTask & StoredInputErrorsOf;
-          if (Object.hasOwn(current.inputResponses, key)) return { answer: current.inputResponses[key] as object };
-          if (current.inputErrors && Object.hasOwn(current.inputErrors, key))
-            throw JsonRpcError.from(current.inputErrors[key]!);
-          if (isTerminalStatus(current.status))
-            throw new StateError(
-              taskId,
-              current.status,
-              `No answer for input "${key}": the task is already ${current.status}`,
-            );
-          if (!Object.hasOwn(current.inputRequests, key)) throw new Error(`The task never asked for input "${key}"`);
-          return undefined;
-        })
-        .then((found) => found.answer);
+    const input = (key: string): Promise<object> => this.#answerTo(owner, taskId, key) as Promise<object>;
     const requireInput = async (
       key: string,
       request: { readonly method: string; readonly params: object },
@@ -1178,13 +786,18 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         return {
           ...current,
           status: "input_required",
-          inputRequests: { ...current.inputRequests, [key]: { method, params: request.params } },
+          inputRequests: {
+            ...current.inputRequests,
+            [key]: { method, params: request.params },
+          },
           inputKeys: [...current.inputKeys, key],
         };
       });
       return input(key);
     };
-    return { requireInput, input } as SideChannelHandleOf<{ [method: string]: { params: object; result: object } }>;
+    return { requireInput, input } as SideChannelHandleOf<{
+      [method: string]: { params: object; result: object };
+    }>;
   }
 
   #notify(task: Task): void {
@@ -1227,161 +840,4 @@ function judgedAnswers(
     else errors.push(...checked.problem);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: kept };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Input on tasks/result (2025-11-25)
-//
-// A task of this revision asks for input by sending requests of its own (an elicitation, a
-// sampling request) tied to the task with the related-task `_meta`; it shows `input_required`
-// meanwhile. The client reads them on `tasks/result`, which it calls on seeing `input_required`:
-// the server sends each pending request through the transport's `sendRequest` (on that call's
-// response stream), and the client's answer resolves `requireInput`. Pending requests and answers
-// are kept in the task record (the input part the newer revisions use), so a `tasks/result` served
-// by another process sharing a durable store delivers them too, and a handle resumed after a
-// restart reads an answer with `input(key)`.
-
-/** A validator of the set (`validateElicitResult`, ...), or `anyObject` where the set lacks the type. */
-export type ObjectValidator<T> = (value: unknown) => ValidationResult<T>;
-
-/** The requests tasks may send on `tasks/result`, by method: validators of their params and of the answers. */
-export interface SideChannelProfile {
-  readonly methods: {
-    readonly [method: string]: {
-      readonly params: ObjectValidator<object>;
-      readonly result: ObjectValidator<object>;
-    };
-  };
-}
-
-/** Accepts any JSON object: the validator of a request or answer whose type the set does not define. */
-export function anyObject(value: unknown): ValidationResult<JsonObject> {
-  return isObject(value)
-    ? { ok: true, value }
-    : { ok: false, errors: [{ path: "", keyword: "type", message: "must be an object", schemaPath: "" }] };
-}
-
-/** What a validator accepts. */
-type Validated<V> = V extends ObjectValidator<infer T> ? T : never;
-
-/** The side-channel methods of a profile: each method's params and result, from its validators. */
-export type SideChannelMethodsOf<Profile extends ServerProfile> = Profile extends {
-  readonly sideChannel: { readonly methods: infer M };
-}
-  ? {
-      [K in keyof M & string]: M[K] extends { readonly params: infer P; readonly result: infer R }
-        ? { params: Validated<P>; result: Validated<R> }
-        : never;
-    }
-  : never;
-
-/** A request a task sends its client, typed by method. */
-export type SideChannelRequestOf<Methods, M extends keyof Methods> = Methods[M] extends { readonly params: infer P }
-  ? { readonly method: M; readonly params: P }
-  : never;
-
-/** What a handle adds where tasks ask for input on `tasks/result`. */
-export interface SideChannelHandleOf<
-  Methods extends { readonly [method: string]: { params: object; result: object } },
-> {
-  /**
-   * Asks the client for input: the task shows `input_required`, the request goes to the client on
-   * its next `tasks/result` (with the related-task `_meta`), and its answer, checked against the
-   * method's result type, is returned. A JSON-RPC error answer rejects with JsonRpcError. Keys are
-   * unique for the task's lifetime (reusing one throws); several requests may be pending at once.
-   */
-  requireInput<M extends keyof Methods & string>(
-    key: string,
-    request: SideChannelRequestOf<Methods, M>,
-  ): Promise<Methods[M]["result"]>;
-  /** The answer to an input request made earlier (also by a previous process, with a durable store). */
-  input(key: string): Promise<Methods[keyof Methods]["result"]>;
-}
-
-/** The input part of a stored task where tasks ask for input on `tasks/result`: the requests as sent, the answers as received. */
-export interface StoredSideChannelInput
-  extends
-    StoredInputOf<
-      { readonly [key: string]: { readonly method: string; readonly params: object } },
-      { readonly [key: string]: object }
-    >,
-    StoredInputErrorsOf {}
-
-/** The stored part of a side-channel input request that the client answered with an error. */
-export interface StoredInputErrorsOf {
-  /** JSON-RPC errors the client answered, by key (an answer is either here or in `inputResponses`). */
-  readonly inputErrors?: { readonly [key: string]: JsonRpcErrorObject };
-}
-
-/** The answer to record for a delivered request: the client's result, or its error. */
-export type SideChannelOutcome =
-  { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: JsonRpcErrorObject };
-
-/** The record after the answer to `key` arrived: it leaves the pending requests; the task works again once none is left. */
-export function withSideChannelAnswer<Task extends InputTask & StoredInputErrorsOf>(
-  task: Task,
-  key: string,
-  outcome: SideChannelOutcome,
-): Task | undefined {
-  if (!Object.hasOwn(task.inputRequests, key)) return undefined;
-  const pending = Object.fromEntries(Object.entries(task.inputRequests).filter(([k]) => k !== key));
-  const stillWaiting = Object.keys(pending).length > 0;
-  return {
-    ...task,
-    status: stillWaiting || task.status !== "input_required" ? task.status : "working",
-    inputRequests: pending,
-    ...(outcome.ok
-      ? { inputResponses: { ...task.inputResponses, [key]: outcome.result } }
-      : { inputErrors: { ...task.inputErrors, [key]: outcome.error } }),
-  };
-}
-
-/** The request as the client receives it: its params tied to the task with the related-task `_meta`. */
-export function sideChannelRequest(taskId: string, request: unknown): { method: string; params: JsonObject } {
-  const method = isObject(request) ? ownValue(request, "method") : undefined;
-  const params = isObject(request) ? ownValue(request, "params") : undefined;
-  if (typeof method !== "string" || !isObject(params))
-    throw new Error("corrupt task record: an input request without method or params");
-  const meta = ownValue(params, "_meta");
-  return { method, params: { ...params, _meta: { ...(isObject(meta) ? meta : {}), [RELATED_TASK_META]: { taskId } } } };
-}
-
-/**
- * What the client answered to a request with these `params`, checked against the method's result
- * validator (an accepted form judged by form-answers.ts with `forms`, the set's form check): an
- * invalid answer is recorded as -32602.
- */
-export function sideChannelOutcome(
-  profile: SideChannelProfile,
-  method: string,
-  answer: unknown,
-  params?: unknown,
-  forms?: FormContentCheck,
-): SideChannelOutcome {
-  const validate = Object.hasOwn(profile.methods, method) ? profile.methods[method]!.result : anyObject;
-  const checked = checkFormAnswer({ method, params }, answer, {
-    envelope: (envelope) => {
-      const valid = validate(envelope);
-      return valid.ok ? undefined : valid.errors;
-    },
-    form: locatedFormCheck(forms, "/content"),
-  });
-  if (checked.ok) return { ok: true, result: checked.value as JsonObject };
-  const detail = checked.problem.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
-  return {
-    ok: false,
-    error: {
-      code: JSON_RPC_ERROR_CODES.InvalidParams,
-      message: `${method}: invalid answer from the client (${detail})`,
-    },
-  };
-}
-
-/**
- * The outcome of a request the client could not answer: its JSON-RPC error answer; undefined for
- * a transport failure (the client went away), after which the request stays pending and the next
- * `tasks/result` delivers it again.
- */
-export function sideChannelFailure(error: unknown): SideChannelOutcome | undefined {
-  return error instanceof JsonRpcError ? { ok: false, error: error.toJSON() } : undefined;
 }

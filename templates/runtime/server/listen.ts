@@ -1,0 +1,52 @@
+/**
+ * Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications): the
+ * method and meta names, the sink a transport gives, and the reading of a listen request's filter.
+ */
+import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
+import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./core.js";
+
+// ---------------------------------------------------------------------------------------------
+// Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)
+
+/** The request that opens a notification stream. */
+export const LISTEN_METHOD = "subscriptions/listen";
+/** The first message of every subscription. */
+export const SUBSCRIPTION_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+/** The `_meta` key every message of a subscription carries: the listen request's JSON-RPC id. */
+export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+
+/** Where a subscription's messages go: the response stream of its `subscriptions/listen` request. */
+export interface ListenSink {
+  /** Writes one JSON-RPC message on the stream. */
+  send(message: JsonObject): void;
+  /** Closes the stream (after the graceful result, when the server ends the subscription). */
+  end(): void;
+}
+
+/**
+ * How `listen` answered: at once (an error, or a request that is not a listen request), or with
+ * an open stream. `end` ends it gracefully: the result to the listen request, then the end of the
+ * stream (a transport limit, shutdown); a client that goes away ends it silently.
+ */
+export type ListenOutcome =
+  { readonly kind: "answered"; readonly response: JsonRpcResponse } | { readonly kind: "streaming"; end(): void };
+
+/** The task ids a listen request asks about (undefined: none asked); a malformed filter is -32602. */
+export function listenTaskIds(params: JsonObject | undefined): readonly string[] | undefined {
+  const notifications = params === undefined ? undefined : ownValue(params, "notifications");
+  if (!isObject(notifications)) {
+    throw new JsonRpcError(JSON_RPC_ERROR_CODES.InvalidParams, "Invalid params: notifications must be an object");
+  }
+  const taskIds = ownValue(notifications, "taskIds");
+  if (taskIds === undefined) return undefined;
+  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) {
+    throw new JsonRpcError(
+      JSON_RPC_ERROR_CODES.InvalidParams,
+      "Invalid params: notifications.taskIds must be an array of strings",
+    );
+  }
+  return taskIds;
+}
+
+/** The `_meta` key that ties a message to a task. */
+export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";

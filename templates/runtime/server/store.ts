@@ -1,0 +1,278 @@
+/**
+ * The task store contract (what a store keeps of a task, pages, limits, change events and leases) and
+ * the in-memory store that meets it. Durable stores in `parts/` implement the same contract.
+ */
+import { host } from "./json-rpc.js";
+
+// ---------------------------------------------------------------------------------------------
+// Store
+
+/** What the store and the engine read of a stored task; a set's `StoredTask` has this and its revision's fields. */
+export interface TaskRecord {
+  readonly taskId: string;
+  /** Who created it; nobody else sees it. */
+  readonly owner: string;
+  readonly status: string;
+  readonly lastUpdatedAt: string;
+  /** When the store may forget the task (epoch milliseconds); null for never. */
+  readonly expiresAt: number | null;
+  /** Incremented by every write; compare-and-set compares it. */
+  readonly version: number;
+}
+
+export interface TaskPageOf<Task> {
+  readonly tasks: readonly Task[];
+  /** Present when more tasks follow; opaque to callers. */
+  readonly nextCursor?: string;
+}
+
+/** Thrown by `TaskStore.create` when the store holds as many tasks as it may. */
+export class TaskLimitError extends Error {
+  override readonly name = "TaskLimitError";
+}
+
+/** A change to a task written through any instance sharing the store (what the store's event channel carries). */
+export interface TaskChange {
+  readonly taskId: string;
+  readonly owner: string;
+  readonly status: string;
+  /** The version the write stored; a listener has seen a change when it has seen this version. */
+  readonly version: number;
+}
+
+/**
+ * Implemented by stores shared between instances (Redis pub/sub, PostgreSQL LISTEN/NOTIFY; the
+ * in-memory store in process; SQLite in process plus polling of the file), so that a change made on
+ * one instance wakes waiters, aborts cancelled work and sends notifications on every other.
+ */
+export interface TaskEventsOf {
+  /**
+   * Calls `listener` for every change stored through any instance (own ones included, possibly
+   * more than once) while the channel is up; `onChannel(true)` once it listens (at once when it
+   * already does), `onChannel(false)` when it drops (waiters then poll the store), `onChannel(true)`
+   * when it is back. A store whose channel cannot drop (in process) never calls it. Returns the
+   * unsubscribe function.
+   */
+  watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void;
+}
+
+/** A worker lease: who runs the task, until when (epoch milliseconds). */
+export interface TaskLease {
+  readonly holder: string;
+  readonly until: number;
+}
+
+/**
+ * Worker leases: the instance running a task holds a lease it renews; a non-terminal task whose
+ * lease lapsed is orphaned (its instance died) and the sweeper fails it. Leases live beside the
+ * record, not in it: renewing never bumps the version, so it never races a compare-and-set.
+ * The store knows which statuses are terminal from its `terminalStatuses` option (default
+ * `TERMINAL_TASK_STATUSES`, the terminal statuses of every revision, the set's `TERMINAL_STATUSES`).
+ */
+export interface TaskLeasesOf<Task> {
+  /** Takes or renews the lease on a live, non-terminal task for `holder` until `until`; false when another holder's lease is still valid or the task is gone or finished. */
+  renewLease(taskId: string, holder: string, until: number): Promise<boolean>;
+  /** Gives the lease up if `holder` has it (the task finished or its handle was dropped). */
+  releaseLease(taskId: string, holder: string): Promise<void>;
+  /** Live non-terminal tasks whose lease expired before `now` (at most `limit`), for the sweeper that fails them. */
+  orphans(now: number, limit: number): Promise<readonly Task[]>;
+}
+
+/** The terminal statuses of every revision (`completed`, `failed`, `cancelled`): a store's default. */
+export const TERMINAL_TASK_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];
+
+/** A fresh, unique name for this instance as a lease holder. */
+export function newInstanceId(): string {
+  return host.crypto.randomUUID();
+}
+
+/** Whether a store has the event channel of TaskEventsOf. */
+export function hasTaskEvents(store: object): store is TaskEventsOf {
+  return typeof (store as Partial<TaskEventsOf>).watch === "function";
+}
+
+/** Whether a store keeps worker leases (TaskLeasesOf). */
+export function hasTaskLeases<Task>(store: object): store is TaskLeasesOf<Task> {
+  const leases = store as Partial<TaskLeasesOf<Task>>;
+  return (
+    typeof leases.renewLease === "function" &&
+    typeof leases.releaseLease === "function" &&
+    typeof leases.orphans === "function"
+  );
+}
+
+export interface InMemoryTaskStoreOptions {
+  /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
+  readonly maxTasks?: number;
+  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
+  readonly terminalStatuses?: readonly string[];
+  /** The clock, in epoch milliseconds (for tests). */
+  readonly now?: () => number;
+}
+
+/**
+ * A task store in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`,
+ * pages in creation order, worker leases and in-process change events (every server sharing this
+ * object sees every change). A set's `InMemoryTaskStore` is this for its `StoredTask`.
+ */
+export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<Task> {
+  readonly #tasks = new Map<string, Task>();
+  readonly #leases = new Map<string, TaskLease>();
+  readonly #maxTasks: number;
+  readonly #terminal: ReadonlySet<string>;
+  readonly #now: () => number;
+  readonly #listeners = new Set<(change: TaskChange) => void>();
+  /** Creation order, for tasks/list cursors. */
+  readonly #sequence = new Map<string, number>();
+  #nextSequence = 1;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#terminal = new Set(options.terminalStatuses ?? TERMINAL_TASK_STATUSES);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many tasks the store holds, expired ones included until they are dropped. */
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  /** Stores a new task under a fresh, unguessable id (version 0), with its first lease; rejects with TaskLimitError when full. */
+  async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
+    if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
+    if (this.#tasks.size >= this.#maxTasks)
+      throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    // A Task without its id and version, given both back: TypeScript cannot see that through Omit.
+    const stored = {
+      ...task,
+      taskId: host.crypto.randomUUID(),
+      version: 0,
+    } as unknown as Task;
+    this.#tasks.set(stored.taskId, stored);
+    this.#sequence.set(stored.taskId, this.#nextSequence++);
+    if (lease)
+      this.#leases.set(stored.taskId, {
+        holder: lease.holder,
+        until: lease.until,
+      });
+    this.#emit(stored);
+    return stored;
+  }
+
+  /** The owner's task, or undefined when unknown, expired or someone else's. */
+  async get(owner: string, taskId: string): Promise<Task | undefined> {
+    const task = this.#live(taskId);
+    return task?.owner === owner ? task : undefined;
+  }
+
+  /** Replaces `current` by `next` (whose version is current's + 1) only if the stored version is still current's; says whether it did. */
+  async compareAndSet(current: Task, next: Task): Promise<boolean> {
+    if (next.taskId !== current.taskId || next.owner !== current.owner || next.version !== current.version + 1) {
+      throw new Error("compareAndSet: next must be the same task with the following version");
+    }
+    const stored = this.#live(current.taskId);
+    if (stored?.owner !== current.owner || stored.version !== current.version) return false;
+    this.#tasks.set(next.taskId, next);
+    if (this.#terminal.has(next.status)) this.#leases.delete(next.taskId);
+    this.#emit(next);
+    return true;
+  }
+
+  /** One page of the owner's live tasks, oldest first; undefined when the cursor is not one this store issued. */
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<Task> | undefined> {
+    let after = 0;
+    if (cursor !== undefined) {
+      const match = /^t([0-9a-z]{1,11})$/.exec(cursor);
+      if (!match) return undefined;
+      after = parseInt(match[1]!, 36);
+    }
+    const tasks: Task[] = [];
+    let last = after;
+    for (const [taskId, sequence] of this.#sequence) {
+      if (sequence <= after) continue;
+      const task = this.#live(taskId);
+      if (task?.owner !== owner) continue;
+      if (tasks.length === limit) return { tasks, nextCursor: `t${last.toString(36)}` };
+      tasks.push(task);
+      last = sequence;
+    }
+    return { tasks };
+  }
+
+  watch(listener: (change: TaskChange) => void, onChannel?: (up: boolean) => void): () => void {
+    // In process the channel never drops: onChannel is never called.
+    void onChannel;
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async renewLease(taskId: string, holder: string, until: number): Promise<boolean> {
+    const task = this.#live(taskId);
+    if (!task || this.#terminal.has(task.status)) return false;
+    const lease = this.#leases.get(taskId);
+    if (lease && lease.holder !== holder && lease.until > this.#now()) return false;
+    this.#leases.set(taskId, { holder, until });
+    return true;
+  }
+
+  async releaseLease(taskId: string, holder: string): Promise<void> {
+    if (this.#leases.get(taskId)?.holder === holder) this.#leases.delete(taskId);
+  }
+
+  async orphans(now: number, limit: number): Promise<readonly Task[]> {
+    const found: Task[] = [];
+    for (const [taskId, lease] of this.#leases) {
+      if (found.length >= limit) break;
+      if (lease.until >= now) continue;
+      const task = this.#live(taskId);
+      if (task && !this.#terminal.has(task.status)) found.push(task);
+    }
+    return found;
+  }
+
+  /** Tells the watchers after the write returns (a listener never runs inside a store call). */
+  #emit(task: Task): void {
+    if (this.#listeners.size === 0) return;
+    const change: TaskChange = {
+      taskId: task.taskId,
+      owner: task.owner,
+      status: task.status,
+      version: task.version,
+    };
+    host.queueMicrotask(() => {
+      for (const listener of this.#listeners) listener(change);
+    });
+  }
+
+  /** The task unless it has expired (an expired task is dropped on sight). */
+  #live(taskId: string): Task | undefined {
+    const task = this.#tasks.get(taskId);
+    if (task?.expiresAt != null && task.expiresAt <= this.#now()) {
+      this.#delete(taskId);
+      return undefined;
+    }
+    return task;
+  }
+
+  #dropExpired(): void {
+    const now = this.#now();
+    for (const [taskId, task] of this.#tasks) {
+      if (task.expiresAt !== null && task.expiresAt <= now) this.#delete(taskId);
+    }
+  }
+
+  #delete(taskId: string): void {
+    this.#tasks.delete(taskId);
+    this.#sequence.delete(taskId);
+    this.#leases.delete(taskId);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The task engine
+
+/** What the engine needs of a store: a set's `TaskStore` has this (and `list` where its revision lists). */
+export interface TaskStoreOf<Task extends TaskRecord> {
+  get(owner: string, taskId: string): Promise<Task | undefined>;
+  compareAndSet(current: Task, next: Task): Promise<boolean>;
+}
