@@ -3,11 +3,11 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 61fc0dd858487a9920579578f5cd704e53db5f1bfdf63bbcd6d4826f35897bf1 b4ab4090d7ccc1cac276216144a65324b35543705758c40f60dd140e19134167
+// Fingerprint: 381a1357bec1c85b58989627ea072a59ed2b1615bb0ba756d856967513ad1551 8615d59d39aa480daf89bb90acad23e195ef452b85575d22012e596041f4e65c
 
 /**
  * Base64 (RFC 4648 § 4, padded) and base64url (§ 5, unpadded): one codec for the runtime's two uses,
- * the `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` header values (protocol/headers.ts)
+ * the `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` header values (client/headers.ts; decoded by server/tasks-extension.ts)
  * and sealed `requestState` (server/request-state.ts). Written out so no host's `btoa` or `Buffer`
  * is needed. Decoding takes the canonical form only (the padding the alphabet wants, zero unused
  * bits), so each text has exactly one reading.
