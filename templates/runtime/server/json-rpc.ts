@@ -2,16 +2,11 @@
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
  * passes in, and the small checks every handler uses on params. None of it depends on the schemas.
  */
+import { JSON_RPC_ERROR_CODES } from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "../protocol/json.js";
 
-/** JSON-RPC's own error codes; a set's `ErrorCode` adds the ones its revision defines. */
-export const JSON_RPC_ERROR_CODES = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
+/** JSON-RPC's own error codes, from protocol/constants.ts (kept exported here for the set's server.ts). */
+export { JSON_RPC_ERROR_CODES };
 
 // ---------------------------------------------------------------------------------------------
 // JSON-RPC

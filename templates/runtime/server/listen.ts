@@ -2,18 +2,17 @@
  * Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications): the
  * method and meta names, the sink a transport gives, and the reading of a listen request's filter.
  */
+export {
+  LISTEN_METHOD,
+  RELATED_TASK_META,
+  SUBSCRIPTION_ACKNOWLEDGED,
+  SUBSCRIPTION_ID_META,
+} from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./core.js";
+import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./json-rpc.js";
 
 // ---------------------------------------------------------------------------------------------
 // Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)
-
-/** The request that opens a notification stream. */
-export const LISTEN_METHOD = "subscriptions/listen";
-/** The first message of every subscription. */
-export const SUBSCRIPTION_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
-/** The `_meta` key every message of a subscription carries: the listen request's JSON-RPC id. */
-export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 
 /** Where a subscription's messages go: the response stream of its `subscriptions/listen` request. */
 export interface ListenSink {
@@ -47,6 +46,3 @@ export function listenTaskIds(params: JsonObject | undefined): readonly string[]
   }
   return taskIds;
 }
-
-/** The `_meta` key that ties a message to a task. */
-export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";

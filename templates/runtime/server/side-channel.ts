@@ -4,7 +4,7 @@
  */
 import { checkFormAnswer, locatedFormCheck, type FormContentCheck } from "../protocol/form-answers.js";
 import { isObject, ownValue, type JsonObject, type ValidationResult } from "../protocol/json.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcErrorObject } from "./core.js";
+import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcErrorObject } from "./json-rpc.js";
 import { RELATED_TASK_META } from "./listen.js";
 import { type InputTask, type ServerProfile, type StoredInputOf } from "./profile.js";
 

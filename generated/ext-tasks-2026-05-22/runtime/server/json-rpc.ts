@@ -4,22 +4,17 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 941ac9ae81f7d706b7136b27f302c3b9b85f87d59ead59bd312b34bfb89073ad 28d5656d96458e4eaa26fabcf8726096c32e234c79f3b8f387561f05ef3aca6b
+// Fingerprint: 8e95a8c2236bd7fd8aba8dfd329e25985c4ff582a736e09a3bf8c37abbec83b2 ddff76b2731634a52b92c8e007c129a987b1d6f4421ff646158d7cacf9327b8f
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
  * passes in, and the small checks every handler uses on params. None of it depends on the schemas.
  */
+import { JSON_RPC_ERROR_CODES } from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "../protocol/json.js";
 
-/** JSON-RPC's own error codes; a set's `ErrorCode` adds the ones its revision defines. */
-export const JSON_RPC_ERROR_CODES = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
+/** JSON-RPC's own error codes, from protocol/constants.ts (kept exported here for the set's server.ts). */
+export { JSON_RPC_ERROR_CODES };
 
 // ---------------------------------------------------------------------------------------------
 // JSON-RPC

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c2a46b36fbcd278cf5f6d9406da7d31beb1b83d027dcfe4df7677ea45dab8456 b455e722e34a4ea11c98d221d805cd1a806bc28263adef6e150ba3bc92f7ec9b
+// Fingerprint: f0944e210411c01f512bfdecff7bad7dc373fb50d3226978db86be54c47fa50a a60dd19edc5ef3a0b22a5e3915e58ecd046e388c9208a429bcc9805a5b31c22c
 
 /**
  * Input on tasks/result (2025-11-25): the requests a task sends the client on `tasks/result` and the
@@ -12,7 +12,7 @@
  */
 import { checkFormAnswer, locatedFormCheck, type FormContentCheck } from "../protocol/form-answers.js";
 import { isObject, ownValue, type JsonObject, type ValidationResult } from "../protocol/json.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcErrorObject } from "./core.js";
+import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcErrorObject } from "./json-rpc.js";
 import { RELATED_TASK_META } from "./listen.js";
 import { type InputTask, type ServerProfile, type StoredInputOf } from "./profile.js";
 

@@ -3,22 +3,17 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 941ac9ae81f7d706b7136b27f302c3b9b85f87d59ead59bd312b34bfb89073ad 28d5656d96458e4eaa26fabcf8726096c32e234c79f3b8f387561f05ef3aca6b
+// Fingerprint: 8e95a8c2236bd7fd8aba8dfd329e25985c4ff582a736e09a3bf8c37abbec83b2 ddff76b2731634a52b92c8e007c129a987b1d6f4421ff646158d7cacf9327b8f
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
  * passes in, and the small checks every handler uses on params. None of it depends on the schemas.
  */
+import { JSON_RPC_ERROR_CODES } from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject, type ValidationError, type ValidationResult } from "../protocol/json.js";
 
-/** JSON-RPC's own error codes; a set's `ErrorCode` adds the ones its revision defines. */
-export const JSON_RPC_ERROR_CODES = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
+/** JSON-RPC's own error codes, from protocol/constants.ts (kept exported here for the set's server.ts). */
+export { JSON_RPC_ERROR_CODES };
 
 // ---------------------------------------------------------------------------------------------
 // JSON-RPC

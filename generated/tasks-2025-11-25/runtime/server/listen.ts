@@ -3,24 +3,23 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1c014e7bec45b816e23b24e0e7a26ca58cc056e521d6bdb5280c2ba1c84ba4e1 376b64773984c523f6819cbbc6cbe5764d96d017b7a8d7486a317582a8a17e17
+// Fingerprint: 57d15b28c18141cf9b9f1544a41d6b8b1f4894cd8cb9f09475068d7cf56fe134 f244d1d7e46bc451f779c44e84e7da1cf4e0d3c7a0653af4a307775d561a730f
 
 /**
  * Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications): the
  * method and meta names, the sink a transport gives, and the reading of a listen request's filter.
  */
+export {
+  LISTEN_METHOD,
+  RELATED_TASK_META,
+  SUBSCRIPTION_ACKNOWLEDGED,
+  SUBSCRIPTION_ID_META,
+} from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./core.js";
+import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./json-rpc.js";
 
 // ---------------------------------------------------------------------------------------------
 // Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)
-
-/** The request that opens a notification stream. */
-export const LISTEN_METHOD = "subscriptions/listen";
-/** The first message of every subscription. */
-export const SUBSCRIPTION_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
-/** The `_meta` key every message of a subscription carries: the listen request's JSON-RPC id. */
-export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 
 /** Where a subscription's messages go: the response stream of its `subscriptions/listen` request. */
 export interface ListenSink {
@@ -54,6 +53,3 @@ export function listenTaskIds(params: JsonObject | undefined): readonly string[]
   }
   return taskIds;
 }
-
-/** The `_meta` key that ties a message to a task. */
-export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
