@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -207,8 +207,8 @@ describe("a fresh project installs the packed mcp-tasks-gen", () => {
         expectSuccess(init, "npx mcp-tasks-gen init --runtime ...");
         expectSuccess(mcpTasksGen([], dir), "npx mcp-tasks-gen");
         expectSuccess(mcpTasksGen(["--check", "--strict"], dir), "npx mcp-tasks-gen --check --strict");
-        const setFiles = readdirSync(join(dir, "src", "generated", "ext-tasks-draft"));
-        expect(setFiles).toEqual(expect.arrayContaining(["http-server", "http-client", "stdio", "sqlite-store"].map((p) => `${p}${extension === ".mjs" ? ".mts" : ".ts"}`)));
+        const setFiles = filesBelow(join(dir, "src", "generated", "ext-tasks-draft"));
+        expect(setFiles).toEqual(expect.arrayContaining(["http-server", "http-client", "stdio", "sqlite-store"].map((p) => `runtime/parts/${p}${extension === ".mjs" ? ".mts" : ".ts"}`)));
 
         writeFileSync(join(dir, "src", app), runtimeApp("./generated/ext-tasks-draft", extension));
         const compilerOptions = { ...STRICT, ...module, types: ["node"], rootDir: "src", outDir: "dist" };

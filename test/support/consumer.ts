@@ -237,7 +237,8 @@ console.log(JSON.stringify(await run()));
  * `set` is the import path of the ext-tasks-draft folder, with its module extension (`.js` or `.mjs`).
  */
 export function runtimeApp(set: string, extension: ".js" | ".mjs"): string {
-  const from = (module: string) => `"${set}/${module}${extension}"`;
+  // The runtime parts sit in the set's runtime/parts/ folder; index is the set's own.
+  const from = (module: string) => `"${set}/${module === "index" ? "" : "runtime/parts/"}${module}${extension}"`;
   return `import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { nodeHttpHandler } from ${from("http-server")};

@@ -7,6 +7,7 @@ import { beyondLint, runCli } from "../../support/cli.js";
 import { treeSnapshot } from "../../support/tree.js";
 import { generate, MANIFEST_FILE, manifestOf, readConfigFile, type GeneratedSet } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
+import { filesBelow } from "../../support/pack.js";
 
 /**
  * The `mcp-tasks-gen` command: flags, exit codes (0 done, 1 stale, 2 bad input, 3 internal) and
@@ -67,7 +68,7 @@ async function expected(config: string): Promise<readonly GeneratedSet[]> {
 /** Asserts that each set's folder holds exactly the generated files and their manifest, byte for byte. */
 function expectWritten(sets: readonly GeneratedSet[]): void {
   for (const set of sets) {
-    expect(readdirSync(set.outDir).sort(), set.name).toEqual([...set.files.map((f) => f.name), MANIFEST_FILE].sort());
+    expect(filesBelow(set.outDir).sort(), set.name).toEqual([...set.files.map((f) => f.name), MANIFEST_FILE].sort());
     for (const file of [...set.files, manifestOf(set)]) expect(readFileSync(join(set.outDir, file.name), "utf8"), `${set.name}/${file.name}`).toBe(file.contents);
   }
 }
@@ -161,7 +162,7 @@ describe("main() in-process: --schema with --out", () => {
     const adHocOut = join(dir, "elicitation");
     expect((await run(["--schema", copy, "--out", adHocOut])).code).toBe(0);
     const [viaConfig] = await expected(config);
-    expect(readdirSync(adHocOut).sort()).toEqual([...viaConfig!.files.map((f) => f.name), MANIFEST_FILE].sort());
+    expect(filesBelow(adHocOut).sort()).toEqual([...viaConfig!.files.map((f) => f.name), MANIFEST_FILE].sort());
     expect(viaConfig!.files.find((f) => f.name === "validators.ts")!.contents).toContain(`"../schemas/${basename(copy)}#/definitions/`);
     for (const file of viaConfig!.files) expect(readFileSync(join(adHocOut, file.name), "utf8"), file.name).toBe(file.contents);
   });
