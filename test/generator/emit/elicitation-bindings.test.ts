@@ -246,7 +246,7 @@ describe("the elicitation form module", () => {
     for (const set of sets) {
       // Runtime parts import their peer by design (runtime-parts.ts lists what each may import).
       for (const file of set.files.filter((f) => !RUNTIME_PART_FILES.has(f.name))) {
-        for (const [, specifier] of file.contents.matchAll(/^(?:import|export)[^;]*? from "([^"]+)";/gm)) expect(specifier, `${set.name}/${file.name}`).toMatch(/^(?:\.\/(?:runtime\/[a-z-]+\/)?|\.\.\/[a-z-]+\/)[a-z-]+\.js$/);
+        for (const [, specifier] of file.contents.matchAll(/^(?:import|export)[^;]*? from "([^"]+)";/gm)) expect(specifier, `${set.name}/${file.name}`).toMatch(/^(?:\.\/(?:runtime\/[a-z-]+\/)?|\.\.\/[a-z-]+\/)[a-z0-9-]+\.js$/);
       }
     }
   });
