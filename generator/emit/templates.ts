@@ -104,6 +104,7 @@ const SET_MODULES = [
   "protocol/json",
   "protocol/constants",
   "protocol/base64",
+  "protocol/header-values",
   "protocol/elicitation-forms",
   "protocol/form-answers",
   "client/core",

@@ -50,7 +50,8 @@ const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 /**
  * The first revision whose requests declare themselves (the stateless one, 2026-07-28): the schemas
  * type the `_meta` entry as any string, so the date is this one fact of the protocol's history
- * (the same as `STATELESS_PROTOCOL_VERSION` of templates/runtime/parts/http-server.ts, which serves it).
+ * (the same as `STATELESS_PROTOCOL_VERSION` of templates/runtime/protocol/constants.ts, which the runtime serves and
+ * speaks; test/runtime/client/client-headers-versions.test.ts holds the two equal).
  */
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
 

@@ -29,7 +29,11 @@ export interface FlowChecks {
   readonly missingCapability?: FlowCheck;
 }
 
-/** JSON-RPC error codes of the stateless revisions (the Streamable HTTP transport's and the base protocol's). */
+/**
+ * JSON-RPC error codes of the stateless revisions (the Streamable HTTP transport's and the base protocol's): the
+ * runtime's protocol/constants.ts holds them too (the generator does not import the runtime it copies;
+ * test/runtime/client/client-headers-versions.test.ts holds the two equal).
+ */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 

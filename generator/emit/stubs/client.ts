@@ -231,8 +231,8 @@ export interface EmittedClient {
 
 /** The client module, from the set's client features (analyze/protocol/facts.ts). */
 export function emitClient(features: ClientFeatures, model: Model): EmittedClient {
-  // The extension's identifiers come from the same module the server reads them from.
-  const statics: StaticModuleName[] = ["client/core", "client/tool-catalog", "client/profile", "client/input-answers", "client/round-trips", "client/engine", ...(features.server.extension ? (["server/tasks-extension"] as const) : [])];
+  // The extension's identifiers come from protocol/constants, as the server's do.
+  const statics: StaticModuleName[] = ["protocol/constants", "client/core", "client/tool-catalog", "client/profile", "client/input-answers", "client/round-trips", "client/engine"];
   return { code: render(CLIENT_TEMPLATE, clientView(features, model)), statics };
 }
 

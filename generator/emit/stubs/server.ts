@@ -119,7 +119,7 @@ export interface EmittedServer {
  * elicitation forms, so accepted answers are judged by them.
  */
 export function emitServer(features: ServerFeatures, hasForms: boolean): EmittedServer {
-  const statics: StaticModuleName[] = ["server/core", "server/engine"];
+  const statics: StaticModuleName[] = ["protocol/constants", "server/core", "server/engine"];
   // Multi round-trip requests (InputRequiredResult) belong to the stateless revision the extension rides on.
   if (features.extension) statics.push("server/tasks-extension", "server/request-state");
   return { code: render(SERVER_TEMPLATE, serverView(features, hasForms)), statics };

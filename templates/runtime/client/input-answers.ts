@@ -7,6 +7,7 @@
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "../protocol/json.js";
 import { answeredRequest, checkFormAnswer, type AnsweredRequest } from "../protocol/form-answers.js";
+import { FORM_METHOD } from "../protocol/constants.js";
 import { checkBody, clientError } from "./core.js";
 import type {
   ClientInput,
@@ -65,7 +66,7 @@ export function runInputHandler(
   if (!routing) {
     // Untyped: any method with a handler, given its params as an object.
     if (handler) return answerWith(() => handler(isObject(params) ? params : {}, context));
-    return context.method === "elicitation/create" ? Promise.resolve({ action: "cancel" }) : undefined;
+    return context.method === FORM_METHOD ? Promise.resolve({ action: "cancel" }) : undefined;
   }
   const route = Object.hasOwn(routing, context.method) ? routing[context.method] : undefined;
   if (!route) return undefined;

@@ -31,11 +31,7 @@
  * `listen` opens a `subscriptions/listen` stream, which the generated client uses to follow tasks
  * by their status notifications instead of polling.
  */
-
-/** The protocol version header and `_meta` key of the stateless revisions. */
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
-/** The first revision without the initialize handshake (revisions are dates: they compare as strings). */
-const FIRST_STATELESS_REVISION = "2026-07-28";
+import { JSON_RPC_ERROR_CODES, PROTOCOL_VERSION_META, STATELESS_PROTOCOL_VERSION } from "../protocol/constants.js";
 
 export interface StreamableHttpOptions {
   /** The MCP endpoint. */
@@ -508,7 +504,8 @@ async function outcomeOf(
   request: HttpServerRequest,
   report: (error: unknown) => void,
 ): Promise<{ result: object } | { error: { code: number; message: string; data?: unknown } }> {
-  if (!handler) return { error: { code: -32601, message: `Method not found: ${request.method}` } };
+  if (!handler)
+    return { error: { code: JSON_RPC_ERROR_CODES.MethodNotFound, message: `Method not found: ${request.method}` } };
   try {
     const result = await handler(request);
     const error = rpcError(result);
@@ -517,7 +514,7 @@ async function outcomeOf(
     const error = rpcError(thrown);
     if (error) return { error };
     report(thrown);
-    return { error: { code: -32603, message: "Internal error" } };
+    return { error: { code: JSON_RPC_ERROR_CODES.InternalError, message: "Internal error" } };
   }
 }
 
@@ -551,7 +548,7 @@ function declaredVersion(request: HttpAdapterRequest): string | undefined {
 
 /** Whether a revision begins with the initialize handshake (those before the stateless one). */
 function hasHandshake(version: string | undefined): boolean {
-  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < FIRST_STATELESS_REVISION;
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < STATELESS_PROTOCOL_VERSION;
 }
 
 function isEventStream(response: Response): boolean {

@@ -24,7 +24,7 @@ export const TASKS_EXTENSION_ERROR_CODES = {
 /** -32022: the server speaks none of the protocol versions the request declares (its `data` lists the supported ones). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
-/** The first revision whose requests declare themselves in `_meta` (the stateless one). */
+/** The first revision whose requests declare themselves in `_meta` (the stateless one, without the initialize handshake; revisions are dates, so they compare as strings). */
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
 
 /** The extension identifier clients declare in `_meta` client capabilities to use tasks. */
@@ -34,6 +34,7 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 export const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
 export const CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
+export const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
 export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 

@@ -18,9 +18,7 @@
  * alone. The checks come in as functions, so this module imports nothing generated.
  */
 import { isObject, ownValue, type JsonObject, type ValidationError } from "./json.js";
-
-/** The input method whose requests carry a form (`requestedSchema`). */
-export const FORM_METHOD = "elicitation/create";
+import { FORM_METHOD } from "./constants.js";
 
 /** The input request an answer answers: its method and params. */
 export interface AnsweredRequest {

@@ -1,11 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue, routingHeaders } from "../../../templates/runtime/client/headers.js";
+import { routingHeaders } from "../../../templates/runtime/client/headers.js";
+import { encodeHeaderValue } from "../../../templates/runtime/protocol/header-values.js";
 import { retryVersion } from "../../../templates/runtime/client/versions.js";
 import { JsonRpcResponseError as TemplateRpcError } from "../../../templates/runtime/client/core.js";
 import { createTasksClient, JsonRpcResponseError, type TasksClientRequest } from "../../../generated/ext-tasks-draft/index.js";
 import { validateUnsupportedProtocolVersionErrorData } from "../../../generated/ext-tasks-draft/validators.js";
-import { STATELESS_PROTOCOL_VERSION as SERVED_STATELESS_VERSION } from "../../../templates/runtime/parts/http-server.js";
+import {
+  STATELESS_PROTOCOL_VERSION as SERVED_STATELESS_VERSION,
+  TASKS_EXTENSION_ERROR_CODES,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "../../../templates/runtime/protocol/constants.js";
+import {
+  MISSING_REQUIRED_CLIENT_CAPABILITY as LINTED_MISSING_CAPABILITY,
+  UNSUPPORTED_PROTOCOL_VERSION as LINTED_UNSUPPORTED_VERSION,
+} from "../../../generator/analyze/protocol/flow-checks.js";
 import { STATELESS_PROTOCOL_VERSION } from "../../../generator/analyze/protocol/client-features.js";
 
 /**
@@ -123,6 +132,11 @@ describe("protocol version and client info in _meta, from the client's options",
 
   it("the generator's stateless revision is the one the http-server part serves", () => {
     expect(STATELESS_PROTOCOL_VERSION).toBe(SERVED_STATELESS_VERSION);
+  });
+
+  it("the generator's -32022 and -32021 (its checks of a set's error data) are the runtime's", () => {
+    expect(LINTED_UNSUPPORTED_VERSION).toBe(UNSUPPORTED_PROTOCOL_VERSION);
+    expect(LINTED_MISSING_CAPABILITY).toBe(TASKS_EXTENSION_ERROR_CODES.MissingRequiredClientCapability);
   });
 });
 

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationFailed } from "../../../templates/runtime/protocol/json.js";
-import { encodeHeaderValue, paramHeaders } from "../../../templates/runtime/client/headers.js";
+import { paramHeaders } from "../../../templates/runtime/client/headers.js";
+import { encodeHeaderValue } from "../../../templates/runtime/protocol/header-values.js";
 import { headerAnnotations, taskSupportOf, ToolCatalog, ToolRejectedError } from "../../../templates/runtime/client/tool-catalog.js";
 
 /**

@@ -4,14 +4,13 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import {
-  base64url,
   canonicalJson,
   createInputRounds,
   createRequestStateSealer,
-  fromBase64url,
   INVALID_REQUEST_STATE,
   type RequestBinding,
 } from "../../../templates/runtime/server/request-state.js";
+import { base64url, fromBase64url } from "../../../templates/runtime/protocol/base64.js";
 import { JsonRpcError, requestContext, type RequestContext } from "../../../templates/runtime/server/core.js";
 import { validateElicitationContent } from "../../../generated/ext-tasks-draft/elicitation.js";
 import type { ElicitRequest, CreateMessageRequest, InputRequiredResult } from "../../../generated/ext-tasks-draft/types.js";

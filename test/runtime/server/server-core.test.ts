@@ -15,12 +15,8 @@ import {
   type TaskEngineProfile,
   type TaskRecord,
 } from "../../../templates/runtime/server/core.js";
-import {
-  checkRoutingHeaders,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION,
-} from "../../../templates/runtime/server/tasks-extension.js";
+import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "../../../templates/runtime/server/tasks-extension.js";
+import { TASKS_EXTENSION } from "../../../templates/runtime/protocol/constants.js";
 import type { ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**

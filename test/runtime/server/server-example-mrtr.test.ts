@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExampleServer, type ExampleServer } from "../../../examples/ext-tasks-server/server.js";
 import { paramHeaders } from "../../../templates/runtime/parts/http-server.js";
-import { decodeHeaderValue } from "../../../templates/runtime/server/tasks-extension.js";
+import { decodeHeaderValue } from "../../../templates/runtime/protocol/header-values.js";
 
 /**
  * The example server over HTTP for what README › Multi round-trip requests and the HTTP handler's
