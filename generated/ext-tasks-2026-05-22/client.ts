@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 38a2ee4945a208858edd4753e4f62c339d972ed0d2782fbcc8156df79569cd7b 501d7dfd87ad2de74210e88202ae91c1403909b725d22910e566d1a03700c508
+// Fingerprint: eb6fba1e4ccd056813d36cdeaf30fa0231b6079f9572c7d9d7823dad2e1b0579 d69622127adc288136eb06dee65069346d885d8b57556e481b35eb216bd4a02d
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -84,7 +84,7 @@ import {
 } from "./runtime/client/profile.js";
 import { formCheck } from "./runtime/client/input-answers.js";
 import { TasksClientEngine } from "./runtime/client/engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {

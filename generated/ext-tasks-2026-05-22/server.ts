@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 43012e8c34ee05452b73c11dadb1f01db451fc10a3e0dcd7241853b60a6c1eb4 d75c8b9fd65557bfe3670f85c405f54c12505a4e626a852a4935e3759109e3f6
+// Fingerprint: 264594d2953a705c826a75ded4c202c59cea478c74a7506cad07b4df925625c9 4b7a025d026051f6f9ea1ce5a866877b74655dc4994cda9c97e66625142b64f2
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -62,12 +62,8 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import {
-  checkRoutingHeaders,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION_ERROR_CODES,
-} from "./runtime/server/tasks-extension.js";
+import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
@@ -92,13 +88,8 @@ export type {
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
 export { type CreateTaskOptions } from "./runtime/server/engine.js";
-export {
-  checkRoutingHeaders,
-  CLIENT_CAPABILITIES_META,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION,
-} from "./runtime/server/tasks-extension.js";
+export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ccdb8658a2abd592bfecd64dedd42071ad538649f5f8f2e776fdd83fb1b2c09c 7f6250a0e641bac8dd15e7bdd774adee84060c0d5533a01380cccf9ee8aeaf40
+// Fingerprint: b34dc9854dd1eef15263afde9f8d24f1351387cfc0118fc66656f8294a353a65 6adbc8ebfdf1c43d9ad9308247edbf2421168dc0fe88f5f07d1d8e444799636c
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -88,7 +88,7 @@ import {
 } from "./runtime/client/profile.js";
 import { formCheck } from "./runtime/client/input-answers.js";
 import { TasksClientEngine } from "./runtime/client/engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4fc1d4c2ad43cfc2666742ee2b222e02ae33d5e4e8b852d9b86601cd0bf8405a b77415cd9b9e9669952e2f80dde639b45cb508669b076d49951aeda9ac76de67
+// Fingerprint: 575bed2ece47f6bf34cb4023e1be7b9b661075f6641471c74e24c00022e62c0e 9a6ec05ad628feb085d29c3adcb5d808a5f8c884a91f82434158fce8da6ccbdd
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -62,12 +62,8 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import {
-  checkRoutingHeaders,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION_ERROR_CODES,
-} from "./runtime/server/tasks-extension.js";
+import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
@@ -92,13 +88,8 @@ export type {
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
 export { type CreateTaskOptions } from "./runtime/server/engine.js";
-export {
-  checkRoutingHeaders,
-  CLIENT_CAPABILITIES_META,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION,
-} from "./runtime/server/tasks-extension.js";
+export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2f29824a2b2fd24814078f185dd5fb78a080a33b8242361232798321d847d6d7 7b8e9fe1abbc6fcd2a62f8a87994f973915eb299c01ac3cd413db5d0887886eb
+// Fingerprint: 28ad099f1a53160117d1aa6d1d01602813bc35c3aa59a3ad5e45b6d4f747b172 6d6f4ba60c854df29e08d56f744f79acfe605714b0f677999ea986557b1d6b3a
 
 /**
  * Input handlers and the answers they give, on every path that asks the client for input: routing
@@ -15,6 +15,7 @@
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "../protocol/json.js";
 import { answeredRequest, checkFormAnswer, type AnsweredRequest } from "../protocol/form-answers.js";
+import { FORM_METHOD } from "../protocol/constants.js";
 import { checkBody, clientError } from "./core.js";
 import type {
   ClientInput,
@@ -73,7 +74,7 @@ export function runInputHandler(
   if (!routing) {
     // Untyped: any method with a handler, given its params as an object.
     if (handler) return answerWith(() => handler(isObject(params) ? params : {}, context));
-    return context.method === "elicitation/create" ? Promise.resolve({ action: "cancel" }) : undefined;
+    return context.method === FORM_METHOD ? Promise.resolve({ action: "cancel" }) : undefined;
   }
   const route = Object.hasOwn(routing, context.method) ? routing[context.method] : undefined;
   if (!route) return undefined;

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7681ba984ec58ab430ebf3d0d3139f3f40aa587c1a30cba756f4c735b3f17827 af2aac70c132de32d20cd7eacfa816e5ad597c8180c1850adf017b1384f4ae31
+// Fingerprint: 8f6221bb4045bb1eea239b5292818d2a3b85f4430e893ba71dd2e2625fc73389 d534837276eb7f9207f3348717b88bfdc3dfe5c78e2cc5d3c520e649cb370f11
 
 /**
  * The one rule for an answer that accepts an elicitation form, copied into every set that has a
@@ -26,9 +26,7 @@
  * alone. The checks come in as functions, so this module imports nothing generated.
  */
 import { isObject, ownValue, type JsonObject, type ValidationError } from "./json.js";
-
-/** The input method whose requests carry a form (`requestedSchema`). */
-export const FORM_METHOD = "elicitation/create";
+import { FORM_METHOD } from "./constants.js";
 
 /** The input request an answer answers: its method and params. */
 export interface AnsweredRequest {

@@ -4,15 +4,18 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 851d83e813661d97e1570ee6f562ce04543c4535ed9ce8b7a1d8ad373cc6ef5d 0f5c6fe085ff190fcf475934f158c15cbf393446f0ecb82420d29ea016b9d5b6
+// Fingerprint: e0aa4ed0bcb95d99e8c025064c32487f9d4c1c3e14b1a8ffa4acb409482e9881 0528bdf967f7c5b3495b22e599e83f98ada6c4ab27e54c0e8841d7328a5be88e
 
 /**
  * The Tasks extension's request rules, copied unchanged into every set whose schema declares tasks
  * as an extension capability (as `tasks-extension.ts`): the client declares the extension per
  * request in `_meta` client capabilities (-32021 without it), and over Streamable HTTP the routing
- * headers must agree with the body (-32020), `Mcp-Name` read in its plain or Base64 form.
+ * headers must agree with the body (-32020), `Mcp-Name` read in its plain or Base64 form
+ * (protocol/header-values.ts). The codes and names are protocol/constants.ts's.
  */
 import { isObject, ownValue } from "../protocol/json.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION, TASKS_EXTENSION_ERROR_CODES } from "../protocol/constants.js";
+import { decodeHeaderValue } from "../protocol/header-values.js";
 import {
   headerValue,
   JsonRpcError,
@@ -21,20 +24,6 @@ import {
   type JsonRpcErrorObject,
   type RequestContext,
 } from "./core.js";
-
-/** The error codes the extension adds to JSON-RPC's. */
-export const TASKS_EXTENSION_ERROR_CODES = {
-  /** A Streamable HTTP routing header disagrees with the body (or is missing). */
-  HeaderMismatch: -32020,
-  /** The request needs a client capability it did not declare. */
-  MissingRequiredClientCapability: -32021,
-} as const;
-
-/** The extension identifier clients declare in `_meta` client capabilities to use tasks. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** The `_meta` key under which a request carries its client capabilities. */
-export const CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
 
 /** Whether the request declares the tasks extension in its `_meta` client capabilities (judged per request, never remembered). */
 export function hasTasksExtension(context: Pick<RequestContext, "meta">): boolean {
@@ -89,45 +78,4 @@ export function checkNameHeader(
   const expected = isObject(params) ? ownValue(params, field) : undefined;
   if (decoded !== expected) return { code: mismatch, message: `Mcp-Name header does not match params.${field}` };
   return undefined;
-}
-
-const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** The host's UTF-8 decoder (Node 20+, Deno, Bun, workers and browsers have it). */
-const { TextDecoder: Utf8Decoder } = globalThis as unknown as {
-  readonly TextDecoder: new (label: "utf-8", options: { fatal: true }) => { decode(bytes: Uint8Array): string };
-};
-
-/**
- * A header value as the client meant it (streamable-http.mdx › Value Encoding): the
- * `=?base64?…?=` form of `Mcp-Name` and `Mcp-Param-{Name}` decoded as UTF-8, anything else literal.
- * Undefined for a value with characters a header may not carry, or a malformed encoded value: bad
- * padding, characters outside the alphabet, non-zero padding bits, or bytes that are not UTF-8.
- */
-export function decodeHeaderValue(raw: string): string | undefined {
-  // RFC 9110 field values: visible ASCII, space and tab; anything else had to be sent in the Base64 form.
-  if (!/^[\x20-\x7e\t]*$/.test(raw)) return undefined;
-  const encoded = BASE64_SENTINEL.exec(raw)?.[1];
-  if (encoded === undefined) return raw;
-  if (!STRICT_BASE64.test(encoded)) return undefined;
-  const digits = encoded.replace(/=+$/, "");
-  const bytes: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (const char of digits) {
-    value = (value << 6) | BASE64_ALPHABET.indexOf(char);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((value >> bits) & 255);
-    }
-  }
-  if ((value & ((1 << bits) - 1)) !== 0) return undefined;
-  try {
-    return new Utf8Decoder("utf-8", { fatal: true }).decode(Uint8Array.from(bytes));
-  } catch {
-    return undefined;
-  }
 }

@@ -3,15 +3,15 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 02cf2b3b888801123ef087f95f91d7bb0d412de3d5bb8a03109eaf721f9a635e 34f0e6d26274f5c0fa7bf59fa91d177a4b16a2d21529c2778ddebd86247ace72
+// Fingerprint: b7bd6b09919b147ab7ebc0757c1cd79fa1e142d3e5d4885e3af99878eb294d6c 6956a67a01c14eff81541c2c5fd5823e15c6f6973ed5b799372f0053f491e55e
 
 /**
  * The Streamable HTTP transport's request headers as the client writes them: `Mcp-Method` and
  * `Mcp-Name` (routing), `Mcp-Param-{Name}` (a tool's annotated arguments), each value plain or
- * `=?base64?…?=` by one rule (`encodeHeaderValue`, with protocol/base64.ts's codec).
+ * `=?base64?…?=` by one rule (`encodeHeaderValue`, protocol/header-values.ts).
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "../protocol/json.js";
-import { base64 } from "../protocol/base64.js";
+import { encodeHeaderValue } from "../protocol/header-values.js";
 import { clientError, type TasksClientHeaders } from "./core.js";
 import type { HeaderAnnotation } from "./tool-catalog.js";
 
@@ -66,35 +66,4 @@ export function paramHeaders(
     headers[`Mcp-Param-${header}`] = encodeHeaderValue(text);
   }
   return headers;
-}
-
-/**
- * A header value as the Streamable HTTP transport carries it: as it is when it is plain visible
- * ASCII or space without leading or trailing space; otherwise (non-ASCII, control characters,
- * edge whitespace, or a value that itself looks like the sentinel) `=?base64?{UTF-8 in Base64}?=`.
- * The same rule serves `Mcp-Name` and `Mcp-Param-{Name}`.
- */
-export function encodeHeaderValue(value: string): string {
-  const plain =
-    /^[\x20-\x7e]*$/.test(value) &&
-    !value.startsWith(" ") &&
-    !value.endsWith(" ") &&
-    !(value.startsWith("=?base64?") && value.endsWith("?="));
-  return plain ? value : `=?base64?${base64(utf8(value))}?=`;
-}
-
-/** UTF-8 bytes of a string; a lone surrogate becomes U+FFFD, as TextEncoder writes it. */
-function utf8(text: string): number[] {
-  const bytes: number[] = [];
-  for (const char of text) {
-    let code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
-    if (code < 0x80) bytes.push(code);
-    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
-    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-    else {
-      bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-    }
-  }
-  return bytes;
 }

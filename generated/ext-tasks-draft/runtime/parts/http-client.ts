@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 8bb5bc10c89f79442a2293e3b7e20f1a11ab4715f7643a52e5e37faeee2ec50f 9d6b1cb885ba376ddc1dbaf193d9597f2c7d173464912ef4a0fa5139f325db57
+// Fingerprint: 6b1c7a157f3748ebfa3001cc1373c313cfff64938899c60fa7c549711d93ca05 9cc3cd45fd40866c607ff7b5310b231af12546f04e32faef683a13b58472c104
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -39,11 +39,7 @@
  * `listen` opens a `subscriptions/listen` stream, which the generated client uses to follow tasks
  * by their status notifications instead of polling.
  */
-
-/** The protocol version header and `_meta` key of the stateless revisions. */
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
-/** The first revision without the initialize handshake (revisions are dates: they compare as strings). */
-const FIRST_STATELESS_REVISION = "2026-07-28";
+import { JSON_RPC_ERROR_CODES, PROTOCOL_VERSION_META, STATELESS_PROTOCOL_VERSION } from "../protocol/constants.js";
 
 export interface StreamableHttpOptions {
   /** The MCP endpoint. */
@@ -516,7 +512,8 @@ async function outcomeOf(
   request: HttpServerRequest,
   report: (error: unknown) => void,
 ): Promise<{ result: object } | { error: { code: number; message: string; data?: unknown } }> {
-  if (!handler) return { error: { code: -32601, message: `Method not found: ${request.method}` } };
+  if (!handler)
+    return { error: { code: JSON_RPC_ERROR_CODES.MethodNotFound, message: `Method not found: ${request.method}` } };
   try {
     const result = await handler(request);
     const error = rpcError(result);
@@ -525,7 +522,7 @@ async function outcomeOf(
     const error = rpcError(thrown);
     if (error) return { error };
     report(thrown);
-    return { error: { code: -32603, message: "Internal error" } };
+    return { error: { code: JSON_RPC_ERROR_CODES.InternalError, message: "Internal error" } };
   }
 }
 
@@ -559,7 +556,7 @@ function declaredVersion(request: HttpAdapterRequest): string | undefined {
 
 /** Whether a revision begins with the initialize handshake (those before the stateless one). */
 function hasHandshake(version: string | undefined): boolean {
-  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < FIRST_STATELESS_REVISION;
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < STATELESS_PROTOCOL_VERSION;
 }
 
 function isEventStream(response: Response): boolean {

@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 6d57445588f4aa940fda7568346bdf97064c5402b6c982d705882a75af3314fa 460c938949f95930508e2a7a56ad2eadd9a2c121cdb51b0ea3eb83b5fdc43996
+// Fingerprint: e541d48a10678d3154524966fefc7bf4300e28cba845a2e9be7a93d3443e68e8 66925cb00c401a5d6a816b7ac2952f3c39dfcd7e46699060656abaf4d3d0104a
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -50,20 +50,24 @@ import {
   type RequestContext,
   type TransportContext,
 } from "../server/core.js";
+import { checkNameHeader } from "../server/tasks-extension.js";
+import { decodeHeaderValue } from "../protocol/header-values.js";
 import {
-  checkNameHeader,
-  decodeHeaderValue,
+  CLIENT_CAPABILITIES_META,
+  CLIENT_INFO_META,
+  DISCOVER_METHOD,
+  PROTOCOL_VERSION_META,
+  SERVER_INFO_META,
+  STATELESS_PROTOCOL_VERSION,
   TASKS_EXTENSION,
   TASKS_EXTENSION_ERROR_CODES,
-} from "../server/tasks-extension.js";
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "../protocol/constants.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
 import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "../server/engine.js";
 
-/** The protocol revision this handler speaks. */
-export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
-
-/** The -32022 error for a protocol revision the server does not speak. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+/** The protocol revision this handler speaks, and the -32022 error for one it does not. */
+export { STATELESS_PROTOCOL_VERSION, UNSUPPORTED_PROTOCOL_VERSION };
 
 /** Default body size limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -216,7 +220,7 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const ownerOf = options.owner ?? defaultOwner;
   const report = options.onError ?? (() => {});
   checkDiscover(options);
-  const methods = { "server/discover": () => discover(options), ...options.methods };
+  const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
 
   return async (request) => {
@@ -434,7 +438,7 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
     message: `Invalid params: ${message}`,
   });
   if (!isObject(meta)) return invalid("every request carries _meta");
-  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
+  const version = ownValue(meta, PROTOCOL_VERSION_META);
   if (typeof version !== "string")
     return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
   if (version !== headerVersion) {
@@ -443,10 +447,10 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
       message: "MCP-Protocol-Version header does not match _meta protocolVersion",
     };
   }
-  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+  if (!isObject(ownValue(meta, CLIENT_CAPABILITIES_META))) {
     return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
   }
-  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
+  const clientInfo = ownValue(meta, CLIENT_INFO_META);
   if (
     clientInfo !== undefined &&
     !(
@@ -540,7 +544,7 @@ function discover(options: McpHttpOptions): JsonObject {
     },
     ttlMs: 0,
     cacheScope: "public",
-    ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
+    ...(options.serverInfo ? { _meta: { [SERVER_INFO_META]: options.serverInfo } } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7681ba984ec58ab430ebf3d0d3139f3f40aa587c1a30cba756f4c735b3f17827 af2aac70c132de32d20cd7eacfa816e5ad597c8180c1850adf017b1384f4ae31
+// Fingerprint: 8f6221bb4045bb1eea239b5292818d2a3b85f4430e893ba71dd2e2625fc73389 d534837276eb7f9207f3348717b88bfdc3dfe5c78e2cc5d3c520e649cb370f11
 
 /**
  * The one rule for an answer that accepts an elicitation form, copied into every set that has a
@@ -25,9 +25,7 @@
  * alone. The checks come in as functions, so this module imports nothing generated.
  */
 import { isObject, ownValue, type JsonObject, type ValidationError } from "./json.js";
-
-/** The input method whose requests carry a form (`requestedSchema`). */
-export const FORM_METHOD = "elicitation/create";
+import { FORM_METHOD } from "./constants.js";
 
 /** The input request an answer answers: its method and params. */
 export interface AnsweredRequest {

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2f29824a2b2fd24814078f185dd5fb78a080a33b8242361232798321d847d6d7 7b8e9fe1abbc6fcd2a62f8a87994f973915eb299c01ac3cd413db5d0887886eb
+// Fingerprint: 28ad099f1a53160117d1aa6d1d01602813bc35c3aa59a3ad5e45b6d4f747b172 6d6f4ba60c854df29e08d56f744f79acfe605714b0f677999ea986557b1d6b3a
 
 /**
  * Input handlers and the answers they give, on every path that asks the client for input: routing
@@ -14,6 +14,7 @@
  */
 import { isObject, ownValue, pointerToken, ValidationFailed, type JsonObject } from "../protocol/json.js";
 import { answeredRequest, checkFormAnswer, type AnsweredRequest } from "../protocol/form-answers.js";
+import { FORM_METHOD } from "../protocol/constants.js";
 import { checkBody, clientError } from "./core.js";
 import type {
   ClientInput,
@@ -72,7 +73,7 @@ export function runInputHandler(
   if (!routing) {
     // Untyped: any method with a handler, given its params as an object.
     if (handler) return answerWith(() => handler(isObject(params) ? params : {}, context));
-    return context.method === "elicitation/create" ? Promise.resolve({ action: "cancel" }) : undefined;
+    return context.method === FORM_METHOD ? Promise.resolve({ action: "cancel" }) : undefined;
   }
   const route = Object.hasOwn(routing, context.method) ? routing[context.method] : undefined;
   if (!route) return undefined;

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: debb122bba3422adf44c6ad6404889f8111e96a67cd4be969275afc96f31c6ef d4fdbb3f62ba2ee75fa00660006f3acf72625015da231f4755767289d683f75f
+// Fingerprint: c6325d839631e492f1fb0cf654016258f183d61dd61d158042fa99842ce351e4 c1d033dbf0a1a021e020edb32c63ea5aeeaf16ffef7294d8a43dadbf38b2fba5
 
 /**
  * The protocol's fixed facts that client and server both speak: method names, `_meta` keys and error
@@ -31,7 +31,7 @@ export const TASKS_EXTENSION_ERROR_CODES = {
 /** -32022: the server speaks none of the protocol versions the request declares (its `data` lists the supported ones). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
-/** The first revision whose requests declare themselves in `_meta` (the stateless one). */
+/** The first revision whose requests declare themselves in `_meta` (the stateless one, without the initialize handshake; revisions are dates, so they compare as strings). */
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
 
 /** The extension identifier clients declare in `_meta` client capabilities to use tasks. */
@@ -41,6 +41,7 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 export const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
 export const CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
+export const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
 export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7681ba984ec58ab430ebf3d0d3139f3f40aa587c1a30cba756f4c735b3f17827 af2aac70c132de32d20cd7eacfa816e5ad597c8180c1850adf017b1384f4ae31
+// Fingerprint: 8f6221bb4045bb1eea239b5292818d2a3b85f4430e893ba71dd2e2625fc73389 d534837276eb7f9207f3348717b88bfdc3dfe5c78e2cc5d3c520e649cb370f11
 
 /**
  * The one rule for an answer that accepts an elicitation form, copied into every set that has a
@@ -25,9 +25,7 @@
  * alone. The checks come in as functions, so this module imports nothing generated.
  */
 import { isObject, ownValue, type JsonObject, type ValidationError } from "./json.js";
-
-/** The input method whose requests carry a form (`requestedSchema`). */
-export const FORM_METHOD = "elicitation/create";
+import { FORM_METHOD } from "./constants.js";
 
 /** The input request an answer answers: its method and params. */
 export interface AnsweredRequest {
