@@ -121,6 +121,7 @@ const SET_MODULES = [
   "client/engine",
   "server/json-rpc",
   "server/store",
+  "server/task-write",
   "server/task-engine",
   "server/core",
   "server/profile",
