@@ -5,7 +5,7 @@
  * Peer: `ioredis` ^5, installed by the application. A set gets this file only when its config asks
  * for it (`"runtime": ["redis-store"]`). Pass an instance as `createTasksServer({ store })`.
  *
- * The whole TaskStore contract (server-core.ts): every write is one Lua script, so compare-and-set,
+ * The whole TaskStore contract (server/store.ts): every write is one Lua script, so compare-and-set,
  * the cap on live tasks and leases are atomic across instances; every write publishes the change
  * on a channel that each store watching it reads on a second connection (the engine wakes its
  * waiters, aborts cancelled work and sends notifications from it). Keys are created on first use,
@@ -28,27 +28,21 @@
 import { randomUUID } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import {
+  TaskLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface RedisTaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
+export type RedisTaskRecord = TaskRecord;
 
-export interface RedisTaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page, under this part's old name. */
+export type RedisTaskRecordPage<T> = TaskPageOf<T>;
 
 export interface RedisTaskStoreOptions {
   /** Prefix of every key (keep a `{hash tag}` in it for Redis Cluster). Default `{mcp-tasks}:`. */
@@ -65,10 +59,8 @@ export interface RedisTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many live tasks as it may (the generated TaskLimitError is its twin). */
-export class RedisTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */
+export class RedisTaskLimitError extends TaskLimitError {}
 
 /** A call the store could not complete because Redis is unreachable or failed. */
 export class RedisTaskStoreError extends Error {
@@ -170,12 +162,12 @@ interface Scripts {
 
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
- * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
+ * TaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
  * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
  * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
  * store's `keyPrefix` option instead).
  */
-export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
+export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
@@ -237,7 +229,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
         changeOf(stored),
       ),
     );
-    if (created !== 1) throw new RedisTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    if (created !== 1) throw new RedisTaskLimitError(this.#maxTasks);
     return stored;
   }
 
@@ -272,7 +264,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<RedisTaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^r([0-9a-z]{1,11})$/.exec(cursor);
@@ -445,7 +437,7 @@ function connectionOptions(timeout: number): RedisOptions {
   };
 }
 
-function changeOf(task: RedisTaskRecord): string {
+function changeOf(task: TaskRecord): string {
   const change: TaskChange = { taskId: task.taskId, owner: task.owner, status: task.status, version: task.version };
   return JSON.stringify(change);
 }

@@ -14,7 +14,7 @@
  * compare-and-set on the record's version in a single UPDATE, which SQLite runs atomically, so
  * several processes may share the file.
  *
- * The whole TaskStore contract (server-core.ts): worker leases in columns beside the record
+ * The whole TaskStore contract (server/store.ts): worker leases in columns beside the record
  * (renewing never bumps the version), and change events. SQLite has no notification channel, so
  * events are in process (every server sharing this object sees a change at once) plus polling:
  * every write also appends to a `task_events` table that watchers read every `eventPollInterval`
@@ -24,27 +24,21 @@
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import {
+  TaskLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface TaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's (server/store.ts); every set's `StoredTask` has it. */
+export type { TaskRecord };
 
-export interface TaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page. */
+export type TaskRecordPage<T> = TaskPageOf<T>;
 
 export interface SqliteTaskStoreOptions {
   /** Most tasks held at once (expired ones are deleted first). Default 100,000. */
@@ -62,10 +56,8 @@ export interface SqliteTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many tasks as it may (the generated TaskLimitError is its twin). */
-export class SqliteTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many tasks as it may: the contract's TaskLimitError, from this store. */
+export class SqliteTaskLimitError extends TaskLimitError {}
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS tasks (
@@ -185,7 +177,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
       .transaction(() => {
         if (count.get()!.n >= this.#maxTasks) dropExpired.run(this.#now());
         if (count.get()!.n >= this.#maxTasks)
-          throw new SqliteTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+          throw new SqliteTaskLimitError(this.#maxTasks);
         insert.run({
           taskId: stored.taskId,
           owner: stored.owner,
@@ -231,7 +223,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^s([0-9a-z]{1,11})$/.exec(cursor);
