@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 43012e8c34ee05452b73c11dadb1f01db451fc10a3e0dcd7241853b60a6c1eb4 d75c8b9fd65557bfe3670f85c405f54c12505a4e626a852a4935e3759109e3f6
+// Fingerprint: 4aed319095a486c22f4a2a9596e91d3f4f496d3cac9bcac607559ef01c9bbd2f 192d53a4bbdced857af3db18136ed460f95541dce9f16360fa37f497b3948d0f
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -74,7 +74,9 @@ export {
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
 } from "./runtime/server/core.js";
 export type {

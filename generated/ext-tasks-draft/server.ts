@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4fc1d4c2ad43cfc2666742ee2b222e02ae33d5e4e8b852d9b86601cd0bf8405a b77415cd9b9e9669952e2f80dde639b45cb508669b076d49951aeda9ac76de67
+// Fingerprint: 249068110c795debb24d98c2e8434f12669f8ac8b99b53a8673399217666557e cb397331633abb2b1ca3566918b7382f850b459f65318defe8b1db3b879a48f8
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -74,7 +74,9 @@ export {
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
 } from "./runtime/server/core.js";
 export type {

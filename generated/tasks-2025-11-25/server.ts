@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b016e2ed3f0f27530944e118851eb7bec9442f38157e1e1a7229288fdcd94f6e 132de5af8838144ddca677f57f12fba00a8bccaaf3659be77224e7f81a62c333
+// Fingerprint: 81898dd716888da73ec2b2d8779d227eeaafdf6f5a06ca34b175e36b19147fc3 4a4c24e519cbbfa1bf40836b5168f7287e92075b9a402cf48567ae3e942bcfd4
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -65,7 +65,9 @@ export {
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
 } from "./runtime/server/core.js";
 export type {

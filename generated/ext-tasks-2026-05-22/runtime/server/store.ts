@@ -4,13 +4,13 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b633dd91fa5dfca4edf3ac51f7a9dc5bc7f2d0660128ef864e5d3b22f63c50b9 9a79ff8da5640b55568e2d9a1315945adb4b1a82e31583df4652f7f0cd11b82a
+// Fingerprint: 060513777918dae56d2d61fee38f4ebbfe478276c2912e96105a3a5bff80a9f1 ea9f3193d18673d04e482bb0f51e541c43aa6d86eba10c6acdad5cd220803c16
 
 /**
  * The task store contract (what a store keeps of a task, pages, limits, change events and leases) and
  * the in-memory store that meets it. Durable stores in `parts/` implement the same contract.
  */
-import { host } from "./json-rpc.js";
+import { host, JsonRpcError } from "./json-rpc.js";
 
 // ---------------------------------------------------------------------------------------------
 // Store
@@ -34,9 +34,53 @@ export interface TaskPageOf<Task> {
   readonly nextCursor?: string;
 }
 
-/** Thrown by `TaskStore.create` when the store holds as many tasks as it may. */
-export class TaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
+// ---------------------------------------------------------------------------------------------
+// Limits
+
+/**
+ * The JSON-RPC codes of the server's limit errors: implementation-defined server errors
+ * (-32000 to -32019; MCP reserves -32020 to -32099 for the protocol's own). Stable: clients may
+ * branch on them. Each error's `data` is `{ limit, max }`: the option that sets the limit, its value.
+ */
+export const LIMIT_ERROR_CODES = {
+  /** One owner holds as many live (non-terminal, unexpired) tasks as it may (`maxTasksPerOwner`). HTTP 429. */
+  OwnerTaskLimit: -32011,
+  /** The store holds as many tasks as it may, all owners together (`maxTasks`). HTTP 503. */
+  TaskStoreFull: -32012,
+  /** One owner holds as many open `subscriptions/listen` streams on this server as it may (`maxListenStreamsPerOwner`). HTTP 429. */
+  OwnerListenLimit: -32013,
+} as const;
+
+/** Live tasks one owner may hold at once in every store, by default (`maxTasksPerOwner`). */
+export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
+
+/**
+ * A limit refused the request: a JsonRpcError (so the server, the router and the SDK answer it with
+ * its code, never as -32603) whose `data` names the limit (`{ limit, max }`). Every limit error of
+ * the runtime is one: `instanceof ServerLimitError` catches them all.
+ */
+export class ServerLimitError extends JsonRpcError {
+  override readonly name: string = "ServerLimitError";
+  constructor(
+    code: number,
+    message: string,
+    /** The option that sets the limit (`maxTasks`, `maxTasksPerOwner`, `maxListenStreamsPerOwner`). */
+    readonly limit: string,
+    readonly max: number,
+  ) {
+    super(code, message, { limit, max });
+  }
+}
+
+/**
+ * Thrown by `TaskStore.create` when the store holds as many tasks as it may, all owners together
+ * (`maxTasks`). Each store part's own name for it (`SqliteTaskLimitError`, ...) is a subclass.
+ */
+export class TaskLimitError extends ServerLimitError {
+  override readonly name: string = "TaskLimitError";
+  constructor(max: number) {
+    super(LIMIT_ERROR_CODES.TaskStoreFull, `The task store is full: it holds its maximum of ${max} tasks (maxTasks)`, "maxTasks", max);
+  }
 }
 
 /** A change to a task written through any instance sharing the store (what the store's event channel carries). */
@@ -149,7 +193,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
   async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
     if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
     if (this.#tasks.size >= this.#maxTasks)
-      throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+      throw new TaskLimitError(this.#maxTasks);
     // A Task without its id and version, given both back: TypeScript cannot see that through Omit.
     const stored = {
       ...task,

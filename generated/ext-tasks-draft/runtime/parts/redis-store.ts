@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: 5b83a9f337b3cf30fea1fe4306b08e2db4e1357762e083d08b9417eb0e842cc9 6ab471b6082178d6ec0216032a476130cfb29e5eaed6495d6fd417a56d3f3322
+// Fingerprint: 4e51c1e9bb046528a282690f0c7c797916a8e1187356377d4af4838654ed4c71 8c16c6d3333cf5cd6c3e0045f2df212fbe78fefafd8424d1613943e1cad266d9
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -13,7 +13,7 @@
  * Peer: `ioredis` ^5, installed by the application. A set gets this file only when its config asks
  * for it (`"runtime": ["redis-store"]`). Pass an instance as `createTasksServer({ store })`.
  *
- * The whole TaskStore contract (server-core.ts): every write is one Lua script, so compare-and-set,
+ * The whole TaskStore contract (server/store.ts): every write is one Lua script, so compare-and-set,
  * the cap on live tasks and leases are atomic across instances; every write publishes the change
  * on a channel that each store watching it reads on a second connection (the engine wakes its
  * waiters, aborts cancelled work and sends notifications from it). Keys are created on first use,
@@ -36,27 +36,21 @@
 import { randomUUID } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import {
+  TaskLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface RedisTaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
+export type RedisTaskRecord = TaskRecord;
 
-export interface RedisTaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page, under this part's old name. */
+export type RedisTaskRecordPage<T> = TaskPageOf<T>;
 
 export interface RedisTaskStoreOptions {
   /** Prefix of every key (keep a `{hash tag}` in it for Redis Cluster). Default `{mcp-tasks}:`. */
@@ -73,10 +67,8 @@ export interface RedisTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many live tasks as it may (the generated TaskLimitError is its twin). */
-export class RedisTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */
+export class RedisTaskLimitError extends TaskLimitError {}
 
 /** A call the store could not complete because Redis is unreachable or failed. */
 export class RedisTaskStoreError extends Error {
@@ -178,12 +170,12 @@ interface Scripts {
 
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
- * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
+ * TaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
  * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
  * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
  * store's `keyPrefix` option instead).
  */
-export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
+export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
@@ -245,7 +237,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
         changeOf(stored),
       ),
     );
-    if (created !== 1) throw new RedisTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    if (created !== 1) throw new RedisTaskLimitError(this.#maxTasks);
     return stored;
   }
 
@@ -280,7 +272,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<RedisTaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^r([0-9a-z]{1,11})$/.exec(cursor);
@@ -453,7 +445,7 @@ function connectionOptions(timeout: number): RedisOptions {
   };
 }
 
-function changeOf(task: RedisTaskRecord): string {
+function changeOf(task: TaskRecord): string {
   const change: TaskChange = { taskId: task.taskId, owner: task.owner, status: task.status, version: task.version };
   return JSON.stringify(change);
 }

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer pg ^8 (install it, and @types/pg and @types/node, in your project)
-// Fingerprint: aeb607dd43f1ce5844016a70c10e0fd7f0141efb73981c7dbcd5cd18c7ff2883 e8ea25d70aeb19814f55bbeed7ca113c32c6638fd6629d592bc0b81854d3dfc7
+// Fingerprint: bf95e74a1798f55916e8aca9243d619afb28464450de7a47b65d7fcb923a2fb2 49b85eba8322ea800aca24275bad87d401a24be7dd307d43cb2501a93257b3cb
 
 /**
  * Runtime part `postgres-store`: a TaskStore on PostgreSQL, shared by every instance of the set's
@@ -13,7 +13,7 @@
  * Peer: `pg` ^8, installed by the application. A set gets this file only when its config asks for
  * it (`"runtime": ["postgres-store"]`). Pass an instance as `createTasksServer({ store })`.
  *
- * The whole TaskStore contract (server-core.ts). One table (`mcp_tasks` by default; the `table`
+ * The whole TaskStore contract (server/store.ts). One table (`mcp_tasks` by default; the `table`
  * option names another, schema-qualified if you like), created on first use by an idempotent
  * migration that concurrent instances may all run (an advisory lock serialises them). Each record
  * is JSON beside the columns the queries need; compare-and-set is one `UPDATE … WHERE version = $n`,
@@ -31,27 +31,21 @@
 import { randomUUID } from "node:crypto";
 import { Pool, type Notification, type PoolClient } from "pg";
 import {
+  TaskLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface PostgresTaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
+export type PostgresTaskRecord = TaskRecord;
 
-export interface PostgresTaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page, under this part's old name. */
+export type PostgresTaskRecordPage<T> = TaskPageOf<T>;
 
 export interface PostgresTaskStoreOptions {
   /** The table, `name` or `schema.name` (letters, digits, `_`). Default `mcp_tasks`. */
@@ -68,10 +62,8 @@ export interface PostgresTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many live tasks as it may (the generated TaskLimitError is its twin). */
-export class PostgresTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */
+export class PostgresTaskLimitError extends TaskLimitError {}
 
 /** A call the store could not complete because PostgreSQL is unreachable or failed. */
 export class PostgresTaskStoreError extends Error {
@@ -136,11 +128,11 @@ function statements(table: string) {
 
 /**
  * A TaskStore in PostgreSQL. `T` is the set's `StoredTask` (the store only reads the fields of
- * PostgresTaskRecord). Give it a connection string (`postgres://user@host:5432/db`: the store
+ * TaskRecord). Give it a connection string (`postgres://user@host:5432/db`: the store
  * opens and ends its pool) or a `pg.Pool` (yours to end; the store borrows one client from it to
  * listen while anyone watches).
  */
-export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
+export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #pool: Pool;
   readonly #ownsPool: boolean;
   readonly #sql: ReturnType<typeof statements>;
@@ -196,7 +188,7 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
     if ((await insert()).rowCount === 1) return stored;
     await this.#query(this.#sql.dropExpired, [this.#now()]);
     if ((await insert()).rowCount === 1) return stored;
-    throw new PostgresTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    throw new PostgresTaskLimitError(this.#maxTasks);
   }
 
   async get(owner: string, taskId: string): Promise<T | undefined> {
@@ -225,7 +217,7 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<PostgresTaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^p([0-9a-z]{1,11})$/.exec(cursor);
@@ -382,7 +374,7 @@ function unreachable(error: unknown): PostgresTaskStoreError {
   return new PostgresTaskStoreError(`the PostgreSQL task store is unreachable or failed: ${message}`);
 }
 
-function changeOf(task: PostgresTaskRecord): string {
+function changeOf(task: TaskRecord): string {
   const change: TaskChange = { taskId: task.taskId, owner: task.owner, status: task.status, version: task.version };
   return JSON.stringify(change);
 }

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)
-// Fingerprint: 5c55dad36f67f0c81b47b5e96c5bc48efb7e281400b93bebdb027a208ab59f13 4f44a23aa072265d4ace43871a6e7160daf745e3c156aa9b3dee891bac8a729e
+// Fingerprint: c4bd4128d3813428013ed0183fe942ee396bcc633c61653da6552a448152e1a5 93527d377a4c73d10f5901ff0f43b7ff2a0caad5c70a35027d9672d629ee4803
 
 /**
  * Runtime part `sqlite-store`: a durable TaskStore on SQLite for the set's server (`server.ts`).
@@ -22,7 +22,7 @@
  * compare-and-set on the record's version in a single UPDATE, which SQLite runs atomically, so
  * several processes may share the file.
  *
- * The whole TaskStore contract (server-core.ts): worker leases in columns beside the record
+ * The whole TaskStore contract (server/store.ts): worker leases in columns beside the record
  * (renewing never bumps the version), and change events. SQLite has no notification channel, so
  * events are in process (every server sharing this object sees a change at once) plus polling:
  * every write also appends to a `task_events` table that watchers read every `eventPollInterval`
@@ -32,27 +32,21 @@
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import {
+  TaskLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface TaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's (server/store.ts); every set's `StoredTask` has it. */
+export type { TaskRecord };
 
-export interface TaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page. */
+export type TaskRecordPage<T> = TaskPageOf<T>;
 
 export interface SqliteTaskStoreOptions {
   /** Most tasks held at once (expired ones are deleted first). Default 100,000. */
@@ -70,10 +64,8 @@ export interface SqliteTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many tasks as it may (the generated TaskLimitError is its twin). */
-export class SqliteTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many tasks as it may: the contract's TaskLimitError, from this store. */
+export class SqliteTaskLimitError extends TaskLimitError {}
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS tasks (
@@ -193,7 +185,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
       .transaction(() => {
         if (count.get()!.n >= this.#maxTasks) dropExpired.run(this.#now());
         if (count.get()!.n >= this.#maxTasks)
-          throw new SqliteTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+          throw new SqliteTaskLimitError(this.#maxTasks);
         insert.run({
           taskId: stored.taskId,
           owner: stored.owner,
@@ -239,7 +231,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^s([0-9a-z]{1,11})$/.exec(cursor);
