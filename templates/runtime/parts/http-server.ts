@@ -33,6 +33,7 @@ import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationR
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
+  LIMIT_ERROR_CODES,
   readEnvelope,
   type AbortSignalLike,
   type HeaderValue,
@@ -557,10 +558,12 @@ function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNul
   );
 }
 
-/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, an owner's quota 429, a full store 503, the rest 400. */
 export function httpStatus(code: number): number {
   if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
   if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  if (code === LIMIT_ERROR_CODES.OwnerTaskLimit || code === LIMIT_ERROR_CODES.OwnerListenLimit) return 429;
+  if (code === LIMIT_ERROR_CODES.TaskStoreFull) return 503;
   return 400;
 }
 
