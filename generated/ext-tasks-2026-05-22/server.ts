@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4aed319095a486c22f4a2a9596e91d3f4f496d3cac9bcac607559ef01c9bbd2f 192d53a4bbdced857af3db18136ed460f95541dce9f16360fa37f497b3948d0f
+// Fingerprint: 79ea00fd2df40ecbe207159c1b355138d50f72e36f9a9b9d13efa002edcabd59 3c41262b9f22458049c61393a56105fba41da719bd2ccc09515974ad38459783
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -51,6 +51,7 @@ import {
   wireTask,
   type HeaderCheckOptions,
   type InputHandleOf,
+  type ListenOptions,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -71,6 +72,7 @@ import {
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
@@ -78,6 +80,7 @@ export {
   requestContext,
   ServerLimitError,
   TaskLimitError,
+  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -93,7 +96,12 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export { type CreateTaskOptions } from "./runtime/server/engine.js";
+export {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
+  ListenLimitError,
+  type CreateTaskOptions,
+} from "./runtime/server/engine.js";
 export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
@@ -222,7 +230,8 @@ export interface TaskHandle
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
+export interface TasksServerOptions
+  extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod>, ListenOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

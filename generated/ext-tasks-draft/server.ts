@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 249068110c795debb24d98c2e8434f12669f8ac8b99b53a8673399217666557e cb397331633abb2b1ca3566918b7382f850b459f65318defe8b1db3b879a48f8
+// Fingerprint: 21168d34a1d3bed0a4a8c18281c4de523ef5cdb43c32dcefd58eb52fb732552f 5e2bec6cdeaea2d54a6dab3ca8e1135ccd7a58c997d46d8233c608c8c920472c
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -51,6 +51,7 @@ import {
   wireTask,
   type HeaderCheckOptions,
   type InputHandleOf,
+  type ListenOptions,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -71,6 +72,7 @@ import {
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
@@ -78,6 +80,7 @@ export {
   requestContext,
   ServerLimitError,
   TaskLimitError,
+  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -93,7 +96,12 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export { type CreateTaskOptions } from "./runtime/server/engine.js";
+export {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
+  ListenLimitError,
+  type CreateTaskOptions,
+} from "./runtime/server/engine.js";
 export {
   checkRoutingHeaders,
   CLIENT_CAPABILITIES_META,
@@ -228,7 +236,8 @@ export interface TaskHandle
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
+export interface TasksServerOptions
+  extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod>, ListenOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

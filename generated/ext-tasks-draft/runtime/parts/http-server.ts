@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 6d57445588f4aa940fda7568346bdf97064c5402b6c982d705882a75af3314fa 460c938949f95930508e2a7a56ad2eadd9a2c121cdb51b0ea3eb83b5fdc43996
+// Fingerprint: 1a461d0fbbad405c65118e8f644b74755363ccd14cab1dab0c78a4cf18fd04e6 1fd8ba52205cda8bde2d3ce87913af4736bd9164bcde7f7b5500ab4b26fb74b4
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -41,6 +41,7 @@ import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationR
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
+  LIMIT_ERROR_CODES,
   readEnvelope,
   type AbortSignalLike,
   type HeaderValue,
@@ -565,10 +566,12 @@ function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNul
   );
 }
 
-/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, an owner's quota 429, a full store 503, the rest 400. */
 export function httpStatus(code: number): number {
   if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
   if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  if (code === LIMIT_ERROR_CODES.OwnerTaskLimit || code === LIMIT_ERROR_CODES.OwnerListenLimit) return 429;
+  if (code === LIMIT_ERROR_CODES.TaskStoreFull) return 503;
   return 400;
 }
 

@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer pg ^8 (install it, and @types/pg and @types/node, in your project)
-// Fingerprint: bf95e74a1798f55916e8aca9243d619afb28464450de7a47b65d7fcb923a2fb2 49b85eba8322ea800aca24275bad87d401a24be7dd307d43cb2501a93257b3cb
+// Fingerprint: c0cad3ccfdd189de638e96c8a292dab119e0e8ac62e73ad4f5f4d5c1d40f8cce 869c4f5738a4e6652e9af755ede799debc02cc7b606896bb6273b2f70bbbdef6
 
 /**
  * Runtime part `postgres-store`: a TaskStore on PostgreSQL, shared by every instance of the set's
@@ -20,9 +20,11 @@
  * leases are columns beside the record (renewing never bumps the version), and every write sends
  * `NOTIFY` on a channel that each store watching it `LISTEN`s to on a dedicated connection.
  *
- * Time is the application's clock (`now`), passed to every query. The cap on live tasks is checked
- * by the INSERT itself; creates racing for the last free places may overshoot it by the number of
- * concurrent creators (it is a safety limit, not an exact quota).
+ * Time is the application's clock (`now`), passed to every query. The per-owner quota is exact: a
+ * create takes a transaction-scoped advisory lock on (table, owner), so one owner's creates take
+ * turns across every instance, and counts and inserts under it. The cap on live tasks (all owners)
+ * is checked by the INSERT itself; creates racing for the last free places may overshoot it by the
+ * number of concurrent creators (it is a safety limit, not an exact quota).
  *
  * When PostgreSQL is unreachable, calls reject with PostgresTaskStoreError (the server answers
  * -32603); the pool reconnects when it is back. The listening connection reconnects too
@@ -31,7 +33,9 @@
 import { randomUUID } from "node:crypto";
 import { Pool, type Notification, type PoolClient } from "pg";
 import {
+  ownerQuota,
   TaskLimitError,
+  TaskOwnerLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
@@ -54,6 +58,11 @@ export interface PostgresTaskStoreOptions {
   readonly channel?: string;
   /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
   readonly maxTasks?: number;
+  /**
+   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
+   * Exact across instances (an advisory lock per owner serialises that owner's creates).
+   */
+  readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** How long connecting to an unreachable server may take before a call rejects, in milliseconds. Default 5000. */
@@ -105,6 +114,10 @@ function statements(table: string) {
         RETURNING task_id
       ) SELECT pg_notify($10, $11) FROM inserted`,
     dropExpired: `DELETE FROM ${t} WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+    // One owner's creates take turns: $1 the table, $2 the owner (two 32-bit keys; the migration's lock is a one-key lock).
+    ownerLock: `SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`,
+    // $1 owner, $2 terminal statuses, $3 now.
+    ownerLive: `SELECT count(*) AS n FROM ${t} WHERE owner = $1 AND status <> ALL($2::text[]) AND ${live.replace("$now", "$3")}`,
     get: `SELECT record FROM ${t} WHERE task_id = $1 AND owner = $2 AND ${live.replace("$now", "$3")}`,
     // $1 version, $2 status, $3 expires_at, $4 record, $5 terminal, $6 id, $7 owner, $8 current, $9 now, $10 channel, $11 change.
     update: `WITH updated AS (
@@ -139,6 +152,7 @@ export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, Ta
   readonly #table: string;
   readonly #channel: string;
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number | null;
   readonly #terminal: readonly string[];
   readonly #now: () => number;
   readonly #listeners = new Set<{ change(change: TaskChange): void; channel?: ((up: boolean) => void) | undefined }>();
@@ -164,15 +178,30 @@ export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, Ta
     // An idle client's error (the server restarted) must not crash the process: the next call reconnects.
     if (this.#ownsPool) this.#pool.on("error", () => {});
     this.#maxTasks = options.maxTasks ?? 100_000;
+    this.#maxPerOwner = ownerQuota(options.maxTasksPerOwner);
     this.#terminal = [...(options.terminalStatuses ?? TERMINAL_TASK_STATUSES)];
     this.#now = options.now ?? Date.now;
   }
 
-  /** Stores a new task (version 0) with its worker's first lease in one INSERT; PostgresTaskLimitError when full. */
+  /**
+   * Stores a new task (version 0) with its worker's first lease in one transaction; TaskOwnerLimitError
+   * when its owner holds its quota of live tasks, PostgresTaskLimitError when the store is full.
+   */
   async create(task: Omit<T, "taskId" | "version">, lease?: TaskLease): Promise<T> {
     const stored = { ...task, taskId: randomUUID(), version: 0 } as unknown as T;
+    await this.#migrate();
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw unreachable(error);
+    });
+    const query = async (text: string, values: unknown[]) => {
+      try {
+        return await client.query(text, values);
+      } catch (error) {
+        throw unreachable(error);
+      }
+    };
     const insert = () =>
-      this.#query(this.#sql.insert, [
+      query(this.#sql.insert, [
         stored.taskId,
         stored.owner,
         stored.status,
@@ -185,10 +214,36 @@ export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, Ta
         this.#channel,
         changeOf(stored),
       ]);
-    if ((await insert()).rowCount === 1) return stored;
-    await this.#query(this.#sql.dropExpired, [this.#now()]);
-    if ((await insert()).rowCount === 1) return stored;
-    throw new PostgresTaskLimitError(this.#maxTasks);
+    try {
+      await query("BEGIN", []);
+      const quota = this.#maxPerOwner;
+      if (quota !== null) {
+        // Under the lock (taken before the count's snapshot) every create of this owner that went first is committed and counted.
+        await query(this.#sql.ownerLock, [this.#table, stored.owner]);
+        const { rows } = await query(this.#sql.ownerLive, [stored.owner, this.#terminal, this.#now()]);
+        if (Number((rows[0] as { n: string }).n) >= quota) throw new TaskOwnerLimitError(quota);
+      }
+      let inserted = (await insert()).rowCount === 1;
+      if (!inserted) {
+        await query(this.#sql.dropExpired, [this.#now()]);
+        inserted = (await insert()).rowCount === 1;
+      }
+      if (!inserted) throw new PostgresTaskLimitError(this.#maxTasks);
+      await query("COMMIT", []);
+      client.release();
+      return stored;
+    } catch (error) {
+      // A refused create rolls back and keeps its connection; a failed one drops it (its state is unknown).
+      const refused = error instanceof TaskOwnerLimitError || error instanceof TaskLimitError;
+      const clean =
+        refused &&
+        (await client.query("ROLLBACK").then(
+          () => true,
+          () => false,
+        ));
+      client.release(clean ? undefined : true);
+      throw error;
+    }
   }
 
   async get(owner: string, taskId: string): Promise<T | undefined> {

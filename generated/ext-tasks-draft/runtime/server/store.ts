@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 060513777918dae56d2d61fee38f4ebbfe478276c2912e96105a3a5bff80a9f1 ea9f3193d18673d04e482bb0f51e541c43aa6d86eba10c6acdad5cd220803c16
+// Fingerprint: 1471c022710b7515c63b28975d41953bcf898b70ccd5b6b430c4b38329a9e7a2 81b4e1b59c5a6048cd742536af1973577dde44c7d87b523ad1136fdf9c59ea90
 
 /**
  * The task store contract (what a store keeps of a task, pages, limits, change events and leases) and
@@ -78,8 +78,38 @@ export class ServerLimitError extends JsonRpcError {
 export class TaskLimitError extends ServerLimitError {
   override readonly name: string = "TaskLimitError";
   constructor(max: number) {
-    super(LIMIT_ERROR_CODES.TaskStoreFull, `The task store is full: it holds its maximum of ${max} tasks (maxTasks)`, "maxTasks", max);
+    super(
+      LIMIT_ERROR_CODES.TaskStoreFull,
+      `The task store is full: it holds its maximum of ${max} tasks (maxTasks)`,
+      "maxTasks",
+      max,
+    );
   }
+}
+
+/**
+ * Thrown by `TaskStore.create` when the new task's owner already holds as many live tasks (not
+ * finished, not expired) as it may (`maxTasksPerOwner`); other owners create on. Every store checks
+ * and inserts in one atomic step, so creates racing on several instances never pass the quota.
+ */
+export class TaskOwnerLimitError extends ServerLimitError {
+  override readonly name: string = "TaskOwnerLimitError";
+  constructor(max: number) {
+    super(
+      LIMIT_ERROR_CODES.OwnerTaskLimit,
+      `Too many live tasks: this owner holds its maximum of ${max} (maxTasksPerOwner)`,
+      "maxTasksPerOwner",
+      max,
+    );
+  }
+}
+
+/** The per-owner quota a store's options ask for: a positive whole number, or null (no quota); the default otherwise. */
+export function ownerQuota(option: number | null | undefined): number | null {
+  if (option === null) return null;
+  return option !== undefined && Number.isFinite(option) && option >= 1
+    ? Math.floor(option)
+    : DEFAULT_MAX_TASKS_PER_OWNER;
 }
 
 /** A change to a task written through any instance sharing the store (what the store's event channel carries). */
@@ -155,6 +185,8 @@ export function hasTaskLeases<Task>(store: object): store is TaskLeasesOf<Task> 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
   readonly maxTasks?: number;
+  /** Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100 (DEFAULT_MAX_TASKS_PER_OWNER). */
+  readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** The clock, in epoch milliseconds (for tests). */
@@ -170,15 +202,19 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
   readonly #tasks = new Map<string, Task>();
   readonly #leases = new Map<string, TaskLease>();
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number | null;
   readonly #terminal: ReadonlySet<string>;
   readonly #now: () => number;
   readonly #listeners = new Set<(change: TaskChange) => void>();
+  /** Each owner's non-terminal task ids (expired ones pruned when counted): what the per-owner quota counts. */
+  readonly #active = new Map<string, Set<string>>();
   /** Creation order, for tasks/list cursors. */
   readonly #sequence = new Map<string, number>();
   #nextSequence = 1;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#maxPerOwner = ownerQuota(options.maxTasksPerOwner);
     this.#terminal = new Set(options.terminalStatuses ?? TERMINAL_TASK_STATUSES);
     this.#now = options.now ?? Date.now;
   }
@@ -188,11 +224,15 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     return this.#tasks.size;
   }
 
-  /** Stores a new task under a fresh, unguessable id (version 0), with its first lease; rejects with TaskLimitError when full. */
+  /**
+   * Stores a new task under a fresh, unguessable id (version 0), with its first lease; rejects with
+   * TaskOwnerLimitError when its owner holds its quota of live tasks, TaskLimitError when the store is full.
+   */
   async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
+    if (this.#maxPerOwner !== null && this.#liveCount(task.owner) >= this.#maxPerOwner)
+      throw new TaskOwnerLimitError(this.#maxPerOwner);
     if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
-    if (this.#tasks.size >= this.#maxTasks)
-      throw new TaskLimitError(this.#maxTasks);
+    if (this.#tasks.size >= this.#maxTasks) throw new TaskLimitError(this.#maxTasks);
     // A Task without its id and version, given both back: TypeScript cannot see that through Omit.
     const stored = {
       ...task,
@@ -201,6 +241,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     } as unknown as Task;
     this.#tasks.set(stored.taskId, stored);
     this.#sequence.set(stored.taskId, this.#nextSequence++);
+    this.#track(stored);
     if (lease)
       this.#leases.set(stored.taskId, {
         holder: lease.holder,
@@ -225,6 +266,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     if (stored?.owner !== current.owner || stored.version !== current.version) return false;
     this.#tasks.set(next.taskId, next);
     if (this.#terminal.has(next.status)) this.#leases.delete(next.taskId);
+    this.#track(next);
     this.#emit(next);
     return true;
   }
@@ -312,7 +354,31 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     }
   }
 
+  /** Keeps the owner's set of non-terminal tasks in step with a write. */
+  #track(task: Task): void {
+    let active = this.#active.get(task.owner);
+    if (this.#terminal.has(task.status)) {
+      active?.delete(task.taskId);
+      if (active?.size === 0) this.#active.delete(task.owner);
+      return;
+    }
+    if (!active) this.#active.set(task.owner, (active = new Set()));
+    active.add(task.taskId);
+  }
+
+  /** How many live non-terminal tasks the owner holds (at most its quota plus the expired ones it prunes). */
+  #liveCount(owner: string): number {
+    const active = this.#active.get(owner);
+    if (!active) return 0;
+    // #live drops an expired task, and #delete takes it out of this set.
+    for (const taskId of active) this.#live(taskId);
+    return active.size;
+  }
+
   #delete(taskId: string): void {
+    const owner = this.#tasks.get(taskId)?.owner;
+    const active = owner === undefined ? undefined : this.#active.get(owner);
+    if (active?.delete(taskId) && active.size === 0) this.#active.delete(owner!);
     this.#tasks.delete(taskId);
     this.#sequence.delete(taskId);
     this.#leases.delete(taskId);
