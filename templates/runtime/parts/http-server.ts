@@ -98,7 +98,10 @@ export interface McpHttpOptions extends RouterOptions {
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
   readonly maxStreamBufferBytes?: number;
-  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  /**
+   * Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: only the
+   * Tasks server's own `maxListenDuration` (five minutes by default) ends them; this can end them sooner.
+   */
   readonly maxListenMs?: number;
   /**
    * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
