@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 1a461d0fbbad405c65118e8f644b74755363ccd14cab1dab0c78a4cf18fd04e6 1fd8ba52205cda8bde2d3ce87913af4736bd9164bcde7f7b5500ab4b26fb74b4
+// Fingerprint: f7b2eef389cfb4b6988a454f7b18c3a6734f7ccd08589aef57149591db3973d6 bb94fbbd483f6bac781019a5a18b1d9a0c03b5751a7318677d2a263845c433ba
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -106,7 +106,10 @@ export interface McpHttpOptions extends RouterOptions {
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
   readonly maxStreamBufferBytes?: number;
-  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  /**
+   * Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: only the
+   * Tasks server's own `maxListenDuration` (five minutes by default) ends them; this can end them sooner.
+   */
   readonly maxListenMs?: number;
   /**
    * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
