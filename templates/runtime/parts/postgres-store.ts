@@ -71,6 +71,9 @@ export class PostgresTaskStoreError extends Error {
   override readonly name = "PostgresTaskStoreError";
 }
 
+/** How a create's transaction starts (one round trip, simple protocol): bounded lock waits and idle time. */
+const TRANSACTION = "BEGIN; SET LOCAL lock_timeout = '10s'; SET LOCAL idle_in_transaction_session_timeout = '10s'";
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
 
 /** The SQL of one table's store, its names quoted. */
@@ -207,7 +210,9 @@ export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, Ta
         changeOf(stored),
       ]);
     try {
-      await query("BEGIN", []);
+      // A creator cut off mid-transaction (a network partition, no FIN) must not hold its owner's lock for
+      // good: the server ends its idle transaction, and a waiter gives up with an error rather than hang.
+      await query(TRANSACTION, []);
       const quota = this.#maxPerOwner;
       if (quota !== null) {
         // Under the lock (taken before the count's snapshot) every create of this owner that went first is committed and counted.

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as ext from "../../../generated/ext-tasks-draft/server.js";
-import { PostgresTaskStore } from "../../../generated/ext-tasks-draft/runtime/parts/postgres-store.js";
+import pg from "pg";
+import { PostgresTaskStore, PostgresTaskStoreError } from "../../../generated/ext-tasks-draft/runtime/parts/postgres-store.js";
 import { RedisTaskStore } from "../../../generated/ext-tasks-draft/runtime/parts/redis-store.js";
 import { SqliteTaskStore } from "../../../generated/ext-tasks-draft/runtime/parts/sqlite-store.js";
 import { nodeHttpHandler, STATELESS_PROTOCOL_VERSION } from "../../../generated/ext-tasks-draft/runtime/parts/http-server.js";
@@ -258,4 +259,33 @@ describe("per-owner quota on the wire (the http-server part, real HTTP)", () => 
     expect(reported).toHaveLength(1);
     expect(reported[0]).toBeInstanceOf(ext.TaskLimitError);
   });
+});
+
+describe.skipIf(skipReason("postgres"))("per-owner quota in PostgreSQL: a creator that hangs holding its owner's lock", () => {
+  it("blocks that owner's creates for at most lock_timeout (then PostgresTaskStoreError), never other owners'", async () => {
+    const { url } = await server("postgres");
+    const table = `quotas_lock_${++spaces}`;
+    const store = new PostgresTaskStore<ext.StoredTask>(url, { table, maxTasksPerOwner: 5 });
+    // A creator frozen inside its transaction: it holds alice's lock and says nothing more.
+    const frozen = new pg.Client({ connectionString: url });
+    try {
+      await store.create(newTask("bob", Date.now())); // the table exists
+      await frozen.connect();
+      await frozen.query("BEGIN");
+      await frozen.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [table, "alice"]);
+      const started = Date.now();
+      const waiting = store.create(newTask("alice", Date.now())).then(
+        () => "created",
+        (error: unknown) => error,
+      );
+      await expect(store.create(newTask("bob", Date.now()))).resolves.toMatchObject({ owner: "bob" });
+      const outcome = await waiting;
+      expect(outcome).toBeInstanceOf(PostgresTaskStoreError);
+      expect((outcome as Error).message).toMatch(/lock timeout/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    } finally {
+      await frozen.end();
+      await store.close();
+    }
+  }, 60_000);
 });
