@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer pg ^8 (install it, and @types/pg and @types/node, in your project)
-// Fingerprint: c0cad3ccfdd189de638e96c8a292dab119e0e8ac62e73ad4f5f4d5c1d40f8cce 869c4f5738a4e6652e9af755ede799debc02cc7b606896bb6273b2f70bbbdef6
+// Fingerprint: 157e75abb6743b6c9c843edc2816686f63623c3aa85ffd4e61b43c714a5c02ce c56361b8b6f63776d2b4d5cd5c25942dd0f7f417590a66fb9bc689c2209a735a
 
 /**
  * Runtime part `postgres-store`: a TaskStore on PostgreSQL, shared by every instance of the set's
@@ -78,6 +78,9 @@ export class PostgresTaskLimitError extends TaskLimitError {}
 export class PostgresTaskStoreError extends Error {
   override readonly name = "PostgresTaskStoreError";
 }
+
+/** How a create's transaction starts (one round trip, simple protocol): bounded lock waits and idle time. */
+const TRANSACTION = "BEGIN; SET LOCAL lock_timeout = '10s'; SET LOCAL idle_in_transaction_session_timeout = '10s'";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
 
@@ -215,7 +218,9 @@ export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, Ta
         changeOf(stored),
       ]);
     try {
-      await query("BEGIN", []);
+      // A creator cut off mid-transaction (a network partition, no FIN) must not hold its owner's lock for
+      // good: the server ends its idle transaction, and a waiter gives up with an error rather than hang.
+      await query(TRANSACTION, []);
       const quota = this.#maxPerOwner;
       if (quota !== null) {
         // Under the lock (taken before the count's snapshot) every create of this owner that went first is committed and counted.
