@@ -222,7 +222,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
    * TaskOwnerLimitError when its owner holds its quota of live tasks, TaskLimitError when the store is full.
    */
   async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
-    if (this.#maxPerOwner !== null && this.#liveCount(task.owner) >= this.#maxPerOwner)
+    if (this.#maxPerOwner !== null && this.#liveCount(task.owner, this.#maxPerOwner) >= this.#maxPerOwner)
       throw new TaskOwnerLimitError(this.#maxPerOwner);
     if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
     if (this.#tasks.size >= this.#maxTasks) throw new TaskLimitError(this.#maxTasks);
@@ -359,10 +359,12 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     active.add(task.taskId);
   }
 
-  /** How many live non-terminal tasks the owner holds (at most its quota plus the expired ones it prunes). */
-  #liveCount(owner: string): number {
+  /** How many live non-terminal tasks the owner holds, counted exactly once it may be `atLeast` (expired ones pruned then). */
+  #liveCount(owner: string, atLeast: number): number {
     const active = this.#active.get(owner);
     if (!active) return 0;
+    // The set's size bounds the count from above: below the quota there is nothing to prune.
+    if (active.size < atLeast) return active.size;
     // #live drops an expired task, and #delete takes it out of this set.
     for (const taskId of active) this.#live(taskId);
     return active.size;
