@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1471c022710b7515c63b28975d41953bcf898b70ccd5b6b430c4b38329a9e7a2 81b4e1b59c5a6048cd742536af1973577dde44c7d87b523ad1136fdf9c59ea90
+// Fingerprint: 85be1123e77a6d93f92feb1fd2419701896abcac5bf8a508eab28a884676ff07 e4da59faf5d319da6803de748407d6e572805a37dbacc943930073419634b6bc
 
 /**
  * The task store contract (what a store keeps of a task, pages, limits, change events and leases) and
@@ -229,7 +229,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
    * TaskOwnerLimitError when its owner holds its quota of live tasks, TaskLimitError when the store is full.
    */
   async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
-    if (this.#maxPerOwner !== null && this.#liveCount(task.owner) >= this.#maxPerOwner)
+    if (this.#maxPerOwner !== null && this.#liveCount(task.owner, this.#maxPerOwner) >= this.#maxPerOwner)
       throw new TaskOwnerLimitError(this.#maxPerOwner);
     if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
     if (this.#tasks.size >= this.#maxTasks) throw new TaskLimitError(this.#maxTasks);
@@ -366,10 +366,12 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     active.add(task.taskId);
   }
 
-  /** How many live non-terminal tasks the owner holds (at most its quota plus the expired ones it prunes). */
-  #liveCount(owner: string): number {
+  /** How many live non-terminal tasks the owner holds, counted exactly once it may be `atLeast` (expired ones pruned then). */
+  #liveCount(owner: string, atLeast: number): number {
     const active = this.#active.get(owner);
     if (!active) return 0;
+    // The set's size bounds the count from above: below the quota there is nothing to prune.
+    if (active.size < atLeast) return active.size;
     // #live drops an expired task, and #delete takes it out of this set.
     for (const taskId of active) this.#live(taskId);
     return active.size;
