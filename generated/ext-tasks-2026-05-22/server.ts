@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 264594d2953a705c826a75ded4c202c59cea478c74a7506cad07b4df925625c9 4b7a025d026051f6f9ea1ce5a866877b74655dc4994cda9c97e66625142b64f2
+// Fingerprint: 79ea00fd2df40ecbe207159c1b355138d50f72e36f9a9b9d13efa002edcabd59 3c41262b9f22458049c61393a56105fba41da719bd2ccc09515974ad38459783
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -51,6 +51,7 @@ import {
   wireTask,
   type HeaderCheckOptions,
   type InputHandleOf,
+  type ListenOptions,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -62,16 +63,24 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
+import {
+  checkRoutingHeaders,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
+  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -87,9 +96,19 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export { type CreateTaskOptions } from "./runtime/server/engine.js";
-export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
+export {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
+  ListenLimitError,
+  type CreateTaskOptions,
+} from "./runtime/server/engine.js";
+export {
+  checkRoutingHeaders,
+  CLIENT_CAPABILITIES_META,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION,
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;
@@ -211,7 +230,8 @@ export interface TaskHandle
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
+export interface TasksServerOptions
+  extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod>, ListenOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

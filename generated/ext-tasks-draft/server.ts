@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 575bed2ece47f6bf34cb4023e1be7b9b661075f6641471c74e24c00022e62c0e 9a6ec05ad628feb085d29c3adcb5d808a5f8c884a91f82434158fce8da6ccbdd
+// Fingerprint: 21168d34a1d3bed0a4a8c18281c4de523ef5cdb43c32dcefd58eb52fb732552f 5e2bec6cdeaea2d54a6dab3ca8e1135ccd7a58c997d46d8233c608c8c920472c
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -51,6 +51,7 @@ import {
   wireTask,
   type HeaderCheckOptions,
   type InputHandleOf,
+  type ListenOptions,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -62,16 +63,24 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
+import {
+  checkRoutingHeaders,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
+  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -87,9 +96,19 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export { type CreateTaskOptions } from "./runtime/server/engine.js";
-export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
+export {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
+  ListenLimitError,
+  type CreateTaskOptions,
+} from "./runtime/server/engine.js";
+export {
+  checkRoutingHeaders,
+  CLIENT_CAPABILITIES_META,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION,
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;
@@ -217,7 +236,8 @@ export interface TaskHandle
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
+export interface TasksServerOptions
+  extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod>, ListenOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b016e2ed3f0f27530944e118851eb7bec9442f38157e1e1a7229288fdcd94f6e 132de5af8838144ddca677f57f12fba00a8bccaaf3659be77224e7f81a62c333
+// Fingerprint: b881215483e80bd3c1b32a22d5cf051e5237eebfdd797ac10b39fdda622b5f81 3c4e55892a2d0b8d65653b7b82cff932def833990caa99815240822a3d285010
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -44,6 +44,7 @@ import {
   createdResult,
   statusNotification,
   wireTask,
+  type ListenOptions,
   type PagingOptions,
   type ServerBindings,
   type ServerProfile,
@@ -62,11 +63,15 @@ import {
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
+  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -82,7 +87,13 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export { RELATED_TASK_META, type CreateTaskOptions } from "./runtime/server/engine.js";
+export {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
+  ListenLimitError,
+  RELATED_TASK_META,
+  type CreateTaskOptions,
+} from "./runtime/server/engine.js";
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"] as const;
@@ -210,7 +221,7 @@ export interface TaskHandle extends TaskHandleOf<TaskCreatedResult>, SideChannel
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions {}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions, ListenOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

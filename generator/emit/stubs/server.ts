@@ -157,7 +157,11 @@ export function serverView(f: ServerFeatures, hasForms = false): ServerView {
     validatorImports: [...new Set([...f.routes.map((r) => r.validate), ...sideChannelValidators(f.sideChannel), ...(listen ? [listen.validate] : [])])].sort(),
     coreImports: ["InMemoryTaskStoreOf", "JSON_RPC_ERROR_CODES", ...(f.extension ? ["type HeaderCheckOf"] : []), ...(list ? ["type TaskPageOf"] : [])],
     engineImports: engineImports(f, input !== undefined),
-    engineExports: [...(payload ? ["RELATED_TASK_META"] : []), "type CreateTaskOptions"],
+    engineExports: [
+      ...(f.notification ? ["DEFAULT_MAX_LISTEN_DURATION", "DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER", "ListenLimitError"] : []),
+      ...(payload ? ["RELATED_TASK_META"] : []),
+      "type CreateTaskOptions",
+    ],
     routes: f.routes.map((r) => ({
       method: r.method,
       role: r.role,
@@ -181,7 +185,7 @@ export function serverView(f: ServerFeatures, hasForms = false): ServerView {
       storedTask: bases(`StoredTaskOf<${f.statusType}>`, input && `StoredInputOf<${input.requests}, ${input.responses}>`, f.sideChannel && "StoredSideChannelInput"),
       taskStore: bases("TaskStoreFor<StoredTask>", list && "TaskListingOf<StoredTask>"),
       taskHandle: bases("TaskHandleOf<TaskCreatedResult>", input && `InputHandleOf<${input.requests}[string], ${input.responses}[string]>`, f.sideChannel && "SideChannelHandleOf<InputMethods>"),
-      options: bases("TasksServerOptionsOf<TaskStore>", list && "PagingOptions", f.extension && "HeaderCheckOptions<TaskMethod>"),
+      options: bases("TasksServerOptionsOf<TaskStore>", list && "PagingOptions", f.extension && "HeaderCheckOptions<TaskMethod>", f.notification && "ListenOptions"),
       server: bases("TasksServerOf<TaskHandle>", f.notification && `StatusSubscriptionOf<${f.notification.type}>`),
     },
     statusType: f.statusType,
@@ -220,7 +224,7 @@ function engineImports(f: ServerFeatures, input: boolean): string[] {
   if (f.detailed) values.push("detailedTask");
   if (f.notification) {
     values.push("statusNotification");
-    types.push("StatusListenerOf", "StatusSubscriptionOf");
+    types.push("ListenOptions", "StatusListenerOf", "StatusSubscriptionOf");
   }
   if (input) types.push("InputHandleOf", "StoredInputOf");
   if (f.sideChannel) {

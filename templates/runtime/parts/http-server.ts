@@ -33,6 +33,7 @@ import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationR
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
+  LIMIT_ERROR_CODES,
   readEnvelope,
   type AbortSignalLike,
   type HeaderValue,
@@ -101,7 +102,10 @@ export interface McpHttpOptions extends RouterOptions {
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
   readonly maxStreamBufferBytes?: number;
-  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  /**
+   * Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: only the
+   * Tasks server's own `maxListenDuration` (five minutes by default) ends them; this can end them sooner.
+   */
   readonly maxListenMs?: number;
   /**
    * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
@@ -561,10 +565,12 @@ function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNul
   );
 }
 
-/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, an owner's quota 429, a full store 503, the rest 400. */
 export function httpStatus(code: number): number {
   if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
   if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  if (code === LIMIT_ERROR_CODES.OwnerTaskLimit || code === LIMIT_ERROR_CODES.OwnerListenLimit) return 429;
+  if (code === LIMIT_ERROR_CODES.TaskStoreFull) return 503;
   return 400;
 }
 

@@ -5,7 +5,7 @@
  * Peer: `ioredis` ^5, installed by the application. A set gets this file only when its config asks
  * for it (`"runtime": ["redis-store"]`). Pass an instance as `createTasksServer({ store })`.
  *
- * The whole TaskStore contract (server-core.ts): every write is one Lua script, so compare-and-set,
+ * The whole TaskStore contract (server/store.ts): every write is one Lua script, so compare-and-set,
  * the cap on live tasks and leases are atomic across instances; every write publishes the change
  * on a channel that each store watching it reads on a second connection (the engine wakes its
  * waiters, aborts cancelled work and sends notifications from it). Keys are created on first use,
@@ -14,6 +14,7 @@
  * - `<prefix>task:<id>`: a hash of the record (JSON) and the fields the scripts read, expiring
  *   (PEXPIREAT) with the task;
  * - `<prefix>owner:<owner>`: the owner's task ids by creation sequence (tasks/list pages);
+ * - `<prefix>active:<owner>`: the owner's non-terminal task ids by expiry (the per-owner quota);
  * - `<prefix>live`: every task as `<id> <owner>` by expiry (the cap, and deleting expired tasks: each
  *   create deletes a few, `deleteExpired()` all);
  * - `<prefix>leases`: leased task ids by lease expiry (orphans); `<prefix>seq`: the sequence.
@@ -28,27 +29,24 @@
 import { randomUUID } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import {
+  ownerQuota,
+  ServerLimitError,
+  TaskLimitError,
+  TaskOwnerLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface RedisTaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
+export type RedisTaskRecord = TaskRecord;
 
-export interface RedisTaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page, under this part's old name. */
+export type RedisTaskRecordPage<T> = TaskPageOf<T>;
 
 export interface RedisTaskStoreOptions {
   /** Prefix of every key (keep a `{hash tag}` in it for Redis Cluster). Default `{mcp-tasks}:`. */
@@ -57,6 +55,11 @@ export interface RedisTaskStoreOptions {
   readonly channel?: string;
   /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
   readonly maxTasks?: number;
+  /**
+   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
+   * Counted and inserted in one script, so instances sharing the Redis never pass it.
+   */
+  readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** How long a call waits for an unreachable Redis before it rejects, in milliseconds. Default 5000. */
@@ -65,10 +68,8 @@ export interface RedisTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many live tasks as it may (the generated TaskLimitError is its twin). */
-export class RedisTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */
+export class RedisTaskLimitError extends TaskLimitError {}
 
 /** A call the store could not complete because Redis is unreachable or failed. */
 export class RedisTaskStoreError extends Error {
@@ -83,6 +84,7 @@ local function purge(live, leases, prefix, now, limit)
     local space = string.find(member, ' ', 1, true)
     local id = string.sub(member, 1, space - 1)
     redis.call('ZREM', prefix .. 'owner:' .. string.sub(member, space + 1), id)
+    redis.call('ZREM', prefix .. 'active:' .. string.sub(member, space + 1), id)
     redis.call('DEL', prefix .. 'task:' .. id)
     redis.call('ZREM', leases, id)
     redis.call('ZREM', live, member)
@@ -96,12 +98,19 @@ const PURGE = `${PURGE_FUNCTION}
 return purge(KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]))
 `;
 
-// Keys: 1 the task hash, 2 live, 3 the owner's zset, 4 leases, 5 seq.
-// Args: id, owner, status, expiresAt ("" for never), record, holder ("" for none), until, maxTasks, now, prefix, channel, change.
+// Keys: 1 the task hash, 2 live, 3 the owner's zset, 4 leases, 5 seq, 6 the owner's active zset.
+// Args: id, owner, status, expiresAt ("" for never), record, holder ("" for none), until, maxTasks, now, prefix,
+// channel, change, maxTasksPerOwner (0 for none), terminal ("1": the new task is already finished).
+// Returns 1 created, 0 the store is full, -1 the owner holds its quota.
 const CREATE = `${PURGE_FUNCTION}
 local now = tonumber(ARGV[9])
 -- A few expired tasks go with every create, so expired data never piles up; all of them when full.
 purge(KEYS[2], KEYS[4], ARGV[10], now, 10)
+local quota = tonumber(ARGV[13])
+if quota > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
+  if redis.call('ZCARD', KEYS[6]) >= quota then return -1 end
+end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then
   while purge(KEYS[2], KEYS[4], ARGV[10], now, 1000) > 0 do end
   if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 0 end
@@ -110,6 +119,7 @@ local seq = redis.call('INCR', KEYS[5])
 redis.call('HSET', KEYS[1], 'record', ARGV[5], 'owner', ARGV[2], 'status', ARGV[3], 'version', 0, 'expiresAt', ARGV[4], 'seq', seq)
 redis.call('ZADD', KEYS[2], ARGV[4] == '' and '+inf' or ARGV[4], ARGV[1] .. ' ' .. ARGV[2])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
+if ARGV[14] ~= '1' then redis.call('ZADD', KEYS[6], ARGV[4] == '' and '+inf' or ARGV[4], ARGV[1]) end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'holder', ARGV[6], 'until', ARGV[7])
   redis.call('ZADD', KEYS[4], ARGV[7], ARGV[1])
@@ -119,8 +129,8 @@ redis.call('PUBLISH', ARGV[11], ARGV[12])
 return 1
 `;
 
-// Keys: 1 the task hash, 2 live, 3 leases. Args: id, owner, current version, next version, status,
-// expiresAt, record, terminal ("1" ends the lease), now, channel, change.
+// Keys: 1 the task hash, 2 live, 3 leases, 4 the owner's active zset. Args: id, owner, current version, next
+// version, status, expiresAt, record, terminal ("1" ends the lease and leaves the quota), now, channel, change.
 const COMPARE_AND_SET = `
 local stored = redis.call('HMGET', KEYS[1], 'owner', 'version', 'expiresAt')
 if not stored[1] or stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then return 0 end
@@ -131,6 +141,9 @@ if ARGV[6] == '' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIREAT'
 if ARGV[8] == '1' then
   redis.call('HDEL', KEYS[1], 'holder', 'until')
   redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+else
+  redis.call('ZADD', KEYS[4], ARGV[6] == '' and '+inf' or ARGV[6], ARGV[1])
 end
 redis.call('PUBLISH', ARGV[10], ARGV[11])
 return 1
@@ -170,17 +183,18 @@ interface Scripts {
 
 /**
  * A TaskStore in Redis. `T` is the set's `StoredTask` (the store only reads the fields of
- * RedisTaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
+ * TaskRecord). Give it a URL (`redis://host:6379/0`: the store opens and closes its
  * connections) or an ioredis client (yours to close; the store only duplicates it for the channel;
  * without ioredis's own `keyPrefix`, which the scripts' derived keys would not get: use the
  * store's `keyPrefix` option instead).
  */
-export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
+export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #redis: Redis & Scripts;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
   readonly #channel: string;
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number | null;
   readonly #terminal: ReadonlySet<string>;
   readonly #terminalJson: string;
   readonly #now: () => number;
@@ -197,8 +211,8 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
     if (this.#ownsClient) client.on("error", () => {});
     for (const [name, lua, keys] of [
       ["mcpTasksPurge", PURGE, 2],
-      ["mcpTasksCreate", CREATE, 5],
-      ["mcpTasksCompareAndSet", COMPARE_AND_SET, 3],
+      ["mcpTasksCreate", CREATE, 6],
+      ["mcpTasksCompareAndSet", COMPARE_AND_SET, 4],
       ["mcpTasksRenew", RENEW, 2],
       ["mcpTasksRelease", RELEASE, 2],
     ] as const) {
@@ -208,12 +222,16 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
     this.#prefix = options.keyPrefix ?? "{mcp-tasks}:";
     this.#channel = options.channel ?? `${this.#prefix}changes`;
     this.#maxTasks = options.maxTasks ?? 100_000;
+    this.#maxPerOwner = ownerQuota(options.maxTasksPerOwner);
     this.#terminal = new Set(options.terminalStatuses ?? TERMINAL_TASK_STATUSES);
     this.#terminalJson = JSON.stringify([...this.#terminal]);
     this.#now = options.now ?? Date.now;
   }
 
-  /** Stores a new task (version 0) with its worker's first lease in one script; RedisTaskLimitError when full. */
+  /**
+   * Stores a new task (version 0) with its worker's first lease in one script; TaskOwnerLimitError
+   * when its owner holds its quota of live tasks, RedisTaskLimitError when the store is full.
+   */
   async create(task: Omit<T, "taskId" | "version">, lease?: TaskLease): Promise<T> {
     const stored = { ...task, taskId: randomUUID(), version: 0 } as unknown as T;
     const created = await this.#call(() =>
@@ -223,6 +241,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
         this.#key(`owner:${stored.owner}`),
         this.#key("leases"),
         this.#key("seq"),
+        this.#key(`active:${stored.owner}`),
         stored.taskId,
         stored.owner,
         stored.status,
@@ -235,9 +254,12 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
         this.#prefix,
         this.#channel,
         changeOf(stored),
+        this.#maxPerOwner ?? 0,
+        this.#terminal.has(stored.status) ? "1" : "0",
       ),
     );
-    if (created !== 1) throw new RedisTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    if (created === -1) throw new TaskOwnerLimitError(this.#maxPerOwner!);
+    if (created !== 1) throw new RedisTaskLimitError(this.#maxTasks);
     return stored;
   }
 
@@ -255,6 +277,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
         this.#task(current.taskId),
         this.#key("live"),
         this.#key("leases"),
+        this.#key(`active:${current.owner}`),
         current.taskId,
         current.owner,
         current.version,
@@ -272,7 +295,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<RedisTaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^r([0-9a-z]{1,11})$/.exec(cursor);
@@ -428,7 +451,7 @@ export class RedisTaskStore<T extends RedisTaskRecord> implements TaskEventsOf, 
     try {
       return await call();
     } catch (error) {
-      if (error instanceof RedisTaskLimitError) throw error;
+      if (error instanceof ServerLimitError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       throw new RedisTaskStoreError(`the Redis task store is unreachable or failed: ${message}`);
     }
@@ -445,7 +468,7 @@ function connectionOptions(timeout: number): RedisOptions {
   };
 }
 
-function changeOf(task: RedisTaskRecord): string {
+function changeOf(task: TaskRecord): string {
   const change: TaskChange = { taskId: task.taskId, owner: task.owner, status: task.status, version: task.version };
   return JSON.stringify(change);
 }

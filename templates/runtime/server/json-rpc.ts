@@ -36,7 +36,8 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 /** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
 export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
+  // Typed string, not the literal: the limit errors (store.ts) are JsonRpcErrors with names of their own.
+  override readonly name: string = "JsonRpcError";
   constructor(
     readonly code: number,
     message: string,

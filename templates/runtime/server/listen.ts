@@ -10,6 +10,26 @@ export {
 } from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
 import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./json-rpc.js";
+import { LIMIT_ERROR_CODES, ServerLimitError } from "./store.js";
+
+/** Open listen streams one owner may hold on one server instance, by default (`maxListenStreamsPerOwner`). */
+export const DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER = 10;
+
+/** How long the server keeps a listen stream open before ending it gracefully, by default (`maxListenDuration`, ms). */
+export const DEFAULT_MAX_LISTEN_DURATION = 5 * 60 * 1000;
+
+/** The answer to a listen request of an owner that holds its maximum of open streams on this server (-32013). */
+export class ListenLimitError extends ServerLimitError {
+  override readonly name: string = "ListenLimitError";
+  constructor(max: number) {
+    super(
+      LIMIT_ERROR_CODES.OwnerListenLimit,
+      `Too many open subscriptions/listen streams: this owner holds its maximum of ${max} on this server (maxListenStreamsPerOwner)`,
+      "maxListenStreamsPerOwner",
+      max,
+    );
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)

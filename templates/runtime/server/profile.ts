@@ -401,6 +401,22 @@ export const ORPHANED_TASK_ERROR: JsonRpcErrorObject = {
   message: "The worker running this task stopped (lease expired)",
 };
 
+/** The options of revisions with task status notifications (`subscriptions/listen` streams). */
+export interface ListenOptions {
+  /**
+   * Open `subscriptions/listen` streams one owner may hold on this server instance; one more is
+   * answered -32013 (ListenLimitError; HTTP 429) and the client polls instead. Counted per instance
+   * (a stream lives on the instance holding its connection). Default 10 (DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER).
+   */
+  readonly maxListenStreamsPerOwner?: number;
+  /**
+   * How long a listen stream stays open, in milliseconds: then the server ends it gracefully (the
+   * result to the listen request) and the client opens a new one, reading the task again. 0 never.
+   * Default 300000 (five minutes, DEFAULT_MAX_LISTEN_DURATION).
+   */
+  readonly maxListenDuration?: number;
+}
+
 /** The option of revisions with tasks/list. */
 export interface PagingOptions {
   /** Tasks per tasks/list page. Default 50. */

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8e95a8c2236bd7fd8aba8dfd329e25985c4ff582a736e09a3bf8c37abbec83b2 ddff76b2731634a52b92c8e007c129a987b1d6f4421ff646158d7cacf9327b8f
+// Fingerprint: c6bebf995fe9df3c3d0b5d375d5162f341aca50de3d1b5d8c65e0af99ee38dc7 7cc63a37995d1f8340bef8482dcf9044a8bd89c7bb861d0fabd259dfec207f12
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -44,7 +44,8 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 /** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
 export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
+  // Typed string, not the literal: the limit errors (store.ts) are JsonRpcErrors with names of their own.
+  override readonly name: string = "JsonRpcError";
   constructor(
     readonly code: number,
     message: string,

@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: e541d48a10678d3154524966fefc7bf4300e28cba845a2e9be7a93d3443e68e8 66925cb00c401a5d6a816b7ac2952f3c39dfcd7e46699060656abaf4d3d0104a
+// Fingerprint: f7b2eef389cfb4b6988a454f7b18c3a6734f7ccd08589aef57149591db3973d6 bb94fbbd483f6bac781019a5a18b1d9a0c03b5751a7318677d2a263845c433ba
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -41,6 +41,7 @@ import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationR
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
+  LIMIT_ERROR_CODES,
   readEnvelope,
   type AbortSignalLike,
   type HeaderValue,
@@ -50,24 +51,20 @@ import {
   type RequestContext,
   type TransportContext,
 } from "../server/core.js";
-import { checkNameHeader } from "../server/tasks-extension.js";
-import { decodeHeaderValue } from "../protocol/header-values.js";
 import {
-  CLIENT_CAPABILITIES_META,
-  CLIENT_INFO_META,
-  DISCOVER_METHOD,
-  PROTOCOL_VERSION_META,
-  SERVER_INFO_META,
-  STATELESS_PROTOCOL_VERSION,
+  checkNameHeader,
+  decodeHeaderValue,
   TASKS_EXTENSION,
   TASKS_EXTENSION_ERROR_CODES,
-  UNSUPPORTED_PROTOCOL_VERSION,
-} from "../protocol/constants.js";
+} from "../server/tasks-extension.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
 import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "../server/engine.js";
 
-/** The protocol revision this handler speaks, and the -32022 error for one it does not. */
-export { STATELESS_PROTOCOL_VERSION, UNSUPPORTED_PROTOCOL_VERSION };
+/** The protocol revision this handler speaks. */
+export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
+
+/** The -32022 error for a protocol revision the server does not speak. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /** Default body size limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -109,7 +106,10 @@ export interface McpHttpOptions extends RouterOptions {
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
   readonly maxStreamBufferBytes?: number;
-  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  /**
+   * Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: only the
+   * Tasks server's own `maxListenDuration` (five minutes by default) ends them; this can end them sooner.
+   */
   readonly maxListenMs?: number;
   /**
    * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
@@ -220,7 +220,7 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const ownerOf = options.owner ?? defaultOwner;
   const report = options.onError ?? (() => {});
   checkDiscover(options);
-  const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
+  const methods = { "server/discover": () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
 
   return async (request) => {
@@ -438,7 +438,7 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
     message: `Invalid params: ${message}`,
   });
   if (!isObject(meta)) return invalid("every request carries _meta");
-  const version = ownValue(meta, PROTOCOL_VERSION_META);
+  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
   if (typeof version !== "string")
     return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
   if (version !== headerVersion) {
@@ -447,10 +447,10 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
       message: "MCP-Protocol-Version header does not match _meta protocolVersion",
     };
   }
-  if (!isObject(ownValue(meta, CLIENT_CAPABILITIES_META))) {
+  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
     return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
   }
-  const clientInfo = ownValue(meta, CLIENT_INFO_META);
+  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
   if (
     clientInfo !== undefined &&
     !(
@@ -544,7 +544,7 @@ function discover(options: McpHttpOptions): JsonObject {
     },
     ttlMs: 0,
     cacheScope: "public",
-    ...(options.serverInfo ? { _meta: { [SERVER_INFO_META]: options.serverInfo } } : {}),
+    ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
   };
 }
 
@@ -569,10 +569,12 @@ function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNul
   );
 }
 
-/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, an owner's quota 429, a full store 503, the rest 400. */
 export function httpStatus(code: number): number {
   if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
   if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  if (code === LIMIT_ERROR_CODES.OwnerTaskLimit || code === LIMIT_ERROR_CODES.OwnerListenLimit) return 429;
+  if (code === LIMIT_ERROR_CODES.TaskStoreFull) return 503;
   return 400;
 }
 

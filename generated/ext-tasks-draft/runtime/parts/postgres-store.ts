@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer pg ^8 (install it, and @types/pg and @types/node, in your project)
-// Fingerprint: aeb607dd43f1ce5844016a70c10e0fd7f0141efb73981c7dbcd5cd18c7ff2883 e8ea25d70aeb19814f55bbeed7ca113c32c6638fd6629d592bc0b81854d3dfc7
+// Fingerprint: 157e75abb6743b6c9c843edc2816686f63623c3aa85ffd4e61b43c714a5c02ce c56361b8b6f63776d2b4d5cd5c25942dd0f7f417590a66fb9bc689c2209a735a
 
 /**
  * Runtime part `postgres-store`: a TaskStore on PostgreSQL, shared by every instance of the set's
@@ -13,16 +13,18 @@
  * Peer: `pg` ^8, installed by the application. A set gets this file only when its config asks for
  * it (`"runtime": ["postgres-store"]`). Pass an instance as `createTasksServer({ store })`.
  *
- * The whole TaskStore contract (server-core.ts). One table (`mcp_tasks` by default; the `table`
+ * The whole TaskStore contract (server/store.ts). One table (`mcp_tasks` by default; the `table`
  * option names another, schema-qualified if you like), created on first use by an idempotent
  * migration that concurrent instances may all run (an advisory lock serialises them). Each record
  * is JSON beside the columns the queries need; compare-and-set is one `UPDATE … WHERE version = $n`,
  * leases are columns beside the record (renewing never bumps the version), and every write sends
  * `NOTIFY` on a channel that each store watching it `LISTEN`s to on a dedicated connection.
  *
- * Time is the application's clock (`now`), passed to every query. The cap on live tasks is checked
- * by the INSERT itself; creates racing for the last free places may overshoot it by the number of
- * concurrent creators (it is a safety limit, not an exact quota).
+ * Time is the application's clock (`now`), passed to every query. The per-owner quota is exact: a
+ * create takes a transaction-scoped advisory lock on (table, owner), so one owner's creates take
+ * turns across every instance, and counts and inserts under it. The cap on live tasks (all owners)
+ * is checked by the INSERT itself; creates racing for the last free places may overshoot it by the
+ * number of concurrent creators (it is a safety limit, not an exact quota).
  *
  * When PostgreSQL is unreachable, calls reject with PostgresTaskStoreError (the server answers
  * -32603); the pool reconnects when it is back. The listening connection reconnects too
@@ -31,27 +33,23 @@
 import { randomUUID } from "node:crypto";
 import { Pool, type Notification, type PoolClient } from "pg";
 import {
+  ownerQuota,
+  TaskLimitError,
+  TaskOwnerLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface PostgresTaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
+export type PostgresTaskRecord = TaskRecord;
 
-export interface PostgresTaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page, under this part's old name. */
+export type PostgresTaskRecordPage<T> = TaskPageOf<T>;
 
 export interface PostgresTaskStoreOptions {
   /** The table, `name` or `schema.name` (letters, digits, `_`). Default `mcp_tasks`. */
@@ -60,6 +58,11 @@ export interface PostgresTaskStoreOptions {
   readonly channel?: string;
   /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
   readonly maxTasks?: number;
+  /**
+   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
+   * Exact across instances (an advisory lock per owner serialises that owner's creates).
+   */
+  readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** How long connecting to an unreachable server may take before a call rejects, in milliseconds. Default 5000. */
@@ -68,15 +71,16 @@ export interface PostgresTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many live tasks as it may (the generated TaskLimitError is its twin). */
-export class PostgresTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */
+export class PostgresTaskLimitError extends TaskLimitError {}
 
 /** A call the store could not complete because PostgreSQL is unreachable or failed. */
 export class PostgresTaskStoreError extends Error {
   override readonly name = "PostgresTaskStoreError";
 }
+
+/** How a create's transaction starts (one round trip, simple protocol): bounded lock waits and idle time. */
+const TRANSACTION = "BEGIN; SET LOCAL lock_timeout = '10s'; SET LOCAL idle_in_transaction_session_timeout = '10s'";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
 
@@ -113,6 +117,10 @@ function statements(table: string) {
         RETURNING task_id
       ) SELECT pg_notify($10, $11) FROM inserted`,
     dropExpired: `DELETE FROM ${t} WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+    // One owner's creates take turns: $1 the table, $2 the owner (two 32-bit keys; the migration's lock is a one-key lock).
+    ownerLock: `SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`,
+    // $1 owner, $2 terminal statuses, $3 now.
+    ownerLive: `SELECT count(*) AS n FROM ${t} WHERE owner = $1 AND status <> ALL($2::text[]) AND ${live.replace("$now", "$3")}`,
     get: `SELECT record FROM ${t} WHERE task_id = $1 AND owner = $2 AND ${live.replace("$now", "$3")}`,
     // $1 version, $2 status, $3 expires_at, $4 record, $5 terminal, $6 id, $7 owner, $8 current, $9 now, $10 channel, $11 change.
     update: `WITH updated AS (
@@ -136,17 +144,18 @@ function statements(table: string) {
 
 /**
  * A TaskStore in PostgreSQL. `T` is the set's `StoredTask` (the store only reads the fields of
- * PostgresTaskRecord). Give it a connection string (`postgres://user@host:5432/db`: the store
+ * TaskRecord). Give it a connection string (`postgres://user@host:5432/db`: the store
  * opens and ends its pool) or a `pg.Pool` (yours to end; the store borrows one client from it to
  * listen while anyone watches).
  */
-export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
+export class PostgresTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #pool: Pool;
   readonly #ownsPool: boolean;
   readonly #sql: ReturnType<typeof statements>;
   readonly #table: string;
   readonly #channel: string;
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number | null;
   readonly #terminal: readonly string[];
   readonly #now: () => number;
   readonly #listeners = new Set<{ change(change: TaskChange): void; channel?: ((up: boolean) => void) | undefined }>();
@@ -172,15 +181,30 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
     // An idle client's error (the server restarted) must not crash the process: the next call reconnects.
     if (this.#ownsPool) this.#pool.on("error", () => {});
     this.#maxTasks = options.maxTasks ?? 100_000;
+    this.#maxPerOwner = ownerQuota(options.maxTasksPerOwner);
     this.#terminal = [...(options.terminalStatuses ?? TERMINAL_TASK_STATUSES)];
     this.#now = options.now ?? Date.now;
   }
 
-  /** Stores a new task (version 0) with its worker's first lease in one INSERT; PostgresTaskLimitError when full. */
+  /**
+   * Stores a new task (version 0) with its worker's first lease in one transaction; TaskOwnerLimitError
+   * when its owner holds its quota of live tasks, PostgresTaskLimitError when the store is full.
+   */
   async create(task: Omit<T, "taskId" | "version">, lease?: TaskLease): Promise<T> {
     const stored = { ...task, taskId: randomUUID(), version: 0 } as unknown as T;
+    await this.#migrate();
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw unreachable(error);
+    });
+    const query = async (text: string, values: unknown[]) => {
+      try {
+        return await client.query(text, values);
+      } catch (error) {
+        throw unreachable(error);
+      }
+    };
     const insert = () =>
-      this.#query(this.#sql.insert, [
+      query(this.#sql.insert, [
         stored.taskId,
         stored.owner,
         stored.status,
@@ -193,10 +217,38 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
         this.#channel,
         changeOf(stored),
       ]);
-    if ((await insert()).rowCount === 1) return stored;
-    await this.#query(this.#sql.dropExpired, [this.#now()]);
-    if ((await insert()).rowCount === 1) return stored;
-    throw new PostgresTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    try {
+      // A creator cut off mid-transaction (a network partition, no FIN) must not hold its owner's lock for
+      // good: the server ends its idle transaction, and a waiter gives up with an error rather than hang.
+      await query(TRANSACTION, []);
+      const quota = this.#maxPerOwner;
+      if (quota !== null) {
+        // Under the lock (taken before the count's snapshot) every create of this owner that went first is committed and counted.
+        await query(this.#sql.ownerLock, [this.#table, stored.owner]);
+        const { rows } = await query(this.#sql.ownerLive, [stored.owner, this.#terminal, this.#now()]);
+        if (Number((rows[0] as { n: string }).n) >= quota) throw new TaskOwnerLimitError(quota);
+      }
+      let inserted = (await insert()).rowCount === 1;
+      if (!inserted) {
+        await query(this.#sql.dropExpired, [this.#now()]);
+        inserted = (await insert()).rowCount === 1;
+      }
+      if (!inserted) throw new PostgresTaskLimitError(this.#maxTasks);
+      await query("COMMIT", []);
+      client.release();
+      return stored;
+    } catch (error) {
+      // A refused create rolls back and keeps its connection; a failed one drops it (its state is unknown).
+      const refused = error instanceof TaskOwnerLimitError || error instanceof TaskLimitError;
+      const clean =
+        refused &&
+        (await client.query("ROLLBACK").then(
+          () => true,
+          () => false,
+        ));
+      client.release(clean ? undefined : true);
+      throw error;
+    }
   }
 
   async get(owner: string, taskId: string): Promise<T | undefined> {
@@ -225,7 +277,7 @@ export class PostgresTaskStore<T extends PostgresTaskRecord> implements TaskEven
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<PostgresTaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^p([0-9a-z]{1,11})$/.exec(cursor);
@@ -382,7 +434,7 @@ function unreachable(error: unknown): PostgresTaskStoreError {
   return new PostgresTaskStoreError(`the PostgreSQL task store is unreachable or failed: ${message}`);
 }
 
-function changeOf(task: PostgresTaskRecord): string {
+function changeOf(task: TaskRecord): string {
   const change: TaskChange = { taskId: task.taskId, owner: task.owner, status: task.status, version: task.version };
   return JSON.stringify(change);
 }

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 00a7f427a79dc763d152f5e8bd1fb1379c045787f7cc66048ef06d2833a3e1a4 32cec5902b8464110bfbf6fb11f1dfc3e38e8725fda270540690dd6e96cebe53
+// Fingerprint: 0c036355a68b63a25bd47a6833e9581c1b942409f6a375c604a28b60ab83fbe0 5602e7eb8d404fabd8eedfa78f1fcabc36445968cb1b143c154729b4f0907b97
 
 /**
  * What the schema decides of a Tasks server (`ServerProfile`: routes, field names, what tasks/get
@@ -407,6 +407,22 @@ export const ORPHANED_TASK_ERROR: JsonRpcErrorObject = {
   code: JSON_RPC_ERROR_CODES.InternalError,
   message: "The worker running this task stopped (lease expired)",
 };
+
+/** The options of revisions with task status notifications (`subscriptions/listen` streams). */
+export interface ListenOptions {
+  /**
+   * Open `subscriptions/listen` streams one owner may hold on this server instance; one more is
+   * answered -32013 (ListenLimitError; HTTP 429) and the client polls instead. Counted per instance
+   * (a stream lives on the instance holding its connection). Default 10 (DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER).
+   */
+  readonly maxListenStreamsPerOwner?: number;
+  /**
+   * How long a listen stream stays open, in milliseconds: then the server ends it gracefully (the
+   * result to the listen request) and the client opens a new one, reading the task again. 0 never.
+   * Default 300000 (five minutes, DEFAULT_MAX_LISTEN_DURATION).
+   */
+  readonly maxListenDuration?: number;
+}
 
 /** The option of revisions with tasks/list. */
 export interface PagingOptions {

@@ -3,13 +3,13 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b633dd91fa5dfca4edf3ac51f7a9dc5bc7f2d0660128ef864e5d3b22f63c50b9 9a79ff8da5640b55568e2d9a1315945adb4b1a82e31583df4652f7f0cd11b82a
+// Fingerprint: 85be1123e77a6d93f92feb1fd2419701896abcac5bf8a508eab28a884676ff07 e4da59faf5d319da6803de748407d6e572805a37dbacc943930073419634b6bc
 
 /**
  * The task store contract (what a store keeps of a task, pages, limits, change events and leases) and
  * the in-memory store that meets it. Durable stores in `parts/` implement the same contract.
  */
-import { host } from "./json-rpc.js";
+import { host, JsonRpcError } from "./json-rpc.js";
 
 // ---------------------------------------------------------------------------------------------
 // Store
@@ -33,9 +33,83 @@ export interface TaskPageOf<Task> {
   readonly nextCursor?: string;
 }
 
-/** Thrown by `TaskStore.create` when the store holds as many tasks as it may. */
-export class TaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
+// ---------------------------------------------------------------------------------------------
+// Limits
+
+/**
+ * The JSON-RPC codes of the server's limit errors: implementation-defined server errors
+ * (-32000 to -32019; MCP reserves -32020 to -32099 for the protocol's own). Stable: clients may
+ * branch on them. Each error's `data` is `{ limit, max }`: the option that sets the limit, its value.
+ */
+export const LIMIT_ERROR_CODES = {
+  /** One owner holds as many live (non-terminal, unexpired) tasks as it may (`maxTasksPerOwner`). HTTP 429. */
+  OwnerTaskLimit: -32011,
+  /** The store holds as many tasks as it may, all owners together (`maxTasks`). HTTP 503. */
+  TaskStoreFull: -32012,
+  /** One owner holds as many open `subscriptions/listen` streams on this server as it may (`maxListenStreamsPerOwner`). HTTP 429. */
+  OwnerListenLimit: -32013,
+} as const;
+
+/** Live tasks one owner may hold at once in every store, by default (`maxTasksPerOwner`). */
+export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
+
+/**
+ * A limit refused the request: a JsonRpcError (so the server, the router and the SDK answer it with
+ * its code, never as -32603) whose `data` names the limit (`{ limit, max }`). Every limit error of
+ * the runtime is one: `instanceof ServerLimitError` catches them all.
+ */
+export class ServerLimitError extends JsonRpcError {
+  override readonly name: string = "ServerLimitError";
+  constructor(
+    code: number,
+    message: string,
+    /** The option that sets the limit (`maxTasks`, `maxTasksPerOwner`, `maxListenStreamsPerOwner`). */
+    readonly limit: string,
+    readonly max: number,
+  ) {
+    super(code, message, { limit, max });
+  }
+}
+
+/**
+ * Thrown by `TaskStore.create` when the store holds as many tasks as it may, all owners together
+ * (`maxTasks`). Each store part's own name for it (`SqliteTaskLimitError`, ...) is a subclass.
+ */
+export class TaskLimitError extends ServerLimitError {
+  override readonly name: string = "TaskLimitError";
+  constructor(max: number) {
+    super(
+      LIMIT_ERROR_CODES.TaskStoreFull,
+      `The task store is full: it holds its maximum of ${max} tasks (maxTasks)`,
+      "maxTasks",
+      max,
+    );
+  }
+}
+
+/**
+ * Thrown by `TaskStore.create` when the new task's owner already holds as many live tasks (not
+ * finished, not expired) as it may (`maxTasksPerOwner`); other owners create on. Every store checks
+ * and inserts in one atomic step, so creates racing on several instances never pass the quota.
+ */
+export class TaskOwnerLimitError extends ServerLimitError {
+  override readonly name: string = "TaskOwnerLimitError";
+  constructor(max: number) {
+    super(
+      LIMIT_ERROR_CODES.OwnerTaskLimit,
+      `Too many live tasks: this owner holds its maximum of ${max} (maxTasksPerOwner)`,
+      "maxTasksPerOwner",
+      max,
+    );
+  }
+}
+
+/** The per-owner quota a store's options ask for: a positive whole number, or null (no quota); the default otherwise. */
+export function ownerQuota(option: number | null | undefined): number | null {
+  if (option === null) return null;
+  return option !== undefined && Number.isFinite(option) && option >= 1
+    ? Math.floor(option)
+    : DEFAULT_MAX_TASKS_PER_OWNER;
 }
 
 /** A change to a task written through any instance sharing the store (what the store's event channel carries). */
@@ -111,6 +185,8 @@ export function hasTaskLeases<Task>(store: object): store is TaskLeasesOf<Task> 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
   readonly maxTasks?: number;
+  /** Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100 (DEFAULT_MAX_TASKS_PER_OWNER). */
+  readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** The clock, in epoch milliseconds (for tests). */
@@ -126,15 +202,19 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
   readonly #tasks = new Map<string, Task>();
   readonly #leases = new Map<string, TaskLease>();
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number | null;
   readonly #terminal: ReadonlySet<string>;
   readonly #now: () => number;
   readonly #listeners = new Set<(change: TaskChange) => void>();
+  /** Each owner's non-terminal task ids (expired ones pruned when counted): what the per-owner quota counts. */
+  readonly #active = new Map<string, Set<string>>();
   /** Creation order, for tasks/list cursors. */
   readonly #sequence = new Map<string, number>();
   #nextSequence = 1;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#maxPerOwner = ownerQuota(options.maxTasksPerOwner);
     this.#terminal = new Set(options.terminalStatuses ?? TERMINAL_TASK_STATUSES);
     this.#now = options.now ?? Date.now;
   }
@@ -144,11 +224,15 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     return this.#tasks.size;
   }
 
-  /** Stores a new task under a fresh, unguessable id (version 0), with its first lease; rejects with TaskLimitError when full. */
+  /**
+   * Stores a new task under a fresh, unguessable id (version 0), with its first lease; rejects with
+   * TaskOwnerLimitError when its owner holds its quota of live tasks, TaskLimitError when the store is full.
+   */
   async create(task: Omit<Task, "taskId" | "version">, lease?: TaskLease): Promise<Task> {
+    if (this.#maxPerOwner !== null && this.#liveCount(task.owner, this.#maxPerOwner) >= this.#maxPerOwner)
+      throw new TaskOwnerLimitError(this.#maxPerOwner);
     if (this.#tasks.size >= this.#maxTasks) this.#dropExpired();
-    if (this.#tasks.size >= this.#maxTasks)
-      throw new TaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+    if (this.#tasks.size >= this.#maxTasks) throw new TaskLimitError(this.#maxTasks);
     // A Task without its id and version, given both back: TypeScript cannot see that through Omit.
     const stored = {
       ...task,
@@ -157,6 +241,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     } as unknown as Task;
     this.#tasks.set(stored.taskId, stored);
     this.#sequence.set(stored.taskId, this.#nextSequence++);
+    this.#track(stored);
     if (lease)
       this.#leases.set(stored.taskId, {
         holder: lease.holder,
@@ -181,6 +266,7 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     if (stored?.owner !== current.owner || stored.version !== current.version) return false;
     this.#tasks.set(next.taskId, next);
     if (this.#terminal.has(next.status)) this.#leases.delete(next.taskId);
+    this.#track(next);
     this.#emit(next);
     return true;
   }
@@ -268,7 +354,33 @@ export class InMemoryTaskStoreOf<Task extends TaskRecord> implements TaskEventsO
     }
   }
 
+  /** Keeps the owner's set of non-terminal tasks in step with a write. */
+  #track(task: Task): void {
+    let active = this.#active.get(task.owner);
+    if (this.#terminal.has(task.status)) {
+      active?.delete(task.taskId);
+      if (active?.size === 0) this.#active.delete(task.owner);
+      return;
+    }
+    if (!active) this.#active.set(task.owner, (active = new Set()));
+    active.add(task.taskId);
+  }
+
+  /** How many live non-terminal tasks the owner holds, counted exactly once it may be `atLeast` (expired ones pruned then). */
+  #liveCount(owner: string, atLeast: number): number {
+    const active = this.#active.get(owner);
+    if (!active) return 0;
+    // The set's size bounds the count from above: below the quota there is nothing to prune.
+    if (active.size < atLeast) return active.size;
+    // #live drops an expired task, and #delete takes it out of this set.
+    for (const taskId of active) this.#live(taskId);
+    return active.size;
+  }
+
   #delete(taskId: string): void {
+    const owner = this.#tasks.get(taskId)?.owner;
+    const active = owner === undefined ? undefined : this.#active.get(owner);
+    if (active?.delete(taskId) && active.size === 0) this.#active.delete(owner!);
     this.#tasks.delete(taskId);
     this.#sequence.delete(taskId);
     this.#leases.delete(taskId);

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)
-// Fingerprint: 5c55dad36f67f0c81b47b5e96c5bc48efb7e281400b93bebdb027a208ab59f13 4f44a23aa072265d4ace43871a6e7160daf745e3c156aa9b3dee891bac8a729e
+// Fingerprint: fb54e57f0328ccfa30e77da69b378b30a104a4ca7951c112dbcb529f765ad05e efba0244fe8b628e6d6b0da057c1b069725bf2f7247d8dfd4b3faf887ba9745c
 
 /**
  * Runtime part `sqlite-store`: a durable TaskStore on SQLite for the set's server (`server.ts`).
@@ -22,7 +22,7 @@
  * compare-and-set on the record's version in a single UPDATE, which SQLite runs atomically, so
  * several processes may share the file.
  *
- * The whole TaskStore contract (server-core.ts): worker leases in columns beside the record
+ * The whole TaskStore contract (server/store.ts): worker leases in columns beside the record
  * (renewing never bumps the version), and change events. SQLite has no notification channel, so
  * events are in process (every server sharing this object sees a change at once) plus polling:
  * every write also appends to a `task_events` table that watchers read every `eventPollInterval`
@@ -32,31 +32,32 @@
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import {
+  ownerQuota,
+  TaskLimitError,
+  TaskOwnerLimitError,
   TERMINAL_TASK_STATUSES,
   type TaskChange,
   type TaskEventsOf,
   type TaskLease,
   type TaskLeasesOf,
+  type TaskPageOf,
+  type TaskRecord,
 } from "../server/core.js";
 
-/** What the store needs to know of a task record; the generated `StoredTask` of every set has it. */
-export interface TaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: string;
-  /** Epoch milliseconds after which the task is gone; null for never. */
-  readonly expiresAt: number | null;
-  readonly version: number;
-}
+/** What the store reads of a task record: the store contract's (server/store.ts); every set's `StoredTask` has it. */
+export type { TaskRecord };
 
-export interface TaskRecordPage<T> {
-  readonly tasks: readonly T[];
-  readonly nextCursor?: string;
-}
+/** One page of tasks/list: the store contract's page. */
+export type TaskRecordPage<T> = TaskPageOf<T>;
 
 export interface SqliteTaskStoreOptions {
   /** Most tasks held at once (expired ones are deleted first). Default 100,000. */
   readonly maxTasks?: number;
+  /**
+   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
+   * Counted and inserted in one write transaction, so processes sharing the file never pass it.
+   */
+  readonly maxTasksPerOwner?: number | null;
   /**
    * SQLite's `synchronous` setting. "NORMAL" (the default, with the write-ahead log) keeps every
    * committed write through a crash of the process; "FULL" also through a power loss.
@@ -70,10 +71,8 @@ export interface SqliteTaskStoreOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by `create` when the store holds as many tasks as it may (the generated TaskLimitError is its twin). */
-export class SqliteTaskLimitError extends Error {
-  override readonly name = "TaskLimitError";
-}
+/** Thrown by `create` when the store holds as many tasks as it may: the contract's TaskLimitError, from this store. */
+export class SqliteTaskLimitError extends TaskLimitError {}
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS tasks (
@@ -114,6 +113,7 @@ const EVENT_RETENTION = 60_000;
 export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskLeasesOf<T> {
   readonly #db: Database.Database;
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number | null;
   readonly #terminal: string;
   readonly #eventPollInterval: number;
   readonly #now: () => number;
@@ -132,13 +132,20 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
     const columns = this.#db.pragma("table_info(tasks)") as { name: string }[];
     if (!columns.some((column) => column.name === "lease_until")) this.#db.exec(LEASE_COLUMNS);
     this.#db.exec("CREATE INDEX IF NOT EXISTS tasks_by_lease ON tasks (lease_until) WHERE lease_until IS NOT NULL");
+    // The per-owner quota counts an owner's rows by status.
+    this.#db.exec("CREATE INDEX IF NOT EXISTS tasks_by_owner_status ON tasks (owner, status)");
     this.#maxTasks = options.maxTasks ?? 100_000;
+    this.#maxPerOwner = ownerQuota(options.maxTasksPerOwner);
     this.#terminal = JSON.stringify(options.terminalStatuses ?? TERMINAL_TASK_STATUSES);
     this.#eventPollInterval = options.eventPollInterval ?? 200;
     this.#now = options.now ?? Date.now;
     const db = this.#db;
     this.#statements = {
       count: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM tasks"),
+      ownerLive: db.prepare<[string, string, number], { n: number }>(
+        `SELECT COUNT(*) AS n FROM tasks
+         WHERE owner = ? AND status NOT IN (SELECT value FROM json_each(?)) AND (expires_at IS NULL OR expires_at > ?)`,
+      ),
       dropExpired: db.prepare<[number]>("DELETE FROM tasks WHERE expires_at IS NOT NULL AND expires_at <= ?"),
       insert: db.prepare<[Row]>(
         `INSERT INTO tasks (task_id, owner, status, version, expires_at, record, lease_holder, lease_until)
@@ -185,15 +192,21 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
     };
   }
 
-  /** Stores a new task (version 0) with its worker's first lease in the same transaction; SqliteTaskLimitError when full. */
+  /**
+   * Stores a new task (version 0) with its worker's first lease in the same transaction;
+   * TaskOwnerLimitError when its owner holds its quota of live tasks, SqliteTaskLimitError when full.
+   */
   async create(task: Omit<T, "taskId" | "version">, lease?: TaskLease): Promise<T> {
     const stored = { ...task, taskId: randomUUID(), version: 0 } as unknown as T;
-    const { count, dropExpired, insert } = this.#statements;
+    const { count, dropExpired, insert, ownerLive } = this.#statements;
     this.#db
       .transaction(() => {
+        // An immediate transaction holds the file's write lock: no other process inserts between count and insert.
+        const quota = this.#maxPerOwner;
+        if (quota !== null && ownerLive.get(stored.owner, this.#terminal, this.#now())!.n >= quota)
+          throw new TaskOwnerLimitError(quota);
         if (count.get()!.n >= this.#maxTasks) dropExpired.run(this.#now());
-        if (count.get()!.n >= this.#maxTasks)
-          throw new SqliteTaskLimitError(`the task store holds its maximum of ${this.#maxTasks} tasks`);
+        if (count.get()!.n >= this.#maxTasks) throw new SqliteTaskLimitError(this.#maxTasks);
         insert.run({
           taskId: stored.taskId,
           owner: stored.owner,
@@ -239,7 +252,7 @@ export class SqliteTaskStore<T extends TaskRecord> implements TaskEventsOf, Task
   }
 
   /** One page of the owner's live tasks, oldest first (for tasks/list); undefined for a cursor this store did not issue. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskRecordPage<T> | undefined> {
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<T> | undefined> {
     let after = 0;
     if (cursor !== undefined) {
       const match = /^s([0-9a-z]{1,11})$/.exec(cursor);

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8e95a8c2236bd7fd8aba8dfd329e25985c4ff582a736e09a3bf8c37abbec83b2 ddff76b2731634a52b92c8e007c129a987b1d6f4421ff646158d7cacf9327b8f
+// Fingerprint: c6bebf995fe9df3c3d0b5d375d5162f341aca50de3d1b5d8c65e0af99ee38dc7 7cc63a37995d1f8340bef8482dcf9044a8bd89c7bb861d0fabd259dfec207f12
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -43,7 +43,8 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 /** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
 export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
+  // Typed string, not the literal: the limit errors (store.ts) are JsonRpcErrors with names of their own.
+  override readonly name: string = "JsonRpcError";
   constructor(
     readonly code: number,
     message: string,

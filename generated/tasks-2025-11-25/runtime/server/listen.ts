@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 57d15b28c18141cf9b9f1544a41d6b8b1f4894cd8cb9f09475068d7cf56fe134 f244d1d7e46bc451f779c44e84e7da1cf4e0d3c7a0653af4a307775d561a730f
+// Fingerprint: 77aa47f73129f5a081a55b9d3ccd0b494393c12acbccfc03dbc1e1743c25e2b8 986e3eb2c41865ff39d116f87a234c53794c9b9e515c33bd25af64e8165f3fd8
 
 /**
  * Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications): the
@@ -17,6 +17,26 @@ export {
 } from "../protocol/constants.js";
 import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
 import { JSON_RPC_ERROR_CODES, JsonRpcError, type JsonRpcResponse } from "./json-rpc.js";
+import { LIMIT_ERROR_CODES, ServerLimitError } from "./store.js";
+
+/** Open listen streams one owner may hold on one server instance, by default (`maxListenStreamsPerOwner`). */
+export const DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER = 10;
+
+/** How long the server keeps a listen stream open before ending it gracefully, by default (`maxListenDuration`, ms). */
+export const DEFAULT_MAX_LISTEN_DURATION = 5 * 60 * 1000;
+
+/** The answer to a listen request of an owner that holds its maximum of open streams on this server (-32013). */
+export class ListenLimitError extends ServerLimitError {
+  override readonly name: string = "ListenLimitError";
+  constructor(max: number) {
+    super(
+      LIMIT_ERROR_CODES.OwnerListenLimit,
+      `Too many open subscriptions/listen streams: this owner holds its maximum of ${max} on this server (maxListenStreamsPerOwner)`,
+      "maxListenStreamsPerOwner",
+      max,
+    );
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Task status subscriptions (`subscriptions/listen`, SEP-2663 § Task Status Notifications)
