@@ -136,7 +136,7 @@ describe("media types the endpoint does not speak (as the MCP SDK's Streamable H
 
   it("the SDK's own transport answers a text/plain body with the same status, code and message", async () => {
     const { WebStandardStreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js");
-    const sdk = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const sdk = new WebStandardStreamableHTTPServerTransport({});
     const theirs = await sdk.handleRequest(new Request("http://localhost/mcp", { method: "POST", headers: { ...validHeaders("ping"), "content-type": "text/plain" }, body: rpcBody("ping") }));
     const ours = await fetchHttpHandler(options())(new Request("http://localhost/mcp", { method: "POST", headers: { ...validHeaders("ping"), "content-type": "text/plain" }, body: rpcBody("ping") }));
     expect([ours.status, await ours.json()]).toEqual([theirs.status, await theirs.json()]);
