@@ -96,7 +96,7 @@ export interface McpHttpOptions extends RouterOptions {
    * Who is asking, from the request headers (tasks are visible to their owner only): the
    * application's authentication decides, e.g. the subject of a verified token. `undefined`
    * refuses the request: 401 with `WWW-Authenticate: Bearer`. Default (with a warning once per
-   * process, see README › Owners): the SHA-256 of the `Authorization` header, its scheme
+   * process, README › Runtime parts › Owners): the SHA-256 of the `Authorization` header, its scheme
    * lower-cased and not verified, when sent; else "anonymous", which every caller without one shares.
    */
   readonly owner?: (headers: RequestHeaders) => string | undefined | Promise<string | undefined>;
@@ -632,12 +632,12 @@ function defaultOwner(headers: RequestHeaders): string {
 
 let warnedDefaultOwner = false;
 
-/** Said once per process: without `owner` nothing verifies who is asking (README › Owners says why this is not refused). */
+/** Said once per process: without `owner` nothing verifies who is asking (README › Runtime parts › Owners says why this is not refused). */
 function warnDefaultOwner(): void {
   if (warnedDefaultOwner) return;
   warnedDefaultOwner = true;
   globalThis.console?.warn(
-    "http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner \"anonymous\" (README › Owners)",
+    "http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner \"anonymous\" (README › Runtime parts › Owners)",
   );
 }
 
