@@ -637,7 +637,7 @@ function warnDefaultOwner(): void {
   if (warnedDefaultOwner) return;
   warnedDefaultOwner = true;
   globalThis.console?.warn(
-    "http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner \"anonymous\" (README › Runtime parts › Owners)",
+    'http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner "anonymous" (README › Runtime parts › Owners)',
   );
 }
 
