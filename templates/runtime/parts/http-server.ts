@@ -648,7 +648,7 @@ function pathOf(target: string): string {
 /**
  * The body of a `node:http` request. Reading stops (the stream paused, not destroyed, so the
  * answer can still be written; it carries `connection: close`) once the limit or the time is
- * exceeded. A client that aborts its body rejects, as before.
+ * exceeded. A client that aborts its body, or has gone before the read starts, rejects, as before.
  */
 function readNodeBody(
   req: IncomingMessage,
@@ -660,7 +660,7 @@ function readNodeBody(
     let size = 0;
     const stop = () => {
       clearTimeout(timer);
-      req.off("data", onData).off("end", onEnd).off("error", onError);
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
     };
     const refuse = (why: "too-large" | "timed-out") => {
       stop();
@@ -680,8 +680,11 @@ function readNodeBody(
       stop();
       reject(error);
     };
+    // Gone before the end (its error may have come before these listeners): no wait for what cannot arrive.
+    const onClose = () => onError(new Error("the client closed the connection before the body ended"));
     const timer = timeoutMs > 0 ? setTimeout(() => refuse("timed-out"), timeoutMs) : undefined;
-    req.on("data", onData).once("end", onEnd).once("error", onError);
+    if (req.destroyed) return onClose();
+    req.on("data", onData).once("end", onEnd).once("error", onError).once("close", onClose);
   });
 }
 

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BODY_TIMEOUT_MS, fetchHttpHandler, nodeHttpHandler, type McpHttpOptions } from "../../../generated/ext-tasks-draft/runtime/parts/http-server.js";
 import { createTasksServer, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
@@ -85,6 +86,41 @@ describe("a request body that does not arrive (slow body)", () => {
     const answer = await raw(server.port, [httpText(validHeaders("ping"), "").replace("content-length: 0", `content-length: ${body.length}`), body.slice(0, 10), body.slice(10)], { pauseMs: 50 });
     expect([answer.status, rpc(answer.body).result]).toEqual([200, { resultType: "complete" }]);
     expect(DEFAULT_BODY_TIMEOUT_MS).toBe(10_000);
+  });
+
+  it("without a time limit, a client that goes away mid-body (also before the read starts) ends the read: reported, nothing waits", async () => {
+    const reported: unknown[] = [];
+    const owners: Array<() => void> = [];
+    const patient = await serve(
+      nodeHttpHandler(
+        options({
+          bodyTimeoutMs: 0,
+          onError: (error) => reported.push(error),
+          // The second request's owner answers only once its client has gone.
+          owner: () => (owners.length === 0 ? (owners.push(() => {}), "tester") : new Promise((resolve) => owners.push(() => resolve("tester")))),
+        }),
+      ),
+    );
+    try {
+      const head = httpText({ ...validHeaders("ping"), "content-length": "1000" }, '{"jsonrpc":');
+      for (let i = 0; i < 2; i++) {
+        const socket = connect(patient.port, "127.0.0.1");
+        socket.on("error", () => {});
+        socket.write(head);
+        await until(() => owners.length, i + 1);
+        await new Promise((r) => setTimeout(r, 100));
+        socket.destroy();
+        await until(() => patient.connections(), 0);
+        owners[i]!();
+        await until(() => reported.length, i + 1);
+      }
+      expect(reported.map((error) => (error as Error).message)).toEqual([
+        expect.stringMatching(/aborted|closed the connection/),
+        "the client closed the connection before the body ended",
+      ]);
+    } finally {
+      await patient.close();
+    }
   });
 
   it("the Fetch shape: a body stream that never ends is 408 and the stream is cancelled", async () => {
