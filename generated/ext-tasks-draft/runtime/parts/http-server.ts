@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: c7c7293c3ddf6930bebdf166979c0bd2a946ce6fc795cdbe1e4617a9fe29a6f7 75c866f38a432b74f61730ec0a66dc718d8d2b56cfebf7d039f8dcb166b287ce
+// Fingerprint: 0ce1948ad2d9dd18b0b3dcae9402238611dfb1ea7696589fb65542c396cc7741 4e44dfa17747602504b2afbdec61085e19c3a6da000c5ebd2b25bab3d8e929ce
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -104,7 +104,7 @@ export interface McpHttpOptions extends RouterOptions {
    * Who is asking, from the request headers (tasks are visible to their owner only): the
    * application's authentication decides, e.g. the subject of a verified token. `undefined`
    * refuses the request: 401 with `WWW-Authenticate: Bearer`. Default (with a warning once per
-   * process, see README › Owners): the SHA-256 of the `Authorization` header, its scheme
+   * process, README › Runtime parts › Owners): the SHA-256 of the `Authorization` header, its scheme
    * lower-cased and not verified, when sent; else "anonymous", which every caller without one shares.
    */
   readonly owner?: (headers: RequestHeaders) => string | undefined | Promise<string | undefined>;
@@ -640,12 +640,12 @@ function defaultOwner(headers: RequestHeaders): string {
 
 let warnedDefaultOwner = false;
 
-/** Said once per process: without `owner` nothing verifies who is asking (README › Owners says why this is not refused). */
+/** Said once per process: without `owner` nothing verifies who is asking (README › Runtime parts › Owners says why this is not refused). */
 function warnDefaultOwner(): void {
   if (warnedDefaultOwner) return;
   warnedDefaultOwner = true;
   globalThis.console?.warn(
-    "http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner \"anonymous\" (README › Owners)",
+    'http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner "anonymous" (README › Runtime parts › Owners)',
   );
 }
 
@@ -656,7 +656,7 @@ function pathOf(target: string): string {
 /**
  * The body of a `node:http` request. Reading stops (the stream paused, not destroyed, so the
  * answer can still be written; it carries `connection: close`) once the limit or the time is
- * exceeded. A client that aborts its body rejects, as before.
+ * exceeded. A client that aborts its body, or has gone before the read starts, rejects, as before.
  */
 function readNodeBody(
   req: IncomingMessage,
@@ -668,7 +668,7 @@ function readNodeBody(
     let size = 0;
     const stop = () => {
       clearTimeout(timer);
-      req.off("data", onData).off("end", onEnd).off("error", onError);
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
     };
     const refuse = (why: "too-large" | "timed-out") => {
       stop();
@@ -688,8 +688,11 @@ function readNodeBody(
       stop();
       reject(error);
     };
+    // Gone before the end (its error may have come before these listeners): no wait for what cannot arrive.
+    const onClose = () => onError(new Error("the client closed the connection before the body ended"));
     const timer = timeoutMs > 0 ? setTimeout(() => refuse("timed-out"), timeoutMs) : undefined;
-    req.on("data", onData).once("end", onEnd).once("error", onError);
+    if (req.destroyed) return onClose();
+    req.on("data", onData).once("end", onEnd).once("error", onError).once("close", onClose);
   });
 }
 
