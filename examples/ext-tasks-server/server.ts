@@ -14,6 +14,7 @@ import { validateDiscoverResult } from "../../generated/ext-tasks-draft/validato
 import { createTasksServer, JsonRpcError, ErrorCode, type TaskStore, type TasksServer } from "../../generated/ext-tasks-draft/server.js";
 import { callTool, tools } from "./tools.js";
 import { exampleInputRounds, getPrompt, PROMPT, roundTools } from "./input-rounds.js";
+import { ownerFromBearer, type VerifyToken } from "./auth.js";
 
 export const PROTOCOL_VERSION = STATELESS_PROTOCOL_VERSION;
 const SERVER_INFO = { name: "mcp-tasks-gen-example", version: "0.1.0" };
@@ -33,6 +34,12 @@ export interface ExampleOptions {
    * between one and two leases after its last renewal.
    */
   readonly leaseDuration?: number;
+  /**
+   * Checks a bearer token and names its subject (auth.ts): each caller's tasks are then its
+   * subject's, and a request without a valid token is 401. Default: none, the handler's default
+   * owner (the unverified `Authorization` header; "anonymous", shared, without one), for local use.
+   */
+  readonly verifyToken?: VerifyToken;
 }
 
 export interface ExampleServer {
@@ -68,6 +75,7 @@ export async function startExampleServer(options: StartOptions = {}): Promise<Ex
     // The default server/discover answer is checked as this set's DiscoverResult when the handler is made.
     validateDiscover: validateDiscoverResult,
     toolInputSchema: (name) => tools.find((tool) => tool.name === name)?.inputSchema,
+    ...(options.verifyToken ? { owner: ownerFromBearer(options.verifyToken) } : {}),
     onError: (error) => log("internal error", error),
     methods: {
       "tools/list": () => ({

@@ -12,8 +12,10 @@
  * - `fetchHttpHandler(options)`: `(request: Request) => Promise<Response>` for Fetch API hosts.
  *
  * What the handler does before a message reaches the application: the endpoint path (404) and
- * method (405); `Origin` against an allow-list (403; the transport's defence against DNS
- * rebinding); a body size limit (413); JSON and the JSON-RPC envelope (400); the stateless
+ * method (405); `Host` (on loopback connections) and `Origin` against allow-lists (403; the
+ * transport's defences against DNS rebinding); `Accept` (406) and `Content-Type` (415) as the MCP
+ * SDK judges them; the owner (401 when the `owner` option refuses the caller); a body size limit
+ * (413) and a body read timeout (408); JSON and the JSON-RPC envelope (400); the stateless
  * envelope: `MCP-Protocol-Version` header equal to `_meta`'s protocol version, client
  * capabilities in `_meta` (a missing or malformed `_meta` field is -32602), `Mcp-Method` equal to
  * the method, `Mcp-Name` equal to `params.name` (`params.uri` for `resources/read`) and, when
@@ -65,6 +67,9 @@ export { STATELESS_PROTOCOL_VERSION, UNSUPPORTED_PROTOCOL_VERSION };
 /** Default body size limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Default time the whole request body may take to arrive, from the start of its read: 10 s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
 type RequestHeaders = { readonly [name: string]: HeaderValue };
 
 export interface McpHttpOptions extends RouterOptions {
@@ -76,14 +81,30 @@ export interface McpHttpOptions extends RouterOptions {
    * Default: `http(s)://localhost`, `127.0.0.1` and `[::1]` on any port, for a local server.
    */
   readonly allowedOrigins?: readonly string[] | ((origin: string) => boolean);
+  /**
+   * Host names (no port; IPv6 in brackets) the endpoint answers, or a test for one; `false` turns
+   * the check off. A request whose `Host` is missing or not allowed answers 403 (DNS rebinding
+   * protection for requests without `Origin`). Default: on a connection that arrived on a loopback
+   * address (`nodeHttpHandler`), `localhost`, `127.0.0.1` and `[::1]` only, as the MCP SDK's
+   * localhost default; other connections, and the Fetch shape (which cannot see the address), are
+   * not checked unless this is given.
+   */
+  readonly allowedHosts?: readonly string[] | ((hostname: string) => boolean) | false;
   /** Largest request body in bytes; a larger one answers 413. Default DEFAULT_MAX_BODY_BYTES. */
   readonly maxBodyBytes?: number;
   /**
-   * Who is asking, from the request headers (tasks are visible to their owner only): the
-   * application's authentication decides. Default: the SHA-256 of the `Authorization` header when
-   * sent, else "anonymous" (everyone without one shares the tasks).
+   * Longest time the request body may take to arrive, in ms from the start of its read; a slower
+   * one answers 408 and the connection is closed. Default DEFAULT_BODY_TIMEOUT_MS; 0 waits forever.
    */
-  readonly owner?: (headers: RequestHeaders) => string | Promise<string>;
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Who is asking, from the request headers (tasks are visible to their owner only): the
+   * application's authentication decides, e.g. the subject of a verified token. `undefined`
+   * refuses the request: 401 with `WWW-Authenticate: Bearer`. Default (with a warning once per
+   * process, README › Runtime parts › Owners): the SHA-256 of the `Authorization` header, its scheme
+   * lower-cased and not verified, when sent; else "anonymous", which every caller without one shares.
+   */
+  readonly owner?: (headers: RequestHeaders) => string | undefined | Promise<string | undefined>;
   /** `_meta["io.modelcontextprotocol/serverInfo"]` of the default `server/discover` answer. */
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /**
@@ -121,8 +142,13 @@ export interface HttpRequestParts {
   /** The request target's path (no query). */
   readonly path: string;
   readonly headers: RequestHeaders;
-  /** The body as text, or "too-large" once more than `limit` bytes arrived (reading stops then). */
-  readBody(limit: number): Promise<string | "too-large">;
+  /**
+   * The body as text; "too-large" once more than `limit` bytes arrived, "timed-out" when it did
+   * not end within `timeoutMs` (0: no limit). Reading stops at either.
+   */
+  readBody(limit: number, timeoutMs: number): Promise<string | "too-large" | "timed-out">;
+  /** Whether the connection arrived on a loopback address (undefined: not known); decides the default Host check. */
+  readonly loopback?: boolean;
   /** Fires when the client goes away. */
   readonly signal?: AbortSignalLike;
 }
@@ -159,7 +185,8 @@ export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage,
       method: req.method ?? "GET",
       path: pathOf(req.url ?? "/"),
       headers: req.headers as IncomingHttpHeaders & RequestHeaders,
-      readBody: (limit) => readNodeBody(req, limit),
+      readBody: (limit, timeoutMs) => readNodeBody(req, limit, timeoutMs),
+      loopback: isLoopbackAddress(req.socket.localAddress),
       signal: controller.signal,
     };
     void core(parts).then((answer) => {
@@ -198,7 +225,7 @@ export function fetchHttpHandler(options: McpHttpOptions): (request: Request) =>
       method: request.method,
       path: pathOf(request.url),
       headers,
-      readBody: (limit) => readFetchBody(request, limit),
+      readBody: (limit, timeoutMs) => readFetchBody(request, limit, timeoutMs),
       signal: gone.signal,
     });
     if (answer.stream) {
@@ -212,8 +239,10 @@ export function fetchHttpHandler(options: McpHttpOptions): (request: Request) =>
 export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const endpoint = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const originAllowed = originTest(options.allowedOrigins);
   const ownerOf = options.owner ?? defaultOwner;
+  if (!options.owner) warnDefaultOwner();
   const report = options.onError ?? (() => {});
   checkDiscover(options);
   const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
@@ -223,6 +252,8 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
     try {
       if (request.path !== endpoint) return { status: 404, headers: {} };
       if (request.method !== "POST") return { status: 405, headers: { allow: "POST" } };
+      const hostRefused = checkHost(request, options.allowedHosts);
+      if (hostRefused) return hostRefused;
       const origin = headerValue(request.headers, "origin");
       if (origin !== undefined && !originAllowed(origin)) {
         return failure(
@@ -232,10 +263,15 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
           "Forbidden: this Origin may not call the endpoint",
         );
       }
+      const mediaRefused = checkMediaTypes(request.headers);
+      if (mediaRefused) return mediaRefused;
+      const owner = await ownerOf(request.headers);
+      if (owner === undefined) return unauthorized();
       const declared = Number(headerValue(request.headers, "content-length"));
       if (declared > maxBodyBytes) return { status: 413, headers: { connection: "close" } };
-      const text = await request.readBody(maxBodyBytes);
+      const text = await request.readBody(maxBodyBytes, bodyTimeoutMs);
       if (text === "too-large") return { status: 413, headers: { connection: "close" } };
+      if (text === "timed-out") return bodyTimedOut(bodyTimeoutMs);
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -253,7 +289,7 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       if (envelope.kind === "invalid")
         return failure(400, envelope.id, JSON_RPC_ERROR_CODES.InvalidRequest, `Invalid request: ${envelope.reason}`);
       const transport = {
-        owner: await ownerOf(request.headers),
+        owner,
         headers: request.headers,
         ...(request.signal ? { signal: request.signal } : {}),
       };
@@ -417,7 +453,8 @@ function checkEnvelope(method: string, params: unknown, headers: RequestHeaders)
       code: JSON_RPC_ERROR_CODES.InvalidParams,
       message: "Invalid params: every request carries params with _meta",
     };
-  const named = NAMED_BY[method];
+  // Own entries only: `__proto__`, `constructor` and the like are no named methods.
+  const named = Object.hasOwn(NAMED_BY, method) ? NAMED_BY[method] : undefined;
   const nameProblem = named === undefined ? undefined : checkNameHeader(headers, params, named);
   if (nameProblem) return nameProblem;
   return checkMeta(ownValue(params, "_meta"), version);
@@ -590,41 +627,184 @@ function originTest(allowed: McpHttpOptions["allowedOrigins"]): (origin: string)
   return (origin) => LOCAL_ORIGIN.test(origin);
 }
 
-/** The default owner: a bearer of the same credentials is the same owner (hashed: the secret is not kept). */
+/**
+ * The default owner: a bearer of the same credentials is the same owner (hashed: the secret is not
+ * kept). The scheme is case-insensitive (RFC 9110 › Authentication Scheme), so `Bearer x` and
+ * `bearer x` are one owner; the credentials are taken as sent (tokens are case-sensitive).
+ */
 function defaultOwner(headers: RequestHeaders): string {
-  const authorization = headerValue(headers, "authorization");
-  return authorization ? `auth:${createHash("sha256").update(authorization).digest("hex")}` : "anonymous";
+  const authorization = headerValue(headers, "authorization")?.trim();
+  if (!authorization) return "anonymous";
+  const [, scheme = "", credentials = ""] = /^(\S+)\s*(.*)$/s.exec(authorization) ?? [];
+  const normalised = `${scheme.toLowerCase()} ${credentials}`;
+  return `auth:${createHash("sha256").update(normalised).digest("hex")}`;
+}
+
+let warnedDefaultOwner = false;
+
+/** Said once per process: without `owner` nothing verifies who is asking (README › Runtime parts › Owners says why this is not refused). */
+function warnDefaultOwner(): void {
+  if (warnedDefaultOwner) return;
+  warnedDefaultOwner = true;
+  globalThis.console?.warn(
+    'http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner "anonymous" (README › Runtime parts › Owners)',
+  );
 }
 
 function pathOf(target: string): string {
   return new URL(target, "http://localhost").pathname;
 }
 
-async function readNodeBody(req: IncomingMessage, limit: number): Promise<string | "too-large"> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return "too-large";
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * The body of a `node:http` request. Reading stops (the stream paused, not destroyed, so the
+ * answer can still be written; it carries `connection: close`) once the limit or the time is
+ * exceeded. A client that aborts its body, or has gone before the read starts, rejects, as before.
+ */
+function readNodeBody(
+  req: IncomingMessage,
+  limit: number,
+  timeoutMs: number,
+): Promise<string | "too-large" | "timed-out"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+    };
+    const refuse = (why: "too-large" | "timed-out") => {
+      stop();
+      req.pause();
+      resolve(why);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) refuse("too-large");
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: unknown) => {
+      stop();
+      reject(error);
+    };
+    // Gone before the end (its error may have come before these listeners): no wait for what cannot arrive.
+    const onClose = () => onError(new Error("the client closed the connection before the body ended"));
+    const timer = timeoutMs > 0 ? setTimeout(() => refuse("timed-out"), timeoutMs) : undefined;
+    if (req.destroyed) return onClose();
+    req.on("data", onData).once("end", onEnd).once("error", onError).once("close", onClose);
+  });
 }
 
-async function readFetchBody(request: Request, limit: number): Promise<string | "too-large"> {
+async function readFetchBody(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+): Promise<string | "too-large" | "timed-out"> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return "too-large";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<"timed-out">((resolve) => {
+    if (timeoutMs > 0) timer = setTimeout(() => resolve("timed-out"), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const read = await Promise.race([reader.read(), timedOut]);
+      if (read === "timed-out") {
+        reader.cancel().catch(() => {});
+        return "timed-out";
+      }
+      if (read.done) break;
+      size += read.value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return "too-large";
+      }
+      chunks.push(read.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport hygiene the MCP SDK's Streamable HTTP server has: Host, Accept, Content-Type, a slow
+// body, a caller the owner function refuses. Each answer closes the connection (its body may be
+// unread) and carries a JSON-RPC error without an id (none was read); -32000 and the messages
+// are the SDK's (webStandardStreamableHttp.js, middleware/hostHeaderValidation.js).
+
+/** The SDK's code for transport-level refusals (JSON-RPC's implementation-defined server error). */
+const TRANSPORT_ERROR = -32000;
+
+const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+function refused(status: number, message: string, headers: { readonly [name: string]: string } = {}): HttpAnswer {
+  const answer = failure(status, null, TRANSPORT_ERROR, message);
+  return { ...answer, headers: { ...answer.headers, ...headers, connection: "close" } };
+}
+
+/** 403 for a `Host` outside the allow-list (by default: checked on loopback connections only). */
+function checkHost(request: HttpRequestParts, allowed: McpHttpOptions["allowedHosts"]): HttpAnswer | undefined {
+  if (allowed === false || (allowed === undefined && request.loopback !== true)) return undefined;
+  const allows =
+    typeof allowed === "function" ? allowed : (hostname: string) => (allowed ?? LOOPBACK_HOSTS).includes(hostname);
+  const host = headerValue(request.headers, "host");
+  if (host === undefined || host === "") return refused(403, "Missing Host header");
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return refused(403, `Invalid Host header: ${host.slice(0, 100)}`);
+  }
+  return allows(hostname) ? undefined : refused(403, `Invalid Host: ${hostname.slice(0, 100)}`);
+}
+
+/**
+ * 406 for an `Accept` that admits neither JSON nor an event stream (an absent `Accept` admits
+ * both, RFC 9110 › Accept); 415 for a body that is not declared `application/json` (parameters
+ * such as `charset` allowed; an absent `Content-Type` is refused, as the SDK does).
+ */
+function checkMediaTypes(headers: RequestHeaders): HttpAnswer | undefined {
+  const accept = headerValue(headers, "accept");
+  if (accept !== undefined && !accepts(accept, "application/json") && !accepts(accept, "text/event-stream")) {
+    return refused(406, "Not Acceptable: Client must accept application/json or text/event-stream");
+  }
+  const contentType = headerValue(headers, "content-type");
+  const essence = contentType?.split(";", 1)[0]!.trim().toLowerCase();
+  if (essence !== "application/json") {
+    return refused(415, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  return undefined;
+}
+
+// Whether an `Accept` value admits a media type: its own range, `type/*` or `*/*`, with a weight above 0.
+function accepts(accept: string, mediaType: string): boolean {
+  const wildcard = `${mediaType.split("/", 1)[0]}/*`;
+  return accept.split(",").some((range) => {
+    const [name = "", ...parameters] = range.split(";").map((part) => part.trim().toLowerCase());
+    if (name !== mediaType && name !== wildcard && name !== "*/*") return false;
+    const weight = parameters.find((parameter) => /^q\s*=/.test(parameter));
+    return weight === undefined || Number(weight.replace(/^q\s*=\s*/, "")) > 0;
+  });
+}
+
+function unauthorized(): HttpAnswer {
+  return refused(401, "Unauthorized: the request carries no credentials this server accepts", {
+    "www-authenticate": "Bearer",
+  });
+}
+
+function bodyTimedOut(timeoutMs: number): HttpAnswer {
+  return refused(408, `Request Timeout: the body did not arrive within ${timeoutMs} ms`);
+}
+
+/** Whether a socket's local address is a loopback one (IPv4 127/8, `::1`, or IPv4 loopback mapped into IPv6). */
+function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return /^(?:::ffff:)?127\./.test(address) || address === "::1";
 }

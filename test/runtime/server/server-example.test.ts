@@ -48,10 +48,10 @@ describe("example server: HTTP", () => {
   });
 
   it("answers a body that is not JSON with -32700 and a notification with 202", async () => {
-    const notJson = await fetch(server.url, { method: "POST", body: "{nope" });
+    const notJson = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ id: null, error: { code: -32700 } });
-    const notification = await fetch(server.url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    const notification = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
     expect(notification.status).toBe(202);
   });
 

@@ -17,6 +17,8 @@ import { ValidationFailed } from "../../../generated/ext-tasks-draft/runtime/pro
  */
 
 const V = STATELESS_PROTOCOL_VERSION;
+/** A POST body declared as JSON (the handler answers 415 otherwise). */
+const JSON_BODY = { "content-type": "application/json" };
 const META = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 
 /** `node:http` → Fetch `Request`, and the `Response` back: the Fetch shape as any Fetch host calls it. */
@@ -179,7 +181,7 @@ describe.each(Object.keys(SHAPES) as (keyof typeof SHAPES)[])("http-server, %s s
     expect(await codeOf({ "mcp-name": "other" }, "tasks/get", { taskId: "t" })).toEqual([400, -32020]);
     const noMeta = await fetch(server.url, {
       method: "POST",
-      headers: { "mcp-protocol-version": V, "mcp-method": "tools/list" },
+      headers: { ...JSON_BODY, "mcp-protocol-version": V, "mcp-method": "tools/list" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
     });
     expect([noMeta.status, ((await noMeta.json()) as { error: { code: number } }).error.code]).toEqual([400, -32602]);
@@ -204,24 +206,24 @@ describe.each(Object.keys(SHAPES) as (keyof typeof SHAPES)[])("http-server, %s s
 
   it("a body over the limit is 413, whether its length is declared or it is streamed", async () => {
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(5000) } });
-    expect((await fetch(server.url, { method: "POST", body: big })).status).toBe(413);
+    expect((await fetch(server.url, { method: "POST", headers: JSON_BODY, body: big })).status).toBe(413);
     const chunks = Readable.toWeb(Readable.from([big.slice(0, 3000), big.slice(3000)])) as ReadableStream;
-    const streamed = await fetch(server.url, { method: "POST", body: chunks, duplex: "half" } as RequestInit);
+    const streamed = await fetch(server.url, { method: "POST", headers: JSON_BODY, body: chunks, duplex: "half" } as RequestInit);
     expect(streamed.status).toBe(413);
   });
 
   it("HTTP: another path 404, GET 405 with Allow, a body that is not JSON -32700, a batch -32600", async () => {
-    expect((await fetch(server.url.replace("/mcp", "/x"), { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await fetch(server.url.replace("/mcp", "/x"), { method: "POST", headers: JSON_BODY, body: "{}" })).status).toBe(404);
     const get = await fetch(server.url);
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
-    const notJson = await fetch(server.url, { method: "POST", body: "{nope" });
+    const notJson = await fetch(server.url, { method: "POST", headers: JSON_BODY, body: "{nope" });
     expect([notJson.status, ((await notJson.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
-    const batch = await fetch(server.url, { method: "POST", body: "[]" });
+    const batch = await fetch(server.url, { method: "POST", headers: JSON_BODY, body: "[]" });
     expect([batch.status, ((await batch.json()) as { error: { code: number } }).error.code]).toEqual([400, -32600]);
   });
 
   it("a notification is 202 without a body and reaches its handler", async () => {
-    const response = await fetch(server.url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/hello", params: { n: 1 } }) });
+    const response = await fetch(server.url, { method: "POST", headers: JSON_BODY, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/hello", params: { n: 1 } }) });
     expect([response.status, await response.text()]).toEqual([202, ""]);
     expect(notified).toEqual([{ n: 1 }]);
   });
@@ -250,7 +252,7 @@ describe("http-server, Node shape: the client going away", () => {
       const controller = new AbortController();
       const call = fetch(server.url, {
         method: "POST",
-        headers: { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "slow" },
+        headers: { ...JSON_BODY, "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "slow" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", _meta: META } }),
         signal: controller.signal,
       }).catch(() => "gone");
