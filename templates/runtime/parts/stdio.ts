@@ -162,7 +162,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
         const settle =
-          <T>(then: (value: T) => void) =>
+          <T,>(then: (value: T) => void) =>
           (value: T) => {
             signal.removeEventListener("abort", onAbort);
             then(value);
