@@ -66,12 +66,12 @@ describe("ext-tasks-draft (stateless, tasks an extension)", () => {
 
   it("a task whose result is no CallToolResult rejects the same way", async () => {
     const client = await serverAnswering(NOT_A_RESULT, true);
-    await expect(client.callTool({ name: "t" }, { task: {} })).rejects.toThrow(/^invalid CallToolResult: \/content: /);
+    await expect(client.callTool({ name: "t" })).rejects.toThrow(/^invalid CallToolResult: \/content: /);
   });
 
   it("a valid result passes, at once and as a task", async () => {
     expect(await (await serverAnswering(A_RESULT, false)).callTool({ name: "t" })).toEqual(A_RESULT);
-    expect(await (await serverAnswering(A_RESULT, true)).callTool({ name: "t" }, { task: {} })).toEqual(A_RESULT);
+    expect(await (await serverAnswering(A_RESULT, true)).callTool({ name: "t" })).toEqual(A_RESULT);
   });
 
   it("validateResults: false hands back what came, as before", async () => {
