@@ -7,7 +7,7 @@ import {
   streamableHttpTransport,
   type SseEvent,
 } from "../../../generated/ext-tasks-draft/runtime/parts/http-client.js";
-import { closeServersAfterEach, failOnUnhandled, flood, json, serve, sse } from "./client-peers.js";
+import { closeServersAfterEach, failOnUnhandled, flood, json, serve, sse, until } from "./client-peers.js";
 
 /**
  * The `http-client` part against servers that send too much: a JSON answer's body and one SSE event
@@ -156,5 +156,37 @@ describe("readEventStream reads in linear time", () => {
     const large = await timeToRead(2 * MiB);
     // Linear: about 8. Rescanning the event on every chunk: about 64.
     expect(large / small).toBeLessThan(24);
+  });
+});
+
+describe("requests of the server", () => {
+  it("at most maxPendingServerRequests (32) are handled at once: the rest are dropped unanswered and told to onError", async () => {
+    let answers = 0;
+    const { url } = await serve((seen, response) => {
+      const body = seen.body!;
+      // An answer POSTed back by the client.
+      if (!("method" in body)) return void (answers++, response.writeHead(202).end());
+      sse(response);
+      for (let i = 0; i < 100; i++) {
+        response.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: `ask-${i}`, method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } })}\n\n`);
+      }
+      response.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: {} })}\n\n`);
+    });
+    const errors: unknown[] = [];
+    const transport = streamableHttpTransport({ url, onError: (error) => errors.push(error) });
+    let started = 0;
+    const release: (() => void)[] = [];
+    transport.onRequest(() => {
+      started++;
+      return new Promise((resolve) => release.push(() => resolve({ action: "decline" })));
+    });
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list" }, {}, { signal: new AbortController().signal });
+    expect(started).toBe(HTTP_CLIENT_LIMITS.maxPendingServerRequests);
+    expect(errors).toHaveLength(100 - 32);
+    expect(String(errors[0])).toBe("Error: elicitation/create: dropped unanswered, 32 requests of the server are pending (maxPendingServerRequests)");
+    // Those handled are answered as always once their handlers resolve.
+    for (const resolve of release) resolve();
+    await until(() => answers === 32, "the 32 answers");
+    await transport.close();
   });
 });
