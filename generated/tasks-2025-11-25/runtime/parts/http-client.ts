@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: ed1dc302cfa3957702975f4ae98d76c8b412815fe36152ca0a7f63199d0f7e73 c642d27e2ffd6888ee91b723af1c1110c250acd0fe96bf6cf33993cb45a6f538
+// Fingerprint: a3c0a881943d2e29429c2eebce794150f6b252c9ac7d3d27cd2c5c4f6b1ee6d3 fd122875da7abc9161b9b7a53e5c1a31a8d4680534fba626dcbfbd71c50f8c2e
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -43,7 +43,8 @@
  * and one SSE event (`maxEventBytes`) are read only up to their limit, then the request is aborted
  * and rejects with `HttpResponseLimitError`; the server's `retry:` is clamped into
  * `reconnect.minDelayMs`..`maxDelayMs`, and reconnects back off on consecutive failures, which only
- * a stream that stayed open `reconnect.healthyAfterMs` forgives (events alone do not).
+ * a stream that stayed open `reconnect.healthyAfterMs` forgives (events alone do not); at most
+ * `maxPendingServerRequests` requests of the server are handled at once.
  */
 
 /** The protocol version header and `_meta` key of the stateless revisions. */
@@ -58,6 +59,7 @@ export const HTTP_CLIENT_LIMITS = {
   minDelayMs: 100,
   maxDelayMs: 60_000,
   healthyAfterMs: 10_000,
+  maxPendingServerRequests: 32,
 } as const;
 
 /** The longest delay a timer takes as given (longer ones fire at once in Node and browsers). */
@@ -128,6 +130,11 @@ export interface StreamableHttpOptions {
   readonly maxBodyBytes?: number;
   /** The largest SSE event read, its lines together (default 4 MiB); beyond it the stream is aborted with HttpResponseLimitError. */
   readonly maxEventBytes?: number;
+  /**
+   * Requests of the server handled at once (default 32): one more is dropped unanswered and told to
+   * `onError`, so a server cannot make the client run any number of handlers and answers at once.
+   */
+  readonly maxPendingServerRequests?: number;
   /** Told about what fails in the background: the GET stream, answers POSTed back, handlers that throw. */
   readonly onError?: (error: unknown) => void;
   /** The `fetch` to use (default: the global one). */
@@ -258,22 +265,29 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
         }
       }
     } else if (isRequest(message)) {
-      void answerServerRequest(message);
+      if (pendingServerRequests < maxPendingServerRequests) void answerServerRequest(message);
+      else
+        report(
+          new Error(
+            `${message.method}: dropped unanswered, ${maxPendingServerRequests} requests of the server are pending (maxPendingServerRequests)`,
+          ),
+        );
     }
   };
 
+  let pendingServerRequests = 0;
+  const maxPendingServerRequests = options.maxPendingServerRequests ?? HTTP_CLIENT_LIMITS.maxPendingServerRequests;
   const answerServerRequest = async (request: HttpServerRequest) => {
-    const reply = {
-      jsonrpc: "2.0" as const,
-      id: request.id,
-      ...(await outcomeOf(handler, request, report)),
-    };
+    pendingServerRequests++;
     try {
+      const reply = { jsonrpc: "2.0" as const, id: request.id, ...(await outcomeOf(handler, request, report)) };
       const response = await post(reply, baseHeaders(negotiated ?? options.protocolVersion), undefined);
       await response.body?.cancel();
       if (!response.ok) throw new Error(`answer to ${request.method}: HTTP ${response.status}`);
     } catch (error) {
       report(error);
+    } finally {
+      pendingServerRequests--;
     }
   };
 
