@@ -167,10 +167,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
             signal.removeEventListener("abort", onAbort);
             then(value);
           };
-        pending.set(request.id, {
-          resolve: settle(resolve),
-          reject: settle(reject),
-        });
+        pending.set(request.id, { resolve: settle(resolve), reject: settle(reject) });
         write(child.stdin!, request);
       });
     },
@@ -179,12 +176,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
       return () => listeners.delete(listener);
     },
     notify(method, params) {
-      if (!closed)
-        write(child.stdin!, {
-          jsonrpc: "2.0",
-          method,
-          ...(params ? { params } : {}),
-        });
+      if (!closed) write(child.stdin!, { jsonrpc: "2.0", method, ...(params ? { params } : {}) });
     },
     async close(graceMs = 2000) {
       child.stdin!.end();
