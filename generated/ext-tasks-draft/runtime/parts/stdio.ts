@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 829ad784c23995267274e6196459b28eae9f28fa0d3a11e5b47de445bb511282 b0804de47ca5db72c41694e2d7ab8bc5ed951dd480b116d05fcc783b73206221
+// Fingerprint: e34b8728e7e21d0e08abc8c0a33780ab559bc52bcd5ccbb67f07130fbb8482b3 7832dc1ea9d74557a0a7834e3ceee10944265f02c77eb685eee00621154d1b8e
 
 /**
  * Runtime part `stdio`: MCP's stdio transport, newline-delimited JSON-RPC over a server process's
@@ -175,10 +175,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
             signal.removeEventListener("abort", onAbort);
             then(value);
           };
-        pending.set(request.id, {
-          resolve: settle(resolve),
-          reject: settle(reject),
-        });
+        pending.set(request.id, { resolve: settle(resolve), reject: settle(reject) });
         write(child.stdin!, request);
       });
     },
@@ -187,12 +184,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
       return () => listeners.delete(listener);
     },
     notify(method, params) {
-      if (!closed)
-        write(child.stdin!, {
-          jsonrpc: "2.0",
-          method,
-          ...(params ? { params } : {}),
-        });
+      if (!closed) write(child.stdin!, { jsonrpc: "2.0", method, ...(params ? { params } : {}) });
     },
     async close(graceMs = 2000) {
       child.stdin!.end();

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: a3c0a881943d2e29429c2eebce794150f6b252c9ac7d3d27cd2c5c4f6b1ee6d3 fd122875da7abc9161b9b7a53e5c1a31a8d4680534fba626dcbfbd71c50f8c2e
+// Fingerprint: 758223c2b59cbdfffe379c1d7f842b8bec1a8ab547110469f031971486456782 3cec5f81d052ab32a6f6cd8958255eaebe503a8e47bf52dee5827c0495ff7ebc
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -99,11 +99,7 @@ export interface StreamableHttpOptions {
   /** A session to join (`Mcp-Session-Id`): no `initialize` is sent. */
   readonly sessionId?: string;
   /** `initialize`'s `clientInfo` (default `{ name: "mcp-tasks-gen-client", version: "1.0.0" }`). */
-  readonly clientInfo?: {
-    readonly name: string;
-    readonly version: string;
-    readonly [key: string]: unknown;
-  };
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
   /**
    * `initialize`'s client capabilities, or a function read when `initialize` is sent. A generated
    * client given this transport declares what its handlers answer itself (`declareCapabilities`);
@@ -199,10 +195,7 @@ export interface StreamableHttpTransport {
   readonly listen: (
     request: HttpAdapterRequest,
     headers: { readonly [name: string]: string },
-    options: {
-      readonly signal: unknown;
-      readonly onMessage: (message: unknown) => void;
-    },
+    options: { readonly signal: unknown; readonly onMessage: (message: unknown) => void },
   ) => Promise<unknown>;
 }
 
@@ -216,9 +209,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   const healthyAfterMs = options.reconnect?.healthyAfterMs ?? HTTP_CLIENT_LIMITS.healthyAfterMs;
   const defaultDelayMs = timerMs(options.reconnect?.delayMs ?? 1000);
   const maxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_LIMITS.maxBodyBytes;
-  const limits = {
-    maxEventBytes: options.maxEventBytes ?? HTTP_CLIENT_LIMITS.maxEventBytes,
-  };
+  const limits = { maxEventBytes: options.maxEventBytes ?? HTTP_CLIENT_LIMITS.maxEventBytes };
   /** The server's `retry:` clamped into the bounds (the delay stays as it was for a value that is no number). */
   const retryDelay = (retry: number | undefined, current: number) =>
     retry === undefined || !Number.isFinite(retry) ? current : Math.min(maxDelayMs, Math.max(minDelayMs, retry));
@@ -242,11 +233,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   const post = async (message: object, headers: Record<string, string>, signal: AbortSignal | undefined) => {
     const response = await doFetch(options.url, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...headers,
-      },
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
       body: JSON.stringify(message),
       ...(signal ? { signal } : {}),
     });
@@ -361,10 +348,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
           declaredCapabilities,
           (typeof options.capabilities === "function" ? options.capabilities() : options.capabilities) ?? {},
         ),
-        clientInfo: options.clientInfo ?? {
-          name: "mcp-tasks-gen-client",
-          version: "1.0.0",
-        },
+        clientInfo: options.clientInfo ?? { name: "mcp-tasks-gen-client", version: "1.0.0" },
       },
     };
     const response = await post(request, { ...options.headers, "mcp-method": "initialize" }, signal);
@@ -383,17 +367,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   };
 
   const notifyWith = async (method: string, params: object | undefined, signal: AbortSignal | undefined) => {
-    const message = {
-      jsonrpc: "2.0" as const,
-      method,
-      ...(params ? { params } : {}),
-    };
+    const message = { jsonrpc: "2.0" as const, method, ...(params ? { params } : {}) };
     const response = await post(
       message,
-      {
-        ...baseHeaders(negotiated ?? options.protocolVersion),
-        "mcp-method": method,
-      },
+      { ...baseHeaders(negotiated ?? options.protocolVersion), "mcp-method": method },
       signal,
     );
     await response.body?.cancel().catch(() => {});
@@ -442,10 +419,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       const sending = () =>
         post(
           request,
-          {
-            ...baseHeaders(declared ?? negotiated ?? options.protocolVersion, !stateless),
-            ...headers,
-          },
+          { ...baseHeaders(declared ?? negotiated ?? options.protocolVersion, !stateless), ...headers },
           abort,
         );
       let response = await sending();
@@ -489,10 +463,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       const version = declaredVersion(request) ?? options.protocolVersion;
       const response = await post(request, { ...baseHeaders(version, false), ...headers }, signal as AbortSignal);
       if (isEventStream(response)) {
-        return fromEventStream(response, request.id, onMessage, undefined, {
-          ...limits,
-          what: request.method,
-        });
+        return fromEventStream(response, request.id, onMessage, undefined, { ...limits, what: request.method });
       }
       const answer = fromJson(await readBody(response, maxBodyBytes, request.method), request.id, onMessage);
       if (answer === undefined) {
@@ -507,10 +478,7 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       // A session this transport began (by `initialize`) is ended; a joined one belongs to whoever began it.
       if (negotiated === undefined || sessionId === undefined) return;
       try {
-        const response = await doFetch(options.url, {
-          method: "DELETE",
-          headers: baseHeaders(negotiated),
-        });
+        const response = await doFetch(options.url, { method: "DELETE", headers: baseHeaders(negotiated) });
         await response.body?.cancel().catch(() => {});
       } catch (error) {
         report(error);
@@ -754,10 +722,7 @@ async function outcomeOf(
   request: HttpServerRequest,
   report: (error: unknown) => void,
 ): Promise<{ result: object } | { error: { code: number; message: string; data?: unknown } }> {
-  if (!handler)
-    return {
-      error: { code: -32601, message: `Method not found: ${request.method}` },
-    };
+  if (!handler) return { error: { code: -32601, message: `Method not found: ${request.method}` } };
   try {
     const result = await handler(request);
     const error = rpcError(result);
@@ -827,10 +792,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 function linkedController(signal: AbortSignal | undefined): AbortController {
   const controller = new AbortController();
   if (signal?.aborted) controller.abort(signal.reason);
-  else
-    signal?.addEventListener("abort", () => controller.abort(signal.reason), {
-      once: true,
-    });
+  else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   return controller;
 }
 
