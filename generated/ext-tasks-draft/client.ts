@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b34dc9854dd1eef15263afde9f8d24f1351387cfc0118fc66656f8294a353a65 6adbc8ebfdf1c43d9ad9308247edbf2421168dc0fe88f5f07d1d8e444799636c
+// Fingerprint: 0154f3004c02d9f20b4674a31bcb9a364df1f2a5572fb69e1851ee771e4385ce b6ce55bb178bb6e992e4649e6174779d6ddaf5700dd01651f4f180c70321e398
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -52,6 +52,7 @@ import type {
 import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isDetailedTask,
+  validateCallToolResult,
   validateCancelTaskRequestParams,
   validateCancelTaskResult,
   validateCreateTaskResult,
@@ -88,7 +89,7 @@ import {
 } from "./runtime/client/profile.js";
 import { formCheck } from "./runtime/client/input-answers.js";
 import { TasksClientEngine } from "./runtime/client/engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -305,6 +306,7 @@ const PROFILE: ClientProfile<Types> = {
     },
     inputRequired: { type: "InputRequiredResult", validate: validateInputRequiredResult },
     toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+    toolResult: { type: "CallToolResult", validate: validateCallToolResult },
     discover: { type: "DiscoverResult", validate: validateDiscoverResult },
     unsupportedVersion: {
       type: "UnsupportedProtocolVersionErrorData",

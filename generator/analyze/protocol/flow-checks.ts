@@ -21,6 +21,8 @@ export interface FlowChecks {
   readonly inputRequired?: FlowCheck;
   /** One page of `tools/list`. */
   readonly toolsPage?: FlowCheck;
+  /** What `tools/call` completes with (`CallToolResult`): `callTool`'s result, at once or as its task's result. */
+  readonly toolResult?: FlowCheck;
   /** The result of `server/discover`. */
   readonly discover?: FlowCheck;
   /** The `data` of a -32022 "unsupported protocol version" error (what a retry picks its version from). */
@@ -44,6 +46,7 @@ export function flowChecks(flows: CoreFlows): FlowChecks {
   const listenParams = flows.listen?.request.params;
   const acknowledgedParams = flows.listen?.acknowledged?.params;
   const toolsPage = flows.requests["tools/list"]?.result;
+  const toolResult = flows.requests["tools/call"]?.result;
   const discover = flows.requests["server/discover"]?.result;
   const versionData = flows.errors.find((e) => e.code === UNSUPPORTED_PROTOCOL_VERSION)?.data;
   const capabilityData = flows.errors.find((e) => e.code === MISSING_REQUIRED_CLIENT_CAPABILITY)?.data;
@@ -52,14 +55,18 @@ export function flowChecks(flows: CoreFlows): FlowChecks {
     ...(acknowledgedParams ? { listenAcknowledged: check(acknowledgedParams) } : {}),
     ...(flows.inputRequired ? { inputRequired: { type: flows.inputRequired.type, validate: flows.inputRequired.validate } } : {}),
     ...(toolsPage ? { toolsPage } : {}),
+    ...(toolResult ? { toolResult } : {}),
     ...(discover ? { discover } : {}),
     ...(versionData ? { unsupportedVersion: check(versionData) } : {}),
     ...(capabilityData ? { missingCapability: check(capabilityData) } : {}),
   };
 }
 
-/** What a flow check reads, in words, for the note below. */
-const FLOW_CHECK_WORDS: Readonly<Record<keyof FlowChecks, string>> = {
+/**
+ * What a flow check reads, in words, for the note below. A `tools/call` result without its check is
+ * handed back as it came (nothing of it is read), so the note has nothing to say about it.
+ */
+const FLOW_CHECK_WORDS: Readonly<Record<Exclude<keyof FlowChecks, "toolResult">, string>> = {
   listenParams: "subscriptions/listen params",
   listenAcknowledged: "the listen acknowledgement",
   inputRequired: "InputRequiredResult (multi round-trip)",
@@ -78,7 +85,7 @@ const FLOW_CHECK_WORDS: Readonly<Record<keyof FlowChecks, string>> = {
  */
 export function structuralFlowChecks(flows: CoreFlows, extension: boolean, stateless: boolean): string | undefined {
   const checks = flowChecks(flows);
-  const used: readonly (keyof FlowChecks)[] = !extension ? ["toolsPage"] : stateless ? (Object.keys(FLOW_CHECK_WORDS) as (keyof FlowChecks)[]) : [];
+  const used: readonly (keyof typeof FLOW_CHECK_WORDS)[] = !extension ? ["toolsPage"] : stateless ? (Object.keys(FLOW_CHECK_WORDS) as (keyof typeof FLOW_CHECK_WORDS)[]) : [];
   const absent = used.filter((key) => checks[key] === undefined);
   if (absent.length === 0) return undefined;
   return (

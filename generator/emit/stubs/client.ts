@@ -393,6 +393,7 @@ function usedFlowChecks(checks: FlowChecks, parts: { readonly roundTrips: boolea
     listenAcknowledged: parts.listen,
     inputRequired: parts.roundTrips,
     toolsPage: true,
+    toolResult: true,
     discover: parts.listen,
     unsupportedVersion: parts.extension,
     missingCapability: parts.listen,

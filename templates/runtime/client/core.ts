@@ -220,6 +220,8 @@ export const MAX_POLL_FAILURES = 3;
 /** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
 export const LISTEN_RETRY_MIN_MS = 500;
 export const LISTEN_RETRY_MAX_MS = 30_000;
+/** How long an acknowledged listen stream must stay open before its end no longer doubles the pause (an acknowledgement alone forgives nothing). */
+export const LISTEN_HEALTHY_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -319,8 +319,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     });
     if (start.kind === "complete") return start.result;
     onTaskCreated?.(start.task);
-    // The task's result is the tool's result: a result object (the set's validators checked it).
-    return this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task)) as Promise<JsonObject>;
+    return this.#completed(await this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task))).result;
   }
 
   async request(method: string, params?: JsonObject, options: RequestOptions<T> = {}): Promise<JsonObject> {
@@ -377,7 +376,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     }
     if (augment) {
       // A receiver that does not run this tool as a task answers its plain result.
-      if (augmentation === undefined || !Object.hasOwn(result, "task")) return { kind: "complete", result };
+      if (augmentation === undefined || !Object.hasOwn(result, "task")) return this.#completed(result);
       return {
         kind: "task",
         task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)),
@@ -391,8 +390,14 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     }
     const { tag, body } = splitTag("tools/call", result);
     if (tag === "task") return { kind: "task", task: this.#checkCreated(body) };
-    if (tag === "complete") return { kind: "complete", result: body };
+    if (tag === "complete") return this.#completed(body);
     throw new InvalidResponseError("tools/call", `unknown resultType ${JSON.stringify(tag)}`, result);
+  }
+
+  /** A tool's result (at once, or its task's) checked as the set's CallToolResult: ValidationFailed when it is none. */
+  #completed(result: unknown): { readonly kind: "complete"; readonly result: JsonObject } {
+    const check = this.#profile.flowChecks?.toolResult;
+    return { kind: "complete", result: isObject(result) ? this.#checkedResult(check, result) : (result as JsonObject) };
   }
 
   /**

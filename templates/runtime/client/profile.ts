@@ -160,6 +160,8 @@ export interface FlowChecks {
   readonly inputRequired?: BodyCheck<unknown>;
   /** One page of `tools/list`, before its tools are read. */
   readonly toolsPage?: BodyCheck<unknown>;
+  /** What `tools/call` completes with (`CallToolResult`): `callTool`'s result, at once or as its task's result. */
+  readonly toolResult?: BodyCheck<unknown>;
   /** The result of `server/discover`, before its capabilities are read. */
   readonly discover?: BodyCheck<unknown>;
   /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */

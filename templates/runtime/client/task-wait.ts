@@ -11,6 +11,7 @@ import {
   DEFAULT_POLL_MS,
   host,
   InvalidResponseError,
+  LISTEN_HEALTHY_MS,
   LISTEN_RETRY_MAX_MS,
   LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
@@ -269,20 +270,24 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
    * Keeps a status stream open while the wait lasts: after each acknowledgement the task is read
    * once (what changed before the subscription took is not notified, so a terminal status is never
    * missed); while the stream is down the wait polls, and reopens it after a pause that doubles
-   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream is acknowledged again.
+   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream stays open LISTEN_HEALTHY_MS
+   * after its acknowledgement: a server that acknowledges and hangs up at once cannot make the
+   * client reopen at the shortest pause forever.
    */
   async #follow(
     open: NonNullable<WaitClient<Snapshot, Result, Payload, Answer, Handlers>["openStream"]>,
   ): Promise<void> {
     let pause = LISTEN_RETRY_MIN_MS;
     while (!this.#settled && !this.#terminal) {
+      let acknowledgedAt: number | undefined;
       const end = await open(this.taskId, this.#controller.signal, () => {
         if (this.#settled || this.#terminal) return;
         this.#streaming = true;
-        pause = LISTEN_RETRY_MIN_MS;
+        acknowledgedAt = Date.now();
         this.#readNow();
       });
       this.#streaming = false;
+      if (acknowledgedAt !== undefined && Date.now() - acknowledgedAt >= LISTEN_HEALTHY_MS) pause = LISTEN_RETRY_MIN_MS;
       // Polling takes over (again) at the task's interval.
       this.#schedule();
       if (end === "unsupported" || this.#settled || this.#terminal) return;

@@ -12,6 +12,8 @@ import { isObject, ownValue, pointerToken, type JsonObject } from "../protocol/j
 
 export const TOOLS_LIST = "tools/list";
 export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
+/** The most pages of `tools/list` read for one catalog: a server that pages on forever gets InvalidResponseError, not a client that never stops asking. */
+export const MAX_TOOLS_PAGES = 1_000;
 
 /** A tool as `tools/list` describes it: the fields the client reads, and whatever else the server said. */
 export type ToolDescription = JsonObject & { readonly name: string };
@@ -127,7 +129,7 @@ export class ToolCatalog {
     const seen = new Set<string>();
     let freshFor = Infinity;
     let cursor: string | undefined;
-    for (;;) {
+    for (let pages = 1; ; pages++) {
       const page = await this.#client.listPage(cursor);
       const tools = ownValue(page, "tools");
       if (!Array.isArray(tools)) throw new InvalidResponseError(TOOLS_LIST, "tools is not an array", page);
@@ -147,6 +149,9 @@ export class ToolCatalog {
       if (seen.has(next))
         throw new InvalidResponseError(TOOLS_LIST, `the cursor ${JSON.stringify(next)} came back`, page);
       seen.add(next);
+      if (pages >= MAX_TOOLS_PAGES) {
+        throw new InvalidResponseError(TOOLS_LIST, `more than ${MAX_TOOLS_PAGES} pages (MAX_TOOLS_PAGES)`, page);
+      }
       cursor = next;
     }
     return { entries, freshUntil: Date.now() + freshFor };

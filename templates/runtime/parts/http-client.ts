@@ -30,8 +30,47 @@
  *
  * `listen` opens a `subscriptions/listen` stream, which the generated client uses to follow tasks
  * by their status notifications instead of polling.
+ *
+ * What a server sends is bounded (README › Security limits): a JSON answer's body (`maxBodyBytes`)
+ * and one SSE event (`maxEventBytes`) are read only up to their limit, then the request is aborted
+ * and rejects with `HttpResponseLimitError`; the server's `retry:` is clamped into
+ * `reconnect.minDelayMs`..`maxDelayMs`, and reconnects back off on consecutive failures, which only
+ * a stream that stayed open `reconnect.healthyAfterMs` forgives (events alone do not); at most
+ * `maxPendingServerRequests` requests of the server are handled at once.
  */
 import { JSON_RPC_ERROR_CODES, PROTOCOL_VERSION_META, STATELESS_PROTOCOL_VERSION } from "../protocol/constants.js";
+
+/** Defaults of the limits on what the server sends (see `StreamableHttpOptions`). */
+export const HTTP_CLIENT_LIMITS = {
+  maxBodyBytes: 16 * 1024 * 1024,
+  maxEventBytes: 4 * 1024 * 1024,
+  minDelayMs: 100,
+  maxDelayMs: 60_000,
+  healthyAfterMs: 10_000,
+  maxPendingServerRequests: 32,
+} as const;
+
+/** The longest delay a timer takes as given (longer ones fire at once in Node and browsers). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The server sent more than this transport reads (`maxBodyBytes` of a JSON answer, `maxEventBytes` of
+ * one SSE event): reading stopped there, the request was aborted, and its call rejects with this.
+ */
+export class HttpResponseLimitError extends Error {
+  override readonly name = "HttpResponseLimitError";
+  constructor(
+    /** What was being read: a request's method, or the stream it came on. */
+    readonly what: string,
+    /** The option whose limit was reached. */
+    readonly limit: "maxBodyBytes" | "maxEventBytes",
+    readonly limitBytes: number,
+  ) {
+    super(
+      `${what}: the server sent ${limit === "maxBodyBytes" ? "a response body" : "an SSE event"} larger than ${limit} (${limitBytes} bytes); the request was aborted`,
+    );
+  }
+}
 
 export interface StreamableHttpOptions {
   /** The MCP endpoint. */
@@ -57,8 +96,29 @@ export interface StreamableHttpOptions {
   readonly capabilities?: { readonly [key: string]: unknown } | (() => { readonly [key: string]: unknown });
   /** Open the standalone GET stream after `initialize` (default true). */
   readonly standaloneStream?: boolean;
-  /** Reconnecting a stream the server ends: how many times in a row (default 2), and the delay when the server sets no `retry:` (default 1000 ms). */
-  readonly reconnect?: { readonly maxAttempts?: number; readonly delayMs?: number };
+  /**
+   * Reconnecting a stream the server ends: how many failures in a row (default 2), and the delay
+   * when the server sets no `retry:` (default 1000 ms). The server's `retry:` is clamped into
+   * `minDelayMs`..`maxDelayMs` (100 ms..60 s); each consecutive failure doubles the delay (up to
+   * `maxDelayMs`). The count of failures is forgiven only when a stream stayed open `healthyAfterMs`
+   * (10 s): a server that sends an event and hangs up at once cannot make the client reconnect forever.
+   */
+  readonly reconnect?: {
+    readonly maxAttempts?: number;
+    readonly delayMs?: number;
+    readonly minDelayMs?: number;
+    readonly maxDelayMs?: number;
+    readonly healthyAfterMs?: number;
+  };
+  /** The largest body of a JSON answer read (default 16 MiB); beyond it the request is aborted with HttpResponseLimitError. */
+  readonly maxBodyBytes?: number;
+  /** The largest SSE event read, its lines together (default 4 MiB); beyond it the stream is aborted with HttpResponseLimitError. */
+  readonly maxEventBytes?: number;
+  /**
+   * Requests of the server handled at once (default 32): one more is dropped unanswered and told to
+   * `onError`, so a server cannot make the client run any number of handlers and answers at once.
+   */
+  readonly maxPendingServerRequests?: number;
   /** Told about what fails in the background: the GET stream, answers POSTed back, handlers that throw. */
   readonly onError?: (error: unknown) => void;
   /** The `fetch` to use (default: the global one). */
@@ -132,7 +192,18 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
   const listeners = new Set<(notification: unknown) => void>();
   const report = options.onError ?? (() => {});
   const maxAttempts = options.reconnect?.maxAttempts ?? 2;
-  const defaultDelayMs = options.reconnect?.delayMs ?? 1000;
+  const minDelayMs = timerMs(options.reconnect?.minDelayMs ?? HTTP_CLIENT_LIMITS.minDelayMs);
+  const maxDelayMs = Math.max(minDelayMs, timerMs(options.reconnect?.maxDelayMs ?? HTTP_CLIENT_LIMITS.maxDelayMs));
+  const healthyAfterMs = options.reconnect?.healthyAfterMs ?? HTTP_CLIENT_LIMITS.healthyAfterMs;
+  const defaultDelayMs = timerMs(options.reconnect?.delayMs ?? 1000);
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_LIMITS.maxBodyBytes;
+  const limits = { maxEventBytes: options.maxEventBytes ?? HTTP_CLIENT_LIMITS.maxEventBytes };
+  /** The server's `retry:` clamped into the bounds (the delay stays as it was for a value that is no number). */
+  const retryDelay = (retry: number | undefined, current: number) =>
+    retry === undefined || !Number.isFinite(retry) ? current : Math.min(maxDelayMs, Math.max(minDelayMs, retry));
+  /** The delay before reconnecting after `failures` failures in a row: doubled each time, up to `maxDelayMs`. */
+  const backoff = (delayMs: number, failures: number) =>
+    Math.min(Math.max(delayMs, maxDelayMs), delayMs * 2 ** Math.max(0, Math.min(failures - 1, 30)));
   const standalone = new AbortController();
   let sessionId = options.sessionId;
   let negotiated: string | undefined;
@@ -169,18 +240,29 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
         }
       }
     } else if (isRequest(message)) {
-      void answerServerRequest(message);
+      if (pendingServerRequests < maxPendingServerRequests) void answerServerRequest(message);
+      else
+        report(
+          new Error(
+            `${message.method}: dropped unanswered, ${maxPendingServerRequests} requests of the server are pending (maxPendingServerRequests)`,
+          ),
+        );
     }
   };
 
+  let pendingServerRequests = 0;
+  const maxPendingServerRequests = options.maxPendingServerRequests ?? HTTP_CLIENT_LIMITS.maxPendingServerRequests;
   const answerServerRequest = async (request: HttpServerRequest) => {
-    const reply = { jsonrpc: "2.0" as const, id: request.id, ...(await outcomeOf(handler, request, report)) };
+    pendingServerRequests++;
     try {
+      const reply = { jsonrpc: "2.0" as const, id: request.id, ...(await outcomeOf(handler, request, report)) };
       const response = await post(reply, baseHeaders(negotiated ?? options.protocolVersion), undefined);
       await response.body?.cancel();
       if (!response.ok) throw new Error(`answer to ${request.method}: HTTP ${response.status}`);
     } catch (error) {
       report(error);
+    } finally {
+      pendingServerRequests--;
     }
   };
 
@@ -209,25 +291,30 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
     let delayMs = defaultDelayMs;
     let failures = 0;
     while (!closed && sessionId === session) {
-      let delivered = false;
+      let openedAt: number | undefined;
       try {
         const response = await openStream(lastEventId, signal);
         // 405 (or anything but a stream): the server sends nothing outside requests.
         if (!response?.body) return;
-        await readEventStream(response.body, (event) => {
-          delivered = true;
-          if (event.id !== undefined) lastEventId = event.id;
-          if (event.retry !== undefined) delayMs = event.retry;
-          const message = parseData(event.data);
-          if (message !== undefined) dispatch(message);
-        });
+        openedAt = Date.now();
+        await readEventStream(
+          response.body,
+          (event) => {
+            if (event.id !== undefined) lastEventId = event.id;
+            delayMs = retryDelay(event.retry, delayMs);
+            const message = parseData(event.data);
+            if (message !== undefined) dispatch(message);
+          },
+          { ...limits, what: "the GET stream" },
+        );
       } catch (error) {
         if (closed) return;
         report(error);
       }
-      failures = delivered ? 0 : failures + 1;
+      // Only time forgives: a stream that ends soon after it opened is a failure, whatever it sent.
+      failures = openedAt !== undefined && Date.now() - openedAt >= healthyAfterMs ? 0 : failures + 1;
       if (failures > maxAttempts) return;
-      if (!(await sleep(delayMs, signal))) return;
+      if (!(await sleep(backoff(delayMs, failures), signal))) return;
     }
   };
 
@@ -280,21 +367,29 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
 
   /** The response to `request` from its POST's answer (JSON or a stream, resumed when it ends early). */
   const answerOf = async (request: HttpAdapterRequest, response: Response, signal: AbortSignal | undefined) => {
-    if (!isEventStream(response)) return fromJson(await response.text(), request.id, dispatch);
+    if (!isEventStream(response)) {
+      return fromJson(await readBody(response, maxBodyBytes, request.method), request.id, dispatch);
+    }
     const resumable = declaredVersion(request) === undefined && hasHandshake(negotiated ?? options.protocolVersion);
     let stream: Response | undefined = response;
     let lastEventId: string | undefined;
     let delayMs = defaultDelayMs;
     for (let attempt = 0; stream; attempt++) {
-      const found = await fromEventStream(stream, request.id, dispatch, (event) => {
-        if (event.id !== undefined) lastEventId = event.id;
-        if (event.retry !== undefined) delayMs = event.retry;
-      });
+      const found = await fromEventStream(
+        stream,
+        request.id,
+        dispatch,
+        (event) => {
+          if (event.id !== undefined) lastEventId = event.id;
+          delayMs = retryDelay(event.retry, delayMs);
+        },
+        { ...limits, what: request.method },
+      );
       if (found !== undefined) return found;
       // The stream ended before the response: resume it where it stopped (2025-11-25 Streamable HTTP, resumability).
       if (!resumable || lastEventId === undefined || attempt >= maxAttempts) return undefined;
       const controller = linkedController(signal);
-      if (!(await sleep(delayMs, controller.signal))) return undefined;
+      if (!(await sleep(backoff(delayMs, attempt + 1), controller.signal))) return undefined;
       stream = await openStream(lastEventId, controller.signal);
     }
     return undefined;
@@ -355,8 +450,10 @@ export function streamableHttpTransport(options: StreamableHttpOptions): Streama
       // Listen streams belong to the stateless revisions: the request declares its version, no session.
       const version = declaredVersion(request) ?? options.protocolVersion;
       const response = await post(request, { ...baseHeaders(version, false), ...headers }, signal as AbortSignal);
-      if (isEventStream(response)) return fromEventStream(response, request.id, onMessage);
-      const answer = fromJson(await response.text(), request.id, onMessage);
+      if (isEventStream(response)) {
+        return fromEventStream(response, request.id, onMessage, undefined, { ...limits, what: request.method });
+      }
+      const answer = fromJson(await readBody(response, maxBodyBytes, request.method), request.id, onMessage);
       if (answer === undefined) {
         throw new Error(`${request.method}: HTTP ${response.status} without a JSON-RPC response or an event stream`);
       }
@@ -389,58 +486,122 @@ export interface SseEvent {
   readonly retry?: number;
 }
 
+/** What `readEventStream` reads at most, and what a refusal names. */
+export interface SseLimits {
+  /** The largest event, its lines and line endings together (default 4 MiB). */
+  readonly maxEventBytes?: number;
+  /** What is being read, for HttpResponseLimitError's message (default "SSE stream"). */
+  readonly what?: string;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
 /**
  * Reads an SSE body event by event (the WHATWG event-stream format: `data`, `event`, `id`,
  * `retry`, comments, any line ending). `onEvent` may return a value other than `undefined` or
  * `false` to stop reading: that value is returned. The body is cancelled when reading stops, and
- * an event the stream cut short is dropped, as the format says.
+ * an event the stream cut short is dropped, as the format says. An event larger than
+ * `maxEventBytes` stops reading with HttpResponseLimitError. Lines are cut from the bytes as they
+ * arrive (a line ending is one byte in UTF-8), each byte looked at once, and decoded whole.
  */
 export async function readEventStream<T>(
   body: ReadableStream<Uint8Array>,
   onEvent: (event: SseEvent) => T | false | undefined | void,
+  limits: SseLimits = {},
 ): Promise<T | undefined> {
+  const maxEventBytes = limits.maxEventBytes ?? HTTP_CLIENT_LIMITS.maxEventBytes;
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
+  // Per line, so a character cut between chunks is whole; the stream's BOM is dropped by hand below.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** The pieces of the line not ended yet. */
+  let pieces: Uint8Array[] = [];
+  /** The bytes of the event so far, the pieces included. */
+  let eventBytes = 0;
+  let first = true;
+  let afterCR = false;
   let data: string[] = [];
   let type = "";
   let id: string | undefined;
   let retry: number | undefined;
+
+  /** One line of the stream: a field, a comment, or the blank line that dispatches the event. */
+  const onLine = (line: string): SseEvent | undefined => {
+    if (first) {
+      first = false;
+      if (line.startsWith("\uFEFF")) line = line.slice(1);
+    }
+    if (line === "") {
+      const event: SseEvent = {
+        event: type || "message",
+        data: data.join("\n"),
+        ...(id !== undefined ? { id } : {}),
+        ...(retry !== undefined ? { retry } : {}),
+      };
+      data = [];
+      type = "";
+      id = undefined;
+      retry = undefined;
+      eventBytes = 0;
+      return event;
+    }
+    if (line.startsWith(":")) return undefined;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const fieldValue = colon < 0 ? "" : line.slice(colon + (line.startsWith(" ", colon + 1) ? 2 : 1));
+    if (field === "data") data.push(fieldValue);
+    else if (field === "event") type = fieldValue;
+    else if (field === "id" && !fieldValue.includes("\0")) id = fieldValue;
+    else if (field === "retry" && /^\d+$/.test(fieldValue)) retry = Number(fieldValue);
+    return undefined;
+  };
+  const lineOf = (rest: Uint8Array): string => {
+    if (pieces.length === 0) return decoder.decode(rest);
+    pieces.push(rest);
+    const whole = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.byteLength, 0));
+    let at = 0;
+    for (const piece of pieces) {
+      whole.set(piece, at);
+      at += piece.byteLength;
+    }
+    pieces = [];
+    return decoder.decode(whole);
+  };
+
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      buffer += decoder.decode(value, { stream: !done });
-      for (;;) {
-        const end = buffer.search(/\r\n|\n|\r/);
-        // A lone `\r` at the end may be the first half of `\r\n`.
-        if (end < 0 || (end === buffer.length - 1 && buffer[end] === "\r" && !done)) break;
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
-        if (line === "") {
-          const event: SseEvent = {
-            event: type || "message",
-            data: data.join("\n"),
-            ...(id !== undefined ? { id } : {}),
-            ...(retry !== undefined ? { retry } : {}),
-          };
-          data = [];
-          type = "";
-          id = undefined;
-          retry = undefined;
+      if (done) return undefined;
+      let start = 0;
+      // A `\n` right after a `\r` that ended the last chunk is that line ending's second half.
+      if (afterCR && value[0] === LF) start = 1;
+      afterCR = false;
+      for (let at = start; at < value.length; at++) {
+        const byte = value[at];
+        if (byte !== LF && byte !== CR) continue;
+        eventBytes += at - start + 1;
+        if (eventBytes > maxEventBytes) {
+          throw new HttpResponseLimitError(limits.what ?? "SSE stream", "maxEventBytes", maxEventBytes);
+        }
+        const event = onLine(lineOf(value.subarray(start, at)));
+        if (byte === CR) {
+          if (at + 1 === value.length) afterCR = true;
+          else if (value[at + 1] === LF) at++;
+        }
+        start = at + 1;
+        if (event !== undefined) {
           const outcome = onEvent(event);
           if (outcome !== undefined && outcome !== false) return outcome as T;
-          continue;
         }
-        if (line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const fieldValue = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "data") data.push(fieldValue);
-        else if (field === "event") type = fieldValue;
-        else if (field === "id" && !fieldValue.includes("\0")) id = fieldValue;
-        else if (field === "retry" && /^\d+$/.test(fieldValue)) retry = Number(fieldValue);
       }
-      if (done) return undefined;
+      if (start < value.length) {
+        eventBytes += value.length - start;
+        if (eventBytes > maxEventBytes) {
+          throw new HttpResponseLimitError(limits.what ?? "SSE stream", "maxEventBytes", maxEventBytes);
+        }
+        // Copied: the reader may hand its buffer on.
+        pieces.push(value.slice(start));
+      }
     }
   } finally {
     // What follows is not ours to read (or there is nothing more).
@@ -457,16 +618,21 @@ export async function fromEventStream(
   id: string | number,
   deliver: (message: unknown) => void,
   seen: (event: SseEvent) => void = () => {},
+  limits: SseLimits = {},
 ): Promise<unknown> {
   if (!response.body) return undefined;
-  return readEventStream(response.body, (event) => {
-    seen(event);
-    const message = parseData(event.data);
-    if (message === undefined) return undefined;
-    if (isResponseTo(message, id)) return message;
-    deliver(message);
-    return undefined;
-  });
+  return readEventStream(
+    response.body,
+    (event) => {
+      seen(event);
+      const message = parseData(event.data);
+      if (message === undefined) return undefined;
+      if (isResponseTo(message, id)) return message;
+      deliver(message);
+      return undefined;
+    },
+    limits,
+  );
 }
 
 /** The JSON of an event's data, or undefined for an event without (valid) data (a priming event has none). */
@@ -481,6 +647,46 @@ function parseData(data: string): unknown {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/**
+ * A body read as text up to `maxBytes`: a larger one (by its Content-Length, or by what arrives)
+ * is cancelled there, which aborts the request, and rejects with HttpResponseLimitError.
+ */
+async function readBody(response: Response, maxBytes: number, what: string): Promise<string> {
+  const refuse = () => new HttpResponseLimitError(what, "maxBodyBytes", maxBytes);
+  if (!response.body) return "";
+  const declared = Number(response.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body.cancel().catch(() => {});
+    throw refuse();
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw refuse();
+      chunks.push(value);
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(body);
+}
+
+/** A delay a timer takes as given: not negative, not NaN, at most about 24.8 days (a longer one would fire at once). */
+function timerMs(ms: number): number {
+  return Number.isNaN(ms) ? 0 : Math.min(MAX_TIMER_MS, Math.max(0, ms));
+}
 
 /** The response to `id` in a JSON body (one message or a batch); the other messages in it are dispatched. */
 function fromJson(text: string, id: string | number, dispatch: (message: unknown) => void): unknown {
@@ -562,7 +768,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve(true);
-    }, ms);
+    }, timerMs(ms));
     const onAbort = () => {
       clearTimeout(timer);
       resolve(false);

@@ -11,11 +11,14 @@
  *   (`initialize`, `tools/call`, ...), writes the answers and the Tasks server's status
  *   notifications to stdout. Logs belong on stderr: stdout carries only messages.
  *
- * Needs Node's typings (`node:child_process`, `node:readline`), no package: a set gets this file
+ * A line is read up to `maxLineBytes` (16 MiB by default): the client ends a server that sends a
+ * longer one (StdioLineLimitError to every pending request), the server answers it -32700 and reads on
+ * after its end. Either way the line is never held whole.
+ *
+ * Needs Node's typings (`node:child_process`, `node:stream`), no package: a set gets this file
  * only when its config asks for it (`"runtime": ["stdio"]`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
 import type { JsonRpcId } from "../server/core.js";
@@ -33,7 +36,12 @@ export interface StdioClientOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where the server's stderr goes (default "inherit": its logs show with the client's). */
   readonly stderr?: "inherit" | "ignore";
+  /** The longest line (one message) read from the server (default 16 MiB); a longer one ends the connection with StdioLineLimitError. */
+  readonly maxLineBytes?: number;
 }
+
+/** Default of `maxLineBytes`, both ends. */
+export const STDIO_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** A JSON-RPC request as the generated clients send it. */
 export interface StdioRequest {
@@ -70,7 +78,18 @@ export interface StdioClientTransport {
 
 /** Thrown for requests pending when the server process exits, and for every request after. */
 export class StdioClosedError extends Error {
-  override readonly name = "StdioClosedError";
+  override readonly name: string = "StdioClosedError";
+}
+
+/**
+ * The server sent a line longer than `maxLineBytes`: the client stopped reading, ended the server
+ * process, and rejects every pending and later request with this (a StdioClosedError).
+ */
+export class StdioLineLimitError extends StdioClosedError {
+  override readonly name: string = "StdioLineLimitError";
+  constructor(readonly maxLineBytes: number) {
+    super(`the server sent a line longer than maxLineBytes (${maxLineBytes} bytes); the connection was ended`);
+  }
 }
 
 export function stdioClientTransport(options: StdioClientOptions): StdioClientTransport {
@@ -96,20 +115,39 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
   // A server that stops reading makes writes fail; the exit above says why.
   child.stdin!.on("error", () => {});
 
-  readMessages(child.stdout!, (message) => {
-    if (!isObject(message)) return;
-    const id = ownValue(message, "id");
-    if (typeof ownValue(message, "method") === "string") {
-      if (id === undefined) for (const listener of listeners) listener(message);
-      // Requests from the server (sampling, elicitation...) have no handler here: say so.
-      else write(child.stdin!, { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } });
-      return;
-    }
-    if (typeof id !== "string" && typeof id !== "number") return;
-    const request = pending.get(id);
-    pending.delete(id);
-    request?.resolve(message);
-  });
+  const maxLineBytes = options.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
+  readMessages(
+    child.stdout!,
+    (message) => {
+      if (!isObject(message)) return;
+      const id = ownValue(message, "id");
+      if (typeof ownValue(message, "method") === "string") {
+        if (id === undefined) for (const listener of listeners) listener(message);
+        // Requests from the server (sampling, elicitation...) have no handler here: say so.
+        else
+          write(child.stdin!, {
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32601, message: "Method not found" },
+          });
+        return;
+      }
+      if (typeof id !== "string" && typeof id !== "number") return;
+      const request = pending.get(id);
+      pending.delete(id);
+      request?.resolve(message);
+    },
+    {
+      maxLineBytes,
+      // The framing is lost with a line this long: the connection ends.
+      onTooLong: () => {
+        shutDown(new StdioLineLimitError(maxLineBytes));
+        child.stdin!.end();
+        child.kill();
+        return false;
+      },
+    },
+  );
 
   return {
     send(request, _headers, { signal }) {
@@ -162,6 +200,8 @@ export interface StdioTasksServer {
 
 export interface StdioServerOptions extends Omit<RouterOptions, "tasks"> {
   readonly tasks: StdioTasksServer;
+  /** The longest line (one message) read from the client (default 16 MiB); a longer one is answered -32700 and skipped. */
+  readonly maxLineBytes?: number;
   /** The owner of every request: a stdio server serves one client. Default "". */
   readonly owner?: string;
   /** Default `process.stdin`. */
@@ -190,6 +230,7 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
     if (taskOwner === owner) write(output, notification);
   });
 
+  const maxLineBytes = options.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
   const ended = readMessages(
     input,
     (message) => {
@@ -199,8 +240,24 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
       answers.add(answer);
       void answer.finally(() => answers.delete(answer));
     },
-    () =>
-      write(output, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a line is not JSON" } }),
+    {
+      maxLineBytes,
+      onParseError: () =>
+        write(output, {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: "Parse error: a line is not JSON" },
+        }),
+      onTooLong: () => {
+        const message = `Parse error: a line is longer than maxLineBytes (${maxLineBytes} bytes)`;
+        write(output, {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message },
+        });
+        return true;
+      },
+    },
   );
 
   return {
@@ -215,14 +272,45 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
 // ---------------------------------------------------------------------------------------------
 // Framing
 
-/** Calls `onMessage` with each line's JSON (blank lines skipped); resolves when the stream ends. */
-function readMessages(
-  stream: Readable,
-  onMessage: (message: unknown) => void,
-  onParseError: () => void = () => {},
-): Promise<void> {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  lines.on("line", (line) => {
+/** How `readMessages` treats lines that are not messages. */
+interface LineOptions {
+  readonly maxLineBytes: number;
+  readonly onParseError?: () => void;
+  /** A line passed `maxLineBytes`: true skips to its end and reads on, false stops reading. */
+  readonly onTooLong: () => boolean;
+}
+
+/**
+ * Calls `onMessage` with each line's JSON (blank lines skipped); resolves when the stream ends or
+ * reading stops. Lines are cut from the bytes as they arrive, so a line is held only up to
+ * `maxLineBytes` and each byte is looked at once.
+ */
+function readMessages(stream: Readable, onMessage: (message: unknown) => void, options: LineOptions): Promise<void> {
+  const { maxLineBytes, onParseError = () => {}, onTooLong } = options;
+  /** The pieces of the line not ended yet, and their length. */
+  let pieces: Buffer[] = [];
+  let pending = 0;
+  /** The rest of a line too long is dropped up to its end. */
+  let skipping = false;
+  let stopped = false;
+  let finish = () => {};
+  const ended = new Promise<void>((resolve) => (finish = resolve));
+
+  /** A line passed the limit; `ended` when its end is in hand already (nothing left to skip). */
+  const tooLong = (ended: boolean) => {
+    pieces = [];
+    pending = 0;
+    if (!onTooLong()) stop();
+    else if (!ended) skipping = true;
+  };
+  const stop = () => {
+    stopped = true;
+    stream.off("data", onData);
+    stream.destroy();
+    finish();
+  };
+  const onLine = (bytes: Buffer) => {
+    const line = bytes.toString("utf8");
     if (line.trim() === "") return;
     let message: unknown;
     try {
@@ -231,8 +319,31 @@ function readMessages(
       return onParseError();
     }
     onMessage(message);
-  });
-  return new Promise((resolve) => lines.once("close", () => resolve()));
+  };
+  const onData = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    let start = 0;
+    for (let end = bytes.indexOf(0x0a); end >= 0 && !stopped; end = bytes.indexOf(0x0a, start)) {
+      if (skipping) skipping = false;
+      else if (pending + end - start > maxLineBytes) tooLong(true);
+      else {
+        const line =
+          pieces.length === 0 ? bytes.subarray(start, end) : Buffer.concat([...pieces, bytes.subarray(start, end)]);
+        pieces = [];
+        pending = 0;
+        onLine(line);
+      }
+      start = end + 1;
+    }
+    if (stopped || skipping || start >= bytes.length) return;
+    pending += bytes.length - start;
+    if (pending > maxLineBytes) tooLong(false);
+    else pieces.push(bytes.subarray(start));
+  };
+  stream.on("data", onData);
+  stream.once("end", () => finish());
+  stream.once("close", () => finish());
+  return ended;
 }
 
 /** One message, one line: JSON.stringify never writes a raw newline. */

@@ -35,6 +35,8 @@ const RENAMED = {
   InputRequiredResult: "AskForInput",
   ListToolsRequest: "ToolPageRequest",
   ListToolsResult: "ToolPageResult",
+  CallToolRequest: "InvokeRequest",
+  CallToolResult: "InvokeResult",
   DiscoverRequest: "DiscoveryRequest",
   DiscoverResult: "DiscoveryResult",
   UnsupportedProtocolVersionError: "VersionMismatch",
@@ -53,17 +55,21 @@ function renamedCore(): string {
 }
 
 describe("flow checks", () => {
-  it("the bundled sets: every check of e434597's core flows; 2025-11-25 only the tools page; none without a core schema", () => {
+  it("the bundled sets: every check of e434597's core flows; 2025-11-25 only the tools page and the tool result; none without a core schema", () => {
     expect(checksOf(setNamed("ext-tasks-draft"))).toEqual({
       listenParams: { type: "SubscriptionsListenRequestParams", validate: "validateSubscriptionsListenRequestParams" },
       listenAcknowledged: { type: "SubscriptionsAcknowledgedNotificationParams", validate: "validateSubscriptionsAcknowledgedNotificationParams" },
       inputRequired: { type: "InputRequiredResult", validate: "validateInputRequiredResult" },
       toolsPage: { type: "ListToolsResult", validate: "validateListToolsResult" },
+      toolResult: { type: "CallToolResult", validate: "validateCallToolResult" },
       discover: { type: "DiscoverResult", validate: "validateDiscoverResult" },
       unsupportedVersion: { type: "UnsupportedProtocolVersionErrorData", validate: "validateUnsupportedProtocolVersionErrorData" },
       missingCapability: { type: "MissingRequiredClientCapabilityErrorData", validate: "validateMissingRequiredClientCapabilityErrorData" },
     });
-    expect(checksOf(setNamed("tasks-2025-11-25"))).toEqual({ toolsPage: { type: "ListToolsResult", validate: "validateListToolsResult" } });
+    expect(checksOf(setNamed("tasks-2025-11-25"))).toEqual({
+      toolsPage: { type: "ListToolsResult", validate: "validateListToolsResult" },
+      toolResult: { type: "CallToolResult", validate: "validateCallToolResult" },
+    });
     const { core: _core, ...alone } = setNamed("ext-tasks-draft");
     expect(checksOf(alone)).toEqual({});
   });
@@ -78,6 +84,7 @@ describe("flow checks", () => {
       listenAcknowledged: "StreamAgreedParams",
       inputRequired: "AskForInput",
       toolsPage: "ToolPageResult",
+      toolResult: "InvokeResult",
       discover: "DiscoveryResult",
       unsupportedVersion: "VersionMismatchData",
       missingCapability: "CapabilityMissingData",
@@ -89,6 +96,7 @@ describe("flow checks", () => {
       ["listenAcknowledged", "StreamAgreedParams"],
       ["inputRequired", "AskForInput"],
       ["toolsPage", "ToolPageResult"],
+      ["toolResult", "InvokeResult"],
       ["discover", "DiscoveryResult"],
       ["unsupportedVersion", "VersionMismatchData"],
       ["missingCapability", "CapabilityMissingData"],

@@ -272,6 +272,10 @@ describe("ext-tasks-draft (2026-08-21): resultType, _meta and input read from th
 
   it("a result without resultType, from an older server, is read as complete (the schema requires it; the specification text does not)", async () => {
     decorate = withoutTag;
+    // Read as complete, it is checked as the tool's CallToolResult, which a created task is not.
+    await expect(client.startToolCall({ name: "slow" })).rejects.toThrow(ValidationFailed);
+    await expect(client.startToolCall({ name: "slow" })).rejects.toThrow('invalid CallToolResult: /content: missing required property "content"');
+    decorate = (result, request) => (request.method === "tools/call" ? { ...withoutTag(result), content: [] } : withoutTag(result));
     const start = await client.startToolCall({ name: "slow" });
     // Untagged, a created task would be a complete result: it is the tool's answer, handed back as such.
     expect(start.kind).toBe("complete");

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 946f6cc0b1d70e1f57996aa45459a4dcaf36b545964ce4666ec9f0effad60fb1 1bc038d7fd1cd4b34bc722ce3f47105402920d436fe69c94edce9294a1412aff
+// Fingerprint: 2563eb9197f5ce952ba93fe6cafd7ed52704b430bc71e3b907ba202e8df91c21 4772b53670c8ffa163116ab644fd05d901765938c37e29be013ec068f5838f09
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -228,6 +228,8 @@ export const MAX_POLL_FAILURES = 3;
 /** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
 export const LISTEN_RETRY_MIN_MS = 500;
 export const LISTEN_RETRY_MAX_MS = 30_000;
+/** How long an acknowledged listen stream must stay open before its end no longer doubles the pause (an acknowledgement alone forgives nothing). */
+export const LISTEN_HEALTHY_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9aa8889047df8659728463ed92608ba55558799018c8edf9800e3fb68c4ab27e 3017bb54a38701f4a73e26564dafee513fa2212fc9cc4665a65f7fa7130aae1d
+// Fingerprint: 5422bb34b7f0d8cf607154814d30eaf362d658d1d4bd34058bdf97345617ceab 3b1f848cdfd5eba4ad12ee328fe2f23415d470f87d027a257c416562871eccb8
 
 /**
  * The Tasks client engine of the generated stubs, copied unchanged into every set that has a client
@@ -327,8 +327,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     });
     if (start.kind === "complete") return start.result;
     onTaskCreated?.(start.task);
-    // The task's result is the tool's result: a result object (the set's validators checked it).
-    return this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task)) as Promise<JsonObject>;
+    return this.#completed(await this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task))).result;
   }
 
   async request(method: string, params?: JsonObject, options: RequestOptions<T> = {}): Promise<JsonObject> {
@@ -385,7 +384,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     }
     if (augment) {
       // A receiver that does not run this tool as a task answers its plain result.
-      if (augmentation === undefined || !Object.hasOwn(result, "task")) return { kind: "complete", result };
+      if (augmentation === undefined || !Object.hasOwn(result, "task")) return this.#completed(result);
       return {
         kind: "task",
         task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)),
@@ -399,8 +398,14 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     }
     const { tag, body } = splitTag("tools/call", result);
     if (tag === "task") return { kind: "task", task: this.#checkCreated(body) };
-    if (tag === "complete") return { kind: "complete", result: body };
+    if (tag === "complete") return this.#completed(body);
     throw new InvalidResponseError("tools/call", `unknown resultType ${JSON.stringify(tag)}`, result);
+  }
+
+  /** A tool's result (at once, or its task's) checked as the set's CallToolResult: ValidationFailed when it is none. */
+  #completed(result: unknown): { readonly kind: "complete"; readonly result: JsonObject } {
+    const check = this.#profile.flowChecks?.toolResult;
+    return { kind: "complete", result: isObject(result) ? this.#checkedResult(check, result) : (result as JsonObject) };
   }
 
   /**

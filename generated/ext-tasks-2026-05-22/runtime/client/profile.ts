@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2de6be0fb53c7202b4984b05b7aee1ebaee5c9e3a0cc92786e833e31a9ea6007 38d12d5a962ea7e16d3f9aa01cab2e8f205b665f8b730d5fee869558eca0d4d5
+// Fingerprint: 5fb1eabd36c95c13b822d53f97f234e32154c8ca310925b2f5aec4d798e3a68e 47051bb5dea8af7602875828cc249488b9a18fb5575d0fedd1cfcad00ac444b5
 
 /**
  * What the set's `client.ts` binds the client engine to: its types (`ClientTypes`), its protocol
@@ -168,6 +168,8 @@ export interface FlowChecks {
   readonly inputRequired?: BodyCheck<unknown>;
   /** One page of `tools/list`, before its tools are read. */
   readonly toolsPage?: BodyCheck<unknown>;
+  /** What `tools/call` completes with (`CallToolResult`): `callTool`'s result, at once or as its task's result. */
+  readonly toolResult?: BodyCheck<unknown>;
   /** The result of `server/discover`, before its capabilities are read. */
   readonly discover?: BodyCheck<unknown>;
   /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 479d46010d6e8a08ce3c7cd73ef9b1c8e9d81c7b728f931dc2d8540b11e6a765 47ae5e25dace96464f1d6667d858dcf2ca7262f29e5e11b3c9d9b76a3bc36dc0
+// Fingerprint: bb0650a878df3dd17700cb5436a9c63616472063af8c62378a391268f34dab44 7b50f526d7d69318119792d1f55a2ed09c14f769ae0e52d0b804c3782df390b2
 
 /**
  * The task-wait state machine of the generated Tasks client, copied unchanged into every set that
@@ -19,6 +19,7 @@ import {
   DEFAULT_POLL_MS,
   host,
   InvalidResponseError,
+  LISTEN_HEALTHY_MS,
   LISTEN_RETRY_MAX_MS,
   LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
@@ -277,20 +278,24 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
    * Keeps a status stream open while the wait lasts: after each acknowledgement the task is read
    * once (what changed before the subscription took is not notified, so a terminal status is never
    * missed); while the stream is down the wait polls, and reopens it after a pause that doubles
-   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream is acknowledged again.
+   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream stays open LISTEN_HEALTHY_MS
+   * after its acknowledgement: a server that acknowledges and hangs up at once cannot make the
+   * client reopen at the shortest pause forever.
    */
   async #follow(
     open: NonNullable<WaitClient<Snapshot, Result, Payload, Answer, Handlers>["openStream"]>,
   ): Promise<void> {
     let pause = LISTEN_RETRY_MIN_MS;
     while (!this.#settled && !this.#terminal) {
+      let acknowledgedAt: number | undefined;
       const end = await open(this.taskId, this.#controller.signal, () => {
         if (this.#settled || this.#terminal) return;
         this.#streaming = true;
-        pause = LISTEN_RETRY_MIN_MS;
+        acknowledgedAt = Date.now();
         this.#readNow();
       });
       this.#streaming = false;
+      if (acknowledgedAt !== undefined && Date.now() - acknowledgedAt >= LISTEN_HEALTHY_MS) pause = LISTEN_RETRY_MIN_MS;
       // Polling takes over (again) at the task's interval.
       this.#schedule();
       if (end === "unsupported" || this.#settled || this.#terminal) return;

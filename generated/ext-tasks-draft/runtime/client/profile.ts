@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2de6be0fb53c7202b4984b05b7aee1ebaee5c9e3a0cc92786e833e31a9ea6007 38d12d5a962ea7e16d3f9aa01cab2e8f205b665f8b730d5fee869558eca0d4d5
+// Fingerprint: 5fb1eabd36c95c13b822d53f97f234e32154c8ca310925b2f5aec4d798e3a68e 47051bb5dea8af7602875828cc249488b9a18fb5575d0fedd1cfcad00ac444b5
 
 /**
  * What the set's `client.ts` binds the client engine to: its types (`ClientTypes`), its protocol
@@ -167,6 +167,8 @@ export interface FlowChecks {
   readonly inputRequired?: BodyCheck<unknown>;
   /** One page of `tools/list`, before its tools are read. */
   readonly toolsPage?: BodyCheck<unknown>;
+  /** What `tools/call` completes with (`CallToolResult`): `callTool`'s result, at once or as its task's result. */
+  readonly toolResult?: BodyCheck<unknown>;
   /** The result of `server/discover`, before its capabilities are read. */
   readonly discover?: BodyCheck<unknown>;
   /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */

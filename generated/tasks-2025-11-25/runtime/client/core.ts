@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 946f6cc0b1d70e1f57996aa45459a4dcaf36b545964ce4666ec9f0effad60fb1 1bc038d7fd1cd4b34bc722ce3f47105402920d436fe69c94edce9294a1412aff
+// Fingerprint: 2563eb9197f5ce952ba93fe6cafd7ed52704b430bc71e3b907ba202e8df91c21 4772b53670c8ffa163116ab644fd05d901765938c37e29be013ec068f5838f09
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -227,6 +227,8 @@ export const MAX_POLL_FAILURES = 3;
 /** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
 export const LISTEN_RETRY_MIN_MS = 500;
 export const LISTEN_RETRY_MAX_MS = 30_000;
+/** How long an acknowledged listen stream must stay open before its end no longer doubles the pause (an acknowledgement alone forgives nothing). */
+export const LISTEN_HEALTHY_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

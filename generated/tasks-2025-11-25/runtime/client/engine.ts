@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9aa8889047df8659728463ed92608ba55558799018c8edf9800e3fb68c4ab27e 3017bb54a38701f4a73e26564dafee513fa2212fc9cc4665a65f7fa7130aae1d
+// Fingerprint: 5422bb34b7f0d8cf607154814d30eaf362d658d1d4bd34058bdf97345617ceab 3b1f848cdfd5eba4ad12ee328fe2f23415d470f87d027a257c416562871eccb8
 
 /**
  * The Tasks client engine of the generated stubs, copied unchanged into every set that has a client
@@ -326,8 +326,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     });
     if (start.kind === "complete") return start.result;
     onTaskCreated?.(start.task);
-    // The task's result is the tool's result: a result object (the set's validators checked it).
-    return this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task)) as Promise<JsonObject>;
+    return this.#completed(await this.#wait(start.task.taskId, waitOptions, this.#snapshotOf(start.task))).result;
   }
 
   async request(method: string, params?: JsonObject, options: RequestOptions<T> = {}): Promise<JsonObject> {
@@ -384,7 +383,7 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     }
     if (augment) {
       // A receiver that does not run this tool as a task answers its plain result.
-      if (augmentation === undefined || !Object.hasOwn(result, "task")) return { kind: "complete", result };
+      if (augmentation === undefined || !Object.hasOwn(result, "task")) return this.#completed(result);
       return {
         kind: "task",
         task: this.#taskOf(this.#checkBody(this.#profile.created.check, result)),
@@ -398,8 +397,14 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     }
     const { tag, body } = splitTag("tools/call", result);
     if (tag === "task") return { kind: "task", task: this.#checkCreated(body) };
-    if (tag === "complete") return { kind: "complete", result: body };
+    if (tag === "complete") return this.#completed(body);
     throw new InvalidResponseError("tools/call", `unknown resultType ${JSON.stringify(tag)}`, result);
+  }
+
+  /** A tool's result (at once, or its task's) checked as the set's CallToolResult: ValidationFailed when it is none. */
+  #completed(result: unknown): { readonly kind: "complete"; readonly result: JsonObject } {
+    const check = this.#profile.flowChecks?.toolResult;
+    return { kind: "complete", result: isObject(result) ? this.#checkedResult(check, result) : (result as JsonObject) };
   }
 
   /**

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2de6be0fb53c7202b4984b05b7aee1ebaee5c9e3a0cc92786e833e31a9ea6007 38d12d5a962ea7e16d3f9aa01cab2e8f205b665f8b730d5fee869558eca0d4d5
+// Fingerprint: 5fb1eabd36c95c13b822d53f97f234e32154c8ca310925b2f5aec4d798e3a68e 47051bb5dea8af7602875828cc249488b9a18fb5575d0fedd1cfcad00ac444b5
 
 /**
  * What the set's `client.ts` binds the client engine to: its types (`ClientTypes`), its protocol
@@ -167,6 +167,8 @@ export interface FlowChecks {
   readonly inputRequired?: BodyCheck<unknown>;
   /** One page of `tools/list`, before its tools are read. */
   readonly toolsPage?: BodyCheck<unknown>;
+  /** What `tools/call` completes with (`CallToolResult`): `callTool`'s result, at once or as its task's result. */
+  readonly toolResult?: BodyCheck<unknown>;
   /** The result of `server/discover`, before its capabilities are read. */
   readonly discover?: BodyCheck<unknown>;
   /** The `data` of a -32022 "unsupported protocol version" error, before a version is picked from it. */

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1de95e6498222d8b0f29f3b28a573048dc41e3cb0a4cc611db2e67284be83c78 1b7712d1c93eef62a9ea9a3dfdd8784f7340986d46ab8d977279ce23378fbf94
+// Fingerprint: 075038ef6e5182bd1327527ccf4245379509acdef6ed0daed4a7373629eb1220 7e1578d12e1df15847fd6e820772b7fa11552220662c6a92dc5e8a93011b9b9a
 
 /**
  * What the generated Tasks client knows about the server's tools, copied unchanged into every set
@@ -19,6 +19,8 @@ import { isObject, ownValue, pointerToken, type JsonObject } from "../protocol/j
 
 export const TOOLS_LIST = "tools/list";
 export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
+/** The most pages of `tools/list` read for one catalog: a server that pages on forever gets InvalidResponseError, not a client that never stops asking. */
+export const MAX_TOOLS_PAGES = 1_000;
 
 /** A tool as `tools/list` describes it: the fields the client reads, and whatever else the server said. */
 export type ToolDescription = JsonObject & { readonly name: string };
@@ -134,7 +136,7 @@ export class ToolCatalog {
     const seen = new Set<string>();
     let freshFor = Infinity;
     let cursor: string | undefined;
-    for (;;) {
+    for (let pages = 1; ; pages++) {
       const page = await this.#client.listPage(cursor);
       const tools = ownValue(page, "tools");
       if (!Array.isArray(tools)) throw new InvalidResponseError(TOOLS_LIST, "tools is not an array", page);
@@ -154,6 +156,9 @@ export class ToolCatalog {
       if (seen.has(next))
         throw new InvalidResponseError(TOOLS_LIST, `the cursor ${JSON.stringify(next)} came back`, page);
       seen.add(next);
+      if (pages >= MAX_TOOLS_PAGES) {
+        throw new InvalidResponseError(TOOLS_LIST, `more than ${MAX_TOOLS_PAGES} pages (MAX_TOOLS_PAGES)`, page);
+      }
       cursor = next;
     }
     return { entries, freshUntil: Date.now() + freshFor };
