@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: c7c7293c3ddf6930bebdf166979c0bd2a946ce6fc795cdbe1e4617a9fe29a6f7 75c866f38a432b74f61730ec0a66dc718d8d2b56cfebf7d039f8dcb166b287ce
+// Fingerprint: 7f270018220f81fda2d22817976c230dee575588c42c2baea1189bca5c76178c 2462325bbf248ea0a39537f003f22bcbb88bffc2e4f11f12b0f0d7926690e725
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -104,8 +104,8 @@ export interface McpHttpOptions extends RouterOptions {
    * Who is asking, from the request headers (tasks are visible to their owner only): the
    * application's authentication decides, e.g. the subject of a verified token. `undefined`
    * refuses the request: 401 with `WWW-Authenticate: Bearer`. Default (with a warning once per
-   * process, see README › Owners): the SHA-256 of the `Authorization` header, its scheme
-   * lower-cased and not verified, when sent; else "anonymous", which every caller without one shares.
+   * process, README › Runtime parts › Owners): the SHA-256 of the `Authorization` header, its scheme
+   * in any case, not verified, when sent; else "anonymous", which every caller without one shares.
    */
   readonly owner?: (headers: RequestHeaders) => string | undefined | Promise<string | undefined>;
   /** `_meta["io.modelcontextprotocol/serverInfo"]` of the default `server/discover` answer. */
@@ -634,18 +634,19 @@ function defaultOwner(headers: RequestHeaders): string {
   const authorization = headerValue(headers, "authorization")?.trim();
   if (!authorization) return "anonymous";
   const [, scheme = "", credentials = ""] = /^(\S+)\s*(.*)$/s.exec(authorization) ?? [];
-  const normalised = `${scheme.toLowerCase()} ${credentials}`;
+  // The scheme's conventional spelling (`Bearer`, `Basic`): a header sent that way hashes as it always did.
+  const normalised = `${scheme.charAt(0).toUpperCase()}${scheme.slice(1).toLowerCase()} ${credentials}`;
   return `auth:${createHash("sha256").update(normalised).digest("hex")}`;
 }
 
 let warnedDefaultOwner = false;
 
-/** Said once per process: without `owner` nothing verifies who is asking (README › Owners says why this is not refused). */
+/** Said once per process: without `owner` nothing verifies who is asking (README › Runtime parts › Owners says why this is not refused). */
 function warnDefaultOwner(): void {
   if (warnedDefaultOwner) return;
   warnedDefaultOwner = true;
   globalThis.console?.warn(
-    "http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner \"anonymous\" (README › Owners)",
+    'http-server: no `owner` option: tasks are keyed by the unverified Authorization header, and every caller without one shares the owner "anonymous" (README › Runtime parts › Owners)',
   );
 }
 
@@ -656,7 +657,7 @@ function pathOf(target: string): string {
 /**
  * The body of a `node:http` request. Reading stops (the stream paused, not destroyed, so the
  * answer can still be written; it carries `connection: close`) once the limit or the time is
- * exceeded. A client that aborts its body rejects, as before.
+ * exceeded. A client that aborts its body, or has gone before the read starts, rejects, as before.
  */
 function readNodeBody(
   req: IncomingMessage,
@@ -668,7 +669,7 @@ function readNodeBody(
     let size = 0;
     const stop = () => {
       clearTimeout(timer);
-      req.off("data", onData).off("end", onEnd).off("error", onError);
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
     };
     const refuse = (why: "too-large" | "timed-out") => {
       stop();
@@ -688,8 +689,11 @@ function readNodeBody(
       stop();
       reject(error);
     };
+    // Gone before the end (its error may have come before these listeners): no wait for what cannot arrive.
+    const onClose = () => onError(new Error("the client closed the connection before the body ended"));
     const timer = timeoutMs > 0 ? setTimeout(() => refuse("timed-out"), timeoutMs) : undefined;
-    req.on("data", onData).once("end", onEnd).once("error", onError);
+    if (req.destroyed) return onClose();
+    req.on("data", onData).once("end", onEnd).once("error", onError).once("close", onClose);
   });
 }
 
