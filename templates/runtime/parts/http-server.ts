@@ -102,7 +102,7 @@ export interface McpHttpOptions extends RouterOptions {
    * application's authentication decides, e.g. the subject of a verified token. `undefined`
    * refuses the request: 401 with `WWW-Authenticate: Bearer`. Default (with a warning once per
    * process, README › Runtime parts › Owners): the SHA-256 of the `Authorization` header, its scheme
-   * lower-cased and not verified, when sent; else "anonymous", which every caller without one shares.
+   * in any case, not verified, when sent; else "anonymous", which every caller without one shares.
    */
   readonly owner?: (headers: RequestHeaders) => string | undefined | Promise<string | undefined>;
   /** `_meta["io.modelcontextprotocol/serverInfo"]` of the default `server/discover` answer. */
@@ -636,7 +636,8 @@ function defaultOwner(headers: RequestHeaders): string {
   const authorization = headerValue(headers, "authorization")?.trim();
   if (!authorization) return "anonymous";
   const [, scheme = "", credentials = ""] = /^(\S+)\s*(.*)$/s.exec(authorization) ?? [];
-  const normalised = `${scheme.toLowerCase()} ${credentials}`;
+  // The scheme's conventional spelling (`Bearer`, `Basic`): a header sent that way hashes as it always did.
+  const normalised = `${scheme.charAt(0).toUpperCase()}${scheme.slice(1).toLowerCase()} ${credentials}`;
   return `auth:${createHash("sha256").update(normalised).digest("hex")}`;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { nodeHttpHandler, type McpHttpOptions } from "../../../generated/ext-tasks-draft/runtime/parts/http-server.js";
 import { createTasksServer, type TasksServer } from "../../../generated/ext-tasks-draft/server.js";
@@ -20,6 +21,7 @@ function withTasks(tasks: TasksServer, extra: Partial<McpHttpOptions> = {}): Mcp
     tasks,
     methods: {
       ping: () => ({}),
+      whoami: (_params, context) => ({ owner: context.owner }),
       "tools/call": async (_params, context) => (await tasks.createTask(context)).createResult,
     },
     ...extra,
@@ -72,6 +74,14 @@ describe("the default owner", () => {
       expect([authorization, other.status, other.body.error?.message]).toEqual([authorization, 400, "Task not found"]);
     }
     expect((await getTask(server.port, taskId)).status).toBe(400);
+  });
+
+  it("the conventional spelling hashes as the raw header always did, so owners of existing tasks stay theirs", async () => {
+    const whoami = async (authorization: string) =>
+      rpc((await raw(server.port, [httpText({ ...validHeaders("whoami"), authorization }, rpcBody("whoami"))], { closeWithinMs: 0 })).body).result!.owner;
+    const expected = `auth:${createHash("sha256").update("Bearer token-1").digest("hex")}`;
+    expect(await whoami("Bearer token-1")).toBe(expected);
+    expect(await whoami("bEaReR token-1")).toBe(expected);
   });
 
   it("every caller without Authorization shares the owner \"anonymous\" (README says so)", async () => {

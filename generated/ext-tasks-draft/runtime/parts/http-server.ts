@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 0ce1948ad2d9dd18b0b3dcae9402238611dfb1ea7696589fb65542c396cc7741 4e44dfa17747602504b2afbdec61085e19c3a6da000c5ebd2b25bab3d8e929ce
+// Fingerprint: 7f270018220f81fda2d22817976c230dee575588c42c2baea1189bca5c76178c 2462325bbf248ea0a39537f003f22bcbb88bffc2e4f11f12b0f0d7926690e725
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -105,7 +105,7 @@ export interface McpHttpOptions extends RouterOptions {
    * application's authentication decides, e.g. the subject of a verified token. `undefined`
    * refuses the request: 401 with `WWW-Authenticate: Bearer`. Default (with a warning once per
    * process, README › Runtime parts › Owners): the SHA-256 of the `Authorization` header, its scheme
-   * lower-cased and not verified, when sent; else "anonymous", which every caller without one shares.
+   * in any case, not verified, when sent; else "anonymous", which every caller without one shares.
    */
   readonly owner?: (headers: RequestHeaders) => string | undefined | Promise<string | undefined>;
   /** `_meta["io.modelcontextprotocol/serverInfo"]` of the default `server/discover` answer. */
@@ -634,7 +634,8 @@ function defaultOwner(headers: RequestHeaders): string {
   const authorization = headerValue(headers, "authorization")?.trim();
   if (!authorization) return "anonymous";
   const [, scheme = "", credentials = ""] = /^(\S+)\s*(.*)$/s.exec(authorization) ?? [];
-  const normalised = `${scheme.toLowerCase()} ${credentials}`;
+  // The scheme's conventional spelling (`Bearer`, `Basic`): a header sent that way hashes as it always did.
+  const normalised = `${scheme.charAt(0).toUpperCase()}${scheme.slice(1).toLowerCase()} ${credentials}`;
   return `auth:${createHash("sha256").update(normalised).digest("hex")}`;
 }
 
