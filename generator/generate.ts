@@ -11,7 +11,7 @@ import type { MethodMapping } from "./analyze/methods.js";
 import { sourcePath, type AllOfMode, type ResolvedConfig, type ResolvedSet } from "./config/config.js";
 import type { ChosenName } from "./names.js";
 import { mergeIntersections } from "./analyze/merge.js";
-import { formatLocation, type Diagnostic, type SourceLocation } from "./diagnostics.js";
+import { formatLocation, GeneratorError, type Diagnostic, type SourceLocation } from "./diagnostics.js";
 import { choiceError } from "./analyze/naming.js";
 import { getByPointer, parsePointer } from "./load/json-pointer.js";
 import { fileHeader, type HeaderInfo } from "./emit/header.js";
@@ -50,35 +50,43 @@ export interface GenerateResult {
   readonly sets: readonly GeneratedSet[];
   /** Lint findings of every set (warnings; they do not change the output), each naming its set; without the rules a set's config sets to "off". */
   readonly diagnostics: readonly LintDiagnostic[];
+  /** With `notes: true`: what the run does quietly (lint's notes, `--verbose`), from the same analysis of each set. */
+  readonly notes?: readonly SetNote[];
+}
+
+export interface GenerateOptions {
+  /** Also work out each set's notes (as `lint` gives them) from the analysis generating made. */
+  readonly notes?: boolean;
 }
 
 /** Generates every set of a resolved config; throws GeneratorError on bad input. */
-export async function generate(config: ResolvedConfig): Promise<GenerateResult> {
+export async function generate(config: ResolvedConfig, options: GenerateOptions = {}): Promise<GenerateResult> {
   // A set with no output yet has nothing to reuse: formatting will come, and its helper thread can
   // load prettier now, on another core, while this thread generates.
   if (config.sets.some((set) => !existsSync(set.outDir))) startFormattingEarly();
   try {
-    return await generateAndFormat(config);
+    return await generateAndFormat(config, options.notes === true);
   } finally {
     await stopEarlyHelpers();
   }
 }
 
-async function generateAndFormat(config: ResolvedConfig): Promise<GenerateResult> {
+async function generateAndFormat(config: ResolvedConfig, notes: boolean): Promise<GenerateResult> {
   const unformatted = await asJavaScriptWhereAsked(
     config.sets,
-    config.sets.map((set) => withExtension(set.extension, generateSet(set, config.rootDir))),
+    config.sets.map((set) => withExtension(set.extension, generateSet(set, config.rootDir, notes))),
   );
   // Format every module of every set in one batch, so the work can be shared between threads.
   const formatted = await formatModules(unformatted.flatMap((set) => set.files.map((file) => ({ ...file, existing: join(set.outDir, file.name) }))));
   let next = 0;
-  const sets = unformatted.map(({ diagnostics: _lint, ...set }, i) => {
+  const sets = unformatted.map(({ diagnostics: _lint, notes: _notes, ...set }, i) => {
     const files = set.files.map(() => formatted[next++]!);
     // A JavaScript set's folder says its .js files are ES modules (see output/javascript.ts); .mjs files say it themselves.
     const configured = config.sets[i]!;
     return { ...set, files: configured.emit === "js" && configured.extension !== ".mts" ? [...files, MODULE_PACKAGE_JSON] : files };
   });
-  return { sets, diagnostics: dedupe(unformatted.flatMap((set) => set.diagnostics)) };
+  const diagnostics = dedupe(unformatted.flatMap((set) => set.diagnostics));
+  return notes ? { sets, diagnostics, notes: unformatted.flatMap((set) => set.notes) } : { sets, diagnostics };
 }
 
 /**
@@ -127,15 +135,33 @@ export function lintSets(config: ResolvedConfig): { readonly diagnostics: readon
   const notes: SetNote[] = [];
   const diagnostics = config.sets.flatMap((set) => {
     const { model, diagnostics: found } = loadSet(set, config.rootDir);
-    const protocol = protocolFacts(model);
-    if ("noStubsReason" in protocol) notes.push({ set: set.name, message: `gets no client.ts or server.ts: ${protocol.noStubsReason}` });
-    else if (!set.core) {
-      const structural = structuralFlowChecks(protocol.server.flows, protocol.server.extension, protocol.server.resultTag === "modeled");
-      if (structural) notes.push({ set: set.name, message: structural });
-    }
+    notes.push(...setNotes(set, protocolFacts(model)));
     return withoutSilenced(found, set.lint).map((d) => ({ ...d, set: set.name }));
   });
   return { diagnostics: dedupe(diagnostics), notes };
+}
+
+/** A set's notes from its protocol facts: why it gets no stubs, or that its flows are checked structurally (no core schema). */
+function setNotes(set: ResolvedSet, protocol: ProtocolFacts): SetNote[] {
+  if ("noStubsReason" in protocol) return [{ set: set.name, message: `gets no client.ts or server.ts: ${protocol.noStubsReason}` }];
+  if (set.core) return [];
+  const structural = structuralFlowChecks(protocol.server.flows, protocol.server.extension, protocol.server.resultTag === "modeled");
+  return structural ? [{ set: set.name, message: structural }] : [];
+}
+
+/**
+ * The notes of a set being generated, from the protocol facts generating computed; a set generated
+ * without stubs has none computed, so they are worked out here, and where they cannot be (the stubs
+ * could not be made) the reason is the note: generating without stubs goes on.
+ */
+function generatedSetNotes(set: ResolvedSet, model: Model, protocol: ProtocolFacts | undefined): SetNote[] {
+  if (protocol) return setNotes(set, protocol);
+  try {
+    return setNotes(set, protocolFacts(model));
+  } catch (e) {
+    if (!(e instanceof GeneratorError)) throw e;
+    return [{ set: set.name, message: `its notes could not be worked out: ${e.message}` }];
+  }
 }
 
 /**
@@ -262,7 +288,11 @@ function intersectionLocations(model: Model): Set<string> {
   return found;
 }
 
-function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[] } {
+function generateSet(
+  set: ResolvedSet,
+  rootDir: string,
+  notes: boolean,
+): Omit<GeneratedSet, "files"> & { files: GeneratedModule[]; diagnostics: LintDiagnostic[]; notes: SetNote[] } {
   const { model, validatorModel, sources, diagnostics } = loadSet(set, rootDir);
   // The last pass of analyze, for a set that gets stubs: the facts both stub emitters read.
   const protocol = set.stubs === false ? undefined : protocolFacts(model);
@@ -282,6 +312,7 @@ function generateSet(set: ResolvedSet, rootDir: string): Omit<GeneratedSet, "fil
     // Rules the config sets to "off" for this set go before the findings of all sets are merged
     // (a finding two sets share stays for the set that did not silence it).
     diagnostics: withoutSilenced(diagnostics, set.lint).map((d) => ({ ...d, set: set.name })),
+    notes: notes ? generatedSetNotes(set, model, protocol) : [],
   };
 }
 

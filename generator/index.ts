@@ -14,6 +14,7 @@ export {
   lintSets,
   loadSet,
   lowerSet,
+  type GenerateOptions,
   type GenerateResult,
   type LoadedSet,
   type LoweredSet,

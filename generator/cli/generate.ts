@@ -1,10 +1,10 @@
 /** `mcp-tasks-gen` without a subcommand: generate every set of the config, or one `--schema` set; `--check` compares instead. */
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { displayPath, type ResolvedConfig, type ResolvedSet } from "../config/config.js";
+import { displayPath, type ResolvedSet } from "../config/config.js";
 import { configFromFlags } from "../config/from-flags.js";
 import { GeneratorError } from "../diagnostics.js";
-import { generate, lintSets } from "../generate.js";
+import { generate } from "../generate.js";
 import { countBySeverity, strictly, userFindings } from "../lint/lint.js";
 import { compareSets, inspectTargets, refusalFor, writeSets } from "../output/files.js";
 import { VERSION } from "../version.js";
@@ -46,10 +46,11 @@ export function generateCommand(argv: readonly string[], streams: CommandStreams
     const config = (context.config = configFromFlags(values));
     // Refuse a target in the way before spending time on generating (writeSets checks again when writing).
     refuseTargetsInTheWay(config.sets, values.check === true ? "check" : values.force === true ? "force" : "write");
-    const result = await generate(config);
-    // What the normal run does quietly, said when asked: why a set gets no stubs (lint says it too).
+    // What the normal run does quietly, said when asked: why a set gets no stubs (lint says it too),
+    // from the analysis generating makes (each set's protocol facts computed once).
     // --verbose only says more: what it cannot work out is said too, and never changes the exit code.
-    if (values.verbose) for (const line of verboseNotes(config)) err.write(`${line}\n`);
+    const result = await generate(config, { notes: values.verbose === true });
+    for (const note of result.notes ?? []) err.write(`note: set ${note.set}: ${note.message}\n`);
     // Bundled sets' findings are left to `mcp-tasks-gen lint` (rules set to "off" are gone already).
     const reported = userFindings(result.diagnostics, config.sets);
     const diagnostics = values.strict ? strictly(reported) : reported;
@@ -98,15 +99,5 @@ function refuseTargetsInTheWay(sets: readonly ResolvedSet[], mode: "write" | "fo
     if (mode === "check" && state.kind !== "blocked") continue;
     const refusal = refusalFor(set.outDir, state, mode === "force", shownPath);
     if (refusal) throw new GeneratorError(set.outDirOrigin, refusal, "output");
-  }
-}
-
-/** The notes --verbose prints; a set whose notes cannot be worked out gets a note saying why instead of failing the run. */
-function verboseNotes(config: ResolvedConfig): string[] {
-  try {
-    return lintSets(config).notes.map((note) => `note: set ${note.set}: ${note.message}`);
-  } catch (e) {
-    if (!(e instanceof GeneratorError)) throw e;
-    return [`note: the notes of --verbose could not be worked out: ${e.message}`];
   }
 }

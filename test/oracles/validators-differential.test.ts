@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,7 +13,7 @@ import { readSchemaFile } from "../../generator/load/documents.js";
 import { projectRoot } from "../support/paths.js";
 import { oracleAjv } from "../support/schema-oracle.js";
 import { atPointer, constantsOf, escapeToken, mutatedValues, validish, type Place, type Schema, type SchemaObject } from "../support/schema-values.js";
-import { importGeneratedModule, writeGeneratedFile } from "../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedSources } from "../support/generated-modules.js";
 
 /**
  * Differential property tests: for every definition a schema file declares, the generated
@@ -279,9 +279,7 @@ describe("every accepted value is assignable to its generated type", () => {
       expect(samples?.size, "accepted samples were collected").toBeGreaterThan(0);
       const set = generatedSets.find((s) => s.name === resolved.name)!;
       const folder = join(tempDir, `types-${set.name}`);
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
-      for (const file of set.files) writeGeneratedFile(folder, file);
+      writeGeneratedSources(set.files, folder);
       // Each value gets its exact type (`as const`, made mutable again) and is assigned through a
       // call, so TypeScript judges plain assignability, not the excess-property rule for literals.
       const lines = [

@@ -123,9 +123,18 @@ export function loadGeneratedModules(files: SetFiles, label: string): LoadedModu
   };
 }
 
-/** Writes one generated file below `dir` at its name, which may name a subfolder (`runtime/client/engine.ts`). */
-export function writeGeneratedFile(dir: string, file: { readonly name: string; readonly contents: string }): void {
-  const path = join(dir, file.name);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, file.contents);
+/**
+ * Writes a generated set into `dir` as its sources, untranspiled (for the TypeScript compiler to check,
+ * or for vitest to import `.ts` as it is), each file at its name (subfolders made), with a
+ * `package.json` making the folder an ES module package. writeGeneratedModules is the same for
+ * Node to import.
+ */
+export function writeGeneratedSources(files: SetFiles, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  for (const [name, contents] of asMap(files)) {
+    const path = join(dir, name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, contents);
+  }
 }

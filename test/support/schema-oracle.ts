@@ -12,7 +12,7 @@
  * `checkSchema` does all three for one schema. Used by the hostile-schema corpus test; meant for any
  * test with a schema to try (published schemas, regressions).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,7 +25,7 @@ import { displayPath, type AllOfMode } from "../../generator/config/config.js";
 import { importGeneratedModule } from "./generated-modules.js";
 import { STRICT_COMPILER_OPTIONS } from "./typescript.js";
 import { constantsOf, mutatedValues, validish, type Schema, type SchemaObject } from "./schema-values.js";
-import { writeGeneratedFile } from "./generated-modules.js";
+import { writeGeneratedSources } from "./generated-modules.js";
 
 export type OracleDialect = "draft-07" | "2020-12";
 
@@ -109,9 +109,7 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
     if (e instanceof GeneratorError) return { ok: false, error: e.message };
     throw e;
   }
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of files) writeGeneratedFile(dir, file);
+  writeGeneratedSources(files, dir);
 
   const json = JSON.parse(readFileSync(schemaPath, "utf8")) as unknown;
   const documents = new Map<string, SchemaObject>();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -9,7 +9,7 @@ import type { Model } from "../../../generator/analyze/model.js";
 import { fixturePath } from "../../support/paths.js";
 import { compileSets, FULL_STRICT_OPTIONS, oracleAjv } from "../../support/schema-oracle.js";
 import { constantsOf, mutatedValues, validish, type SchemaObject } from "../../support/schema-values.js";
-import { importGeneratedModule, writeGeneratedFile } from "../../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedSources } from "../../support/generated-modules.js";
 
 /**
  * Stubs derived from meaning, not layout (ARCHITECTURE.md › Stubs): the newest Tasks revision writes
@@ -123,9 +123,7 @@ async function generateLayout(name: string, layout: Layout): Promise<Generated> 
     format: false,
   });
   const dir = join(workDir, name.replace(/[^a-z]+/g, "-"));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of files) writeGeneratedFile(dir, file);
+  writeGeneratedSources(files, dir);
   return { dir, model, files: new Map(files.map((f) => [f.name, f.contents])) };
 }
 

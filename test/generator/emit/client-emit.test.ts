@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -7,7 +7,7 @@ import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { clientFeatures } from "../../../generator/analyze/protocol/client-features.js";
 import { checkConfig, generate, loadSet, readConfigFile, resolveConfig, type SchemaSetConfig } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
-import { writeGeneratedFile } from "../../support/generated-modules.js";
+import { writeGeneratedSources } from "../../support/generated-modules.js";
 
 /**
  * How `client.ts` is emitted: what it offers comes from the schema (never from the set's name),
@@ -40,9 +40,7 @@ const committed = (set: string) => readFileSync(join(projectRoot, "generated", s
 
 function typeCheck(files: ReadonlyMap<string, string>, extra: ts.CompilerOptions = {}): string[] {
   const dir = mkdtempSync(join(work, "check-"));
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  mkdirSync(join(dir, "set"));
-  for (const [name, contents] of files) writeGeneratedFile(join(dir, "set"), { name, contents });
+  writeGeneratedSources(files, join(dir, "set"));
   const program = ts.createProgram({
     rootNames: [...files.keys()].map((name) => join(dir, "set", name)),
     options: { ...STRICT_COMPILER_OPTIONS, skipLibCheck: false, lib: ["lib.es2022.d.ts"], noEmit: true, ...extra },

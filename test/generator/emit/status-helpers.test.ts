@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Project, ts } from "ts-morph";
@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { generate, readConfigFile, type GeneratedSet } from "../../../generator/index.js";
 import { projectRoot } from "../../support/paths.js";
-import { writeGeneratedFile } from "../../support/generated-modules.js";
+import { writeGeneratedSources } from "../../support/generated-modules.js";
 
 /**
  * The generated `status.ts` of both Tasks sets: run for real (the set's files written to a temp
@@ -58,8 +58,7 @@ afterAll(() => {
 async function importSet(name: string): Promise<StatusModule> {
   const dir = mkdtempSync(join(tmpdir(), `mcp-tasks-gen-status-${name}-`));
   tempDirs.push(dir);
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  for (const file of generatedSet(name).files) writeGeneratedFile(dir, file);
+  writeGeneratedSources(generatedSet(name).files, dir);
   // vitest resolves the generated `./status.js` specifiers to the .ts files beside them.
   return (await import(join(dir, "index.ts"))) as StatusModule;
 }

@@ -3,7 +3,7 @@
  * what it checks; `return cond;` instead of a negated `if`; no type test repeated where the value
  * is already known to be an object. The output is type-checked under the strict flag set.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -30,7 +30,7 @@ import {
 } from "../../../generator/emit/validators/codegen/nodes.js";
 import { printStatements } from "../../../generator/emit/validators/codegen/print.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { writeGeneratedFile } from "../../support/generated-modules.js";
+import { writeGeneratedSources } from "../../support/generated-modules.js";
 
 const URI = "http://x.test/h.json";
 const temps: string[] = [];
@@ -43,8 +43,7 @@ async function generated(defs: Record<string, unknown>): Promise<{ validators: s
   });
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-helpers-"));
   temps.push(dir);
-  for (const file of files) writeGeneratedFile(dir, file);
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  writeGeneratedSources(files, dir);
   const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
   const program = ts.createProgram(
     files.filter((f) => f.name.endsWith(".ts")).map((f) => join(dir, f.name)),

@@ -9,7 +9,7 @@ import type { Model } from "../../../generator/analyze/model.js";
 import { coreFlows } from "../../../generator/analyze/protocol/core-flows.js";
 import { clientFeatures } from "../../../generator/analyze/protocol/client-features.js";
 import { runCli } from "../../support/cli.js";
-import { loadGeneratedModules, type LoadedModules, writeGeneratedFile } from "../../support/generated-modules.js";
+import { loadGeneratedModules, type LoadedModules, writeGeneratedSources } from "../../support/generated-modules.js";
 import { projectRoot } from "../../support/paths.js";
 import { generateRevisions, REVISIONS } from "../../support/revisions.js";
 import { cleanUpOracle, compileSets, oracleAjv } from "../../support/schema-oracle.js";
@@ -249,10 +249,8 @@ describe("the generated core definitions: compiled and checked against ajv", () 
   beforeAll(async () => {
     generated = await generateRevisions(REVISIONS.filter((r) => CASES.some((c) => c.revision === r.id)));
     root = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-core-compile-"));
-    writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
     for (const [name, set] of generated) {
-      mkdirSync(join(root, name));
-      for (const file of set.files) writeGeneratedFile(join(root, name), file);
+      writeGeneratedSources(set.files, join(root, name));
       loaded.set(name, loadGeneratedModules(set.files, name));
     }
   }, 120_000);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaleSchema } from "../../../bench/lib/scale-schema.mjs";
 import { generateFromMemory, type GeneratedFile } from "../../../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { importGeneratedModule, writeGeneratedFile } from "../../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedSources } from "../../support/generated-modules.js";
 
 /**
  * The synthetic schema `npm run bench:scale` times (bench/lib/scale-schema.mjs) is what README.md › Scale
@@ -48,8 +48,7 @@ describe("what mcp-tasks-gen makes of it", () => {
     const roots = Object.keys(defs).map((name) => ({ name, uri: `${uri}#/definitions/${name}` }));
     ({ files } = await generateFromMemory({ documents: [{ uri, json: schema, display: "scale.json" }], roots, defaultDialect: "draft-07" }));
     folder = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-scale-"));
-    writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
-    for (const file of files) writeGeneratedFile(folder, file);
+    writeGeneratedSources(files, folder);
   }, 60_000);
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

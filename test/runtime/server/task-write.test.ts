@@ -8,6 +8,7 @@ import {
   type TaskWrite,
 } from "../../../templates/runtime/server/task-write.js";
 import { sdkTaskStore, type SdkStoredTask } from "../../../templates/runtime/parts/sdk-server.js";
+import * as status2025 from "../../../generated/tasks-2025-11-25/status.js";
 
 /**
  * The one compare-and-set write (templates/runtime/server/task-write.ts) and its two users: the task
@@ -205,5 +206,26 @@ describe("the SDK store adapter writes through it", () => {
     const hopeless = sdkTaskStore(racingStore<SdkStoredTask>(Number.POSITIVE_INFINITY));
     const other = await hopeless.createTask({}, 1, request, "s1");
     await expect(hopeless.updateTaskStatus(other.taskId, "input_required", undefined, "s1")).rejects.toBeInstanceOf(WriteConflictError);
+  });
+
+  it("without a machine, decides every move as the 2025-11-25 set's status machine does", async () => {
+    const outcome = async (bridge: ReturnType<typeof sdkTaskStore>, store: InMemoryTaskStoreOf<SdkStoredTask>, from: Status, to: Status) => {
+      const created = await bridge.createTask({}, 1, request, "s1");
+      const stored = (await store.get("s1", created.taskId))!;
+      await store.compareAndSet(stored, { ...stored, status: from, version: 1 });
+      return bridge.updateTaskStatus(created.taskId, to, undefined, "s1").then(
+        () => "stored",
+        (error: Error) => error.message.replace(created.taskId, "<id>"),
+      );
+    };
+    const store = new InMemoryTaskStoreOf<SdkStoredTask>();
+    const byDefault = sdkTaskStore(store);
+    const bySet = sdkTaskStore(store, { statusMachine: status2025 });
+    for (const from of status2025.TASK_STATUSES) {
+      for (const to of status2025.TASK_STATUSES) {
+        expect(await outcome(byDefault, store, from, to), `${from} -> ${to}`).toBe(await outcome(bySet, store, from, to));
+      }
+    }
+    expect(await outcome(byDefault, store, "cancelled", "working")).toBe("Cannot update task <id>: it is already cancelled");
   });
 });

@@ -3,13 +3,15 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 6ef500165a87878650b791c53af9219510f34b7053c67c90d9b6be97d7d0a251 e54a6d6f33464d3471d73b1c90a16fdff97805e62c5cfa3c836688ba4a69057d
+// Fingerprint: 1f63c265aa8fe355a406674d51095c149344f890aafc7279d2fbc0fc928f0665 15c3c9ece6f9b577e7f73c4467f54af3306ca384aafa34d060b0e1ae07b4f737
 
 /**
  * The server core, by role: JSON-RPC (`json-rpc.ts`), the task store contract with the in-memory
- * store (`store.ts`) and the task engine (`task-engine.ts`). This module only gathers them, so the
- * set's `server.ts` and the parts import the core from one place.
+ * store (`store.ts`), the one compare-and-set write under the status machine (`task-write.ts`) and
+ * the task engine (`task-engine.ts`). This module only gathers them, so the set's `server.ts` and the
+ * parts import the core from one place.
  */
 export * from "./json-rpc.js";
 export * from "./store.js";
+export * from "./task-write.js";
 export * from "./task-engine.js";

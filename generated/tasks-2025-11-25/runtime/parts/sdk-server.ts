@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer @modelcontextprotocol/sdk ^1.24 (install it in your project)
-// Fingerprint: e810669e7969eee9270d6bde6d84562c44701ad5041742ec38b74ea469b01148 7a044fb7eff1751980a800888d1821683a6aa9d7f46ec8d7d3cd6217808171f4
+// Fingerprint: cb41b885d4778c103e84603a27f58889a8aaf307b9395bcfad7c4a6f5ed4ae35 e13d30ac586efb93a98e8ab2fefcc16ea6c50de783044a6e0bcab20cef5f2d8f
 
 /**
  * Runtime part `sdk-server`: the set's 2025-11-25 Tasks server and task stores inside the official
@@ -22,7 +22,7 @@
  * stdio, where the connection is the only caller) unless `owner` says otherwise. Sessions, SSE
  * streams and the standalone GET stream of 2025-11-25 are the SDK's; the tasks are the set's.
  */
-import type { TaskStore as SdkTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
+import { isTerminal, type TaskStore as SdkTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CancelTaskRequestSchema,
@@ -46,6 +46,7 @@ import {
   type TaskRecord,
   type TransportContext,
 } from "../server/core.js";
+import { writeTask, type StatusMachine } from "../server/task-write.js";
 
 /** What of the set's `TasksServer` the mount uses. */
 export interface MountableTasksServer {
@@ -175,7 +176,7 @@ export interface SdkBackingStore<Task extends SdkStoredTask> {
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPageOf<Task> | undefined>;
 }
 
-export interface SdkTaskStoreOptions {
+export interface SdkTaskStoreOptions<Task extends SdkStoredTask = SdkStoredTask> {
   /** Retention when the request asks for none, in milliseconds. Default one hour. */
   readonly defaultTtl?: number;
   /** Longest retention granted, in milliseconds; null grants unlimited. Default 24 hours. */
@@ -184,10 +185,22 @@ export interface SdkTaskStoreOptions {
   readonly pageSize?: number;
   /** The clock, in epoch milliseconds (for tests). */
   readonly now?: () => number;
+  /**
+   * The set's status machine (`import * as status from "<set>/status.js"`, or its `isTerminalStatus` and
+   * `canTransition`): every write the SDK makes is checked against it, as the generated server's are.
+   * Default: the SDK's own rule (a terminal task never changes, any other move is allowed), which is
+   * the 2025-11-25 machine.
+   */
+  readonly statusMachine?: StatusMachine<SdkTask["status"]>;
+  /** Told each task the SDK created or changed, after it is stored: once per write. */
+  readonly onChange?: (task: Task) => void;
 }
 
-const MAX_WRITE_ATTEMPTS = 100;
-const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+/** The SDK's rule for its task statuses (its `isTerminal`): a terminal task never changes. */
+const SDK_STATUS_MACHINE: StatusMachine<SdkTask["status"]> = {
+  isTerminalStatus: isTerminal,
+  canTransition: (from) => !isTerminal(from),
+};
 
 /** The task as the SDK's `Task` shows it. */
 function sdkTask(task: SdkStoredTask): SdkTask {
@@ -205,17 +218,20 @@ function sdkTask(task: SdkStoredTask): SdkTask {
 /**
  * The SDK's `TaskStore` over a generated store: what the SDK writes goes through the store's
  * compare-and-set, so processes sharing a durable store never overwrite each other, and a terminal
- * task never changes (a write to one throws, as the SDK's own store does). A failed task keeps the
- * result the SDK gives it (a tool result with `isError`), as the SDK's store does.
+ * task never changes (a write to one throws, as the SDK's own store does); with the set's status
+ * machine (`statusMachine`) every move is checked against it, as the generated server's writes are.
+ * A failed task keeps the result the SDK gives it (a tool result with `isError`), as the SDK's store does.
  */
 export function sdkTaskStore<Task extends SdkStoredTask>(
   store: SdkBackingStore<Task>,
-  options: SdkTaskStoreOptions = {},
+  options: SdkTaskStoreOptions<Task> = {},
 ): SdkTaskStore {
   const now = options.now ?? (() => Date.now());
   const defaultTtl = options.defaultTtl ?? 3_600_000;
   const maxTtl = options.maxTtl === undefined ? 86_400_000 : options.maxTtl;
   const pageSize = options.pageSize ?? 50;
+  const machine = options.statusMachine ?? SDK_STATUS_MACHINE;
+  const onChange = options.onChange;
   const ownerOf = (sessionId: string | undefined) => sessionId ?? "";
 
   async function found(taskId: string, sessionId: string | undefined): Promise<Task> {
@@ -224,16 +240,28 @@ export function sdkTaskStore<Task extends SdkStoredTask>(
     return task;
   }
 
-  /** Applies `change` with compare-and-set, reading again after a conflict. */
+  /** Applies `change` with the one compare-and-set write (server/task-write.ts) under the status machine. */
   async function write(taskId: string, sessionId: string | undefined, change: (task: Task) => Task): Promise<void> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const current = await found(taskId, sessionId);
-      if (TERMINAL.has(current.status))
-        throw new Error(`Cannot update task ${taskId}: it is already ${current.status}`);
-      const next = { ...change(current), version: current.version + 1, lastUpdatedAt: new Date(now()).toISOString() };
-      if (await store.compareAndSet(current, next)) return;
-    }
-    throw new Error(`Cannot update task ${taskId}: too many concurrent writes`);
+    const owner = ownerOf(sessionId);
+    const written = await writeTask<Task>(
+      {
+        owner,
+        taskId,
+        read: () => store.get(owner, taskId),
+        compareAndSet: (current, next) => store.compareAndSet(current, next),
+        machine,
+        refused: (before, proposed) =>
+          new Error(
+            machine.isTerminalStatus(before.status)
+              ? `Cannot update task ${taskId}: it is already ${before.status}`
+              : `Cannot update task ${taskId}: illegal transition from ${before.status} to ${proposed.status}`,
+          ),
+        now,
+        ...(onChange ? { changed: onChange } : {}),
+      },
+      change,
+    );
+    if (!written) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
   }
 
   return {
@@ -250,6 +278,7 @@ export function sdkTaskStore<Task extends SdkStoredTask>(
         ...(taskParams.pollInterval === undefined ? {} : { pollInterval: taskParams.pollInterval }),
         expiresAt: ttl === null ? null : at + ttl,
       } as Omit<Task, "taskId" | "version">);
+      onChange?.(created);
       return sdkTask(created);
     },
     async getTask(taskId: string, sessionId?: string): Promise<SdkTask | null> {

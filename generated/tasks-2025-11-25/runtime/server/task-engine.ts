@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 205c0c7d0e0aa0ff923d90be57975d68d097e76698700924343221f2d4f6bf49 802700fc7ac1ec4befb160a015e884b494523fee7cb1d90098a84ea8a8411bd8
+// Fingerprint: 3cf5c8b4d84b4586187f7423eaba76b9e3fb5757ea5feafd8d9503bb9c18c8f6 f9fef32149508497fb41bb67031c029d4be56ed470e582f9550596c9088b1e71
 
 /**
  * The task engine: compare-and-set writes under the status machine, waiting for a change, abort on
@@ -28,12 +28,10 @@ import {
   type TaskRecord,
   type TaskStoreOf,
 } from "./store.js";
+import { writeTask, type Change, type StatusMachine } from "./task-write.js";
 
 /** The schema-dependent part the engine runs with, passed in by the set's `server.ts`. */
-export interface TaskEngineProfile<Task extends TaskRecord> {
-  /** The set's status machine (`status.ts`). */
-  isTerminalStatus(status: Task["status"]): boolean;
-  canTransition(from: Task["status"], to: Task["status"]): boolean;
+export interface TaskEngineProfile<Task extends TaskRecord> extends StatusMachine<Task["status"]> {
   /** The set's `TaskStateError`, for a change the status machine refuses (`status` undefined: the task is gone). */
   stateError(taskId: string, status: Task["status"] | undefined, message: string): Error;
   /** Told about every task a write changed, after it is stored (status notifications), once per version: this instance's writes and, through the store's events, every other's. */
@@ -71,12 +69,6 @@ export interface TaskEngineOptions<Task extends TaskRecord> {
   readonly leases?: TaskLeaseSettings<Task>;
 }
 
-/** A write's task before and after (the same record when the change left it as it was). */
-export interface Change<Task> {
-  readonly before: Task;
-  readonly after: Task;
-}
-
 interface Waiter {
   readonly changed: Promise<void>;
   cancel(): void;
@@ -96,7 +88,6 @@ interface Seen {
   readonly open: boolean;
 }
 
-const MAX_WRITE_ATTEMPTS = 100;
 /** The first and the longest pause between retries of a final write while the store fails. */
 const FIRST_RETRY_DELAY = 100;
 const LONGEST_RETRY_DELAY = 2_000;
@@ -215,38 +206,22 @@ export class TaskEngine<Task extends TaskRecord> {
     change: (task: Task) => Task | undefined,
     sending?: (after: Task | undefined) => void,
   ): Promise<Change<Task> | undefined> {
-    const { isTerminalStatus, canTransition } = this.#profile;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const before = await this.#fromStore(this.#store.get(owner, taskId));
-      if (!before) return undefined;
-      const proposed = change(before);
-      if (proposed === undefined) return { before, after: before };
-      if (
-        isTerminalStatus(before.status) ||
-        (proposed.status !== before.status && !canTransition(before.status, proposed.status))
-      ) {
-        throw this.#profile.stateError(
-          taskId,
-          before.status,
-          `Illegal transition from ${before.status} to ${proposed.status}`,
-        );
-      }
-      const after: Task = {
-        ...proposed,
-        taskId,
+    const profile = this.#profile;
+    return writeTask(
+      {
         owner,
-        version: before.version + 1,
-        lastUpdatedAt: new Date(this.#now()).toISOString(),
-      };
-      sending?.(after);
-      if (await this.#fromStore(this.#store.compareAndSet(before, after))) {
-        this.#changed(after);
-        return { before, after };
-      }
-      // Refused (another write came first): not stored, whatever a retry finds.
-      sending?.(undefined);
-    }
-    throw new Error(`task ${taskId}: gave up after ${MAX_WRITE_ATTEMPTS} conflicting writes`);
+        taskId,
+        read: () => this.#fromStore(this.#store.get(owner, taskId)),
+        compareAndSet: (before, after) => this.#fromStore(this.#store.compareAndSet(before, after)),
+        machine: profile,
+        refused: (before, proposed) =>
+          profile.stateError(taskId, before.status, `Illegal transition from ${before.status} to ${proposed.status}`),
+        now: this.#now,
+        changed: (after) => this.#changed(after),
+        ...(sending ? { sending } : {}),
+      },
+      change,
+    );
   }
 
   /** `write` to a task that must exist: the "Task not found" error when it does not. */
