@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 79ea00fd2df40ecbe207159c1b355138d50f72e36f9a9b9d13efa002edcabd59 3c41262b9f22458049c61393a56105fba41da719bd2ccc09515974ad38459783
+// Fingerprint: bc027d501742bb5e67ad59b38a0b94fe2664d18ed59953482b2acb5118447f87 0b4d95e01a87dffd3c058a61fd560ab6903709d753ebf3ee3b7cbcebd17def84
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -63,12 +63,8 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import {
-  checkRoutingHeaders,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION_ERROR_CODES,
-} from "./runtime/server/tasks-extension.js";
+import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
@@ -102,13 +98,8 @@ export {
   ListenLimitError,
   type CreateTaskOptions,
 } from "./runtime/server/engine.js";
-export {
-  checkRoutingHeaders,
-  CLIENT_CAPABILITIES_META,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION,
-} from "./runtime/server/tasks-extension.js";
+export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0154f3004c02d9f20b4674a31bcb9a364df1f2a5572fb69e1851ee771e4385ce b6ce55bb178bb6e992e4649e6174779d6ddaf5700dd01651f4f180c70321e398
+// Fingerprint: 984c709868e896749c27c33063edea1ee98ad5709b2308bdbc42148c04627167 2121158775a635b2f732c6d0269f4b7558482c5bc1f469d7c028c08e26f9a70a
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -89,7 +89,7 @@ import {
 } from "./runtime/client/profile.js";
 import { formCheck } from "./runtime/client/input-answers.js";
 import { TasksClientEngine } from "./runtime/client/engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {

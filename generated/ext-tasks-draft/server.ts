@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 21168d34a1d3bed0a4a8c18281c4de523ef5cdb43c32dcefd58eb52fb732552f 5e2bec6cdeaea2d54a6dab3ca8e1135ccd7a58c997d46d8233c608c8c920472c
+// Fingerprint: dada09975ee12f0aba9b92fa3ed1dd4e627060fd6a0262df548f28b544b59517 aa70ca2028f23d68de62326accb4b54f1fc66e0fab6147940d454cff22306ac6
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -63,12 +63,8 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import {
-  checkRoutingHeaders,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION_ERROR_CODES,
-} from "./runtime/server/tasks-extension.js";
+import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
@@ -102,13 +98,8 @@ export {
   ListenLimitError,
   type CreateTaskOptions,
 } from "./runtime/server/engine.js";
-export {
-  checkRoutingHeaders,
-  CLIENT_CAPABILITIES_META,
-  hasTasksExtension,
-  missingTasksExtension,
-  TASKS_EXTENSION,
-} from "./runtime/server/tasks-extension.js";
+export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
+export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;

@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 758223c2b59cbdfffe379c1d7f842b8bec1a8ab547110469f031971486456782 3cec5f81d052ab32a6f6cd8958255eaebe503a8e47bf52dee5827c0495ff7ebc
+// Fingerprint: 5203d3c27107c96d0166f6c00091da579ecffe74df86ae1c70b5f5dc9ca02315 70de8832b306d2a10fc6417a768d6477b98fecfad16670fbe13f81f4099009f6
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -46,11 +46,7 @@
  * a stream that stayed open `reconnect.healthyAfterMs` forgives (events alone do not); at most
  * `maxPendingServerRequests` requests of the server are handled at once.
  */
-
-/** The protocol version header and `_meta` key of the stateless revisions. */
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
-/** The first revision without the initialize handshake (revisions are dates: they compare as strings). */
-const FIRST_STATELESS_REVISION = "2026-07-28";
+import { JSON_RPC_ERROR_CODES, PROTOCOL_VERSION_META, STATELESS_PROTOCOL_VERSION } from "../protocol/constants.js";
 
 /** Defaults of the limits on what the server sends (see `StreamableHttpOptions`). */
 export const HTTP_CLIENT_LIMITS = {
@@ -722,7 +718,8 @@ async function outcomeOf(
   request: HttpServerRequest,
   report: (error: unknown) => void,
 ): Promise<{ result: object } | { error: { code: number; message: string; data?: unknown } }> {
-  if (!handler) return { error: { code: -32601, message: `Method not found: ${request.method}` } };
+  if (!handler)
+    return { error: { code: JSON_RPC_ERROR_CODES.MethodNotFound, message: `Method not found: ${request.method}` } };
   try {
     const result = await handler(request);
     const error = rpcError(result);
@@ -731,7 +728,7 @@ async function outcomeOf(
     const error = rpcError(thrown);
     if (error) return { error };
     report(thrown);
-    return { error: { code: -32603, message: "Internal error" } };
+    return { error: { code: JSON_RPC_ERROR_CODES.InternalError, message: "Internal error" } };
   }
 }
 
@@ -765,7 +762,7 @@ function declaredVersion(request: HttpAdapterRequest): string | undefined {
 
 /** Whether a revision begins with the initialize handshake (those before the stateless one). */
 function hasHandshake(version: string | undefined): boolean {
-  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < FIRST_STATELESS_REVISION;
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version < STATELESS_PROTOCOL_VERSION;
 }
 
 function isEventStream(response: Response): boolean {

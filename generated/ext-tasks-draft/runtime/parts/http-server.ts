@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 7f270018220f81fda2d22817976c230dee575588c42c2baea1189bca5c76178c 2462325bbf248ea0a39537f003f22bcbb88bffc2e4f11f12b0f0d7926690e725
+// Fingerprint: 122584f89d4bd0b5f9f2f90b01bf8a49d5604356dd1ddfbe5832cee814b092c8 07544f29a105bf2a6d1e556611d1446d3fa9bf0fa108e71801ea0097523298d3
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -43,6 +43,7 @@ import { isObject, ownValue, ValidationFailed, type JsonObject, type ValidationR
 import {
   headerValue,
   JSON_RPC_ERROR_CODES,
+  LIMIT_ERROR_CODES,
   readEnvelope,
   type AbortSignalLike,
   type HeaderValue,
@@ -52,20 +53,24 @@ import {
   type RequestContext,
   type TransportContext,
 } from "../server/core.js";
+import { checkNameHeader } from "../server/tasks-extension.js";
+import { decodeHeaderValue } from "../protocol/header-values.js";
 import {
-  checkNameHeader,
-  decodeHeaderValue,
+  CLIENT_CAPABILITIES_META,
+  CLIENT_INFO_META,
+  DISCOVER_METHOD,
+  PROTOCOL_VERSION_META,
+  SERVER_INFO_META,
+  STATELESS_PROTOCOL_VERSION,
   TASKS_EXTENSION,
   TASKS_EXTENSION_ERROR_CODES,
-} from "../server/tasks-extension.js";
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "../protocol/constants.js";
 import { createRouter, type RouterOptions, type TasksHandler } from "./mcp-router.js";
 import { LISTEN_METHOD, type ListenOutcome, type ListenSink } from "../server/engine.js";
 
-/** The protocol revision this handler speaks. */
-export const STATELESS_PROTOCOL_VERSION = "2026-07-28";
-
-/** The -32022 error for a protocol revision the server does not speak. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+/** The protocol revision this handler speaks, and the -32022 error for one it does not. */
+export { STATELESS_PROTOCOL_VERSION, UNSUPPORTED_PROTOCOL_VERSION };
 
 /** Default body size limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -126,7 +131,10 @@ export interface McpHttpOptions extends RouterOptions {
   readonly heartbeatMs?: number;
   /** Listen streams: ended gracefully once this many bytes wait for a client that does not read. Default 1 MiB. */
   readonly maxStreamBufferBytes?: number;
-  /** Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: never. */
+  /**
+   * Listen streams: ended gracefully after this long (ms), so clients reconnect (and re-read). Default 0: only the
+   * Tasks server's own `maxListenDuration` (five minutes by default) ends them; this can end them sooner.
+   */
   readonly maxListenMs?: number;
   /**
    * The `inputSchema` of a tool by name (undefined for an unknown tool): a `tools/call` must then
@@ -245,7 +253,7 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   if (!options.owner) warnDefaultOwner();
   const report = options.onError ?? (() => {});
   checkDiscover(options);
-  const methods = { "server/discover": () => discover(options), ...options.methods };
+  const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
 
   return async (request) => {
@@ -471,7 +479,7 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
     message: `Invalid params: ${message}`,
   });
   if (!isObject(meta)) return invalid("every request carries _meta");
-  const version = ownValue(meta, "io.modelcontextprotocol/protocolVersion");
+  const version = ownValue(meta, PROTOCOL_VERSION_META);
   if (typeof version !== "string")
     return invalid("_meta must carry io.modelcontextprotocol/protocolVersion (a string)");
   if (version !== headerVersion) {
@@ -480,10 +488,10 @@ function checkMeta(meta: unknown, headerVersion: string): JsonRpcErrorObject | u
       message: "MCP-Protocol-Version header does not match _meta protocolVersion",
     };
   }
-  if (!isObject(ownValue(meta, "io.modelcontextprotocol/clientCapabilities"))) {
+  if (!isObject(ownValue(meta, CLIENT_CAPABILITIES_META))) {
     return invalid("_meta must carry io.modelcontextprotocol/clientCapabilities (an object)");
   }
-  const clientInfo = ownValue(meta, "io.modelcontextprotocol/clientInfo");
+  const clientInfo = ownValue(meta, CLIENT_INFO_META);
   if (
     clientInfo !== undefined &&
     !(
@@ -577,7 +585,7 @@ function discover(options: McpHttpOptions): JsonObject {
     },
     ttlMs: 0,
     cacheScope: "public",
-    ...(options.serverInfo ? { _meta: { "io.modelcontextprotocol/serverInfo": options.serverInfo } } : {}),
+    ...(options.serverInfo ? { _meta: { [SERVER_INFO_META]: options.serverInfo } } : {}),
   };
 }
 
@@ -602,10 +610,12 @@ function completeResults(methods: NonNullable<RouterOptions["methods"]>): NonNul
   );
 }
 
-/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, the rest 400. */
+/** HTTP status of a JSON-RPC error: unknown methods 404, internal errors 500, an owner's quota 429, a full store 503, the rest 400. */
 export function httpStatus(code: number): number {
   if (code === JSON_RPC_ERROR_CODES.MethodNotFound) return 404;
   if (code === JSON_RPC_ERROR_CODES.InternalError) return 500;
+  if (code === LIMIT_ERROR_CODES.OwnerTaskLimit || code === LIMIT_ERROR_CODES.OwnerListenLimit) return 429;
+  if (code === LIMIT_ERROR_CODES.TaskStoreFull) return 503;
   return 400;
 }
 
