@@ -83,8 +83,8 @@ const SINCE_2019: Record<string, KeywordRole> = {
   dependentSchemas: "validation",
   minContains: "validation",
   maxContains: "validation",
-  unevaluatedItems: "unsupported",
-  unevaluatedProperties: "unsupported",
+  unevaluatedItems: "validation",
+  unevaluatedProperties: "validation",
 };
 
 const KEYWORDS: Record<Dialect, Readonly<Record<string, KeywordRole>>> = {

@@ -115,9 +115,21 @@ export class Lowerer {
       });
     }
 
-    if (parts.length === 0) return withDocs({ kind: "unknown", loc }, docs);
-    if (parts.length === 1) return withDocs(parts[0]!, docs);
-    return withDocs({ kind: "intersection", parts, loc }, docs);
+    const rest: Node = parts.length === 0 ? { kind: "unknown", loc } : parts.length === 1 ? parts[0]! : { kind: "intersection", parts, loc };
+    if (!("unevaluatedProperties" in s) && !("unevaluatedItems" in s)) return withDocs(rest, docs);
+    const properties = "unevaluatedProperties" in s ? this.sub(s.unevaluatedProperties, ctx, "unevaluatedProperties") : undefined;
+    const items = "unevaluatedItems" in s ? this.sub(s.unevaluatedItems, ctx, "unevaluatedItems") : undefined;
+    return withDocs(
+      {
+        kind: "unevaluated",
+        node: rest,
+        ...(properties ? { properties } : {}),
+        ...(items ? { items } : {}),
+        containsEvaluates: ctx.dialect === "2020-12",
+        loc,
+      },
+      docs,
+    );
   }
 
   private refTo(ref: string, ctx: SchemaContext): RefNode {
