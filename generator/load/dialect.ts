@@ -100,9 +100,9 @@ const KEYWORDS: Record<Dialect, Readonly<Record<string, KeywordRole>>> = {
     ...COMMON,
     ...SINCE_2019,
     prefixItems: "validation",
-    // Without a $dynamicRef that reaches it, a $dynamicAnchor is an ordinary anchor.
+    // Without a $dynamicRef that reaches it, a $dynamicAnchor is an ordinary anchor (lower.ts: the dynamic scope).
     $dynamicAnchor: "core",
-    $dynamicRef: "unsupported",
+    $dynamicRef: "core",
   },
 };
 
