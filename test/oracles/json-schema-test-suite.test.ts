@@ -32,11 +32,6 @@ interface Skip {
   readonly error: RegExp;
 }
 
-const unsupported = (keyword: string, why: string): Skip => ({
-  reason: `${keyword} is not supported (${why})`,
-  error: new RegExp(`keyword "${keyword.replace(/\$/g, "\\$")}" is not supported`),
-});
-
 /** Files that do not run at all: the generated validators keep `format` as documentation and never assert it. */
 const OUT_OF_SCOPE = new Set(["format.json"]);
 

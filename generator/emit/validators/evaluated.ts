@@ -108,6 +108,19 @@ export class EvaluatedTracker {
     return tests.length === 0 ? FALSE : or(...tests);
   }
 
+  /**
+   * Whether `node` holds for the value, which is known to be an object (an array, for items) here:
+   * of a union by JSON type (a schema without `type`), only the variants of that type can.
+   */
+  private holds(node: Node, what: Evaluated, owner: string): Expr {
+    if (node.kind === "union" && node.byType) {
+      const type = what === "properties" ? "object" : "array";
+      const candidates = node.variants.filter((variant) => jsonTypes(variant, this.model.byId)?.has(type) ?? true);
+      if (candidates.length === 1) return this.guard.opaque(candidates[0]!, id("value"), owner);
+    }
+    return this.guard.opaque(node, id("value"), owner);
+  }
+
   private evaluation(node: Node, what: Evaluated, owner: string, containsEvaluates: boolean, seen: ReadonlySet<DefinitionId>): Evaluation {
     const of = (n: Node, s = seen) => this.evaluation(n, what, owner, containsEvaluates, s);
     const out = empty();
@@ -143,12 +156,12 @@ export class EvaluatedTracker {
         // only be valid through that variant (and the union must hold where this is asked).
         if (node.byType && evaluating.length === 1) return evaluations[evaluating[0]!]!;
         for (const i of evaluating) {
-          out.branches.push({ test: this.guard.opaque(node.variants[i]!, id("value"), owner), evaluation: evaluations[i]! });
+          out.branches.push({ test: this.holds(node.variants[i]!, what, owner), evaluation: evaluations[i]! });
         }
         return out;
       }
       case "conditional": {
-        const holds = this.guard.opaque(node.if, id("value"), owner);
+        const holds = this.holds(node.if, what, owner);
         const then = of(node.if);
         if (node.then) mergeInto(then, of(node.then));
         if (!isEmpty(then)) out.branches.push({ test: holds, evaluation: then });

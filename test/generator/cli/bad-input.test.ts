@@ -106,14 +106,6 @@ describe("bad schema input: exit 2, one located line, nothing written", () => {
     );
   });
 
-  it("$dynamicRef, which the generator does not support", async () => {
-    await expectSchemaRejected(
-      "dynamic-ref.schema.json",
-      "/$defs/Tree/properties/children/items/$dynamicRef",
-      'keyword "$dynamicRef" is not supported',
-    );
-  });
-
   it("an unknown non-standard keyword: both ways to keep it as an annotation", async () => {
     await expectSchemaRejected(
       "unknown-keyword.schema.json",
@@ -150,6 +142,18 @@ describe("keywords once refused now generate (exit 0)", () => {
     );
     expect(validators.isNote!({ text: "a" })).toBe(true);
     expect(validators.isNote!({ text: "a", extra: 1 })).toBe(false);
+  });
+
+  it("$dynamicRef (2020-12): a tree's children, reached through the dynamic anchor, are trees", async () => {
+    copyFileSync(join(FIXTURES, "dynamic-ref.schema.json"), join(project, SCHEMA));
+    const { code, stderr } = await run(["--config", configPath]);
+    expect(code, stderr).toBe(0);
+    const validators = await importGeneratedModule<Record<string, (value: unknown) => boolean>>(
+      readGeneratedSet(join(project, "generated", "notes")),
+      join(project, "imported"),
+    );
+    expect(validators.isTree!({ children: [{ children: [] }, {}] })).toBe(true);
+    expect(validators.isTree!({ children: [{ children: [1] }] })).toBe(false);
   });
 });
 
