@@ -17,7 +17,14 @@ import { enterRef, jsonTypes } from "../../ir/query.js";
 import { literal, num, UNDEFINED } from "./conditions.js";
 import { and, call, compare, constant, FALSE, id, index, Local, member, not, or, TRUE, type Expr, type Stmt } from "./codegen/nodes.js";
 import { propertyAccess, type ModuleScope } from "./scope.js";
-import type { GuardEmitter } from "./guard-mode.js";
+
+/** The boolean mode's tests this module asks for (guard-mode.ts provides them; an interface, so no import circle). */
+export interface BooleanTests {
+  /** A test of `node` on `v` that narrows nothing at its call site. */
+  opaque(node: Node, v: Expr, owner: string): Expr;
+  /** A boolean expression testing `v`. */
+  expression(node: Node, v: Expr, owner: string): Expr;
+}
 
 /** What a schema evaluates of one value: known for certain, plus what holds when a branch does. */
 interface Evaluation {
@@ -54,7 +61,7 @@ export class EvaluatedTracker {
   constructor(
     private readonly model: Model,
     private readonly scope: ModuleScope,
-    private readonly guard: GuardEmitter,
+    private readonly guard: BooleanTests,
   ) {}
 
   /**

@@ -141,7 +141,10 @@ export class GuardEmitter {
       if (!isTrue(evaluated)) {
         const test = this.expression(properties, id(item), owner);
         const checks = isFalse(test) ? [RETURN_FALSE] : [constant(item, index(v, id(key))), ...failIf(not(test))];
-        out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, forIn(key, v, ifElse(not(evaluated), checks))]));
+        const body = ifElse(not(evaluated), checks);
+        // Nothing evaluated and nothing allowed: any key fails, and the loop would not read it.
+        const loop = mentionsLocal(body, key) ? [forIn(key, v, body)] : ifElse(compare(keyCount(v), "!==", num(0)), body);
+        out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, ...loop]));
       }
     }
     const items = node.items;
