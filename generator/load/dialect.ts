@@ -93,8 +93,9 @@ const KEYWORDS: Record<Dialect, Readonly<Record<string, KeywordRole>>> = {
     ...COMMON,
     ...SINCE_2019,
     additionalItems: "validation",
-    $recursiveRef: "unsupported",
-    $recursiveAnchor: "unsupported",
+    // The dynamic scope, as for 2020-12's $dynamicRef (lower.ts).
+    $recursiveRef: "core",
+    $recursiveAnchor: "core",
   },
   "2020-12": {
     ...COMMON,

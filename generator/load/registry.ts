@@ -48,6 +48,9 @@ export interface DocumentInput {
 
 const NO_ANCHORS: ReadonlyMap<string, LocatedSchema> = new Map();
 
+/** The name `$recursiveAnchor: true` (2019-09) is kept under among the dynamic anchors; no `$dynamicAnchor` can start with `$`. */
+export const RECURSIVE_ANCHOR = "$recursiveAnchor";
+
 export class SchemaRegistry {
   private readonly resources = new Map<string, LocatedSchema>();
   private readonly anchors = new Map<string, LocatedSchema>();
@@ -204,6 +207,13 @@ export class SchemaRegistry {
       }
     } else if (isDocumentRoot) {
       ctx = { ...ctx, dialect: this.dialectAt(obj, ctx.loc, ctx.dialect) };
+    }
+    // 2019-09: `$recursiveAnchor: true` at a resource's root is that resource's one dynamic anchor.
+    const resourceRoot = isDocumentRoot || (typeof obj.$id === "string" && idApplies);
+    if (obj.$recursiveAnchor === true && resourceRoot && ctx.dialect === "2019-09") {
+      const byName = this.dynamicAnchors.get(ctx.baseUri) ?? new Map<string, LocatedSchema>();
+      byName.set(RECURSIVE_ANCHOR, { schema, context: ctx });
+      this.dynamicAnchors.set(ctx.baseUri, byName);
     }
     for (const anchorKeyword of ["$anchor", "$dynamicAnchor"]) {
       const anchor = obj[anchorKeyword];

@@ -7,7 +7,7 @@ import { GeneratorError, formatLocation, type SourceLocation } from "../diagnost
 import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Node, ObjectNode, PrimitiveNode, PrimitiveType, RefNode } from "../ir/nodes.js";
 import { hasArrayItems, keywordRole, refHasSiblings } from "../load/dialect.js";
 import { appendPointer, unescapePointerToken } from "../load/json-pointer.js";
-import type { LocatedSchema, SchemaContext, SchemaRegistry } from "../load/registry.js";
+import { RECURSIVE_ANCHOR, type LocatedSchema, type SchemaContext, type SchemaRegistry } from "../load/registry.js";
 import { JSON_TYPES, type JsonType } from "../ir/query.js";
 import { pascalCase } from "../names.js";
 
@@ -143,6 +143,7 @@ export class Lowerer {
     const parts: Node[] = [];
     if ("$ref" in s) parts.push(this.refTo(expectString(s.$ref, at(loc, "$ref")), ctx));
     if ("$dynamicRef" in s) parts.push(this.dynamicRefTo(expectString(s.$dynamicRef, at(loc, "$dynamicRef")), ctx));
+    if ("$recursiveRef" in s) parts.push(this.recursiveRefTo(expectString(s.$recursiveRef, at(loc, "$recursiveRef")), ctx));
     const typed = this.typePart(s, ctx);
     if (typed) parts.push(typed);
     if ("enum" in s) {
@@ -209,6 +210,19 @@ export class Lowerer {
     const target = (anchored && this.scope.get(fragment)) || initial;
     const id = this.define(target, nameHintFor(target), false);
     return { kind: "ref", target: id, loc: at(ctx.loc, "$dynamicRef") };
+  }
+
+  /**
+   * A `$recursiveRef` (2019-09): resolved like `$ref`; when that lands on a schema with
+   * `$recursiveAnchor: true`, the outermost resource of the dynamic scope with one takes over.
+   */
+  private recursiveRefTo(ref: string, ctx: SchemaContext): RefNode {
+    const initial = this.registry.resolveRef(ref, ctx, "$recursiveRef");
+    const schema = initial.schema;
+    const anchored = schema !== null && typeof schema === "object" && (schema as SchemaObject).$recursiveAnchor === true;
+    const target = (anchored && this.scope.get(RECURSIVE_ANCHOR)) || initial;
+    const id = this.define(target, nameHintFor(target), false);
+    return { kind: "ref", target: id, loc: at(ctx.loc, "$recursiveRef") };
   }
 
   private sub(value: unknown, ctx: SchemaContext, ...tokens: (string | number)[]): Node {

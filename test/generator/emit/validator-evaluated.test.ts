@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { generateFromMemory, type MemoryDocument } from "../../../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
 import { importGeneratedModule, writeGeneratedFile } from "../../support/generated-modules.js";
@@ -19,9 +20,9 @@ afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true
 
 type Validators = Record<string, (value: unknown) => unknown>;
 
-async function generated(defs: Record<string, unknown>, extra: readonly MemoryDocument[] = []) {
+async function generated(defs: Record<string, unknown>, extra: readonly MemoryDocument[] = [], dialect = "https://json-schema.org/draft/2020-12/schema") {
   const { files } = await generateFromMemory({
-    documents: [{ uri: URI, json: { $schema: "https://json-schema.org/draft/2020-12/schema", $defs: defs } }, ...extra],
+    documents: [{ uri: URI, json: { $schema: dialect, $defs: defs } }, ...extra],
     roots: Object.keys(defs).map((name) => ({ name, uri: `${URI}#/$defs/${name}` })),
   });
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-evaluated-"));
@@ -110,5 +111,33 @@ describe("$dynamicRef", () => {
     expect(validators.isTree!({ children: [{ extra: 1 }] })).toBe(true);
     expect(validators.isStrict!({ children: [{ children: [] }] })).toBe(true);
     expect(validators.isStrict!({ children: [{ extra: 1 }] })).toBe(false);
+  });
+});
+
+describe("$recursiveRef (2019-09)", () => {
+  const DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema";
+  const tree = {
+    $schema: DRAFT_2019,
+    $id: "http://x.test/rtree.json",
+    $recursiveAnchor: true,
+    type: "object",
+    properties: { data: true, children: { type: "array", items: { $recursiveRef: "#" } } },
+  };
+  const strict = { $id: "http://x.test/rstrict.json", $recursiveAnchor: true, $ref: "rtree.json", unevaluatedProperties: false };
+  const values = [{ children: [{ extra: 1 }] }, { data: 1, children: [{ children: [] }] }, { children: [{ children: [{ extra: 1 }] }] }, { extra: 1 }, { children: [1] }];
+
+  it("follows the outermost resource with $recursiveAnchor: true, as Ajv2019 does", async () => {
+    const { validators, diagnostics } = await generated({ Tree: { $ref: "http://x.test/rtree.json" }, Strict: strict }, [{ uri: "http://x.test/rtree.json", json: tree }], DRAFT_2019);
+    expect(diagnostics).toEqual([]);
+    const ajv = new Ajv2019({ strict: false });
+    ajv.addSchema(tree);
+    ajv.addSchema({ $schema: DRAFT_2019, ...strict });
+    for (const value of values) {
+      expect(validators.isTree!(value), JSON.stringify(value)).toBe(ajv.validate("http://x.test/rtree.json", value));
+      expect(validators.isStrict!(value), JSON.stringify(value)).toBe(ajv.validate("http://x.test/rstrict.json", value));
+    }
+    // Both verdicts seen, and the two differ where only the strict tree's children must be strict.
+    expect(values.map((v) => validators.isTree!(v))).toEqual([true, true, true, true, false]);
+    expect(values.map((v) => validators.isStrict!(v))).toEqual([false, true, false, false, false]);
   });
 });
