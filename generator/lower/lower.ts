@@ -142,8 +142,8 @@ export class Lowerer {
 
     const parts: Node[] = [];
     if ("$ref" in s) parts.push(this.refTo(expectString(s.$ref, at(loc, "$ref")), ctx));
-    if ("$dynamicRef" in s) parts.push(this.dynamicRefTo(expectString(s.$dynamicRef, at(loc, "$dynamicRef")), ctx));
-    if ("$recursiveRef" in s) parts.push(this.recursiveRefTo(expectString(s.$recursiveRef, at(loc, "$recursiveRef")), ctx));
+    if (applies(s, "$dynamicRef", ctx)) parts.push(this.dynamicRefTo(expectString(s.$dynamicRef, at(loc, "$dynamicRef")), ctx));
+    if (applies(s, "$recursiveRef", ctx)) parts.push(this.recursiveRefTo(expectString(s.$recursiveRef, at(loc, "$recursiveRef")), ctx));
     const typed = this.typePart(s, ctx);
     if (typed) parts.push(typed);
     if ("enum" in s) {
@@ -175,9 +175,9 @@ export class Lowerer {
     }
 
     const rest: Node = parts.length === 0 ? { kind: "unknown", loc } : parts.length === 1 ? parts[0]! : { kind: "intersection", parts, loc };
-    if (!("unevaluatedProperties" in s) && !("unevaluatedItems" in s)) return withDocs(rest, docs);
-    const properties = "unevaluatedProperties" in s ? this.sub(s.unevaluatedProperties, ctx, "unevaluatedProperties") : undefined;
-    const items = "unevaluatedItems" in s ? this.sub(s.unevaluatedItems, ctx, "unevaluatedItems") : undefined;
+    const properties = applies(s, "unevaluatedProperties", ctx) ? this.sub(s.unevaluatedProperties, ctx, "unevaluatedProperties") : undefined;
+    const items = applies(s, "unevaluatedItems", ctx) ? this.sub(s.unevaluatedItems, ctx, "unevaluatedItems") : undefined;
+    if (!properties && !items) return withDocs(rest, docs);
     return withDocs(
       {
         kind: "unevaluated",
@@ -406,6 +406,15 @@ export class Lowerer {
       loc,
     };
   }
+}
+
+/**
+ * Whether a keyword is present and means something in the schema's dialect (a draft-07 schema that
+ * declares `unevaluatedProperties` an annotation keeps it one).
+ */
+function applies(s: SchemaObject, keyword: string, ctx: SchemaContext): boolean {
+  const role = keywordRole(ctx.dialect, keyword);
+  return keyword in s && role !== undefined && role !== "annotation";
 }
 
 /** The name a schema suggests for itself when it becomes a definition. */
