@@ -6,6 +6,8 @@
 // default options, and `allErrors: true` since ours reports every error), and for the previous one a
 // small hand-written check, on valid messages of each status and on typical invalid ones; then `validate` and ajv on each invalid message alone. Goals: `is` at least 3× ajv on valid
 // and 5× on invalid messages; `validate` at least on par with ajv while producing its richer errors.
+// Then `unevaluatedProperties` (bench/lib/unevaluated.mjs): an event closed by composition, ours
+// against Ajv2020 on the same inputs, the same tables (ratios only; the goals are GetTaskResult's).
 // Size: the generated validators.ts + runtime.ts of every set (and the same transpiled to
 // JavaScript) beside ajv's standalone code for the same schemas.
 //
@@ -22,6 +24,7 @@ import { ajvStandalone } from "./lib/ajv-standalone.mjs";
 import { transpileSet } from "./lib/generated.mjs";
 import { measure } from "./lib/measure.mjs";
 import { handIsGetTaskResult, inputsBySet } from "./lib/messages.mjs";
+import { unevaluatedContenders, unevaluatedInputs } from "./lib/unevaluated.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -33,8 +36,8 @@ const config = JSON.parse(readFileSync(join(root, "mcp-tasks-gen.config.json"), 
 const outDir = resolve(root, config.outDir ?? "generated");
 // The newest revision first, then the previous one (its hand-written check is for its closed shape only).
 const benchedSets = [
-  { name: "ext-tasks-draft", inputs: inputsBySet["ext-tasks-draft"] },
-  { name: "ext-tasks-2026-05-22", inputs: inputsBySet["ext-tasks-2026-05-22"], hand: handIsGetTaskResult },
+  { name: "ext-tasks-draft", subject: "GetTaskResult", inputs: inputsBySet["ext-tasks-draft"] },
+  { name: "ext-tasks-2026-05-22", subject: "GetTaskResult", inputs: inputsBySet["ext-tasks-2026-05-22"], hand: handIsGetTaskResult },
 ];
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-validators-"));
@@ -53,9 +56,24 @@ try {
       process.exitCode = 1;
     }
   }
+  await unevaluatedBench();
   sizeTable(transpiled);
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** The `unevaluatedProperties` row: `Event` of bench/lib/unevaluated.mjs, ours against Ajv2020. */
+async function unevaluatedBench() {
+  const { ours, ajv } = await unevaluatedContenders(root, work);
+  const bench = { name: "bench/lib/unevaluated.mjs", subject: "Event", inputs: unevaluatedInputs };
+  console.log("");
+  console.log("## unevaluatedProperties");
+  if (checkAgreement(bench, ours, ajv)) {
+    printErrors(bench, ours, ajv);
+    speedTables(bench, ours, ajv);
+  } else {
+    process.exitCode = 1;
+  }
 }
 
 /** `GetTaskResult` compiled by ajv from the seed schema, with default options and with allErrors. */
@@ -89,10 +107,10 @@ function printMachine(ajvVersion) {
  * Whether every contender gives every input its expected verdict (printing any disagreement):
  * without that the timings would compare different work, so nothing is measured.
  */
-function checkAgreement({ name, inputs, hand }, ours, ajv) {
+function checkAgreement({ name, subject, inputs, hand }, ours, ajv) {
   const verdicts = {
-    isGetTaskResult: (v) => ours.isGetTaskResult(v),
-    validateGetTaskResult: (v) => ours.validateGetTaskResult(v).ok,
+    [`is${subject}`]: (v) => ours[`is${subject}`](v),
+    [`validate${subject}`]: (v) => ours[`validate${subject}`](v).ok,
     ...(hand ? { "hand-written": hand } : {}),
     "ajv (default)": (v) => ajv.standard(v),
     "ajv (allErrors)": (v) => ajv.allErrors(v),
@@ -102,23 +120,23 @@ function checkAgreement({ name, inputs, hand }, ours, ajv) {
     for (const [name, verdict] of Object.entries(verdicts)) {
       if (verdict(input.value) !== input.valid) wrong.push(`${name} calls "${input.label}" ${input.valid ? "invalid" : "valid"}`);
     }
-    const result = ours.validateGetTaskResult(input.value);
-    if (!result.ok && result.errors.length === 0) wrong.push(`validateGetTaskResult gives no error for "${input.label}"`);
+    const result = ours[`validate${subject}`](input.value);
+    if (!result.ok && result.errors.length === 0) wrong.push(`validate${subject} gives no error for "${input.label}"`);
   }
   if (wrong.length > 0) {
     console.error(`Contenders disagree on the inputs, so nothing is measured:\n  ${wrong.join("\n  ")}`);
     return false;
   }
-  console.log(`Inputs: GetTaskResult (${name}), ${inputs.valid.length} valid (one per status), ${inputs.invalid.length} invalid; all contenders agree on every verdict.`);
+  console.log(`Inputs: ${subject} (${name}), ${inputs.valid.length} valid${subject === "GetTaskResult" ? " (one per status)" : ""}, ${inputs.invalid.length} invalid; all contenders agree on every verdict.`);
   return true;
 }
 
 /** What each side reports for the invalid inputs: the "richer errors" `validate` pays for. */
-function printErrors({ inputs }, ours, ajv) {
+function printErrors({ subject, inputs }, ours, ajv) {
   console.log("");
-  console.log("Errors reported per invalid input (ours: validateGetTaskResult; ajv: allErrors):");
+  console.log(`Errors reported per invalid input (ours: validate${subject}; ajv: allErrors):`);
   for (const { label, value } of inputs.invalid) {
-    const result = ours.validateGetTaskResult(value);
+    const result = ours[`validate${subject}`](value);
     ajv.allErrors(value);
     const ajvErrors = ajv.allErrors.errors ?? [];
     const oursText = result.errors.map((e) => `${e.path || "(root)"}: ${e.message}`).join("; ");
@@ -127,14 +145,14 @@ function printErrors({ inputs }, ours, ajv) {
   }
 }
 
-function speedTables({ inputs, hand }, ours, ajv) {
+function speedTables({ subject, inputs, hand }, ours, ajv) {
   const bool = (b) => (b ? 1 : 0);
   const ajvErrors = (validate) => (v) => (validate(v) ? null : validate.errors);
   const errorCount = (errors) => (errors === null ? 1 : errors.length);
 
   const is = measure(
     [
-      { name: "isGetTaskResult (ours)", call: ours.isGetTaskResult, score: bool },
+      { name: `is${subject} (ours)`, call: ours[`is${subject}`], score: bool },
       ...(hand ? [{ name: "hand-written", call: hand, score: bool }] : []),
       { name: "ajv (default)", call: ajv.standard, score: bool },
     ],
@@ -142,7 +160,7 @@ function speedTables({ inputs, hand }, ours, ajv) {
     { seconds },
   );
   const validateContenders = [
-    { name: "validateGetTaskResult (ours)", call: ours.validateGetTaskResult, score: (r) => (r.ok ? 1 : r.errors.length) },
+    { name: `validate${subject} (ours)`, call: ours[`validate${subject}`], score: (r) => (r.ok ? 1 : r.errors.length) },
     { name: "ajv (default) + .errors", call: ajvErrors(ajv.standard), score: errorCount },
     { name: "ajv (allErrors) + .errors", call: ajvErrors(ajv.allErrors), score: errorCount },
   ];
@@ -175,17 +193,22 @@ function speedTables({ inputs, hand }, ours, ajv) {
     console.log(`| ${label} | ${ns.map((n) => n.toFixed(0)).join(" | ")} | ${times(ns[1] / ns[0])} |`);
   }
 
-  const isOurs = is.results.find((r) => r.name === "isGetTaskResult (ours)");
+  // The goals are GetTaskResult's; other rows report their ratios only.
+  if (subject !== "GetTaskResult") {
+    console.log(`(sink ${is.sink + validate.sink + perInput.sink})`);
+    return;
+  }
+  const isOurs = is.results.find((r) => r.name === `is${subject} (ours)`);
   const isAjv = is.results.find((r) => r.name === "ajv (default)");
   const [valOurs, valAjv, valAjvAll] = validate.results;
   const x = (a, b, group) => a.opsPerSec[group] / b.opsPerSec[group];
   const goals = [
-    ["isGetTaskResult ≥ 3× ajv (default), valid messages", x(isOurs, isAjv, "valid"), 3],
-    ["isGetTaskResult ≥ 5× ajv (default), invalid messages", x(isOurs, isAjv, "invalid"), 5],
-    ["validateGetTaskResult ≥ 1× ajv (allErrors), valid messages", x(valOurs, valAjvAll, "valid"), 1],
-    ["validateGetTaskResult ≥ 1× ajv (allErrors), invalid messages", x(valOurs, valAjvAll, "invalid"), 1],
-    ["validateGetTaskResult ≥ 1× ajv (default), valid messages", x(valOurs, valAjv, "valid"), 1],
-    ["validateGetTaskResult ≥ 1× ajv (default), invalid messages", x(valOurs, valAjv, "invalid"), 1],
+    [`is${subject} ≥ 3× ajv (default), valid messages`, x(isOurs, isAjv, "valid"), 3],
+    [`is${subject} ≥ 5× ajv (default), invalid messages`, x(isOurs, isAjv, "invalid"), 5],
+    [`validate${subject} ≥ 1× ajv (allErrors), valid messages`, x(valOurs, valAjvAll, "valid"), 1],
+    [`validate${subject} ≥ 1× ajv (allErrors), invalid messages`, x(valOurs, valAjvAll, "invalid"), 1],
+    [`validate${subject} ≥ 1× ajv (default), valid messages`, x(valOurs, valAjv, "valid"), 1],
+    [`validate${subject} ≥ 1× ajv (default), invalid messages`, x(valOurs, valAjv, "invalid"), 1],
   ];
   console.log("");
   console.log("Goals:");
@@ -210,7 +233,7 @@ function sizeTable(transpiled) {
   const size = (text) => ({ bytes: Buffer.byteLength(text), gzip: gzipSync(text).length });
   const rows = config.sets.map((set) => {
     const files = transpiled.get(set.name);
-    const pick = (kind) => ["validators.ts", "runtime.ts"].map((name) => files.get(name)?.[kind] ?? "").join("\n");
+    const pick = (kind) => ["validators.ts", "runtime/protocol/json.ts"].map((name) => files.get(name)?.[kind] ?? "").join("\n");
     const exportedNames = new Set([...(files.get("validators.ts")?.ts.matchAll(/^export function is([A-Z]\w*)/gm) ?? [])].map((m) => m[1]));
     const ajvOut = ajvStandalone(set, root, (name) => exportedNames.has(name));
     const exported = exportedNames.size;

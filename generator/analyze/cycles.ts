@@ -55,6 +55,9 @@ function sameValueRefs(root: Node): RefNode[] {
       case "conditional":
         next.push(node.if, ...(node.then ? [node.then] : []), ...(node.else ? [node.else] : []));
         break;
+      case "unevaluated":
+        next.push(node.node);
+        break;
       case "object":
         // dependentSchemas apply to the object itself; properties, items and keys are parts of it.
         next.push(...node.dependentSchemas.map((d) => d.node));

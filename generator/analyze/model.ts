@@ -2,8 +2,9 @@
  * The analyze stage: from lowered definitions to the model every emitter reads. Passes run in a
  * fixed order; each is a pure function of the previous result.
  */
-import type { Definition, DefinitionId } from "../ir/nodes.js";
+import type { Definition, DefinitionId, Node } from "../ir/nodes.js";
 import { definitionsById } from "../ir/query.js";
+import { visitNodes } from "../ir/walk.js";
 import { checkPureRefCycles } from "./cycles.js";
 import { dedupeDefinitions } from "./dedupe.js";
 import { detectDiscriminators } from "./discriminators.js";
@@ -23,7 +24,9 @@ export interface Model {
 /** `methods`: the config's mappings by method name (see methods.ts), for a revision that lacks a piece the stubs need. */
 export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}, methods: ReadonlyMap<string, MethodMapping> = new Map()): Model {
   checkPureRefCycles(lowered);
-  const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node) }));
+  // Sets that read annotations keep every keyword that makes them (see simplify.ts).
+  const keepAnnotations = lowered.some((def) => usesUnevaluated(def.node));
+  const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node, { keepAnnotations }) }));
   const deduped = dedupeDefinitions(simplified);
   const discriminated = detectDiscriminators(deduped);
   const definitions = nameDefinitions(discriminated, naming);
@@ -34,4 +37,12 @@ export function analyze(lowered: readonly Definition[], naming: NamingOptions = 
     byId: definitionsById(definitions),
     ...(status ? { status } : {}),
   };
+}
+
+function usesUnevaluated(root: Node): boolean {
+  let found = false;
+  visitNodes(root, (node) => {
+    if (node.kind === "unevaluated") found = true;
+  });
+  return found;
 }

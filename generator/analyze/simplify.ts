@@ -3,6 +3,11 @@
  * `{type: "string", const: "x"}` becomes the literal "x"; an `anyOf` of constants becomes one
  * enum; `not: {}` becomes never. Unions that accept anything (`anyOf: [{}, {}]`) are kept as they
  * are: they are placeholders the lint reports, and dedupe must still tell them from `{}`.
+ *
+ * With `keepAnnotations` (a set that uses `unevaluatedProperties`/`unevaluatedItems`), rewrites that
+ * keep the accepted values but drop a keyword that evaluates properties or items are left out: an
+ * `if` without `then`/`else` and an "any object" part beside another object part
+ * (ARCHITECTURE.md › Validators, annotation tracking).
  */
 import type { Docs, JsonValue, LiteralNode, Node, PrimitiveNode, UnionNode } from "../ir/nodes.js";
 import { mayAcceptValue } from "../ir/query.js";
@@ -12,11 +17,15 @@ import { mapChildren } from "../ir/walk.js";
 /** Plain type checks hold no `$ref`, so the value queries they are asked need no definitions. */
 const NO_REFS = new Map();
 
-export function simplify(node: Node): Node {
-  const rewritten = mapChildren(node, simplify);
+export interface SimplifyOptions {
+  readonly keepAnnotations?: boolean;
+}
+
+export function simplify(node: Node, options: SimplifyOptions = {}): Node {
+  const rewritten = mapChildren(node, (child) => simplify(child, options));
   switch (rewritten.kind) {
     case "intersection":
-      return simplifyIntersection(rewritten.parts, rewritten);
+      return simplifyIntersection(rewritten.parts, rewritten, options);
     case "union":
       return simplifyUnion(rewritten);
     case "not":
@@ -24,7 +33,7 @@ export function simplify(node: Node): Node {
       if (rewritten.node.kind === "never") return carry({ kind: "unknown", loc: rewritten.loc }, rewritten.docs);
       return rewritten;
     case "conditional":
-      return rewritten.then || rewritten.else ? rewritten : carry({ kind: "unknown", loc: rewritten.loc }, rewritten.docs);
+      return rewritten.then || rewritten.else || options.keepAnnotations ? rewritten : carry({ kind: "unknown", loc: rewritten.loc }, rewritten.docs);
     case "map": {
       if (rewritten.keys && isPlainString(rewritten.keys)) {
         const { keys: _ignored, ...rest } = rewritten;
@@ -49,7 +58,7 @@ function isPlainString(node: Node): boolean {
   return node.kind === "primitive" && node.type === "string" && !node.string;
 }
 
-function simplifyIntersection(input: readonly Node[], self: Node): Node {
+function simplifyIntersection(input: readonly Node[], self: Node, options: SimplifyOptions): Node {
   const parts: Node[] = [];
   for (const part of input) {
     if (part.kind === "intersection") parts.push(...part.parts);
@@ -79,7 +88,7 @@ function simplifyIntersection(input: readonly Node[], self: Node): Node {
     if (merged.kind === "never") return carry(merged, self.docs);
   }
   // "Is an object" adds nothing beside another part that only accepts objects.
-  if (parts.some((p) => (p.kind === "object" || p.kind === "map") && !isAnyObject(p))) {
+  if (!options.keepAnnotations && parts.some((p) => (p.kind === "object" || p.kind === "map") && !isAnyObject(p))) {
     parts.splice(0, parts.length, ...parts.filter((p) => !isAnyObject(p)));
   }
   if (parts.length === 0) return carry({ kind: "unknown", loc: self.loc }, self.docs);

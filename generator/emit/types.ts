@@ -78,6 +78,8 @@ class TypePrinter {
       case "conditional":
         // A value satisfies `then` or `else`, whichever `if` picks; with one of them missing, anything may pass.
         return node.then && node.else ? this.union([this.print(node.then), this.print(node.else)]) : primary("unknown");
+      case "unevaluated":
+        return this.print(node.node);
     }
   }
 

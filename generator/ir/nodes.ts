@@ -157,6 +157,21 @@ export interface ConditionalNode extends NodeBase {
   readonly else?: Node;
 }
 
+/**
+ * `unevaluatedProperties` / `unevaluatedItems` of one schema: `node` is the schema's other keywords;
+ * the properties (items) that `node` leaves unevaluated — no keyword of it, through its in-place
+ * applicators (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `$ref`, `dependentSchemas`; never `not`),
+ * took them for a value it accepts — must match `properties` (`items`).
+ */
+export interface UnevaluatedNode extends NodeBase {
+  readonly kind: "unevaluated";
+  readonly node: Node;
+  readonly properties?: Node;
+  readonly items?: Node;
+  /** Whether the items `contains` matches count as evaluated (2020-12; not 2019-09). */
+  readonly containsEvaluates: boolean;
+}
+
 /** A reference to a definition of the model. */
 export interface RefNode extends NodeBase {
   readonly kind: "ref";
@@ -175,6 +190,7 @@ export type Node =
   | IntersectionNode
   | NotNode
   | ConditionalNode
+  | UnevaluatedNode
   | RefNode;
 
 export type NodeKind = Node["kind"];

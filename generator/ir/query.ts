@@ -124,6 +124,9 @@ export function jsonTypes(node: Node, definitions: DefinitionsById, seen: Readon
       const next = enterRef(node, definitions, seen);
       return next ? jsonTypes(next.definition.node, definitions, next.seen) : undefined;
     }
+    case "unevaluated":
+      // unevaluated* only narrow what the schema's other keywords accept.
+      return jsonTypes(node.node, definitions, seen);
     case "unknown":
     case "not":
     case "conditional":
@@ -220,6 +223,8 @@ export function mayAcceptValue(node: Node, value: JsonValue, definitions: Defini
       const next = enterRef(node, definitions, seen);
       return next ? mayAcceptValue(next.definition.node, value, definitions, next.seen) : true;
     }
+    case "unevaluated":
+      return mayAcceptValue(node.node, value, definitions, seen);
     case "unknown":
     case "not":
     case "conditional":
@@ -356,6 +361,7 @@ export function objectView(
     case "array":
     case "not":
     case "conditional":
+    case "unevaluated":
       return undefined;
     default:
       return unexpectedNode(node);

@@ -87,5 +87,7 @@ function computeKey(node: Node, mode: "shape" | "copy"): string {
       return `not(${k(node.node)})`;
     case "conditional":
       return `if(${k(node.if)};${node.then ? k(node.then) : "-"};${node.else ? k(node.else) : "-"})`;
+    case "unevaluated":
+      return `ue(${k(node.node)};${node.properties ? k(node.properties) : "-"};${node.items ? k(node.items) : "-"};${node.containsEvaluates ? 1 : 0})`;
   }
 }

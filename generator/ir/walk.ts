@@ -24,6 +24,8 @@ export function childNodes(node: Node): Node[] {
       return [node.node];
     case "conditional":
       return [node.if, ...(node.then ? [node.then] : []), ...(node.else ? [node.else] : [])];
+    case "unevaluated":
+      return [node.node, ...(node.properties ? [node.properties] : []), ...(node.items ? [node.items] : [])];
     default:
       return [];
   }
@@ -74,6 +76,11 @@ export function mapChildren(node: Node, fn: (child: Node) => Node): Node {
       const then = node.then && fn(node.then);
       const otherwise = node.else && fn(node.else);
       return { ...node, if: fn(node.if), ...(then ? { then } : {}), ...(otherwise ? { else: otherwise } : {}) };
+    }
+    case "unevaluated": {
+      const properties = node.properties && fn(node.properties);
+      const items = node.items && fn(node.items);
+      return { ...node, node: fn(node.node), ...(properties ? { properties } : {}), ...(items ? { items } : {}) };
     }
     default:
       return node;

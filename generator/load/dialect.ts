@@ -83,8 +83,8 @@ const SINCE_2019: Record<string, KeywordRole> = {
   dependentSchemas: "validation",
   minContains: "validation",
   maxContains: "validation",
-  unevaluatedItems: "unsupported",
-  unevaluatedProperties: "unsupported",
+  unevaluatedItems: "validation",
+  unevaluatedProperties: "validation",
 };
 
 const KEYWORDS: Record<Dialect, Readonly<Record<string, KeywordRole>>> = {
@@ -93,16 +93,17 @@ const KEYWORDS: Record<Dialect, Readonly<Record<string, KeywordRole>>> = {
     ...COMMON,
     ...SINCE_2019,
     additionalItems: "validation",
-    $recursiveRef: "unsupported",
-    $recursiveAnchor: "unsupported",
+    // The dynamic scope, as for 2020-12's $dynamicRef (lower.ts).
+    $recursiveRef: "core",
+    $recursiveAnchor: "core",
   },
   "2020-12": {
     ...COMMON,
     ...SINCE_2019,
     prefixItems: "validation",
-    // Without a $dynamicRef that reaches it, a $dynamicAnchor is an ordinary anchor.
+    // Without a $dynamicRef that reaches it, a $dynamicAnchor is an ordinary anchor (lower.ts: the dynamic scope).
     $dynamicAnchor: "core",
-    $dynamicRef: "unsupported",
+    $dynamicRef: "core",
   },
 };
 

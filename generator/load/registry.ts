@@ -46,9 +46,16 @@ export interface DocumentInput {
   readonly aliases?: readonly string[];
 }
 
+const NO_ANCHORS: ReadonlyMap<string, LocatedSchema> = new Map();
+
+/** The name `$recursiveAnchor: true` (2019-09) is kept under among the dynamic anchors; no `$dynamicAnchor` can start with `$`. */
+export const RECURSIVE_ANCHOR = "$recursiveAnchor";
+
 export class SchemaRegistry {
   private readonly resources = new Map<string, LocatedSchema>();
   private readonly anchors = new Map<string, LocatedSchema>();
+  /** Per resource (base URI), its `$dynamicAnchor`s by name: what a `$dynamicRef` may be bound to. */
+  private readonly dynamicAnchors = new Map<string, Map<string, LocatedSchema>>();
   private readonly contexts = new WeakMap<object, SchemaContext>();
   readonly documents: LocatedSchema[] = [];
 
@@ -73,14 +80,24 @@ export class SchemaRegistry {
     return this.contexts.get(schema);
   }
 
-  /** Resolves a `$ref` found at `from`; throws a located error when nothing matches. */
-  resolveRef(ref: string, from: SchemaContext): LocatedSchema {
-    const where = { file: from.loc.file, pointer: appendPointer(from.loc.pointer, "$ref") };
+  /** The `$dynamicAnchor`s of the resource whose base URI is `baseUri`, by name (empty when none). */
+  dynamicAnchorsOf(baseUri: string): ReadonlyMap<string, LocatedSchema> {
+    return this.dynamicAnchors.get(baseUri) ?? NO_ANCHORS;
+  }
+
+  /** Whether any registered schema has a `$dynamicAnchor` (else no dynamic scope can matter). */
+  get hasDynamicAnchors(): boolean {
+    return this.dynamicAnchors.size > 0;
+  }
+
+  /** Resolves a `$ref` (or `keyword`, a `$dynamicRef`) found at `from`; throws a located error when nothing matches. */
+  resolveRef(ref: string, from: SchemaContext, keyword = "$ref"): LocatedSchema {
+    const where = { file: from.loc.file, pointer: appendPointer(from.loc.pointer, keyword) };
     let absolute: string;
     try {
       absolute = resolveUri(ref, from.baseUri);
     } catch (e) {
-      throw new GeneratorError(where, `cannot resolve $ref "${ref}": ${(e as Error).message}`);
+      throw new GeneratorError(where, `cannot resolve ${keyword} "${ref}": ${(e as Error).message}`);
     }
     const [resourceUri, fragment] = splitFragment(absolute);
     const found = this.lookup(resourceUri, fragment);
@@ -89,10 +106,10 @@ export class SchemaRegistry {
       throw new GeneratorError(
         where,
         known
-          ? `$ref "${ref}" does not resolve: "${fragment}" not found in ${resourceUri}`
+          ? `${keyword} "${ref}" does not resolve: "${fragment}" not found in ${resourceUri}`
           : /^https?:/.test(resourceUri) && !resourceUri.startsWith("http://localhost")
-            ? `$ref "${ref}" points to ${resourceUri}, which has no local copy; map that URL to a file under "remotes" in the config (the network is never used)`
-            : `$ref "${ref}" does not resolve: no schema is known as ${resourceUri}`,
+            ? `${keyword} "${ref}" points to ${resourceUri}, which has no local copy; map that URL to a file under "remotes" in the config (the network is never used)`
+            : `${keyword} "${ref}" does not resolve: no schema is known as ${resourceUri}`,
       );
     }
     return found;
@@ -191,10 +208,22 @@ export class SchemaRegistry {
     } else if (isDocumentRoot) {
       ctx = { ...ctx, dialect: this.dialectAt(obj, ctx.loc, ctx.dialect) };
     }
+    // 2019-09: `$recursiveAnchor: true` at a resource's root is that resource's one dynamic anchor.
+    const resourceRoot = isDocumentRoot || (typeof obj.$id === "string" && idApplies);
+    if (obj.$recursiveAnchor === true && resourceRoot && ctx.dialect === "2019-09") {
+      const byName = this.dynamicAnchors.get(ctx.baseUri) ?? new Map<string, LocatedSchema>();
+      byName.set(RECURSIVE_ANCHOR, { schema, context: ctx });
+      this.dynamicAnchors.set(ctx.baseUri, byName);
+    }
     for (const anchorKeyword of ["$anchor", "$dynamicAnchor"]) {
       const anchor = obj[anchorKeyword];
       if (typeof anchor === "string" && ctx.dialect !== "draft-07") {
         this.anchors.set(`${ctx.baseUri}#${anchor}`, { schema, context: ctx });
+        if (anchorKeyword === "$dynamicAnchor" && ctx.dialect === "2020-12") {
+          const byName = this.dynamicAnchors.get(ctx.baseUri) ?? new Map<string, LocatedSchema>();
+          if (!byName.has(anchor)) byName.set(anchor, { schema, context: ctx });
+          this.dynamicAnchors.set(ctx.baseUri, byName);
+        }
       }
     }
     this.contexts.set(obj, ctx);

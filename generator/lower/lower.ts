@@ -7,8 +7,9 @@ import { GeneratorError, formatLocation, type SourceLocation } from "../diagnost
 import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Node, ObjectNode, PrimitiveNode, PrimitiveType, RefNode } from "../ir/nodes.js";
 import { hasArrayItems, keywordRole, refHasSiblings } from "../load/dialect.js";
 import { appendPointer, unescapePointerToken } from "../load/json-pointer.js";
-import type { LocatedSchema, SchemaContext, SchemaRegistry } from "../load/registry.js";
+import { RECURSIVE_ANCHOR, type LocatedSchema, type SchemaContext, type SchemaRegistry } from "../load/registry.js";
 import { JSON_TYPES, type JsonType } from "../ir/query.js";
+import { pascalCase } from "../names.js";
 
 export interface LowerOptions {
   /** Keywords (besides `x-*`) to accept as annotations though no dialect defines them. */
@@ -44,9 +45,20 @@ export class Lowerer {
     private readonly options: LowerOptions = {},
   ) {}
 
+  /**
+   * The dynamic scope (2020-12): for each `$dynamicAnchor` name, the schema of the outermost
+   * resource entered so far on the way to the schema being lowered. A `$dynamicRef` to a dynamic
+   * anchor resolves to it; lowering follows each path of references, so the run-time scope of a
+   * path is known here, and a schema reached under another scope is a definition of its own
+   * (see `definitionId`).
+   */
+  private scope: ReadonlyMap<string, LocatedSchema> = new Map();
+  /** For definitions specialised to a dynamic scope: the suffix that tells their name apart. */
+  private readonly scopeSuffixes = new Map<DefinitionId, string>();
+
   /** Lowers a schema as a definition of its own (once); returns its id. */
   define(located: LocatedSchema, nameHint: string, exported: boolean): DefinitionId {
-    const id = formatLocation(located.context.loc);
+    const id = this.definitionId(located);
     const existing = this.definitions.get(id);
     if (existing) {
       if (exported && !existing.exported) this.definitions.set(id, { ...existing, exported, nameHint });
@@ -61,13 +73,58 @@ export class Lowerer {
     return id;
   }
 
-  /** Every definition lowered so far, in the order first met. */
+  /**
+   * Every definition lowered so far, in the order first met. A schema lowered under several
+   * dynamic scopes gives one definition per scope; those besides its own scope's are named with
+   * the anchor's schema they bind (`TreeForStrictTree`).
+   */
   list(): Definition[] {
-    return this.order.map((id) => this.definitions.get(id)!);
+    const all = this.order.map((id) => this.definitions.get(id)!);
+    const perLocation = new Map<string, number>();
+    for (const def of all) perLocation.set(formatLocation(def.loc), (perLocation.get(formatLocation(def.loc)) ?? 0) + 1);
+    return all.map((def) => {
+      const suffix = this.scopeSuffixes.get(def.id);
+      return suffix && perLocation.get(formatLocation(def.loc))! > 1 ? { ...def, nameHint: `${def.nameHint}For${suffix}` } : def;
+    });
+  }
+
+  /**
+   * A definition's id: its location, and when the dynamic scope it is lowered under binds an
+   * anchor otherwise than its own resource alone would, those bindings too.
+   */
+  private definitionId(located: LocatedSchema): DefinitionId {
+    const loc = formatLocation(located.context.loc);
+    if (!this.registry.hasDynamicAnchors) return loc;
+    const own = this.registry.dynamicAnchorsOf(located.context.baseUri);
+    const scope = this.entering(located.context.baseUri);
+    const bound = [...scope].filter(([name, target]) => own.get(name) !== target).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (bound.length === 0) return loc;
+    const id = `${loc} (dynamic scope: ${bound.map(([name, target]) => `${name} → ${formatLocation(target.context.loc)}`).join(", ")})`;
+    this.scopeSuffixes.set(id, pascalCase(nameHintFor(bound[0]![1])));
+    return id;
+  }
+
+  /** The dynamic scope once the resource `baseUri` is entered: its anchors bound unless an outer resource bound them first. */
+  private entering(baseUri: string): ReadonlyMap<string, LocatedSchema> {
+    const own = this.registry.dynamicAnchorsOf(baseUri);
+    if ([...own.keys()].every((name) => this.scope.has(name))) return this.scope;
+    const scope = new Map(this.scope);
+    for (const [name, target] of own) if (!scope.has(name)) scope.set(name, target);
+    return scope;
   }
 
   lower(schema: unknown, context: SchemaContext): Node {
     const ctx = (schema !== null && typeof schema === "object" && this.registry.contextOf(schema)) || context;
+    const outer = this.scope;
+    this.scope = this.entering(ctx.baseUri);
+    try {
+      return this.lowerIn(schema, ctx);
+    } finally {
+      this.scope = outer;
+    }
+  }
+
+  private lowerIn(schema: unknown, ctx: SchemaContext): Node {
     const loc = ctx.loc;
     if (schema === true) return { kind: "unknown", loc };
     if (schema === false) return { kind: "never", loc };
@@ -85,6 +142,8 @@ export class Lowerer {
 
     const parts: Node[] = [];
     if ("$ref" in s) parts.push(this.refTo(expectString(s.$ref, at(loc, "$ref")), ctx));
+    if (applies(s, "$dynamicRef", ctx)) parts.push(this.dynamicRefTo(expectString(s.$dynamicRef, at(loc, "$dynamicRef")), ctx));
+    if (applies(s, "$recursiveRef", ctx)) parts.push(this.recursiveRefTo(expectString(s.$recursiveRef, at(loc, "$recursiveRef")), ctx));
     const typed = this.typePart(s, ctx);
     if (typed) parts.push(typed);
     if ("enum" in s) {
@@ -115,15 +174,55 @@ export class Lowerer {
       });
     }
 
-    if (parts.length === 0) return withDocs({ kind: "unknown", loc }, docs);
-    if (parts.length === 1) return withDocs(parts[0]!, docs);
-    return withDocs({ kind: "intersection", parts, loc }, docs);
+    const rest: Node = parts.length === 0 ? { kind: "unknown", loc } : parts.length === 1 ? parts[0]! : { kind: "intersection", parts, loc };
+    const properties = applies(s, "unevaluatedProperties", ctx) ? this.sub(s.unevaluatedProperties, ctx, "unevaluatedProperties") : undefined;
+    const items = applies(s, "unevaluatedItems", ctx) ? this.sub(s.unevaluatedItems, ctx, "unevaluatedItems") : undefined;
+    if (!properties && !items) return withDocs(rest, docs);
+    return withDocs(
+      {
+        kind: "unevaluated",
+        node: rest,
+        ...(properties ? { properties } : {}),
+        ...(items ? { items } : {}),
+        containsEvaluates: ctx.dialect === "2020-12",
+        loc,
+      },
+      docs,
+    );
   }
 
   private refTo(ref: string, ctx: SchemaContext): RefNode {
     const target = this.registry.resolveRef(ref, ctx);
     const id = this.define(target, nameHintFor(target), false);
     return { kind: "ref", target: id, loc: at(ctx.loc, "$ref") };
+  }
+
+  /**
+   * A `$dynamicRef`: resolved like `$ref`; when that lands on a `$dynamicAnchor` of the name its
+   * fragment gives, the outermost resource of the dynamic scope with that anchor takes over.
+   */
+  private dynamicRefTo(ref: string, ctx: SchemaContext): RefNode {
+    const initial = this.registry.resolveRef(ref, ctx, "$dynamicRef");
+    const hash = ref.indexOf("#");
+    const fragment = hash < 0 ? "" : ref.slice(hash + 1);
+    const schema = initial.schema;
+    const anchored = fragment !== "" && !fragment.startsWith("/") && schema !== null && typeof schema === "object" && (schema as SchemaObject).$dynamicAnchor === fragment;
+    const target = (anchored && this.scope.get(fragment)) || initial;
+    const id = this.define(target, nameHintFor(target), false);
+    return { kind: "ref", target: id, loc: at(ctx.loc, "$dynamicRef") };
+  }
+
+  /**
+   * A `$recursiveRef` (2019-09): resolved like `$ref`; when that lands on a schema with
+   * `$recursiveAnchor: true`, the outermost resource of the dynamic scope with one takes over.
+   */
+  private recursiveRefTo(ref: string, ctx: SchemaContext): RefNode {
+    const initial = this.registry.resolveRef(ref, ctx, "$recursiveRef");
+    const schema = initial.schema;
+    const anchored = schema !== null && typeof schema === "object" && (schema as SchemaObject).$recursiveAnchor === true;
+    const target = (anchored && this.scope.get(RECURSIVE_ANCHOR)) || initial;
+    const id = this.define(target, nameHintFor(target), false);
+    return { kind: "ref", target: id, loc: at(ctx.loc, "$recursiveRef") };
   }
 
   private sub(value: unknown, ctx: SchemaContext, ...tokens: (string | number)[]): Node {
@@ -307,6 +406,15 @@ export class Lowerer {
       loc,
     };
   }
+}
+
+/**
+ * Whether a keyword is present and means something in the schema's dialect (a draft-07 schema that
+ * declares `unevaluatedProperties` an annotation keeps it one).
+ */
+function applies(s: SchemaObject, keyword: string, ctx: SchemaContext): boolean {
+  const role = keywordRole(ctx.dialect, keyword);
+  return keyword in s && role !== undefined && role !== "annotation";
 }
 
 /** The name a schema suggests for itself when it becomes a definition. */

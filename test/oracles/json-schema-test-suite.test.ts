@@ -32,14 +32,6 @@ interface Skip {
   readonly error: RegExp;
 }
 
-const unsupported = (keyword: string, why: string): Skip => ({
-  reason: `${keyword} is not supported (${why})`,
-  error: new RegExp(`keyword "${keyword.replace(/\$/g, "\\$")}" is not supported`),
-});
-const UNEVALUATED = "it needs annotations collected across applicators at run time";
-const DYNAMIC_REF = "its target depends on the dynamic scope at run time";
-const META_2020_12 = unsupported("$dynamicRef", `the 2020-12 meta-schema uses it; ${DYNAMIC_REF}`);
-
 /** Files that do not run at all: the generated validators keep `format` as documentation and never assert it. */
 const OUT_OF_SCOPE = new Set(["format.json"]);
 
@@ -51,9 +43,6 @@ const OUT_OF_SCOPE = new Set(["format.json"]);
 const SKIPPED_FILES: Record<DraftFolder, Record<string, Skip>> = {
   draft7: {},
   "draft2020-12": {
-    "dynamicRef.json": unsupported("$dynamicRef", DYNAMIC_REF),
-    "unevaluatedItems.json": unsupported("unevaluatedItems", UNEVALUATED),
-    "unevaluatedProperties.json": unsupported("unevaluatedProperties", UNEVALUATED),
     "vocabulary.json": {
       reason: "a custom meta-schema as $schema (to choose vocabularies) is not supported; only the known dialects are",
       error: /\$schema: unknown \$schema dialect "http:\/\/localhost:1234\//,
@@ -65,16 +54,6 @@ const SKIPPED_FILES: Record<DraftFolder, Record<string, Skip>> = {
 const SKIPPED_GROUPS: Record<DraftFolder, Record<string, Record<string, Skip>>> = {
   draft7: {},
   "draft2020-12": {
-    "dynamicRef.json": {
-      // Uses both of the file's unsupported keywords; lowering meets this one first.
-      "strict-tree schema, guards against misspelled properties": unsupported("unevaluatedProperties", UNEVALUATED),
-    },
-    "defs.json": { "validate definition against metaschema": META_2020_12 },
-    "ref.json": {
-      "remote ref, containing refs itself": META_2020_12,
-      "ref creates new scope when adjacent to keywords": unsupported("unevaluatedProperties", UNEVALUATED),
-    },
-    "not.json": { "collect annotations inside a 'not', even if collection is disabled": unsupported("unevaluatedProperties", UNEVALUATED) },
   },
 };
 

@@ -7,6 +7,7 @@ import {
   generateSchemaSet,
   type CompileResult,
   type GeneratedSchemaSet,
+  isAjvPrototypeKeyMistake,
   show,
 } from "../support/schema-oracle.js";
 
@@ -27,6 +28,8 @@ interface Generates {
   readonly runs: number;
   /** Definitions the set must declare (a sample: proof the schema was read, not skipped). */
   readonly declares: readonly string[];
+  /** The schema has `unevaluatedProperties`: ajv's known mistake about prototype keys is excused (isAjvPrototypeKeyMistake). */
+  readonly unevaluated?: true;
 }
 
 interface Stops {
@@ -52,6 +55,8 @@ const GENERATES: readonly Generates[] = [
   { name: "markdownlint", files: ["markdownlint/markdownlint-config-schema.json"], runs: 40, declares: ["MarkdownlintConfigurationSchema"] },
   // `typeof` comes from ajv-keywords; the oracle ignores it too.
   { name: "commitlint", files: ["commitlint/commitlint.schema.json"], annotations: ["typeof"], runs: 80, declares: ["Commitlint", "rule"] },
+  // 2020-12 with unevaluatedProperties beside $ref/allOf/oneOf/if, and $dynamicRef to the `meta` anchor.
+  { name: "OpenAPI 3.1", files: ["openapi/v3.1.schema.json"], runs: 40, declares: ["V31", "PathItem", "schema", "components", "SecurityScheme"], unevaluated: true },
   // An untitled root without definitions: one type, named from the file.
   { name: "changesets", files: ["changesets/schema.json"], runs: 150, declares: ["Schema"] },
 ];
@@ -59,8 +64,6 @@ const GENERATES: readonly Generates[] = [
 const STOPS: readonly Stops[] = [
   // draft-04 is not implemented (its exclusiveMaximum and id differ from draft-07).
   { name: "OpenAPI 3.0 (draft-04)", files: ["openapi/v3.0.schema.json"], error: 'v3.0.schema.json#/$schema: unknown $schema dialect "http://json-schema.org/draft-04/schema#"' },
-  // 2020-12 with unevaluatedProperties and $dynamicRef: not implemented, and not ignorable.
-  { name: "OpenAPI 3.1 (unevaluatedProperties)", files: ["openapi/v3.1.schema.json"], error: 'v3.1.schema.json#/$defs/info/unevaluatedProperties: keyword "unevaluatedProperties" is not supported' },
   // `\:` is no valid escape in a `u`-flag regular expression, the flag JSON Schema's patterns need (ajv says the same).
   {
     // Five files whose root $ids ("release-it#git", "release-it#npm", …) all name one document: the
@@ -104,7 +107,8 @@ describe.each(GENERATES)("published schema $name", (entry) => {
     const set = generated.get(entry.name)!;
     const comparison = await compareWithAjv(set, { runs: entry.runs });
     expect(comparison.problems).toEqual([]);
-    expect(comparison.disagreements.slice(0, 5).map((d) => ({ ...d, value: show(d.value) }))).toEqual([]);
+    const disagreements = comparison.disagreements.filter((d) => !(entry.unevaluated && isAjvPrototypeKeyMistake(d)));
+    expect(disagreements.slice(0, 5).map((d) => ({ ...d, value: show(d.value) }))).toEqual([]);
     // Both verdicts were seen: a value builder that only made garbage would agree trivially.
     const accepted = comparison.tallies.reduce((n, t) => n + t.accepted, 0);
     const rejected = comparison.tallies.reduce((n, t) => n + t.rejected, 0);

@@ -265,6 +265,25 @@ export interface Disagreement {
   readonly parse: boolean | string;
 }
 
+/**
+ * ajv records the properties `unevaluatedProperties` finds evaluated in a plain object, so a key
+ * Object.prototype also has (`constructor`, `toString`, `__proto__`) reads as evaluated: ajv accepts
+ * values the spec rejects. A disagreement of that kind: ajv accepts, every validator entry point
+ * rejects, and the value holds such a key at some depth. Only schemas with `unevaluatedProperties`
+ * may excuse these.
+ */
+export function isAjvPrototypeKeyMistake(d: Disagreement): boolean {
+  return d.ajv && d.is === false && d.validate === false && d.parse === false && hasPrototypeKey(d.value);
+}
+
+const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
+
+function hasPrototypeKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasPrototypeKey);
+  if (value === null || typeof value !== "object") return false;
+  return Object.keys(value).some((key) => PROTOTYPE_NAMES.has(key) || hasPrototypeKey((value as Record<string, unknown>)[key]));
+}
+
 export interface DefinitionTally {
   readonly definition: string;
   accepted: number;

@@ -9,7 +9,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
-import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
 import { describeTypes, enterRef, jsonTypes, runtimeTypes, runtimeTypesOverlap } from "../../ir/query.js";
 import { appendPointer, escapePointerToken as escapeToken } from "../../load/json-pointer.js";
 import {
@@ -63,6 +63,7 @@ import { guardName, typeGuard } from "./json-types.js";
 import { propertyAccess, type ModuleScope } from "./scope.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT } from "./size.js";
 import { knownKeyTest, VALUE, type GuardEmitter } from "./guard-mode.js";
+import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
 
 const PATH = id("path");
 const ERRORS = id("errors");
@@ -212,7 +213,47 @@ export class CheckEmitter {
         const otherwise = node.else ? this.statements(node.else, v, path, owner) : [];
         return ifElse(this.test.opaque(node.if, v, owner), then, otherwise);
       }
+      case "unevaluated":
+        return [...this.statements(node.node, v, path, owner), ...this.unevaluatedStatements(node, owner)];
     }
+  }
+
+  /** Errors for the properties and items the schema's other keywords leave unevaluated (see evaluated.ts). */
+  private unevaluatedStatements(node: UnevaluatedNode, owner: string): Stmt[] {
+    const v = VALUE;
+    const out: Stmt[] = [];
+    const properties = node.properties;
+    if (properties && properties.kind !== "unknown" && mayBeObject(node.node, this.model)) {
+      const { statements: decided, hoist } = EvaluatedTracker.hoisting();
+      const key = new Local("key");
+      const item = new Local("item");
+      const keyPath = plus(PATH, str("/"), call(this.scope.runtime("pointerToken"), id(key)));
+      const evaluated = this.test.evaluated.test(node.node, "properties", id(key), owner, node.containsEvaluates, hoist);
+      if (!isTrue(evaluated)) {
+        const message = plus(str("unexpected property "), call(member(id("JSON"), "stringify"), id(key)));
+        const inner =
+          properties.kind === "never"
+            ? [this.report(keyPath, "unevaluatedProperties", message, node, "unevaluatedProperties")]
+            : [constant(item, index(v, id(key))), ...this.statements(properties, id(item), keyPath, owner)];
+        out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, forIn(key, v, ifElse(not(evaluated), inner))]));
+      }
+    }
+    const items = node.items;
+    if (items && items.kind !== "unknown" && mayBeArray(node.node, this.model)) {
+      const { statements: decided, hoist } = EvaluatedTracker.hoisting();
+      const i = new Local("i");
+      const item = new Local("item");
+      const itemPath = plus(PATH, str("/"), id(i));
+      const evaluated = this.test.evaluated.test(node.node, "items", id(i), owner, node.containsEvaluates, hoist);
+      if (!isTrue(evaluated)) {
+        const inner =
+          items.kind === "never"
+            ? [this.report(itemPath, "unevaluatedItems", str("unexpected item"), node, "unevaluatedItems")]
+            : [constant(item, index(v, id(i))), ...this.statements(items, id(item), itemPath, owner)];
+        out.push(...ifElse(call(member(id("Array"), "isArray"), v), [...decided, forRange(i, 0, member(v, "length"), ifElse(not(evaluated), inner))]));
+      }
+    }
+    return out;
   }
 
   /** The object node (possibly behind references) whose schema says `type: "object"`. */
@@ -458,7 +499,7 @@ export class CheckEmitter {
 const LOCATION_CHUNK = 32;
 
 /** Node kinds whose code nests the code of other schemas (and may move to a function of its own). */
-const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional"]);
+const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional", "unevaluated"]);
 
 function constantName(e: Expr): string {
   if (e.kind !== "id" || typeof e.name !== "string") throw new Error("internal: a module constant is a name");

@@ -5,7 +5,7 @@
  * moving anything that needs statements into a private helper function.
  */
 import type { Model } from "../../analyze/model.js";
-import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
 import { enterRef } from "../../ir/query.js";
 import { arrayConditions, containsBounds, literal, literalCondition, num, objectSizeConditions, primitiveConditions, typeTest, UNDEFINED } from "./conditions.js";
 import {
@@ -48,15 +48,21 @@ import {
 import { propertyAccess, type ModuleScope } from "./scope.js";
 import { describeCheck } from "./helper-names.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT, splitWeight } from "./size.js";
+import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
 
 /** The parameter every generated function takes the value in. */
 export const VALUE = id("value");
 
 export class GuardEmitter {
+  /** What a schema evaluates, for `unevaluated*` (shared with the error mode). */
+  readonly evaluated: EvaluatedTracker;
+
   constructor(
     private readonly model: Model,
     private readonly scope: ModuleScope,
-  ) {}
+  ) {
+    this.evaluated = new EvaluatedTracker(model, scope, this);
+  }
 
   /** Name of the `is` function of a definition. */
   isName(id: string): string {
@@ -107,9 +113,53 @@ export class GuardEmitter {
       }
       case "not":
         return failIf(this.expression(node.node, v, owner));
+      case "unevaluated": {
+        // The other keywords first (they may narrow `value`); what they leave unevaluated is
+        // checked by a helper that takes the value as it comes.
+        const rest = this.unevaluatedStatements(node, owner);
+        const check = rest.length ? failIf(not(call(this.privateTest(owner, [...rest, RETURN_TRUE], "unknown", "boolean", describeCheck(node, this.model)), v))) : [];
+        return [...this.statements(node.node, owner), ...check];
+      }
       default:
         return failIf(not(this.expression(node, v, owner)));
     }
+  }
+
+  /**
+   * Statements over the parameter `value` (any type) returning false when a property or item
+   * that the schema's other keywords leave unevaluated fails `unevaluatedProperties`/`Items`.
+   */
+  private unevaluatedStatements(node: UnevaluatedNode, owner: string): Stmt[] {
+    const v = VALUE;
+    const out: Stmt[] = [];
+    const properties = node.properties;
+    if (properties && properties.kind !== "unknown" && mayBeObject(node.node, this.model)) {
+      const { statements: decided, hoist } = EvaluatedTracker.hoisting();
+      const key = new Local("key");
+      const item = new Local("item");
+      const evaluated = this.evaluated.test(node.node, "properties", id(key), owner, node.containsEvaluates, hoist);
+      if (!isTrue(evaluated)) {
+        const test = this.expression(properties, id(item), owner);
+        const checks = isFalse(test) ? [RETURN_FALSE] : [constant(item, index(v, id(key))), ...failIf(not(test))];
+        const body = ifElse(not(evaluated), checks);
+        // Nothing evaluated and nothing allowed: any key fails, and the loop would not read it.
+        const loop = mentionsLocal(body, key) ? [forIn(key, v, body)] : ifElse(compare(keyCount(v), "!==", num(0)), body);
+        out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, ...loop]));
+      }
+    }
+    const items = node.items;
+    if (items && items.kind !== "unknown" && mayBeArray(node.node, this.model)) {
+      const { statements: decided, hoist } = EvaluatedTracker.hoisting();
+      const i = new Local("i");
+      const item = new Local("item");
+      const evaluated = this.evaluated.test(node.node, "items", id(i), owner, node.containsEvaluates, hoist);
+      if (!isTrue(evaluated)) {
+        const test = this.expression(items, id(item), owner);
+        const checks = isFalse(test) ? [RETURN_FALSE] : [constant(item, index(v, id(i))), ...failIf(not(test))];
+        out.push(...ifElse(call(member(id("Array"), "isArray"), v), [...decided, forRange(i, 0, member(v, "length"), ifElse(not(evaluated), checks))]));
+      }
+    }
+    return out;
   }
 
   /** A boolean expression testing `v`. */

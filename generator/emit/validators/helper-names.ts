@@ -51,6 +51,8 @@ function describe(node: Node, model: Model): string {
       return `Not${describe(node.node, model)}`;
     case "conditional":
       return "Conditional";
+    case "unevaluated":
+      return `${describe(node.node, model)}AndUnevaluated`;
   }
 }
 

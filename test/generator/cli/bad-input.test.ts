@@ -6,6 +6,7 @@ import { runCli } from "../../support/cli.js";
 import { treeSnapshot } from "../../support/tree.js";
 import { displayPath } from "../../../generator/config/config.js";
 import { projectRoot } from "../../support/paths.js";
+import { importGeneratedModule, readGeneratedSet } from "../../support/generated-modules.js";
 
 /**
  * Bad input stops generation with exit 2 and one line `file#/json/pointer: what is wrong`, and
@@ -105,22 +106,6 @@ describe("bad schema input: exit 2, one located line, nothing written", () => {
     );
   });
 
-  it("unevaluatedProperties (2020-12), which the generator does not support", async () => {
-    await expectSchemaRejected(
-      "unevaluated-properties.schema.json",
-      "/$defs/Note/unevaluatedProperties",
-      'keyword "unevaluatedProperties" is not supported',
-    );
-  });
-
-  it("$dynamicRef, which the generator does not support", async () => {
-    await expectSchemaRejected(
-      "dynamic-ref.schema.json",
-      "/$defs/Tree/properties/children/items/$dynamicRef",
-      'keyword "$dynamicRef" is not supported',
-    );
-  });
-
   it("an unknown non-standard keyword: both ways to keep it as an annotation", async () => {
     await expectSchemaRejected(
       "unknown-keyword.schema.json",
@@ -143,6 +128,32 @@ describe("bad schema input: exit 2, one located line, nothing written", () => {
 
   it("two definitions whose names differ only by separators (a b, a-b) suggest a spelled-out name", async () => {
     await expectSchemaRejected("separator-clash.schema.json", "/$defs/a-b", /"AB".*: "schemas\/input\.schema\.json#\/\$defs\/a-b": "ADashB"\n$/);
+  });
+});
+
+describe("keywords once refused now generate (exit 0)", () => {
+  it("unevaluatedProperties (2020-12): a property no keyword evaluates is rejected, a declared one accepted", async () => {
+    copyFileSync(join(FIXTURES, "unevaluated-properties.schema.json"), join(project, SCHEMA));
+    const { code, stderr } = await run(["--config", configPath]);
+    expect(code, stderr).toBe(0);
+    const validators = await importGeneratedModule<Record<string, (value: unknown) => boolean>>(
+      readGeneratedSet(join(project, "generated", "notes")),
+      join(project, "imported"),
+    );
+    expect(validators.isNote!({ text: "a" })).toBe(true);
+    expect(validators.isNote!({ text: "a", extra: 1 })).toBe(false);
+  });
+
+  it("$dynamicRef (2020-12): a tree's children, reached through the dynamic anchor, are trees", async () => {
+    copyFileSync(join(FIXTURES, "dynamic-ref.schema.json"), join(project, SCHEMA));
+    const { code, stderr } = await run(["--config", configPath]);
+    expect(code, stderr).toBe(0);
+    const validators = await importGeneratedModule<Record<string, (value: unknown) => boolean>>(
+      readGeneratedSet(join(project, "generated", "notes")),
+      join(project, "imported"),
+    );
+    expect(validators.isTree!({ children: [{ children: [] }, {}] })).toBe(true);
+    expect(validators.isTree!({ children: [{ children: [1] }] })).toBe(false);
   });
 });
 
