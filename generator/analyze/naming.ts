@@ -170,6 +170,10 @@ function sharedRoles(
     for (const [role, found] of byRole) {
       if (roles.has(role) || new Set(found.map((f) => f.owner)).size < 2) continue;
       if (found.some((f) => f.chosen || f.shape !== found[0]!.shape)) continue;
+      // What is inside a shared shape has that one owner and is named from it (`ResultMetaRelatedTask`):
+      // a look-alike elsewhere (an added definition holding the same nested shape) must not pull it
+      // into a role of its own and rename it.
+      if (found.some((f) => f.inside.some((r) => roles.has(r)))) continue;
       const name = `${kindOf(found[0]!.owner)}${placeName(found[0]!.property)}`;
       if (!isIdentifier(name) || names.has(name) || [...roles.values(), ...candidates.values()].some((r) => r.name === name)) continue;
       // Taken by a shape of another place (not an occurrence of this role): each keeps its place's name.
