@@ -211,7 +211,7 @@ export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
   const { registry, definitions, sources } = lowerSet(set, rootDir);
   const chosen = chosenNamesOf(set, rootDir);
   checkChoicesExist(chosen, sources);
-  const model = analyze(definitions, { chosen, ...(set.origin ? { setOrigin: set.origin } : {}) }, set.methods);
+  const model = analyze(definitions, { chosen, ...(set.origin ? { setOrigin: set.origin } : {}) }, set.methods, set.statuses);
   checkChoicesUsed(chosen, model);
   const validatorModel = validatorModelOf(model, set.allOf);
   const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(validatorModel) : undefined;

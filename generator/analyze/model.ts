@@ -9,7 +9,7 @@ import { dedupeDefinitions } from "./dedupe.js";
 import { detectDiscriminators } from "./discriminators.js";
 import { nameDefinitions, type NamedDefinition, type NamingOptions } from "./naming.js";
 import { simplify } from "./simplify.js";
-import { findStatusModel, type StatusModel } from "./status.js";
+import { findStatusModel, type StatusModel, type StatusSetting } from "./status.js";
 import { buildMethodTable, type MethodMapping, type MethodTable } from "./methods.js";
 
 export interface Model {
@@ -20,14 +20,22 @@ export interface Model {
   readonly methods: MethodTable;
 }
 
-/** `methods`: the config's mappings by method name (see methods.ts), for a revision that lacks a piece the stubs need. */
-export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}, methods: ReadonlyMap<string, MethodMapping> = new Map()): Model {
+/**
+ * `methods`: the config's mappings by method name (see methods.ts), for a revision that lacks a piece the stubs need;
+ * `statuses`: the config's word on statuses the schema adds (see status.ts).
+ */
+export function analyze(
+  lowered: readonly Definition[],
+  naming: NamingOptions = {},
+  methods: ReadonlyMap<string, MethodMapping> = new Map(),
+  statuses: readonly StatusSetting[] = [],
+): Model {
   checkPureRefCycles(lowered);
   const simplified = lowered.map((def) => ({ ...def, node: simplify(def.node) }));
   const deduped = dedupeDefinitions(simplified);
   const discriminated = detectDiscriminators(deduped);
   const definitions = nameDefinitions(discriminated, naming);
-  const status = findStatusModel(definitions);
+  const status = findStatusModel(definitions, statuses);
   return {
     definitions,
     methods: buildMethodTable(definitions, methods),
