@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 38a2ee4945a208858edd4753e4f62c339d972ed0d2782fbcc8156df79569cd7b 501d7dfd87ad2de74210e88202ae91c1403909b725d22910e566d1a03700c508
+// Fingerprint: 163bd6869cca503cbad4d4a3b842770c832857b76073acbe97085071d3d9f1d5 b5090ec439c2e55f7d56b630bf5b9ba66a12511bb37b1e759ccffd3613df5f80
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -91,6 +91,7 @@ export {
   InvalidResponseError,
   JsonRpcResponseError,
   RequestTimeoutError,
+  TaskEndedError,
   TaskExpiredError,
   TasksClientClosedError,
 } from "./runtime/client/core.js";

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 43012e8c34ee05452b73c11dadb1f01db451fc10a3e0dcd7241853b60a6c1eb4 d75c8b9fd65557bfe3670f85c405f54c12505a4e626a852a4935e3759109e3f6
+// Fingerprint: 44e50109e0e145567e453a7538f9c800c070185b0b5e226bd28f4240f59da593 0abc78a9e939666d5e1f1b6ef9ab6d26f4a07b78452d8f5fcde1de0f2ab43151
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -40,9 +40,14 @@ import {
   validateGetTaskRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
-import { canTransition, isTerminalStatus } from "./status.js";
+import { canTransition, isTerminalStatus, TERMINAL_STATUSES } from "./status.js";
 import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
+import {
+  InMemoryTaskStoreOf,
+  type InMemoryTaskStoreOptions,
+  JSON_RPC_ERROR_CODES,
+  type HeaderCheckOf,
+} from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -161,7 +166,12 @@ export type NewTask = Omit<StoredTask, "taskId" | "version">;
 export interface TaskStore extends TaskStoreFor<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {
+  /** Final statuses: this set's (status.ts), so a status the config makes final holds no lease, unless the options say otherwise. */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    super({ terminalStatuses: TERMINAL_STATUSES, ...options });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ccdb8658a2abd592bfecd64dedd42071ad538649f5f8f2e776fdd83fb1b2c09c 7f6250a0e641bac8dd15e7bdd774adee84060c0d5533a01380cccf9ee8aeaf40
+// Fingerprint: 7c1fd778e70becaf14a9859f559a2988d723b7e3b709e8202b00e8181ee7b7a5 fde3fb0006518a71e1c228912c4c4669f204f4e4c5c52bfa926aeb13b8d87c76
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -95,6 +95,7 @@ export {
   InvalidResponseError,
   JsonRpcResponseError,
   RequestTimeoutError,
+  TaskEndedError,
   TaskExpiredError,
   TasksClientClosedError,
 } from "./runtime/client/core.js";

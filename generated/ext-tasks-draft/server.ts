@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4fc1d4c2ad43cfc2666742ee2b222e02ae33d5e4e8b852d9b86601cd0bf8405a b77415cd9b9e9669952e2f80dde639b45cb508669b076d49951aeda9ac76de67
+// Fingerprint: 0ed3f33c20ff20631ff7e1ed69cb21c1c7be666d589eb4c4b71b721742cad7b4 d1a41cbfd87a9d7af24249eb9a18ed4cbb002c7417beed9c96d0a9e3be505229
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -40,9 +40,14 @@ import {
   validateSubscriptionsListenRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
-import { canTransition, isTerminalStatus } from "./status.js";
+import { canTransition, isTerminalStatus, TERMINAL_STATUSES } from "./status.js";
 import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
+import {
+  InMemoryTaskStoreOf,
+  type InMemoryTaskStoreOptions,
+  JSON_RPC_ERROR_CODES,
+  type HeaderCheckOf,
+} from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -167,7 +172,12 @@ export type NewTask = Omit<StoredTask, "taskId" | "version">;
 export interface TaskStore extends TaskStoreFor<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {
+  /** Final statuses: this set's (status.ts), so a status the config makes final holds no lease, unless the options say otherwise. */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    super({ terminalStatuses: TERMINAL_STATUSES, ...options });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7830ec4986226c94c80c0a2b78e15cc16d7fa0d0a60164a23a87451b30d69dc9 081c3841a76756aee56e0cf2beeb018f7235cfdd92662b1f44366fef841ff057
+// Fingerprint: 0e65d6ff214630d1d129787673234eee4a84b7b85f55110aa1882545a46ad1cf da91d9da2b6821aa79ddf2fc547735d7e3d352a2e78c643cf9184dd277479271
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -89,6 +89,7 @@ export {
   InvalidResponseError,
   JsonRpcResponseError,
   RequestTimeoutError,
+  TaskEndedError,
   TaskExpiredError,
   TasksClientClosedError,
 } from "./runtime/client/core.js";

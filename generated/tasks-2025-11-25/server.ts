@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b016e2ed3f0f27530944e118851eb7bec9442f38157e1e1a7229288fdcd94f6e 132de5af8838144ddca677f57f12fba00a8bccaaf3659be77224e7f81a62c333
+// Fingerprint: 24e1a0c6e555108e4359aa05a75ee93249ea34234c4e617b85d843e7354c6b86 8c92cc260c13e51dfbd7e7cf570c2adcaa300bf0c45cf3b20171d385d08aeeb6
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -36,9 +36,14 @@ import {
   validateGetTaskRequestParams,
   validatePaginatedRequestParams,
 } from "./validators.js";
-import { canTransition, isTerminalStatus } from "./status.js";
+import { canTransition, isTerminalStatus, TERMINAL_STATUSES } from "./status.js";
 import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./runtime/server/core.js";
+import {
+  InMemoryTaskStoreOf,
+  type InMemoryTaskStoreOptions,
+  JSON_RPC_ERROR_CODES,
+  type TaskPageOf,
+} from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -159,7 +164,12 @@ export type TaskPage = TaskPageOf<StoredTask>;
 export interface TaskStore extends TaskStoreFor<StoredTask>, TaskListingOf<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {
+  /** Final statuses: this set's (status.ts), so a status the config makes final holds no lease, unless the options say otherwise. */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    super({ terminalStatuses: TERMINAL_STATUSES, ...options });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 479d46010d6e8a08ce3c7cd73ef9b1c8e9d81c7b728f931dc2d8540b11e6a765 47ae5e25dace96464f1d6667d858dcf2ca7262f29e5e11b3c9d9b76a3bc36dc0
+// Fingerprint: 34b531f9b051a77ea1a493d32179a53f7d5ffeb0272e297b8d5c3840ae48ebbb dc6e4d24a11e7d74a29199e8d0cd5a2cf4ff43a0ad6e1f44d3987503141830e7
 
 /**
  * The task-wait state machine of the generated Tasks client, copied unchanged into every set that
@@ -22,6 +22,7 @@ import {
   LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
   MAX_POLL_FAILURES,
+  TaskEndedError,
   TaskExpiredError,
   TaskInputError,
   TasksClientClosedError,
@@ -407,6 +408,9 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
       case "cancelled":
         this.#fail(this.#profile.cancelled(task as unknown as SnapshotWithStatus<Snapshot, "cancelled">));
         return;
+      default:
+        // A final status the schema adds (status.ts says which): the wait ends here too, never hangs.
+        this.#fail(new TaskEndedError(task));
     }
   }
 

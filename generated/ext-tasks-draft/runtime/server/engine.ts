@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a4ac09728af6f1147411557d5f3d5c487baf579d5c26e745cdeacfd139aeb931 dac4997917831a604d905f270f0d9f54fd1e496526dd8ec7fbcbe3a591c18a8f
+// Fingerprint: ec671125ee682778c606d138b085f2526a63fd26d1dba043c97672b57063c930 527dca56fe508940d8976f44dddb3fa479234ed1f9cd67535e5d2e74612afed6
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -42,6 +42,7 @@ import {
   required,
   respond,
   TaskEngine,
+  TERMINAL_TASK_STATUSES,
   validParams,
   validParamsBut,
   withoutMeta,
@@ -576,7 +577,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       update: (statusMessage) =>
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
       setStatus: async (status, statusMessage) => {
-        if (status === "input_required" || this.#bindings.isTerminalStatus(status))
+        // An added status the config makes final is reached here; the protocol's own final ones are not.
+        if (status === "input_required" || (this.#bindings.isTerminalStatus(status) && TERMINAL_TASK_STATUSES.includes(status)))
           throw new TypeError(
             `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
           );

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 946f6cc0b1d70e1f57996aa45459a4dcaf36b545964ce4666ec9f0effad60fb1 1bc038d7fd1cd4b34bc722ce3f47105402920d436fe69c94edce9294a1412aff
+// Fingerprint: eb9dcd2ff9fac24e115843ae4d1128889f54e4e840b895bec49dc87dd629bedb aa0fa78b89854683832acdc584c9b80397a2b76428952b37cd72c7e45344103c
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -165,6 +165,20 @@ export class TaskExpiredError extends Error {
     super(`task ${taskId} expired at ${new Date(expiredAt).toISOString()} without finishing`, options);
   }
 }
+/**
+ * The task ended in a final status the schema adds and the set's config makes final (`"statuses"`):
+ * it has neither a result nor an error of the protocol's, so the wait ends with the task as it ended.
+ */
+export class TaskEndedError extends Error {
+  override readonly name = "TaskEndedError";
+  constructor(
+    /** The task as last seen (its final snapshot). */
+    readonly task: { readonly taskId: string; readonly status: string; readonly statusMessage?: string },
+  ) {
+    super(`task ${task.taskId} ended ${task.status}` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
+  }
+}
+
 /** An input request of the task could not be answered: no handler for its method, the handler threw, or its answer is invalid. */
 export class TaskInputError extends Error {
   override readonly name = "TaskInputError";

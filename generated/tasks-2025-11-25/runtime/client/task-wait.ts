@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 479d46010d6e8a08ce3c7cd73ef9b1c8e9d81c7b728f931dc2d8540b11e6a765 47ae5e25dace96464f1d6667d858dcf2ca7262f29e5e11b3c9d9b76a3bc36dc0
+// Fingerprint: 34b531f9b051a77ea1a493d32179a53f7d5ffeb0272e297b8d5c3840ae48ebbb dc6e4d24a11e7d74a29199e8d0cd5a2cf4ff43a0ad6e1f44d3987503141830e7
 
 /**
  * The task-wait state machine of the generated Tasks client, copied unchanged into every set that
@@ -22,6 +22,7 @@ import {
   LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
   MAX_POLL_FAILURES,
+  TaskEndedError,
   TaskExpiredError,
   TaskInputError,
   TasksClientClosedError,
@@ -407,6 +408,9 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
       case "cancelled":
         this.#fail(this.#profile.cancelled(task as unknown as SnapshotWithStatus<Snapshot, "cancelled">));
         return;
+      default:
+        // A final status the schema adds (status.ts says which): the wait ends here too, never hangs.
+        this.#fail(new TaskEndedError(task));
     }
   }
 
