@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ec671125ee682778c606d138b085f2526a63fd26d1dba043c97672b57063c930 527dca56fe508940d8976f44dddb3fa479234ed1f9cd67535e5d2e74612afed6
+// Fingerprint: 1839957a7f0101e9a66fdb216bb5cfc997f83a427d84c1a4a564626611aaea75 4d7088eacb79277dde30863645ed02ec61898eb4e4617238adf789d8edf3d127
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -578,7 +578,10 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
       setStatus: async (status, statusMessage) => {
         // An added status the config makes final is reached here; the protocol's own final ones are not.
-        if (status === "input_required" || (this.#bindings.isTerminalStatus(status) && TERMINAL_TASK_STATUSES.includes(status)))
+        if (
+          status === "input_required" ||
+          (this.#bindings.isTerminalStatus(status) && TERMINAL_TASK_STATUSES.includes(status))
+        )
           throw new TypeError(
             `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
           );
