@@ -64,6 +64,8 @@ export interface Diagnostic {
   readonly rule: string;
   readonly location: SourceLocation;
   readonly message: string;
+  /** Places the message names as `file#/pointer` (files as `location`'s), so a caller can show them its own way too. */
+  readonly places?: readonly SourceLocation[];
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

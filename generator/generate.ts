@@ -237,11 +237,14 @@ export function loadSet(set: ResolvedSet, rootDir: string): LoadedSet {
   const { registry, definitions, sources } = lowerSet(set, rootDir);
   const chosen = chosenNamesOf(set, rootDir);
   checkChoicesExist(chosen, sources);
-  const model = analyze(definitions, { chosen, ...(set.origin ? { setOrigin: set.origin } : {}) }, set.methods);
+  const clashes: Diagnostic[] = [];
+  const onClash = (warning: Diagnostic) => clashes.push(warning);
+  const model = analyze(definitions, { chosen, onClash, ...(set.origin ? { setOrigin: set.origin } : {}) }, set.methods, set.statuses);
   checkChoicesUsed(chosen, model);
   const validatorModel = validatorModelOf(model, set.allOf);
   const unmergedIntersections = set.allOf === "merged" ? intersectionLocations(validatorModel) : undefined;
-  const diagnostics = lintSchemas({ registry, definitions, ...(unmergedIntersections ? { unmergedIntersections } : {}) });
+  // Name clashes resolved by a fallback name come first: they say what the generated names are.
+  const diagnostics = [...clashes, ...lintSchemas({ registry, definitions, ...(unmergedIntersections ? { unmergedIntersections } : {}) })];
   return { model, validatorModel, sources, diagnostics };
 }
 

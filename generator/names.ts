@@ -29,6 +29,18 @@ export function pascalCase(text: string): string {
 }
 
 /**
+ * A name in PascalCase that keeps what punctuation means in a name written as a type expression
+ * (ts-json-schema-generator writes `ConditionalValueDef<(number[]|ExprRef)>`): `[]` is `Array`,
+ * `|` is `Or`, `&` and `,` are `And`, `<` is `Of`; other punctuation separates words as in pascalCase.
+ * `ConditionalValueDef<(number[]|ExprRef)>` → `ConditionalValueDefOfNumberArrayOrExprRef`.
+ * Names without these characters come out as pascalCase gives them.
+ */
+export function spokenName(text: string): string {
+  const spoken: Record<string, string> = { "[]": "Array", "|": "Or", "&": "And", ",": "And", "<": "Of" };
+  return pascalCase(text.replace(/\[\]|[|&,<]/g, (p) => ` ${spoken[p]} `));
+}
+
+/**
  * A name the user chose for the schema at a JSON pointer (`names` in the config, `--name` on the
  * command line). It replaces the name the schema would give, and must not clash itself.
  */

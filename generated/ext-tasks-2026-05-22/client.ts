@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb6fba1e4ccd056813d36cdeaf30fa0231b6079f9572c7d9d7823dad2e1b0579 d69622127adc288136eb06dee65069346d885d8b57556e481b35eb216bd4a02d
+// Fingerprint: 163bd6869cca503cbad4d4a3b842770c832857b76073acbe97085071d3d9f1d5 b5090ec439c2e55f7d56b630bf5b9ba66a12511bb37b1e759ccffd3613df5f80
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -84,13 +84,14 @@ import {
 } from "./runtime/client/profile.js";
 import { formCheck } from "./runtime/client/input-answers.js";
 import { TasksClientEngine } from "./runtime/client/engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
   InvalidResponseError,
   JsonRpcResponseError,
   RequestTimeoutError,
+  TaskEndedError,
   TaskExpiredError,
   TasksClientClosedError,
 } from "./runtime/client/core.js";

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bc027d501742bb5e67ad59b38a0b94fe2664d18ed59953482b2acb5118447f87 0b4d95e01a87dffd3c058a61fd560ab6903709d753ebf3ee3b7cbcebd17def84
+// Fingerprint: 44e50109e0e145567e453a7538f9c800c070185b0b5e226bd28f4240f59da593 0abc78a9e939666d5e1f1b6ef9ab6d26f4a07b78452d8f5fcde1de0f2ab43151
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -40,9 +40,14 @@ import {
   validateGetTaskRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
-import { canTransition, isTerminalStatus } from "./status.js";
+import { canTransition, isTerminalStatus, TERMINAL_STATUSES } from "./status.js";
 import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
+import {
+  InMemoryTaskStoreOf,
+  type InMemoryTaskStoreOptions,
+  JSON_RPC_ERROR_CODES,
+  type HeaderCheckOf,
+} from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -51,7 +56,6 @@ import {
   wireTask,
   type HeaderCheckOptions,
   type InputHandleOf,
-  type ListenOptions,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -63,20 +67,20 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
+import {
+  checkRoutingHeaders,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
-  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
-  LIMIT_ERROR_CODES,
   requestContext,
-  ServerLimitError,
   TaskLimitError,
-  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -92,14 +96,14 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { type CreateTaskOptions } from "./runtime/server/engine.js";
 export {
-  DEFAULT_MAX_LISTEN_DURATION,
-  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
-  ListenLimitError,
-  type CreateTaskOptions,
-} from "./runtime/server/engine.js";
-export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
+  checkRoutingHeaders,
+  CLIENT_CAPABILITIES_META,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION,
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;
@@ -162,7 +166,12 @@ export type NewTask = Omit<StoredTask, "taskId" | "version">;
 export interface TaskStore extends TaskStoreFor<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {
+  /** Final statuses: this set's (status.ts), so a status the config makes final holds no lease, unless the options say otherwise. */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    super({ terminalStatuses: TERMINAL_STATUSES, ...options });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -221,8 +230,7 @@ export interface TaskHandle
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions
-  extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod>, ListenOptions {}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: dada09975ee12f0aba9b92fa3ed1dd4e627060fd6a0262df548f28b544b59517 aa70ca2028f23d68de62326accb4b54f1fc66e0fab6147940d454cff22306ac6
+// Fingerprint: 0ed3f33c20ff20631ff7e1ed69cb21c1c7be666d589eb4c4b71b721742cad7b4 d1a41cbfd87a9d7af24249eb9a18ed4cbb002c7417beed9c96d0a9e3be505229
 
 /**
  * The Tasks server of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -40,9 +40,14 @@ import {
   validateSubscriptionsListenRequestParams,
   validateUpdateTaskRequestParams,
 } from "./validators.js";
-import { canTransition, isTerminalStatus } from "./status.js";
+import { canTransition, isTerminalStatus, TERMINAL_STATUSES } from "./status.js";
 import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type HeaderCheckOf } from "./runtime/server/core.js";
+import {
+  InMemoryTaskStoreOf,
+  type InMemoryTaskStoreOptions,
+  JSON_RPC_ERROR_CODES,
+  type HeaderCheckOf,
+} from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
@@ -51,7 +56,6 @@ import {
   wireTask,
   type HeaderCheckOptions,
   type InputHandleOf,
-  type ListenOptions,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -63,20 +67,20 @@ import {
   type TasksServerOf,
   type TasksServerOptionsOf,
 } from "./runtime/server/engine.js";
-import { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-import { TASKS_EXTENSION_ERROR_CODES } from "./runtime/protocol/constants.js";
+import {
+  checkRoutingHeaders,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "./runtime/server/tasks-extension.js";
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
-  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
-  LIMIT_ERROR_CODES,
   requestContext,
-  ServerLimitError,
   TaskLimitError,
-  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -92,14 +96,14 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
+export { type CreateTaskOptions } from "./runtime/server/engine.js";
 export {
-  DEFAULT_MAX_LISTEN_DURATION,
-  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
-  ListenLimitError,
-  type CreateTaskOptions,
-} from "./runtime/server/engine.js";
-export { checkRoutingHeaders, hasTasksExtension, missingTasksExtension } from "./runtime/server/tasks-extension.js";
-export { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
+  checkRoutingHeaders,
+  CLIENT_CAPABILITIES_META,
+  hasTasksExtension,
+  missingTasksExtension,
+  TASKS_EXTENSION,
+} from "./runtime/server/tasks-extension.js";
 
 /** Checks the routing headers of a task method request against its body; an error rejects the request before any lookup. */
 export type HeaderCheck = HeaderCheckOf<TaskMethod>;
@@ -168,7 +172,12 @@ export type NewTask = Omit<StoredTask, "taskId" | "version">;
 export interface TaskStore extends TaskStoreFor<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {
+  /** Final statuses: this set's (status.ts), so a status the config makes final holds no lease, unless the options say otherwise. */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    super({ terminalStatuses: TERMINAL_STATUSES, ...options });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -227,8 +236,7 @@ export interface TaskHandle
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions
-  extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod>, ListenOptions {}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, HeaderCheckOptions<TaskMethod> {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

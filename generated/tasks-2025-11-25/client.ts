@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e4ae4e83934f9294684cc547a5e0181ddebf24416db17c4eb4c312eb5a7072c2 9c804bdd29880adff5c3c43f5c408b98c6822f1eda13625201b09f380d955967
+// Fingerprint: 0e65d6ff214630d1d129787673234eee4a84b7b85f55110aa1882545a46ad1cf da91d9da2b6821aa79ddf2fc547735d7e3d352a2e78c643cf9184dd277479271
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -49,7 +49,6 @@ import type {
 import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isToolTaskSupport,
-  validateCallToolResult,
   validateCancelTaskRequestParams,
   validateCancelTaskResult,
   validateCreateMessageResult,
@@ -90,6 +89,7 @@ export {
   InvalidResponseError,
   JsonRpcResponseError,
   RequestTimeoutError,
+  TaskEndedError,
   TaskExpiredError,
   TasksClientClosedError,
 } from "./runtime/client/core.js";
@@ -322,7 +322,6 @@ const PROFILE: ClientProfile<Types> = {
   tools: { taskSupport: ["forbidden", "optional", "required"], paramHeaders: false },
   flowChecks: {
     toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
-    toolResult: { type: "CallToolResult", validate: validateCallToolResult },
   },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };

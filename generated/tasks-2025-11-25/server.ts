@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b881215483e80bd3c1b32a22d5cf051e5237eebfdd797ac10b39fdda622b5f81 3c4e55892a2d0b8d65653b7b82cff932def833990caa99815240822a3d285010
+// Fingerprint: 24e1a0c6e555108e4359aa05a75ee93249ea34234c4e617b85d843e7354c6b86 8c92cc260c13e51dfbd7e7cf570c2adcaa300bf0c45cf3b20171d385d08aeeb6
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -36,15 +36,19 @@ import {
   validateGetTaskRequestParams,
   validatePaginatedRequestParams,
 } from "./validators.js";
-import { canTransition, isTerminalStatus } from "./status.js";
+import { canTransition, isTerminalStatus, TERMINAL_STATUSES } from "./status.js";
 import { validateElicitationContent } from "./elicitation.js";
-import { InMemoryTaskStoreOf, JSON_RPC_ERROR_CODES, type TaskPageOf } from "./runtime/server/core.js";
+import {
+  InMemoryTaskStoreOf,
+  type InMemoryTaskStoreOptions,
+  JSON_RPC_ERROR_CODES,
+  type TaskPageOf,
+} from "./runtime/server/core.js";
 import {
   createTasksServerFor,
   createdResult,
   statusNotification,
   wireTask,
-  type ListenOptions,
   type PagingOptions,
   type ServerBindings,
   type ServerProfile,
@@ -63,15 +67,11 @@ import {
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
-  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
-  LIMIT_ERROR_CODES,
   requestContext,
-  ServerLimitError,
   TaskLimitError,
-  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -87,13 +87,7 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export {
-  DEFAULT_MAX_LISTEN_DURATION,
-  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
-  ListenLimitError,
-  RELATED_TASK_META,
-  type CreateTaskOptions,
-} from "./runtime/server/engine.js";
+export { RELATED_TASK_META, type CreateTaskOptions } from "./runtime/server/engine.js";
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"] as const;
@@ -170,7 +164,12 @@ export type TaskPage = TaskPageOf<StoredTask>;
 export interface TaskStore extends TaskStoreFor<StoredTask>, TaskListingOf<StoredTask> {}
 
 /** A TaskStore in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`. */
-export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {}
+export class InMemoryTaskStore extends InMemoryTaskStoreOf<StoredTask> implements TaskStore {
+  /** Final statuses: this set's (status.ts), so a status the config makes final holds no lease, unless the options say otherwise. */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    super({ terminalStatuses: TERMINAL_STATUSES, ...options });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -221,7 +220,7 @@ export interface TaskHandle extends TaskHandleOf<TaskCreatedResult>, SideChannel
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions, ListenOptions {}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

@@ -10,7 +10,7 @@ import { dedupeDefinitions } from "./dedupe.js";
 import { detectDiscriminators } from "./discriminators.js";
 import { nameDefinitions, type NamedDefinition, type NamingOptions } from "./naming.js";
 import { simplify } from "./simplify.js";
-import { findStatusModel, type StatusModel } from "./status.js";
+import { findStatusModel, type StatusModel, type StatusSetting } from "./status.js";
 import { buildMethodTable, type MethodMapping, type MethodTable } from "./methods.js";
 
 export interface Model {
@@ -21,8 +21,16 @@ export interface Model {
   readonly methods: MethodTable;
 }
 
-/** `methods`: the config's mappings by method name (see methods.ts), for a revision that lacks a piece the stubs need. */
-export function analyze(lowered: readonly Definition[], naming: NamingOptions = {}, methods: ReadonlyMap<string, MethodMapping> = new Map()): Model {
+/**
+ * `methods`: the config's mappings by method name (see methods.ts), for a revision that lacks a piece the stubs need;
+ * `statuses`: the config's word on statuses the schema adds (see status.ts).
+ */
+export function analyze(
+  lowered: readonly Definition[],
+  naming: NamingOptions = {},
+  methods: ReadonlyMap<string, MethodMapping> = new Map(),
+  statuses: readonly StatusSetting[] = [],
+): Model {
   checkPureRefCycles(lowered);
   // Sets that read annotations keep every keyword that makes them (see simplify.ts).
   const keepAnnotations = lowered.some((def) => usesUnevaluated(def.node));
@@ -30,7 +38,7 @@ export function analyze(lowered: readonly Definition[], naming: NamingOptions = 
   const deduped = dedupeDefinitions(simplified);
   const discriminated = detectDiscriminators(deduped);
   const definitions = nameDefinitions(discriminated, naming);
-  const status = findStatusModel(definitions);
+  const status = findStatusModel(definitions, statuses);
   return {
     definitions,
     methods: buildMethodTable(definitions, methods),

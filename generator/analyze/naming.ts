@@ -3,12 +3,15 @@
  * schema gives them; anonymous objects and discriminated-union variants get a name from their
  * place (`GetTaskRequest` › `params` → `GetTaskRequestParams`; a `mode: "form"` variant of
  * `McpServerElicitationRequestParams` → `McpServerElicitationRequestParamsForm`); identical shapes of
- * one role (the `_meta` of every `…Result`) are declared once, as `ResultMeta` (see sharedRoles). No numeric
- * suffixes, ever: a clash between definitions is an error, a clash of derived names falls back
- * to a longer, still meaningful name.
+ * one role (the `_meta` of every `…Result`) are declared once, as `ResultMeta` (see sharedRoles). No
+ * counters, ever: a definition name that is not an identifier keeps the meaning of its punctuation
+ * (`ConditionalValueDef<(number[]|ExprRef)>` → `ConditionalValueDefOfNumberArrayOrExprRef`, see
+ * spokenName); a clash that remains falls back to a longer, still meaningful name, then to a suffix
+ * from the definition's own place (clashSuffixed), with a warning naming the `names` entry to add.
  */
-import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
-import { isIdentifier, pascalCase, type ChosenName } from "../names.js";
+import { createHash } from "node:crypto";
+import { GeneratorError, formatLocation, remedyText, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { isIdentifier, pascalCase, spokenName, type ChosenName } from "../names.js";
 import type { Definition, DefinitionId, Node, RefNode } from "../ir/nodes.js";
 import { copyKey } from "../ir/structure.js";
 import { mapChildren, mapObjectChildren, visitNodes } from "../ir/walk.js";
@@ -16,7 +19,7 @@ import { mapChildren, mapObjectChildren, visitNodes } from "../ir/walk.js";
 /** Like pascalCase, but keeps separators visible, for names that would otherwise clash. */
 function spelledOut(text: string): string {
   const named: Record<string, string> = { "/": "Slash", ".": "Dot", "-": "Dash", "_": "Underscore", ":": "Colon", " ": "Space" };
-  return pascalCase(text.replace(/[/.\-_: ]/g, (c) => ` ${named[c]} `));
+  return spokenName(text.replace(/[/.\-_: ]/g, (c) => ` ${named[c]} `));
 }
 
 /** The part of a property name that names the thing: `io.modelcontextprotocol/related-task` → `RelatedTask`. */
@@ -33,8 +36,22 @@ function placeName(property: string): string {
  * generated code never refers to a global by a name a definition can shadow in the same module.
  */
 export function definitionName(def: Definition): string {
-  return isIdentifier(def.nameHint) && !/^[$_]/.test(def.nameHint) ? def.nameHint : pascalCase(def.nameHint);
+  return isIdentifier(def.nameHint) && !/^[$_]/.test(def.nameHint) ? def.nameHint : spokenName(def.nameHint);
 }
+
+/**
+ * The last resort for a definition whose name clashes: the name, `_`, and the first six hex digits of
+ * the SHA-256 of the definition's place as the schema writes it (the document's file name without
+ * folders, `#`, the JSON pointer). A function of the definition alone, so the same on every run and
+ * machine, whatever the order definitions are met in; `digits` grows only if two places share a prefix.
+ */
+export function clashSuffixed(name: string, loc: SourceLocation, digits = 6): string {
+  const place = `${loc.file.split("/").pop() ?? loc.file}#${loc.pointer}`;
+  return `${name}_${createHash("sha256").update(place).digest("hex").slice(0, digits)}`;
+}
+
+/** A name clash resolved by a fallback name: a warning, with the `names` entry that would choose better. */
+export type NameClashWarning = Diagnostic;
 
 export interface NamedDefinition extends Definition {
   readonly name: string;
@@ -47,6 +64,8 @@ export interface NamingOptions {
   readonly chosen?: ReadonlyMap<string, ChosenName>;
   /** The set in the config, so a clash can say what to add there; absent for an ad-hoc run. */
   readonly setOrigin?: SourceLocation;
+  /** Hears each clash resolved by a fallback name (see resolveClashes). */
+  readonly onClash?: (warning: NameClashWarning) => void;
 }
 
 /**
@@ -68,25 +87,21 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
     const choice = chosenFor(def.loc);
     if (choice) taken.set(choice.name, def);
   }
+  const resolved = resolveClashes(ordered.filter((d) => d.exported && !chosenFor(d.loc)), taken, chosen, options);
   for (const def of ordered) {
     const choice = chosenFor(def.loc);
     if (choice) {
       named.push({ ...def, name: choice.name });
       continue;
     }
+    const settled = resolved.get(def.id);
+    if (settled !== undefined) {
+      named.push({ ...def, name: settled });
+      continue;
+    }
     const plain = definitionName(def);
     const clash = taken.get(plain);
     let name = plain;
-    if (clash && def.exported) {
-      const suggestion = [spelledOut(def.nameHint), qualifiedName(def, plain)].find((n) => n !== plain && isIdentifier(n) && !taken.has(n) && !isChosen(chosen, n));
-      throw new GeneratorError(
-        def.loc,
-        `two definitions would get the same name "${plain}": this one and ${formatLocation(clash.loc)}`,
-        "input",
-        { target: def.loc, suggestion: suggestion ?? `${plain}Renamed`, ...(options.setOrigin ? { set: options.setOrigin } : {}) },
-        clash.loc,
-      );
-    }
     if (clash) name = [qualifiedName(def, plain), pascalCase(`${def.loc.file} ${def.loc.pointer}`)].find((n) => !taken.has(n))!;
     if (taken.has(name)) throw new GeneratorError(def.loc, `no unique name for this definition (tried "${plain}" and "${name}")`);
     taken.set(name, def);
@@ -99,6 +114,74 @@ export function nameDefinitions(definitions: readonly Definition[], options: Nam
   const names = new Set([...taken.keys(), ...[...chosen.values()].map((c) => c.name)]);
   const roles = sharedRoles(named, names, chosenFor);
   return hoistShapes(named, names, chosenFor, roles).definitions;
+}
+
+/**
+ * The names of the input files' definitions (those not chosen), claimed into `taken`. A name wanted
+ * by one definition is its. Where several want one name N, a definition the schema itself calls N
+ * (an identifier as written) keeps it (the first such in source order, when two documents both
+ * have N); every other one takes the first of these that no other definition wants and that is
+ * free: its name with its separators spelled out (`task-status` → `TaskDashStatus`), its name
+ * after its document's (`TreeSchemaTree`), then N with its place's suffix (clashSuffixed). Each
+ * fallback is reported once (options.onClash) with the `names` entry that would choose better.
+ */
+function resolveClashes(
+  exported: readonly Definition[],
+  taken: Map<string, Definition>,
+  chosen: ReadonlyMap<string, ChosenName>,
+  options: NamingOptions,
+): Map<DefinitionId, string> {
+  const wanting = new Map<string, Definition[]>();
+  for (const def of exported) {
+    const plain = definitionName(def);
+    wanting.set(plain, [...(wanting.get(plain) ?? []), def]);
+  }
+  const names = new Map<DefinitionId, string>();
+  const yielding: { def: Definition; plain: string; keeper: Definition | undefined; rivals: Definition[] }[] = [];
+  for (const [plain, defs] of wanting) {
+    const owner = taken.get(plain);
+    const keeper = owner ? undefined : defs.length === 1 ? defs[0] : defs.find((d) => d.nameHint === plain);
+    if (keeper) {
+      taken.set(plain, keeper);
+      names.set(keeper.id, plain);
+    }
+    for (const def of defs) if (def !== keeper) yielding.push({ def, plain, keeper: keeper ?? owner, rivals: defs.filter((d) => d !== def) });
+  }
+  const unavailable = (name: string) => wanting.has(name) || taken.has(name) || isChosen(chosen, name);
+  const candidates = (y: (typeof yielding)[number]) => [spelledOut(y.def.nameHint), qualifiedName(y.def, y.plain)].filter((n) => n !== y.plain && isIdentifier(n));
+  let open = yielding;
+  for (let level = 0; level < 2 && open.length > 0; level++) {
+    const at = open.map((y) => candidates(y)[level]);
+    const count = new Map<string, number>();
+    for (const name of at) if (name !== undefined) count.set(name, (count.get(name) ?? 0) + 1);
+    open = open.filter((y, i) => {
+      const name = at[i];
+      if (name === undefined || count.get(name) !== 1 || unavailable(name)) return true;
+      taken.set(name, y.def);
+      names.set(y.def.id, name);
+      return false;
+    });
+  }
+  for (const y of open) {
+    const name = [6, 12, 64].map((digits) => clashSuffixed(y.plain, y.def.loc, digits)).find((n) => !unavailable(n));
+    if (name === undefined) throw new GeneratorError(y.def.loc, `no unique name for this definition (tried "${y.plain}" with its place's suffix)`);
+    taken.set(name, y.def);
+    names.set(y.def.id, name);
+  }
+  for (const y of yielding) {
+    const name = names.get(y.def.id)!;
+    const others = (y.keeper ? [y.keeper] : y.rivals).map((d) => d.loc);
+    const remedy = { target: y.def.loc, suggestion: name, ...(options.setOrigin ? { set: options.setOrigin } : {}) };
+    options.onClash?.({
+      severity: "warning",
+      rule: "name-clash",
+      location: y.def.loc,
+      message: `named "${name}": "${y.plain}" is also the name of ${others.map(formatLocation).join(", ")}; ${remedyText(remedy)} (or a better name)`,
+      // A config's `names` key is relative to the config, as the message has it; `--name`'s is shown like the other places.
+      places: options.setOrigin ? others : [...others, y.def.loc],
+    });
+  }
+  return names;
 }
 
 /**
@@ -170,6 +253,10 @@ function sharedRoles(
     for (const [role, found] of byRole) {
       if (roles.has(role) || new Set(found.map((f) => f.owner)).size < 2) continue;
       if (found.some((f) => f.chosen || f.shape !== found[0]!.shape)) continue;
+      // What is inside a shared shape has that one owner and is named from it (`ResultMetaRelatedTask`):
+      // a look-alike elsewhere (an added definition holding the same nested shape) must not pull it
+      // into a role of its own and rename it.
+      if (found.some((f) => f.inside.some((r) => roles.has(r)))) continue;
       const name = `${kindOf(found[0]!.owner)}${placeName(found[0]!.property)}`;
       if (!isIdentifier(name) || names.has(name) || [...roles.values(), ...candidates.values()].some((r) => r.name === name)) continue;
       // Taken by a shape of another place (not an occurrence of this role): each keeps its place's name.

@@ -2,10 +2,12 @@
  * The task status model: which definition holds the statuses, which union (if any) has one
  * variant per status, and the status machine (README.md › The generated API). The statuses are
  * the schema's: every revision has the five below, and a revision may add more (a `"paused"`).
- * completed, failed and cancelled are final; every other status is not, and may move to any other
- * status (working ↔ input_required ↔ paused ...; any of them → a final one). Found from the schema's
+ * completed, failed and cancelled are final; every other status is not unless the set's config
+ * says so (`"statuses": { "archived": { "terminal": true } }`), and a status that is not final may
+ * move to any other status (working ↔ input_required ↔ paused ...; any of them → a final one). Found from the schema's
  * meaning (through `$ref`s and `allOf`), not from its layout or its file name.
  */
+import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import { constantValues, definitionsById, followRefs, intersectionView, propertyNode, refTarget } from "../ir/query.js";
 import type { NamedDefinition } from "./naming.js";
 
@@ -36,18 +38,41 @@ export function statusesOf(values: readonly unknown[] | undefined): string[] | u
   return [...TASK_STATUSES, ...values.filter((v) => !(TASK_STATUSES as readonly string[]).includes(v))];
 }
 
-/** The status machine over the statuses of a schema. */
-export function statusMachine(statuses: readonly string[]): Pick<StatusModel, "terminal" | "transitions"> {
-  const terminal = statuses.filter((s) => (TERMINAL_STATUSES as readonly string[]).includes(s));
+/** What the config says of a status the schema adds: whether it is final, and where it says so. */
+export interface StatusSetting {
+  readonly status: string;
+  readonly terminal: boolean;
+  readonly origin: SourceLocation;
+}
+
+/** The status machine over the statuses of a schema; `alsoTerminal`: added statuses the config makes final. */
+export function statusMachine(statuses: readonly string[], alsoTerminal: readonly string[] = []): Pick<StatusModel, "terminal" | "transitions"> {
+  const terminal = statuses.filter((s) => (TERMINAL_STATUSES as readonly string[]).includes(s) || alsoTerminal.includes(s));
   const transitions = Object.fromEntries(statuses.map((from) => [from, terminal.includes(from) ? [] : statuses.filter((to) => to !== from)]));
   return { terminal, transitions };
 }
 
-export function findStatusModel(definitions: readonly NamedDefinition[]): StatusModel | undefined {
+/**
+ * The status model of a set's definitions; `settings`, the config's `statuses`, must each name a
+ * status the schema adds (else a located error at the config entry: a misspelt or stale name would
+ * otherwise leave a status silently non-final).
+ */
+export function findStatusModel(definitions: readonly NamedDefinition[], settings: readonly StatusSetting[] = []): StatusModel | undefined {
   const byId = definitionsById(definitions);
   const statusDef = definitions.find((d) => d.node.kind === "literal" && statusesOf(d.node.values) !== undefined);
+  const statuses = statusDef?.node.kind === "literal" ? statusesOf(statusDef.node.values)! : [];
+  for (const setting of settings) {
+    if (statuses.includes(setting.status)) continue;
+    const added = statuses.filter((s) => !(TASK_STATUSES as readonly string[]).includes(s));
+    throw new GeneratorError(
+      setting.origin,
+      statusDef
+        ? `the schema has no status "${setting.status}"; the statuses it adds are ${added.length > 0 ? added.map((s) => `"${s}"`).join(", ") : "none"}`
+        : `the schema has no task status definition (an enum of ${TASK_STATUSES.join(", ")}), so no status "${setting.status}" to configure`,
+      "config",
+    );
+  }
   if (!statusDef || statusDef.node.kind !== "literal") return undefined;
-  const statuses = statusesOf(statusDef.node.values)!;
   const isStatusSet = (values: readonly unknown[] | undefined): boolean =>
     values !== undefined && values.length === statuses.length && statuses.every((s) => values.includes(s));
 
@@ -83,7 +108,7 @@ export function findStatusModel(definitions: readonly NamedDefinition[]): Status
   return {
     statusType: statusDef.name,
     statuses,
-    ...statusMachine(statuses),
+    ...statusMachine(statuses, settings.filter((s) => s.terminal).map((s) => s.status)),
     ...(taskDef ? { taskType: taskDef.def.name } : {}),
     ...(variantUnion ? { variantUnion } : {}),
   };

@@ -143,7 +143,9 @@ export function shownPath(path: string): string {
 /** A lint finding as one line, its file named relative to the working folder (like error messages). */
 export function diagnosticLine(d: Diagnostic, config: ResolvedConfig): string {
   const file = shownSource(d.location.file, config);
-  return formatDiagnostic({ ...d, location: { ...d.location, file } });
+  const shown = (loc: SourceLocation) => formatLocation({ ...loc, file: shownSource(loc.file, config) });
+  const message = (d.places ?? []).reduce((text, place) => text.split(formatLocation(place)).join(shown(place)), d.message);
+  return formatDiagnostic({ ...d, message, location: { ...d.location, file } });
 }
 
 /** A source file as messages name it: relative to the working folder; a bundled schema as `mcp-tasks-gen:schemas/<file>`. */

@@ -15,6 +15,7 @@ import { checkBindings, resolveBindings, type Binding } from "../bind/bindings.j
 import { BUNDLED_SET_NAMES, PACKAGE_PREFIX, bundledSchemaNames, bundledSet, packageRoot } from "../init/bundled.js";
 import { LINT_RULES, type LintRuleId } from "../lint/rules.js";
 import type { MethodMapping } from "../analyze/methods.js";
+import { TASK_STATUSES } from "../analyze/status.js";
 import { partEntryProblem, type PartsOrigin, type RuntimePart } from "../emit/runtime-parts.js";
 
 export { DEFAULT_CONFIG_FILE } from "./config-file.js";
@@ -63,7 +64,16 @@ export interface SchemaSetConfig {
   readonly stubs?: boolean;
   /** The core MCP schema of the set's revision, and definitions of it to generate besides the ones the stubs' flows need (see lower/core-definitions.ts). */
   readonly core?: CoreConfig;
+  /** Statuses the set's schema adds, by value: `"archived": { "terminal": true }` makes one final (see analyze/status.ts). */
+  readonly statuses?: Readonly<Record<string, StatusConfig>>;
 }
+
+/** One added status's entry in a set's `statuses`. */
+export interface StatusConfig {
+  /** A task never leaves it (like completed, failed and cancelled). Default false. */
+  readonly terminal?: boolean;
+}
+export const STATUS_FIELDS: readonly string[] = ["$comment", "terminal"];
 
 /** A set's `core`: the core schema file (relative to the config; a bundled set brings its own) and definition names to add. */
 export interface CoreConfig {
@@ -89,7 +99,7 @@ export type LintSettings = Readonly<Partial<Record<LintRuleId, LintSetting>>>;
 
 /** The fields the config reader accepts at the top level and in a set (config.schema.json describes the same). */
 export const CONFIG_FIELDS: readonly string[] = ["$schema", "$comment", "outDir", "sets", "emit", "extension"];
-export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods", "runtime", "stubs", "core"];
+export const SET_FIELDS: readonly string[] = ["$comment", "name", "schemas", "remotes", "defaultDialect", "annotations", "allOf", "bundled", "bindings", "names", "lint", "methods", "runtime", "stubs", "core", "statuses"];
 
 /** What a set is generated as: TypeScript (`.ts`), or JavaScript ES modules with declarations (`.js` + `.d.ts`). */
 export type EmitLanguage = "ts" | "js";
@@ -153,6 +163,15 @@ export interface ResolvedSet {
   readonly stubs?: boolean;
   /** The core schema the set takes definitions from (see lower/core-definitions.ts). */
   readonly core?: ResolvedCore;
+  /** The config's word on statuses the schema adds, each with its config entry (checked against the schema by analyze). */
+  readonly statuses?: readonly ConfiguredStatus[];
+}
+
+/** An added status the config makes final (or says is not), and where it says so. */
+export interface ConfiguredStatus {
+  readonly status: string;
+  readonly terminal: boolean;
+  readonly origin: SourceLocation;
 }
 
 /** A set's core schema as an absolute path, and the definitions the config adds by name, each with its config entry. */
@@ -235,8 +254,16 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
         : {}),
       ...(set.stubs === false ? { stubs: false } : {}),
       ...coreOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/core` }),
+      ...(set.statuses ? { statuses: configuredStatuses(set.statuses, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/statuses` }) } : {}),
     })),
   };
+}
+
+/** A set's `statuses` entries, each remembering its place in the config. */
+function configuredStatuses(statuses: Readonly<Record<string, StatusConfig>>, at: SourceLocation): ConfiguredStatus[] {
+  return Object.entries(statuses)
+    .filter(([status]) => status !== "$comment")
+    .map(([status, entry]) => ({ status, terminal: entry.terminal === true, origin: { file: at.file, pointer: appendPointer(at.pointer, status) } }));
 }
 
 /** A set's core schema (the config's, else the bundled set's) with its file absolute, and the names the config adds. */
@@ -376,6 +403,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
     const methods = "methods" in set ? methodsFrom(set.methods, `${at}/methods`) : undefined;
     const runtime = "runtime" in set ? runtimeFrom(set.runtime, `${at}/runtime`) : undefined;
     const core = "core" in set || bundled?.core ? coreFrom(set.core, `${at}/core`, bundledCore(bundled, remotes)) : undefined;
+    const statuses = "statuses" in set ? statusesFrom(set.statuses, `${at}/statuses`) : undefined;
     if ("stubs" in set && typeof set.stubs !== "boolean") {
       fail(`${at}/stubs`, `expected true or false (false: types and validators only, without client and server stubs), got ${kindOf(set.stubs)}`);
     }
@@ -394,6 +422,7 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       ...(runtime ? { runtime } : {}),
       ...(set.stubs === false ? { stubs: false } : {}),
       ...(core ? { core } : {}),
+      ...(statuses ? { statuses } : {}),
     };
   });
   const outDir = "outDir" in root ? string(root.outDir, "/outDir") : undefined;
@@ -423,6 +452,32 @@ export function checkConfig(json: unknown, file: string): UserConfig {
       chosenFor.set(name as string, key);
     }
     return map as Record<string, string>;
+  }
+
+  /**
+   * A set's `statuses`: statuses the schema adds, each `{ "terminal": true | false }`. The five every
+   * revision has are the protocol's (completed, failed and cancelled final, the others not): naming
+   * one is an error here; a status the schema lacks is reported when the set is generated.
+   */
+  function statusesFrom(value: unknown, at: string): Record<string, StatusConfig> {
+    const map = object(value, at, Object.keys((value ?? {}) as object));
+    const statuses: Record<string, StatusConfig> = {};
+    for (const [status, entry] of Object.entries(map)) {
+      const where = appendPointer(at, status);
+      if (status === "$comment") {
+        string(entry, where);
+        continue;
+      }
+      if ((TASK_STATUSES as readonly string[]).includes(status)) {
+        fail(where, `"${status}" is one of the protocol's own statuses (${TASK_STATUSES.join(", ")}), whose finality is fixed; "statuses" is for statuses the schema adds`);
+      }
+      const fields = object(entry, where, STATUS_FIELDS);
+      if ("$comment" in fields) string(fields.$comment, `${where}/$comment`);
+      if (!("terminal" in fields)) fail(where, 'missing field "terminal": true if a task never leaves this status, false if it does');
+      if (typeof fields.terminal !== "boolean") fail(`${where}/terminal`, `expected true or false, got ${kindOf(fields.terminal)}`);
+      statuses[status] = { terminal: fields.terminal as boolean };
+    }
+    return statuses;
   }
 
   /** A set's `runtime`: known part names, each once (a misspelt one is reported with the nearest name). */

@@ -31,6 +31,8 @@ export class MeaningComparer {
     if (b.kind === "intersection" && b.parts.length === 1) return this.same(a, b.parts[0]!);
     if (a.kind === "union" && a.variants.length === 1) return this.same(a.variants[0]!, b);
     if (b.kind === "union" && b.variants.length === 1) return this.same(a, b.variants[0]!);
+    // An allOf against an object spelt out (or another allOf): what their merged properties accept.
+    if ((a.kind === "intersection" || b.kind === "intersection") && a.kind !== b.kind) return this.#sameMerged(a, b);
     if (a.kind !== b.kind) return false;
     switch (a.kind) {
       case "literal": {
@@ -44,7 +46,7 @@ export class MeaningComparer {
         return a.exclusive ? this.#sameBag(a.variants, o.variants) : this.#sameBag(this.#flat(a.variants, this.oldCtx), this.#flat(o.variants, this.newCtx));
       }
       case "intersection":
-        return this.#sameBag(a.parts, (b as typeof a).parts);
+        return this.#sameBag(a.parts, (b as typeof a).parts) || this.#sameMerged(a, b);
       case "object": {
         const o = b as typeof a;
         if (a.properties.length !== o.properties.length) return false;
@@ -85,6 +87,21 @@ export class MeaningComparer {
       return result;
     }
     return this.same(defA ? defA.node : a, defB ? defB.node : b);
+  }
+
+  /**
+   * Two types of which one at least is an allOf, compared by the object their branches merge into:
+   * each property with every schema the branches give it, the required names, and what is not an
+   * object (a union branch, say) as a bag. Branch by branch, `NotificationParams & {[k: string]: unknown}`
+   * and the same with `NotificationParams`'s properties inlined differ; merged, they are the same.
+   */
+  #sameMerged(a: Node, b: Node): boolean {
+    const ma = mergedObject(a, this.oldCtx);
+    const mb = mergedObject(b, this.newCtx);
+    if (!ma || !mb || ma.isObject !== mb.isObject || !sameSet(ma.required, mb.required)) return false;
+    if (!sameSet(new Set(ma.properties.keys()), new Set(mb.properties.keys()))) return false;
+    for (const [name, nodes] of ma.properties) if (!this.#sameBag(nodes, mb.properties.get(name)!)) return false;
+    return this.#sameBag(ma.others, mb.others);
   }
 
   /** The variants of an anyOf with nested anyOfs (written inline or referenced) spread out. */
@@ -136,6 +153,67 @@ export class MeaningComparer {
     }
     return a === b;
   }
+}
+
+/** An allOf seen as one object: the properties of its object branches, their required names, and the branches that are not objects. */
+interface MergedObject {
+  readonly properties: Map<string, Node[]>;
+  readonly required: Set<string>;
+  readonly others: Node[];
+  /** Whether some branch says the value is an object. */
+  isObject: boolean;
+}
+
+/**
+ * The object an allOf merges into, following references to objects and allOfs (once each); undefined
+ * when an object branch constrains more than its properties (closed, patterns, counts), whose merge is
+ * not a plain union of properties. A map of anything beside an object says nothing more than "an object".
+ */
+function mergedObject(node: Node, ctx: ModelContext): MergedObject | undefined {
+  const merged: MergedObject = { properties: new Map(), required: new Set(), others: [], isObject: false };
+  const add = (n: Node, seen: ReadonlySet<string>): boolean => {
+    switch (n.kind) {
+      case "intersection":
+        return n.parts.every((part) => add(part, seen));
+      case "ref": {
+        const target = ctx.model.byId.get(n.target);
+        if (target && !seen.has(target.id) && (target.node.kind === "object" || target.node.kind === "intersection")) return add(target.node, new Set([...seen, target.id]));
+        merged.others.push(n);
+        return true;
+      }
+      case "object": {
+        const plain =
+          (n.additional === undefined || n.additional.kind === "unknown") &&
+          n.patternProperties.length === 0 &&
+          n.propertyNames === undefined &&
+          n.minProperties === undefined &&
+          n.maxProperties === undefined &&
+          n.dependentRequired.length === 0 &&
+          n.dependentSchemas.length === 0;
+        if (!plain) return false;
+        merged.isObject = true;
+        for (const p of n.properties) {
+          merged.properties.set(p.name, [...(merged.properties.get(p.name) ?? []), p.node]);
+          if (p.required) merged.required.add(p.name);
+        }
+        for (const name of n.requiredOnly) merged.required.add(name);
+        return true;
+      }
+      case "map": {
+        const anyKey = n.keys === undefined || (n.keys.kind === "primitive" && n.keys.type === "string" && n.keys.string === undefined);
+        if (n.values.kind === "unknown" && anyKey && n.minProperties === undefined && n.maxProperties === undefined) {
+          merged.isObject = true;
+          return true;
+        }
+        merged.others.push(n);
+        return true;
+      }
+      default:
+        merged.others.push(n);
+        return true;
+    }
+  };
+  return add(node, new Set()) ? merged : undefined;
 }
 
 /** What is not meaning: where a node came from, its docs, and how a union is told apart (its variants say it). */

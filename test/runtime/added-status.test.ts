@@ -149,3 +149,99 @@ describe("round trip create → paused → working → completed with the genera
     await expect(handle.setStatus("paused")).rejects.toBeInstanceOf(serverModule.TaskStateError);
   });
 });
+
+describe('an added status the config makes final ("statuses": { "paused": { "terminal": true } })', () => {
+  const finalConfig = resolveConfig(
+    {
+      outDir: "test/.revisions-not-written",
+      sets: [
+        {
+          name: "paused-final",
+          schemas: [fixturePath("revisions", "ext-tasks-e434597-paused.schema.json")],
+          core: { schema: fixturePath("mcp-spec", "ext-tasks-e434597", "spec.schema.json") },
+          lint: { "unknown-format": "off" },
+          statuses: { paused: { terminal: true } },
+        },
+      ],
+    },
+    projectRoot,
+  );
+  let finalSet: GeneratedSet;
+  let finalModules: LoadedModules;
+  let finalServer: Any;
+  let finalClient: Any;
+  let finalServerModule: Any;
+  let finalClientModule: Any;
+  let finalStatusModule: Any;
+  let finalHandle: Any;
+  beforeAll(async () => {
+    finalSet = (await generate(finalConfig)).sets[0]!;
+    finalModules = loadGeneratedModules(finalSet.files, "added-status-final");
+    finalServerModule = await finalModules.import("server.ts");
+    finalClientModule = await finalModules.import("client.ts");
+    finalStatusModule = await finalModules.import("status.ts");
+  });
+  afterAll(() => finalModules?.remove());
+  afterEach(() => {
+    finalClient?.close();
+    finalServer?.close();
+  });
+
+  it("is final in the status model: no move out of it, and it compiles under strict settings", () => {
+    expect(finalStatusModule.TERMINAL_STATUSES).toEqual(["completed", "failed", "cancelled", "paused"]);
+    expect(finalStatusModule.isTerminalStatus("paused")).toBe(true);
+    expect(finalStatusModule.canTransition("working", "paused")).toBe(true);
+    expect(finalStatusModule.canTransition("paused", "working")).toBe(false);
+    const files = new Map(finalSet.files.map((f) => [f.name, f.contents]));
+    expect(typeCheckInMemory(files, STRICT_COMPILER_OPTIONS).map((d) => `${d.file}:${d.line} TS${d.code}`)).toEqual([]);
+  });
+
+  it("the handle ends the task there, and the client's wait ends on it with TaskEndedError carrying the task", async () => {
+    const store = new finalServerModule.InMemoryTaskStore();
+    finalServer = finalServerModule.createTasksServer({ store, pollInterval: 10 });
+    const send = async (request: Any): Promise<Any> => {
+      if (request.method === "tools/call") {
+        finalHandle = await finalServer.createTask({});
+        return { jsonrpc: "2.0", id: request.id, result: { ...finalHandle.createResult } };
+      }
+      return finalServer.handle(request);
+    };
+    finalClient = finalClientModule.createTasksClient({ send, minPollMs: 5 });
+    const started = await finalClient.startToolCall({ name: "slow" }, {});
+    const { taskId } = started.task;
+    const updates: string[] = [];
+    const waiting = finalClient.waitForTask(taskId, { onUpdate: (t: Any) => updates.push(t.status) });
+    const outcome = waiting.then(
+      () => "resolved",
+      (error: Any) => error,
+    );
+    await finalHandle.setStatus("paused", "Archived by the operator");
+    const error = await outcome;
+    expect(error).toBeInstanceOf(finalClientModule.TaskEndedError);
+    expect(error.task).toMatchObject({ taskId, status: "paused", statusMessage: "Archived by the operator" });
+    expect(error.message).toBe(`task ${taskId} ended paused: Archived by the operator`);
+    expect(updates.at(-1)).toBe("paused");
+    // Final: no move out of it, and the store holds no lease on it (it is no orphan for the sweeper).
+    await expect(finalHandle.setStatus("working")).rejects.toBeInstanceOf(finalServerModule.TaskStateError);
+    await expect(finalHandle.complete({ content: [] })).rejects.toBeInstanceOf(finalServerModule.TaskStateError);
+    expect(await store.renewLease(taskId, "someone", Date.now() + 60_000)).toBe(false);
+  });
+
+  it("the protocol's own final statuses are still reached only through complete, fail or cancellation", async () => {
+    finalServer = finalServerModule.createTasksServer({ store: new finalServerModule.InMemoryTaskStore(), pollInterval: 10 });
+    finalHandle = await finalServer.createTask({});
+    await expect(finalHandle.setStatus("completed")).rejects.toThrow(/complete, fail or cancellation/);
+  });
+
+  it("a status the schema does not add is a located config error", async () => {
+    const config = resolveConfig(
+      {
+        outDir: "test/.revisions-not-written",
+        sets: [{ name: "typo", schemas: [fixturePath("revisions", "ext-tasks-e434597-paused.schema.json")], core: { schema: fixturePath("mcp-spec", "ext-tasks-e434597", "spec.schema.json") }, statuses: { pasued: { terminal: true } } }],
+      },
+      projectRoot,
+      "mcp-tasks-gen.config.json",
+    );
+    await expect(generate(config)).rejects.toThrow('mcp-tasks-gen.config.json#/sets/0/statuses/pasued: the schema has no status "pasued"; the statuses it adds are "paused"');
+  });
+});

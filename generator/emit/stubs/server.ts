@@ -155,7 +155,7 @@ export function serverView(f: ServerFeatures, hasForms = false): ServerView {
     notes: notes(f),
     typeImports: [...typeImports].sort(),
     validatorImports: [...new Set([...f.routes.map((r) => r.validate), ...sideChannelValidators(f.sideChannel), ...(listen ? [listen.validate] : [])])].sort(),
-    coreImports: ["InMemoryTaskStoreOf", "JSON_RPC_ERROR_CODES", ...(f.extension ? ["type HeaderCheckOf"] : []), ...(list ? ["type TaskPageOf"] : [])],
+    coreImports: ["InMemoryTaskStoreOf", "type InMemoryTaskStoreOptions", "JSON_RPC_ERROR_CODES", ...(f.extension ? ["type HeaderCheckOf"] : []), ...(list ? ["type TaskPageOf"] : [])],
     engineImports: engineImports(f, input !== undefined),
     engineExports: [
       ...(f.notification ? ["DEFAULT_MAX_LISTEN_DURATION", "DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER", "ListenLimitError"] : []),

@@ -158,6 +158,20 @@ export class TaskExpiredError extends Error {
     super(`task ${taskId} expired at ${new Date(expiredAt).toISOString()} without finishing`, options);
   }
 }
+/**
+ * The task ended in a final status the schema adds and the set's config makes final (`"statuses"`):
+ * it has neither a result nor an error of the protocol's, so the wait ends with the task as it ended.
+ */
+export class TaskEndedError extends Error {
+  override readonly name = "TaskEndedError";
+  constructor(
+    /** The task as last seen (its final snapshot). */
+    readonly task: { readonly taskId: string; readonly status: string; readonly statusMessage?: string },
+  ) {
+    super(`task ${task.taskId} ended ${task.status}` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
+  }
+}
+
 /** An input request of the task could not be answered: no handler for its method, the handler threw, or its answer is invalid. */
 export class TaskInputError extends Error {
   override readonly name = "TaskInputError";

@@ -16,6 +16,7 @@ import {
   LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
   MAX_POLL_FAILURES,
+  TaskEndedError,
   TaskExpiredError,
   TaskInputError,
   TasksClientClosedError,
@@ -405,6 +406,9 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
       case "cancelled":
         this.#fail(this.#profile.cancelled(task as unknown as SnapshotWithStatus<Snapshot, "cancelled">));
         return;
+      default:
+        // A final status the schema adds (status.ts says which): the wait ends here too, never hangs.
+        this.#fail(new TaskEndedError(task));
     }
   }
 

@@ -37,6 +37,7 @@ import {
   respond,
   TaskEngine,
   TaskLimitError,
+  TERMINAL_TASK_STATUSES,
   validParams,
   validParamsBut,
   withoutMeta,
@@ -605,7 +606,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       update: (statusMessage) =>
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
       setStatus: async (status, statusMessage) => {
-        if (status === "input_required" || this.#bindings.isTerminalStatus(status))
+        // An added status the config makes final is reached here; the protocol's own final ones are not.
+        if (
+          status === "input_required" ||
+          (this.#bindings.isTerminalStatus(status) && TERMINAL_TASK_STATUSES.includes(status))
+        )
           throw new TypeError(
             `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
           );

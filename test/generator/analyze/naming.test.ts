@@ -1,8 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { GeneratorError, generate, generateFromMemory, readConfigFile } from "../../../generator/index.js";
+import { clashSuffixed, nameDefinitions } from "../../../generator/analyze/naming.js";
+import { spokenName } from "../../../generator/names.js";
+import type { Definition } from "../../../generator/ir/nodes.js";
 
 const declared = async (documents: { uri: string; json: unknown }[], roots: { name: string; uri: string }[]) => {
   const { files } = await generateFromMemory({ documents, roots, format: false });
@@ -26,16 +30,15 @@ describe("naming definitions", () => {
     expect(names).toEqual(["Root", "B", "ARoot", "OtherRoot"]);
   });
 
-  it("two declared definitions with one name are an error naming both places", async () => {
-    const attempt = declared(
+  it("two declared definitions with one name: the first keeps it, the other is named after its document", async () => {
+    const names = await declared(
       [{ uri: "http://x.test/a.json", json: { $defs: { "task-status": { type: "string" }, TaskStatus: { type: "number" } } } }],
       [
         { name: "TaskStatus", uri: "http://x.test/a.json#/$defs/task-status" },
         { name: "TaskStatus", uri: "http://x.test/a.json#/$defs/TaskStatus" },
       ],
     );
-    await expect(attempt).rejects.toThrow(GeneratorError);
-    await expect(attempt).rejects.toThrow(/two definitions would get the same name "TaskStatus"/);
+    expect(names).toEqual(["TaskStatus", "ATaskStatus"]);
   });
 
   it("never numbers a name: an anonymous object is named from its place", async () => {
@@ -69,24 +72,25 @@ describe("choosing names: the config's names map", () => {
   // Ten such pairs appear in one large published schema: the separators differ, the words do not.
   const clashing = { definitions: { "a b": { type: "string" }, "a-b": { type: "number" }, "a.b": { type: "boolean" } } };
 
-  it("every clash message's entry, added to the config as printed, resolves that clash, until none is left", async () => {
+  it("every clash warning's entry, added to the config as printed, chooses that name and silences the warning", async () => {
+    const clashesOf = async (names: Record<string, string>) =>
+      (await generate(readConfigFile(project(clashing, names).config))).diagnostics.filter((d) => d.rule === "name-clash").map((d) => d.message);
+    const warnings = await clashesOf({});
+    expect(warnings).toHaveLength(3);
     const names: Record<string, string> = {};
-    let error: GeneratorError | undefined;
-    for (let round = 0; round < 3; round++) {
-      const { config } = project(clashing, names);
-      error = await generate(readConfigFile(config)).then(
-        () => undefined,
-        (e: unknown) => e as GeneratorError,
-      );
-      if (!error) break;
-      expect(error).toBeInstanceOf(GeneratorError);
-      const entry = /add to "names" in [^:]+#\/sets\/0: ("[^"]+"): ("[^"]+")$/.exec(error.message);
-      expect(entry, error.message).not.toBeNull();
+    for (const warning of warnings) {
+      const entry = /add to "names" in [^:]+#\/sets\/0: ("[^"]+"): ("[^"]+") \(or a better name\)$/.exec(warning);
+      expect(entry, warning).not.toBeNull();
       names[JSON.parse(entry![1]!) as string] = JSON.parse(entry![2]!) as string;
     }
-    expect(error).toBeUndefined();
-    expect(names).toEqual({ "schemas/api.schema.json#/definitions/a-b": "ADashB", "schemas/api.schema.json#/definitions/a.b": "ADotB" });
-    expect(typeNames(await typesOf(project(clashing, names).config))).toEqual(["AB", "ADashB", "ADotB"]);
+    expect(names).toEqual({
+      "schemas/api.schema.json#/definitions/a b": "ASpaceB",
+      "schemas/api.schema.json#/definitions/a-b": "ADashB",
+      "schemas/api.schema.json#/definitions/a.b": "ADotB",
+    });
+    expect(await clashesOf(names)).toEqual([]);
+    expect(typeNames(await typesOf(project(clashing, names).config))).toEqual(["ASpaceB", "ADashB", "ADotB"]);
+    expect(typeNames(await typesOf(project(clashing).config))).toEqual(["ASpaceB", "ADashB", "ADotB"]);
   });
 
   it("a definition named like another module's export prints the names entry that resolves it, and the entry does", async () => {
@@ -178,5 +182,59 @@ describe("the root of a document with definitions", () => {
   it("is no type when it only holds the definitions, titled or not", async () => {
     expect(await typeNamesOf("app-config.schema.json", { definitions })).toEqual(["Level"]);
     expect(await typeNamesOf("app-config.schema.json", { title: "All", description: "d", definitions })).toEqual(["Level"]);
+  });
+});
+
+describe("names that keep the meaning of their punctuation", () => {
+  const cases: [string, string][] = [
+    ["number[]", "NumberArray"],
+    ["A|B", "AOrB"],
+    ["A&B", "AAndB"],
+    ["Vector3<number>", "Vector3OfNumber"],
+    ["ConditionalValueDef<(number|ExprRef)>", "ConditionalValueDefOfNumberOrExprRef"],
+    ["ConditionalValueDef<(number[]|ExprRef)>", "ConditionalValueDefOfNumberArrayOrExprRef"],
+    ["FieldOrDatumDefWithCondition<DatumDef,(Gradient|string|null)>", "FieldOrDatumDefWithConditionOfDatumDefAndGradientOrStringOrNull"],
+    ['ScaleInvalidDataShowAs<"fillOpacity">', "ScaleInvalidDataShowAsOfFillOpacity"],
+    // Without those characters, as PascalCase always gave them.
+    ["io.modelcontextprotocol/related-task", "IoModelcontextprotocolRelatedTask"],
+    ["task-status", "TaskStatus"],
+  ];
+  it.each(cases)("%s → %s", (text, name) => expect(spokenName(text)).toBe(name));
+});
+
+describe("a clash that remains: the suffix of the definition's own place", () => {
+  const def = (name: string, file = "/a/x.schema.json"): Definition => ({
+    id: `${file}#/definitions/${name}`,
+    loc: { file, pointer: `/definitions/${name}` },
+    node: { kind: "primitive", type: "string", loc: { file, pointer: `/definitions/${name}` } },
+    nameHint: name,
+    exported: true,
+  });
+  // Two names that spell out alike (the parentheses group differently) and have no document to tell them apart.
+  const one = def("C<(V<(s|n)>|E)>");
+  const two = def("C<V<(s|n|E)>>");
+
+  it("is the same whatever order the definitions come in, and says which names entry would choose better", () => {
+    const warnings: string[] = [];
+    const forward = nameDefinitions([one, two], { onClash: (w) => warnings.push(w.message) }).map((d) => d.name);
+    const backward = nameDefinitions([two, one]).map((d) => d.name);
+    expect(forward).toEqual([clashSuffixed("COfVOfSOrNOrE", one.loc), clashSuffixed("COfVOfSOrNOrE", two.loc)]);
+    expect(backward).toEqual([forward[1], forward[0]]);
+    expect(forward[0]).toMatch(/^COfVOfSOrNOrE_[0-9a-f]{6}$/);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toBe(
+      `named "${forward[0]}": "COfVOfSOrNOrE" is also the name of /a/x.schema.json#/definitions/C<V<(s|n|E)>>; ` +
+        `to choose a name, pass --name '/a/x.schema.json#/definitions/C<(V<(s|n)>|E)>=${forward[0]}' (or a better name)`,
+    );
+  });
+
+  it("depends on the document's file name and the pointer only (not the folders: the same on every machine)", () => {
+    expect(clashSuffixed("N", { file: "/home/a/x.schema.json", pointer: "/definitions/N" })).toBe(clashSuffixed("N", { file: "x.schema.json", pointer: "/definitions/N" }));
+    expect(clashSuffixed("N", { file: "x.schema.json", pointer: "/definitions/N" })).toBe("N_" + createHash("sha256").update("x.schema.json#/definitions/N").digest("hex").slice(0, 6));
+  });
+
+  it("leaves a name the schema writes as it is to that definition; only the derived one yields", () => {
+    const names = nameDefinitions([def("number[]"), def("NumberArray")]).map((d) => d.name);
+    expect(names).toEqual(["XSchemaNumberArray", "NumberArray"]);
   });
 });

@@ -90,6 +90,17 @@ describe("shapes declared once by role", () => {
       },
       expected: ["AResult", "ResultMeta", "ResultMetaRelatedTask", "BResult", "CResult"],
     },
+    {
+      // Found by the naming-stability property on the 2026-05-22 set: the added definition's `_meta`
+      // (an owner of kind Meta, like ResultMeta) made the inner shape a role of its own, MetaRelatedTask.
+      name: "what is inside a shared shape keeps its place's name when a look-alike owner is added elsewhere",
+      defs: {
+        AResult: withProperty("_meta", meta),
+        BResult: withProperty("_meta", meta),
+        Added: { type: "object", properties: { _meta: meta, extra: { type: "string" } } },
+      },
+      expected: ["AResult", "ResultMeta", "ResultMetaRelatedTask", "BResult", "Added", "AddedMeta", "AddedMetaRelatedTask"],
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {

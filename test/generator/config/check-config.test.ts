@@ -69,6 +69,20 @@ describe("checkConfig", () => {
       set({ stubs: "no" }),
       `${FILE}#/sets/0/stubs: expected true or false (false: types and validators only, without client and server stubs), got the string "no"`,
     ],
+    [
+      "statuses the schema adds, final or not",
+      set({ statuses: { $comment: "paused ends a task here", paused: { terminal: true }, queued: { terminal: false, $comment: "before working" } } }),
+      { sets: [{ name: "api", schemas: ["api.json"], statuses: { paused: { terminal: true }, queued: { terminal: false } } }] },
+    ],
+    [
+      "a status of the protocol's own in statuses",
+      set({ statuses: { completed: { terminal: false } } }),
+      `${FILE}#/sets/0/statuses/completed: "completed" is one of the protocol's own statuses (working, input_required, completed, failed, cancelled), whose finality is fixed; "statuses" is for statuses the schema adds`,
+    ],
+    ["a status entry without terminal", set({ statuses: { paused: {} } }), `${FILE}#/sets/0/statuses/paused: missing field "terminal": true if a task never leaves this status, false if it does`],
+    ["terminal that is not a boolean", set({ statuses: { paused: { terminal: "yes" } } }), `${FILE}#/sets/0/statuses/paused/terminal: expected true or false, got the string "yes"`],
+    ["a misspelled field of a status", set({ statuses: { paused: { final: true } } }), `${FILE}#/sets/0/statuses/paused/final: unknown field "final"; expected one of "$comment", "terminal"`],
+    ["statuses that is not an object", set({ statuses: ["paused"] }), `${FILE}#/sets/0/statuses: expected an object, got an array`],
     ["an unknown emit language", { ...set(), emit: "py" }, expect.stringMatching(/^mcp-tasks-gen\.config\.json#\/emit: expected "ts" or "js"/) as unknown as string],
     ["a chosen name key without a pointer", set({ names: { "api.json": "Api" } }), expect.stringMatching(/^mcp-tasks-gen\.config\.json#\/sets\/0\/names\/api\.json: expected a key of the form "file#\/json\/pointer"/) as unknown as string],
     [

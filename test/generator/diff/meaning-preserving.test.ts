@@ -171,6 +171,30 @@ describe.each(SETS)("meaning-preserving rewrites of the bundled set %s", (set) =
   }, 120_000);
 });
 
+describe("counterexamples the properties found, pinned", () => {
+  it("inlining a $ref inside an allOf (TaskStatusNotification.params) compares the merged properties: no change", () => {
+    // The inline copy merges with the allOf's open-object branch, so the branches differ one by one.
+    const inlined = diffAfter("ext-tasks-draft", (schema) => {
+      const params = ((defsOf(schema).TaskStatusNotification as Schema).allOf as Schema[])[1]!.properties as Schema;
+      const site = ((params.params as Schema).allOf as Schema[])[0]!;
+      expect(site).toEqual({ $ref: "#/$defs/NotificationParams" });
+      delete site.$ref;
+      Object.assign(site, structuredClone(defsOf(schema).NotificationParams));
+      return schema;
+    });
+    expect(inlined.changes.map((c) => `${c.kind} ${c.subject}`)).toEqual([]);
+    // A control: the same allOf with a property of the inlined branch made required is a change.
+    const narrowed = diffAfter("ext-tasks-draft", (schema) => {
+      const params = ((defsOf(schema).TaskStatusNotification as Schema).allOf as Schema[])[1]!.properties as Schema;
+      const site = ((params.params as Schema).allOf as Schema[])[0]!;
+      delete site.$ref;
+      Object.assign(site, structuredClone(defsOf(schema).NotificationParams), { required: ["_meta"] });
+      return schema;
+    });
+    expect(breaking(narrowed).join("\n")).toContain("TaskStatusNotification.params");
+  });
+});
+
 describe("the rewrites themselves (controls)", () => {
   it("a rename is reported once, as a rename; a change of meaning is still breaking", () => {
     const renamed = diffAfter("ext-tasks-draft", (schema) => renameDefinition(schema, "Task", "TaskRecord"));

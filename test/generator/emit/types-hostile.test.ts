@@ -129,6 +129,29 @@ export const badList: ListAlias = { head: 1, tail: { head: "2" } };
     expect(validators.isListAlias({ head: 1, tail: { head: 2, tail: { head: "3" } } })).toBe(false);
   });
 
+  it("a definition that is false compiles with no unused parameter and no unreachable code, and accepts nothing", async () => {
+    const files = await generateFixture("false-definition.schema.json");
+    const check = `import type { Nothing, Holder } from "./index.js";
+// @ts-expect-error no value is a Nothing
+export const nothing: Nothing = 1;
+export const holder: Holder = { name: "x" };
+// @ts-expect-error never may only be absent
+export const badHolder: Holder = { never: 1 };
+`;
+    expectCompiles(files, check);
+    // Unreachable code (a \`return true\` after \`return false\`) is an error where a project says so.
+    const withCheck = new Map([...files, ["check.ts", check]]);
+    expect(diagnostics(withCheck, { ...OPTION_SETS["full flag set"], allowUnreachableCode: false })).toEqual([]);
+    const validators = await importTranspiled(files, "false-definition", ["isNothing", "validateNothing", "isHolder"]);
+    for (const value of [null, 0, "", {}, []]) {
+      expect(validators.isNothing(value)).toBe(false);
+      expect(validators.validateNothing(value) as unknown).toMatchObject({ ok: false, errors: [{ path: "", message: "no value is allowed here" }] });
+    }
+    expect(validators.isHolder({ name: "x" })).toBe(true);
+    expect(validators.isHolder({ never: null })).toBe(false);
+    expect(validators.isHolder({ alsoNever: 1 })).toBe(false);
+  });
+
   const cycles: readonly [fixture: string, pointer: string, cycle: string][] = [
     ["ref-cycle-self.error.schema.json", "#/$defs/A/$ref", "A → A"],
     ["ref-cycle-two.error.schema.json", "#/$defs/A/$ref", "A → B → A"],

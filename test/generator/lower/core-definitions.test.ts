@@ -213,7 +213,7 @@ describe("core: config", () => {
     expect(() => readFileSync(join(folder, "generated", "s", "types.ts"))).toThrow();
   });
 
-  it("a core definition of the same name but another body is not the set's: referenced, it is named after its file; asked for, it clashes with a located error", async () => {
+  it("a core definition of the same name but another body is not the set's: referenced, it is named after its file; asked for too, with a warning", async () => {
     const referenced = writeConfig("differs", { core: { schema: "core.json", include: ["Extra"] }, stubs: false });
     writeFileSync(join(referenced, "core.json"), JSON.stringify({ $defs: { ...CORE.$defs, Shared: { type: "string" } } }));
     expect((await runCli(["--config", join(referenced, "mcp-tasks-gen.config.json")])).code).toBe(0);
@@ -223,8 +223,10 @@ describe("core: config", () => {
     const asked = writeConfig("clash", { core: { schema: "core.json", include: ["Extra", "Shared"] }, stubs: false });
     writeFileSync(join(asked, "core.json"), JSON.stringify({ $defs: { ...CORE.$defs, Shared: { type: "string" } } }));
     const result = await runCli(["--config", join(asked, "mcp-tasks-gen.config.json")]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/core\.json#\/\$defs\/Shared: two definitions would get the same name "Shared": this one and \S*schema\.json#\/\$defs\/Shared; to choose a name, add to "names"/);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/core\.json#\/\$defs\/Shared: \[name-clash\] named "CoreShared": "Shared" is also the name of \S*schema\.json#\/\$defs\/Shared; to choose a name, add to "names"/);
+    const askedTypes = readFileSync(join(asked, "generated", "s", "types.ts"), "utf8");
+    expect([...askedTypes.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]).sort()).toEqual(["CoreShared", "Extra", "Leaf", "Shared", "Thing"]);
   });
 
   it("core without a schema, or with an unknown field, is a located error", async () => {

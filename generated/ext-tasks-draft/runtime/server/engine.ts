@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 6c6b14a4e0f0142101fce6a29ff757322c09d2f6be90a1f14c2b9d64a02d5201 76780e50801e9a8253091e8fef91d963645209e670f1fd31efbd6a2391d4b7bc
+// Fingerprint: 1839957a7f0101e9a66fdb216bb5cfc997f83a427d84c1a4a564626611aaea75 4d7088eacb79277dde30863645ed02ec61898eb4e4617238adf789d8edf3d127
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -29,7 +29,6 @@ import {
   grantedTtl,
   hasTaskEvents,
   hasTaskLeases,
-  host,
   InMemoryTaskStoreOf,
   isJsonRpcErrorObject,
   JSON_RPC_ERROR_CODES,
@@ -43,7 +42,7 @@ import {
   required,
   respond,
   TaskEngine,
-  TaskLimitError,
+  TERMINAL_TASK_STATUSES,
   validParams,
   validParamsBut,
   withoutMeta,
@@ -54,10 +53,7 @@ import {
   type TransportContext,
 } from "./core.js";
 import {
-  DEFAULT_MAX_LISTEN_DURATION,
-  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
   LISTEN_METHOD,
-  ListenLimitError,
   type ListenOutcome,
   type ListenSink,
   listenTaskIds,
@@ -73,7 +69,6 @@ import {
   type HeaderCheckOptions,
   type InputHandleOf,
   type InputTask,
-  type ListenOptions,
   ORPHANED_TASK_ERROR,
   type PagingOptions,
   type ServerBindings,
@@ -109,8 +104,7 @@ type EngineOptions<Task extends AnyTask, Profile extends ServerProfile> = TasksS
   TaskStoreFor<Task> & Partial<TaskListingOf<Task>>
 > &
   PagingOptions &
-  HeaderCheckOptions<MethodOf<Profile>> &
-  ListenOptions;
+  HeaderCheckOptions<MethodOf<Profile>>;
 
 /** Creates the Tasks server of a set: its profile, its bindings, the user's options. */
 export function createTasksServerFor<Task extends AnyTask, Profile extends ServerProfile>(
@@ -155,11 +149,6 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     readonly owner: string;
     readonly taskIds: ReadonlySet<string>;
   }>();
-  /** How many of `#listens` each owner holds (the per-owner cap counts these). */
-  readonly #listensByOwner = new Map<string, number>();
-  readonly #maxListensPerOwner: number;
-  /** Milliseconds a listen stream stays open; 0 never ends it. */
-  readonly #maxListenDuration: number;
   readonly #finalWriteRetry: number;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
@@ -181,9 +170,6 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     this.#checkHeaders = options.checkHeaders ?? bindings.checkHeaders;
     this.#now = options.now ?? Date.now;
     this.#finalWriteRetry = options.finalWriteRetry === 0 ? 0 : positiveInteger(options.finalWriteRetry, 600_000);
-    this.#maxListensPerOwner = positiveInteger(options.maxListenStreamsPerOwner, DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER);
-    this.#maxListenDuration =
-      options.maxListenDuration === 0 ? 0 : positiveInteger(options.maxListenDuration, DEFAULT_MAX_LISTEN_DURATION);
     const { isTerminalStatus, canTransition, StateError } = bindings;
     const engineProfile = {
       isTerminalStatus,
@@ -411,14 +397,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     // A new record of the set's StoredTask: "working", and the input part where the profile has input.
     const lease = this.#engine.newLease();
     const record = fresh as unknown as Omit<Task, "taskId" | "version">;
-    let task: Task;
-    try {
-      task = await (lease ? this.#store.create(record, lease) : this.#store.create(record));
-    } catch (error) {
-      // A full store is the operator's to hear of (the caller gets -32012); an owner's quota is the caller's own.
-      if (error instanceof TaskLimitError) this.#engine.report(error);
-      throw error;
-    }
+    const task = await (lease ? this.#store.create(record, lease) : this.#store.create(record));
     this.#engine.created(task);
     this.#engine.hold(task.owner, task.taskId);
     return this.#handleFor(task);
@@ -491,9 +470,6 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     taskIds: readonly string[] | undefined,
     sink: ListenSink,
   ): Promise<ListenOutcome> {
-    // Checked and counted before the first await, so concurrent requests cannot all slip under the cap.
-    const held = this.#listensByOwner.get(context.owner) ?? 0;
-    if (held >= this.#maxListensPerOwner) throw new ListenLimitError(this.#maxListensPerOwner);
     const meta = { [SUBSCRIPTION_ID_META]: id };
     const agreed = new Set<string>();
     let queue: JsonObject[] | undefined = [];
@@ -513,16 +489,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         params: { ...params, _meta: meta },
       });
     });
-    let timeLimit: unknown;
     const stop = () => {
       open = false;
       unsubscribe();
-      host.clearTimeout(timeLimit);
       context.signal?.removeEventListener("abort", stop);
-      if (!this.#listens.delete(subscription)) return;
-      const left = (this.#listensByOwner.get(context.owner) ?? 1) - 1;
-      if (left > 0) this.#listensByOwner.set(context.owner, left);
-      else this.#listensByOwner.delete(context.owner);
+      this.#listens.delete(subscription);
     };
     const subscription = {
       owner: context.owner,
@@ -542,12 +513,6 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     // The client closing the stream cancels the subscription: nothing more is written.
     context.signal?.addEventListener("abort", stop, { once: true });
     this.#listens.add(subscription);
-    this.#listensByOwner.set(context.owner, held + 1);
-    // The stream's time limit: ended gracefully, the client opens a new one (and reads its task again).
-    if (this.#maxListenDuration > 0) {
-      timeLimit = host.setTimeout(subscription.end, this.#maxListenDuration);
-      (timeLimit as { unref?: () => void }).unref?.();
-    }
     try {
       for (const taskId of taskIds ?? []) {
         if (agreed.has(taskId)) continue;
@@ -612,7 +577,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       update: (statusMessage) =>
         this.#engine.change(owner, taskId, "update the status message", (current) => ({ ...current, statusMessage })),
       setStatus: async (status, statusMessage) => {
-        if (status === "input_required" || this.#bindings.isTerminalStatus(status))
+        // An added status the config makes final is reached here; the protocol's own final ones are not.
+        if (
+          status === "input_required" ||
+          (this.#bindings.isTerminalStatus(status) && TERMINAL_TASK_STATUSES.includes(status))
+        )
           throw new TypeError(
             `setStatus: "${status}" is reached through ${status === "input_required" ? "requireInput" : "complete, fail or cancellation"}`,
           );

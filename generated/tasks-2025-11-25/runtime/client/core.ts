@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2563eb9197f5ce952ba93fe6cafd7ed52704b430bc71e3b907ba202e8df91c21 4772b53670c8ffa163116ab644fd05d901765938c37e29be013ec068f5838f09
+// Fingerprint: eb9dcd2ff9fac24e115843ae4d1128889f54e4e840b895bec49dc87dd629bedb aa0fa78b89854683832acdc584c9b80397a2b76428952b37cd72c7e45344103c
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -165,6 +165,20 @@ export class TaskExpiredError extends Error {
     super(`task ${taskId} expired at ${new Date(expiredAt).toISOString()} without finishing`, options);
   }
 }
+/**
+ * The task ended in a final status the schema adds and the set's config makes final (`"statuses"`):
+ * it has neither a result nor an error of the protocol's, so the wait ends with the task as it ended.
+ */
+export class TaskEndedError extends Error {
+  override readonly name = "TaskEndedError";
+  constructor(
+    /** The task as last seen (its final snapshot). */
+    readonly task: { readonly taskId: string; readonly status: string; readonly statusMessage?: string },
+  ) {
+    super(`task ${task.taskId} ended ${task.status}` + (task.statusMessage ? `: ${task.statusMessage}` : ""));
+  }
+}
+
 /** An input request of the task could not be answered: no handler for its method, the handler threw, or its answer is invalid. */
 export class TaskInputError extends Error {
   override readonly name = "TaskInputError";
@@ -227,8 +241,6 @@ export const MAX_POLL_FAILURES = 3;
 /** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
 export const LISTEN_RETRY_MIN_MS = 500;
 export const LISTEN_RETRY_MAX_MS = 30_000;
-/** How long an acknowledged listen stream must stay open before its end no longer doubles the pause (an acknowledgement alone forgives nothing). */
-export const LISTEN_HEALTHY_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -211,6 +211,9 @@ export function failIf(failed: Expr): Stmt[] {
 export function returningTheLastTest(body: readonly Stmt[]): Stmt[] {
   const last = body[body.length - 1];
   const test = body[body.length - 2];
+  // After a return that always happens (a schema that is `false`: `return false;`), the closing
+  // `return true;` is unreachable code, an error under `allowUnreachableCode: false`.
+  if (last && isReturnOf(last, true) && test?.kind === "return") return body.slice(0, -1);
   if (!last || !isReturnOf(last, true) || !test || test.kind !== "if" || test.otherwise.length > 0) return [...body];
   if (test.then.length !== 1 || !isReturnOf(test.then[0]!, false)) return [...body];
   return [...body.slice(0, -2), ret(passes(test.test))];
