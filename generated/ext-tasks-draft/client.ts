@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7c1fd778e70becaf14a9859f559a2988d723b7e3b709e8202b00e8181ee7b7a5 fde3fb0006518a71e1c228912c4c4669f204f4e4c5c52bfa926aeb13b8d87c76
+// Fingerprint: 6538506c5da0ab3232d871afb6a6c7d3351c91056cb6f14991335be1979b3a70 820a4729a63b9791901cd44ca24bad74f99be10727308fbf1f9af678b1cb3135
 
 /**
  * The Tasks client of this schema set (tasks/cancel, tasks/get, tasks/update):
@@ -52,6 +52,7 @@ import type {
 import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isDetailedTask,
+  validateCallToolResult,
   validateCancelTaskRequestParams,
   validateCancelTaskResult,
   validateCreateTaskResult,
@@ -88,7 +89,7 @@ import {
 } from "./runtime/client/profile.js";
 import { formCheck } from "./runtime/client/input-answers.js";
 import { TasksClientEngine } from "./runtime/client/engine.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/server/tasks-extension.js";
+import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from "./runtime/protocol/constants.js";
 
 // The client's public parts that do not depend on the schema, exported from here so the set's index.ts exports them.
 export {
@@ -306,6 +307,7 @@ const PROFILE: ClientProfile<Types> = {
     },
     inputRequired: { type: "InputRequiredResult", validate: validateInputRequiredResult },
     toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+    toolResult: { type: "CallToolResult", validate: validateCallToolResult },
     discover: { type: "DiscoverResult", validate: validateDiscoverResult },
     unsupportedVersion: {
       type: "UnsupportedProtocolVersionErrorData",

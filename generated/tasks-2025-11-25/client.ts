@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 0e65d6ff214630d1d129787673234eee4a84b7b85f55110aa1882545a46ad1cf da91d9da2b6821aa79ddf2fc547735d7e3d352a2e78c643cf9184dd277479271
+// Fingerprint: f012f76a487676260fafd08c3ac9c3520e1e586c3a8eb0c750522105d3ddf39e 70621921971d0f7f9dbca9ca71f24ff7e797c494af19a869d814c814008d87fa
 
 /**
  * The Tasks client of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -49,6 +49,7 @@ import type {
 import type { JsonObject } from "./runtime/protocol/json.js";
 import {
   isToolTaskSupport,
+  validateCallToolResult,
   validateCancelTaskRequestParams,
   validateCancelTaskResult,
   validateCreateMessageResult,
@@ -322,6 +323,7 @@ const PROFILE: ClientProfile<Types> = {
   tools: { taskSupport: ["forbidden", "optional", "required"], paramHeaders: false },
   flowChecks: {
     toolsPage: { type: "ListToolsResult", validate: validateListToolsResult },
+    toolResult: { type: "CallToolResult", validate: validateCallToolResult },
   },
   errors: { failed: TaskFailedError, cancelled: TaskCancelledError },
 };

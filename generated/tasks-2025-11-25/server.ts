@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 24e1a0c6e555108e4359aa05a75ee93249ea34234c4e617b85d843e7354c6b86 8c92cc260c13e51dfbd7e7cf570c2adcaa300bf0c45cf3b20171d385d08aeeb6
+// Fingerprint: 2755e33b36d26a03f24c9ec015b9d56bdd25e25348cbc3eaaee875985b3d213c bc063973872fab9fe390ea74cf06cedd7dbcbe9a4f5d26f092f2e3a72b5012b9
 
 /**
  * The Tasks server of this schema set (tasks/get, tasks/result, tasks/cancel, tasks/list):
@@ -49,6 +49,7 @@ import {
   createdResult,
   statusNotification,
   wireTask,
+  type ListenOptions,
   type PagingOptions,
   type ServerBindings,
   type ServerProfile,
@@ -67,11 +68,15 @@ import {
 
 // The machinery's public parts, exported from here so the set's index.ts exports them.
 export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
   headerValue,
   isJsonRpcErrorObject,
   JsonRpcError,
+  LIMIT_ERROR_CODES,
   requestContext,
+  ServerLimitError,
   TaskLimitError,
+  TaskOwnerLimitError,
 } from "./runtime/server/core.js";
 export type {
   AbortSignalLike,
@@ -87,7 +92,13 @@ export type {
   TransportContext,
 } from "./runtime/server/core.js";
 export type { TaskChange, TaskEventsOf, TaskLease, TaskLeasesOf } from "./runtime/server/core.js";
-export { RELATED_TASK_META, type CreateTaskOptions } from "./runtime/server/engine.js";
+export {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
+  ListenLimitError,
+  RELATED_TASK_META,
+  type CreateTaskOptions,
+} from "./runtime/server/engine.js";
 
 /** The methods this server answers; any other method gets -32601. */
 export const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"] as const;
@@ -220,7 +231,7 @@ export interface TaskHandle extends TaskHandleOf<TaskCreatedResult>, SideChannel
 // ---------------------------------------------------------------------------------------------
 // Server
 
-export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions {}
+export interface TasksServerOptions extends TasksServerOptionsOf<TaskStore>, PagingOptions, ListenOptions {}
 
 export interface TasksServer extends TasksServerOf<TaskHandle>, StatusSubscriptionOf<TaskStatusNotification> {}
 

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb9dcd2ff9fac24e115843ae4d1128889f54e4e840b895bec49dc87dd629bedb aa0fa78b89854683832acdc584c9b80397a2b76428952b37cd72c7e45344103c
+// Fingerprint: 4a95a3574a693d7cb9d8a10dc04b08996943cf7692dad0ab3ec5af05dc4c5a4c c89cf8392ad4636145a93eb29bc2e552f45ee08af30d61898d70ddde7c53d2bd
 
 /**
  * The parts of the generated Tasks client that do not depend on the schemas, copied unchanged into
@@ -242,6 +242,8 @@ export const MAX_POLL_FAILURES = 3;
 /** The first and the longest pause before a wait reopens a listen stream that ended (it polls meanwhile). */
 export const LISTEN_RETRY_MIN_MS = 500;
 export const LISTEN_RETRY_MAX_MS = 30_000;
+/** How long an acknowledged listen stream must stay open before its end no longer doubles the pause (an acknowledgement alone forgives nothing). */
+export const LISTEN_HEALTHY_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

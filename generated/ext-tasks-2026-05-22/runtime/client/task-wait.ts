@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 34b531f9b051a77ea1a493d32179a53f7d5ffeb0272e297b8d5c3840ae48ebbb dc6e4d24a11e7d74a29199e8d0cd5a2cf4ff43a0ad6e1f44d3987503141830e7
+// Fingerprint: 1def2c01ded978784c21db4bb8a729612bdd0d36558143c872072f1505f3b1dc 6440ba447b0ba65dcd3ddf9cb90b01c784a5af67eb69185b6479337b0398d00d
 
 /**
  * The task-wait state machine of the generated Tasks client, copied unchanged into every set that
@@ -19,6 +19,7 @@ import {
   DEFAULT_POLL_MS,
   host,
   InvalidResponseError,
+  LISTEN_HEALTHY_MS,
   LISTEN_RETRY_MAX_MS,
   LISTEN_RETRY_MIN_MS,
   JsonRpcResponseError,
@@ -278,20 +279,24 @@ export class TaskWait<Snapshot extends WaitSnapshot, Result, Payload, Answer, Ha
    * Keeps a status stream open while the wait lasts: after each acknowledgement the task is read
    * once (what changed before the subscription took is not notified, so a terminal status is never
    * missed); while the stream is down the wait polls, and reopens it after a pause that doubles
-   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream is acknowledged again.
+   * (from LISTEN_RETRY_MIN_MS to LISTEN_RETRY_MAX_MS) until a stream stays open LISTEN_HEALTHY_MS
+   * after its acknowledgement: a server that acknowledges and hangs up at once cannot make the
+   * client reopen at the shortest pause forever.
    */
   async #follow(
     open: NonNullable<WaitClient<Snapshot, Result, Payload, Answer, Handlers>["openStream"]>,
   ): Promise<void> {
     let pause = LISTEN_RETRY_MIN_MS;
     while (!this.#settled && !this.#terminal) {
+      let acknowledgedAt: number | undefined;
       const end = await open(this.taskId, this.#controller.signal, () => {
         if (this.#settled || this.#terminal) return;
         this.#streaming = true;
-        pause = LISTEN_RETRY_MIN_MS;
+        acknowledgedAt = Date.now();
         this.#readNow();
       });
       this.#streaming = false;
+      if (acknowledgedAt !== undefined && Date.now() - acknowledgedAt >= LISTEN_HEALTHY_MS) pause = LISTEN_RETRY_MIN_MS;
       // Polling takes over (again) at the task's interval.
       this.#schedule();
       if (end === "unsupported" || this.#settled || this.#terminal) return;

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1839957a7f0101e9a66fdb216bb5cfc997f83a427d84c1a4a564626611aaea75 4d7088eacb79277dde30863645ed02ec61898eb4e4617238adf789d8edf3d127
+// Fingerprint: 165f99a86ee1ce6f46d36ef5b7501ffa325696687fde9b5f4a48175fd68dbea5 6627920d8dfee7120d1c6ba6f1b41a3a9464bf630f6a11ee70bc52e01fcac6b3
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -29,6 +29,7 @@ import {
   grantedTtl,
   hasTaskEvents,
   hasTaskLeases,
+  host,
   InMemoryTaskStoreOf,
   isJsonRpcErrorObject,
   JSON_RPC_ERROR_CODES,
@@ -42,6 +43,7 @@ import {
   required,
   respond,
   TaskEngine,
+  TaskLimitError,
   TERMINAL_TASK_STATUSES,
   validParams,
   validParamsBut,
@@ -53,7 +55,10 @@ import {
   type TransportContext,
 } from "./core.js";
 import {
+  DEFAULT_MAX_LISTEN_DURATION,
+  DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER,
   LISTEN_METHOD,
+  ListenLimitError,
   type ListenOutcome,
   type ListenSink,
   listenTaskIds,
@@ -69,6 +74,7 @@ import {
   type HeaderCheckOptions,
   type InputHandleOf,
   type InputTask,
+  type ListenOptions,
   ORPHANED_TASK_ERROR,
   type PagingOptions,
   type ServerBindings,
@@ -104,7 +110,8 @@ type EngineOptions<Task extends AnyTask, Profile extends ServerProfile> = TasksS
   TaskStoreFor<Task> & Partial<TaskListingOf<Task>>
 > &
   PagingOptions &
-  HeaderCheckOptions<MethodOf<Profile>>;
+  HeaderCheckOptions<MethodOf<Profile>> &
+  ListenOptions;
 
 /** Creates the Tasks server of a set: its profile, its bindings, the user's options. */
 export function createTasksServerFor<Task extends AnyTask, Profile extends ServerProfile>(
@@ -149,6 +156,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     readonly owner: string;
     readonly taskIds: ReadonlySet<string>;
   }>();
+  /** How many of `#listens` each owner holds (the per-owner cap counts these). */
+  readonly #listensByOwner = new Map<string, number>();
+  readonly #maxListensPerOwner: number;
+  /** Milliseconds a listen stream stays open; 0 never ends it. */
+  readonly #maxListenDuration: number;
   readonly #finalWriteRetry: number;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
@@ -170,6 +182,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     this.#checkHeaders = options.checkHeaders ?? bindings.checkHeaders;
     this.#now = options.now ?? Date.now;
     this.#finalWriteRetry = options.finalWriteRetry === 0 ? 0 : positiveInteger(options.finalWriteRetry, 600_000);
+    this.#maxListensPerOwner = positiveInteger(options.maxListenStreamsPerOwner, DEFAULT_MAX_LISTEN_STREAMS_PER_OWNER);
+    this.#maxListenDuration =
+      options.maxListenDuration === 0 ? 0 : positiveInteger(options.maxListenDuration, DEFAULT_MAX_LISTEN_DURATION);
     const { isTerminalStatus, canTransition, StateError } = bindings;
     const engineProfile = {
       isTerminalStatus,
@@ -397,7 +412,14 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     // A new record of the set's StoredTask: "working", and the input part where the profile has input.
     const lease = this.#engine.newLease();
     const record = fresh as unknown as Omit<Task, "taskId" | "version">;
-    const task = await (lease ? this.#store.create(record, lease) : this.#store.create(record));
+    let task: Task;
+    try {
+      task = await (lease ? this.#store.create(record, lease) : this.#store.create(record));
+    } catch (error) {
+      // A full store is the operator's to hear of (the caller gets -32012); an owner's quota is the caller's own.
+      if (error instanceof TaskLimitError) this.#engine.report(error);
+      throw error;
+    }
     this.#engine.created(task);
     this.#engine.hold(task.owner, task.taskId);
     return this.#handleFor(task);
@@ -470,6 +492,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     taskIds: readonly string[] | undefined,
     sink: ListenSink,
   ): Promise<ListenOutcome> {
+    // Checked and counted before the first await, so concurrent requests cannot all slip under the cap.
+    const held = this.#listensByOwner.get(context.owner) ?? 0;
+    if (held >= this.#maxListensPerOwner) throw new ListenLimitError(this.#maxListensPerOwner);
     const meta = { [SUBSCRIPTION_ID_META]: id };
     const agreed = new Set<string>();
     let queue: JsonObject[] | undefined = [];
@@ -489,11 +514,16 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         params: { ...params, _meta: meta },
       });
     });
+    let timeLimit: unknown;
     const stop = () => {
       open = false;
       unsubscribe();
+      host.clearTimeout(timeLimit);
       context.signal?.removeEventListener("abort", stop);
-      this.#listens.delete(subscription);
+      if (!this.#listens.delete(subscription)) return;
+      const left = (this.#listensByOwner.get(context.owner) ?? 1) - 1;
+      if (left > 0) this.#listensByOwner.set(context.owner, left);
+      else this.#listensByOwner.delete(context.owner);
     };
     const subscription = {
       owner: context.owner,
@@ -513,6 +543,12 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
     // The client closing the stream cancels the subscription: nothing more is written.
     context.signal?.addEventListener("abort", stop, { once: true });
     this.#listens.add(subscription);
+    this.#listensByOwner.set(context.owner, held + 1);
+    // The stream's time limit: ended gracefully, the client opens a new one (and reads its task again).
+    if (this.#maxListenDuration > 0) {
+      timeLimit = host.setTimeout(subscription.end, this.#maxListenDuration);
+      (timeLimit as { unref?: () => void }).unref?.();
+    }
     try {
       for (const taskId of taskIds ?? []) {
         if (agreed.has(taskId)) continue;
