@@ -4,7 +4,7 @@
  * time (once per value, before the loop); and $dynamicRef gives one definition per dynamic scope.
  * The output is type-checked under the strict flag set with unused names refused.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { generateFromMemory, type MemoryDocument } from "../../../generator/index.js";
 import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { importGeneratedModule, writeGeneratedFile } from "../../support/generated-modules.js";
+import { importGeneratedModule, writeGeneratedSources } from "../../support/generated-modules.js";
 
 const URI = "http://x.test/e.json";
 const temps: string[] = [];
@@ -27,8 +27,7 @@ async function generated(defs: Record<string, unknown>, extra: readonly MemoryDo
   });
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-evaluated-"));
   temps.push(dir);
-  for (const file of files) writeGeneratedFile(dir, file);
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  writeGeneratedSources(files, dir);
   const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
   const program = ts.createProgram(
     files.filter((f) => f.name.endsWith(".ts")).map((f) => join(dir, f.name)),
