@@ -6,7 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import { isIdentifier, type ChosenName } from "../names.js";
-import type { Dialect } from "../load/dialect.js";
+import { DIALECTS, type Dialect } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
 import { describeJsonProblem, parseJsonText } from "../load/json-text.js";
 import { nearest } from "./suggest.js";
@@ -167,7 +167,7 @@ export interface ResolvedConfig {
   readonly sets: readonly ResolvedSet[];
 }
 
-export const DIALECTS: readonly Dialect[] = ["draft-07", "2019-09", "2020-12"];
+export { DIALECTS } from "../load/dialect.js";
 
 export function readConfigFile(path: string): ResolvedConfig {
   const display = displayPath(path, process.cwd());

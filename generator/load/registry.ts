@@ -6,6 +6,9 @@
 import { formatLocation, GeneratorError, type SourceLocation } from "../diagnostics.js";
 import {
   dialectOf,
+  idFragmentIsAnchor,
+  idKeyword,
+  isDraft03OrOlder,
   KNOWN_DIALECT_URIS,
   refHasSiblings,
   SCHEMA_ARRAY_KEYWORDS,
@@ -14,6 +17,7 @@ import {
   type Dialect,
 } from "./dialect.js";
 import { appendPointer, parsePointer } from "./json-pointer.js";
+import { bundledMetaSchema } from "./meta-schemas.js";
 import { resolveUri, splitFragment, stripEmptyFragment } from "./uri.js";
 
 /**
@@ -44,28 +48,52 @@ export interface DocumentInput {
   readonly json: unknown;
   /** Extra URIs that must resolve to this document (remote URL mappings). */
   readonly aliases?: readonly string[];
+  /**
+   * Without `$schema`, the document is read in the dialect of the first schema whose `$ref`
+   * reaches it, rather than the default (a remote written for the document that refers to it).
+   */
+  readonly inheritsDialect?: boolean;
 }
 
 export class SchemaRegistry {
   private readonly resources = new Map<string, LocatedSchema>();
   private readonly anchors = new Map<string, LocatedSchema>();
   private readonly contexts = new WeakMap<object, SchemaContext>();
+  /** Documents whose dialect the first `$ref` into them decides (see DocumentInput.inheritsDialect), by file. */
+  private readonly undecided = new Map<string, DocumentInput>();
   readonly documents: LocatedSchema[] = [];
 
   constructor(private readonly defaultDialect: Dialect) {}
 
   addDocument(input: DocumentInput): LocatedSchema {
+    const declares = input.json !== null && typeof input.json === "object" && !Array.isArray(input.json) && "$schema" in input.json;
+    if (input.inheritsDialect && !declares) this.undecided.set(input.file, input);
+    const located = this.registerDocument(input, this.defaultDialect);
+    this.documents.push(located);
+    return located;
+  }
+
+  private registerDocument(input: DocumentInput, inherited: Dialect): LocatedSchema {
     const loc = { file: input.file, pointer: "" };
-    const dialect = this.dialectAt(input.json, loc, this.defaultDialect);
+    const dialect = this.dialectAt(input.json, loc, inherited);
     const context: SchemaContext = { loc, baseUri: stripEmptyFragment(input.retrievalUri), dialect };
     const root: LocatedSchema = { schema: input.json, context };
     this.resources.set(context.baseUri, root);
     for (const alias of input.aliases ?? []) this.resources.set(stripEmptyFragment(alias), root);
     this.register(input.json, context, true);
     const registered = input.json !== null && typeof input.json === "object" ? this.contexts.get(input.json) : undefined;
-    const located = registered ? { schema: input.json, context: registered } : root;
-    this.documents.push(located);
-    return located;
+    return registered ? { schema: input.json, context: registered } : root;
+  }
+
+  /** Reads an undecided document again in `dialect`: its resources, anchors and contexts are replaced. */
+  private decideDialect(input: DocumentInput, dialect: Dialect): void {
+    this.undecided.delete(input.file);
+    for (const map of [this.resources, this.anchors]) {
+      for (const [uri, located] of map) if (located.context.loc.file === input.file) map.delete(uri);
+    }
+    const located = this.registerDocument(input, dialect);
+    const index = this.documents.findIndex((d) => d.context.loc.file === input.file);
+    if (index >= 0) this.documents[index] = located;
   }
 
   /** The context recorded for a schema object while registering, if it was one. */
@@ -83,7 +111,22 @@ export class SchemaRegistry {
       throw new GeneratorError(where, `cannot resolve $ref "${ref}": ${(e as Error).message}`);
     }
     const [resourceUri, fragment] = splitFragment(absolute);
-    const found = this.lookup(resourceUri, fragment);
+    if (!this.resources.has(resourceUri)) {
+      // A dialect's meta-schema (or one of its vocabularies) resolves to the bundled copy.
+      const meta = bundledMetaSchema(resourceUri);
+      if (meta) this.addDocument({ file: meta.display, retrievalUri: meta.uri, json: meta.json });
+    }
+    let found = this.lookup(resourceUri, fragment);
+    const undecided = found && this.undecided.get(found.context.loc.file);
+    if (undecided) {
+      // The first $ref into a remote without `$schema` gives it the referring schema's dialect.
+      if (found!.context.dialect !== from.dialect) {
+        this.decideDialect(undecided, from.dialect);
+        found = this.lookup(resourceUri, fragment);
+      } else {
+        this.undecided.delete(undecided.file);
+      }
+    }
     if (!found) {
       const known = this.resources.has(resourceUri);
       throw new GeneratorError(
@@ -132,6 +175,12 @@ export class SchemaRegistry {
       throw new GeneratorError({ ...loc, pointer: appendPointer(loc.pointer, "$schema") }, "$schema must be a string");
     }
     const dialect = dialectOf(declared);
+    if (!dialect && isDraft03OrOlder(declared)) {
+      throw new GeneratorError(
+        { ...loc, pointer: appendPointer(loc.pointer, "$schema") },
+        `$schema "${declared}" is draft-03 or older, which mcp-tasks-gen does not read; the oldest dialect it reads is draft-04 (http://json-schema.org/draft-04/schema#)`,
+      );
+    }
     if (!dialect) {
       throw new GeneratorError(
         { ...loc, pointer: appendPointer(loc.pointer, "$schema") },
@@ -151,25 +200,31 @@ export class SchemaRegistry {
     if (level > MAX_NESTING_LEVELS) throw new GeneratorError(context.loc, `nesting deeper than ${MAX_NESTING_LEVELS} levels`);
     const obj = schema as Record<string, unknown>;
     let ctx = context;
+    // A resource's own `$schema` picks its dialect, and the dialect says which keyword names a
+    // resource (`id` in draft-04, `$id` later); `$schema` elsewhere in a resource means nothing.
+    const declared = isDocumentRoot || typeof obj.$id === "string" || typeof obj.id === "string" ? this.dialectAt(obj, ctx.loc, ctx.dialect) : ctx.dialect;
+    const idName = idKeyword(declared);
+    const id = obj[idName];
     const hasRef = typeof obj.$ref === "string";
-    // In draft-07 a $ref replaces the whole schema, $id beside it included.
-    const idApplies = !(hasRef && !refHasSiblings(ctx.dialect));
-    if (typeof obj.$id === "string" && idApplies) {
-      const dialect = this.dialectAt(obj, ctx.loc, ctx.dialect);
-      if (obj.$id.startsWith("#") && dialect === "draft-07") {
-        // A draft-07 plain-name fragment identifier is an anchor, not a new base.
-        this.anchors.set(`${splitFragment(ctx.baseUri)[0]}#${obj.$id.slice(1)}`, { schema, context: { ...ctx, dialect } });
+    // Up to draft-07 a $ref replaces the whole schema, the identifier beside it included.
+    const idApplies = !(hasRef && !refHasSiblings(declared));
+    if (typeof id === "string" && idApplies) {
+      const dialect = declared;
+      if (id.startsWith("#") && idFragmentIsAnchor(dialect)) {
+        // A plain-name fragment identifier (draft-04 to draft-07) is an anchor, not a new base.
+        this.anchors.set(`${splitFragment(ctx.baseUri)[0]}#${id.slice(1)}`, { schema, context: { ...ctx, dialect } });
+        ctx = { ...ctx, dialect };
       } else {
         let uri: string;
         try {
-          uri = stripEmptyFragment(resolveUri(obj.$id, ctx.baseUri));
+          uri = stripEmptyFragment(resolveUri(id, ctx.baseUri));
         } catch (e) {
-          throw new GeneratorError({ ...ctx.loc, pointer: appendPointer(ctx.loc.pointer, "$id") }, (e as Error).message);
+          throw new GeneratorError({ ...ctx.loc, pointer: appendPointer(ctx.loc.pointer, idName) }, (e as Error).message);
         }
-        // A draft-07 `$id` may end in a plain-name fragment ("https://x/y#name"): the schema is then
+        // A draft-04 to draft-07 identifier may end in a plain-name fragment ("https://x/y#name"): the schema is then
         // the resource "https://x/y" (a base URI never has a fragment) and "name" is an anchor in it.
         const [resource, anchor] = splitFragment(uri);
-        if (anchor !== "" && !anchor.startsWith("/") && dialect === "draft-07") {
+        if (anchor !== "" && !anchor.startsWith("/") && idFragmentIsAnchor(dialect)) {
           uri = resource;
           this.anchors.set(`${resource}#${anchor}`, { schema, context: { ...ctx, baseUri: resource, dialect } });
         }
@@ -177,10 +232,10 @@ export class SchemaRegistry {
         const holder = this.resources.get(uri);
         if (isDocumentRoot && holder && holder.schema !== schema && holder.context.loc.file !== ctx.loc.file && holder.context.loc.pointer === "") {
           // Two documents with one URI: a `$ref` into either would silently reach one of them.
-          const other = { file: holder.context.loc.file, pointer: "/$id" };
+          const other = { file: holder.context.loc.file, pointer: `/${idName}` };
           throw new GeneratorError(
-            { ...ctx.loc, pointer: appendPointer(ctx.loc.pointer, "$id") },
-            `"$id" ${JSON.stringify(obj.$id)} names the same document as ${formatLocation(other)}${String(obj.$id).includes("#") ? " (a fragment names an anchor, not a document)" : ""}, so a $ref could reach either; give each document its own $id`,
+            { ...ctx.loc, pointer: appendPointer(ctx.loc.pointer, idName) },
+            `"${idName}" ${JSON.stringify(id)} names the same document as ${formatLocation(other)}${id.includes("#") ? " (a fragment names an anchor, not a document)" : ""}, so a $ref could reach either; give each document its own ${idName}`,
             "input",
             undefined,
             other,
@@ -189,11 +244,11 @@ export class SchemaRegistry {
         if (!holder || isDocumentRoot) this.resources.set(uri, { schema, context: ctx });
       }
     } else if (isDocumentRoot) {
-      ctx = { ...ctx, dialect: this.dialectAt(obj, ctx.loc, ctx.dialect) };
+      ctx = { ...ctx, dialect: declared };
     }
     for (const anchorKeyword of ["$anchor", "$dynamicAnchor"]) {
       const anchor = obj[anchorKeyword];
-      if (typeof anchor === "string" && ctx.dialect !== "draft-07") {
+      if (typeof anchor === "string" && !idFragmentIsAnchor(ctx.dialect)) {
         this.anchors.set(`${ctx.baseUri}#${anchor}`, { schema, context: ctx });
       }
     }
