@@ -126,6 +126,11 @@ export interface ResolvedSet {
   readonly schemas: readonly string[];
   readonly remotes: Readonly<Record<string, string>>;
   readonly defaultDialect: Dialect;
+  /**
+   * Whether `defaultDialect` was chosen (`"defaultDialect"` of the set or `--dialect`): then a remote
+   * document without `$schema` is read in it too; otherwise in the dialect of the schema that refers to it.
+   */
+  readonly dialectChosen?: boolean;
   readonly annotations: readonly string[];
   readonly allOf: AllOfMode;
   /** Bound definitions, by name, with their `$ref`s absolute (see bind/bindings.ts). */
@@ -219,6 +224,7 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       schemas: set.schemas.map((s) => resolve(rootDir, s)),
       remotes: Object.fromEntries(Object.entries(set.remotes ?? {}).map(([url, file]) => [url, resolve(rootDir, file)])),
       defaultDialect: set.defaultDialect ?? "2020-12",
+      ...(set.defaultDialect ? { dialectChosen: true } : {}),
       annotations: set.annotations ?? [],
       allOf: set.allOf ?? "json-schema",
       ...bindingsOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }),

@@ -1,6 +1,6 @@
 /**
  * The raw-JSON lint pass: runs the rules that read the raw JSON (`ref-siblings-ignored`,
- * `unknown-format`) on every schema object that is generated. Lowering drops what they are about
+ * `unknown-format`, `other-dialect-keyword`) on every schema object that is generated. Lowering drops what they are about
  * (a draft-07 `$ref` replaces its schema, `format` becomes documentation on whichever node the
  * schema turned into), so the IR no longer says where the keyword was.
  *

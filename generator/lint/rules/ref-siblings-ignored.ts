@@ -8,7 +8,7 @@ import type { Finding, RawRule } from "../rule.js";
 
 export const refSiblingsIgnored: RawRule = {
   id: "ref-siblings-ignored",
-  summary: "draft-07: validation keywords beside $ref have no effect",
+  summary: "draft-04 to draft-07: validation keywords beside $ref have no effect",
   reads: "raw",
   check(schema, { dialect, at }) {
     if (typeof schema.$ref !== "string" || refHasSiblings(dialect)) return [];

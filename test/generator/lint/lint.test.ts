@@ -46,6 +46,7 @@ describe("lint rules: exact locations on fixtures, silence on clean counterparts
       "unknown-format",
       "placeholder-union",
       "duplicate-branch",
+      "other-dialect-keyword",
     ]);
   });
 
