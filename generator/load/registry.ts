@@ -18,6 +18,7 @@ import {
 } from "./dialect.js";
 import { appendPointer, parsePointer } from "./json-pointer.js";
 import { bundledMetaSchema } from "./meta-schemas.js";
+import { hasVocabularies, isKnownVocabulary } from "./vocabularies.js";
 import { resolveUri, splitFragment, stripEmptyFragment } from "./uri.js";
 
 /**
@@ -32,6 +33,19 @@ export interface SchemaContext {
   readonly loc: SourceLocation;
   readonly baseUri: string;
   readonly dialect: Dialect;
+  /**
+   * The standard vocabularies in force, when the resource's `$schema` is a custom meta-schema with
+   * `$vocabulary` (the keywords of the others are annotations); undefined: all of the dialect's.
+   */
+  readonly vocabularies?: ReadonlySet<string>;
+}
+
+/** How a resource is read: its dialect and, under a custom meta-schema, its vocabularies. */
+type Reading = Pick<SchemaContext, "dialect" | "vocabularies">;
+
+function withReading(context: SchemaContext, reading: Reading): SchemaContext {
+  const { vocabularies: _inherited, ...rest } = context;
+  return { ...rest, dialect: reading.dialect, ...(reading.vocabularies ? { vocabularies: reading.vocabularies } : {}) };
 }
 
 /** A schema value (object or boolean) with its context. */
@@ -75,8 +89,7 @@ export class SchemaRegistry {
 
   private registerDocument(input: DocumentInput, inherited: Dialect): LocatedSchema {
     const loc = { file: input.file, pointer: "" };
-    const dialect = this.dialectAt(input.json, loc, inherited);
-    const context: SchemaContext = { loc, baseUri: stripEmptyFragment(input.retrievalUri), dialect };
+    const context = withReading({ loc, baseUri: stripEmptyFragment(input.retrievalUri), dialect: inherited }, this.readingAt(input.json, loc, { dialect: inherited }));
     const root: LocatedSchema = { schema: input.json, context };
     this.resources.set(context.baseUri, root);
     for (const alias of input.aliases ?? []) this.resources.set(stripEmptyFragment(alias), root);
@@ -167,7 +180,7 @@ export class SchemaRegistry {
     return { schema, context };
   }
 
-  private dialectAt(schema: unknown, loc: SourceLocation, inherited: Dialect): Dialect {
+  private readingAt(schema: unknown, loc: SourceLocation, inherited: Reading): Reading {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return inherited;
     const declared = (schema as Record<string, unknown>).$schema;
     if (declared === undefined) return inherited;
@@ -175,19 +188,54 @@ export class SchemaRegistry {
       throw new GeneratorError({ ...loc, pointer: appendPointer(loc.pointer, "$schema") }, "$schema must be a string");
     }
     const dialect = dialectOf(declared);
-    if (!dialect && isDraft03OrOlder(declared)) {
+    if (dialect) return { dialect };
+    const custom = this.customMetaSchema(declared, { ...loc, pointer: appendPointer(loc.pointer, "$schema") });
+    if (custom) return custom;
+    if (isDraft03OrOlder(declared)) {
       throw new GeneratorError(
         { ...loc, pointer: appendPointer(loc.pointer, "$schema") },
         `$schema "${declared}" is draft-03 or older, which mcp-tasks-gen does not read; the oldest dialect it reads is draft-04 (http://json-schema.org/draft-04/schema#)`,
       );
     }
-    if (!dialect) {
-      throw new GeneratorError(
-        { ...loc, pointer: appendPointer(loc.pointer, "$schema") },
-        `unknown $schema dialect "${declared}"; supported: ${KNOWN_DIALECT_URIS.join(", ")}`,
-      );
+    throw new GeneratorError(
+      { ...loc, pointer: appendPointer(loc.pointer, "$schema") },
+      `unknown $schema dialect "${declared}"; supported: ${KNOWN_DIALECT_URIS.join(", ")}, or a meta-schema registered before the schema (a remote) that is read in one of them`,
+    );
+  }
+
+  /**
+   * A `$schema` naming a registered meta-schema of our own making: its schemas are read in the
+   * meta-schema's dialect, with the standard vocabularies its `$vocabulary` lists (all of them when
+   * it has none). A required vocabulary mcp-tasks-gen does not know is an error at `$schema`.
+   */
+  private customMetaSchema(uri: string, where: SourceLocation): Reading | undefined {
+    let absolute: string;
+    try {
+      absolute = stripEmptyFragment(resolveUri(uri, "file:///"));
+    } catch {
+      return undefined;
     }
-    return dialect;
+    const meta = this.resources.get(absolute);
+    if (!meta || meta.schema === null || typeof meta.schema !== "object" || Array.isArray(meta.schema)) return undefined;
+    const { dialect } = meta.context;
+    const listed = (meta.schema as Record<string, unknown>).$vocabulary;
+    if (listed === undefined || !hasVocabularies(dialect)) return { dialect, ...(meta.context.vocabularies ? { vocabularies: meta.context.vocabularies } : {}) };
+    const metaLoc = { file: meta.context.loc.file, pointer: appendPointer(meta.context.loc.pointer, "$vocabulary") };
+    if (listed === null || typeof listed !== "object" || Array.isArray(listed)) throw new GeneratorError(metaLoc, "$vocabulary must be an object of vocabulary URIs to booleans");
+    const vocabularies = new Set<string>();
+    for (const [vocabulary, required] of Object.entries(listed)) {
+      if (isKnownVocabulary(dialect, vocabulary)) vocabularies.add(vocabulary);
+      else if (required === true) {
+        throw new GeneratorError(
+          where,
+          `$schema "${uri}" requires the vocabulary "${vocabulary}" (${formatLocation(metaLoc)}), which mcp-tasks-gen does not implement, so it cannot tell what its keywords mean; only JSON Schema ${dialect}'s standard vocabularies are known (an optional one, false, is ignored)`,
+          "input",
+          undefined,
+          metaLoc,
+        );
+      }
+    }
+    return { dialect, vocabularies };
   }
 
   /**
@@ -202,7 +250,8 @@ export class SchemaRegistry {
     let ctx = context;
     // A resource's own `$schema` picks its dialect, and the dialect says which keyword names a
     // resource (`id` in draft-04, `$id` later); `$schema` elsewhere in a resource means nothing.
-    const declared = isDocumentRoot || typeof obj.$id === "string" || typeof obj.id === "string" ? this.dialectAt(obj, ctx.loc, ctx.dialect) : ctx.dialect;
+    const reading = isDocumentRoot || typeof obj.$id === "string" || typeof obj.id === "string" ? this.readingAt(obj, ctx.loc, ctx) : ctx;
+    const declared = reading.dialect;
     const idName = idKeyword(declared);
     const id = obj[idName];
     const hasRef = typeof obj.$ref === "string";
@@ -212,8 +261,8 @@ export class SchemaRegistry {
       const dialect = declared;
       if (id.startsWith("#") && idFragmentIsAnchor(dialect)) {
         // A plain-name fragment identifier (draft-04 to draft-07) is an anchor, not a new base.
-        this.anchors.set(`${splitFragment(ctx.baseUri)[0]}#${id.slice(1)}`, { schema, context: { ...ctx, dialect } });
-        ctx = { ...ctx, dialect };
+        ctx = withReading(ctx, reading);
+        this.anchors.set(`${splitFragment(ctx.baseUri)[0]}#${id.slice(1)}`, { schema, context: ctx });
       } else {
         let uri: string;
         try {
@@ -226,9 +275,9 @@ export class SchemaRegistry {
         const [resource, anchor] = splitFragment(uri);
         if (anchor !== "" && !anchor.startsWith("/") && idFragmentIsAnchor(dialect)) {
           uri = resource;
-          this.anchors.set(`${resource}#${anchor}`, { schema, context: { ...ctx, baseUri: resource, dialect } });
+          this.anchors.set(`${resource}#${anchor}`, { schema, context: withReading({ ...ctx, baseUri: resource }, reading) });
         }
-        ctx = { ...ctx, baseUri: uri, dialect };
+        ctx = withReading({ ...ctx, baseUri: uri }, reading);
         const holder = this.resources.get(uri);
         if (isDocumentRoot && holder && holder.schema !== schema && holder.context.loc.file !== ctx.loc.file && holder.context.loc.pointer === "") {
           // Two documents with one URI: a `$ref` into either would silently reach one of them.
@@ -244,7 +293,7 @@ export class SchemaRegistry {
         if (!holder || isDocumentRoot) this.resources.set(uri, { schema, context: ctx });
       }
     } else if (isDocumentRoot) {
-      ctx = { ...ctx, dialect: declared };
+      ctx = withReading(ctx, reading);
     }
     for (const anchorKeyword of ["$anchor", "$dynamicAnchor"]) {
       const anchor = obj[anchorKeyword];

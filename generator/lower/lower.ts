@@ -5,8 +5,9 @@
  */
 import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
 import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Node, ObjectNode, PrimitiveNode, PrimitiveType, RefNode } from "../ir/nodes.js";
-import { dialectsDefining, hasArrayItems, hasBooleanExclusiveBounds, keywordRole, refHasSiblings, type Dialect } from "../load/dialect.js";
+import { dialectsDefining, hasArrayItems, hasBooleanExclusiveBounds, keywordRole, refHasSiblings } from "../load/dialect.js";
 import { appendPointer, unescapePointerToken } from "../load/json-pointer.js";
+import { isSwitchedOff } from "../load/vocabularies.js";
 import type { LocatedSchema, SchemaContext, SchemaRegistry } from "../load/registry.js";
 import { JSON_TYPES, type JsonType } from "../ir/query.js";
 
@@ -84,7 +85,7 @@ export class Lowerer {
     this.checkKeywords(raw, ctx);
     // From here on only the dialect's own keywords are read: one that only another dialect
     // defines (`dependencies` in 2020-12, `const` in draft-04) is an annotation where it is.
-    const s = ownKeywords(raw, ctx.dialect);
+    const s = ownKeywords(raw, ctx);
 
     const parts: Node[] = [];
     if ("$ref" in s) parts.push(this.refTo(expectString(s.$ref, at(loc, "$ref")), ctx));
@@ -151,6 +152,7 @@ export class Lowerer {
         );
       }
       if (role === undefined && dialectsDefining(keyword, ctx.dialect).length > 0) continue; // another dialect's keyword: an annotation here (lint notes it)
+      if (isSwitchedOff(ctx.dialect, ctx.vocabularies, keyword)) continue; // its vocabulary is not in the meta-schema's $vocabulary
       if (role === "unsupported") {
         throw new GeneratorError(
           at(ctx.loc, keyword),
@@ -419,11 +421,14 @@ function booleanExclusiveBound(
   return isExclusive ? { [exclusive]: value } : { [bound]: value };
 }
 
-/** The schema with only the keywords its dialect defines (and any extension keywords, which nothing reads). */
-function ownKeywords(s: SchemaObject, dialect: Dialect): SchemaObject {
+/**
+ * The schema with only the keywords its dialect defines and its vocabularies switch on (and any
+ * extension keywords, which nothing reads).
+ */
+function ownKeywords(s: SchemaObject, ctx: SchemaContext): SchemaObject {
   let own: SchemaObject | undefined;
   for (const keyword of Object.keys(s)) {
-    if (dialectsDefining(keyword, dialect).length === 0) continue;
+    if (dialectsDefining(keyword, ctx.dialect).length === 0 && !isSwitchedOff(ctx.dialect, ctx.vocabularies, keyword)) continue;
     own ??= { ...s };
     delete own[keyword];
   }
