@@ -252,7 +252,9 @@ export class SchemaRegistry {
     // resource (`id` in draft-04, `$id` later); `$schema` elsewhere in a resource means nothing.
     const reading = isDocumentRoot || typeof obj.$id === "string" || typeof obj.id === "string" ? this.readingAt(obj, ctx.loc, ctx) : ctx;
     const declared = reading.dialect;
-    const idName = idKeyword(declared);
+    // An embedded resource of another dialect may be named in either's way: the enclosing one's
+    // (how the enclosing schema sees a resource) or its own.
+    const idName = typeof obj[idKeyword(declared)] === "string" ? idKeyword(declared) : idKeyword(ctx.dialect);
     const id = obj[idName];
     const hasRef = typeof obj.$ref === "string";
     // Up to draft-07 a $ref replaces the whole schema, the identifier beside it included.
