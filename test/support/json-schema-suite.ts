@@ -34,16 +34,17 @@ export function readGroups(path: string): SuiteGroup[] {
 /**
  * The suite's remote documents as its README serves them, at `http://localhost:1234/<path>`:
  * the files at the top of `remotes/` and those of the given draft's own folder. Other drafts'
- * folders are left out: no test of this draft outside `optional/` refers to them.
+ * folders are left out unless named in `otherDrafts`: no test of this draft outside `optional/`
+ * refers to them (its `cross-draft.json` does).
  */
-export function remoteDocuments(remotesDir: string, draftFolder: string): MemoryDocument[] {
+export function remoteDocuments(remotesDir: string, draftFolder: string, otherDrafts: readonly string[] = []): MemoryDocument[] {
   const documents: MemoryDocument[] = [];
   const visit = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
       const rel = relative(remotesDir, path).split("\\").join("/");
       if (statSync(path).isDirectory()) {
-        if (dir !== remotesDir || name === draftFolder || !/^(draft|v\d)/.test(name)) visit(path);
+        if (dir !== remotesDir || name === draftFolder || otherDrafts.includes(name) || !/^(draft|v\d)/.test(name)) visit(path);
       } else if (name.endsWith(".json")) {
         documents.push({ uri: `http://localhost:1234/${rel}`, json: readJson(path), display: `remotes/${rel}` });
       }
