@@ -123,6 +123,14 @@ const REFUSALS: readonly { name: string; documents: readonly MemoryDocument[]; e
     error: `${ROOT}#/$schema: $schema "https://x.test/meta" requires the vocabulary "https://x.test/vocab/mine" (https://x.test/meta#/$vocabulary)`,
   },
   {
+    name: "a $vocabulary that is no object",
+    documents: [
+      { uri: "https://x.test/meta", json: { $schema: "https://json-schema.org/draft/2020-12/schema", $id: "https://x.test/meta", $vocabulary: [`${VOCAB}core`] } },
+      { uri: ROOT, json: { $schema: "https://x.test/meta" } },
+    ],
+    error: "https://x.test/meta#/$vocabulary: $vocabulary must be an object of vocabulary URIs to booleans",
+  },
+  {
     name: "a required format-assertion vocabulary (formats are never asserted)",
     documents: [metaSchema("https://x.test/meta", { [`${VOCAB}core`]: true, [`${VOCAB}format-assertion`]: true }), { uri: ROOT, json: { $schema: "https://x.test/meta" } }],
     error: `${ROOT}#/$schema: $schema "https://x.test/meta" requires the vocabulary "${VOCAB}format-assertion"`,
