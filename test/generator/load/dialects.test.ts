@@ -88,6 +88,13 @@ const VALIDITY: readonly ValidityRow[] = [
     invalid: [{ gone: 1 }],
   },
   {
+    name: "$vocabulary without unevaluated: unevaluatedProperties is an annotation",
+    root: { $schema: "https://x.test/meta", properties: { a: { type: "string" } }, unevaluatedProperties: false },
+    more: [metaSchema("https://x.test/meta", { [`${VOCAB}core`]: true, [`${VOCAB}applicator`]: true, [`${VOCAB}validation`]: true })],
+    valid: [{ a: "s", b: 1 }],
+    invalid: [{ a: 1 }],
+  },
+  {
     name: "$vocabulary: an unknown optional vocabulary is ignored",
     root: { $schema: "https://x.test/meta", type: "number" },
     more: [metaSchema("https://x.test/meta", { [`${VOCAB}core`]: true, [`${VOCAB}validation`]: true, "https://x.test/vocab/mine": false })],
