@@ -137,7 +137,7 @@ export function revisionFrom(arg: string, values: ConfigFlags, mode: AllOfMode |
     if (schemas.length === 0)
       throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
     return {
-      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema", values),
+      set: withDialectFlag(adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema", values), values),
       label: arg,
     };
   }
@@ -159,7 +159,13 @@ export function revisionFrom(arg: string, values: ConfigFlags, mode: AllOfMode |
     );
   }
   // Schema paths of a config set are shown relative to the working folder, like a file operand.
-  return { set: mode ? { ...set, allOf: mode } : set, label: arg };
+  return { set: withDialectFlag(mode ? { ...set, allOf: mode } : set, values), label: arg };
+}
+
+/** The set with `--dialect`'s choice, when given. */
+function withDialectFlag(set: ResolvedSet, values: ConfigFlags): ResolvedSet {
+  const dialect = dialectFlag(values.dialect);
+  return dialect ? { ...set, defaultDialect: dialect, dialectChosen: true } : set;
 }
 
 function adHocSet(

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GeneratorError, generateFromMemory, type MemoryDocument } from "../../../generator/index.js";
-import { configFromFlags } from "../../../generator/config/from-flags.js";
+import { configFromFlags, revisionFrom } from "../../../generator/config/from-flags.js";
 import { resolveConfig } from "../../../generator/config/config.js";
 import { SchemaRegistry } from "../../../generator/load/registry.js";
 import { importValidators } from "../../support/json-schema-suite.js";
@@ -194,6 +194,14 @@ describe("--dialect and the set's defaultDialect", () => {
   ])("--schema with $flags → $dialect (chosen: $chosen)", ({ flags, dialect, chosen }) => {
     const [set] = configFromFlags({ schema: [schema], out, ...flags }).sets;
     expect([set!.defaultDialect, set!.dialectChosen]).toEqual([dialect, chosen]);
+  });
+
+  it.each([
+    { flags: {}, dialect: "2020-12", chosen: undefined },
+    { flags: { dialect: "draft-06" }, dialect: "draft-06", chosen: true },
+  ])("a diff operand with $flags → $dialect (chosen: $chosen)", ({ flags, dialect, chosen }) => {
+    const { set } = revisionFrom(schema, flags, undefined);
+    expect([set.defaultDialect, set.dialectChosen]).toEqual([dialect, chosen]);
   });
 
   it.each(["draft-03", "draft4", "2021-01", ""])("--dialect %j is refused, naming the dialects", (value) => {
