@@ -211,6 +211,14 @@ export class Lowerer {
       }
       case "number":
       case "integer": {
+        for (const keyword of ["exclusiveMinimum", "exclusiveMaximum"]) {
+          if (typeof s[keyword] === "boolean" && !hasBooleanExclusiveBounds(ctx.dialect)) {
+            throw new GeneratorError(
+              at(loc, keyword),
+              `${keyword} must be a number in ${ctx.dialect}, got a boolean (draft-04's form: declare "$schema": "http://json-schema.org/draft-04/schema#", or pass --dialect draft-04 for documents without $schema)`,
+            );
+          }
+        }
         const number = {
           ...(hasBooleanExclusiveBounds(ctx.dialect)
             ? { ...booleanExclusiveBound(s, "minimum", "exclusiveMinimum", loc), ...booleanExclusiveBound(s, "maximum", "exclusiveMaximum", loc) }

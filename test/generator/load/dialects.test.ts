@@ -123,6 +123,11 @@ const REFUSALS: readonly { name: string; documents: readonly MemoryDocument[]; e
     documents: [{ uri: ROOT, json: { $schema: DRAFT_04, exclusiveMaximum: true } }],
     error: `${ROOT}#/exclusiveMaximum: in draft-04 exclusiveMaximum is a boolean that makes "maximum" exclusive`,
   },
+  {
+    name: "a boolean exclusiveMaximum outside draft-04, with the way to read it as draft-04",
+    documents: [{ uri: ROOT, json: { maximum: 3, exclusiveMaximum: true } }],
+    error: `${ROOT}#/exclusiveMaximum: exclusiveMaximum must be a number in 2020-12, got a boolean (draft-04's form: declare "$schema"`,
+  },
   { name: "a keyword no dialect has", documents: [{ uri: ROOT, json: { $schema: DRAFT_04, colour: "red" } }], error: `${ROOT}#/colour: unknown keyword "colour"` },
   {
     name: "a required vocabulary mcp-tasks-gen does not know",
