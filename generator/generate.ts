@@ -215,7 +215,7 @@ export function lowerSet(set: ResolvedSet, rootDir: string): LoweredSet {
   const bound = bindSchemas(set.bindings, files.inputs, files.remotes.map((r) => r.file), display);
   const coreRemote = files.remotes.find((r) => r.file === files.core);
   const core = files.core && set.core ? coreDocument(files.core, coreRemote?.url, bound.inputs, set.core.include) : undefined;
-  const { registry, roots, coreRoot } = registerSetDocuments(set.defaultDialect, { remotes: files.remotes, extra: bound.extra, inputs: bound.inputs, ...(core ? { core } : {}) });
+  const { registry, roots, coreRoot } = registerSetDocuments({ default: set.defaultDialect, remotesInherit: set.dialectChosen !== true }, { remotes: files.remotes, extra: bound.extra, inputs: bound.inputs, ...(core ? { core } : {}) });
   bound.checkRefs(registry);
   const options = { extraAnnotations: set.annotations };
   const coreSelection =

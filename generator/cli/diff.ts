@@ -8,6 +8,7 @@ const OPTIONS = {
   config: { type: "string" },
   remote: { type: "string", multiple: true },
   annotation: { type: "string", multiple: true },
+  dialect: { type: "string" },
   allof: { type: "string" },
   json: { type: "boolean" },
   "fail-on-breaking": { type: "boolean" },

@@ -18,6 +18,7 @@ const OPTIONS = {
   remote: { type: "string", multiple: true },
   name: { type: "string", multiple: true },
   annotation: { type: "string", multiple: true },
+  dialect: { type: "string" },
   allof: { type: "string" },
   emit: { type: "string" },
   extension: { type: "string" },

@@ -41,6 +41,10 @@ Options:
   --annotation KEYWORD
                     with --schema: keep a non-standard keyword as an annotation
                     (repeatable); in a config: "annotations"
+  --dialect D       the JSON Schema dialect of documents without $schema: draft-04,
+                    draft-06, draft-07, 2019-09 or 2020-12 (default 2020-12; a remote
+                    without $schema takes the dialect of the schema referring to it
+                    unless this is given); overrides the config's "defaultDialect"
   --allof MODE      how allOf of objects is read: json-schema (default: JSON Schema's
                     meaning) or merged (the TypeScript intersection); overrides the config
   --emit LANG       ts (default): TypeScript; js: JavaScript ES modules with .d.ts

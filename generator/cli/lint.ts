@@ -12,6 +12,7 @@ const OPTIONS = {
   remote: { type: "string", multiple: true },
   name: { type: "string", multiple: true },
   annotation: { type: "string", multiple: true },
+  dialect: { type: "string" },
   allof: { type: "string" },
   json: { type: "boolean" },
   strict: { type: "boolean" },

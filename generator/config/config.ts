@@ -6,7 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { GeneratorError, type SourceLocation } from "../diagnostics.js";
 import { isIdentifier, type ChosenName } from "../names.js";
-import type { Dialect } from "../load/dialect.js";
+import { DIALECTS, type Dialect } from "../load/dialect.js";
 import { appendPointer } from "../load/json-pointer.js";
 import { describeJsonProblem, parseJsonText } from "../load/json-text.js";
 import { nearest } from "./suggest.js";
@@ -136,6 +136,11 @@ export interface ResolvedSet {
   readonly schemas: readonly string[];
   readonly remotes: Readonly<Record<string, string>>;
   readonly defaultDialect: Dialect;
+  /**
+   * Whether `defaultDialect` was chosen (`"defaultDialect"` of the set or `--dialect`): then a remote
+   * document without `$schema` is read in it too; otherwise in the dialect of the schema that refers to it.
+   */
+  readonly dialectChosen?: boolean;
   readonly annotations: readonly string[];
   readonly allOf: AllOfMode;
   /** Bound definitions, by name, with their `$ref`s absolute (see bind/bindings.ts). */
@@ -186,7 +191,7 @@ export interface ResolvedConfig {
   readonly sets: readonly ResolvedSet[];
 }
 
-export const DIALECTS: readonly Dialect[] = ["draft-07", "2019-09", "2020-12"];
+export { DIALECTS } from "../load/dialect.js";
 
 export function readConfigFile(path: string): ResolvedConfig {
   const display = displayPath(path, process.cwd());
@@ -238,6 +243,7 @@ export function resolveConfig(config: UserConfig, rootDir: string, configDisplay
       schemas: set.schemas.map((s) => resolve(rootDir, s)),
       remotes: Object.fromEntries(Object.entries(set.remotes ?? {}).map(([url, file]) => [url, resolve(rootDir, file)])),
       defaultDialect: set.defaultDialect ?? "2020-12",
+      ...(set.defaultDialect ? { dialectChosen: true } : {}),
       annotations: set.annotations ?? [],
       allOf: set.allOf ?? "json-schema",
       ...bindingsOf(set, rootDir, { file: configDisplay ?? "(config)", pointer: `/sets/${i}/bindings` }),

@@ -1,5 +1,5 @@
 /**
- * Command-line flags as configuration: `--schema/--out/--remote/--name/--annotation/--allof/--emit`
+ * Command-line flags as configuration: `--schema/--out/--remote/--name/--annotation/--dialect/--allof/--emit`
  * (or `--config`) → a ResolvedConfig, and a `diff` operand → the set it names. A flag used wrongly
  * is a GeneratorError of kind "config": one line naming the flag.
  */
@@ -22,6 +22,7 @@ import {
   type ResolvedSet,
 } from "./config.js";
 import type { ChosenName } from "../names.js";
+import { DIALECTS, type Dialect } from "../load/dialect.js";
 import { partEntryProblem, type RuntimePart } from "../emit/runtime-parts.js";
 
 /** The flags that say where the schemas are and how to read them (each command takes some of them). */
@@ -32,6 +33,8 @@ export interface ConfigFlags {
   readonly remote?: string[];
   readonly name?: string[];
   readonly annotation?: string[];
+  /** `--dialect D`: the dialect of documents without `$schema`, for every set (the config's `defaultDialect`). */
+  readonly dialect?: string;
   readonly allof?: string;
   readonly emit?: string;
   readonly extension?: string;
@@ -52,16 +55,32 @@ export function configFromFlags(
   const allOf = allOfFlag(values.allof);
   const emit = emitFlag(values.emit);
   const extension = extensionFlag(values.extension);
+  const dialect = dialectFlag(values.dialect);
   const config = configWithoutMode(values, options.needsOut);
-  if (allOf === undefined && emit === undefined && extension === undefined) return config;
+  if (allOf === undefined && emit === undefined && extension === undefined && dialect === undefined) return config;
   return {
     ...config,
     sets: config.sets.map((set) => {
       const { extension: _configured, ...rest } = set;
       const chosen = extension ?? set.extension;
-      return { ...rest, ...(allOf ? { allOf } : {}), ...(emit ? { emit } : {}), ...(chosen === ".mts" ? { extension: ".mts" as const } : {}) };
+      return {
+        ...rest,
+        ...(allOf ? { allOf } : {}),
+        ...(emit ? { emit } : {}),
+        ...(chosen === ".mts" ? { extension: ".mts" as const } : {}),
+        ...(dialect ? { defaultDialect: dialect, dialectChosen: true } : {}),
+      };
     }),
   };
+}
+
+/** `--dialect D`: one of the dialects, or a config error naming them. */
+export function dialectFlag(value: string | undefined): Dialect | undefined {
+  if (value === undefined) return undefined;
+  if (!(DIALECTS as readonly string[]).includes(value)) {
+    throw new GeneratorError(undefined, `--dialect ${value}: expected one of ${DIALECTS.join(", ")}`, "config");
+  }
+  return value as Dialect;
 }
 
 function configWithoutMode(values: ConfigFlags, needsOut: boolean): ResolvedConfig {
@@ -118,7 +137,7 @@ export function revisionFrom(arg: string, values: ConfigFlags, mode: AllOfMode |
     if (schemas.length === 0)
       throw new GeneratorError(undefined, `${arg}: the folder holds no .json schema files`, "config");
     return {
-      set: adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema", values),
+      set: withDialectFlag(adHocSet(basename(path), "", schemas, remotesFrom(values.remote), mode ?? "json-schema", values), values),
       label: arg,
     };
   }
@@ -140,7 +159,13 @@ export function revisionFrom(arg: string, values: ConfigFlags, mode: AllOfMode |
     );
   }
   // Schema paths of a config set are shown relative to the working folder, like a file operand.
-  return { set: mode ? { ...set, allOf: mode } : set, label: arg };
+  return { set: withDialectFlag(mode ? { ...set, allOf: mode } : set, values), label: arg };
+}
+
+/** The set with `--dialect`'s choice, when given. */
+function withDialectFlag(set: ResolvedSet, values: ConfigFlags): ResolvedSet {
+  const dialect = dialectFlag(values.dialect);
+  return dialect ? { ...set, defaultDialect: dialect, dialectChosen: true } : set;
 }
 
 function adHocSet(

@@ -1,6 +1,6 @@
 /**
  * The raw-JSON lint pass: runs the rules that read the raw JSON (`ref-siblings-ignored`,
- * `unknown-format`) on every schema object that is generated. Lowering drops what they are about
+ * `unknown-format`, `other-dialect-keyword`) on every schema object that is generated. Lowering drops what they are about
  * (a draft-07 `$ref` replaces its schema, `format` becomes documentation on whichever node the
  * schema turned into), so the IR no longer says where the keyword was.
  *
@@ -10,7 +10,7 @@
  */
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import type { Definition } from "../ir/nodes.js";
-import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, type Dialect } from "../load/dialect.js";
+import { refHasSiblings, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, type Dialect } from "../load/dialect.js";
 import { appendPointer, getByPointer, parsePointer } from "../load/json-pointer.js";
 import type { SchemaRegistry } from "../load/registry.js";
 import { RAW_RULES } from "./rules.js";
@@ -33,7 +33,7 @@ export function lintRaw(registry: SchemaRegistry, definitions: readonly Definiti
     for (const rule of RAW_RULES) {
       for (const finding of rule.check(s, { dialect, at })) diagnostics.push({ severity: "warning", ...finding });
     }
-    if (typeof s.$ref === "string" && dialect === "draft-07") return; // nothing beside a draft-07 $ref is read, so nothing inside it is generated
+    if (typeof s.$ref === "string" && !refHasSiblings(dialect)) return; // nothing beside a draft-04..07 $ref is read, so nothing inside it is generated
     for (const keyword of SCHEMA_KEYWORDS) if (keyword in s) visit(s[keyword], at(keyword), dialect);
     for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
       const list = s[keyword];

@@ -17,7 +17,8 @@ export type LintRuleId =
   | "ref-siblings-ignored"
   | "unknown-format"
   | "placeholder-union"
-  | "duplicate-branch";
+  | "duplicate-branch"
+  | "other-dialect-keyword";
 
 /** A finding before its severity is set (lint reports warnings; `--strict` makes them errors). */
 export type Finding = Omit<Diagnostic, "severity">;

@@ -5,6 +5,7 @@
 import type { IrRule, LintRuleId, RawRule } from "./rule.js";
 import { duplicateBranch } from "./rules/duplicate-branch.js";
 import { placeholderUnion } from "./rules/placeholder-union.js";
+import { otherDialectKeyword } from "./rules/other-dialect-keyword.js";
 import { refSiblingsIgnored } from "./rules/ref-siblings-ignored.js";
 import { unknownFormat } from "./rules/unknown-format.js";
 import { unreachableProperty } from "./rules/unreachable-property.js";
@@ -18,7 +19,7 @@ export interface LintRule {
   readonly summary: string;
 }
 
-const RULES: readonly (IrRule | RawRule)[] = [unreachableProperty, unsatisfiable, refSiblingsIgnored, unknownFormat, placeholderUnion, duplicateBranch];
+const RULES: readonly (IrRule | RawRule)[] = [unreachableProperty, unsatisfiable, refSiblingsIgnored, unknownFormat, placeholderUnion, duplicateBranch, otherDialectKeyword];
 
 export const LINT_RULES: readonly LintRule[] = RULES.map(({ id, summary }) => ({ id, summary }));
 
@@ -29,4 +30,4 @@ export const LINT_RULES: readonly LintRule[] = RULES.map(({ id, summary }) => ({
 export const IR_RULES: readonly IrRule[] = RULES.filter((r): r is IrRule => r.reads === "ir");
 
 /** The rules over the raw JSON, in the order their findings at one schema object are reported. */
-export const RAW_RULES: readonly RawRule[] = [unknownFormat, refSiblingsIgnored];
+export const RAW_RULES: readonly RawRule[] = [unknownFormat, refSiblingsIgnored, otherDialectKeyword];

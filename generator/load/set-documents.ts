@@ -49,7 +49,7 @@ export interface SetDocuments {
  * pointed at the set's, see lower/core-definitions.ts), not its file's JSON.
  */
 export function registerSetDocuments(
-  defaultDialect: Dialect,
+  dialects: { readonly default: Dialect; readonly remotesInherit: boolean },
   documents: {
     readonly remotes: readonly RemoteFile[];
     readonly extra: readonly SchemaFile[];
@@ -58,11 +58,17 @@ export function registerSetDocuments(
   },
 ): SetDocuments {
   const { remotes, extra, inputs, core } = documents;
-  const registry = new SchemaRegistry(defaultDialect);
+  const registry = new SchemaRegistry(dialects.default);
   let coreRoot: LocatedSchema | undefined;
   for (const { url, file } of remotes) {
     const json = file === core?.file ? core.json : file.json;
-    const added = registry.addDocument({ file: file.display, retrievalUri: url, json, aliases: [pathToFileURL(file.path).href] });
+    const added = registry.addDocument({
+      file: file.display,
+      retrievalUri: url,
+      json,
+      aliases: [pathToFileURL(file.path).href],
+      ...(dialects.remotesInherit && file !== core?.file ? { inheritsDialect: true } : {}),
+    });
     if (file === core?.file) coreRoot = added;
   }
   for (const file of extra) registry.addDocument({ file: file.display, retrievalUri: pathToFileURL(file.path).href, json: file.json });

@@ -5,8 +5,9 @@
  */
 import { GeneratorError, formatLocation, type SourceLocation } from "../diagnostics.js";
 import type { ArrayNode, Definition, DefinitionId, Docs, JsonValue, MapNode, Node, ObjectNode, PrimitiveNode, PrimitiveType, RefNode } from "../ir/nodes.js";
-import { hasArrayItems, keywordRole, refHasSiblings } from "../load/dialect.js";
+import { dialectsDefining, hasArrayItems, hasBooleanExclusiveBounds, keywordRole, refHasSiblings } from "../load/dialect.js";
 import { appendPointer, unescapePointerToken } from "../load/json-pointer.js";
+import { isSwitchedOff } from "../load/vocabularies.js";
 import { RECURSIVE_ANCHOR, type LocatedSchema, type SchemaContext, type SchemaRegistry } from "../load/registry.js";
 import { JSON_TYPES, type JsonType } from "../ir/query.js";
 import { pascalCase } from "../names.js";
@@ -131,14 +132,17 @@ export class Lowerer {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
       throw new GeneratorError(loc, `a schema must be an object or a boolean, got ${describe(schema)}`);
     }
-    const s = schema as SchemaObject;
-    const docs = docsOf(s, loc);
+    const raw = schema as SchemaObject;
+    const docs = docsOf(raw, loc);
 
-    if (typeof s.$ref === "string" && !refHasSiblings(ctx.dialect)) {
-      // draft-07: keywords beside $ref are ignored (the lint pass reports them).
-      return withDocs(this.refTo(s.$ref, ctx), docs);
+    if (typeof raw.$ref === "string" && !refHasSiblings(ctx.dialect)) {
+      // draft-04 to draft-07: keywords beside $ref are ignored (the lint pass reports them).
+      return withDocs(this.refTo(raw.$ref, ctx), docs);
     }
-    this.checkKeywords(s, ctx);
+    this.checkKeywords(raw, ctx);
+    // From here on only the dialect's own keywords are read: one that only another dialect
+    // defines (`dependencies` in 2020-12, `const` in draft-04) is an annotation where it is.
+    const s = ownKeywords(raw, ctx);
 
     const parts: Node[] = [];
     if ("$ref" in s) parts.push(this.refTo(expectString(s.$ref, at(loc, "$ref")), ctx));
@@ -240,6 +244,14 @@ export class Lowerer {
   private checkKeywords(s: SchemaObject, ctx: SchemaContext): void {
     for (const keyword of Object.keys(s)) {
       const role = keywordRole(ctx.dialect, keyword);
+      if (keyword === "divisibleBy" && role === undefined) {
+        throw new GeneratorError(
+          at(ctx.loc, keyword),
+          `keyword "divisibleBy" is draft-03's, which mcp-tasks-gen does not read (draft-04 and later name it "multipleOf"); write "multipleOf" instead`,
+        );
+      }
+      if (role === undefined && dialectsDefining(keyword, ctx.dialect).length > 0) continue; // another dialect's keyword: an annotation here (lint notes it)
+      if (isSwitchedOff(ctx.dialect, ctx.vocabularies, keyword)) continue; // its vocabulary is not in the meta-schema's $vocabulary
       if (role === "unsupported") {
         throw new GeneratorError(
           at(ctx.loc, keyword),
@@ -298,11 +310,23 @@ export class Lowerer {
       }
       case "number":
       case "integer": {
+        for (const keyword of ["exclusiveMinimum", "exclusiveMaximum"]) {
+          if (typeof s[keyword] === "boolean" && !hasBooleanExclusiveBounds(ctx.dialect)) {
+            throw new GeneratorError(
+              at(loc, keyword),
+              `${keyword} must be a number in ${ctx.dialect}, got a boolean (draft-04's form: declare "$schema": "http://json-schema.org/draft-04/schema#", or pass --dialect draft-04 for documents without $schema)`,
+            );
+          }
+        }
         const number = {
-          ...optionalNumber(s, "minimum", loc),
-          ...optionalNumber(s, "maximum", loc),
-          ...optionalNumber(s, "exclusiveMinimum", loc),
-          ...optionalNumber(s, "exclusiveMaximum", loc),
+          ...(hasBooleanExclusiveBounds(ctx.dialect)
+            ? { ...booleanExclusiveBound(s, "minimum", "exclusiveMinimum", loc), ...booleanExclusiveBound(s, "maximum", "exclusiveMaximum", loc) }
+            : {
+                ...optionalNumber(s, "minimum", loc),
+                ...optionalNumber(s, "maximum", loc),
+                ...optionalNumber(s, "exclusiveMinimum", loc),
+                ...optionalNumber(s, "exclusiveMaximum", loc),
+              }),
           ...optionalNumber(s, "multipleOf", loc),
         };
         if (number.multipleOf !== undefined && !(number.multipleOf > 0)) {
@@ -492,6 +516,39 @@ function optionalNumber<K extends string>(s: SchemaObject, keyword: K, loc: Sour
     throw new GeneratorError(at(loc, keyword), `${keyword} must be a number, got ${describe(value)}`);
   }
   return { [keyword]: value } as { [P in K]?: number };
+}
+
+/**
+ * A draft-04 bound: `"exclusiveMaximum": true` beside `"maximum": 5` is the later
+ * `"exclusiveMaximum": 5`; `false` (or absent) leaves `maximum` inclusive.
+ */
+function booleanExclusiveBound(
+  s: SchemaObject,
+  bound: "minimum" | "maximum",
+  exclusive: "exclusiveMinimum" | "exclusiveMaximum",
+  loc: SourceLocation,
+): { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number } {
+  const value = optionalNumber(s, bound, loc)[bound];
+  if (!(exclusive in s)) return value === undefined ? {} : { [bound]: value };
+  const isExclusive = expectBoolean(s[exclusive], at(loc, exclusive));
+  if (value === undefined) {
+    throw new GeneratorError(at(loc, exclusive), `in draft-04 ${exclusive} is a boolean that makes "${bound}" exclusive, but this schema has no "${bound}"`);
+  }
+  return isExclusive ? { [exclusive]: value } : { [bound]: value };
+}
+
+/**
+ * The schema with only the keywords its dialect defines and its vocabularies switch on (and any
+ * extension keywords, which nothing reads).
+ */
+function ownKeywords(s: SchemaObject, ctx: SchemaContext): SchemaObject {
+  let own: SchemaObject | undefined;
+  for (const keyword of Object.keys(s)) {
+    if (dialectsDefining(keyword, ctx.dialect).length === 0 && !isSwitchedOff(ctx.dialect, ctx.vocabularies, keyword)) continue;
+    own ??= { ...s };
+    delete own[keyword];
+  }
+  return own ?? s;
 }
 
 function optionalCount<K extends string>(s: SchemaObject, keyword: K, loc: SourceLocation): { [P in K]?: number } {

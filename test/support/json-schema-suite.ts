@@ -4,8 +4,7 @@
  * into modules that can be imported and called.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import type { GeneratedFile, MemoryDocument } from "../../generator/index.js";
 import { importGeneratedModule } from "./generated-modules.js";
 
@@ -35,17 +34,17 @@ export function readGroups(path: string): SuiteGroup[] {
 /**
  * The suite's remote documents as its README serves them, at `http://localhost:1234/<path>`:
  * the files at the top of `remotes/` and those of the given draft's own folder. Other drafts'
- * folders are left out: no test of this draft outside `optional/` refers to them, and their
- * `$schema` names dialects the generator does not read (drafts 3, 4, 6, 2019-09 and "v1").
+ * folders are left out unless named in `otherDrafts`: no test of this draft outside `optional/`
+ * refers to them (its `cross-draft.json` does).
  */
-export function remoteDocuments(remotesDir: string, draftFolder: string): MemoryDocument[] {
+export function remoteDocuments(remotesDir: string, draftFolder: string, otherDrafts: readonly string[] = []): MemoryDocument[] {
   const documents: MemoryDocument[] = [];
   const visit = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
       const rel = relative(remotesDir, path).split("\\").join("/");
       if (statSync(path).isDirectory()) {
-        if (dir !== remotesDir || name === draftFolder || !/^(draft|v\d)/.test(name)) visit(path);
+        if (dir !== remotesDir || name === draftFolder || otherDrafts.includes(name) || !/^(draft|v\d)/.test(name)) visit(path);
       } else if (name.endsWith(".json")) {
         documents.push({ uri: `http://localhost:1234/${rel}`, json: readJson(path), display: `remotes/${rel}` });
       }
@@ -53,23 +52,6 @@ export function remoteDocuments(remotesDir: string, draftFolder: string): Memory
   };
   visit(remotesDir);
   return documents;
-}
-
-/**
- * The draft's meta-schemas, which the suite expects every implementation to know (some groups
- * `$ref` them). They come from ajv's package, the project's test oracle; each is registered
- * under its own `$id`.
- */
-export function metaSchemaDocuments(draftFolder: "draft7" | "draft2020-12"): MemoryDocument[] {
-  const refs = join(dirname(createRequire(import.meta.url).resolve("ajv")), "refs");
-  const paths =
-    draftFolder === "draft7"
-      ? [join(refs, "json-schema-draft-07.json")]
-      : [join(refs, "json-schema-2020-12", "schema.json"), ...readdirSync(join(refs, "json-schema-2020-12", "meta")).sort().map((f) => join(refs, "json-schema-2020-12", "meta", f))];
-  return paths.map((path) => {
-    const json = readJson(path) as { $id: string };
-    return { uri: json.$id.replace(/#$/, ""), json, display: `ajv/${relative(refs, path).split("\\").join("/")}` };
-  });
 }
 
 function readJson(path: string): unknown {

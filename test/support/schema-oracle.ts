@@ -7,7 +7,7 @@
  *    `strict` and under the full flag set (test/support/typescript.ts + noUnusedLocals +
  *    noUnusedParameters, no DOM library), several sets in one program per flag set.
  * 3. `compareWithAjv`: the validators, transpiled and imported, give ajv's verdict (Ajv for
- *    draft-07, Ajv2020 for 2020-12) on values built from the schema (test/support/schema-values.ts).
+ *    draft-07, Ajv2020 for 2020-12, ajv-draft-04 for draft-04) on values built from the schema (test/support/schema-values.ts).
  *
  * `checkSchema` does all three for one schema. Used by the hostile-schema corpus test; meant for any
  * test with a schema to try (published schemas, regressions).
@@ -18,6 +18,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import ajvDraft04 from "ajv-draft-04";
 import fc from "fast-check";
 import ts from "typescript";
 import { GeneratorError, generate, loadSet, type GeneratedFile, type LoadedSet, type ResolvedSet } from "../../generator/index.js";
@@ -27,7 +28,7 @@ import { STRICT_COMPILER_OPTIONS } from "./typescript.js";
 import { constantsOf, mutatedValues, validish, type Schema, type SchemaObject } from "./schema-values.js";
 import { writeGeneratedSources } from "./generated-modules.js";
 
-export type OracleDialect = "draft-07" | "2020-12";
+export type OracleDialect = "draft-04" | "draft-07" | "2020-12";
 
 export interface OracleOptions {
   /** The dialect of a schema without `$schema` (default 2020-12, as the generator's). */
@@ -132,7 +133,13 @@ export async function generateSchemaSet(schema: string | unknown, options: Oracl
     return uri !== undefined && declared.test(def.loc.pointer) ? [{ name: def.name, uri, pointer: def.loc.pointer }] : [];
   });
   const declaredDialect = typeof json === "object" && json !== null ? String((json as SchemaObject).$schema ?? "") : "";
-  const dialect: OracleDialect = declaredDialect.includes("draft-07") ? "draft-07" : declaredDialect.includes("2020-12") ? "2020-12" : (options.dialect ?? "2020-12");
+  const dialect: OracleDialect = declaredDialect.includes("draft-04")
+    ? "draft-04"
+    : declaredDialect.includes("draft-07")
+      ? "draft-07"
+      : declaredDialect.includes("2020-12")
+        ? "2020-12"
+        : (options.dialect ?? "2020-12");
   return { ok: true, set: { dir, files, definitions, documents, dialect } };
 }
 
@@ -221,7 +228,7 @@ export function compileSets(dirs: readonly string[]): Map<string, CompileResult>
 // ---------------------------------------------------------------------------------------------
 
 /**
- * ajv as the oracle: Ajv for draft-07, Ajv2020 for 2020-12, `strict: false` (schemas in the wild
+ * ajv as the oracle: Ajv for draft-07, Ajv2020 for 2020-12, ajv-draft-04 for draft-04, `strict: false` (schemas in the wild
  * carry vendor keywords), formats as annotations (the generator's default), and own properties
  * only: JSON has no prototype, so `{}` has no "constructor" property. `allErrors`, because ajv's
  * stop-at-the-first-error code nests one block per property (a 2,000-property object overflows
@@ -234,7 +241,8 @@ export function compileSets(dirs: readonly string[]): Map<string, CompileResult>
  */
 export function oracleAjv(dialect: OracleDialect, documents: ReadonlyMap<string, SchemaObject>): Ajv {
   const options = { strict: false, validateFormats: false, ownProperties: true, allErrors: true };
-  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  // ajv-draft-04 is ajv's core with draft-04's keywords: the same interface as the other two.
+  const ajv = dialect === "2020-12" ? new Ajv2020(options) : dialect === "draft-04" ? (new ajvDraft04.default(options) as unknown as Ajv) : new Ajv(options);
   ajv.removeKeyword("multipleOf");
   ajv.addKeyword({
     keyword: "multipleOf",

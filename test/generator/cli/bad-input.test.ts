@@ -90,7 +90,7 @@ describe("bad schema input: exit 2, one located line, nothing written", () => {
     await expectSchemaRejected(
       "unknown-dialect.schema.json",
       "/$schema",
-      'unknown $schema dialect "http://json-schema.org/draft-04/schema#"',
+      'unknown $schema dialect "https://example.test/my-dialect/schema"',
     );
   });
 

@@ -154,7 +154,7 @@ const REJECTED: Record<string, unknown> = {
   "an empty schemas": { sets: [{ name: "a", schemas: [] }] },
   "an empty schema path": { sets: [{ name: "a", schemas: [""] }] },
   "a remote that is not a path": { sets: [{ name: "a", schemas: ["a.json"], remotes: { "https://example.com/s.json": 1 } }] },
-  "an unknown dialect": { sets: [{ name: "a", schemas: ["a.json"], defaultDialect: "draft-04" }] },
+  "an unknown dialect": { sets: [{ name: "a", schemas: ["a.json"], defaultDialect: "draft-03" }] },
   "an unknown allOf mode": { sets: [{ name: "a", schemas: ["a.json"], allOf: "intersection" }] },
   "an annotation that is not a string": { sets: [{ name: "a", schemas: ["a.json"], annotations: [1] }] },
   "a binding that is not a schema": { sets: [{ name: "a", schemas: ["a.json"], bindings: { A: 3 } }] },

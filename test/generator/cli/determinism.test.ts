@@ -17,7 +17,9 @@ import { projectRoot } from "../../support/paths.js";
 const CONFIG_NAME = "mcp-tasks-gen.config.json";
 const REPO_CONFIG = join(projectRoot, CONFIG_NAME);
 /** Every schema file the repository config reads, as text. */
-const SCHEMA_TEXTS = readdirSync(join(projectRoot, "schemas")).map((file) => readFileSync(join(projectRoot, "schemas", file), "utf8"));
+const SCHEMA_TEXTS = readdirSync(join(projectRoot, "schemas"), { withFileTypes: true })
+  .filter((entry) => entry.isFile()) // not meta/, the dialects' meta-schemas
+  .map((entry) => readFileSync(join(projectRoot, "schemas", entry.name), "utf8"));
 const VERSION = (JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string }).version;
 
 const silent = () =>

@@ -62,7 +62,7 @@ describe("checkConfig", () => {
       { sets: [{ name: "api", schemas: ["a.json"] }, { name: "api", schemas: ["b.json"] }] },
       `${FILE}#/sets/1/name: two sets are named "api"`,
     ],
-    ["an unknown dialect", set({ defaultDialect: "draft-04" }), `${FILE}#/sets/0/defaultDialect: expected one of "draft-07", "2019-09", "2020-12"`],
+    ["an unknown dialect", set({ defaultDialect: "draft-03" }), `${FILE}#/sets/0/defaultDialect: expected one of "draft-04", "draft-06", "draft-07", "2019-09", "2020-12"`],
     ["an unknown allOf mode", set({ allOf: "merge" }), `${FILE}#/sets/0/allOf: expected one of "json-schema", "merged"`],
     [
       "stubs that is not a boolean",

@@ -46,6 +46,7 @@ describe("lint rules: exact locations on fixtures, silence on clean counterparts
       "unknown-format",
       "placeholder-union",
       "duplicate-branch",
+      "other-dialect-keyword",
     ]);
   });
 
@@ -112,6 +113,18 @@ describe("lint rules: exact locations on fixtures, silence on clean counterparts
 
   it("ref-siblings-ignored: silent in 2020-12, where keywords beside $ref apply", () => {
     expect(lintFixture("ref-siblings-2020.schema.json")).toEqual([]);
+  });
+
+  it("other-dialect-keyword: another dialect's keyword where the schema's dialect lacks it, naming the keyword to write instead", () => {
+    const found = lintFixture("other-dialect-keyword.schema.json");
+    expect(places(found)).toEqual([
+      ["other-dialect-keyword", "/$defs/FiresDependencies/dependencies"],
+      ["other-dialect-keyword", "/$defs/FiresAdditionalItems/additionalItems"],
+      ["other-dialect-keyword", "/$defs/FiresInDraft04/properties/kind/const"],
+    ]);
+    expect(message(found, "/$defs/FiresDependencies/dependencies")).toBe(
+      '"dependencies" is a keyword of draft-04, draft-06, draft-07, not of 2020-12 (the schema\'s dialect), so it is an annotation here and checks nothing; in 2020-12 write "dependentRequired" (arrays of names) or "dependentSchemas" (schemas); to apply it, declare the "$schema" of a dialect that has it',
+    );
   });
 
   it("unknown-format: made-up and OpenAPI formats, not the JSON Schema ones", () => {
