@@ -6,7 +6,7 @@
 // default options, and `allErrors: true` since ours reports every error), and for the previous one a
 // small hand-written check, on valid messages of each status and on typical invalid ones; then `validate` and ajv on each invalid message alone. Goals: `is` at least 3× ajv on valid
 // and 5× on invalid messages; `validate` at least on par with ajv while producing its richer errors.
-// Size: the generated validators.ts + runtime.ts of every set (and the same transpiled to
+// Size: the generated validators.ts + runtime/protocol/json.ts of every set (and the same transpiled to
 // JavaScript) beside ajv's standalone code for the same schemas.
 //
 // Usage: node bench/validators.mjs [--seconds S]  (or BENCH_SECONDS=S: measured seconds per speed table, default 3)
@@ -210,7 +210,7 @@ function sizeTable(transpiled) {
   const size = (text) => ({ bytes: Buffer.byteLength(text), gzip: gzipSync(text).length });
   const rows = config.sets.map((set) => {
     const files = transpiled.get(set.name);
-    const pick = (kind) => ["validators.ts", "runtime.ts"].map((name) => files.get(name)?.[kind] ?? "").join("\n");
+    const pick = (kind) => ["validators.ts", "runtime/protocol/json.ts"].map((name) => files.get(name)?.[kind] ?? "").join("\n");
     const exportedNames = new Set([...(files.get("validators.ts")?.ts.matchAll(/^export function is([A-Z]\w*)/gm) ?? [])].map((m) => m[1]));
     const ajvOut = ajvStandalone(set, root, (name) => exportedNames.has(name));
     const exported = exportedNames.size;
@@ -222,7 +222,7 @@ function sizeTable(transpiled) {
 
   const cell = (s) => `${kb(s.bytes)} (${kb(s.gzip)})`;
   console.log("");
-  console.log("Size: bytes (gzip) of the generated validators.ts + runtime.ts, the same transpiled to JS, and ajv standalone (ESM) for the same schemas");
+  console.log("Size: bytes (gzip) of the generated validators.ts + runtime/protocol/json.ts, the same transpiled to JS, and ajv standalone (ESM) for the same schemas");
   console.log("| Set | Validators ours / ajv | Ours TS | Ours JS | Ours JS, no comments | ajv standalone | JS / ajv | JS gzip / ajv gzip |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of [...rows, total]) {

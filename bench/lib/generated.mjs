@@ -1,7 +1,7 @@
 // Turns a generated set (TypeScript in generated/<set>/) into importable JavaScript, the way a
 // user's build would: types stripped by `ts.transpileModule`, no type-check.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 
 const compilerOptions = {
@@ -11,15 +11,18 @@ const compilerOptions = {
 };
 
 /**
- * Transpiles every `.ts` file of `setDir` into `outDir` (made an ESM package) and returns, per
- * file name (`validators.ts`), its TypeScript source, its JavaScript output, and that output
- * without comments (what a bundler would keep before minifying).
+ * Transpiles every `.ts` file of `setDir`, its `runtime/` subfolders included, into `outDir` (made
+ * an ESM package) and returns, per path in the set (`validators.ts`, `runtime/protocol/json.ts`),
+ * its TypeScript source, its JavaScript output, and that output without comments (what a bundler
+ * would keep before minifying).
  */
 export function transpileSet(setDir, outDir) {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "package.json"), '{ "type": "module" }\n');
   const files = new Map();
-  for (const name of readdirSync(setDir).filter((n) => n.endsWith(".ts")).sort()) {
+  const names = readdirSync(setDir, { recursive: true }).map((n) => n.split("\\").join("/"));
+  for (const name of names.filter((n) => n.endsWith(".ts")).sort()) {
+    mkdirSync(dirname(join(outDir, name)), { recursive: true });
     const source = readFileSync(join(setDir, name), "utf8");
     const { outputText, diagnostics } = ts.transpileModule(source, { compilerOptions, fileName: name, reportDiagnostics: true });
     if (diagnostics?.length) {
