@@ -218,10 +218,19 @@ export function describe(value: unknown): string {
     case "boolean":
       return String(value);
     case "object":
-      return "an object";
+      return value === null || hasJsonPrototype(value) ? "an object" : notPlain(value);
     default:
       return typeof value;
   }
+}
+
+/** What an object that is no JSON object is, for messages: `a Map`, `a Date`, `an instance of Holder`. */
+function notPlain(value: object): string {
+  const tag = Object.prototype.toString.call(value).slice(8, -1);
+  const name = tag !== "Object" ? tag : (value as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof name !== "string" || name === "" || name === "Object") return "an object that is not plain JSON";
+  const article = /^[AEIOU]/.test(name) ? "an" : "a";
+  return tag !== "Object" ? `${article} ${name}` : `an instance of ${name}`;
 }
 
 /** Reports a value that is not what a keyword expects (`type`, `const`, `enum`, ...). */

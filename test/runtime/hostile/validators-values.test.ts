@@ -166,6 +166,19 @@ describe("only plain JSON objects are objects", () => {
     }
   });
 
+  it("the error says what the object is instead", () => {
+    const message = (value: unknown) => {
+      const result = validateNotificationMetaObject(value);
+      return result.ok ? undefined : result.errors[0]!.message;
+    };
+    expect([message(new Map()), message(new Date()), message(new Holder()), message(Object.create(Object.create(Object.create(null))))]).toEqual([
+      "expected an object, got a Map",
+      "expected an object, got a Date",
+      "expected an object, got an instance of Holder",
+      "expected an object, got an object that is not plain JSON",
+    ]);
+  });
+
   it("a plain object, one without a prototype, one from another realm and one with its own constructor property are objects", () => {
     const bare = Object.assign(Object.create(null) as object, { ttlMs: 1 });
     const foreign = runInNewContext("({ ttlMs: 1 })") as object;
