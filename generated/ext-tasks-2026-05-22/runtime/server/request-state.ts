@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 774254548ab78c3e4b5ffbcf735d97563301af95a044490db75fc5fa13000e51 db4a9aa3dffcc458299dbf014b17b3635be86a9f020991bd27e777c4321bf20a
+// Fingerprint: 715afa5c85632adef728ff29d939f8a1b39ae329a6b24e871acf0bf76aa66980 01db362f06b4be47bb0314338664028f5312044c61c8777d58776063fbdfa52e
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -36,7 +36,7 @@ import {
   type ValidationResult,
 } from "../protocol/json.js";
 import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./core.js";
+import { invalidParamsData, JSON_RPC_ERROR_CODES, JsonRpcError, MAX_REPORTED_ERRORS, type RequestContext } from "./core.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -467,9 +467,13 @@ function checkedAnswer(
     new JsonRpcError(
       JSON_RPC_ERROR_CODES.InvalidParams,
       `Invalid params: inputResponses["${key.slice(0, 100)}"] ${what}`,
-      errors && {
-        errors: errors.map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
-      },
+      errors &&
+        invalidParamsData(
+          errors
+            .slice(0, MAX_REPORTED_ERRORS)
+            .map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
+          errors.length,
+        ),
     );
   const method = request.method as keyof AnyAnswers;
   const validate = Object.hasOwn(CAPABILITY_OF, method) ? validators[method] : undefined;

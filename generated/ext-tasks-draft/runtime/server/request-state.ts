@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 774254548ab78c3e4b5ffbcf735d97563301af95a044490db75fc5fa13000e51 db4a9aa3dffcc458299dbf014b17b3635be86a9f020991bd27e777c4321bf20a
+// Fingerprint: 715afa5c85632adef728ff29d939f8a1b39ae329a6b24e871acf0bf76aa66980 01db362f06b4be47bb0314338664028f5312044c61c8777d58776063fbdfa52e
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -35,7 +35,7 @@ import {
   type ValidationResult,
 } from "../protocol/json.js";
 import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./core.js";
+import { invalidParamsData, JSON_RPC_ERROR_CODES, JsonRpcError, MAX_REPORTED_ERRORS, type RequestContext } from "./core.js";
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -466,9 +466,13 @@ function checkedAnswer(
     new JsonRpcError(
       JSON_RPC_ERROR_CODES.InvalidParams,
       `Invalid params: inputResponses["${key.slice(0, 100)}"] ${what}`,
-      errors && {
-        errors: errors.map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
-      },
+      errors &&
+        invalidParamsData(
+          errors
+            .slice(0, MAX_REPORTED_ERRORS)
+            .map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
+          errors.length,
+        ),
     );
   const method = request.method as keyof AnyAnswers;
   const validate = Object.hasOwn(CAPABILITY_OF, method) ? validators[method] : undefined;

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8e95a8c2236bd7fd8aba8dfd329e25985c4ff582a736e09a3bf8c37abbec83b2 ddff76b2731634a52b92c8e007c129a987b1d6f4421ff646158d7cacf9327b8f
+// Fingerprint: 142602fcd13f43a15e8bc8ba2525916b2abc8d089aba3bdbc2b4b596a49135c9 bd756f65e80d2f6c5ed2a19cb41e08b27a1fd4b2f08c5f0d37c8e771247f8982
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -284,17 +284,37 @@ export function validParamsBut<T>(
   };
 }
 
-/** Params checked by their generated validator; -32602 carries every error. */
+/**
+ * Params checked by their generated validator; -32602 names the first error in its message and
+ * carries the first 50 and their count in `data` (see `invalidParamsData`).
+ */
 export function validParams<T>(validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
   const checked = validate(params);
   if (checked.ok) return checked.value;
-  const errors: readonly ValidationError[] = checked.errors;
-  const first = errors[0];
+  const first = checked.errors[0];
   throw new JsonRpcError(
     JSON_RPC_ERROR_CODES.InvalidParams,
     `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
-    { errors },
+    invalidParamsData(checked.errors, checked.errorCount),
   );
+}
+
+/** How many validation errors an invalid-params answer lists at most. */
+export const MAX_REPORTED_ERRORS = 50;
+
+/**
+ * The `data` of an invalid-params answer: the first `MAX_REPORTED_ERRORS` errors and how many there
+ * are (`errorCount`, from the validator when it counted past its list). Bounded whatever the
+ * request: one request with 30,000 bad items is answered with 50 errors, not megabytes of them.
+ */
+export function invalidParamsData(
+  errors: readonly ValidationError[],
+  errorCount: number = errors.length,
+): { readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+  return {
+    errors: errors.length > MAX_REPORTED_ERRORS ? errors.slice(0, MAX_REPORTED_ERRORS) : errors,
+    errorCount: Math.max(errorCount, errors.length),
+  };
 }
 
 /** The params without `_meta`, for params the schema closes without room for it (every request may carry `_meta`). */
