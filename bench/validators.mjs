@@ -8,7 +8,7 @@
 // and 5× on invalid messages; `validate` at least on par with ajv while producing its richer errors.
 // Then `unevaluatedProperties` (bench/lib/unevaluated.mjs): an event closed by composition, ours
 // against Ajv2020 on the same inputs, the same tables (ratios only; the goals are GetTaskResult's).
-// Size: the generated validators.ts + runtime.ts of every set (and the same transpiled to
+// Size: the generated validators.ts + runtime/protocol/json.ts of every set (and the same transpiled to
 // JavaScript) beside ajv's standalone code for the same schemas.
 //
 // Usage: node bench/validators.mjs [--seconds S]  (or BENCH_SECONDS=S: measured seconds per speed table, default 3)
@@ -245,7 +245,7 @@ function sizeTable(transpiled) {
 
   const cell = (s) => `${kb(s.bytes)} (${kb(s.gzip)})`;
   console.log("");
-  console.log("Size: bytes (gzip) of the generated validators.ts + runtime.ts, the same transpiled to JS, and ajv standalone (ESM) for the same schemas");
+  console.log("Size: bytes (gzip) of the generated validators.ts + runtime/protocol/json.ts, the same transpiled to JS, and ajv standalone (ESM) for the same schemas");
   console.log("| Set | Validators ours / ajv | Ours TS | Ours JS | Ours JS, no comments | ajv standalone | JS / ajv | JS gzip / ajv gzip |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of [...rows, total]) {

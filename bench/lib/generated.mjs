@@ -11,9 +11,10 @@ const compilerOptions = {
 };
 
 /**
- * Transpiles every `.ts` file of `setDir` (and its subfolders) into `outDir` (made an ESM package) and returns, per
- * file name (`validators.ts`), its TypeScript source, its JavaScript output, and that output
- * without comments (what a bundler would keep before minifying).
+ * Transpiles every `.ts` file of `setDir`, its `runtime/` subfolders included, into `outDir` (made
+ * an ESM package) and returns, per path in the set (`validators.ts`, `runtime/protocol/json.ts`),
+ * its TypeScript source, its JavaScript output, and that output without comments (what a bundler
+ * would keep before minifying).
  */
 export function transpileSet(setDir, outDir) {
   mkdirSync(outDir, { recursive: true });

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c821d03397f94f2f80c8336b682fe53b7c3b4b34fd793f54afaae6f7beb1b5b7 291b9fd0b8bd8bd2b5ff41f3d89ce09f2e32c722ec3188dd64dabcb1ba0d1e54
+// Fingerprint: f84911cf901edd2714e2d10bdbfd106b2ed2518fd0b690fb52ec16b7003322be 9f83837e71a2448345094c7235d317f975f8183f53cd4ea6509baab9e490f2dc
 
 import type {
   McpElicitationArrayType,
@@ -35,28 +35,43 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-/** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
+  return $runtime.guarded(value, $testMcpElicitationArrayType);
+}
+function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
 }
-function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
   if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationArrayType`, reporting every error with its path. */
-export function validateMcpElicitationArrayType(value: unknown): $runtime.ValidationResult<McpElicitationArrayType> {
-  return $runtime.validateWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType);
+/** Validates a value as `McpElicitationArrayType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationArrayType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationArrayType> {
+  return $runtime.validateWith(value, $testMcpElicitationArrayType, $checkMcpElicitationArrayType, options);
 }
-/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return $runtime.parseWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType, "McpElicitationArrayType");
+  return $runtime.parseWith(
+    value,
+    $testMcpElicitationArrayType,
+    $checkMcpElicitationArrayType,
+    "McpElicitationArrayType",
+  );
 }
-/** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationBooleanSchema);
+}
+function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -64,15 +79,16 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   const value3 = value.title;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   const value4 = value.type;
-  if (!isMcpElicitationBooleanType(value4)) return false;
+  if (!$testMcpElicitationBooleanType(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) return false;
   }
   return true;
 }
-function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -173,47 +189,56 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `McpElicitationBooleanSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationBooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationBooleanSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanSchema> {
-  return $runtime.validateWith(value, isMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema);
+  return $runtime.validateWith(value, $testMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema, options);
 }
-/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationBooleanSchema,
+    $testMcpElicitationBooleanSchema,
     $checkMcpElicitationBooleanSchema,
     "McpElicitationBooleanSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
+  return $runtime.guarded(value, $testMcpElicitationBooleanType);
+}
+function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
 }
-function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
   if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationBooleanType`, reporting every error with its path. */
+/** Validates a value as `McpElicitationBooleanType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationBooleanType(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanType> {
-  return $runtime.validateWith(value, isMcpElicitationBooleanType, $checkMcpElicitationBooleanType);
+  return $runtime.validateWith(value, $testMcpElicitationBooleanType, $checkMcpElicitationBooleanType, options);
 }
-/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationBooleanType,
+    $testMcpElicitationBooleanType,
     $checkMcpElicitationBooleanType,
     "McpElicitationBooleanType",
   );
 }
-/** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationConstOption);
+}
+function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -223,9 +248,10 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
   return true;
 }
-function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -247,54 +273,65 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
     }
   }
 }
-/** Validates a value as `McpElicitationConstOption`, reporting every error with its path. */
+/** Validates a value as `McpElicitationConstOption`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationConstOption(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationConstOption> {
-  return $runtime.validateWith(value, isMcpElicitationConstOption, $checkMcpElicitationConstOption);
+  return $runtime.validateWith(value, $testMcpElicitationConstOption, $checkMcpElicitationConstOption, options);
 }
-/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
   return $runtime.parseWith(
     value,
-    isMcpElicitationConstOption,
+    $testMcpElicitationConstOption,
     $checkMcpElicitationConstOption,
     "McpElicitationConstOption",
   );
 }
-/** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
+  return $runtime.guarded(value, $testMcpElicitationEnumSchema);
+}
+function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
   return (
-    isMcpElicitationSingleSelectEnumSchema(value) ||
-    isMcpElicitationMultiSelectEnumSchema(value) ||
-    isMcpElicitationLegacyTitledEnumSchema(value)
+    $testMcpElicitationSingleSelectEnumSchema(value) ||
+    $testMcpElicitationMultiSelectEnumSchema(value) ||
+    $testMcpElicitationLegacyTitledEnumSchema(value)
   );
 }
-function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
-    isMcpElicitationSingleSelectEnumSchema(value) ||
-    isMcpElicitationMultiSelectEnumSchema(value) ||
-    isMcpElicitationLegacyTitledEnumSchema(value)
+    $testMcpElicitationSingleSelectEnumSchema(value) ||
+    $testMcpElicitationMultiSelectEnumSchema(value) ||
+    $testMcpElicitationLegacyTitledEnumSchema(value)
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationEnumSchema`, reporting every error with its path. */
-export function validateMcpElicitationEnumSchema(value: unknown): $runtime.ValidationResult<McpElicitationEnumSchema> {
-  return $runtime.validateWith(value, isMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema);
+/** Validates a value as `McpElicitationEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationEnumSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationEnumSchema> {
+  return $runtime.validateWith(value, $testMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema, options);
 }
-/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationEnumSchema,
+    $testMcpElicitationEnumSchema,
     $checkMcpElicitationEnumSchema,
     "McpElicitationEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationLegacyTitledEnumSchema);
+}
+function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -306,7 +343,7 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!isMcpElicitationStringType(value6)) return false;
+  if (!$testMcpElicitationStringType(value6)) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -320,14 +357,11 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   }
   return true;
 }
-function $checkMcpElicitationLegacyTitledEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -488,57 +522,72 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationLegacyTitledEnumSchema,
+    $testMcpElicitationLegacyTitledEnumSchema,
     $checkMcpElicitationLegacyTitledEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationLegacyTitledEnumSchema,
+    $testMcpElicitationLegacyTitledEnumSchema,
     $checkMcpElicitationLegacyTitledEnumSchema,
     "McpElicitationLegacyTitledEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  return isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value);
+  return $runtime.guarded(value, $testMcpElicitationMultiSelectEnumSchema);
 }
-function $checkMcpElicitationMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
+  return (
+    $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
+  );
+}
+function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
-  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
+  if (!(
+    $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
+  ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, isMcpElicitationMultiSelectEnumSchema, $checkMcpElicitationMultiSelectEnumSchema);
+  return $runtime.validateWith(
+    value,
+    $testMcpElicitationMultiSelectEnumSchema,
+    $checkMcpElicitationMultiSelectEnumSchema,
+    options,
+  );
 }
-/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationMultiSelectEnumSchema,
+    $testMcpElicitationMultiSelectEnumSchema,
     $checkMcpElicitationMultiSelectEnumSchema,
     "McpElicitationMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationNumberSchema);
+}
+function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -553,7 +602,7 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!isMcpElicitationNumberType(value6)) return false;
+  if (!$testMcpElicitationNumberType(value6)) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -567,9 +616,10 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -712,101 +762,122 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationNumberSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationNumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationNumberSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationNumberSchema> {
-  return $runtime.validateWith(value, isMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema);
+  return $runtime.validateWith(value, $testMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema, options);
 }
-/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationNumberSchema,
+    $testMcpElicitationNumberSchema,
     $checkMcpElicitationNumberSchema,
     "McpElicitationNumberSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
+  return $runtime.guarded(value, $testMcpElicitationNumberType);
+}
+function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
 }
-function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
     $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationNumberType`, reporting every error with its path. */
-export function validateMcpElicitationNumberType(value: unknown): $runtime.ValidationResult<McpElicitationNumberType> {
-  return $runtime.validateWith(value, isMcpElicitationNumberType, $checkMcpElicitationNumberType);
+/** Validates a value as `McpElicitationNumberType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationNumberType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationNumberType> {
+  return $runtime.validateWith(value, $testMcpElicitationNumberType, $checkMcpElicitationNumberType, options);
 }
-/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationNumberType,
+    $testMcpElicitationNumberType,
     $checkMcpElicitationNumberType,
     "McpElicitationNumberType",
   );
 }
-/** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
+  return $runtime.guarded(value, $testMcpElicitationObjectType);
+}
+function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
 }
-function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
   if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationObjectType`, reporting every error with its path. */
-export function validateMcpElicitationObjectType(value: unknown): $runtime.ValidationResult<McpElicitationObjectType> {
-  return $runtime.validateWith(value, isMcpElicitationObjectType, $checkMcpElicitationObjectType);
+/** Validates a value as `McpElicitationObjectType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationObjectType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationObjectType> {
+  return $runtime.validateWith(value, $testMcpElicitationObjectType, $checkMcpElicitationObjectType, options);
 }
-/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationObjectType,
+    $testMcpElicitationObjectType,
     $checkMcpElicitationObjectType,
     "McpElicitationObjectType",
   );
 }
-/** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
+  return $runtime.guarded(value, $testMcpElicitationPrimitiveSchema);
+}
+function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
   return (
-    isMcpElicitationEnumSchema(value) ||
-    isMcpElicitationStringSchema(value) ||
-    isMcpElicitationNumberSchema(value) ||
-    isMcpElicitationBooleanSchema(value)
+    $testMcpElicitationEnumSchema(value) ||
+    $testMcpElicitationStringSchema(value) ||
+    $testMcpElicitationNumberSchema(value) ||
+    $testMcpElicitationBooleanSchema(value)
   );
 }
-function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
-    isMcpElicitationEnumSchema(value) ||
-    isMcpElicitationStringSchema(value) ||
-    isMcpElicitationNumberSchema(value) ||
-    isMcpElicitationBooleanSchema(value)
+    $testMcpElicitationEnumSchema(value) ||
+    $testMcpElicitationStringSchema(value) ||
+    $testMcpElicitationNumberSchema(value) ||
+    $testMcpElicitationBooleanSchema(value)
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationPrimitiveSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationPrimitiveSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationPrimitiveSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
-  return $runtime.validateWith(value, isMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema);
+  return $runtime.validateWith(value, $testMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema, options);
 }
-/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationPrimitiveSchema,
+    $testMcpElicitationPrimitiveSchema,
     $checkMcpElicitationPrimitiveSchema,
     "McpElicitationPrimitiveSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationSchema);
+}
+function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
@@ -814,15 +885,16 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   const value3 = value.required;
   if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
-  if (!isMcpElicitationObjectType(value4)) return false;
+  if (!$testMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type")) return false;
   }
   return true;
 }
-function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -847,7 +919,10 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isObject(value2))
+    else if (!(
+      $runtime.isNonNullObject(value2) &&
+      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
+    ))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -919,80 +994,96 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
   }
 }
-/** Validates a value as `McpElicitationSchema`, reporting every error with its path. */
-export function validateMcpElicitationSchema(value: unknown): $runtime.ValidationResult<McpElicitationSchema> {
-  return $runtime.validateWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema);
-}
-/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying every error. */
-export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return $runtime.parseWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
-}
-/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
-export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  return isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value);
-}
-function $checkMcpElicitationSingleSelectEnumSchema(
+/** Validates a value as `McpElicitationSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationSchema(
   value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationSchema> {
+  return $runtime.validateWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, options);
+}
+/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
+  return $runtime.parseWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
+}
+/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
+  return $runtime.guarded(value, $testMcpElicitationSingleSelectEnumSchema);
+}
+function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
+  return (
+    $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
+  );
+}
+function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
-  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
+  if (!(
+    $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
+  ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationSingleSelectEnumSchema,
+    $testMcpElicitationSingleSelectEnumSchema,
     $checkMcpElicitationSingleSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationSingleSelectEnumSchema,
+    $testMcpElicitationSingleSelectEnumSchema,
     $checkMcpElicitationSingleSelectEnumSchema,
     "McpElicitationSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
+  return $runtime.guarded(value, $testMcpElicitationStringFormat);
+}
+function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
-function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
     $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringFormat`, reporting every error with its path. */
+/** Validates a value as `McpElicitationStringFormat`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationStringFormat(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringFormat> {
-  return $runtime.validateWith(value, isMcpElicitationStringFormat, $checkMcpElicitationStringFormat);
+  return $runtime.validateWith(value, $testMcpElicitationStringFormat, $checkMcpElicitationStringFormat, options);
 }
-/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
   return $runtime.parseWith(
     value,
-    isMcpElicitationStringFormat,
+    $testMcpElicitationStringFormat,
     $checkMcpElicitationStringFormat,
     "McpElicitationStringFormat",
   );
 }
-/** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationStringSchema);
+}
+function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.format;
-  if (value3 !== undefined && !(isMcpElicitationStringFormat(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($testMcpElicitationStringFormat(value3) || value3 === null)) return false;
   const value4 = value.maxLength;
   if (
     value4 !== undefined &&
@@ -1008,7 +1099,7 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!isMcpElicitationStringType(value7)) return false;
+  if (!$testMcpElicitationStringType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1023,9 +1114,10 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1085,7 +1177,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || $isNull(value3))) {
+      if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
         if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
         else if ($isNull(value3)) {
           if (value3 !== null)
@@ -1225,45 +1317,56 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationStringSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationStringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationStringSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringSchema> {
-  return $runtime.validateWith(value, isMcpElicitationStringSchema, $checkMcpElicitationStringSchema);
+  return $runtime.validateWith(value, $testMcpElicitationStringSchema, $checkMcpElicitationStringSchema, options);
 }
-/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationStringSchema,
+    $testMcpElicitationStringSchema,
     $checkMcpElicitationStringSchema,
     "McpElicitationStringSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
+  return $runtime.guarded(value, $testMcpElicitationStringType);
+}
+function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
 }
-function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
   if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringType`, reporting every error with its path. */
-export function validateMcpElicitationStringType(value: unknown): $runtime.ValidationResult<McpElicitationStringType> {
-  return $runtime.validateWith(value, isMcpElicitationStringType, $checkMcpElicitationStringType);
+/** Validates a value as `McpElicitationStringType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationStringType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationStringType> {
+  return $runtime.validateWith(value, $testMcpElicitationStringType, $checkMcpElicitationStringType, options);
 }
-/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationStringType,
+    $testMcpElicitationStringType,
     $checkMcpElicitationStringType,
     "McpElicitationStringType",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationTitledEnumItems);
+}
+function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
@@ -1271,9 +1374,10 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
   }
   return true;
 }
-function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -1297,32 +1401,39 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `McpElicitationTitledEnumItems`, reporting every error with its path. */
+/** Validates a value as `McpElicitationTitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationTitledEnumItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
-  return $runtime.validateWith(value, isMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems);
+  return $runtime.validateWith(value, $testMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
   return $runtime.parseWith(
     value,
-    isMcpElicitationTitledEnumItems,
+    $testMcpElicitationTitledEnumItems,
     $checkMcpElicitationTitledEnumItems,
     "McpElicitationTitledEnumItems",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationTitledMultiSelectEnumSchema);
+}
+function $testMcpElicitationTitledMultiSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationTitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
-  if (!isMcpElicitationTitledEnumItems(value3)) return false;
+  if (!$testMcpElicitationTitledEnumItems(value3)) return false;
   const value4 = value.maxItems;
   if (
     value4 !== undefined &&
@@ -1338,7 +1449,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!isMcpElicitationArrayType(value7)) return false;
+  if (!$testMcpElicitationArrayType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1356,11 +1467,12 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 function $checkMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1539,32 +1651,40 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationTitledMultiSelectEnumSchema,
+    $testMcpElicitationTitledMultiSelectEnumSchema,
     $checkMcpElicitationTitledMultiSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationTitledMultiSelectEnumSchema,
+    $testMcpElicitationTitledMultiSelectEnumSchema,
     $checkMcpElicitationTitledMultiSelectEnumSchema,
     "McpElicitationTitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationTitledSingleSelectEnumSchema);
+}
+function $testMcpElicitationTitledSingleSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationTitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -1574,7 +1694,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!isMcpElicitationStringType(value5)) return false;
+  if (!$testMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "oneOf" || key6 === "title" || key6 === "type"))
       return false;
@@ -1584,11 +1704,12 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
 function $checkMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1692,42 +1813,49 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationTitledSingleSelectEnumSchema,
+    $testMcpElicitationTitledSingleSelectEnumSchema,
     $checkMcpElicitationTitledSingleSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationTitledSingleSelectEnumSchema,
+    $testMcpElicitationTitledSingleSelectEnumSchema,
     $checkMcpElicitationTitledSingleSelectEnumSchema,
     "McpElicitationTitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationUntitledEnumItems);
+}
+function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
-  if (!isMcpElicitationStringType(value2)) return false;
+  if (!$testMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
     if (!(key3 === "enum" || key3 === "type")) return false;
   }
   return true;
 }
-function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -1762,32 +1890,44 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledEnumItems`, reporting every error with its path. */
+/** Validates a value as `McpElicitationUntitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
-  return $runtime.validateWith(value, isMcpElicitationUntitledEnumItems, $checkMcpElicitationUntitledEnumItems);
+  return $runtime.validateWith(
+    value,
+    $testMcpElicitationUntitledEnumItems,
+    $checkMcpElicitationUntitledEnumItems,
+    options,
+  );
 }
-/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
   return $runtime.parseWith(
     value,
-    isMcpElicitationUntitledEnumItems,
+    $testMcpElicitationUntitledEnumItems,
     $checkMcpElicitationUntitledEnumItems,
     "McpElicitationUntitledEnumItems",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationUntitledMultiSelectEnumSchema);
+}
+function $testMcpElicitationUntitledMultiSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationUntitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
-  if (!isMcpElicitationUntitledEnumItems(value3)) return false;
+  if (!$testMcpElicitationUntitledEnumItems(value3)) return false;
   const value4 = value.maxItems;
   if (
     value4 !== undefined &&
@@ -1803,7 +1943,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!isMcpElicitationArrayType(value7)) return false;
+  if (!$testMcpElicitationArrayType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1821,11 +1961,12 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -2004,32 +2145,40 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationUntitledMultiSelectEnumSchema,
+    $testMcpElicitationUntitledMultiSelectEnumSchema,
     $checkMcpElicitationUntitledMultiSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationUntitledMultiSelectEnumSchema,
+    $testMcpElicitationUntitledMultiSelectEnumSchema,
     $checkMcpElicitationUntitledMultiSelectEnumSchema,
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationUntitledSingleSelectEnumSchema);
+}
+function $testMcpElicitationUntitledSingleSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationUntitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -2039,7 +2188,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!isMcpElicitationStringType(value5)) return false;
+  if (!$testMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "enum" || key6 === "title" || key6 === "type"))
       return false;
@@ -2049,11 +2198,12 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
 function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -2165,30 +2315,36 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationUntitledSingleSelectEnumSchema,
+    $testMcpElicitationUntitledSingleSelectEnumSchema,
     $checkMcpElicitationUntitledSingleSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationUntitledSingleSelectEnumSchema,
+    $testMcpElicitationUntitledSingleSelectEnumSchema,
     $checkMcpElicitationUntitledSingleSelectEnumSchema,
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `McpServerElicitationRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpServerElicitationRequestParams);
+}
+function $testMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.serverName;
   if (typeof value1 !== "string") return false;
   const value2 = value.threadId;
@@ -2197,13 +2353,10 @@ export function isMcpServerElicitationRequestParams(value: unknown): value is Mc
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   return $isModeTaggedUnion(value);
 }
-function $checkMcpServerElicitationRequestParams(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.serverName;
     if (value1 === undefined) $runtime.missing(errors, path, "serverName", at + "/required");
@@ -2234,7 +2387,8 @@ function $checkMcpServerElicitationRequestParams(
         }
       }
     }
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
+    if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+      $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
     else {
       const tag4 = value.mode;
       switch (tag4) {
@@ -2265,40 +2419,47 @@ function $checkMcpServerElicitationRequestParams(
     }
   }
 }
-/** Validates a value as `McpServerElicitationRequestParams`, reporting every error with its path. */
+/** Validates a value as `McpServerElicitationRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpServerElicitationRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParams> {
-  return $runtime.validateWith(value, isMcpServerElicitationRequestParams, $checkMcpServerElicitationRequestParams);
+  return $runtime.validateWith(
+    value,
+    $testMcpServerElicitationRequestParams,
+    $checkMcpServerElicitationRequestParams,
+    options,
+  );
 }
-/** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpServerElicitationRequestParams(value: unknown): McpServerElicitationRequestParams {
   return $runtime.parseWith(
     value,
-    isMcpServerElicitationRequestParams,
+    $testMcpServerElicitationRequestParams,
     $checkMcpServerElicitationRequestParams,
     "McpServerElicitationRequestParams",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsForm` (fast: builds no error objects). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsForm` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpServerElicitationRequestParamsForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsForm {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsForm);
+}
+function $testMcpServerElicitationRequestParamsForm(value: unknown): value is McpServerElicitationRequestParamsForm {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
   if (value2 !== "form") return false;
   const value3 = value.requestedSchema;
-  return isMcpElicitationSchema(value3);
+  return $testMcpElicitationSchema(value3);
 }
-function $checkMcpServerElicitationRequestParamsForm(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2313,30 +2474,38 @@ function $checkMcpServerElicitationRequestParamsForm(
     else $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsForm`, reporting every error with its path. */
+/** Validates a value as `McpServerElicitationRequestParamsForm`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpServerElicitationRequestParamsForm(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsForm> {
   return $runtime.validateWith(
     value,
-    isMcpServerElicitationRequestParamsForm,
+    $testMcpServerElicitationRequestParamsForm,
     $checkMcpServerElicitationRequestParamsForm,
+    options,
   );
 }
-/** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpServerElicitationRequestParamsForm(value: unknown): McpServerElicitationRequestParamsForm {
   return $runtime.parseWith(
     value,
-    isMcpServerElicitationRequestParamsForm,
+    $testMcpServerElicitationRequestParamsForm,
     $checkMcpServerElicitationRequestParamsForm,
     "McpServerElicitationRequestParamsForm",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiSlashForm` (fast: builds no error objects). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiSlashForm` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiSlashForm {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsOpenaiSlashForm);
+}
+function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
+  value: unknown,
+): value is McpServerElicitationRequestParamsOpenaiSlashForm {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2347,10 +2516,11 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
 function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2364,32 +2534,40 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
     if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`, reporting every error with its path. */
+/** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
   return $runtime.validateWith(
     value,
-    isMcpServerElicitationRequestParamsOpenaiSlashForm,
+    $testMcpServerElicitationRequestParamsOpenaiSlashForm,
     $checkMcpServerElicitationRequestParamsOpenaiSlashForm,
+    options,
   );
 }
-/** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiSlashForm {
   return $runtime.parseWith(
     value,
-    isMcpServerElicitationRequestParamsOpenaiSlashForm,
+    $testMcpServerElicitationRequestParamsOpenaiSlashForm,
     $checkMcpServerElicitationRequestParamsOpenaiSlashForm,
     "McpServerElicitationRequestParamsOpenaiSlashForm",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiForm` (fast: builds no error objects). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiForm` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiForm {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsOpenaiForm);
+}
+function $testMcpServerElicitationRequestParamsOpenaiForm(
+  value: unknown,
+): value is McpServerElicitationRequestParamsOpenaiForm {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2400,10 +2578,11 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
 function $checkMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2417,30 +2596,36 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(
     if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`, reporting every error with its path. */
+/** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
   return $runtime.validateWith(
     value,
-    isMcpServerElicitationRequestParamsOpenaiForm,
+    $testMcpServerElicitationRequestParamsOpenaiForm,
     $checkMcpServerElicitationRequestParamsOpenaiForm,
+    options,
   );
 }
-/** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiForm {
   return $runtime.parseWith(
     value,
-    isMcpServerElicitationRequestParamsOpenaiForm,
+    $testMcpServerElicitationRequestParamsOpenaiForm,
     $checkMcpServerElicitationRequestParamsOpenaiForm,
     "McpServerElicitationRequestParamsOpenaiForm",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsUrl);
+}
+function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.elicitationId;
   if (typeof value1 !== "string") return false;
   const value2 = value.message;
@@ -2450,13 +2635,10 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
   const value4 = value.url;
   return typeof value4 === "string";
 }
-function $checkMcpServerElicitationRequestParamsUrl(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.elicitationId;
     if (value1 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
@@ -2483,21 +2665,23 @@ function $checkMcpServerElicitationRequestParamsUrl(
       $runtime.unexpected(errors, path + "/url", "type", "a string", value4, at + "/properties/url/type");
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsUrl`, reporting every error with its path. */
+/** Validates a value as `McpServerElicitationRequestParamsUrl`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpServerElicitationRequestParamsUrl(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsUrl> {
   return $runtime.validateWith(
     value,
-    isMcpServerElicitationRequestParamsUrl,
+    $testMcpServerElicitationRequestParamsUrl,
     $checkMcpServerElicitationRequestParamsUrl,
+    options,
   );
 }
-/** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpServerElicitationRequestParamsUrl {
   return $runtime.parseWith(
     value,
-    isMcpServerElicitationRequestParamsUrl,
+    $testMcpServerElicitationRequestParamsUrl,
     $checkMcpServerElicitationRequestParamsUrl,
     "McpServerElicitationRequestParamsUrl",
   );
@@ -2529,10 +2713,11 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isMcpElicitationPrimitiveSchema(item2)) return false;
+    if (!$testMcpElicitationPrimitiveSchema(item2)) return false;
   }
   return true;
 }
@@ -2542,25 +2727,26 @@ function $isNonNegativeInteger(value: unknown): boolean {
 function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isMcpElicitationConstOption(value[i1])) return false;
+    if (!$testMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
 function $isModeTaggedUnion(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.mode;
   switch (tag1) {
     case "form":
-      if (!isMcpServerElicitationRequestParamsForm(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsForm(value)) return false;
       break;
     case "openai/form":
-      if (!isMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return false;
       break;
     case "openaiForm":
-      if (!isMcpServerElicitationRequestParamsOpenaiForm(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsOpenaiForm(value)) return false;
       break;
     case "url":
-      if (!isMcpServerElicitationRequestParamsUrl(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsUrl(value)) return false;
       break;
     default:
       return false;

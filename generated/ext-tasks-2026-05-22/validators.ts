@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 152ea7243424124d4523916b5eb24035fd281cc00b56bcf05fd941baecfef951 d57f3b105006dc529e44da098b049d5bf566aaf0c0eeee7b24e2a5b1e8b7141e
+// Fingerprint: 63c55c155510b046fe7b931780fb036fb06da3ad3997fdbcca1ac5217f69700a dc86f9953039795a244ff5fe3897d408e11c997f14057eb0ebce04483032b39c
 
 import type {
   CancelTaskRequest,
@@ -84,12 +84,16 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskRequest);
+}
+function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -104,15 +108,16 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   const value3 = value.method;
   if (value3 !== "tasks/cancel") return false;
   const value4 = value.params;
-  if (!isCancelTaskRequestParams(value4)) return false;
+  if (!$testCancelTaskRequestParams(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
   return true;
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -175,17 +180,24 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     }
   }
 }
-/** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
-export function validateCancelTaskRequest(value: unknown): $runtime.ValidationResult<CancelTaskRequest> {
-  return $runtime.validateWith(value, isCancelTaskRequest, $checkCancelTaskRequest);
+/** Validates a value as `CancelTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskRequest> {
+  return $runtime.validateWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parseWith(value, isCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parseWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
 }
-/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskRequestParams);
+}
+function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -193,9 +205,10 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   }
   return true;
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -213,39 +226,59 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
     }
   }
 }
-/** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(value: unknown): $runtime.ValidationResult<CancelTaskRequestParams> {
-  return $runtime.validateWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams);
+/** Validates a value as `CancelTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskRequestParams> {
+  return $runtime.validateWith(value, $testCancelTaskRequestParams, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parseWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams, "CancelTaskRequestParams");
+  return $runtime.parseWith(
+    value,
+    $testCancelTaskRequestParams,
+    $checkCancelTaskRequestParams,
+    "CancelTaskRequestParams",
+  );
 }
-/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  return value1 === undefined || isResultMeta(value1);
+  return $runtime.guarded(value, $testCancelTaskResult);
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  return value1 === undefined || $testResultMeta(value1);
+}
+function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `CancelTaskResult`, reporting every error with its path. */
-export function validateCancelTaskResult(value: unknown): $runtime.ValidationResult<CancelTaskResult> {
-  return $runtime.validateWith(value, isCancelTaskResult, $checkCancelTaskResult);
+/** Validates a value as `CancelTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskResult> {
+  return $runtime.validateWith(value, $testCancelTaskResult, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parseWith(value, $testCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
-/** Whether a value is a valid `ResultMeta` (fast: builds no error objects). */
+/** Whether a value is a valid `ResultMeta` (fast: builds no error objects; false for a value that throws when read). */
 export function isResultMeta(value: unknown): value is ResultMeta {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testResultMeta);
+}
+function $testResultMeta(value: unknown): value is ResultMeta {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -259,11 +292,12 @@ export function isResultMeta(value: unknown): value is ResultMeta {
   )
     return false;
   const value2 = value["io.modelcontextprotocol/related-task"];
-  return value2 === undefined || isResultMetaRelatedTask(value2);
+  return value2 === undefined || $testResultMetaRelatedTask(value2);
 }
-function $checkResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
@@ -323,17 +357,24 @@ function $checkResultMeta(value: unknown, path: string, errors: $runtime.Validat
       $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
-/** Validates a value as `ResultMeta`, reporting every error with its path. */
-export function validateResultMeta(value: unknown): $runtime.ValidationResult<ResultMeta> {
-  return $runtime.validateWith(value, isResultMeta, $checkResultMeta);
+/** Validates a value as `ResultMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResultMeta(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ResultMeta> {
+  return $runtime.validateWith(value, $testResultMeta, $checkResultMeta, options);
 }
-/** Returns the value as `ResultMeta`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ResultMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResultMeta(value: unknown): ResultMeta {
-  return $runtime.parseWith(value, isResultMeta, $checkResultMeta, "ResultMeta");
+  return $runtime.parseWith(value, $testResultMeta, $checkResultMeta, "ResultMeta");
 }
-/** Whether a value is a valid `ResultMetaRelatedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `ResultMetaRelatedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testResultMetaRelatedTask);
+}
+function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -341,10 +382,11 @@ export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRela
   }
   return true;
 }
-function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -362,17 +404,24 @@ function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runt
     }
   }
 }
-/** Validates a value as `ResultMetaRelatedTask`, reporting every error with its path. */
-export function validateResultMetaRelatedTask(value: unknown): $runtime.ValidationResult<ResultMetaRelatedTask> {
-  return $runtime.validateWith(value, isResultMetaRelatedTask, $checkResultMetaRelatedTask);
+/** Validates a value as `ResultMetaRelatedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResultMetaRelatedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ResultMetaRelatedTask> {
+  return $runtime.validateWith(value, $testResultMetaRelatedTask, $checkResultMetaRelatedTask, options);
 }
-/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResultMetaRelatedTask(value: unknown): ResultMetaRelatedTask {
-  return $runtime.parseWith(value, isResultMetaRelatedTask, $checkResultMetaRelatedTask, "ResultMetaRelatedTask");
+  return $runtime.parseWith(value, $testResultMetaRelatedTask, $checkResultMetaRelatedTask, "ResultMetaRelatedTask");
 }
-/** Whether a value is a valid `CancelledTask` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelledTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelledTask(value: unknown): value is CancelledTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelledTask);
+}
+function $testCancelledTask(value: unknown): value is CancelledTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -401,9 +450,10 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
   }
   return true;
 }
-function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -499,17 +549,24 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `CancelledTask`, reporting every error with its path. */
-export function validateCancelledTask(value: unknown): $runtime.ValidationResult<CancelledTask> {
-  return $runtime.validateWith(value, isCancelledTask, $checkCancelledTask);
+/** Validates a value as `CancelledTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelledTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelledTask> {
+  return $runtime.validateWith(value, $testCancelledTask, $checkCancelledTask, options);
 }
-/** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return $runtime.parseWith(value, isCancelledTask, $checkCancelledTask, "CancelledTask");
+  return $runtime.parseWith(value, $testCancelledTask, $checkCancelledTask, "CancelledTask");
 }
-/** Whether a value is a valid `CompletedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `CompletedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isCompletedTask(value: unknown): value is CompletedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCompletedTask);
+}
+function $testCompletedTask(value: unknown): value is CompletedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -541,9 +598,10 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   }
   return true;
 }
-function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -621,7 +679,10 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
     }
     const value8 = value.result;
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!$runtime.isObject(value8))
+    else if (!(
+      $runtime.isNonNullObject(value8) &&
+      (value8.constructor === Object || $runtime.hasJsonPrototype(value8))
+    ))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
     for (const key9 in value) {
       if (!(
@@ -644,66 +705,82 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `CompletedTask`, reporting every error with its path. */
-export function validateCompletedTask(value: unknown): $runtime.ValidationResult<CompletedTask> {
-  return $runtime.validateWith(value, isCompletedTask, $checkCompletedTask);
+/** Validates a value as `CompletedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCompletedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CompletedTask> {
+  return $runtime.validateWith(value, $testCompletedTask, $checkCompletedTask, options);
 }
-/** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return $runtime.parseWith(value, isCompletedTask, $checkCompletedTask, "CompletedTask");
+  return $runtime.parseWith(value, $testCompletedTask, $checkCompletedTask, "CompletedTask");
 }
-/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  if (value1 !== undefined && !isResultMeta(value1)) return false;
-  return isTask(value);
+  return $runtime.guarded(value, $testCreateTaskResult);
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$testResultMeta(value1)) return false;
+  return $testTask(value);
+}
+function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `CreateTaskResult`, reporting every error with its path. */
-export function validateCreateTaskResult(value: unknown): $runtime.ValidationResult<CreateTaskResult> {
-  return $runtime.validateWith(value, isCreateTaskResult, $checkCreateTaskResult);
+/** Validates a value as `CreateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateTaskResult> {
+  return $runtime.validateWith(value, $testCreateTaskResult, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parseWith(value, $testCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
 }
-/** Whether a value is a valid `DetailedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `DetailedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isDetailedTask(value: unknown): value is DetailedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testDetailedTask);
+}
+function $testDetailedTask(value: unknown): value is DetailedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
-      if (!isWorkingTask(value)) return false;
+      if (!$testWorkingTask(value)) return false;
       break;
     case "input_required":
-      if (!isInputRequiredTask(value)) return false;
+      if (!$testInputRequiredTask(value)) return false;
       break;
     case "completed":
-      if (!isCompletedTask(value)) return false;
+      if (!$testCompletedTask(value)) return false;
       break;
     case "failed":
-      if (!isFailedTask(value)) return false;
+      if (!$testFailedTask(value)) return false;
       break;
     case "cancelled":
-      if (!isCancelledTask(value)) return false;
+      if (!$testCancelledTask(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/DetailedTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
     switch (tag1) {
@@ -736,17 +813,24 @@ function $checkDetailedTask(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `DetailedTask`, reporting every error with its path. */
-export function validateDetailedTask(value: unknown): $runtime.ValidationResult<DetailedTask> {
-  return $runtime.validateWith(value, isDetailedTask, $checkDetailedTask);
+/** Validates a value as `DetailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateDetailedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<DetailedTask> {
+  return $runtime.validateWith(value, $testDetailedTask, $checkDetailedTask, options);
 }
-/** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return $runtime.parseWith(value, isDetailedTask, $checkDetailedTask, "DetailedTask");
+  return $runtime.parseWith(value, $testDetailedTask, $checkDetailedTask, "DetailedTask");
 }
-/** Whether a value is a valid `FailedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `FailedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isFailedTask(value: unknown): value is FailedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testFailedTask);
+}
+function $testFailedTask(value: unknown): value is FailedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -778,9 +862,10 @@ export function isFailedTask(value: unknown): value is FailedTask {
   }
   return true;
 }
-function $checkFailedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -858,7 +943,10 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
     }
     const value8 = value.error;
     if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!$runtime.isObject(value8))
+    else if (!(
+      $runtime.isNonNullObject(value8) &&
+      (value8.constructor === Object || $runtime.hasJsonPrototype(value8))
+    ))
       $runtime.unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
     for (const key9 in value) {
       if (!(
@@ -881,17 +969,24 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
     }
   }
 }
-/** Validates a value as `FailedTask`, reporting every error with its path. */
-export function validateFailedTask(value: unknown): $runtime.ValidationResult<FailedTask> {
-  return $runtime.validateWith(value, isFailedTask, $checkFailedTask);
+/** Validates a value as `FailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateFailedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<FailedTask> {
+  return $runtime.validateWith(value, $testFailedTask, $checkFailedTask, options);
 }
-/** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return $runtime.parseWith(value, isFailedTask, $checkFailedTask, "FailedTask");
+  return $runtime.parseWith(value, $testFailedTask, $checkFailedTask, "FailedTask");
 }
-/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskRequest);
+}
+function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -906,15 +1001,16 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value3 = value.method;
   if (value3 !== "tasks/get") return false;
   const value4 = value.params;
-  if (!isGetTaskRequestParams(value4)) return false;
+  if (!$testGetTaskRequestParams(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
   return true;
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -977,17 +1073,24 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Val
     }
   }
 }
-/** Validates a value as `GetTaskRequest`, reporting every error with its path. */
-export function validateGetTaskRequest(value: unknown): $runtime.ValidationResult<GetTaskRequest> {
-  return $runtime.validateWith(value, isGetTaskRequest, $checkGetTaskRequest);
+/** Validates a value as `GetTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskRequest> {
+  return $runtime.validateWith(value, $testGetTaskRequest, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parseWith(value, isGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parseWith(value, $testGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
 }
-/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskRequestParams);
+}
+function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -995,9 +1098,10 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   }
   return true;
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1015,60 +1119,76 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
     }
   }
 }
-/** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(value: unknown): $runtime.ValidationResult<GetTaskRequestParams> {
-  return $runtime.validateWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams);
+/** Validates a value as `GetTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskRequestParams> {
+  return $runtime.validateWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parseWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parseWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
 }
-/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  if (value1 !== undefined && !isResultMeta(value1)) return false;
-  return isDetailedTask(value);
+  return $runtime.guarded(value, $testGetTaskResult);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testGetTaskResult(value: unknown): value is GetTaskResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$testResultMeta(value1)) return false;
+  return $testDetailedTask(value);
+}
+function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
     $checkDetailedTask(value, path, errors);
   }
 }
-/** Validates a value as `GetTaskResult`, reporting every error with its path. */
-export function validateGetTaskResult(value: unknown): $runtime.ValidationResult<GetTaskResult> {
-  return $runtime.validateWith(value, isGetTaskResult, $checkGetTaskResult);
+/** Validates a value as `GetTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskResult> {
+  return $runtime.validateWith(value, $testGetTaskResult, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
+  return $runtime.parseWith(value, $testGetTaskResult, $checkGetTaskResult, "GetTaskResult");
 }
-/** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequest(value: unknown): value is InputRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequest);
+}
+function $testInputRequest(value: unknown): value is InputRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
-      if (!isElicitRequest(value)) return false;
+      if (!$testElicitRequest(value)) return false;
       break;
     case "sampling/createMessage":
-      if (!isCreateMessageRequest(value)) return false;
+      if (!$testCreateMessageRequest(value)) return false;
       break;
     case "roots/list":
-      if (!isListRootsRequest(value)) return false;
+      if (!$testListRootsRequest(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkInputRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
     switch (tag1) {
@@ -1095,26 +1215,34 @@ function $checkInputRequest(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `InputRequest`, reporting every error with its path. */
-export function validateInputRequest(value: unknown): $runtime.ValidationResult<InputRequest> {
-  return $runtime.validateWith(value, isInputRequest, $checkInputRequest);
+/** Validates a value as `InputRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequest> {
+  return $runtime.validateWith(value, $testInputRequest, $checkInputRequest, options);
 }
-/** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return $runtime.parseWith(value, isInputRequest, $checkInputRequest, "InputRequest");
+  return $runtime.parseWith(value, $testInputRequest, $checkInputRequest, "InputRequest");
 }
-/** Whether a value is a valid `InputRequests` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequests` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequests(value: unknown): value is InputRequests {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequests);
+}
+function $testInputRequests(value: unknown): value is InputRequests {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isInputRequest(item2)) return false;
+    if (!$testInputRequest(item2)) return false;
   }
   return true;
 }
-function $checkInputRequests(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequests";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
@@ -1122,17 +1250,24 @@ function $checkInputRequests(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `InputRequests`, reporting every error with its path. */
-export function validateInputRequests(value: unknown): $runtime.ValidationResult<InputRequests> {
-  return $runtime.validateWith(value, isInputRequests, $checkInputRequests);
+/** Validates a value as `InputRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequests(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequests> {
+  return $runtime.validateWith(value, $testInputRequests, $checkInputRequests, options);
 }
-/** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return $runtime.parseWith(value, isInputRequests, $checkInputRequests, "InputRequests");
+  return $runtime.parseWith(value, $testInputRequests, $checkInputRequests, "InputRequests");
 }
-/** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequiredTask);
+}
+function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1148,7 +1283,7 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined && !(typeof value7 === "number" && Number.isFinite(value7))) return false;
   const value8 = value.inputRequests;
-  if (!isInputRequests(value8)) return false;
+  if (!$testInputRequests(value8)) return false;
   for (const key9 in value) {
     if (!(
       key9 === "taskId" ||
@@ -1164,9 +1299,10 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   }
   return true;
 }
-function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1273,43 +1409,57 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
     }
   }
 }
-/** Validates a value as `InputRequiredTask`, reporting every error with its path. */
-export function validateInputRequiredTask(value: unknown): $runtime.ValidationResult<InputRequiredTask> {
-  return $runtime.validateWith(value, isInputRequiredTask, $checkInputRequiredTask);
+/** Validates a value as `InputRequiredTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequiredTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequiredTask> {
+  return $runtime.validateWith(value, $testInputRequiredTask, $checkInputRequiredTask, options);
 }
-/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return $runtime.parseWith(value, isInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
+  return $runtime.parseWith(value, $testInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
 }
-/** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
+/** Whether a value is a valid `InputResponse` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputResponse(value: unknown): value is InputResponse {
-  return isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value);
+  return $runtime.guarded(value, $testInputResponse);
 }
-function $checkInputResponse(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testInputResponse(value: unknown): value is InputResponse {
+  return $testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value);
+}
+function $checkInputResponse(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponse";
-  if (!(isElicitResult(value) || isCreateMessageResult(value) || isListRootsResult(value)))
+  if (!($testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `InputResponse`, reporting every error with its path. */
-export function validateInputResponse(value: unknown): $runtime.ValidationResult<InputResponse> {
-  return $runtime.validateWith(value, isInputResponse, $checkInputResponse);
+/** Validates a value as `InputResponse`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputResponse(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputResponse> {
+  return $runtime.validateWith(value, $testInputResponse, $checkInputResponse, options);
 }
-/** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return $runtime.parseWith(value, isInputResponse, $checkInputResponse, "InputResponse");
+  return $runtime.parseWith(value, $testInputResponse, $checkInputResponse, "InputResponse");
 }
-/** Whether a value is a valid `InputResponses` (fast: builds no error objects). */
+/** Whether a value is a valid `InputResponses` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputResponses(value: unknown): value is InputResponses {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputResponses);
+}
+function $testInputResponses(value: unknown): value is InputResponses {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isInputResponse(item2)) return false;
+    if (!$testInputResponse(item2)) return false;
   }
   return true;
 }
-function $checkInputResponses(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponses";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
@@ -1317,21 +1467,28 @@ function $checkInputResponses(value: unknown, path: string, errors: $runtime.Val
     }
   }
 }
-/** Validates a value as `InputResponses`, reporting every error with its path. */
-export function validateInputResponses(value: unknown): $runtime.ValidationResult<InputResponses> {
-  return $runtime.validateWith(value, isInputResponses, $checkInputResponses);
+/** Validates a value as `InputResponses`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputResponses(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputResponses> {
+  return $runtime.validateWith(value, $testInputResponses, $checkInputResponses, options);
 }
-/** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return $runtime.parseWith(value, isInputResponses, $checkInputResponses, "InputResponses");
+  return $runtime.parseWith(value, $testInputResponses, $checkInputResponses, "InputResponses");
 }
-/** Whether a value is a valid `Task` (fast: builds no error objects). */
+/** Whether a value is a valid `Task` (fast: builds no error objects; false for a value that throws when read). */
 export function isTask(value: unknown): value is Task {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTask);
+}
+function $testTask(value: unknown): value is Task {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (!isTaskStatus(value2)) return false;
+  if (!$testTaskStatus(value2)) return false;
   const value3 = value.statusMessage;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
@@ -1356,9 +1513,10 @@ export function isTask(value: unknown): value is Task {
   }
   return true;
 }
-function $checkTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1453,28 +1611,33 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Task`, reporting every error with its path. */
-export function validateTask(value: unknown): $runtime.ValidationResult<Task> {
-  return $runtime.validateWith(value, isTask, $checkTask);
+/** Validates a value as `Task`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
+  return $runtime.validateWith(value, $testTask, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Task`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parseWith(value, isTask, $checkTask, "Task");
+  return $runtime.parseWith(value, $testTask, $checkTask, "Task");
 }
-/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskStatusNotificationParams);
+}
+function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
-  return isDetailedTask(value);
+  return $testDetailedTask(value);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(
           errors,
           path + "/_meta",
@@ -1487,38 +1650,44 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
     $checkDetailedTask(value, path, errors);
   }
 }
-/** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
+/** Validates a value as `TaskStatusNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskStatusNotificationParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotificationParams> {
-  return $runtime.validateWith(value, isTaskStatusNotificationParams, $checkTaskStatusNotificationParams);
+  return $runtime.validateWith(value, $testTaskStatusNotificationParams, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
   return $runtime.parseWith(
     value,
-    isTaskStatusNotificationParams,
+    $testTaskStatusNotificationParams,
     $checkTaskStatusNotificationParams,
     "TaskStatusNotificationParams",
   );
 }
-/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskStatusNotification);
+}
+function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
   if (value2 !== "notifications/tasks") return false;
   const value3 = value.params;
-  if (!isTaskStatusNotificationParams(value3)) return false;
+  if (!$testTaskStatusNotificationParams(value3)) return false;
   for (const key4 in value) {
     if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params")) return false;
   }
   return true;
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -1550,16 +1719,22 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(value: unknown): $runtime.ValidationResult<TaskStatusNotification> {
-  return $runtime.validateWith(value, isTaskStatusNotification, $checkTaskStatusNotification);
+/** Validates a value as `TaskStatusNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskStatusNotification(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskStatusNotification> {
+  return $runtime.validateWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parseWith(value, isTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parseWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
 }
-/** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatus` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
+  return $runtime.guarded(value, $testTaskStatus);
+}
+function $testTaskStatus(value: unknown): value is TaskStatus {
   return (
     value === "working" ||
     value === "input_required" ||
@@ -1568,7 +1743,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
     value === "cancelled"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1586,19 +1761,28 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.Validat
       at + "/anyOf",
     );
 }
-/** Validates a value as `TaskStatus`, reporting every error with its path. */
-export function validateTaskStatus(value: unknown): $runtime.ValidationResult<TaskStatus> {
-  return $runtime.validateWith(value, isTaskStatus, $checkTaskStatus);
+/** Validates a value as `TaskStatus`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskStatus(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskStatus> {
+  return $runtime.validateWith(value, $testTaskStatus, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parseWith(value, isTaskStatus, $checkTaskStatus, "TaskStatus");
+  return $runtime.parseWith(value, $testTaskStatus, $checkTaskStatus, "TaskStatus");
 }
-/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskSubscriptionAcknowledgedNotifications);
+}
+function $testTaskSubscriptionAcknowledgedNotifications(
+  value: unknown,
+): value is TaskSubscriptionAcknowledgedNotifications {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
@@ -1609,10 +1793,11 @@ export function isTaskSubscriptionAcknowledgedNotifications(
 function $checkTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1645,30 +1830,36 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
     }
   }
 }
-/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting every error with its path. */
+/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
   return $runtime.validateWith(
     value,
-    isTaskSubscriptionAcknowledgedNotifications,
+    $testTaskSubscriptionAcknowledgedNotifications,
     $checkTaskSubscriptionAcknowledgedNotifications,
+    options,
   );
 }
-/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
   return $runtime.parseWith(
     value,
-    isTaskSubscriptionAcknowledgedNotifications,
+    $testTaskSubscriptionAcknowledgedNotifications,
     $checkTaskSubscriptionAcknowledgedNotifications,
     "TaskSubscriptionAcknowledgedNotifications",
   );
 }
-/** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskSubscriptionNotifications);
+}
+function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
@@ -1676,9 +1867,10 @@ export function isTaskSubscriptionNotifications(value: unknown): value is TaskSu
   }
   return true;
 }
-function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1711,29 +1903,35 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `TaskSubscriptionNotifications`, reporting every error with its path. */
+/** Validates a value as `TaskSubscriptionNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskSubscriptionNotifications(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionNotifications> {
-  return $runtime.validateWith(value, isTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications);
+  return $runtime.validateWith(value, $testTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
   return $runtime.parseWith(
     value,
-    isTaskSubscriptionNotifications,
+    $testTaskSubscriptionNotifications,
     $checkTaskSubscriptionNotifications,
     "TaskSubscriptionNotifications",
   );
 }
-/** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
+/** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects; false for a value that throws when read). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTasksExtensionCapability);
+}
+function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   return Object.keys(value).length === 0;
 }
-function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TasksExtensionCapability";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       $runtime.report(
@@ -1746,22 +1944,29 @@ function $checkTasksExtensionCapability(value: unknown, path: string, errors: $r
     }
   }
 }
-/** Validates a value as `TasksExtensionCapability`, reporting every error with its path. */
-export function validateTasksExtensionCapability(value: unknown): $runtime.ValidationResult<TasksExtensionCapability> {
-  return $runtime.validateWith(value, isTasksExtensionCapability, $checkTasksExtensionCapability);
+/** Validates a value as `TasksExtensionCapability`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTasksExtensionCapability(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TasksExtensionCapability> {
+  return $runtime.validateWith(value, $testTasksExtensionCapability, $checkTasksExtensionCapability, options);
 }
-/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
   return $runtime.parseWith(
     value,
-    isTasksExtensionCapability,
+    $testTasksExtensionCapability,
     $checkTasksExtensionCapability,
     "TasksExtensionCapability",
   );
 }
-/** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUpdateTaskRequest);
+}
+function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -1776,15 +1981,16 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
   const value3 = value.method;
   if (value3 !== "tasks/update") return false;
   const value4 = value.params;
-  if (!isUpdateTaskRequestParams(value4)) return false;
+  if (!$testUpdateTaskRequestParams(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params")) return false;
   }
   return true;
 }
-function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -1847,29 +2053,37 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
     }
   }
 }
-/** Validates a value as `UpdateTaskRequest`, reporting every error with its path. */
-export function validateUpdateTaskRequest(value: unknown): $runtime.ValidationResult<UpdateTaskRequest> {
-  return $runtime.validateWith(value, isUpdateTaskRequest, $checkUpdateTaskRequest);
+/** Validates a value as `UpdateTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateUpdateTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<UpdateTaskRequest> {
+  return $runtime.validateWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, options);
 }
-/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return $runtime.parseWith(value, isUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
+  return $runtime.parseWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
 }
-/** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUpdateTaskRequestParams);
+}
+function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
-  if (!isInputResponses(value2)) return false;
+  if (!$testInputResponses(value2)) return false;
   for (const key3 in value) {
     if (!(key3 === "taskId" || key3 === "inputResponses")) return false;
   }
   return true;
 }
-function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1890,39 +2104,59 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $ru
     }
   }
 }
-/** Validates a value as `UpdateTaskRequestParams`, reporting every error with its path. */
-export function validateUpdateTaskRequestParams(value: unknown): $runtime.ValidationResult<UpdateTaskRequestParams> {
-  return $runtime.validateWith(value, isUpdateTaskRequestParams, $checkUpdateTaskRequestParams);
+/** Validates a value as `UpdateTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateUpdateTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<UpdateTaskRequestParams> {
+  return $runtime.validateWith(value, $testUpdateTaskRequestParams, $checkUpdateTaskRequestParams, options);
 }
-/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return $runtime.parseWith(value, isUpdateTaskRequestParams, $checkUpdateTaskRequestParams, "UpdateTaskRequestParams");
+  return $runtime.parseWith(
+    value,
+    $testUpdateTaskRequestParams,
+    $checkUpdateTaskRequestParams,
+    "UpdateTaskRequestParams",
+  );
 }
-/** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  return value1 === undefined || isResultMeta(value1);
+  return $runtime.guarded(value, $testUpdateTaskResult);
 }
-function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  return value1 === undefined || $testResultMeta(value1);
+}
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `UpdateTaskResult`, reporting every error with its path. */
-export function validateUpdateTaskResult(value: unknown): $runtime.ValidationResult<UpdateTaskResult> {
-  return $runtime.validateWith(value, isUpdateTaskResult, $checkUpdateTaskResult);
+/** Validates a value as `UpdateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateUpdateTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<UpdateTaskResult> {
+  return $runtime.validateWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, options);
 }
-/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return $runtime.parseWith(value, isUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
+  return $runtime.parseWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
 }
-/** Whether a value is a valid `WorkingTask` (fast: builds no error objects). */
+/** Whether a value is a valid `WorkingTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isWorkingTask(value: unknown): value is WorkingTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testWorkingTask);
+}
+function $testWorkingTask(value: unknown): value is WorkingTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1951,9 +2185,10 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
   }
   return true;
 }
-function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -2049,25 +2284,33 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.Valida
     }
   }
 }
-/** Validates a value as `WorkingTask`, reporting every error with its path. */
-export function validateWorkingTask(value: unknown): $runtime.ValidationResult<WorkingTask> {
-  return $runtime.validateWith(value, isWorkingTask, $checkWorkingTask);
+/** Validates a value as `WorkingTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateWorkingTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<WorkingTask> {
+  return $runtime.validateWith(value, $testWorkingTask, $checkWorkingTask, options);
 }
-/** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return $runtime.parseWith(value, isWorkingTask, $checkWorkingTask, "WorkingTask");
+  return $runtime.parseWith(value, $testWorkingTask, $checkWorkingTask, "WorkingTask");
 }
-/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequest);
+}
+function $testElicitRequest(value: unknown): value is ElicitRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
-  return isElicitRequestParams(value2);
+  return $testElicitRequestParams(value2);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -2085,36 +2328,49 @@ function $checkElicitRequest(value: unknown, path: string, errors: $runtime.Vali
     else $checkElicitRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ElicitRequest`, reporting every error with its path. */
-export function validateElicitRequest(value: unknown): $runtime.ValidationResult<ElicitRequest> {
-  return $runtime.validateWith(value, isElicitRequest, $checkElicitRequest);
+/** Validates a value as `ElicitRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequest> {
+  return $runtime.validateWith(value, $testElicitRequest, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parseWith(value, isElicitRequest, $checkElicitRequest, "ElicitRequest");
+  return $runtime.parseWith(value, $testElicitRequest, $checkElicitRequest, "ElicitRequest");
 }
-/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  return isElicitRequestURLParams(value) || isElicitRequestFormParams(value);
+  return $runtime.guarded(value, $testElicitRequestParams);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
+  return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
+}
+function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestParams";
-  if (!(isElicitRequestURLParams(value) || isElicitRequestFormParams(value)))
+  if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`, reporting every error with its path. */
-export function validateElicitRequestParams(value: unknown): $runtime.ValidationResult<ElicitRequestParams> {
-  return $runtime.validateWith(value, isElicitRequestParams, $checkElicitRequestParams);
+/** Validates a value as `ElicitRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestParams> {
+  return $runtime.validateWith(value, $testElicitRequestParams, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parseWith(value, isElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parseWith(value, $testElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestURLParams);
+}
+function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
   if (typeof value2 !== "string") return false;
   const value3 = value.message;
@@ -2122,13 +2378,14 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   const value4 = value.mode;
   if (value4 !== "url") return false;
   const value5 = value.task;
-  if (value5 !== undefined && !isTaskMetadata(value5)) return false;
+  if (value5 !== undefined && !$testTaskMetadata(value5)) return false;
   const value6 = value.url;
   return typeof value6 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2159,23 +2416,31 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
   }
 }
-/** Validates a value as `ElicitRequestURLParams`, reporting every error with its path. */
-export function validateElicitRequestURLParams(value: unknown): $runtime.ValidationResult<ElicitRequestURLParams> {
-  return $runtime.validateWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams);
+/** Validates a value as `ElicitRequestURLParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestURLParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestURLParams> {
+  return $runtime.validateWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parseWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parseWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects). */
+/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects; false for a value that throws when read). */
 export function isParamsMeta(value: unknown): value is ParamsMeta {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testParamsMeta);
+}
+function $testParamsMeta(value: unknown): value is ParamsMeta {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.progressToken;
   return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
@@ -2214,23 +2479,31 @@ function $checkParamsMeta(value: unknown, path: string, errors: $runtime.Validat
     }
   }
 }
-/** Validates a value as `ParamsMeta`, reporting every error with its path. */
-export function validateParamsMeta(value: unknown): $runtime.ValidationResult<ParamsMeta> {
-  return $runtime.validateWith(value, isParamsMeta, $checkParamsMeta);
+/** Validates a value as `ParamsMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateParamsMeta(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ParamsMeta> {
+  return $runtime.validateWith(value, $testParamsMeta, $checkParamsMeta, options);
 }
-/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseParamsMeta(value: unknown): ParamsMeta {
-  return $runtime.parseWith(value, isParamsMeta, $checkParamsMeta, "ParamsMeta");
+  return $runtime.parseWith(value, $testParamsMeta, $checkParamsMeta, "ParamsMeta");
 }
-/** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskMetadata` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskMetadata);
+}
+function $testTaskMetadata(value: unknown): value is TaskMetadata {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
@@ -2239,31 +2512,39 @@ function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `TaskMetadata`, reporting every error with its path. */
-export function validateTaskMetadata(value: unknown): $runtime.ValidationResult<TaskMetadata> {
-  return $runtime.validateWith(value, isTaskMetadata, $checkTaskMetadata);
+/** Validates a value as `TaskMetadata`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskMetadata(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskMetadata> {
+  return $runtime.validateWith(value, $testTaskMetadata, $checkTaskMetadata, options);
 }
-/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return $runtime.parseWith(value, isTaskMetadata, $checkTaskMetadata, "TaskMetadata");
+  return $runtime.parseWith(value, $testTaskMetadata, $checkTaskMetadata, "TaskMetadata");
 }
-/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestFormParams);
+}
+function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
   if (value3 !== undefined && value3 !== "form") return false;
   const value4 = value.requestedSchema;
-  if (!isMcpElicitationSchema(value4)) return false;
+  if (!$testMcpElicitationSchema(value4)) return false;
   const value5 = value.task;
-  return value5 === undefined || isTaskMetadata(value5);
+  return value5 === undefined || $testTaskMetadata(value5);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2283,17 +2564,29 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
     if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   }
 }
-/** Validates a value as `ElicitRequestFormParams`, reporting every error with its path. */
-export function validateElicitRequestFormParams(value: unknown): $runtime.ValidationResult<ElicitRequestFormParams> {
-  return $runtime.validateWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams);
+/** Validates a value as `ElicitRequestFormParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestFormParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestFormParams> {
+  return $runtime.validateWith(value, $testElicitRequestFormParams, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parseWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams, "ElicitRequestFormParams");
+  return $runtime.parseWith(
+    value,
+    $testElicitRequestFormParams,
+    $checkElicitRequestFormParams,
+    "ElicitRequestFormParams",
+  );
 }
-/** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationSchema);
+}
+function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
@@ -2301,15 +2594,16 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   const value3 = value.required;
   if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
-  if (!isMcpElicitationObjectType(value4)) return false;
+  if (!$testMcpElicitationObjectType(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type")) return false;
   }
   return true;
 }
-function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -2334,7 +2628,10 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isObject(value2))
+    else if (!(
+      $runtime.isNonNullObject(value2) &&
+      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
+    ))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -2406,116 +2703,140 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
   }
 }
-/** Validates a value as `McpElicitationSchema`, reporting every error with its path. */
-export function validateMcpElicitationSchema(value: unknown): $runtime.ValidationResult<McpElicitationSchema> {
-  return $runtime.validateWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema);
+/** Validates a value as `McpElicitationSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationSchema> {
+  return $runtime.validateWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, options);
 }
-/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return $runtime.parseWith(value, isMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
+  return $runtime.parseWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
 }
-/** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
+  return $runtime.guarded(value, $testMcpElicitationPrimitiveSchema);
+}
+function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
   return (
-    isMcpElicitationEnumSchema(value) ||
-    isMcpElicitationStringSchema(value) ||
-    isMcpElicitationNumberSchema(value) ||
-    isMcpElicitationBooleanSchema(value)
+    $testMcpElicitationEnumSchema(value) ||
+    $testMcpElicitationStringSchema(value) ||
+    $testMcpElicitationNumberSchema(value) ||
+    $testMcpElicitationBooleanSchema(value)
   );
 }
-function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
-    isMcpElicitationEnumSchema(value) ||
-    isMcpElicitationStringSchema(value) ||
-    isMcpElicitationNumberSchema(value) ||
-    isMcpElicitationBooleanSchema(value)
+    $testMcpElicitationEnumSchema(value) ||
+    $testMcpElicitationStringSchema(value) ||
+    $testMcpElicitationNumberSchema(value) ||
+    $testMcpElicitationBooleanSchema(value)
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationPrimitiveSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationPrimitiveSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationPrimitiveSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
-  return $runtime.validateWith(value, isMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema);
+  return $runtime.validateWith(value, $testMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema, options);
 }
-/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationPrimitiveSchema,
+    $testMcpElicitationPrimitiveSchema,
     $checkMcpElicitationPrimitiveSchema,
     "McpElicitationPrimitiveSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
+  return $runtime.guarded(value, $testMcpElicitationEnumSchema);
+}
+function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
   return (
-    isMcpElicitationSingleSelectEnumSchema(value) ||
-    isMcpElicitationMultiSelectEnumSchema(value) ||
-    isMcpElicitationLegacyTitledEnumSchema(value)
+    $testMcpElicitationSingleSelectEnumSchema(value) ||
+    $testMcpElicitationMultiSelectEnumSchema(value) ||
+    $testMcpElicitationLegacyTitledEnumSchema(value)
   );
 }
-function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
-    isMcpElicitationSingleSelectEnumSchema(value) ||
-    isMcpElicitationMultiSelectEnumSchema(value) ||
-    isMcpElicitationLegacyTitledEnumSchema(value)
+    $testMcpElicitationSingleSelectEnumSchema(value) ||
+    $testMcpElicitationMultiSelectEnumSchema(value) ||
+    $testMcpElicitationLegacyTitledEnumSchema(value)
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationEnumSchema`, reporting every error with its path. */
-export function validateMcpElicitationEnumSchema(value: unknown): $runtime.ValidationResult<McpElicitationEnumSchema> {
-  return $runtime.validateWith(value, isMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema);
+/** Validates a value as `McpElicitationEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationEnumSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationEnumSchema> {
+  return $runtime.validateWith(value, $testMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema, options);
 }
-/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationEnumSchema,
+    $testMcpElicitationEnumSchema,
     $checkMcpElicitationEnumSchema,
     "McpElicitationEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  return isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value);
+  return $runtime.guarded(value, $testMcpElicitationSingleSelectEnumSchema);
 }
-function $checkMcpElicitationSingleSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
+  return (
+    $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
+  );
+}
+function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
-  if (!(isMcpElicitationUntitledSingleSelectEnumSchema(value) || isMcpElicitationTitledSingleSelectEnumSchema(value)))
+  if (!(
+    $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
+  ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationSingleSelectEnumSchema,
+    $testMcpElicitationSingleSelectEnumSchema,
     $checkMcpElicitationSingleSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationSingleSelectEnumSchema,
+    $testMcpElicitationSingleSelectEnumSchema,
     $checkMcpElicitationSingleSelectEnumSchema,
     "McpElicitationSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationUntitledSingleSelectEnumSchema);
+}
+function $testMcpElicitationUntitledSingleSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationUntitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -2525,7 +2846,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!isMcpElicitationStringType(value5)) return false;
+  if (!$testMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "enum" || key6 === "title" || key6 === "type"))
       return false;
@@ -2535,11 +2856,12 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
 function $checkMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -2651,53 +2973,67 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationUntitledSingleSelectEnumSchema,
+    $testMcpElicitationUntitledSingleSelectEnumSchema,
     $checkMcpElicitationUntitledSingleSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationUntitledSingleSelectEnumSchema,
+    $testMcpElicitationUntitledSingleSelectEnumSchema,
     $checkMcpElicitationUntitledSingleSelectEnumSchema,
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
+  return $runtime.guarded(value, $testMcpElicitationStringType);
+}
+function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
 }
-function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
   if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringType`, reporting every error with its path. */
-export function validateMcpElicitationStringType(value: unknown): $runtime.ValidationResult<McpElicitationStringType> {
-  return $runtime.validateWith(value, isMcpElicitationStringType, $checkMcpElicitationStringType);
+/** Validates a value as `McpElicitationStringType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationStringType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationStringType> {
+  return $runtime.validateWith(value, $testMcpElicitationStringType, $checkMcpElicitationStringType, options);
 }
-/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationStringType,
+    $testMcpElicitationStringType,
     $checkMcpElicitationStringType,
     "McpElicitationStringType",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationTitledSingleSelectEnumSchema);
+}
+function $testMcpElicitationTitledSingleSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationTitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -2707,7 +3043,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!isMcpElicitationStringType(value5)) return false;
+  if (!$testMcpElicitationStringType(value5)) return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "oneOf" || key6 === "title" || key6 === "type"))
       return false;
@@ -2717,11 +3053,12 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
 function $checkMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -2825,30 +3162,36 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationTitledSingleSelectEnumSchema,
+    $testMcpElicitationTitledSingleSelectEnumSchema,
     $checkMcpElicitationTitledSingleSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationTitledSingleSelectEnumSchema,
+    $testMcpElicitationTitledSingleSelectEnumSchema,
     $checkMcpElicitationTitledSingleSelectEnumSchema,
     "McpElicitationTitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationConstOption);
+}
+function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -2858,9 +3201,10 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
   return true;
 }
-function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -2882,61 +3226,77 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
     }
   }
 }
-/** Validates a value as `McpElicitationConstOption`, reporting every error with its path. */
+/** Validates a value as `McpElicitationConstOption`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationConstOption(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationConstOption> {
-  return $runtime.validateWith(value, isMcpElicitationConstOption, $checkMcpElicitationConstOption);
+  return $runtime.validateWith(value, $testMcpElicitationConstOption, $checkMcpElicitationConstOption, options);
 }
-/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
   return $runtime.parseWith(
     value,
-    isMcpElicitationConstOption,
+    $testMcpElicitationConstOption,
     $checkMcpElicitationConstOption,
     "McpElicitationConstOption",
   );
 }
-/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  return isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value);
+  return $runtime.guarded(value, $testMcpElicitationMultiSelectEnumSchema);
 }
-function $checkMcpElicitationMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
+  return (
+    $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
+  );
+}
+function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
-  if (!(isMcpElicitationUntitledMultiSelectEnumSchema(value) || isMcpElicitationTitledMultiSelectEnumSchema(value)))
+  if (!(
+    $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
+  ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, isMcpElicitationMultiSelectEnumSchema, $checkMcpElicitationMultiSelectEnumSchema);
+  return $runtime.validateWith(
+    value,
+    $testMcpElicitationMultiSelectEnumSchema,
+    $checkMcpElicitationMultiSelectEnumSchema,
+    options,
+  );
 }
-/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationMultiSelectEnumSchema,
+    $testMcpElicitationMultiSelectEnumSchema,
     $checkMcpElicitationMultiSelectEnumSchema,
     "McpElicitationMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationUntitledMultiSelectEnumSchema);
+}
+function $testMcpElicitationUntitledMultiSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationUntitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
-  if (!isMcpElicitationUntitledEnumItems(value3)) return false;
+  if (!$testMcpElicitationUntitledEnumItems(value3)) return false;
   const value4 = value.maxItems;
   if (
     value4 !== undefined &&
@@ -2952,7 +3312,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!isMcpElicitationArrayType(value7)) return false;
+  if (!$testMcpElicitationArrayType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -2970,11 +3330,12 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 function $checkMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3153,42 +3514,49 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationUntitledMultiSelectEnumSchema,
+    $testMcpElicitationUntitledMultiSelectEnumSchema,
     $checkMcpElicitationUntitledMultiSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationUntitledMultiSelectEnumSchema,
+    $testMcpElicitationUntitledMultiSelectEnumSchema,
     $checkMcpElicitationUntitledMultiSelectEnumSchema,
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationUntitledEnumItems);
+}
+function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
-  if (!isMcpElicitationStringType(value2)) return false;
+  if (!$testMcpElicitationStringType(value2)) return false;
   for (const key3 in value) {
     if (!(key3 === "enum" || key3 === "type")) return false;
   }
   return true;
 }
-function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -3223,48 +3591,71 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledEnumItems`, reporting every error with its path. */
+/** Validates a value as `McpElicitationUntitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
-  return $runtime.validateWith(value, isMcpElicitationUntitledEnumItems, $checkMcpElicitationUntitledEnumItems);
+  return $runtime.validateWith(
+    value,
+    $testMcpElicitationUntitledEnumItems,
+    $checkMcpElicitationUntitledEnumItems,
+    options,
+  );
 }
-/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
   return $runtime.parseWith(
     value,
-    isMcpElicitationUntitledEnumItems,
+    $testMcpElicitationUntitledEnumItems,
     $checkMcpElicitationUntitledEnumItems,
     "McpElicitationUntitledEnumItems",
   );
 }
-/** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
+  return $runtime.guarded(value, $testMcpElicitationArrayType);
+}
+function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
 }
-function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
   if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationArrayType`, reporting every error with its path. */
-export function validateMcpElicitationArrayType(value: unknown): $runtime.ValidationResult<McpElicitationArrayType> {
-  return $runtime.validateWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType);
+/** Validates a value as `McpElicitationArrayType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationArrayType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationArrayType> {
+  return $runtime.validateWith(value, $testMcpElicitationArrayType, $checkMcpElicitationArrayType, options);
 }
-/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return $runtime.parseWith(value, isMcpElicitationArrayType, $checkMcpElicitationArrayType, "McpElicitationArrayType");
+  return $runtime.parseWith(
+    value,
+    $testMcpElicitationArrayType,
+    $checkMcpElicitationArrayType,
+    "McpElicitationArrayType",
+  );
 }
-/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationTitledMultiSelectEnumSchema);
+}
+function $testMcpElicitationTitledMultiSelectEnumSchema(
+  value: unknown,
+): value is McpElicitationTitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.items;
-  if (!isMcpElicitationTitledEnumItems(value3)) return false;
+  if (!$testMcpElicitationTitledEnumItems(value3)) return false;
   const value4 = value.maxItems;
   if (
     value4 !== undefined &&
@@ -3280,7 +3671,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!isMcpElicitationArrayType(value7)) return false;
+  if (!$testMcpElicitationArrayType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -3298,11 +3689,12 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 function $checkMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3481,30 +3873,36 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationTitledMultiSelectEnumSchema,
+    $testMcpElicitationTitledMultiSelectEnumSchema,
     $checkMcpElicitationTitledMultiSelectEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationTitledMultiSelectEnumSchema,
+    $testMcpElicitationTitledMultiSelectEnumSchema,
     $checkMcpElicitationTitledMultiSelectEnumSchema,
     "McpElicitationTitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationTitledEnumItems);
+}
+function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
@@ -3512,9 +3910,10 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
   }
   return true;
 }
-function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -3538,24 +3937,29 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `McpElicitationTitledEnumItems`, reporting every error with its path. */
+/** Validates a value as `McpElicitationTitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationTitledEnumItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
-  return $runtime.validateWith(value, isMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems);
+  return $runtime.validateWith(value, $testMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
   return $runtime.parseWith(
     value,
-    isMcpElicitationTitledEnumItems,
+    $testMcpElicitationTitledEnumItems,
     $checkMcpElicitationTitledEnumItems,
     "McpElicitationTitledEnumItems",
   );
 }
-/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationLegacyTitledEnumSchema);
+}
+function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -3567,7 +3971,7 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!isMcpElicitationStringType(value6)) return false;
+  if (!$testMcpElicitationStringType(value6)) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -3581,14 +3985,11 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   }
   return true;
 }
-function $checkMcpElicitationLegacyTitledEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3749,34 +4150,40 @@ function $checkMcpElicitationLegacyTitledEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
   return $runtime.validateWith(
     value,
-    isMcpElicitationLegacyTitledEnumSchema,
+    $testMcpElicitationLegacyTitledEnumSchema,
     $checkMcpElicitationLegacyTitledEnumSchema,
+    options,
   );
 }
-/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationLegacyTitledEnumSchema,
+    $testMcpElicitationLegacyTitledEnumSchema,
     $checkMcpElicitationLegacyTitledEnumSchema,
     "McpElicitationLegacyTitledEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationStringSchema);
+}
+function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.format;
-  if (value3 !== undefined && !(isMcpElicitationStringFormat(value3) || value3 === null)) return false;
+  if (value3 !== undefined && !($testMcpElicitationStringFormat(value3) || value3 === null)) return false;
   const value4 = value.maxLength;
   if (
     value4 !== undefined &&
@@ -3792,7 +4199,7 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!isMcpElicitationStringType(value7)) return false;
+  if (!$testMcpElicitationStringType(value7)) return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -3807,9 +4214,10 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3869,7 +4277,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
     const value3 = value.format;
     if (value3 !== undefined) {
-      if (!(isMcpElicitationStringFormat(value3) || $isNull(value3))) {
+      if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
         if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
         else if ($isNull(value3)) {
           if (value3 !== null)
@@ -4009,48 +4417,57 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationStringSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationStringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationStringSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringSchema> {
-  return $runtime.validateWith(value, isMcpElicitationStringSchema, $checkMcpElicitationStringSchema);
+  return $runtime.validateWith(value, $testMcpElicitationStringSchema, $checkMcpElicitationStringSchema, options);
 }
-/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationStringSchema,
+    $testMcpElicitationStringSchema,
     $checkMcpElicitationStringSchema,
     "McpElicitationStringSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
+  return $runtime.guarded(value, $testMcpElicitationStringFormat);
+}
+function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
-function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
     $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringFormat`, reporting every error with its path. */
+/** Validates a value as `McpElicitationStringFormat`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationStringFormat(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringFormat> {
-  return $runtime.validateWith(value, isMcpElicitationStringFormat, $checkMcpElicitationStringFormat);
+  return $runtime.validateWith(value, $testMcpElicitationStringFormat, $checkMcpElicitationStringFormat, options);
 }
-/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
   return $runtime.parseWith(
     value,
-    isMcpElicitationStringFormat,
+    $testMcpElicitationStringFormat,
     $checkMcpElicitationStringFormat,
     "McpElicitationStringFormat",
   );
 }
-/** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationNumberSchema);
+}
+function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -4065,7 +4482,7 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!isMcpElicitationNumberType(value6)) return false;
+  if (!$testMcpElicitationNumberType(value6)) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -4079,9 +4496,10 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
   return true;
 }
-function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4224,46 +4642,57 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationNumberSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationNumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationNumberSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationNumberSchema> {
-  return $runtime.validateWith(value, isMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema);
+  return $runtime.validateWith(value, $testMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema, options);
 }
-/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationNumberSchema,
+    $testMcpElicitationNumberSchema,
     $checkMcpElicitationNumberSchema,
     "McpElicitationNumberSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
+  return $runtime.guarded(value, $testMcpElicitationNumberType);
+}
+function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
 }
-function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
     $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationNumberType`, reporting every error with its path. */
-export function validateMcpElicitationNumberType(value: unknown): $runtime.ValidationResult<McpElicitationNumberType> {
-  return $runtime.validateWith(value, isMcpElicitationNumberType, $checkMcpElicitationNumberType);
+/** Validates a value as `McpElicitationNumberType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationNumberType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationNumberType> {
+  return $runtime.validateWith(value, $testMcpElicitationNumberType, $checkMcpElicitationNumberType, options);
 }
-/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationNumberType,
+    $testMcpElicitationNumberType,
     $checkMcpElicitationNumberType,
     "McpElicitationNumberType",
   );
 }
-/** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMcpElicitationBooleanSchema);
+}
+function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -4271,15 +4700,16 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   const value3 = value.title;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   const value4 = value.type;
-  if (!isMcpElicitationBooleanType(value4)) return false;
+  if (!$testMcpElicitationBooleanType(value4)) return false;
   for (const key5 in value) {
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) return false;
   }
   return true;
 }
-function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4380,76 +4810,92 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `McpElicitationBooleanSchema`, reporting every error with its path. */
+/** Validates a value as `McpElicitationBooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationBooleanSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanSchema> {
-  return $runtime.validateWith(value, isMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema);
+  return $runtime.validateWith(value, $testMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema, options);
 }
-/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
   return $runtime.parseWith(
     value,
-    isMcpElicitationBooleanSchema,
+    $testMcpElicitationBooleanSchema,
     $checkMcpElicitationBooleanSchema,
     "McpElicitationBooleanSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
+  return $runtime.guarded(value, $testMcpElicitationBooleanType);
+}
+function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
 }
-function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
   if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationBooleanType`, reporting every error with its path. */
+/** Validates a value as `McpElicitationBooleanType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMcpElicitationBooleanType(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanType> {
-  return $runtime.validateWith(value, isMcpElicitationBooleanType, $checkMcpElicitationBooleanType);
+  return $runtime.validateWith(value, $testMcpElicitationBooleanType, $checkMcpElicitationBooleanType, options);
 }
-/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationBooleanType,
+    $testMcpElicitationBooleanType,
     $checkMcpElicitationBooleanType,
     "McpElicitationBooleanType",
   );
 }
-/** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects). */
+/** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects; false for a value that throws when read). */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
+  return $runtime.guarded(value, $testMcpElicitationObjectType);
+}
+function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
 }
-function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
   if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationObjectType`, reporting every error with its path. */
-export function validateMcpElicitationObjectType(value: unknown): $runtime.ValidationResult<McpElicitationObjectType> {
-  return $runtime.validateWith(value, isMcpElicitationObjectType, $checkMcpElicitationObjectType);
+/** Validates a value as `McpElicitationObjectType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMcpElicitationObjectType(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<McpElicitationObjectType> {
+  return $runtime.validateWith(value, $testMcpElicitationObjectType, $checkMcpElicitationObjectType, options);
 }
-/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
   return $runtime.parseWith(
     value,
-    isMcpElicitationObjectType,
+    $testMcpElicitationObjectType,
     $checkMcpElicitationObjectType,
     "McpElicitationObjectType",
   );
 }
-/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageRequest);
+}
+function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
-  return isCreateMessageRequestParams(value2);
+  return $testCreateMessageRequestParams(value2);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -4467,19 +4913,26 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $runti
     else $checkCreateMessageRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `CreateMessageRequest`, reporting every error with its path. */
-export function validateCreateMessageRequest(value: unknown): $runtime.ValidationResult<CreateMessageRequest> {
-  return $runtime.validateWith(value, isCreateMessageRequest, $checkCreateMessageRequest);
+/** Validates a value as `CreateMessageRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateMessageRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateMessageRequest> {
+  return $runtime.validateWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parseWith(value, isCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parseWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
 }
-/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageRequestParams);
+}
+function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.includeContext;
   if (value2 !== undefined && !(value2 === "allServers" || value2 === "none" || value2 === "thisServer")) return false;
   const value3 = value.maxTokens;
@@ -4489,23 +4942,24 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value5 = value.metadata;
   if (value5 !== undefined && !$isObject(value5)) return false;
   const value6 = value.modelPreferences;
-  if (value6 !== undefined && !isModelPreferences(value6)) return false;
+  if (value6 !== undefined && !$testModelPreferences(value6)) return false;
   const value7 = value.stopSequences;
   if (value7 !== undefined && !$isStringArray(value7)) return false;
   const value8 = value.systemPrompt;
   if (value8 !== undefined && typeof value8 !== "string") return false;
   const value9 = value.task;
-  if (value9 !== undefined && !isTaskMetadata(value9)) return false;
+  if (value9 !== undefined && !$testTaskMetadata(value9)) return false;
   const value10 = value.temperature;
   if (value10 !== undefined && !(typeof value10 === "number" && Number.isFinite(value10))) return false;
   const value11 = value.toolChoice;
-  if (value11 !== undefined && !isToolChoice(value11)) return false;
+  if (value11 !== undefined && !$testToolChoice(value11)) return false;
   const value12 = value.tools;
   return value12 === undefined || $isToolArray(value12);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -4537,7 +4991,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!$runtime.isObject(value7))
+      if (!($runtime.isNonNullObject(value7) && (value7.constructor === Object || $runtime.hasJsonPrototype(value7))))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value8 = value.modelPreferences;
@@ -4609,38 +5063,44 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`, reporting every error with its path. */
+/** Validates a value as `CreateMessageRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateCreateMessageRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequestParams> {
-  return $runtime.validateWith(value, isCreateMessageRequestParams, $checkCreateMessageRequestParams);
+  return $runtime.validateWith(value, $testCreateMessageRequestParams, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
   return $runtime.parseWith(
     value,
-    isCreateMessageRequestParams,
+    $testCreateMessageRequestParams,
     $checkCreateMessageRequestParams,
     "CreateMessageRequestParams",
   );
 }
-/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSamplingMessage);
+}
+function $testSamplingMessage(value: unknown): value is SamplingMessage {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
-  if (!isSamplingContent(value2)) return false;
+  if (!$testSamplingContent(value2)) return false;
   const value3 = value.role;
-  return isRole(value3);
+  return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -4651,21 +5111,27 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Va
     else $checkRole(value3, path + "/role", errors);
   }
 }
-/** Validates a value as `SamplingMessage`, reporting every error with its path. */
-export function validateSamplingMessage(value: unknown): $runtime.ValidationResult<SamplingMessage> {
-  return $runtime.validateWith(value, isSamplingMessage, $checkSamplingMessage);
+/** Validates a value as `SamplingMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateSamplingMessage(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<SamplingMessage> {
+  return $runtime.validateWith(value, $testSamplingMessage, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parseWith(value, isSamplingMessage, $checkSamplingMessage, "SamplingMessage");
+  return $runtime.parseWith(value, $testSamplingMessage, $checkSamplingMessage, "SamplingMessage");
 }
-/** Whether a value is a valid `SamplingContent` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingContent(value: unknown): value is SamplingContent {
-  return isSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
+  return $runtime.guarded(value, $testSamplingContent);
 }
-function $checkSamplingContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testSamplingContent(value: unknown): value is SamplingContent {
+  return $testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
+}
+function $checkSamplingContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
-  if (!(isSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
+  if (!($testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
     if ($isObject(value)) $checkSamplingMessageContentBlock(value, path, errors);
     else if ($isArray(value)) {
       if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
@@ -4680,17 +5146,24 @@ function $checkSamplingContent(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `SamplingContent`, reporting every error with its path. */
-export function validateSamplingContent(value: unknown): $runtime.ValidationResult<SamplingContent> {
-  return $runtime.validateWith(value, isSamplingContent, $checkSamplingContent);
+/** Validates a value as `SamplingContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateSamplingContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<SamplingContent> {
+  return $runtime.validateWith(value, $testSamplingContent, $checkSamplingContent, options);
 }
-/** Returns the value as `SamplingContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingContent(value: unknown): SamplingContent {
-  return $runtime.parseWith(value, isSamplingContent, $checkSamplingContent, "SamplingContent");
+  return $runtime.parseWith(value, $testSamplingContent, $checkSamplingContent, "SamplingContent");
 }
-/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSamplingMessageContentBlock);
+}
+function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.type;
@@ -4698,13 +5171,14 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
     value2 === "text" || value2 === "image" || value2 === "audio" || value2 === "tool_use" || value2 === "tool_result"
   );
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.type;
@@ -4726,41 +5200,49 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       );
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`, reporting every error with its path. */
+/** Validates a value as `SamplingMessageContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSamplingMessageContentBlock(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessageContentBlock> {
-  return $runtime.validateWith(value, isSamplingMessageContentBlock, $checkSamplingMessageContentBlock);
+  return $runtime.validateWith(value, $testSamplingMessageContentBlock, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
   return $runtime.parseWith(
     value,
-    isSamplingMessageContentBlock,
+    $testSamplingMessageContentBlock,
     $checkSamplingMessageContentBlock,
     "SamplingMessageContentBlock",
   );
 }
-/** Whether a value is a valid `Role` (fast: builds no error objects). */
+/** Whether a value is a valid `Role` (fast: builds no error objects; false for a value that throws when read). */
 export function isRole(value: unknown): value is Role {
+  return $runtime.guarded(value, $testRole);
+}
+function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
     $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`, reporting every error with its path. */
-export function validateRole(value: unknown): $runtime.ValidationResult<Role> {
-  return $runtime.validateWith(value, isRole, $checkRole);
+/** Validates a value as `Role`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
+  return $runtime.validateWith(value, $testRole, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Role`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parseWith(value, isRole, $checkRole, "Role");
+  return $runtime.parseWith(value, $testRole, $checkRole, "Role");
 }
-/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects). */
+/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects; false for a value that throws when read). */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testModelPreferences);
+}
+function $testModelPreferences(value: unknown): value is ModelPreferences {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -4772,9 +5254,10 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
@@ -4879,23 +5362,31 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.V
     }
   }
 }
-/** Validates a value as `ModelPreferences`, reporting every error with its path. */
-export function validateModelPreferences(value: unknown): $runtime.ValidationResult<ModelPreferences> {
-  return $runtime.validateWith(value, isModelPreferences, $checkModelPreferences);
+/** Validates a value as `ModelPreferences`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateModelPreferences(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ModelPreferences> {
+  return $runtime.validateWith(value, $testModelPreferences, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parseWith(value, isModelPreferences, $checkModelPreferences, "ModelPreferences");
+  return $runtime.parseWith(value, $testModelPreferences, $checkModelPreferences, "ModelPreferences");
 }
-/** Whether a value is a valid `ModelHint` (fast: builds no error objects). */
+/** Whether a value is a valid `ModelHint` (fast: builds no error objects; false for a value that throws when read). */
 export function isModelHint(value: unknown): value is ModelHint {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testModelHint);
+}
+function $testModelHint(value: unknown): value is ModelHint {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
@@ -4904,23 +5395,31 @@ function $checkModelHint(value: unknown, path: string, errors: $runtime.Validati
     }
   }
 }
-/** Validates a value as `ModelHint`, reporting every error with its path. */
-export function validateModelHint(value: unknown): $runtime.ValidationResult<ModelHint> {
-  return $runtime.validateWith(value, isModelHint, $checkModelHint);
+/** Validates a value as `ModelHint`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateModelHint(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ModelHint> {
+  return $runtime.validateWith(value, $testModelHint, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parseWith(value, isModelHint, $checkModelHint, "ModelHint");
+  return $runtime.parseWith(value, $testModelHint, $checkModelHint, "ModelHint");
 }
-/** Whether a value is a valid `ToolChoice` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolChoice` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolChoice);
+}
+function $testToolChoice(value: unknown): value is ToolChoice {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
@@ -4936,25 +5435,33 @@ function $checkToolChoice(value: unknown, path: string, errors: $runtime.Validat
     }
   }
 }
-/** Validates a value as `ToolChoice`, reporting every error with its path. */
-export function validateToolChoice(value: unknown): $runtime.ValidationResult<ToolChoice> {
-  return $runtime.validateWith(value, isToolChoice, $checkToolChoice);
+/** Validates a value as `ToolChoice`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolChoice(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolChoice> {
+  return $runtime.validateWith(value, $testToolChoice, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parseWith(value, isToolChoice, $checkToolChoice, "ToolChoice");
+  return $runtime.parseWith(value, $testToolChoice, $checkToolChoice, "ToolChoice");
 }
-/** Whether a value is a valid `Tool` (fast: builds no error objects). */
+/** Whether a value is a valid `Tool` (fast: builds no error objects; false for a value that throws when read). */
 export function isTool(value: unknown): value is Tool {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTool);
+}
+function $testTool(value: unknown): value is Tool {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputSchema;
-  return isToolInputSchema(value2);
+  return $testToolInputSchema(value2);
 }
-function $checkTool(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -4965,23 +5472,28 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ValidationErr
     else $checkToolInputSchema(value2, path + "/inputSchema", errors);
   }
 }
-/** Validates a value as `Tool`, reporting every error with its path. */
-export function validateTool(value: unknown): $runtime.ValidationResult<Tool> {
-  return $runtime.validateWith(value, isTool, $checkTool);
+/** Validates a value as `Tool`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
+  return $runtime.validateWith(value, $testTool, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Tool`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parseWith(value, isTool, $checkTool, "Tool");
+  return $runtime.parseWith(value, $testTool, $checkTool, "Tool");
 }
-/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolInputSchema);
+}
+function $testToolInputSchema(value: unknown): value is ToolInputSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.type;
   return value1 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.type;
     if (value1 === undefined) $runtime.missing(errors, path, "type", at + "/required");
@@ -4989,25 +5501,33 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolInputSchema`, reporting every error with its path. */
-export function validateToolInputSchema(value: unknown): $runtime.ValidationResult<ToolInputSchema> {
-  return $runtime.validateWith(value, isToolInputSchema, $checkToolInputSchema);
+/** Validates a value as `ToolInputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolInputSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolInputSchema> {
+  return $runtime.validateWith(value, $testToolInputSchema, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parseWith(value, isToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parseWith(value, $testToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
 }
-/** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListRootsRequest);
+}
+function $testListRootsRequest(value: unknown): value is ListRootsRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
-  return value2 === undefined || isRequestParams(value2);
+  return value2 === undefined || $testRequestParams(value2);
 }
-function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -5017,39 +5537,54 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.V
     if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ListRootsRequest`, reporting every error with its path. */
-export function validateListRootsRequest(value: unknown): $runtime.ValidationResult<ListRootsRequest> {
-  return $runtime.validateWith(value, isListRootsRequest, $checkListRootsRequest);
+/** Validates a value as `ListRootsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListRootsRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListRootsRequest> {
+  return $runtime.validateWith(value, $testListRootsRequest, $checkListRootsRequest, options);
 }
-/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return $runtime.parseWith(value, isListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
+  return $runtime.parseWith(value, $testListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
 }
-/** Whether a value is a valid `RequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `RequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isRequestParams(value: unknown): value is RequestParams {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  return value1 === undefined || isParamsMeta(value1);
+  return $runtime.guarded(value, $testRequestParams);
 }
-function $checkRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testRequestParams(value: unknown): value is RequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  return value1 === undefined || $testParamsMeta(value1);
+}
+function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `RequestParams`, reporting every error with its path. */
-export function validateRequestParams(value: unknown): $runtime.ValidationResult<RequestParams> {
-  return $runtime.validateWith(value, isRequestParams, $checkRequestParams);
+/** Validates a value as `RequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<RequestParams> {
+  return $runtime.validateWith(value, $testRequestParams, $checkRequestParams, options);
 }
-/** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return $runtime.parseWith(value, isRequestParams, $checkRequestParams, "RequestParams");
+  return $runtime.parseWith(value, $testRequestParams, $checkRequestParams, "RequestParams");
 }
-/** Whether a value is a valid `ElicitResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitResult);
+}
+function $testElicitResult(value: unknown): value is ElicitResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
@@ -5057,13 +5592,14 @@ export function isElicitResult(value: unknown): value is ElicitResult {
   const value3 = value.content;
   return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.action;
@@ -5079,7 +5615,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       );
     const value3 = value.content;
     if (value3 !== undefined) {
-      if (!$runtime.isObject(value3))
+      if (!($runtime.isNonNullObject(value3) && (value3.constructor === Object || $runtime.hasJsonPrototype(value3))))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
         for (const key4 in value3) {
@@ -5155,35 +5691,43 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `ElicitResult`, reporting every error with its path. */
-export function validateElicitResult(value: unknown): $runtime.ValidationResult<ElicitResult> {
-  return $runtime.validateWith(value, isElicitResult, $checkElicitResult);
+/** Validates a value as `ElicitResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitResult> {
+  return $runtime.validateWith(value, $testElicitResult, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parseWith(value, isElicitResult, $checkElicitResult, "ElicitResult");
+  return $runtime.parseWith(value, $testElicitResult, $checkElicitResult, "ElicitResult");
 }
-/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageResult);
+}
+function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
-  if (!isSamplingContent(value2)) return false;
+  if (!$testSamplingContent(value2)) return false;
   const value3 = value.model;
   if (typeof value3 !== "string") return false;
   const value4 = value.role;
-  if (!isRole(value4)) return false;
+  if (!$testRole(value4)) return false;
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -5210,29 +5754,37 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
     }
   }
 }
-/** Validates a value as `CreateMessageResult`, reporting every error with its path. */
-export function validateCreateMessageResult(value: unknown): $runtime.ValidationResult<CreateMessageResult> {
-  return $runtime.validateWith(value, isCreateMessageResult, $checkCreateMessageResult);
+/** Validates a value as `CreateMessageResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateMessageResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateMessageResult> {
+  return $runtime.validateWith(value, $testCreateMessageResult, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parseWith(value, isCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parseWith(value, $testCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
 }
-/** Whether a value is a valid `ListRootsResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ListRootsResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListRootsResult);
+}
+function $testListRootsResult(value: unknown): value is ListRootsResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.roots;
   return $isRootArray(value2);
 }
-function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.roots;
@@ -5247,17 +5799,24 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `ListRootsResult`, reporting every error with its path. */
-export function validateListRootsResult(value: unknown): $runtime.ValidationResult<ListRootsResult> {
-  return $runtime.validateWith(value, isListRootsResult, $checkListRootsResult);
+/** Validates a value as `ListRootsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListRootsResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListRootsResult> {
+  return $runtime.validateWith(value, $testListRootsResult, $checkListRootsResult, options);
 }
-/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return $runtime.parseWith(value, isListRootsResult, $checkListRootsResult, "ListRootsResult");
+  return $runtime.parseWith(value, $testListRootsResult, $checkListRootsResult, "ListRootsResult");
 }
-/** Whether a value is a valid `Root` (fast: builds no error objects). */
+/** Whether a value is a valid `Root` (fast: builds no error objects; false for a value that throws when read). */
 export function isRoot(value: unknown): value is Root {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testRoot);
+}
+function $testRoot(value: unknown): value is Root {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.name;
@@ -5265,13 +5824,14 @@ export function isRoot(value: unknown): value is Root {
   const value3 = value.uri;
   return typeof value3 === "string";
 }
-function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.name;
@@ -5285,13 +5845,13 @@ function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationErr
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `Root`, reporting every error with its path. */
-export function validateRoot(value: unknown): $runtime.ValidationResult<Root> {
-  return $runtime.validateWith(value, isRoot, $checkRoot);
+/** Validates a value as `Root`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRoot(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Root> {
+  return $runtime.validateWith(value, $testRoot, $checkRoot, options);
 }
-/** Returns the value as `Root`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Root`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRoot(value: unknown): Root {
-  return $runtime.parseWith(value, isRoot, $checkRoot, "Root");
+  return $runtime.parseWith(value, $testRoot, $checkRoot, "Root");
 }
 
 function $isString(value: unknown): boolean {
@@ -5312,7 +5872,7 @@ function $isNull(value: unknown): boolean {
   return value === null;
 }
 function $isObject(value: unknown): boolean {
-  return $runtime.isObject(value);
+  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
 }
 function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -5325,10 +5885,11 @@ function $isInteger(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value);
 }
 function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isMcpElicitationPrimitiveSchema(item2)) return false;
+    if (!$testMcpElicitationPrimitiveSchema(item2)) return false;
   }
   return true;
 }
@@ -5338,7 +5899,7 @@ function $isArray(value: unknown): boolean {
 function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isMcpElicitationConstOption(value[i1])) return false;
+    if (!$testMcpElicitationConstOption(value[i1])) return false;
   }
   return true;
 }
@@ -5351,33 +5912,34 @@ function $isBoolean(value: unknown): boolean {
 function $isSamplingMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessage(value[i1])) return false;
+    if (!$testSamplingMessage(value[i1])) return false;
   }
   return true;
 }
 function $isToolArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTool(value[i1])) return false;
+    if (!$testTool(value[i1])) return false;
   }
   return true;
 }
 function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessageContentBlock(value[i1])) return false;
+    if (!$testSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
 function $isModelHintArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isModelHint(value[i1])) return false;
+    if (!$testModelHint(value[i1])) return false;
   }
   return true;
 }
 function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -5393,7 +5955,7 @@ function $isAnyOf4SchemasMap(value: unknown): boolean {
 function $isRootArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isRoot(value[i1])) return false;
+    if (!$testRoot(value[i1])) return false;
   }
   return true;
 }

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a4a42858da5757b784d68f44e5c5a79000949f44bef24ebe4f44aeba7de27215 3ba63adbd1b215430646b341c516ba87e1db7c6d1b27a31a2044442be5679670
+// Fingerprint: 9118c87e793a43c4550281a5b3bb24bbb8f3d8f2af7185b5a15d5f7316050972 eb63c9a322a87a8d7753a1190736e66f2a2040a8562e0db987375f071c534368
 
 import type {
   CancelTaskRequest,
@@ -136,19 +136,22 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $VALUES1 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
 
-/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!isJSONRPCRequest(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskRequest);
+}
+function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
+  if (!$testJSONRPCRequest(value)) return false;
   return $isMethodParamsObject(value);
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -175,23 +178,31 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     else $checkCancelTaskRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
-export function validateCancelTaskRequest(value: unknown): $runtime.ValidationResult<CancelTaskRequest> {
-  return $runtime.validateWith(value, isCancelTaskRequest, $checkCancelTaskRequest);
+/** Validates a value as `CancelTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskRequest> {
+  return $runtime.validateWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parseWith(value, isCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parseWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
 }
-/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskRequestParams);
+}
+function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -199,22 +210,33 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(value: unknown): $runtime.ValidationResult<CancelTaskRequestParams> {
-  return $runtime.validateWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams);
+/** Validates a value as `CancelTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskRequestParams> {
+  return $runtime.validateWith(value, $testCancelTaskRequestParams, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parseWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams, "CancelTaskRequestParams");
+  return $runtime.parseWith(
+    value,
+    $testCancelTaskRequestParams,
+    $checkCancelTaskRequestParams,
+    "CancelTaskRequestParams",
+  );
 }
-/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!isResult(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskResult);
+}
+function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
+  if (!$testResult(value)) return false;
   return $isResultTypeObject(value);
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -238,17 +260,24 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.V
       );
   }
 }
-/** Validates a value as `CancelTaskResult`, reporting every error with its path. */
-export function validateCancelTaskResult(value: unknown): $runtime.ValidationResult<CancelTaskResult> {
-  return $runtime.validateWith(value, isCancelTaskResult, $checkCancelTaskResult);
+/** Validates a value as `CancelTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskResult> {
+  return $runtime.validateWith(value, $testCancelTaskResult, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parseWith(value, $testCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
-/** Whether a value is a valid `CancelledTask` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelledTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelledTask(value: unknown): value is CancelledTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelledTask);
+}
+function $testCancelledTask(value: unknown): value is CancelledTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -277,9 +306,10 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
       value7 <= 9007199254740991)
   );
 }
-function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -393,17 +423,24 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `CancelledTask`, reporting every error with its path. */
-export function validateCancelledTask(value: unknown): $runtime.ValidationResult<CancelledTask> {
-  return $runtime.validateWith(value, isCancelledTask, $checkCancelledTask);
+/** Validates a value as `CancelledTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelledTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelledTask> {
+  return $runtime.validateWith(value, $testCancelledTask, $checkCancelledTask, options);
 }
-/** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return $runtime.parseWith(value, isCancelledTask, $checkCancelledTask, "CancelledTask");
+  return $runtime.parseWith(value, $testCancelledTask, $checkCancelledTask, "CancelledTask");
 }
-/** Whether a value is a valid `CompletedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `CompletedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isCompletedTask(value: unknown): value is CompletedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCompletedTask);
+}
+function $testCompletedTask(value: unknown): value is CompletedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -437,9 +474,10 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   const value8 = value.result;
   return $isObject(value8);
 }
-function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -553,27 +591,36 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Vali
     }
     const value8 = value.result;
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!$runtime.isObject(value8))
+    else if (!(
+      $runtime.isNonNullObject(value8) &&
+      (value8.constructor === Object || $runtime.hasJsonPrototype(value8))
+    ))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
   }
 }
-/** Validates a value as `CompletedTask`, reporting every error with its path. */
-export function validateCompletedTask(value: unknown): $runtime.ValidationResult<CompletedTask> {
-  return $runtime.validateWith(value, isCompletedTask, $checkCompletedTask);
+/** Validates a value as `CompletedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCompletedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CompletedTask> {
+  return $runtime.validateWith(value, $testCompletedTask, $checkCompletedTask, options);
 }
-/** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return $runtime.parseWith(value, isCompletedTask, $checkCompletedTask, "CompletedTask");
+  return $runtime.parseWith(value, $testCompletedTask, $checkCompletedTask, "CompletedTask");
 }
-/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!isResult(value)) return false;
-  if (!isTask(value)) return false;
+  return $runtime.guarded(value, $testCreateTaskResult);
+}
+function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
+  if (!$testResult(value)) return false;
+  if (!$testTask(value)) return false;
   return $isResultTypeObjectInCreateTaskResult(value);
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -598,42 +645,50 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.V
       );
   }
 }
-/** Validates a value as `CreateTaskResult`, reporting every error with its path. */
-export function validateCreateTaskResult(value: unknown): $runtime.ValidationResult<CreateTaskResult> {
-  return $runtime.validateWith(value, isCreateTaskResult, $checkCreateTaskResult);
+/** Validates a value as `CreateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateTaskResult> {
+  return $runtime.validateWith(value, $testCreateTaskResult, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parseWith(value, $testCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
 }
-/** Whether a value is a valid `DetailedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `DetailedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isDetailedTask(value: unknown): value is DetailedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testDetailedTask);
+}
+function $testDetailedTask(value: unknown): value is DetailedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
-      if (!isWorkingTask(value)) return false;
+      if (!$testWorkingTask(value)) return false;
       break;
     case "input_required":
-      if (!isInputRequiredTask(value)) return false;
+      if (!$testInputRequiredTask(value)) return false;
       break;
     case "completed":
-      if (!isCompletedTask(value)) return false;
+      if (!$testCompletedTask(value)) return false;
       break;
     case "failed":
-      if (!isFailedTask(value)) return false;
+      if (!$testFailedTask(value)) return false;
       break;
     case "cancelled":
-      if (!isCancelledTask(value)) return false;
+      if (!$testCancelledTask(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
     switch (tag1) {
@@ -666,17 +721,24 @@ function $checkDetailedTask(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `DetailedTask`, reporting every error with its path. */
-export function validateDetailedTask(value: unknown): $runtime.ValidationResult<DetailedTask> {
-  return $runtime.validateWith(value, isDetailedTask, $checkDetailedTask);
+/** Validates a value as `DetailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateDetailedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<DetailedTask> {
+  return $runtime.validateWith(value, $testDetailedTask, $checkDetailedTask, options);
 }
-/** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return $runtime.parseWith(value, isDetailedTask, $checkDetailedTask, "DetailedTask");
+  return $runtime.parseWith(value, $testDetailedTask, $checkDetailedTask, "DetailedTask");
 }
-/** Whether a value is a valid `FailedTask` (fast: builds no error objects). */
+/** Whether a value is a valid `FailedTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isFailedTask(value: unknown): value is FailedTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testFailedTask);
+}
+function $testFailedTask(value: unknown): value is FailedTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -708,11 +770,12 @@ export function isFailedTask(value: unknown): value is FailedTask {
   )
     return false;
   const value8 = value.error;
-  return isError(value8);
+  return $testError(value8);
 }
-function $checkFailedTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -829,22 +892,28 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.Validat
     else $checkError(value8, path + "/error", errors);
   }
 }
-/** Validates a value as `FailedTask`, reporting every error with its path. */
-export function validateFailedTask(value: unknown): $runtime.ValidationResult<FailedTask> {
-  return $runtime.validateWith(value, isFailedTask, $checkFailedTask);
+/** Validates a value as `FailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateFailedTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<FailedTask> {
+  return $runtime.validateWith(value, $testFailedTask, $checkFailedTask, options);
 }
-/** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return $runtime.parseWith(value, isFailedTask, $checkFailedTask, "FailedTask");
+  return $runtime.parseWith(value, $testFailedTask, $checkFailedTask, "FailedTask");
 }
-/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!isJSONRPCRequest(value)) return false;
+  return $runtime.guarded(value, $testGetTaskRequest);
+}
+function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
+  if (!$testJSONRPCRequest(value)) return false;
   return $isMethodParamsObjectInGetTaskRequest(value);
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -871,23 +940,31 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Val
     else $checkGetTaskRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `GetTaskRequest`, reporting every error with its path. */
-export function validateGetTaskRequest(value: unknown): $runtime.ValidationResult<GetTaskRequest> {
-  return $runtime.validateWith(value, isGetTaskRequest, $checkGetTaskRequest);
+/** Validates a value as `GetTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskRequest> {
+  return $runtime.validateWith(value, $testGetTaskRequest, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parseWith(value, isGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parseWith(value, $testGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
 }
-/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskRequestParams);
+}
+function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -895,23 +972,29 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(value: unknown): $runtime.ValidationResult<GetTaskRequestParams> {
-  return $runtime.validateWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams);
+/** Validates a value as `GetTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskRequestParams> {
+  return $runtime.validateWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parseWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parseWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
 }
-/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!isResult(value)) return false;
-  if (!isDetailedTask(value)) return false;
+  return $runtime.guarded(value, $testGetTaskResult);
+}
+function $testGetTaskResult(value: unknown): value is GetTaskResult {
+  if (!$testResult(value)) return false;
+  if (!$testDetailedTask(value)) return false;
   return $isResultTypeObject(value);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -936,17 +1019,24 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.Vali
       );
   }
 }
-/** Validates a value as `GetTaskResult`, reporting every error with its path. */
-export function validateGetTaskResult(value: unknown): $runtime.ValidationResult<GetTaskResult> {
-  return $runtime.validateWith(value, isGetTaskResult, $checkGetTaskResult);
+/** Validates a value as `GetTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskResult> {
+  return $runtime.validateWith(value, $testGetTaskResult, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
+  return $runtime.parseWith(value, $testGetTaskResult, $checkGetTaskResult, "GetTaskResult");
 }
-/** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequiredTask);
+}
+function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -978,11 +1068,12 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   )
     return false;
   const value8 = value.inputRequests;
-  return isInputRequests(value8);
+  return $testInputRequests(value8);
 }
-function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1106,21 +1197,28 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
     else $checkInputRequests(value8, path + "/inputRequests", errors);
   }
 }
-/** Validates a value as `InputRequiredTask`, reporting every error with its path. */
-export function validateInputRequiredTask(value: unknown): $runtime.ValidationResult<InputRequiredTask> {
-  return $runtime.validateWith(value, isInputRequiredTask, $checkInputRequiredTask);
+/** Validates a value as `InputRequiredTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequiredTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequiredTask> {
+  return $runtime.validateWith(value, $testInputRequiredTask, $checkInputRequiredTask, options);
 }
-/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return $runtime.parseWith(value, isInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
+  return $runtime.parseWith(value, $testInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
 }
-/** Whether a value is a valid `Task` (fast: builds no error objects). */
+/** Whether a value is a valid `Task` (fast: builds no error objects; false for a value that throws when read). */
 export function isTask(value: unknown): value is Task {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTask);
+}
+function $testTask(value: unknown): value is Task {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (!isTaskStatus(value2)) return false;
+  if (!$testTaskStatus(value2)) return false;
   const value3 = value.statusMessage;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
@@ -1145,9 +1243,10 @@ export function isTask(value: unknown): value is Task {
       value7 <= 9007199254740991)
   );
 }
-function $checkTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1260,23 +1359,26 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Task`, reporting every error with its path. */
-export function validateTask(value: unknown): $runtime.ValidationResult<Task> {
-  return $runtime.validateWith(value, isTask, $checkTask);
+/** Validates a value as `Task`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
+  return $runtime.validateWith(value, $testTask, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Task`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parseWith(value, isTask, $checkTask, "Task");
+  return $runtime.parseWith(value, $testTask, $checkTask, "Task");
 }
-/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!isNotificationParams(value)) return false;
-  if (!isDetailedTask(value)) return false;
+  return $runtime.guarded(value, $testTaskStatusNotificationParams);
+}
+function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
+  if (!$testNotificationParams(value)) return false;
+  if (!$testDetailedTask(value)) return false;
   return $isObject(value);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -1288,32 +1390,37 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
   else {
     $checkNotificationParams(value, path, errors);
     $checkDetailedTask(value, path, errors);
-    if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/2/type");
+    if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+      $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/2/type");
   }
 }
-/** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
+/** Validates a value as `TaskStatusNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskStatusNotificationParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotificationParams> {
-  return $runtime.validateWith(value, isTaskStatusNotificationParams, $checkTaskStatusNotificationParams);
+  return $runtime.validateWith(value, $testTaskStatusNotificationParams, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
   return $runtime.parseWith(
     value,
-    isTaskStatusNotificationParams,
+    $testTaskStatusNotificationParams,
     $checkTaskStatusNotificationParams,
     "TaskStatusNotificationParams",
   );
 }
-/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!isJSONRPCNotification(value)) return false;
+  return $runtime.guarded(value, $testTaskStatusNotification);
+}
+function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
+  if (!$testJSONRPCNotification(value)) return false;
   return $isMethodParamsObjectInTaskStatusNotification(value);
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -1340,16 +1447,22 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     else $checkTaskStatusNotificationParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(value: unknown): $runtime.ValidationResult<TaskStatusNotification> {
-  return $runtime.validateWith(value, isTaskStatusNotification, $checkTaskStatusNotification);
+/** Validates a value as `TaskStatusNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskStatusNotification(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskStatusNotification> {
+  return $runtime.validateWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parseWith(value, isTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parseWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
 }
-/** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatus` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
+  return $runtime.guarded(value, $testTaskStatus);
+}
+function $testTaskStatus(value: unknown): value is TaskStatus {
   return (
     value === "working" ||
     value === "input_required" ||
@@ -1358,7 +1471,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
     value === "cancelled"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1376,29 +1489,39 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.Validat
       at + "/anyOf",
     );
 }
-/** Validates a value as `TaskStatus`, reporting every error with its path. */
-export function validateTaskStatus(value: unknown): $runtime.ValidationResult<TaskStatus> {
-  return $runtime.validateWith(value, isTaskStatus, $checkTaskStatus);
+/** Validates a value as `TaskStatus`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskStatus(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskStatus> {
+  return $runtime.validateWith(value, $testTaskStatus, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parseWith(value, isTaskStatus, $checkTaskStatus, "TaskStatus");
+  return $runtime.parseWith(value, $testTaskStatus, $checkTaskStatus, "TaskStatus");
 }
-/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskSubscriptionAcknowledgedNotifications);
+}
+function $testTaskSubscriptionAcknowledgedNotifications(
+  value: unknown,
+): value is TaskSubscriptionAcknowledgedNotifications {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
 function $checkTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1421,36 +1544,43 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
     }
   }
 }
-/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting every error with its path. */
+/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
   return $runtime.validateWith(
     value,
-    isTaskSubscriptionAcknowledgedNotifications,
+    $testTaskSubscriptionAcknowledgedNotifications,
     $checkTaskSubscriptionAcknowledgedNotifications,
+    options,
   );
 }
-/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
   return $runtime.parseWith(
     value,
-    isTaskSubscriptionAcknowledgedNotifications,
+    $testTaskSubscriptionAcknowledgedNotifications,
     $checkTaskSubscriptionAcknowledgedNotifications,
     "TaskSubscriptionAcknowledgedNotifications",
   );
 }
-/** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskSubscriptionNotifications);
+}
+function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
-function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1473,29 +1603,35 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `TaskSubscriptionNotifications`, reporting every error with its path. */
+/** Validates a value as `TaskSubscriptionNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskSubscriptionNotifications(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionNotifications> {
-  return $runtime.validateWith(value, isTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications);
+  return $runtime.validateWith(value, $testTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
   return $runtime.parseWith(
     value,
-    isTaskSubscriptionNotifications,
+    $testTaskSubscriptionNotifications,
     $checkTaskSubscriptionNotifications,
     "TaskSubscriptionNotifications",
   );
 }
-/** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects). */
+/** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects; false for a value that throws when read). */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTasksExtensionCapability);
+}
+function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   return Object.keys(value).length === 0;
 }
-function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       $runtime.report(
@@ -1508,27 +1644,33 @@ function $checkTasksExtensionCapability(value: unknown, path: string, errors: $r
     }
   }
 }
-/** Validates a value as `TasksExtensionCapability`, reporting every error with its path. */
-export function validateTasksExtensionCapability(value: unknown): $runtime.ValidationResult<TasksExtensionCapability> {
-  return $runtime.validateWith(value, isTasksExtensionCapability, $checkTasksExtensionCapability);
+/** Validates a value as `TasksExtensionCapability`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTasksExtensionCapability(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TasksExtensionCapability> {
+  return $runtime.validateWith(value, $testTasksExtensionCapability, $checkTasksExtensionCapability, options);
 }
-/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
   return $runtime.parseWith(
     value,
-    isTasksExtensionCapability,
+    $testTasksExtensionCapability,
     $checkTasksExtensionCapability,
     "TasksExtensionCapability",
   );
 }
-/** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!isJSONRPCRequest(value)) return false;
+  return $runtime.guarded(value, $testUpdateTaskRequest);
+}
+function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
+  if (!$testJSONRPCRequest(value)) return false;
   return $isMethodParamsObjectInUpdateTaskRequest(value);
 }
-function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -1555,25 +1697,33 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
     else $checkUpdateTaskRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `UpdateTaskRequest`, reporting every error with its path. */
-export function validateUpdateTaskRequest(value: unknown): $runtime.ValidationResult<UpdateTaskRequest> {
-  return $runtime.validateWith(value, isUpdateTaskRequest, $checkUpdateTaskRequest);
+/** Validates a value as `UpdateTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateUpdateTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<UpdateTaskRequest> {
+  return $runtime.validateWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, options);
 }
-/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return $runtime.parseWith(value, isUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
+  return $runtime.parseWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
 }
-/** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUpdateTaskRequestParams);
+}
+function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
-  return isInputResponses(value2);
+  return $testInputResponses(value2);
 }
-function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1584,22 +1734,33 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $ru
     else $checkInputResponses(value2, path + "/inputResponses", errors);
   }
 }
-/** Validates a value as `UpdateTaskRequestParams`, reporting every error with its path. */
-export function validateUpdateTaskRequestParams(value: unknown): $runtime.ValidationResult<UpdateTaskRequestParams> {
-  return $runtime.validateWith(value, isUpdateTaskRequestParams, $checkUpdateTaskRequestParams);
+/** Validates a value as `UpdateTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateUpdateTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<UpdateTaskRequestParams> {
+  return $runtime.validateWith(value, $testUpdateTaskRequestParams, $checkUpdateTaskRequestParams, options);
 }
-/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return $runtime.parseWith(value, isUpdateTaskRequestParams, $checkUpdateTaskRequestParams, "UpdateTaskRequestParams");
+  return $runtime.parseWith(
+    value,
+    $testUpdateTaskRequestParams,
+    $checkUpdateTaskRequestParams,
+    "UpdateTaskRequestParams",
+  );
 }
-/** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!isResult(value)) return false;
+  return $runtime.guarded(value, $testUpdateTaskResult);
+}
+function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
+  if (!$testResult(value)) return false;
   return $isResultTypeObject(value);
 }
-function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
-  if (!$runtime.isObject(value))
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -1623,17 +1784,24 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.V
       );
   }
 }
-/** Validates a value as `UpdateTaskResult`, reporting every error with its path. */
-export function validateUpdateTaskResult(value: unknown): $runtime.ValidationResult<UpdateTaskResult> {
-  return $runtime.validateWith(value, isUpdateTaskResult, $checkUpdateTaskResult);
+/** Validates a value as `UpdateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateUpdateTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<UpdateTaskResult> {
+  return $runtime.validateWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, options);
 }
-/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return $runtime.parseWith(value, isUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
+  return $runtime.parseWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
 }
-/** Whether a value is a valid `WorkingTask` (fast: builds no error objects). */
+/** Whether a value is a valid `WorkingTask` (fast: builds no error objects; false for a value that throws when read). */
 export function isWorkingTask(value: unknown): value is WorkingTask {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testWorkingTask);
+}
+function $testWorkingTask(value: unknown): value is WorkingTask {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1662,9 +1830,10 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
       value7 <= 9007199254740991)
   );
 }
-function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1778,17 +1947,24 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.Valida
     }
   }
 }
-/** Validates a value as `WorkingTask`, reporting every error with its path. */
-export function validateWorkingTask(value: unknown): $runtime.ValidationResult<WorkingTask> {
-  return $runtime.validateWith(value, isWorkingTask, $checkWorkingTask);
+/** Validates a value as `WorkingTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateWorkingTask(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<WorkingTask> {
+  return $runtime.validateWith(value, $testWorkingTask, $checkWorkingTask, options);
 }
-/** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return $runtime.parseWith(value, isWorkingTask, $checkWorkingTask, "WorkingTask");
+  return $runtime.parseWith(value, $testWorkingTask, $checkWorkingTask, "WorkingTask");
 }
-/** Whether a value is a valid `Annotations` (fast: builds no error objects). */
+/** Whether a value is a valid `Annotations` (fast: builds no error objects; false for a value that throws when read). */
 export function isAnnotations(value: unknown): value is Annotations {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testAnnotations);
+}
+function $testAnnotations(value: unknown): value is Annotations {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.audience;
   if (value1 !== undefined && !$isRoleArray(value1)) return false;
   const value2 = value.lastModified;
@@ -1796,9 +1972,10 @@ export function isAnnotations(value: unknown): value is Annotations {
   const value3 = value.priority;
   return value3 === undefined || (typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1);
 }
-function $checkAnnotations(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Annotations";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.audience;
     if (value1 !== undefined) {
@@ -1836,21 +2013,28 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.Valida
     }
   }
 }
-/** Validates a value as `Annotations`, reporting every error with its path. */
-export function validateAnnotations(value: unknown): $runtime.ValidationResult<Annotations> {
-  return $runtime.validateWith(value, isAnnotations, $checkAnnotations);
+/** Validates a value as `Annotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateAnnotations(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<Annotations> {
+  return $runtime.validateWith(value, $testAnnotations, $checkAnnotations, options);
 }
-/** Returns the value as `Annotations`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Annotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseAnnotations(value: unknown): Annotations {
-  return $runtime.parseWith(value, isAnnotations, $checkAnnotations, "Annotations");
+  return $runtime.parseWith(value, $testAnnotations, $checkAnnotations, "Annotations");
 }
-/** Whether a value is a valid `AudioContent` (fast: builds no error objects). */
+/** Whether a value is a valid `AudioContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isAudioContent(value: unknown): value is AudioContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testAudioContent);
+}
+function $testAudioContent(value: unknown): value is AudioContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.data;
   if (typeof value3 !== "string") return false;
   const value4 = value.mimeType;
@@ -1858,9 +2042,10 @@ export function isAudioContent(value: unknown): value is AudioContent {
   const value5 = value.type;
   return value5 === "audio";
 }
-function $checkAudioContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -1880,19 +2065,26 @@ function $checkAudioContent(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `AudioContent`, reporting every error with its path. */
-export function validateAudioContent(value: unknown): $runtime.ValidationResult<AudioContent> {
-  return $runtime.validateWith(value, isAudioContent, $checkAudioContent);
+/** Validates a value as `AudioContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateAudioContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<AudioContent> {
+  return $runtime.validateWith(value, $testAudioContent, $checkAudioContent, options);
 }
-/** Returns the value as `AudioContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `AudioContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseAudioContent(value: unknown): AudioContent {
-  return $runtime.parseWith(value, isAudioContent, $checkAudioContent, "AudioContent");
+  return $runtime.parseWith(value, $testAudioContent, $checkAudioContent, "AudioContent");
 }
-/** Whether a value is a valid `BlobResourceContents` (fast: builds no error objects). */
+/** Whether a value is a valid `BlobResourceContents` (fast: builds no error objects; false for a value that throws when read). */
 export function isBlobResourceContents(value: unknown): value is BlobResourceContents {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testBlobResourceContents);
+}
+function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.blob;
   if (typeof value2 !== "string") return false;
   const value3 = value.mimeType;
@@ -1900,9 +2092,10 @@ export function isBlobResourceContents(value: unknown): value is BlobResourceCon
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -1921,17 +2114,24 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `BlobResourceContents`, reporting every error with its path. */
-export function validateBlobResourceContents(value: unknown): $runtime.ValidationResult<BlobResourceContents> {
-  return $runtime.validateWith(value, isBlobResourceContents, $checkBlobResourceContents);
+/** Validates a value as `BlobResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateBlobResourceContents(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<BlobResourceContents> {
+  return $runtime.validateWith(value, $testBlobResourceContents, $checkBlobResourceContents, options);
 }
-/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseBlobResourceContents(value: unknown): BlobResourceContents {
-  return $runtime.parseWith(value, isBlobResourceContents, $checkBlobResourceContents, "BlobResourceContents");
+  return $runtime.parseWith(value, $testBlobResourceContents, $checkBlobResourceContents, "BlobResourceContents");
 }
-/** Whether a value is a valid `BooleanSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `BooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isBooleanSchema(value: unknown): value is BooleanSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testBooleanSchema);
+}
+function $testBooleanSchema(value: unknown): value is BooleanSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.description;
@@ -1941,9 +2141,10 @@ export function isBooleanSchema(value: unknown): value is BooleanSchema {
   const value4 = value.type;
   return value4 === "boolean";
 }
-function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BooleanSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1973,42 +2174,50 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.Vali
       $runtime.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `BooleanSchema`, reporting every error with its path. */
-export function validateBooleanSchema(value: unknown): $runtime.ValidationResult<BooleanSchema> {
-  return $runtime.validateWith(value, isBooleanSchema, $checkBooleanSchema);
+/** Validates a value as `BooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateBooleanSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<BooleanSchema> {
+  return $runtime.validateWith(value, $testBooleanSchema, $checkBooleanSchema, options);
 }
-/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseBooleanSchema(value: unknown): BooleanSchema {
-  return $runtime.parseWith(value, isBooleanSchema, $checkBooleanSchema, "BooleanSchema");
+  return $runtime.parseWith(value, $testBooleanSchema, $checkBooleanSchema, "BooleanSchema");
 }
-/** Whether a value is a valid `ContentBlock` (fast: builds no error objects). */
+/** Whether a value is a valid `ContentBlock` (fast: builds no error objects; false for a value that throws when read). */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testContentBlock);
+}
+function $testContentBlock(value: unknown): value is ContentBlock {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!isTextContent(value)) return false;
+      if (!$testTextContent(value)) return false;
       break;
     case "image":
-      if (!isImageContent(value)) return false;
+      if (!$testImageContent(value)) return false;
       break;
     case "audio":
-      if (!isAudioContent(value)) return false;
+      if (!$testAudioContent(value)) return false;
       break;
     case "resource_link":
-      if (!isResourceLink(value)) return false;
+      if (!$testResourceLink(value)) return false;
       break;
     case "resource":
-      if (!isEmbeddedResource(value)) return false;
+      if (!$testEmbeddedResource(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ContentBlock";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -2041,25 +2250,33 @@ function $checkContentBlock(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `ContentBlock`, reporting every error with its path. */
-export function validateContentBlock(value: unknown): $runtime.ValidationResult<ContentBlock> {
-  return $runtime.validateWith(value, isContentBlock, $checkContentBlock);
+/** Validates a value as `ContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateContentBlock(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ContentBlock> {
+  return $runtime.validateWith(value, $testContentBlock, $checkContentBlock, options);
 }
-/** Returns the value as `ContentBlock`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseContentBlock(value: unknown): ContentBlock {
-  return $runtime.parseWith(value, isContentBlock, $checkContentBlock, "ContentBlock");
+  return $runtime.parseWith(value, $testContentBlock, $checkContentBlock, "ContentBlock");
 }
-/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageRequest);
+}
+function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
-  return isCreateMessageRequestParams(value2);
+  return $testCreateMessageRequestParams(value2);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -2077,17 +2294,24 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $runti
     else $checkCreateMessageRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `CreateMessageRequest`, reporting every error with its path. */
-export function validateCreateMessageRequest(value: unknown): $runtime.ValidationResult<CreateMessageRequest> {
-  return $runtime.validateWith(value, isCreateMessageRequest, $checkCreateMessageRequest);
+/** Validates a value as `CreateMessageRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateMessageRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateMessageRequest> {
+  return $runtime.validateWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parseWith(value, isCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parseWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
 }
-/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageRequestParams);
+}
+function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.includeContext;
   if (value1 !== undefined && !(value1 === "allServers" || value1 === "none" || value1 === "thisServer")) return false;
   const value2 = value.maxTokens;
@@ -2095,9 +2319,9 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value3 = value.messages;
   if (!$isSamplingMessageArray(value3)) return false;
   const value4 = value.metadata;
-  if (value4 !== undefined && !isJSONObject(value4)) return false;
+  if (value4 !== undefined && !$testJSONObject(value4)) return false;
   const value5 = value.modelPreferences;
-  if (value5 !== undefined && !isModelPreferences(value5)) return false;
+  if (value5 !== undefined && !$testModelPreferences(value5)) return false;
   const value6 = value.stopSequences;
   if (value6 !== undefined && !$isStringArray(value6)) return false;
   const value7 = value.systemPrompt;
@@ -2105,13 +2329,14 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value8 = value.temperature;
   if (value8 !== undefined && !(typeof value8 === "number" && Number.isFinite(value8))) return false;
   const value9 = value.toolChoice;
-  if (value9 !== undefined && !isToolChoice(value9)) return false;
+  if (value9 !== undefined && !$testToolChoice(value9)) return false;
   const value10 = value.tools;
   return value10 === undefined || $isToolArray(value10);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.includeContext;
     if (value1 !== undefined) {
@@ -2208,57 +2433,63 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`, reporting every error with its path. */
+/** Validates a value as `CreateMessageRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateCreateMessageRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequestParams> {
-  return $runtime.validateWith(value, isCreateMessageRequestParams, $checkCreateMessageRequestParams);
+  return $runtime.validateWith(value, $testCreateMessageRequestParams, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
   return $runtime.parseWith(
     value,
-    isCreateMessageRequestParams,
+    $testCreateMessageRequestParams,
     $checkCreateMessageRequestParams,
     "CreateMessageRequestParams",
   );
 }
-/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageResult);
+}
+function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
   if (!(
-    isTextContent(value2) ||
-    isImageContent(value2) ||
-    isAudioContent(value2) ||
-    isToolUseContent(value2) ||
-    isToolResultContent(value2) ||
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
     $isSamplingMessageContentBlockArray(value2)
   ))
     return false;
   const value3 = value.model;
   if (typeof value3 !== "string") return false;
   const value4 = value.role;
-  if (!isRole(value4)) return false;
+  if (!$testRole(value4)) return false;
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
     const value2 = value.content;
     if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
     else if (!(
-      isTextContent(value2) ||
-      isImageContent(value2) ||
-      isAudioContent(value2) ||
-      isToolUseContent(value2) ||
-      isToolResultContent(value2) ||
+      $testTextContent(value2) ||
+      $testImageContent(value2) ||
+      $testAudioContent(value2) ||
+      $testToolUseContent(value2) ||
+      $testToolResultContent(value2) ||
       $isSamplingMessageContentBlockArray(value2)
     ))
       $runtime.report(
@@ -2289,25 +2520,33 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
     }
   }
 }
-/** Validates a value as `CreateMessageResult`, reporting every error with its path. */
-export function validateCreateMessageResult(value: unknown): $runtime.ValidationResult<CreateMessageResult> {
-  return $runtime.validateWith(value, isCreateMessageResult, $checkCreateMessageResult);
+/** Validates a value as `CreateMessageResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateMessageResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateMessageResult> {
+  return $runtime.validateWith(value, $testCreateMessageResult, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parseWith(value, isCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parseWith(value, $testCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
 }
-/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequest);
+}
+function $testElicitRequest(value: unknown): value is ElicitRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
-  return isElicitRequestParams(value2);
+  return $testElicitRequestParams(value2);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -2325,27 +2564,35 @@ function $checkElicitRequest(value: unknown, path: string, errors: $runtime.Vali
     else $checkElicitRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ElicitRequest`, reporting every error with its path. */
-export function validateElicitRequest(value: unknown): $runtime.ValidationResult<ElicitRequest> {
-  return $runtime.validateWith(value, isElicitRequest, $checkElicitRequest);
+/** Validates a value as `ElicitRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequest> {
+  return $runtime.validateWith(value, $testElicitRequest, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parseWith(value, isElicitRequest, $checkElicitRequest, "ElicitRequest");
+  return $runtime.parseWith(value, $testElicitRequest, $checkElicitRequest, "ElicitRequest");
 }
-/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestFormParams);
+}
+function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
   if (value2 !== undefined && value2 !== "form") return false;
   const value3 = value.requestedSchema;
-  return isElicitRequestFormParamsRequestedSchema(value3);
+  return $testElicitRequestFormParamsRequestedSchema(value3);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2361,19 +2608,31 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
     else $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
   }
 }
-/** Validates a value as `ElicitRequestFormParams`, reporting every error with its path. */
-export function validateElicitRequestFormParams(value: unknown): $runtime.ValidationResult<ElicitRequestFormParams> {
-  return $runtime.validateWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams);
+/** Validates a value as `ElicitRequestFormParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestFormParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestFormParams> {
+  return $runtime.validateWith(value, $testElicitRequestFormParams, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parseWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams, "ElicitRequestFormParams");
+  return $runtime.parseWith(
+    value,
+    $testElicitRequestFormParams,
+    $checkElicitRequestFormParams,
+    "ElicitRequestFormParams",
+  );
 }
-/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestFormParamsRequestedSchema(
   value: unknown,
 ): value is ElicitRequestFormParamsRequestedSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestFormParamsRequestedSchema);
+}
+function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -2383,13 +2642,10 @@ export function isElicitRequestFormParamsRequestedSchema(
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkElicitRequestFormParamsRequestedSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -2398,7 +2654,10 @@ function $checkElicitRequestFormParamsRequestedSchema(
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isObject(value2))
+    else if (!(
+      $runtime.isNonNullObject(value2) &&
+      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
+    ))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -2438,45 +2697,57 @@ function $checkElicitRequestFormParamsRequestedSchema(
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ElicitRequestFormParamsRequestedSchema`, reporting every error with its path. */
+/** Validates a value as `ElicitRequestFormParamsRequestedSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateElicitRequestFormParamsRequestedSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
   return $runtime.validateWith(
     value,
-    isElicitRequestFormParamsRequestedSchema,
+    $testElicitRequestFormParamsRequestedSchema,
     $checkElicitRequestFormParamsRequestedSchema,
+    options,
   );
 }
-/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestFormParamsRequestedSchema(value: unknown): ElicitRequestFormParamsRequestedSchema {
   return $runtime.parseWith(
     value,
-    isElicitRequestFormParamsRequestedSchema,
+    $testElicitRequestFormParamsRequestedSchema,
     $checkElicitRequestFormParamsRequestedSchema,
     "ElicitRequestFormParamsRequestedSchema",
   );
 }
-/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  return isElicitRequestFormParams(value) || isElicitRequestURLParams(value);
+  return $runtime.guarded(value, $testElicitRequestParams);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
+  return $testElicitRequestFormParams(value) || $testElicitRequestURLParams(value);
+}
+function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestParams";
-  if (!(isElicitRequestFormParams(value) || isElicitRequestURLParams(value)))
+  if (!($testElicitRequestFormParams(value) || $testElicitRequestURLParams(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`, reporting every error with its path. */
-export function validateElicitRequestParams(value: unknown): $runtime.ValidationResult<ElicitRequestParams> {
-  return $runtime.validateWith(value, isElicitRequestParams, $checkElicitRequestParams);
+/** Validates a value as `ElicitRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestParams> {
+  return $runtime.validateWith(value, $testElicitRequestParams, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parseWith(value, isElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parseWith(value, $testElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestURLParams);
+}
+function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2484,9 +2755,10 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   const value3 = value.url;
   return typeof value3 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2502,25 +2774,33 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/url", "type", "a string", value3, at + "/properties/url/type");
   }
 }
-/** Validates a value as `ElicitRequestURLParams`, reporting every error with its path. */
-export function validateElicitRequestURLParams(value: unknown): $runtime.ValidationResult<ElicitRequestURLParams> {
-  return $runtime.validateWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams);
+/** Validates a value as `ElicitRequestURLParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestURLParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestURLParams> {
+  return $runtime.validateWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parseWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parseWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ElicitResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitResult);
+}
+function $testElicitResult(value: unknown): value is ElicitResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.action;
   if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline")) return false;
   const value2 = value.content;
   return value2 === undefined || $isAnyOf4SchemasMap(value2);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.action;
     if (value1 === undefined) $runtime.missing(errors, path, "action", at + "/required");
@@ -2535,7 +2815,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       );
     const value2 = value.content;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value2, at + "/properties/content/type");
       else {
         for (const key3 in value2) {
@@ -2611,29 +2891,37 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `ElicitResult`, reporting every error with its path. */
-export function validateElicitResult(value: unknown): $runtime.ValidationResult<ElicitResult> {
-  return $runtime.validateWith(value, isElicitResult, $checkElicitResult);
+/** Validates a value as `ElicitResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitResult> {
+  return $runtime.validateWith(value, $testElicitResult, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parseWith(value, isElicitResult, $checkElicitResult, "ElicitResult");
+  return $runtime.parseWith(value, $testElicitResult, $checkElicitResult, "ElicitResult");
 }
-/** Whether a value is a valid `EmbeddedResource` (fast: builds no error objects). */
+/** Whether a value is a valid `EmbeddedResource` (fast: builds no error objects; false for a value that throws when read). */
 export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testEmbeddedResource);
+}
+function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.resource;
-  if (!(isTextResourceContents(value3) || isBlobResourceContents(value3))) return false;
+  if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3))) return false;
   const value4 = value.type;
   return value4 === "resource";
 }
-function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2641,7 +2929,7 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.V
     if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
     const value3 = value.resource;
     if (value3 === undefined) $runtime.missing(errors, path, "resource", at + "/required");
-    else if (!(isTextResourceContents(value3) || isBlobResourceContents(value3)))
+    else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
       $runtime.report(
         errors,
         path + "/resource",
@@ -2655,25 +2943,33 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.V
       $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `EmbeddedResource`, reporting every error with its path. */
-export function validateEmbeddedResource(value: unknown): $runtime.ValidationResult<EmbeddedResource> {
-  return $runtime.validateWith(value, isEmbeddedResource, $checkEmbeddedResource);
+/** Validates a value as `EmbeddedResource`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateEmbeddedResource(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<EmbeddedResource> {
+  return $runtime.validateWith(value, $testEmbeddedResource, $checkEmbeddedResource, options);
 }
-/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseEmbeddedResource(value: unknown): EmbeddedResource {
-  return $runtime.parseWith(value, isEmbeddedResource, $checkEmbeddedResource, "EmbeddedResource");
+  return $runtime.parseWith(value, $testEmbeddedResource, $checkEmbeddedResource, "EmbeddedResource");
 }
-/** Whether a value is a valid `Error` (fast: builds no error objects). */
+/** Whether a value is a valid `Error` (fast: builds no error objects; false for a value that throws when read). */
 export function isError(value: unknown): value is Error {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testError);
+}
+function $testError(value: unknown): value is Error {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.code;
   if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
   const value2 = value.message;
   return typeof value2 === "string";
 }
-function $checkError(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.code;
     if (value1 === undefined) $runtime.missing(errors, path, "code", at + "/required");
@@ -2685,17 +2981,21 @@ function $checkError(value: unknown, path: string, errors: $runtime.ValidationEr
       $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
   }
 }
-/** Validates a value as `Error`, reporting every error with its path. */
-export function validateError(value: unknown): $runtime.ValidationResult<Error> {
-  return $runtime.validateWith(value, isError, $checkError);
+/** Validates a value as `Error`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateError(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Error> {
+  return $runtime.validateWith(value, $testError, $checkError, options);
 }
-/** Returns the value as `Error`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Error`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseError(value: unknown): Error {
-  return $runtime.parseWith(value, isError, $checkError, "Error");
+  return $runtime.parseWith(value, $testError, $checkError, "Error");
 }
-/** Whether a value is a valid `Icon` (fast: builds no error objects). */
+/** Whether a value is a valid `Icon` (fast: builds no error objects; false for a value that throws when read). */
 export function isIcon(value: unknown): value is Icon {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testIcon);
+}
+function $testIcon(value: unknown): value is Icon {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mimeType;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.sizes;
@@ -2705,9 +3005,10 @@ export function isIcon(value: unknown): value is Icon {
   const value4 = value.theme;
   return value4 === undefined || value4 === "dark" || value4 === "light";
 }
-function $checkIcon(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Icon";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mimeType;
     if (value1 !== undefined) {
@@ -2751,21 +3052,25 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Icon`, reporting every error with its path. */
-export function validateIcon(value: unknown): $runtime.ValidationResult<Icon> {
-  return $runtime.validateWith(value, isIcon, $checkIcon);
+/** Validates a value as `Icon`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateIcon(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Icon> {
+  return $runtime.validateWith(value, $testIcon, $checkIcon, options);
 }
-/** Returns the value as `Icon`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Icon`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseIcon(value: unknown): Icon {
-  return $runtime.parseWith(value, isIcon, $checkIcon, "Icon");
+  return $runtime.parseWith(value, $testIcon, $checkIcon, "Icon");
 }
-/** Whether a value is a valid `ImageContent` (fast: builds no error objects). */
+/** Whether a value is a valid `ImageContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isImageContent(value: unknown): value is ImageContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testImageContent);
+}
+function $testImageContent(value: unknown): value is ImageContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.data;
   if (typeof value3 !== "string") return false;
   const value4 = value.mimeType;
@@ -2773,9 +3078,10 @@ export function isImageContent(value: unknown): value is ImageContent {
   const value5 = value.type;
   return value5 === "image";
 }
-function $checkImageContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2795,17 +3101,24 @@ function $checkImageContent(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ImageContent`, reporting every error with its path. */
-export function validateImageContent(value: unknown): $runtime.ValidationResult<ImageContent> {
-  return $runtime.validateWith(value, isImageContent, $checkImageContent);
+/** Validates a value as `ImageContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateImageContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ImageContent> {
+  return $runtime.validateWith(value, $testImageContent, $checkImageContent, options);
 }
-/** Returns the value as `ImageContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ImageContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseImageContent(value: unknown): ImageContent {
-  return $runtime.parseWith(value, isImageContent, $checkImageContent, "ImageContent");
+  return $runtime.parseWith(value, $testImageContent, $checkImageContent, "ImageContent");
 }
-/** Whether a value is a valid `Implementation` (fast: builds no error objects). */
+/** Whether a value is a valid `Implementation` (fast: builds no error objects; false for a value that throws when read). */
 export function isImplementation(value: unknown): value is Implementation {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testImplementation);
+}
+function $testImplementation(value: unknown): value is Implementation {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.description;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.icons;
@@ -2819,9 +3132,10 @@ export function isImplementation(value: unknown): value is Implementation {
   const value6 = value.websiteUrl;
   return value6 === undefined || typeof value6 === "string";
 }
-function $checkImplementation(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkImplementation(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Implementation";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.description;
     if (value1 !== undefined) {
@@ -2873,36 +3187,44 @@ function $checkImplementation(value: unknown, path: string, errors: $runtime.Val
     }
   }
 }
-/** Validates a value as `Implementation`, reporting every error with its path. */
-export function validateImplementation(value: unknown): $runtime.ValidationResult<Implementation> {
-  return $runtime.validateWith(value, isImplementation, $checkImplementation);
+/** Validates a value as `Implementation`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateImplementation(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<Implementation> {
+  return $runtime.validateWith(value, $testImplementation, $checkImplementation, options);
 }
-/** Returns the value as `Implementation`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Implementation`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseImplementation(value: unknown): Implementation {
-  return $runtime.parseWith(value, isImplementation, $checkImplementation, "Implementation");
+  return $runtime.parseWith(value, $testImplementation, $checkImplementation, "Implementation");
 }
-/** Whether a value is a valid `InputRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequest(value: unknown): value is InputRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequest);
+}
+function $testInputRequest(value: unknown): value is InputRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
-      if (!isCreateMessageRequest(value)) return false;
+      if (!$testCreateMessageRequest(value)) return false;
       break;
     case "roots/list":
-      if (!isListRootsRequest(value)) return false;
+      if (!$testListRootsRequest(value)) return false;
       break;
     case "elicitation/create":
-      if (!isElicitRequest(value)) return false;
+      if (!$testElicitRequest(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkInputRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
     switch (tag1) {
@@ -2929,26 +3251,34 @@ function $checkInputRequest(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `InputRequest`, reporting every error with its path. */
-export function validateInputRequest(value: unknown): $runtime.ValidationResult<InputRequest> {
-  return $runtime.validateWith(value, isInputRequest, $checkInputRequest);
+/** Validates a value as `InputRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequest> {
+  return $runtime.validateWith(value, $testInputRequest, $checkInputRequest, options);
 }
-/** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return $runtime.parseWith(value, isInputRequest, $checkInputRequest, "InputRequest");
+  return $runtime.parseWith(value, $testInputRequest, $checkInputRequest, "InputRequest");
 }
-/** Whether a value is a valid `InputRequests` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequests` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequests(value: unknown): value is InputRequests {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequests);
+}
+function $testInputRequests(value: unknown): value is InputRequests {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isInputRequest(item2)) return false;
+    if (!$testInputRequest(item2)) return false;
   }
   return true;
 }
-function $checkInputRequests(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
@@ -2956,43 +3286,57 @@ function $checkInputRequests(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `InputRequests`, reporting every error with its path. */
-export function validateInputRequests(value: unknown): $runtime.ValidationResult<InputRequests> {
-  return $runtime.validateWith(value, isInputRequests, $checkInputRequests);
+/** Validates a value as `InputRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequests(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequests> {
+  return $runtime.validateWith(value, $testInputRequests, $checkInputRequests, options);
 }
-/** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return $runtime.parseWith(value, isInputRequests, $checkInputRequests, "InputRequests");
+  return $runtime.parseWith(value, $testInputRequests, $checkInputRequests, "InputRequests");
 }
-/** Whether a value is a valid `InputResponse` (fast: builds no error objects). */
+/** Whether a value is a valid `InputResponse` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputResponse(value: unknown): value is InputResponse {
-  return isCreateMessageResult(value) || isListRootsResult(value) || isElicitResult(value);
+  return $runtime.guarded(value, $testInputResponse);
 }
-function $checkInputResponse(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testInputResponse(value: unknown): value is InputResponse {
+  return $testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value);
+}
+function $checkInputResponse(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
-  if (!(isCreateMessageResult(value) || isListRootsResult(value) || isElicitResult(value)))
+  if (!($testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `InputResponse`, reporting every error with its path. */
-export function validateInputResponse(value: unknown): $runtime.ValidationResult<InputResponse> {
-  return $runtime.validateWith(value, isInputResponse, $checkInputResponse);
+/** Validates a value as `InputResponse`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputResponse(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputResponse> {
+  return $runtime.validateWith(value, $testInputResponse, $checkInputResponse, options);
 }
-/** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return $runtime.parseWith(value, isInputResponse, $checkInputResponse, "InputResponse");
+  return $runtime.parseWith(value, $testInputResponse, $checkInputResponse, "InputResponse");
 }
-/** Whether a value is a valid `InputResponses` (fast: builds no error objects). */
+/** Whether a value is a valid `InputResponses` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputResponses(value: unknown): value is InputResponses {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputResponses);
+}
+function $testInputResponses(value: unknown): value is InputResponses {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isInputResponse(item2)) return false;
+    if (!$testInputResponse(item2)) return false;
   }
   return true;
 }
-function $checkInputResponses(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
@@ -3000,26 +3344,34 @@ function $checkInputResponses(value: unknown, path: string, errors: $runtime.Val
     }
   }
 }
-/** Validates a value as `InputResponses`, reporting every error with its path. */
-export function validateInputResponses(value: unknown): $runtime.ValidationResult<InputResponses> {
-  return $runtime.validateWith(value, isInputResponses, $checkInputResponses);
+/** Validates a value as `InputResponses`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputResponses(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputResponses> {
+  return $runtime.validateWith(value, $testInputResponses, $checkInputResponses, options);
 }
-/** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return $runtime.parseWith(value, isInputResponses, $checkInputResponses, "InputResponses");
+  return $runtime.parseWith(value, $testInputResponses, $checkInputResponses, "InputResponses");
 }
-/** Whether a value is a valid `JSONObject` (fast: builds no error objects). */
+/** Whether a value is a valid `JSONObject` (fast: builds no error objects; false for a value that throws when read). */
 export function isJSONObject(value: unknown): value is JSONObject {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testJSONObject);
+}
+function $testJSONObject(value: unknown): value is JSONObject {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isJSONValue(item2)) return false;
+    if (!$testJSONValue(item2)) return false;
   }
   return true;
 }
-function $checkJSONObject(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkJSONObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONObject";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
       const item2 = value[key1];
@@ -3027,17 +3379,24 @@ function $checkJSONObject(value: unknown, path: string, errors: $runtime.Validat
     }
   }
 }
-/** Validates a value as `JSONObject`, reporting every error with its path. */
-export function validateJSONObject(value: unknown): $runtime.ValidationResult<JSONObject> {
-  return $runtime.validateWith(value, isJSONObject, $checkJSONObject);
+/** Validates a value as `JSONObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateJSONObject(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<JSONObject> {
+  return $runtime.validateWith(value, $testJSONObject, $checkJSONObject, options);
 }
-/** Returns the value as `JSONObject`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `JSONObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseJSONObject(value: unknown): JSONObject {
-  return $runtime.parseWith(value, isJSONObject, $checkJSONObject, "JSONObject");
+  return $runtime.parseWith(value, $testJSONObject, $checkJSONObject, "JSONObject");
 }
-/** Whether a value is a valid `JSONRPCNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `JSONRPCNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testJSONRPCNotification);
+}
+function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -3045,9 +3404,10 @@ export function isJSONRPCNotification(value: unknown): value is JSONRPCNotificat
   const value3 = value.params;
   return value3 === undefined || $isObject(value3);
 }
-function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -3059,24 +3419,31 @@ function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/method", "type", "a string", value2, at + "/properties/method/type");
     const value3 = value.params;
     if (value3 !== undefined) {
-      if (!$runtime.isObject(value3))
+      if (!($runtime.isNonNullObject(value3) && (value3.constructor === Object || $runtime.hasJsonPrototype(value3))))
         $runtime.unexpected(errors, path + "/params", "type", "an object", value3, at + "/properties/params/type");
     }
   }
 }
-/** Validates a value as `JSONRPCNotification`, reporting every error with its path. */
-export function validateJSONRPCNotification(value: unknown): $runtime.ValidationResult<JSONRPCNotification> {
-  return $runtime.validateWith(value, isJSONRPCNotification, $checkJSONRPCNotification);
+/** Validates a value as `JSONRPCNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateJSONRPCNotification(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<JSONRPCNotification> {
+  return $runtime.validateWith(value, $testJSONRPCNotification, $checkJSONRPCNotification, options);
 }
-/** Returns the value as `JSONRPCNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `JSONRPCNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseJSONRPCNotification(value: unknown): JSONRPCNotification {
-  return $runtime.parseWith(value, isJSONRPCNotification, $checkJSONRPCNotification, "JSONRPCNotification");
+  return $runtime.parseWith(value, $testJSONRPCNotification, $checkJSONRPCNotification, "JSONRPCNotification");
 }
-/** Whether a value is a valid `JSONRPCRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `JSONRPCRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testJSONRPCRequest);
+}
+function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -3084,9 +3451,10 @@ export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
   const value4 = value.params;
   return value4 === undefined || $isObject(value4);
 }
-function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -3101,33 +3469,39 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/method", "type", "a string", value3, at + "/properties/method/type");
     const value4 = value.params;
     if (value4 !== undefined) {
-      if (!$runtime.isObject(value4))
+      if (!($runtime.isNonNullObject(value4) && (value4.constructor === Object || $runtime.hasJsonPrototype(value4))))
         $runtime.unexpected(errors, path + "/params", "type", "an object", value4, at + "/properties/params/type");
     }
   }
 }
-/** Validates a value as `JSONRPCRequest`, reporting every error with its path. */
-export function validateJSONRPCRequest(value: unknown): $runtime.ValidationResult<JSONRPCRequest> {
-  return $runtime.validateWith(value, isJSONRPCRequest, $checkJSONRPCRequest);
+/** Validates a value as `JSONRPCRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateJSONRPCRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<JSONRPCRequest> {
+  return $runtime.validateWith(value, $testJSONRPCRequest, $checkJSONRPCRequest, options);
 }
-/** Returns the value as `JSONRPCRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `JSONRPCRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseJSONRPCRequest(value: unknown): JSONRPCRequest {
-  return $runtime.parseWith(value, isJSONRPCRequest, $checkJSONRPCRequest, "JSONRPCRequest");
+  return $runtime.parseWith(value, $testJSONRPCRequest, $checkJSONRPCRequest, "JSONRPCRequest");
 }
-/** Whether a value is a valid `JSONValue` (fast: builds no error objects). */
+/** Whether a value is a valid `JSONValue` (fast: builds no error objects; false for a value that throws when read). */
 export function isJSONValue(value: unknown): value is JSONValue {
+  return $runtime.guarded(value, $testJSONValue);
+}
+function $testJSONValue(value: unknown): value is JSONValue {
   return (
-    isJSONObject(value) ||
+    $testJSONObject(value) ||
     $isJSONValueArray(value) ||
     typeof value === "string" ||
     (typeof value === "number" && Number.isInteger(value)) ||
     typeof value === "boolean"
   );
 }
-function $checkJSONValue(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkJSONValue(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONValue";
   if (!(
-    isJSONObject(value) ||
+    $testJSONObject(value) ||
     $isJSONValueArray(value) ||
     $isString(value) ||
     $isInteger(value) ||
@@ -3162,17 +3536,24 @@ function $checkJSONValue(value: unknown, path: string, errors: $runtime.Validati
     }
   }
 }
-/** Validates a value as `JSONValue`, reporting every error with its path. */
-export function validateJSONValue(value: unknown): $runtime.ValidationResult<JSONValue> {
-  return $runtime.validateWith(value, isJSONValue, $checkJSONValue);
+/** Validates a value as `JSONValue`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateJSONValue(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<JSONValue> {
+  return $runtime.validateWith(value, $testJSONValue, $checkJSONValue, options);
 }
-/** Returns the value as `JSONValue`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `JSONValue`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseJSONValue(value: unknown): JSONValue {
-  return $runtime.parseWith(value, isJSONValue, $checkJSONValue, "JSONValue");
+  return $runtime.parseWith(value, $testJSONValue, $checkJSONValue, "JSONValue");
 }
-/** Whether a value is a valid `LegacyTitledEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `LegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testLegacyTitledEnumSchema);
+}
+function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -3186,9 +3567,10 @@ export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledE
   const value6 = value.type;
   return value6 === "string";
 }
-function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3255,25 +3637,33 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
   }
 }
-/** Validates a value as `LegacyTitledEnumSchema`, reporting every error with its path. */
-export function validateLegacyTitledEnumSchema(value: unknown): $runtime.ValidationResult<LegacyTitledEnumSchema> {
-  return $runtime.validateWith(value, isLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema);
+/** Validates a value as `LegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateLegacyTitledEnumSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<LegacyTitledEnumSchema> {
+  return $runtime.validateWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseLegacyTitledEnumSchema(value: unknown): LegacyTitledEnumSchema {
-  return $runtime.parseWith(value, isLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, "LegacyTitledEnumSchema");
+  return $runtime.parseWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, "LegacyTitledEnumSchema");
 }
-/** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListRootsRequest);
+}
+function $testListRootsRequest(value: unknown): value is ListRootsRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
-  return value2 === undefined || isListRootsRequestParams(value2);
+  return value2 === undefined || $testListRootsRequestParams(value2);
 }
-function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -3283,45 +3673,61 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.V
     if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ListRootsRequest`, reporting every error with its path. */
-export function validateListRootsRequest(value: unknown): $runtime.ValidationResult<ListRootsRequest> {
-  return $runtime.validateWith(value, isListRootsRequest, $checkListRootsRequest);
+/** Validates a value as `ListRootsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListRootsRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListRootsRequest> {
+  return $runtime.validateWith(value, $testListRootsRequest, $checkListRootsRequest, options);
 }
-/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return $runtime.parseWith(value, isListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
+  return $runtime.parseWith(value, $testListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
 }
-/** Whether a value is a valid `ListRootsRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ListRootsRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  return value1 === undefined || isMetaObject(value1);
+  return $runtime.guarded(value, $testListRootsRequestParams);
 }
-function $checkListRootsRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  return value1 === undefined || $testMetaObject(value1);
+}
+function $checkListRootsRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `ListRootsRequestParams`, reporting every error with its path. */
-export function validateListRootsRequestParams(value: unknown): $runtime.ValidationResult<ListRootsRequestParams> {
-  return $runtime.validateWith(value, isListRootsRequestParams, $checkListRootsRequestParams);
+/** Validates a value as `ListRootsRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListRootsRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListRootsRequestParams> {
+  return $runtime.validateWith(value, $testListRootsRequestParams, $checkListRootsRequestParams, options);
 }
-/** Returns the value as `ListRootsRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListRootsRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListRootsRequestParams(value: unknown): ListRootsRequestParams {
-  return $runtime.parseWith(value, isListRootsRequestParams, $checkListRootsRequestParams, "ListRootsRequestParams");
+  return $runtime.parseWith(value, $testListRootsRequestParams, $checkListRootsRequestParams, "ListRootsRequestParams");
 }
-/** Whether a value is a valid `ListRootsResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ListRootsResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListRootsResult);
+}
+function $testListRootsResult(value: unknown): value is ListRootsResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.roots;
   return $isRootArray(value1);
 }
-function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.roots;
     if (value1 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
@@ -3335,39 +3741,54 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `ListRootsResult`, reporting every error with its path. */
-export function validateListRootsResult(value: unknown): $runtime.ValidationResult<ListRootsResult> {
-  return $runtime.validateWith(value, isListRootsResult, $checkListRootsResult);
+/** Validates a value as `ListRootsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListRootsResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListRootsResult> {
+  return $runtime.validateWith(value, $testListRootsResult, $checkListRootsResult, options);
 }
-/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return $runtime.parseWith(value, isListRootsResult, $checkListRootsResult, "ListRootsResult");
+  return $runtime.parseWith(value, $testListRootsResult, $checkListRootsResult, "ListRootsResult");
 }
-/** Whether a value is a valid `MetaObject` (fast: builds no error objects). */
+/** Whether a value is a valid `MetaObject` (fast: builds no error objects; false for a value that throws when read). */
 export function isMetaObject(value: unknown): value is MetaObject {
-  return $runtime.isObject(value);
+  return $runtime.guarded(value, $testMetaObject);
 }
-function $checkMetaObject(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testMetaObject(value: unknown): value is MetaObject {
+  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
+}
+function $checkMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
 }
-/** Validates a value as `MetaObject`, reporting every error with its path. */
-export function validateMetaObject(value: unknown): $runtime.ValidationResult<MetaObject> {
-  return $runtime.validateWith(value, isMetaObject, $checkMetaObject);
+/** Validates a value as `MetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateMetaObject(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<MetaObject> {
+  return $runtime.validateWith(value, $testMetaObject, $checkMetaObject, options);
 }
-/** Returns the value as `MetaObject`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `MetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMetaObject(value: unknown): MetaObject {
-  return $runtime.parseWith(value, isMetaObject, $checkMetaObject, "MetaObject");
+  return $runtime.parseWith(value, $testMetaObject, $checkMetaObject, "MetaObject");
 }
-/** Whether a value is a valid `ModelHint` (fast: builds no error objects). */
+/** Whether a value is a valid `ModelHint` (fast: builds no error objects; false for a value that throws when read). */
 export function isModelHint(value: unknown): value is ModelHint {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testModelHint);
+}
+function $testModelHint(value: unknown): value is ModelHint {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelHint";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
@@ -3376,17 +3797,24 @@ function $checkModelHint(value: unknown, path: string, errors: $runtime.Validati
     }
   }
 }
-/** Validates a value as `ModelHint`, reporting every error with its path. */
-export function validateModelHint(value: unknown): $runtime.ValidationResult<ModelHint> {
-  return $runtime.validateWith(value, isModelHint, $checkModelHint);
+/** Validates a value as `ModelHint`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateModelHint(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ModelHint> {
+  return $runtime.validateWith(value, $testModelHint, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parseWith(value, isModelHint, $checkModelHint, "ModelHint");
+  return $runtime.parseWith(value, $testModelHint, $checkModelHint, "ModelHint");
 }
-/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects). */
+/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects; false for a value that throws when read). */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testModelPreferences);
+}
+function $testModelPreferences(value: unknown): value is ModelPreferences {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -3398,9 +3826,10 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelPreferences";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
@@ -3505,61 +3934,84 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.V
     }
   }
 }
-/** Validates a value as `ModelPreferences`, reporting every error with its path. */
-export function validateModelPreferences(value: unknown): $runtime.ValidationResult<ModelPreferences> {
-  return $runtime.validateWith(value, isModelPreferences, $checkModelPreferences);
+/** Validates a value as `ModelPreferences`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateModelPreferences(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ModelPreferences> {
+  return $runtime.validateWith(value, $testModelPreferences, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parseWith(value, isModelPreferences, $checkModelPreferences, "ModelPreferences");
+  return $runtime.parseWith(value, $testModelPreferences, $checkModelPreferences, "ModelPreferences");
 }
-/** Whether a value is a valid `NotificationMetaObject` (fast: builds no error objects). */
+/** Whether a value is a valid `NotificationMetaObject` (fast: builds no error objects; false for a value that throws when read). */
 export function isNotificationMetaObject(value: unknown): value is NotificationMetaObject {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value["io.modelcontextprotocol/subscriptionId"];
-  return value1 === undefined || isRequestId(value1);
+  return $runtime.guarded(value, $testNotificationMetaObject);
 }
-function $checkNotificationMetaObject(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testNotificationMetaObject(value: unknown): value is NotificationMetaObject {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value["io.modelcontextprotocol/subscriptionId"];
+  return value1 === undefined || $testRequestId(value1);
+}
+function $checkNotificationMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/subscriptionId"];
     if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
   }
 }
-/** Validates a value as `NotificationMetaObject`, reporting every error with its path. */
-export function validateNotificationMetaObject(value: unknown): $runtime.ValidationResult<NotificationMetaObject> {
-  return $runtime.validateWith(value, isNotificationMetaObject, $checkNotificationMetaObject);
+/** Validates a value as `NotificationMetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateNotificationMetaObject(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<NotificationMetaObject> {
+  return $runtime.validateWith(value, $testNotificationMetaObject, $checkNotificationMetaObject, options);
 }
-/** Returns the value as `NotificationMetaObject`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `NotificationMetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseNotificationMetaObject(value: unknown): NotificationMetaObject {
-  return $runtime.parseWith(value, isNotificationMetaObject, $checkNotificationMetaObject, "NotificationMetaObject");
+  return $runtime.parseWith(value, $testNotificationMetaObject, $checkNotificationMetaObject, "NotificationMetaObject");
 }
-/** Whether a value is a valid `NotificationParams` (fast: builds no error objects). */
+/** Whether a value is a valid `NotificationParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isNotificationParams(value: unknown): value is NotificationParams {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  return value1 === undefined || isNotificationMetaObject(value1);
+  return $runtime.guarded(value, $testNotificationParams);
 }
-function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testNotificationParams(value: unknown): value is NotificationParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  return value1 === undefined || $testNotificationMetaObject(value1);
+}
+function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `NotificationParams`, reporting every error with its path. */
-export function validateNotificationParams(value: unknown): $runtime.ValidationResult<NotificationParams> {
-  return $runtime.validateWith(value, isNotificationParams, $checkNotificationParams);
+/** Validates a value as `NotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateNotificationParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<NotificationParams> {
+  return $runtime.validateWith(value, $testNotificationParams, $checkNotificationParams, options);
 }
-/** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return $runtime.parseWith(value, isNotificationParams, $checkNotificationParams, "NotificationParams");
+  return $runtime.parseWith(value, $testNotificationParams, $checkNotificationParams, "NotificationParams");
 }
-/** Whether a value is a valid `NumberSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `NumberSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isNumberSchema(value: unknown): value is NumberSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testNumberSchema);
+}
+function $testNumberSchema(value: unknown): value is NumberSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1))) return false;
   const value2 = value.description;
@@ -3573,9 +4025,10 @@ export function isNumberSchema(value: unknown): value is NumberSchema {
   const value6 = value.type;
   return value6 === "integer" || value6 === "number";
 }
-function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NumberSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3622,61 +4075,71 @@ function $checkNumberSchema(value: unknown, path: string, errors: $runtime.Valid
       );
   }
 }
-/** Validates a value as `NumberSchema`, reporting every error with its path. */
-export function validateNumberSchema(value: unknown): $runtime.ValidationResult<NumberSchema> {
-  return $runtime.validateWith(value, isNumberSchema, $checkNumberSchema);
+/** Validates a value as `NumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateNumberSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<NumberSchema> {
+  return $runtime.validateWith(value, $testNumberSchema, $checkNumberSchema, options);
 }
-/** Returns the value as `NumberSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `NumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseNumberSchema(value: unknown): NumberSchema {
-  return $runtime.parseWith(value, isNumberSchema, $checkNumberSchema, "NumberSchema");
+  return $runtime.parseWith(value, $testNumberSchema, $checkNumberSchema, "NumberSchema");
 }
-/** Whether a value is a valid `PrimitiveSchemaDefinition` (fast: builds no error objects). */
+/** Whether a value is a valid `PrimitiveSchemaDefinition` (fast: builds no error objects; false for a value that throws when read). */
 export function isPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
+  return $runtime.guarded(value, $testPrimitiveSchemaDefinition);
+}
+function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
   return (
-    isStringSchema(value) ||
-    isNumberSchema(value) ||
-    isBooleanSchema(value) ||
-    isUntitledSingleSelectEnumSchema(value) ||
-    isTitledSingleSelectEnumSchema(value) ||
-    isUntitledMultiSelectEnumSchema(value) ||
-    isTitledMultiSelectEnumSchema(value) ||
-    isLegacyTitledEnumSchema(value)
+    $testStringSchema(value) ||
+    $testNumberSchema(value) ||
+    $testBooleanSchema(value) ||
+    $testUntitledSingleSelectEnumSchema(value) ||
+    $testTitledSingleSelectEnumSchema(value) ||
+    $testUntitledMultiSelectEnumSchema(value) ||
+    $testTitledMultiSelectEnumSchema(value) ||
+    $testLegacyTitledEnumSchema(value)
   );
 }
-function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/PrimitiveSchemaDefinition";
   if (!(
-    isStringSchema(value) ||
-    isNumberSchema(value) ||
-    isBooleanSchema(value) ||
-    isUntitledSingleSelectEnumSchema(value) ||
-    isTitledSingleSelectEnumSchema(value) ||
-    isUntitledMultiSelectEnumSchema(value) ||
-    isTitledMultiSelectEnumSchema(value) ||
-    isLegacyTitledEnumSchema(value)
+    $testStringSchema(value) ||
+    $testNumberSchema(value) ||
+    $testBooleanSchema(value) ||
+    $testUntitledSingleSelectEnumSchema(value) ||
+    $testTitledSingleSelectEnumSchema(value) ||
+    $testUntitledMultiSelectEnumSchema(value) ||
+    $testTitledMultiSelectEnumSchema(value) ||
+    $testLegacyTitledEnumSchema(value)
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `PrimitiveSchemaDefinition`, reporting every error with its path. */
+/** Validates a value as `PrimitiveSchemaDefinition`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validatePrimitiveSchemaDefinition(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PrimitiveSchemaDefinition> {
-  return $runtime.validateWith(value, isPrimitiveSchemaDefinition, $checkPrimitiveSchemaDefinition);
+  return $runtime.validateWith(value, $testPrimitiveSchemaDefinition, $checkPrimitiveSchemaDefinition, options);
 }
-/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parsePrimitiveSchemaDefinition(value: unknown): PrimitiveSchemaDefinition {
   return $runtime.parseWith(
     value,
-    isPrimitiveSchemaDefinition,
+    $testPrimitiveSchemaDefinition,
     $checkPrimitiveSchemaDefinition,
     "PrimitiveSchemaDefinition",
   );
 }
-/** Whether a value is a valid `RequestId` (fast: builds no error objects). */
+/** Whether a value is a valid `RequestId` (fast: builds no error objects; false for a value that throws when read). */
 export function isRequestId(value: unknown): value is RequestId {
+  return $runtime.guarded(value, $testRequestId);
+}
+function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkRequestId(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRequestId(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
@@ -3689,21 +4152,28 @@ function $checkRequestId(value: unknown, path: string, errors: $runtime.Validati
     }
   }
 }
-/** Validates a value as `RequestId`, reporting every error with its path. */
-export function validateRequestId(value: unknown): $runtime.ValidationResult<RequestId> {
-  return $runtime.validateWith(value, isRequestId, $checkRequestId);
+/** Validates a value as `RequestId`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRequestId(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<RequestId> {
+  return $runtime.validateWith(value, $testRequestId, $checkRequestId, options);
 }
-/** Returns the value as `RequestId`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `RequestId`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRequestId(value: unknown): RequestId {
-  return $runtime.parseWith(value, isRequestId, $checkRequestId, "RequestId");
+  return $runtime.parseWith(value, $testRequestId, $checkRequestId, "RequestId");
 }
-/** Whether a value is a valid `ResourceLink` (fast: builds no error objects). */
+/** Whether a value is a valid `ResourceLink` (fast: builds no error objects; false for a value that throws when read). */
 export function isResourceLink(value: unknown): value is ResourceLink {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testResourceLink);
+}
+function $testResourceLink(value: unknown): value is ResourceLink {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.description;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.icons;
@@ -3721,9 +4191,10 @@ export function isResourceLink(value: unknown): value is ResourceLink {
   const value10 = value.uri;
   return typeof value10 === "string";
 }
-function $checkResourceLink(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -3781,25 +4252,33 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ResourceLink`, reporting every error with its path. */
-export function validateResourceLink(value: unknown): $runtime.ValidationResult<ResourceLink> {
-  return $runtime.validateWith(value, isResourceLink, $checkResourceLink);
+/** Validates a value as `ResourceLink`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResourceLink(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ResourceLink> {
+  return $runtime.validateWith(value, $testResourceLink, $checkResourceLink, options);
 }
-/** Returns the value as `ResourceLink`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ResourceLink`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResourceLink(value: unknown): ResourceLink {
-  return $runtime.parseWith(value, isResourceLink, $checkResourceLink, "ResourceLink");
+  return $runtime.parseWith(value, $testResourceLink, $checkResourceLink, "ResourceLink");
 }
-/** Whether a value is a valid `Result` (fast: builds no error objects). */
+/** Whether a value is a valid `Result` (fast: builds no error objects; false for a value that throws when read). */
 export function isResult(value: unknown): value is Result {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testResult);
+}
+function $testResult(value: unknown): value is Result {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
   return typeof value2 === "string";
 }
-function $checkResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -3809,66 +4288,82 @@ function $checkResult(value: unknown, path: string, errors: $runtime.ValidationE
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value2, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `Result`, reporting every error with its path. */
-export function validateResult(value: unknown): $runtime.ValidationResult<Result> {
-  return $runtime.validateWith(value, isResult, $checkResult);
+/** Validates a value as `Result`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResult(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Result> {
+  return $runtime.validateWith(value, $testResult, $checkResult, options);
 }
-/** Returns the value as `Result`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Result`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResult(value: unknown): Result {
-  return $runtime.parseWith(value, isResult, $checkResult, "Result");
+  return $runtime.parseWith(value, $testResult, $checkResult, "Result");
 }
-/** Whether a value is a valid `ResultMetaObject` (fast: builds no error objects). */
+/** Whether a value is a valid `ResultMetaObject` (fast: builds no error objects; false for a value that throws when read). */
 export function isResultMetaObject(value: unknown): value is ResultMetaObject {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value["io.modelcontextprotocol/serverInfo"];
-  return value1 === undefined || isImplementation(value1);
+  return $runtime.guarded(value, $testResultMetaObject);
 }
-function $checkResultMetaObject(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testResultMetaObject(value: unknown): value is ResultMetaObject {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value["io.modelcontextprotocol/serverInfo"];
+  return value1 === undefined || $testImplementation(value1);
+}
+function $checkResultMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/serverInfo"];
     if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
   }
 }
-/** Validates a value as `ResultMetaObject`, reporting every error with its path. */
-export function validateResultMetaObject(value: unknown): $runtime.ValidationResult<ResultMetaObject> {
-  return $runtime.validateWith(value, isResultMetaObject, $checkResultMetaObject);
+/** Validates a value as `ResultMetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResultMetaObject(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ResultMetaObject> {
+  return $runtime.validateWith(value, $testResultMetaObject, $checkResultMetaObject, options);
 }
-/** Returns the value as `ResultMetaObject`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ResultMetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResultMetaObject(value: unknown): ResultMetaObject {
-  return $runtime.parseWith(value, isResultMetaObject, $checkResultMetaObject, "ResultMetaObject");
+  return $runtime.parseWith(value, $testResultMetaObject, $checkResultMetaObject, "ResultMetaObject");
 }
-/** Whether a value is a valid `Role` (fast: builds no error objects). */
+/** Whether a value is a valid `Role` (fast: builds no error objects; false for a value that throws when read). */
 export function isRole(value: unknown): value is Role {
+  return $runtime.guarded(value, $testRole);
+}
+function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
     $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`, reporting every error with its path. */
-export function validateRole(value: unknown): $runtime.ValidationResult<Role> {
-  return $runtime.validateWith(value, isRole, $checkRole);
+/** Validates a value as `Role`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
+  return $runtime.validateWith(value, $testRole, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Role`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parseWith(value, isRole, $checkRole, "Role");
+  return $runtime.parseWith(value, $testRole, $checkRole, "Role");
 }
-/** Whether a value is a valid `Root` (fast: builds no error objects). */
+/** Whether a value is a valid `Root` (fast: builds no error objects; false for a value that throws when read). */
 export function isRoot(value: unknown): value is Root {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testRoot);
+}
+function $testRoot(value: unknown): value is Root {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.name;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.uri;
   return typeof value3 === "string";
 }
-function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -3883,46 +4378,51 @@ function $checkRoot(value: unknown, path: string, errors: $runtime.ValidationErr
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `Root`, reporting every error with its path. */
-export function validateRoot(value: unknown): $runtime.ValidationResult<Root> {
-  return $runtime.validateWith(value, isRoot, $checkRoot);
+/** Validates a value as `Root`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRoot(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Root> {
+  return $runtime.validateWith(value, $testRoot, $checkRoot, options);
 }
-/** Returns the value as `Root`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Root`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRoot(value: unknown): Root {
-  return $runtime.parseWith(value, isRoot, $checkRoot, "Root");
+  return $runtime.parseWith(value, $testRoot, $checkRoot, "Root");
 }
-/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSamplingMessage);
+}
+function $testSamplingMessage(value: unknown): value is SamplingMessage {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
   if (!(
-    isTextContent(value2) ||
-    isImageContent(value2) ||
-    isAudioContent(value2) ||
-    isToolUseContent(value2) ||
-    isToolResultContent(value2) ||
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
     $isSamplingMessageContentBlockArray(value2)
   ))
     return false;
   const value3 = value.role;
-  return isRole(value3);
+  return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
     const value2 = value.content;
     if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
     else if (!(
-      isTextContent(value2) ||
-      isImageContent(value2) ||
-      isAudioContent(value2) ||
-      isToolUseContent(value2) ||
-      isToolResultContent(value2) ||
+      $testTextContent(value2) ||
+      $testImageContent(value2) ||
+      $testAudioContent(value2) ||
+      $testToolUseContent(value2) ||
+      $testToolResultContent(value2) ||
       $isSamplingMessageContentBlockArray(value2)
     ))
       $runtime.report(
@@ -3937,42 +4437,50 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Va
     else $checkRole(value3, path + "/role", errors);
   }
 }
-/** Validates a value as `SamplingMessage`, reporting every error with its path. */
-export function validateSamplingMessage(value: unknown): $runtime.ValidationResult<SamplingMessage> {
-  return $runtime.validateWith(value, isSamplingMessage, $checkSamplingMessage);
+/** Validates a value as `SamplingMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateSamplingMessage(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<SamplingMessage> {
+  return $runtime.validateWith(value, $testSamplingMessage, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parseWith(value, isSamplingMessage, $checkSamplingMessage, "SamplingMessage");
+  return $runtime.parseWith(value, $testSamplingMessage, $checkSamplingMessage, "SamplingMessage");
 }
-/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSamplingMessageContentBlock);
+}
+function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!isTextContent(value)) return false;
+      if (!$testTextContent(value)) return false;
       break;
     case "image":
-      if (!isImageContent(value)) return false;
+      if (!$testImageContent(value)) return false;
       break;
     case "audio":
-      if (!isAudioContent(value)) return false;
+      if (!$testAudioContent(value)) return false;
       break;
     case "tool_use":
-      if (!isToolUseContent(value)) return false;
+      if (!$testToolUseContent(value)) return false;
       break;
     case "tool_result":
-      if (!isToolResultContent(value)) return false;
+      if (!$testToolResultContent(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -4005,24 +4513,29 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`, reporting every error with its path. */
+/** Validates a value as `SamplingMessageContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSamplingMessageContentBlock(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessageContentBlock> {
-  return $runtime.validateWith(value, isSamplingMessageContentBlock, $checkSamplingMessageContentBlock);
+  return $runtime.validateWith(value, $testSamplingMessageContentBlock, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
   return $runtime.parseWith(
     value,
-    isSamplingMessageContentBlock,
+    $testSamplingMessageContentBlock,
     $checkSamplingMessageContentBlock,
     "SamplingMessageContentBlock",
   );
 }
-/** Whether a value is a valid `StringSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `StringSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isStringSchema(value: unknown): value is StringSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testStringSchema);
+}
+function $testStringSchema(value: unknown): value is StringSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4039,9 +4552,10 @@ export function isStringSchema(value: unknown): value is StringSchema {
   const value7 = value.type;
   return value7 === "string";
 }
-function $checkStringSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/StringSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4107,29 +4621,37 @@ function $checkStringSchema(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `StringSchema`, reporting every error with its path. */
-export function validateStringSchema(value: unknown): $runtime.ValidationResult<StringSchema> {
-  return $runtime.validateWith(value, isStringSchema, $checkStringSchema);
+/** Validates a value as `StringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateStringSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<StringSchema> {
+  return $runtime.validateWith(value, $testStringSchema, $checkStringSchema, options);
 }
-/** Returns the value as `StringSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `StringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseStringSchema(value: unknown): StringSchema {
-  return $runtime.parseWith(value, isStringSchema, $checkStringSchema, "StringSchema");
+  return $runtime.parseWith(value, $testStringSchema, $checkStringSchema, "StringSchema");
 }
-/** Whether a value is a valid `TextContent` (fast: builds no error objects). */
+/** Whether a value is a valid `TextContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isTextContent(value: unknown): value is TextContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTextContent);
+}
+function $testTextContent(value: unknown): value is TextContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.text;
   if (typeof value3 !== "string") return false;
   const value4 = value.type;
   return value4 === "text";
 }
-function $checkTextContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4145,19 +4667,26 @@ function $checkTextContent(value: unknown, path: string, errors: $runtime.Valida
       $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TextContent`, reporting every error with its path. */
-export function validateTextContent(value: unknown): $runtime.ValidationResult<TextContent> {
-  return $runtime.validateWith(value, isTextContent, $checkTextContent);
+/** Validates a value as `TextContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTextContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TextContent> {
+  return $runtime.validateWith(value, $testTextContent, $checkTextContent, options);
 }
-/** Returns the value as `TextContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TextContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTextContent(value: unknown): TextContent {
-  return $runtime.parseWith(value, isTextContent, $checkTextContent, "TextContent");
+  return $runtime.parseWith(value, $testTextContent, $checkTextContent, "TextContent");
 }
-/** Whether a value is a valid `TextResourceContents` (fast: builds no error objects). */
+/** Whether a value is a valid `TextResourceContents` (fast: builds no error objects; false for a value that throws when read). */
 export function isTextResourceContents(value: unknown): value is TextResourceContents {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTextResourceContents);
+}
+function $testTextResourceContents(value: unknown): value is TextResourceContents {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.mimeType;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.text;
@@ -4165,9 +4694,10 @@ export function isTextResourceContents(value: unknown): value is TextResourceCon
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4186,23 +4716,30 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `TextResourceContents`, reporting every error with its path. */
-export function validateTextResourceContents(value: unknown): $runtime.ValidationResult<TextResourceContents> {
-  return $runtime.validateWith(value, isTextResourceContents, $checkTextResourceContents);
+/** Validates a value as `TextResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTextResourceContents(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TextResourceContents> {
+  return $runtime.validateWith(value, $testTextResourceContents, $checkTextResourceContents, options);
 }
-/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTextResourceContents(value: unknown): TextResourceContents {
-  return $runtime.parseWith(value, isTextResourceContents, $checkTextResourceContents, "TextResourceContents");
+  return $runtime.parseWith(value, $testTextResourceContents, $checkTextResourceContents, "TextResourceContents");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledMultiSelectEnumSchema);
+}
+function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.items;
-  if (!isTitledMultiSelectEnumSchemaItems(value3)) return false;
+  if (!$testTitledMultiSelectEnumSchemaItems(value3)) return false;
   const value4 = value.maxItems;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.minItems;
@@ -4212,9 +4749,10 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMu
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4271,34 +4809,36 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `TitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, isTitledMultiSelectEnumSchema, $checkTitledMultiSelectEnumSchema);
+  return $runtime.validateWith(value, $testTitledMultiSelectEnumSchema, $checkTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledMultiSelectEnumSchema(value: unknown): TitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isTitledMultiSelectEnumSchema,
+    $testTitledMultiSelectEnumSchema,
     $checkTitledMultiSelectEnumSchema,
     "TitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItems);
+}
+function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
-function $checkTitledMultiSelectEnumSchemaItems(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -4312,37 +4852,44 @@ function $checkTitledMultiSelectEnumSchemaItems(
     }
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItems`, reporting every error with its path. */
+/** Validates a value as `TitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledMultiSelectEnumSchemaItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(value, isTitledMultiSelectEnumSchemaItems, $checkTitledMultiSelectEnumSchemaItems);
+  return $runtime.validateWith(
+    value,
+    $testTitledMultiSelectEnumSchemaItems,
+    $checkTitledMultiSelectEnumSchemaItems,
+    options,
+  );
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledMultiSelectEnumSchemaItems(value: unknown): TitledMultiSelectEnumSchemaItems {
   return $runtime.parseWith(
     value,
-    isTitledMultiSelectEnumSchemaItems,
+    $testTitledMultiSelectEnumSchemaItems,
     $checkTitledMultiSelectEnumSchemaItems,
     "TitledMultiSelectEnumSchemaItems",
   );
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItemsItem);
+}
+function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledMultiSelectEnumSchemaItemsItem(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -4354,28 +4901,34 @@ function $checkTitledMultiSelectEnumSchemaItemsItem(
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`, reporting every error with its path. */
+/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
   return $runtime.validateWith(
     value,
-    isTitledMultiSelectEnumSchemaItemsItem,
+    $testTitledMultiSelectEnumSchemaItemsItem,
     $checkTitledMultiSelectEnumSchemaItemsItem,
+    options,
   );
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledMultiSelectEnumSchemaItemsItem(value: unknown): TitledMultiSelectEnumSchemaItemsItem {
   return $runtime.parseWith(
     value,
-    isTitledMultiSelectEnumSchemaItemsItem,
+    $testTitledMultiSelectEnumSchemaItemsItem,
     $checkTitledMultiSelectEnumSchemaItemsItem,
     "TitledMultiSelectEnumSchemaItemsItem",
   );
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledSingleSelectEnumSchema);
+}
+function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4387,9 +4940,10 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledS
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4429,36 +4983,38 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `TitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(value, isTitledSingleSelectEnumSchema, $checkTitledSingleSelectEnumSchema);
+  return $runtime.validateWith(value, $testTitledSingleSelectEnumSchema, $checkTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledSingleSelectEnumSchema(value: unknown): TitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isTitledSingleSelectEnumSchema,
+    $testTitledSingleSelectEnumSchema,
     $checkTitledSingleSelectEnumSchema,
     "TitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledSingleSelectEnumSchemaItem);
+}
+function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledSingleSelectEnumSchemaItem(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -4470,44 +5026,55 @@ function $checkTitledSingleSelectEnumSchemaItem(
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchemaItem`, reporting every error with its path. */
+/** Validates a value as `TitledSingleSelectEnumSchemaItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledSingleSelectEnumSchemaItem(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchemaItem> {
-  return $runtime.validateWith(value, isTitledSingleSelectEnumSchemaItem, $checkTitledSingleSelectEnumSchemaItem);
+  return $runtime.validateWith(
+    value,
+    $testTitledSingleSelectEnumSchemaItem,
+    $checkTitledSingleSelectEnumSchemaItem,
+    options,
+  );
 }
-/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledSingleSelectEnumSchemaItem(value: unknown): TitledSingleSelectEnumSchemaItem {
   return $runtime.parseWith(
     value,
-    isTitledSingleSelectEnumSchemaItem,
+    $testTitledSingleSelectEnumSchemaItem,
     $checkTitledSingleSelectEnumSchemaItem,
     "TitledSingleSelectEnumSchemaItem",
   );
 }
-/** Whether a value is a valid `Tool` (fast: builds no error objects). */
+/** Whether a value is a valid `Tool` (fast: builds no error objects; false for a value that throws when read). */
 export function isTool(value: unknown): value is Tool {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTool);
+}
+function $testTool(value: unknown): value is Tool {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isToolAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testToolAnnotations(value2)) return false;
   const value3 = value.description;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.icons;
   if (value4 !== undefined && !$isIconArray(value4)) return false;
   const value5 = value.inputSchema;
-  if (!isToolInputSchema(value5)) return false;
+  if (!$testToolInputSchema(value5)) return false;
   const value6 = value.name;
   if (typeof value6 !== "string") return false;
   const value7 = value.outputSchema;
-  if (value7 !== undefined && !isToolOutputSchema(value7)) return false;
+  if (value7 !== undefined && !$testToolOutputSchema(value7)) return false;
   const value8 = value.title;
   return value8 === undefined || typeof value8 === "string";
 }
-function $checkTool(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4552,25 +5119,30 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Tool`, reporting every error with its path. */
-export function validateTool(value: unknown): $runtime.ValidationResult<Tool> {
-  return $runtime.validateWith(value, isTool, $checkTool);
+/** Validates a value as `Tool`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
+  return $runtime.validateWith(value, $testTool, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Tool`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parseWith(value, isTool, $checkTool, "Tool");
+  return $runtime.parseWith(value, $testTool, $checkTool, "Tool");
 }
-/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolInputSchema);
+}
+function $testToolInputSchema(value: unknown): value is ToolInputSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.type;
   return value2 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -4583,23 +5155,31 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value2, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolInputSchema`, reporting every error with its path. */
-export function validateToolInputSchema(value: unknown): $runtime.ValidationResult<ToolInputSchema> {
-  return $runtime.validateWith(value, isToolInputSchema, $checkToolInputSchema);
+/** Validates a value as `ToolInputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolInputSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolInputSchema> {
+  return $runtime.validateWith(value, $testToolInputSchema, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parseWith(value, isToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parseWith(value, $testToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
 }
-/** Whether a value is a valid `ToolOutputSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolOutputSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolOutputSchema);
+}
+function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -4608,17 +5188,24 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.V
     }
   }
 }
-/** Validates a value as `ToolOutputSchema`, reporting every error with its path. */
-export function validateToolOutputSchema(value: unknown): $runtime.ValidationResult<ToolOutputSchema> {
-  return $runtime.validateWith(value, isToolOutputSchema, $checkToolOutputSchema);
+/** Validates a value as `ToolOutputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolOutputSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolOutputSchema> {
+  return $runtime.validateWith(value, $testToolOutputSchema, $checkToolOutputSchema, options);
 }
-/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolOutputSchema(value: unknown): ToolOutputSchema {
-  return $runtime.parseWith(value, isToolOutputSchema, $checkToolOutputSchema, "ToolOutputSchema");
+  return $runtime.parseWith(value, $testToolOutputSchema, $checkToolOutputSchema, "ToolOutputSchema");
 }
-/** Whether a value is a valid `ToolAnnotations` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolAnnotations` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolAnnotations(value: unknown): value is ToolAnnotations {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolAnnotations);
+}
+function $testToolAnnotations(value: unknown): value is ToolAnnotations {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.destructiveHint;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.idempotentHint;
@@ -4630,9 +5217,10 @@ export function isToolAnnotations(value: unknown): value is ToolAnnotations {
   const value5 = value.title;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolAnnotations";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.destructiveHint;
     if (value1 !== undefined) {
@@ -4689,23 +5277,31 @@ function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `ToolAnnotations`, reporting every error with its path. */
-export function validateToolAnnotations(value: unknown): $runtime.ValidationResult<ToolAnnotations> {
-  return $runtime.validateWith(value, isToolAnnotations, $checkToolAnnotations);
+/** Validates a value as `ToolAnnotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolAnnotations(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolAnnotations> {
+  return $runtime.validateWith(value, $testToolAnnotations, $checkToolAnnotations, options);
 }
-/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolAnnotations(value: unknown): ToolAnnotations {
-  return $runtime.parseWith(value, isToolAnnotations, $checkToolAnnotations, "ToolAnnotations");
+  return $runtime.parseWith(value, $testToolAnnotations, $checkToolAnnotations, "ToolAnnotations");
 }
-/** Whether a value is a valid `ToolChoice` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolChoice` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolChoice);
+}
+function $testToolChoice(value: unknown): value is ToolChoice {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolChoice";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
@@ -4721,19 +5317,26 @@ function $checkToolChoice(value: unknown, path: string, errors: $runtime.Validat
     }
   }
 }
-/** Validates a value as `ToolChoice`, reporting every error with its path. */
-export function validateToolChoice(value: unknown): $runtime.ValidationResult<ToolChoice> {
-  return $runtime.validateWith(value, isToolChoice, $checkToolChoice);
+/** Validates a value as `ToolChoice`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolChoice(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolChoice> {
+  return $runtime.validateWith(value, $testToolChoice, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parseWith(value, isToolChoice, $checkToolChoice, "ToolChoice");
+  return $runtime.parseWith(value, $testToolChoice, $checkToolChoice, "ToolChoice");
 }
-/** Whether a value is a valid `ToolResultContent` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolResultContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolResultContent(value: unknown): value is ToolResultContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolResultContent);
+}
+function $testToolResultContent(value: unknown): value is ToolResultContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
   if (!$isContentBlockArray(value2)) return false;
   const value3 = value.isError;
@@ -4743,9 +5346,10 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
   const value5 = value.type;
   return value5 === "tool_result";
 }
-function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4774,19 +5378,26 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolResultContent`, reporting every error with its path. */
-export function validateToolResultContent(value: unknown): $runtime.ValidationResult<ToolResultContent> {
-  return $runtime.validateWith(value, isToolResultContent, $checkToolResultContent);
+/** Validates a value as `ToolResultContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolResultContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolResultContent> {
+  return $runtime.validateWith(value, $testToolResultContent, $checkToolResultContent, options);
 }
-/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolResultContent(value: unknown): ToolResultContent {
-  return $runtime.parseWith(value, isToolResultContent, $checkToolResultContent, "ToolResultContent");
+  return $runtime.parseWith(value, $testToolResultContent, $checkToolResultContent, "ToolResultContent");
 }
-/** Whether a value is a valid `ToolUseContent` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolUseContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolUseContent(value: unknown): value is ToolUseContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolUseContent);
+}
+function $testToolUseContent(value: unknown): value is ToolUseContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.id;
   if (typeof value2 !== "string") return false;
   const value3 = value.input;
@@ -4796,9 +5407,10 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
   const value5 = value.type;
   return value5 === "tool_use";
 }
-function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4808,7 +5420,10 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
     const value3 = value.input;
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!$runtime.isObject(value3))
+    else if (!(
+      $runtime.isNonNullObject(value3) &&
+      (value3.constructor === Object || $runtime.hasJsonPrototype(value3))
+    ))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
     const value4 = value.name;
     if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -4820,23 +5435,30 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolUseContent`, reporting every error with its path. */
-export function validateToolUseContent(value: unknown): $runtime.ValidationResult<ToolUseContent> {
-  return $runtime.validateWith(value, isToolUseContent, $checkToolUseContent);
+/** Validates a value as `ToolUseContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolUseContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolUseContent> {
+  return $runtime.validateWith(value, $testToolUseContent, $checkToolUseContent, options);
 }
-/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolUseContent(value: unknown): ToolUseContent {
-  return $runtime.parseWith(value, isToolUseContent, $checkToolUseContent, "ToolUseContent");
+  return $runtime.parseWith(value, $testToolUseContent, $checkToolUseContent, "ToolUseContent");
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchema);
+}
+function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.items;
-  if (!isUntitledMultiSelectEnumSchemaItems(value3)) return false;
+  if (!$testUntitledMultiSelectEnumSchemaItems(value3)) return false;
   const value4 = value.maxItems;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.minItems;
@@ -4846,9 +5468,10 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is Untitl
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4905,36 +5528,38 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `UntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUntitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, isUntitledMultiSelectEnumSchema, $checkUntitledMultiSelectEnumSchema);
+  return $runtime.validateWith(value, $testUntitledMultiSelectEnumSchema, $checkUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUntitledMultiSelectEnumSchema(value: unknown): UntitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isUntitledMultiSelectEnumSchema,
+    $testUntitledMultiSelectEnumSchema,
     $checkUntitledMultiSelectEnumSchema,
     "UntitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems` (fast: builds no error objects). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchemaItems);
+}
+function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   return value2 === "string";
 }
-function $checkUntitledMultiSelectEnumSchemaItems(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -4960,24 +5585,34 @@ function $checkUntitledMultiSelectEnumSchemaItems(
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchemaItems`, reporting every error with its path. */
+/** Validates a value as `UntitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUntitledMultiSelectEnumSchemaItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(value, isUntitledMultiSelectEnumSchemaItems, $checkUntitledMultiSelectEnumSchemaItems);
+  return $runtime.validateWith(
+    value,
+    $testUntitledMultiSelectEnumSchemaItems,
+    $checkUntitledMultiSelectEnumSchemaItems,
+    options,
+  );
 }
-/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUntitledMultiSelectEnumSchemaItems(value: unknown): UntitledMultiSelectEnumSchemaItems {
   return $runtime.parseWith(
     value,
-    isUntitledMultiSelectEnumSchemaItems,
+    $testUntitledMultiSelectEnumSchemaItems,
     $checkUntitledMultiSelectEnumSchemaItems,
     "UntitledMultiSelectEnumSchemaItems",
   );
 }
-/** Whether a value is a valid `UntitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `UntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUntitledSingleSelectEnumSchema);
+}
+function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4989,9 +5624,10 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is Untit
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5039,36 +5675,47 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `UntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUntitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(value, isUntitledSingleSelectEnumSchema, $checkUntitledSingleSelectEnumSchema);
+  return $runtime.validateWith(
+    value,
+    $testUntitledSingleSelectEnumSchema,
+    $checkUntitledSingleSelectEnumSchema,
+    options,
+  );
 }
-/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUntitledSingleSelectEnumSchema(value: unknown): UntitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isUntitledSingleSelectEnumSchema,
+    $testUntitledSingleSelectEnumSchema,
     $checkUntitledSingleSelectEnumSchema,
     "UntitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `CallToolRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CallToolRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCallToolRequest(value: unknown): value is CallToolRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCallToolRequest);
+}
+function $testCallToolRequest(value: unknown): value is CallToolRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tools/call") return false;
   const value4 = value.params;
-  return isCallToolRequestParams(value4);
+  return $testCallToolRequestParams(value4);
 }
-function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -5086,19 +5733,26 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.Va
     else $checkCallToolRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CallToolRequest`, reporting every error with its path. */
-export function validateCallToolRequest(value: unknown): $runtime.ValidationResult<CallToolRequest> {
-  return $runtime.validateWith(value, isCallToolRequest, $checkCallToolRequest);
+/** Validates a value as `CallToolRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCallToolRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CallToolRequest> {
+  return $runtime.validateWith(value, $testCallToolRequest, $checkCallToolRequest, options);
 }
-/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCallToolRequest(value: unknown): CallToolRequest {
-  return $runtime.parseWith(value, isCallToolRequest, $checkCallToolRequest, "CallToolRequest");
+  return $runtime.parseWith(value, $testCallToolRequest, $checkCallToolRequest, "CallToolRequest");
 }
-/** Whether a value is a valid `CallToolResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CallToolResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCallToolResult);
+}
+function $testCallToolResult(value: unknown): value is CallToolResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.content;
   if (!$isContentBlockArray(value2)) return false;
   const value3 = value.isError;
@@ -5106,9 +5760,10 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5133,29 +5788,37 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `CallToolResult`, reporting every error with its path. */
-export function validateCallToolResult(value: unknown): $runtime.ValidationResult<CallToolResult> {
-  return $runtime.validateWith(value, isCallToolResult, $checkCallToolResult);
+/** Validates a value as `CallToolResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCallToolResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CallToolResult> {
+  return $runtime.validateWith(value, $testCallToolResult, $checkCallToolResult, options);
 }
-/** Returns the value as `CallToolResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CallToolResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCallToolResult(value: unknown): CallToolResult {
-  return $runtime.parseWith(value, isCallToolResult, $checkCallToolResult, "CallToolResult");
+  return $runtime.parseWith(value, $testCallToolResult, $checkCallToolResult, "CallToolResult");
 }
-/** Whether a value is a valid `InputRequiredResult` (fast: builds no error objects). */
+/** Whether a value is a valid `InputRequiredResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputRequiredResult);
+}
+function $testInputRequiredResult(value: unknown): value is InputRequiredResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.inputRequests;
-  if (value2 !== undefined && !isInputRequests(value2)) return false;
+  if (value2 !== undefined && !$testInputRequests(value2)) return false;
   const value3 = value.requestState;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkInputRequiredResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputRequiredResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5179,29 +5842,37 @@ function $checkInputRequiredResult(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value4, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `InputRequiredResult`, reporting every error with its path. */
-export function validateInputRequiredResult(value: unknown): $runtime.ValidationResult<InputRequiredResult> {
-  return $runtime.validateWith(value, isInputRequiredResult, $checkInputRequiredResult);
+/** Validates a value as `InputRequiredResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateInputRequiredResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<InputRequiredResult> {
+  return $runtime.validateWith(value, $testInputRequiredResult, $checkInputRequiredResult, options);
 }
-/** Returns the value as `InputRequiredResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputRequiredResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputRequiredResult(value: unknown): InputRequiredResult {
-  return $runtime.parseWith(value, isInputRequiredResult, $checkInputRequiredResult, "InputRequiredResult");
+  return $runtime.parseWith(value, $testInputRequiredResult, $checkInputRequiredResult, "InputRequiredResult");
 }
-/** Whether a value is a valid `DiscoverRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `DiscoverRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isDiscoverRequest(value: unknown): value is DiscoverRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testDiscoverRequest);
+}
+function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "server/discover") return false;
   const value4 = value.params;
-  return isRequestParams(value4);
+  return $testRequestParams(value4);
 }
-function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -5226,23 +5897,30 @@ function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.Va
     else $checkRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `DiscoverRequest`, reporting every error with its path. */
-export function validateDiscoverRequest(value: unknown): $runtime.ValidationResult<DiscoverRequest> {
-  return $runtime.validateWith(value, isDiscoverRequest, $checkDiscoverRequest);
+/** Validates a value as `DiscoverRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateDiscoverRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<DiscoverRequest> {
+  return $runtime.validateWith(value, $testDiscoverRequest, $checkDiscoverRequest, options);
 }
-/** Returns the value as `DiscoverRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `DiscoverRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseDiscoverRequest(value: unknown): DiscoverRequest {
-  return $runtime.parseWith(value, isDiscoverRequest, $checkDiscoverRequest, "DiscoverRequest");
+  return $runtime.parseWith(value, $testDiscoverRequest, $checkDiscoverRequest, "DiscoverRequest");
 }
-/** Whether a value is a valid `DiscoverResult` (fast: builds no error objects). */
+/** Whether a value is a valid `DiscoverResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isDiscoverResult(value: unknown): value is DiscoverResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testDiscoverResult);
+}
+function $testDiscoverResult(value: unknown): value is DiscoverResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
   if (!(value2 === "private" || value2 === "public")) return false;
   const value3 = value.capabilities;
-  if (!isServerCapabilities(value3)) return false;
+  if (!$testServerCapabilities(value3)) return false;
   const value4 = value.instructions;
   if (value4 !== undefined && typeof value4 !== "string") return false;
   const value5 = value.resultType;
@@ -5252,9 +5930,10 @@ export function isDiscoverResult(value: unknown): value is DiscoverResult {
   const value7 = value.ttlMs;
   return typeof value7 === "number" && Number.isInteger(value7) && value7 >= 0;
 }
-function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5321,29 +6000,37 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.Val
       $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
 }
-/** Validates a value as `DiscoverResult`, reporting every error with its path. */
-export function validateDiscoverResult(value: unknown): $runtime.ValidationResult<DiscoverResult> {
-  return $runtime.validateWith(value, isDiscoverResult, $checkDiscoverResult);
+/** Validates a value as `DiscoverResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateDiscoverResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<DiscoverResult> {
+  return $runtime.validateWith(value, $testDiscoverResult, $checkDiscoverResult, options);
 }
-/** Returns the value as `DiscoverResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `DiscoverResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseDiscoverResult(value: unknown): DiscoverResult {
-  return $runtime.parseWith(value, isDiscoverResult, $checkDiscoverResult, "DiscoverResult");
+  return $runtime.parseWith(value, $testDiscoverResult, $checkDiscoverResult, "DiscoverResult");
 }
-/** Whether a value is a valid `ReadResourceRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ReadResourceRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testReadResourceRequest);
+}
+function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "resources/read") return false;
   const value4 = value.params;
-  return isReadResourceRequestParams(value4);
+  return $testReadResourceRequestParams(value4);
 }
-function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -5368,19 +6055,26 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $runtim
     else $checkReadResourceRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ReadResourceRequest`, reporting every error with its path. */
-export function validateReadResourceRequest(value: unknown): $runtime.ValidationResult<ReadResourceRequest> {
-  return $runtime.validateWith(value, isReadResourceRequest, $checkReadResourceRequest);
+/** Validates a value as `ReadResourceRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateReadResourceRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ReadResourceRequest> {
+  return $runtime.validateWith(value, $testReadResourceRequest, $checkReadResourceRequest, options);
 }
-/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseReadResourceRequest(value: unknown): ReadResourceRequest {
-  return $runtime.parseWith(value, isReadResourceRequest, $checkReadResourceRequest, "ReadResourceRequest");
+  return $runtime.parseWith(value, $testReadResourceRequest, $checkReadResourceRequest, "ReadResourceRequest");
 }
-/** Whether a value is a valid `ReadResourceResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ReadResourceResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isReadResourceResult(value: unknown): value is ReadResourceResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testReadResourceResult);
+}
+function $testReadResourceResult(value: unknown): value is ReadResourceResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
   if (!(value2 === "private" || value2 === "public")) return false;
   const value3 = value.contents;
@@ -5390,9 +6084,10 @@ export function isReadResourceResult(value: unknown): value is ReadResourceResul
   const value5 = value.ttlMs;
   return typeof value5 === "number" && Number.isInteger(value5) && value5 >= 0;
 }
-function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5414,7 +6109,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
         const item5 = value3[i4];
-        if (!(isTextResourceContents(item5) || isBlobResourceContents(item5)))
+        if (!($testTextResourceContents(item5) || $testBlobResourceContents(item5)))
           $runtime.report(
             errors,
             path + "/contents/" + i4,
@@ -5436,29 +6131,37 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
       $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
 }
-/** Validates a value as `ReadResourceResult`, reporting every error with its path. */
-export function validateReadResourceResult(value: unknown): $runtime.ValidationResult<ReadResourceResult> {
-  return $runtime.validateWith(value, isReadResourceResult, $checkReadResourceResult);
+/** Validates a value as `ReadResourceResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateReadResourceResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ReadResourceResult> {
+  return $runtime.validateWith(value, $testReadResourceResult, $checkReadResourceResult, options);
 }
-/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseReadResourceResult(value: unknown): ReadResourceResult {
-  return $runtime.parseWith(value, isReadResourceResult, $checkReadResourceResult, "ReadResourceResult");
+  return $runtime.parseWith(value, $testReadResourceResult, $checkReadResourceResult, "ReadResourceResult");
 }
-/** Whether a value is a valid `SubscriptionsListenRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionsListenRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSubscriptionsListenRequest);
+}
+function $testSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "subscriptions/listen") return false;
   const value4 = value.params;
-  return isSubscriptionsListenRequestParams(value4);
+  return $testSubscriptionsListenRequestParams(value4);
 }
-function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -5483,32 +6186,38 @@ function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: 
     else $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `SubscriptionsListenRequest`, reporting every error with its path. */
+/** Validates a value as `SubscriptionsListenRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSubscriptionsListenRequest(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenRequest> {
-  return $runtime.validateWith(value, isSubscriptionsListenRequest, $checkSubscriptionsListenRequest);
+  return $runtime.validateWith(value, $testSubscriptionsListenRequest, $checkSubscriptionsListenRequest, options);
 }
-/** Returns the value as `SubscriptionsListenRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionsListenRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionsListenRequest(value: unknown): SubscriptionsListenRequest {
   return $runtime.parseWith(
     value,
-    isSubscriptionsListenRequest,
+    $testSubscriptionsListenRequest,
     $checkSubscriptionsListenRequest,
     "SubscriptionsListenRequest",
   );
 }
-/** Whether a value is a valid `SubscriptionsListenResult` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionsListenResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSubscriptionsListenResult);
+}
+function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (!isSubscriptionsListenResultMeta(value1)) return false;
+  if (!$testSubscriptionsListenResultMeta(value1)) return false;
   const value2 = value.resultType;
   return typeof value2 === "string";
 }
-function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -5519,36 +6228,42 @@ function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value2, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `SubscriptionsListenResult`, reporting every error with its path. */
+/** Validates a value as `SubscriptionsListenResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSubscriptionsListenResult(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenResult> {
-  return $runtime.validateWith(value, isSubscriptionsListenResult, $checkSubscriptionsListenResult);
+  return $runtime.validateWith(value, $testSubscriptionsListenResult, $checkSubscriptionsListenResult, options);
 }
-/** Returns the value as `SubscriptionsListenResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionsListenResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionsListenResult(value: unknown): SubscriptionsListenResult {
   return $runtime.parseWith(
     value,
-    isSubscriptionsListenResult,
+    $testSubscriptionsListenResult,
     $checkSubscriptionsListenResult,
     "SubscriptionsListenResult",
   );
 }
-/** Whether a value is a valid `GetPromptRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `GetPromptRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetPromptRequest);
+}
+function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "prompts/get") return false;
   const value4 = value.params;
-  return isGetPromptRequestParams(value4);
+  return $testGetPromptRequestParams(value4);
 }
-function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -5566,19 +6281,26 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.V
     else $checkGetPromptRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetPromptRequest`, reporting every error with its path. */
-export function validateGetPromptRequest(value: unknown): $runtime.ValidationResult<GetPromptRequest> {
-  return $runtime.validateWith(value, isGetPromptRequest, $checkGetPromptRequest);
+/** Validates a value as `GetPromptRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetPromptRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetPromptRequest> {
+  return $runtime.validateWith(value, $testGetPromptRequest, $checkGetPromptRequest, options);
 }
-/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetPromptRequest(value: unknown): GetPromptRequest {
-  return $runtime.parseWith(value, isGetPromptRequest, $checkGetPromptRequest, "GetPromptRequest");
+  return $runtime.parseWith(value, $testGetPromptRequest, $checkGetPromptRequest, "GetPromptRequest");
 }
-/** Whether a value is a valid `GetPromptResult` (fast: builds no error objects). */
+/** Whether a value is a valid `GetPromptResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetPromptResult);
+}
+function $testGetPromptResult(value: unknown): value is GetPromptResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.description;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.messages;
@@ -5586,9 +6308,10 @@ export function isGetPromptResult(value: unknown): value is GetPromptResult {
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5620,29 +6343,37 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Va
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `GetPromptResult`, reporting every error with its path. */
-export function validateGetPromptResult(value: unknown): $runtime.ValidationResult<GetPromptResult> {
-  return $runtime.validateWith(value, isGetPromptResult, $checkGetPromptResult);
+/** Validates a value as `GetPromptResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetPromptResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetPromptResult> {
+  return $runtime.validateWith(value, $testGetPromptResult, $checkGetPromptResult, options);
 }
-/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetPromptResult(value: unknown): GetPromptResult {
-  return $runtime.parseWith(value, isGetPromptResult, $checkGetPromptResult, "GetPromptResult");
+  return $runtime.parseWith(value, $testGetPromptResult, $checkGetPromptResult, "GetPromptResult");
 }
-/** Whether a value is a valid `ListToolsRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ListToolsRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isListToolsRequest(value: unknown): value is ListToolsRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListToolsRequest);
+}
+function $testListToolsRequest(value: unknown): value is ListToolsRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tools/list") return false;
   const value4 = value.params;
-  return isPaginatedRequestParams(value4);
+  return $testPaginatedRequestParams(value4);
 }
-function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -5660,19 +6391,26 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.V
     else $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ListToolsRequest`, reporting every error with its path. */
-export function validateListToolsRequest(value: unknown): $runtime.ValidationResult<ListToolsRequest> {
-  return $runtime.validateWith(value, isListToolsRequest, $checkListToolsRequest);
+/** Validates a value as `ListToolsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListToolsRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListToolsRequest> {
+  return $runtime.validateWith(value, $testListToolsRequest, $checkListToolsRequest, options);
 }
-/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListToolsRequest(value: unknown): ListToolsRequest {
-  return $runtime.parseWith(value, isListToolsRequest, $checkListToolsRequest, "ListToolsRequest");
+  return $runtime.parseWith(value, $testListToolsRequest, $checkListToolsRequest, "ListToolsRequest");
 }
-/** Whether a value is a valid `ListToolsResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ListToolsResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isListToolsResult(value: unknown): value is ListToolsResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListToolsResult);
+}
+function $testListToolsResult(value: unknown): value is ListToolsResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isResultMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
   if (!(value2 === "private" || value2 === "public")) return false;
   const value3 = value.nextCursor;
@@ -5684,9 +6422,10 @@ export function isListToolsResult(value: unknown): value is ListToolsResult {
   const value6 = value.ttlMs;
   return typeof value6 === "number" && Number.isInteger(value6) && value6 >= 0;
 }
-function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5735,27 +6474,35 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Va
       $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
 }
-/** Validates a value as `ListToolsResult`, reporting every error with its path. */
-export function validateListToolsResult(value: unknown): $runtime.ValidationResult<ListToolsResult> {
-  return $runtime.validateWith(value, isListToolsResult, $checkListToolsResult);
+/** Validates a value as `ListToolsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListToolsResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListToolsResult> {
+  return $runtime.validateWith(value, $testListToolsResult, $checkListToolsResult, options);
 }
-/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListToolsResult(value: unknown): ListToolsResult {
-  return $runtime.parseWith(value, isListToolsResult, $checkListToolsResult, "ListToolsResult");
+  return $runtime.parseWith(value, $testListToolsResult, $checkListToolsResult, "ListToolsResult");
 }
-/** Whether a value is a valid `InputResponseRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `InputResponseRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testInputResponseRequestParams);
+}
+function $testInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (!isRequestMetaObject(value1)) return false;
+  if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.inputResponses;
-  if (value2 !== undefined && !isInputResponses(value2)) return false;
+  if (value2 !== undefined && !$testInputResponses(value2)) return false;
   const value3 = value.requestState;
   return value3 === undefined || typeof value3 === "string";
 }
-function $checkInputResponseRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkInputResponseRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -5776,42 +6523,47 @@ function $checkInputResponseRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `InputResponseRequestParams`, reporting every error with its path. */
+/** Validates a value as `InputResponseRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateInputResponseRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputResponseRequestParams> {
-  return $runtime.validateWith(value, isInputResponseRequestParams, $checkInputResponseRequestParams);
+  return $runtime.validateWith(value, $testInputResponseRequestParams, $checkInputResponseRequestParams, options);
 }
-/** Returns the value as `InputResponseRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `InputResponseRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseInputResponseRequestParams(value: unknown): InputResponseRequestParams {
   return $runtime.parseWith(
     value,
-    isInputResponseRequestParams,
+    $testInputResponseRequestParams,
     $checkInputResponseRequestParams,
     "InputResponseRequestParams",
   );
 }
-/** Whether a value is a valid `MissingRequiredClientCapabilityError` (fast: builds no error objects). */
+/** Whether a value is a valid `MissingRequiredClientCapabilityError` (fast: builds no error objects; false for a value that throws when read). */
 export function isMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMissingRequiredClientCapabilityError);
+}
+function $testMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.error;
   if (!$isErrorAndCodeDataObject(value1)) return false;
   const value2 = value.id;
-  if (value2 !== undefined && !isRequestId(value2)) return false;
+  if (value2 !== undefined && !$testRequestId(value2)) return false;
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
-function $checkMissingRequiredClientCapabilityError(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.error;
     if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!$runtime.isObject(value1))
+    else if (!(
+      $runtime.isNonNullObject(value1) &&
+      (value1.constructor === Object || $runtime.hasJsonPrototype(value1))
+    ))
       $runtime.unexpected(
         errors,
         path + "/error",
@@ -5847,87 +6599,99 @@ function $checkMissingRequiredClientCapabilityError(
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
   }
 }
-/** Validates a value as `MissingRequiredClientCapabilityError`, reporting every error with its path. */
+/** Validates a value as `MissingRequiredClientCapabilityError`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMissingRequiredClientCapabilityError(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<MissingRequiredClientCapabilityError> {
   return $runtime.validateWith(
     value,
-    isMissingRequiredClientCapabilityError,
+    $testMissingRequiredClientCapabilityError,
     $checkMissingRequiredClientCapabilityError,
+    options,
   );
 }
-/** Returns the value as `MissingRequiredClientCapabilityError`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `MissingRequiredClientCapabilityError`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMissingRequiredClientCapabilityError(value: unknown): MissingRequiredClientCapabilityError {
   return $runtime.parseWith(
     value,
-    isMissingRequiredClientCapabilityError,
+    $testMissingRequiredClientCapabilityError,
     $checkMissingRequiredClientCapabilityError,
     "MissingRequiredClientCapabilityError",
   );
 }
-/** Whether a value is a valid `MissingRequiredClientCapabilityErrorData` (fast: builds no error objects). */
+/** Whether a value is a valid `MissingRequiredClientCapabilityErrorData` (fast: builds no error objects; false for a value that throws when read). */
 export function isMissingRequiredClientCapabilityErrorData(
   value: unknown,
 ): value is MissingRequiredClientCapabilityErrorData {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testMissingRequiredClientCapabilityErrorData);
+}
+function $testMissingRequiredClientCapabilityErrorData(
+  value: unknown,
+): value is MissingRequiredClientCapabilityErrorData {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.requiredCapabilities;
-  return isClientCapabilities(value1);
+  return $testClientCapabilities(value1);
 }
 function $checkMissingRequiredClientCapabilityErrorData(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.requiredCapabilities;
     if (value1 === undefined) $runtime.missing(errors, path, "requiredCapabilities", at + "/required");
     else $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
   }
 }
-/** Validates a value as `MissingRequiredClientCapabilityErrorData`, reporting every error with its path. */
+/** Validates a value as `MissingRequiredClientCapabilityErrorData`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateMissingRequiredClientCapabilityErrorData(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<MissingRequiredClientCapabilityErrorData> {
   return $runtime.validateWith(
     value,
-    isMissingRequiredClientCapabilityErrorData,
+    $testMissingRequiredClientCapabilityErrorData,
     $checkMissingRequiredClientCapabilityErrorData,
+    options,
   );
 }
-/** Returns the value as `MissingRequiredClientCapabilityErrorData`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `MissingRequiredClientCapabilityErrorData`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseMissingRequiredClientCapabilityErrorData(
   value: unknown,
 ): MissingRequiredClientCapabilityErrorData {
   return $runtime.parseWith(
     value,
-    isMissingRequiredClientCapabilityErrorData,
+    $testMissingRequiredClientCapabilityErrorData,
     $checkMissingRequiredClientCapabilityErrorData,
     "MissingRequiredClientCapabilityErrorData",
   );
 }
-/** Whether a value is a valid `SubscriptionsAcknowledgedNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionsAcknowledgedNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionsAcknowledgedNotification(
   value: unknown,
 ): value is SubscriptionsAcknowledgedNotification {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSubscriptionsAcknowledgedNotification);
+}
+function $testSubscriptionsAcknowledgedNotification(value: unknown): value is SubscriptionsAcknowledgedNotification {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
   if (value2 !== "notifications/subscriptions/acknowledged") return false;
   const value3 = value.params;
-  return isSubscriptionsAcknowledgedNotificationParams(value3);
+  return $testSubscriptionsAcknowledgedNotificationParams(value3);
 }
-function $checkSubscriptionsAcknowledgedNotification(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -5949,38 +6713,45 @@ function $checkSubscriptionsAcknowledgedNotification(
     else $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `SubscriptionsAcknowledgedNotification`, reporting every error with its path. */
+/** Validates a value as `SubscriptionsAcknowledgedNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSubscriptionsAcknowledgedNotification(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsAcknowledgedNotification> {
   return $runtime.validateWith(
     value,
-    isSubscriptionsAcknowledgedNotification,
+    $testSubscriptionsAcknowledgedNotification,
     $checkSubscriptionsAcknowledgedNotification,
+    options,
   );
 }
-/** Returns the value as `SubscriptionsAcknowledgedNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionsAcknowledgedNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionsAcknowledgedNotification(value: unknown): SubscriptionsAcknowledgedNotification {
   return $runtime.parseWith(
     value,
-    isSubscriptionsAcknowledgedNotification,
+    $testSubscriptionsAcknowledgedNotification,
     $checkSubscriptionsAcknowledgedNotification,
     "SubscriptionsAcknowledgedNotification",
   );
 }
-/** Whether a value is a valid `ToolListChangedNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolListChangedNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolListChangedNotification);
+}
+function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
   if (value2 !== "notifications/tools/list_changed") return false;
   const value3 = value.params;
-  return value3 === undefined || isNotificationParams(value3);
+  return value3 === undefined || $testNotificationParams(value3);
 }
-function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -6001,38 +6772,47 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
     if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `ToolListChangedNotification`, reporting every error with its path. */
+/** Validates a value as `ToolListChangedNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateToolListChangedNotification(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolListChangedNotification> {
-  return $runtime.validateWith(value, isToolListChangedNotification, $checkToolListChangedNotification);
+  return $runtime.validateWith(value, $testToolListChangedNotification, $checkToolListChangedNotification, options);
 }
-/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolListChangedNotification(value: unknown): ToolListChangedNotification {
   return $runtime.parseWith(
     value,
-    isToolListChangedNotification,
+    $testToolListChangedNotification,
     $checkToolListChangedNotification,
     "ToolListChangedNotification",
   );
 }
-/** Whether a value is a valid `UnsupportedProtocolVersionError` (fast: builds no error objects). */
+/** Whether a value is a valid `UnsupportedProtocolVersionError` (fast: builds no error objects; false for a value that throws when read). */
 export function isUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUnsupportedProtocolVersionError);
+}
+function $testUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.error;
   if (!$isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value1)) return false;
   const value2 = value.id;
-  if (value2 !== undefined && !isRequestId(value2)) return false;
+  if (value2 !== undefined && !$testRequestId(value2)) return false;
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
-function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.error;
     if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!$runtime.isObject(value1))
+    else if (!(
+      $runtime.isNonNullObject(value1) &&
+      (value1.constructor === Object || $runtime.hasJsonPrototype(value1))
+    ))
       $runtime.unexpected(
         errors,
         path + "/error",
@@ -6068,37 +6848,44 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
   }
 }
-/** Validates a value as `UnsupportedProtocolVersionError`, reporting every error with its path. */
+/** Validates a value as `UnsupportedProtocolVersionError`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUnsupportedProtocolVersionError(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UnsupportedProtocolVersionError> {
-  return $runtime.validateWith(value, isUnsupportedProtocolVersionError, $checkUnsupportedProtocolVersionError);
+  return $runtime.validateWith(
+    value,
+    $testUnsupportedProtocolVersionError,
+    $checkUnsupportedProtocolVersionError,
+    options,
+  );
 }
-/** Returns the value as `UnsupportedProtocolVersionError`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UnsupportedProtocolVersionError`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUnsupportedProtocolVersionError(value: unknown): UnsupportedProtocolVersionError {
   return $runtime.parseWith(
     value,
-    isUnsupportedProtocolVersionError,
+    $testUnsupportedProtocolVersionError,
     $checkUnsupportedProtocolVersionError,
     "UnsupportedProtocolVersionError",
   );
 }
-/** Whether a value is a valid `UnsupportedProtocolVersionErrorData` (fast: builds no error objects). */
+/** Whether a value is a valid `UnsupportedProtocolVersionErrorData` (fast: builds no error objects; false for a value that throws when read). */
 export function isUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUnsupportedProtocolVersionErrorData);
+}
+function $testUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.requested;
   if (typeof value1 !== "string") return false;
   const value2 = value.supported;
   return $isStringArray(value2);
 }
-function $checkUnsupportedProtocolVersionErrorData(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.requested;
     if (value1 === undefined) $runtime.missing(errors, path, "requested", at + "/required");
@@ -6124,45 +6911,56 @@ function $checkUnsupportedProtocolVersionErrorData(
     }
   }
 }
-/** Validates a value as `UnsupportedProtocolVersionErrorData`, reporting every error with its path. */
+/** Validates a value as `UnsupportedProtocolVersionErrorData`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUnsupportedProtocolVersionErrorData(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UnsupportedProtocolVersionErrorData> {
-  return $runtime.validateWith(value, isUnsupportedProtocolVersionErrorData, $checkUnsupportedProtocolVersionErrorData);
+  return $runtime.validateWith(
+    value,
+    $testUnsupportedProtocolVersionErrorData,
+    $checkUnsupportedProtocolVersionErrorData,
+    options,
+  );
 }
-/** Returns the value as `UnsupportedProtocolVersionErrorData`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UnsupportedProtocolVersionErrorData`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUnsupportedProtocolVersionErrorData(value: unknown): UnsupportedProtocolVersionErrorData {
   return $runtime.parseWith(
     value,
-    isUnsupportedProtocolVersionErrorData,
+    $testUnsupportedProtocolVersionErrorData,
     $checkUnsupportedProtocolVersionErrorData,
     "UnsupportedProtocolVersionErrorData",
   );
 }
-/** Whether a value is a valid `CallToolRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CallToolRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCallToolRequestParams);
+}
+function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (!isRequestMetaObject(value1)) return false;
+  if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.arguments;
   if (value2 !== undefined && !$isObject(value2)) return false;
   const value3 = value.inputResponses;
-  if (value3 !== undefined && !isInputResponses(value3)) return false;
+  if (value3 !== undefined && !$testInputResponses(value3)) return false;
   const value4 = value.name;
   if (typeof value4 !== "string") return false;
   const value5 = value.requestState;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -6192,31 +6990,39 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
     }
   }
 }
-/** Validates a value as `CallToolRequestParams`, reporting every error with its path. */
-export function validateCallToolRequestParams(value: unknown): $runtime.ValidationResult<CallToolRequestParams> {
-  return $runtime.validateWith(value, isCallToolRequestParams, $checkCallToolRequestParams);
+/** Validates a value as `CallToolRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCallToolRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CallToolRequestParams> {
+  return $runtime.validateWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, options);
 }
-/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCallToolRequestParams(value: unknown): CallToolRequestParams {
-  return $runtime.parseWith(value, isCallToolRequestParams, $checkCallToolRequestParams, "CallToolRequestParams");
+  return $runtime.parseWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, "CallToolRequestParams");
 }
-/** Whether a value is a valid `RequestMetaObject` (fast: builds no error objects). */
+/** Whether a value is a valid `RequestMetaObject` (fast: builds no error objects; false for a value that throws when read). */
 export function isRequestMetaObject(value: unknown): value is RequestMetaObject {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testRequestMetaObject);
+}
+function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
-  if (!isClientCapabilities(value1)) return false;
+  if (!$testClientCapabilities(value1)) return false;
   const value2 = value["io.modelcontextprotocol/clientInfo"];
-  if (value2 !== undefined && !isImplementation(value2)) return false;
+  if (value2 !== undefined && !$testImplementation(value2)) return false;
   const value3 = value["io.modelcontextprotocol/logLevel"];
-  if (value3 !== undefined && !isLoggingLevel(value3)) return false;
+  if (value3 !== undefined && !$testLoggingLevel(value3)) return false;
   const value4 = value["io.modelcontextprotocol/protocolVersion"];
   if (typeof value4 !== "string") return false;
   const value5 = value.progressToken;
-  return value5 === undefined || isProgressToken(value5);
+  return value5 === undefined || $testProgressToken(value5);
 }
-function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/clientCapabilities"];
     if (value1 === undefined)
@@ -6242,19 +7048,26 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.
     if (value5 !== undefined) $checkProgressToken(value5, path + "/progressToken", errors);
   }
 }
-/** Validates a value as `RequestMetaObject`, reporting every error with its path. */
-export function validateRequestMetaObject(value: unknown): $runtime.ValidationResult<RequestMetaObject> {
-  return $runtime.validateWith(value, isRequestMetaObject, $checkRequestMetaObject);
+/** Validates a value as `RequestMetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRequestMetaObject(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<RequestMetaObject> {
+  return $runtime.validateWith(value, $testRequestMetaObject, $checkRequestMetaObject, options);
 }
-/** Returns the value as `RequestMetaObject`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `RequestMetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRequestMetaObject(value: unknown): RequestMetaObject {
-  return $runtime.parseWith(value, isRequestMetaObject, $checkRequestMetaObject, "RequestMetaObject");
+  return $runtime.parseWith(value, $testRequestMetaObject, $checkRequestMetaObject, "RequestMetaObject");
 }
-/** Whether a value is a valid `ClientCapabilities` (fast: builds no error objects). */
+/** Whether a value is a valid `ClientCapabilities` (fast: builds no error objects; false for a value that throws when read). */
 export function isClientCapabilities(value: unknown): value is ClientCapabilities {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testClientCapabilities);
+}
+function $testClientCapabilities(value: unknown): value is ClientCapabilities {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.elicitation;
-  if (value1 !== undefined && !isClientCapabilitiesElicitation(value1)) return false;
+  if (value1 !== undefined && !$testClientCapabilitiesElicitation(value1)) return false;
   const value2 = value.experimental;
   if (value2 !== undefined && !$isJSONObjectMap(value2)) return false;
   const value3 = value.extensions;
@@ -6262,17 +7075,18 @@ export function isClientCapabilities(value: unknown): value is ClientCapabilitie
   const value4 = value.roots;
   if (value4 !== undefined && !$isObject(value4)) return false;
   const value5 = value.sampling;
-  return value5 === undefined || isClientCapabilitiesSampling(value5);
+  return value5 === undefined || $testClientCapabilitiesSampling(value5);
 }
-function $checkClientCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.elicitation;
     if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
     const value2 = value.experimental;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/experimental",
@@ -6290,7 +7104,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value5 = value.extensions;
     if (value5 !== undefined) {
-      if (!$runtime.isObject(value5))
+      if (!($runtime.isNonNullObject(value5) && (value5.constructor === Object || $runtime.hasJsonPrototype(value5))))
         $runtime.unexpected(
           errors,
           path + "/extensions",
@@ -6308,32 +7122,40 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value8 = value.roots;
     if (value8 !== undefined) {
-      if (!$runtime.isObject(value8))
+      if (!($runtime.isNonNullObject(value8) && (value8.constructor === Object || $runtime.hasJsonPrototype(value8))))
         $runtime.unexpected(errors, path + "/roots", "type", "an object", value8, at + "/properties/roots/type");
     }
     const value9 = value.sampling;
     if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
   }
 }
-/** Validates a value as `ClientCapabilities`, reporting every error with its path. */
-export function validateClientCapabilities(value: unknown): $runtime.ValidationResult<ClientCapabilities> {
-  return $runtime.validateWith(value, isClientCapabilities, $checkClientCapabilities);
+/** Validates a value as `ClientCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateClientCapabilities(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ClientCapabilities> {
+  return $runtime.validateWith(value, $testClientCapabilities, $checkClientCapabilities, options);
 }
-/** Returns the value as `ClientCapabilities`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ClientCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseClientCapabilities(value: unknown): ClientCapabilities {
-  return $runtime.parseWith(value, isClientCapabilities, $checkClientCapabilities, "ClientCapabilities");
+  return $runtime.parseWith(value, $testClientCapabilities, $checkClientCapabilities, "ClientCapabilities");
 }
-/** Whether a value is a valid `ClientCapabilitiesElicitation` (fast: builds no error objects). */
+/** Whether a value is a valid `ClientCapabilitiesElicitation` (fast: builds no error objects; false for a value that throws when read). */
 export function isClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.form;
-  if (value1 !== undefined && !isJSONObject(value1)) return false;
-  const value2 = value.url;
-  return value2 === undefined || isJSONObject(value2);
+  return $runtime.guarded(value, $testClientCapabilitiesElicitation);
 }
-function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.form;
+  if (value1 !== undefined && !$testJSONObject(value1)) return false;
+  const value2 = value.url;
+  return value2 === undefined || $testJSONObject(value2);
+}
+function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.form;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/form", errors);
@@ -6341,32 +7163,38 @@ function $checkClientCapabilitiesElicitation(value: unknown, path: string, error
     if (value2 !== undefined) $checkJSONObject(value2, path + "/url", errors);
   }
 }
-/** Validates a value as `ClientCapabilitiesElicitation`, reporting every error with its path. */
+/** Validates a value as `ClientCapabilitiesElicitation`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateClientCapabilitiesElicitation(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ClientCapabilitiesElicitation> {
-  return $runtime.validateWith(value, isClientCapabilitiesElicitation, $checkClientCapabilitiesElicitation);
+  return $runtime.validateWith(value, $testClientCapabilitiesElicitation, $checkClientCapabilitiesElicitation, options);
 }
-/** Returns the value as `ClientCapabilitiesElicitation`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ClientCapabilitiesElicitation`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseClientCapabilitiesElicitation(value: unknown): ClientCapabilitiesElicitation {
   return $runtime.parseWith(
     value,
-    isClientCapabilitiesElicitation,
+    $testClientCapabilitiesElicitation,
     $checkClientCapabilitiesElicitation,
     "ClientCapabilitiesElicitation",
   );
 }
-/** Whether a value is a valid `ClientCapabilitiesSampling` (fast: builds no error objects). */
+/** Whether a value is a valid `ClientCapabilitiesSampling` (fast: builds no error objects; false for a value that throws when read). */
 export function isClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.context;
-  if (value1 !== undefined && !isJSONObject(value1)) return false;
-  const value2 = value.tools;
-  return value2 === undefined || isJSONObject(value2);
+  return $runtime.guarded(value, $testClientCapabilitiesSampling);
 }
-function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.context;
+  if (value1 !== undefined && !$testJSONObject(value1)) return false;
+  const value2 = value.tools;
+  return value2 === undefined || $testJSONObject(value2);
+}
+function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.context;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/context", errors);
@@ -6374,26 +7202,30 @@ function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: 
     if (value2 !== undefined) $checkJSONObject(value2, path + "/tools", errors);
   }
 }
-/** Validates a value as `ClientCapabilitiesSampling`, reporting every error with its path. */
+/** Validates a value as `ClientCapabilitiesSampling`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateClientCapabilitiesSampling(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ClientCapabilitiesSampling> {
-  return $runtime.validateWith(value, isClientCapabilitiesSampling, $checkClientCapabilitiesSampling);
+  return $runtime.validateWith(value, $testClientCapabilitiesSampling, $checkClientCapabilitiesSampling, options);
 }
-/** Returns the value as `ClientCapabilitiesSampling`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ClientCapabilitiesSampling`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseClientCapabilitiesSampling(value: unknown): ClientCapabilitiesSampling {
   return $runtime.parseWith(
     value,
-    isClientCapabilitiesSampling,
+    $testClientCapabilitiesSampling,
     $checkClientCapabilitiesSampling,
     "ClientCapabilitiesSampling",
   );
 }
-/** Whether a value is a valid `LoggingLevel` (fast: builds no error objects). */
+/** Whether a value is a valid `LoggingLevel` (fast: builds no error objects; false for a value that throws when read). */
 export function isLoggingLevel(value: unknown): value is LoggingLevel {
+  return $runtime.guarded(value, $testLoggingLevel);
+}
+function $testLoggingLevel(value: unknown): value is LoggingLevel {
   return $VALUES1.has(value);
 }
-function $checkLoggingLevel(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkLoggingLevel(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/LoggingLevel";
   if (!$VALUES1.has(value))
     $runtime.unexpected(
@@ -6405,19 +7237,25 @@ function $checkLoggingLevel(value: unknown, path: string, errors: $runtime.Valid
       at + "/enum",
     );
 }
-/** Validates a value as `LoggingLevel`, reporting every error with its path. */
-export function validateLoggingLevel(value: unknown): $runtime.ValidationResult<LoggingLevel> {
-  return $runtime.validateWith(value, isLoggingLevel, $checkLoggingLevel);
+/** Validates a value as `LoggingLevel`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateLoggingLevel(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<LoggingLevel> {
+  return $runtime.validateWith(value, $testLoggingLevel, $checkLoggingLevel, options);
 }
-/** Returns the value as `LoggingLevel`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `LoggingLevel`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseLoggingLevel(value: unknown): LoggingLevel {
-  return $runtime.parseWith(value, isLoggingLevel, $checkLoggingLevel, "LoggingLevel");
+  return $runtime.parseWith(value, $testLoggingLevel, $checkLoggingLevel, "LoggingLevel");
 }
-/** Whether a value is a valid `ProgressToken` (fast: builds no error objects). */
+/** Whether a value is a valid `ProgressToken` (fast: builds no error objects; false for a value that throws when read). */
 export function isProgressToken(value: unknown): value is ProgressToken {
+  return $runtime.guarded(value, $testProgressToken);
+}
+function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkProgressToken(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkProgressToken(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
@@ -6430,64 +7268,80 @@ function $checkProgressToken(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `ProgressToken`, reporting every error with its path. */
-export function validateProgressToken(value: unknown): $runtime.ValidationResult<ProgressToken> {
-  return $runtime.validateWith(value, isProgressToken, $checkProgressToken);
+/** Validates a value as `ProgressToken`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateProgressToken(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ProgressToken> {
+  return $runtime.validateWith(value, $testProgressToken, $checkProgressToken, options);
 }
-/** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return $runtime.parseWith(value, isProgressToken, $checkProgressToken, "ProgressToken");
+  return $runtime.parseWith(value, $testProgressToken, $checkProgressToken, "ProgressToken");
 }
-/** Whether a value is a valid `RequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `RequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isRequestParams(value: unknown): value is RequestParams {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  return isRequestMetaObject(value1);
+  return $runtime.guarded(value, $testRequestParams);
 }
-function $checkRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testRequestParams(value: unknown): value is RequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  return $testRequestMetaObject(value1);
+}
+function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `RequestParams`, reporting every error with its path. */
-export function validateRequestParams(value: unknown): $runtime.ValidationResult<RequestParams> {
-  return $runtime.validateWith(value, isRequestParams, $checkRequestParams);
+/** Validates a value as `RequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<RequestParams> {
+  return $runtime.validateWith(value, $testRequestParams, $checkRequestParams, options);
 }
-/** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return $runtime.parseWith(value, isRequestParams, $checkRequestParams, "RequestParams");
+  return $runtime.parseWith(value, $testRequestParams, $checkRequestParams, "RequestParams");
 }
-/** Whether a value is a valid `ServerCapabilities` (fast: builds no error objects). */
+/** Whether a value is a valid `ServerCapabilities` (fast: builds no error objects; false for a value that throws when read). */
 export function isServerCapabilities(value: unknown): value is ServerCapabilities {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testServerCapabilities);
+}
+function $testServerCapabilities(value: unknown): value is ServerCapabilities {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.completions;
-  if (value1 !== undefined && !isJSONObject(value1)) return false;
+  if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.experimental;
   if (value2 !== undefined && !$isJSONObjectMap(value2)) return false;
   const value3 = value.extensions;
   if (value3 !== undefined && !$isJSONObjectMap(value3)) return false;
   const value4 = value.logging;
-  if (value4 !== undefined && !isJSONObject(value4)) return false;
+  if (value4 !== undefined && !$testJSONObject(value4)) return false;
   const value5 = value.prompts;
-  if (value5 !== undefined && !isServerCapabilitiesPrompts(value5)) return false;
+  if (value5 !== undefined && !$testServerCapabilitiesPrompts(value5)) return false;
   const value6 = value.resources;
-  if (value6 !== undefined && !isServerCapabilitiesResources(value6)) return false;
+  if (value6 !== undefined && !$testServerCapabilitiesResources(value6)) return false;
   const value7 = value.tools;
-  return value7 === undefined || isServerCapabilitiesTools(value7);
+  return value7 === undefined || $testServerCapabilitiesTools(value7);
 }
-function $checkServerCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.completions;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
     const value2 = value.experimental;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/experimental",
@@ -6505,7 +7359,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value5 = value.extensions;
     if (value5 !== undefined) {
-      if (!$runtime.isObject(value5))
+      if (!($runtime.isNonNullObject(value5) && (value5.constructor === Object || $runtime.hasJsonPrototype(value5))))
         $runtime.unexpected(
           errors,
           path + "/extensions",
@@ -6531,23 +7385,31 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
     if (value11 !== undefined) $checkServerCapabilitiesTools(value11, path + "/tools", errors);
   }
 }
-/** Validates a value as `ServerCapabilities`, reporting every error with its path. */
-export function validateServerCapabilities(value: unknown): $runtime.ValidationResult<ServerCapabilities> {
-  return $runtime.validateWith(value, isServerCapabilities, $checkServerCapabilities);
+/** Validates a value as `ServerCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateServerCapabilities(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ServerCapabilities> {
+  return $runtime.validateWith(value, $testServerCapabilities, $checkServerCapabilities, options);
 }
-/** Returns the value as `ServerCapabilities`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ServerCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseServerCapabilities(value: unknown): ServerCapabilities {
-  return $runtime.parseWith(value, isServerCapabilities, $checkServerCapabilities, "ServerCapabilities");
+  return $runtime.parseWith(value, $testServerCapabilities, $checkServerCapabilities, "ServerCapabilities");
 }
-/** Whether a value is a valid `ServerCapabilitiesPrompts` (fast: builds no error objects). */
+/** Whether a value is a valid `ServerCapabilitiesPrompts` (fast: builds no error objects; false for a value that throws when read). */
 export function isServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testServerCapabilitiesPrompts);
+}
+function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
-function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/prompts";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
     if (value1 !== undefined) {
@@ -6563,32 +7425,38 @@ function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $
     }
   }
 }
-/** Validates a value as `ServerCapabilitiesPrompts`, reporting every error with its path. */
+/** Validates a value as `ServerCapabilitiesPrompts`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateServerCapabilitiesPrompts(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ServerCapabilitiesPrompts> {
-  return $runtime.validateWith(value, isServerCapabilitiesPrompts, $checkServerCapabilitiesPrompts);
+  return $runtime.validateWith(value, $testServerCapabilitiesPrompts, $checkServerCapabilitiesPrompts, options);
 }
-/** Returns the value as `ServerCapabilitiesPrompts`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ServerCapabilitiesPrompts`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseServerCapabilitiesPrompts(value: unknown): ServerCapabilitiesPrompts {
   return $runtime.parseWith(
     value,
-    isServerCapabilitiesPrompts,
+    $testServerCapabilitiesPrompts,
     $checkServerCapabilitiesPrompts,
     "ServerCapabilitiesPrompts",
   );
 }
-/** Whether a value is a valid `ServerCapabilitiesResources` (fast: builds no error objects). */
+/** Whether a value is a valid `ServerCapabilitiesResources` (fast: builds no error objects; false for a value that throws when read). */
 export function isServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testServerCapabilitiesResources);
+}
+function $testServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.listChanged;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.subscribe;
   return value2 === undefined || typeof value2 === "boolean";
 }
-function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/resources";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
     if (value1 !== undefined) {
@@ -6616,30 +7484,36 @@ function $checkServerCapabilitiesResources(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `ServerCapabilitiesResources`, reporting every error with its path. */
+/** Validates a value as `ServerCapabilitiesResources`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateServerCapabilitiesResources(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ServerCapabilitiesResources> {
-  return $runtime.validateWith(value, isServerCapabilitiesResources, $checkServerCapabilitiesResources);
+  return $runtime.validateWith(value, $testServerCapabilitiesResources, $checkServerCapabilitiesResources, options);
 }
-/** Returns the value as `ServerCapabilitiesResources`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ServerCapabilitiesResources`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseServerCapabilitiesResources(value: unknown): ServerCapabilitiesResources {
   return $runtime.parseWith(
     value,
-    isServerCapabilitiesResources,
+    $testServerCapabilitiesResources,
     $checkServerCapabilitiesResources,
     "ServerCapabilitiesResources",
   );
 }
-/** Whether a value is a valid `ServerCapabilitiesTools` (fast: builds no error objects). */
+/** Whether a value is a valid `ServerCapabilitiesTools` (fast: builds no error objects; false for a value that throws when read). */
 export function isServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testServerCapabilitiesTools);
+}
+function $testServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
-function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/tools";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
     if (value1 !== undefined) {
@@ -6655,29 +7529,42 @@ function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $ru
     }
   }
 }
-/** Validates a value as `ServerCapabilitiesTools`, reporting every error with its path. */
-export function validateServerCapabilitiesTools(value: unknown): $runtime.ValidationResult<ServerCapabilitiesTools> {
-  return $runtime.validateWith(value, isServerCapabilitiesTools, $checkServerCapabilitiesTools);
+/** Validates a value as `ServerCapabilitiesTools`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateServerCapabilitiesTools(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ServerCapabilitiesTools> {
+  return $runtime.validateWith(value, $testServerCapabilitiesTools, $checkServerCapabilitiesTools, options);
 }
-/** Returns the value as `ServerCapabilitiesTools`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ServerCapabilitiesTools`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseServerCapabilitiesTools(value: unknown): ServerCapabilitiesTools {
-  return $runtime.parseWith(value, isServerCapabilitiesTools, $checkServerCapabilitiesTools, "ServerCapabilitiesTools");
+  return $runtime.parseWith(
+    value,
+    $testServerCapabilitiesTools,
+    $checkServerCapabilitiesTools,
+    "ServerCapabilitiesTools",
+  );
 }
-/** Whether a value is a valid `ReadResourceRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ReadResourceRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testReadResourceRequestParams);
+}
+function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (!isRequestMetaObject(value1)) return false;
+  if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.inputResponses;
-  if (value2 !== undefined && !isInputResponses(value2)) return false;
+  if (value2 !== undefined && !$testInputResponses(value2)) return false;
   const value3 = value.requestState;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -6702,36 +7589,38 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ReadResourceRequestParams`, reporting every error with its path. */
+/** Validates a value as `ReadResourceRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateReadResourceRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceRequestParams> {
-  return $runtime.validateWith(value, isReadResourceRequestParams, $checkReadResourceRequestParams);
+  return $runtime.validateWith(value, $testReadResourceRequestParams, $checkReadResourceRequestParams, options);
 }
-/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseReadResourceRequestParams(value: unknown): ReadResourceRequestParams {
   return $runtime.parseWith(
     value,
-    isReadResourceRequestParams,
+    $testReadResourceRequestParams,
     $checkReadResourceRequestParams,
     "ReadResourceRequestParams",
   );
 }
-/** Whether a value is a valid `SubscriptionsListenRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionsListenRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  if (!isRequestMetaObject(value1)) return false;
-  const value2 = value.notifications;
-  return isSubscriptionFilter(value2);
+  return $runtime.guarded(value, $testSubscriptionsListenRequestParams);
 }
-function $checkSubscriptionsListenRequestParams(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $testSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (!$testRequestMetaObject(value1)) return false;
+  const value2 = value.notifications;
+  return $testSubscriptionFilter(value2);
+}
+function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -6741,24 +7630,34 @@ function $checkSubscriptionsListenRequestParams(
     else $checkSubscriptionFilter(value2, path + "/notifications", errors);
   }
 }
-/** Validates a value as `SubscriptionsListenRequestParams`, reporting every error with its path. */
+/** Validates a value as `SubscriptionsListenRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSubscriptionsListenRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenRequestParams> {
-  return $runtime.validateWith(value, isSubscriptionsListenRequestParams, $checkSubscriptionsListenRequestParams);
+  return $runtime.validateWith(
+    value,
+    $testSubscriptionsListenRequestParams,
+    $checkSubscriptionsListenRequestParams,
+    options,
+  );
 }
-/** Returns the value as `SubscriptionsListenRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionsListenRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionsListenRequestParams(value: unknown): SubscriptionsListenRequestParams {
   return $runtime.parseWith(
     value,
-    isSubscriptionsListenRequestParams,
+    $testSubscriptionsListenRequestParams,
     $checkSubscriptionsListenRequestParams,
     "SubscriptionsListenRequestParams",
   );
 }
-/** Whether a value is a valid `SubscriptionFilter` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionFilter` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionFilter(value: unknown): value is SubscriptionFilter {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSubscriptionFilter);
+}
+function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.promptsListChanged;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.resourceSubscriptions;
@@ -6768,9 +7667,10 @@ export function isSubscriptionFilter(value: unknown): value is SubscriptionFilte
   const value4 = value.toolsListChanged;
   return value4 === undefined || typeof value4 === "boolean";
 }
-function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionFilter";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.promptsListChanged;
     if (value1 !== undefined) {
@@ -6836,25 +7736,33 @@ function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime
     }
   }
 }
-/** Validates a value as `SubscriptionFilter`, reporting every error with its path. */
-export function validateSubscriptionFilter(value: unknown): $runtime.ValidationResult<SubscriptionFilter> {
-  return $runtime.validateWith(value, isSubscriptionFilter, $checkSubscriptionFilter);
+/** Validates a value as `SubscriptionFilter`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateSubscriptionFilter(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<SubscriptionFilter> {
+  return $runtime.validateWith(value, $testSubscriptionFilter, $checkSubscriptionFilter, options);
 }
-/** Returns the value as `SubscriptionFilter`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionFilter`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
-  return $runtime.parseWith(value, isSubscriptionFilter, $checkSubscriptionFilter, "SubscriptionFilter");
+  return $runtime.parseWith(value, $testSubscriptionFilter, $checkSubscriptionFilter, "SubscriptionFilter");
 }
-/** Whether a value is a valid `SubscriptionsListenResultMeta` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionsListenResultMeta` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value["io.modelcontextprotocol/serverInfo"];
-  if (value1 !== undefined && !isImplementation(value1)) return false;
-  const value2 = value["io.modelcontextprotocol/subscriptionId"];
-  return isRequestId(value2);
+  return $runtime.guarded(value, $testSubscriptionsListenResultMeta);
 }
-function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value["io.modelcontextprotocol/serverInfo"];
+  if (value1 !== undefined && !$testImplementation(value1)) return false;
+  const value2 = value["io.modelcontextprotocol/subscriptionId"];
+  return $testRequestId(value2);
+}
+function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/serverInfo"];
     if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
@@ -6864,45 +7772,51 @@ function $checkSubscriptionsListenResultMeta(value: unknown, path: string, error
     else $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
   }
 }
-/** Validates a value as `SubscriptionsListenResultMeta`, reporting every error with its path. */
+/** Validates a value as `SubscriptionsListenResultMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSubscriptionsListenResultMeta(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenResultMeta> {
-  return $runtime.validateWith(value, isSubscriptionsListenResultMeta, $checkSubscriptionsListenResultMeta);
+  return $runtime.validateWith(value, $testSubscriptionsListenResultMeta, $checkSubscriptionsListenResultMeta, options);
 }
-/** Returns the value as `SubscriptionsListenResultMeta`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionsListenResultMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionsListenResultMeta(value: unknown): SubscriptionsListenResultMeta {
   return $runtime.parseWith(
     value,
-    isSubscriptionsListenResultMeta,
+    $testSubscriptionsListenResultMeta,
     $checkSubscriptionsListenResultMeta,
     "SubscriptionsListenResultMeta",
   );
 }
-/** Whether a value is a valid `GetPromptRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `GetPromptRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetPromptRequestParams);
+}
+function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (!isRequestMetaObject(value1)) return false;
+  if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.arguments;
   if (value2 !== undefined && !$isStringMap(value2)) return false;
   const value3 = value.inputResponses;
-  if (value3 !== undefined && !isInputResponses(value3)) return false;
+  if (value3 !== undefined && !$testInputResponses(value3)) return false;
   const value4 = value.name;
   if (typeof value4 !== "string") return false;
   const value5 = value.requestState;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -6946,25 +7860,33 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `GetPromptRequestParams`, reporting every error with its path. */
-export function validateGetPromptRequestParams(value: unknown): $runtime.ValidationResult<GetPromptRequestParams> {
-  return $runtime.validateWith(value, isGetPromptRequestParams, $checkGetPromptRequestParams);
+/** Validates a value as `GetPromptRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetPromptRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetPromptRequestParams> {
+  return $runtime.validateWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, options);
 }
-/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetPromptRequestParams(value: unknown): GetPromptRequestParams {
-  return $runtime.parseWith(value, isGetPromptRequestParams, $checkGetPromptRequestParams, "GetPromptRequestParams");
+  return $runtime.parseWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, "GetPromptRequestParams");
 }
-/** Whether a value is a valid `PromptMessage` (fast: builds no error objects). */
+/** Whether a value is a valid `PromptMessage` (fast: builds no error objects; false for a value that throws when read). */
 export function isPromptMessage(value: unknown): value is PromptMessage {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.content;
-  if (!isContentBlock(value1)) return false;
-  const value2 = value.role;
-  return isRole(value2);
+  return $runtime.guarded(value, $testPromptMessage);
 }
-function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testPromptMessage(value: unknown): value is PromptMessage {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.content;
+  if (!$testContentBlock(value1)) return false;
+  const value2 = value.role;
+  return $testRole(value2);
+}
+function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.content;
     if (value1 === undefined) $runtime.missing(errors, path, "content", at + "/required");
@@ -6974,25 +7896,33 @@ function $checkPromptMessage(value: unknown, path: string, errors: $runtime.Vali
     else $checkRole(value2, path + "/role", errors);
   }
 }
-/** Validates a value as `PromptMessage`, reporting every error with its path. */
-export function validatePromptMessage(value: unknown): $runtime.ValidationResult<PromptMessage> {
-  return $runtime.validateWith(value, isPromptMessage, $checkPromptMessage);
+/** Validates a value as `PromptMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validatePromptMessage(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<PromptMessage> {
+  return $runtime.validateWith(value, $testPromptMessage, $checkPromptMessage, options);
 }
-/** Returns the value as `PromptMessage`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `PromptMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parsePromptMessage(value: unknown): PromptMessage {
-  return $runtime.parseWith(value, isPromptMessage, $checkPromptMessage, "PromptMessage");
+  return $runtime.parseWith(value, $testPromptMessage, $checkPromptMessage, "PromptMessage");
 }
-/** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testPaginatedRequestParams);
+}
+function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (!isRequestMetaObject(value1)) return false;
+  if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.cursor;
   return value2 === undefined || typeof value2 === "string";
 }
-function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -7004,31 +7934,41 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `PaginatedRequestParams`, reporting every error with its path. */
-export function validatePaginatedRequestParams(value: unknown): $runtime.ValidationResult<PaginatedRequestParams> {
-  return $runtime.validateWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams);
+/** Validates a value as `PaginatedRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validatePaginatedRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<PaginatedRequestParams> {
+  return $runtime.validateWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, options);
 }
-/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return $runtime.parseWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
+  return $runtime.parseWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
 }
-/** Whether a value is a valid `SubscriptionsAcknowledgedNotificationParams` (fast: builds no error objects). */
+/** Whether a value is a valid `SubscriptionsAcknowledgedNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): value is SubscriptionsAcknowledgedNotificationParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSubscriptionsAcknowledgedNotificationParams);
+}
+function $testSubscriptionsAcknowledgedNotificationParams(
+  value: unknown,
+): value is SubscriptionsAcknowledgedNotificationParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isNotificationMetaObject(value1)) return false;
+  if (value1 !== undefined && !$testNotificationMetaObject(value1)) return false;
   const value2 = value.notifications;
-  return isSubscriptionFilter(value2);
+  return $testSubscriptionFilter(value2);
 }
 function $checkSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
@@ -7037,37 +7977,41 @@ function $checkSubscriptionsAcknowledgedNotificationParams(
     else $checkSubscriptionFilter(value2, path + "/notifications", errors);
   }
 }
-/** Validates a value as `SubscriptionsAcknowledgedNotificationParams`, reporting every error with its path. */
+/** Validates a value as `SubscriptionsAcknowledgedNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsAcknowledgedNotificationParams> {
   return $runtime.validateWith(
     value,
-    isSubscriptionsAcknowledgedNotificationParams,
+    $testSubscriptionsAcknowledgedNotificationParams,
     $checkSubscriptionsAcknowledgedNotificationParams,
+    options,
   );
 }
-/** Returns the value as `SubscriptionsAcknowledgedNotificationParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SubscriptionsAcknowledgedNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): SubscriptionsAcknowledgedNotificationParams {
   return $runtime.parseWith(
     value,
-    isSubscriptionsAcknowledgedNotificationParams,
+    $testSubscriptionsAcknowledgedNotificationParams,
     $checkSubscriptionsAcknowledgedNotificationParams,
     "SubscriptionsAcknowledgedNotificationParams",
   );
 }
 
 function $isMethodParamsObject(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "tasks/cancel") return false;
   const value2 = value.params;
-  return isCancelTaskRequestParams(value2);
+  return $testCancelTaskRequestParams(value2);
 }
 function $isResultTypeObject(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.resultType;
   return value1 === "complete";
 }
@@ -7083,26 +8027,29 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isObject(value: unknown): boolean {
-  return $runtime.isObject(value);
+  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
 }
 function $isResultTypeObjectInCreateTaskResult(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.resultType;
   return value1 === "task";
 }
 function $isMethodParamsObjectInGetTaskRequest(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "tasks/get") return false;
   const value2 = value.params;
-  return isGetTaskRequestParams(value2);
+  return $testGetTaskRequestParams(value2);
 }
 function $isMethodParamsObjectInTaskStatusNotification(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "notifications/tasks") return false;
   const value2 = value.params;
-  return isTaskStatusNotificationParams(value2);
+  return $testTaskStatusNotificationParams(value2);
 }
 function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -7112,50 +8059,53 @@ function $isStringArray(value: unknown): boolean {
   return true;
 }
 function $isMethodParamsObjectInUpdateTaskRequest(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "tasks/update") return false;
   const value2 = value.params;
-  return isUpdateTaskRequestParams(value2);
+  return $testUpdateTaskRequestParams(value2);
 }
 function $isRoleArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isRole(value[i1])) return false;
+    if (!$testRole(value[i1])) return false;
   }
   return true;
 }
 function $isSamplingMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessage(value[i1])) return false;
+    if (!$testSamplingMessage(value[i1])) return false;
   }
   return true;
 }
 function $isToolArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTool(value[i1])) return false;
+    if (!$testTool(value[i1])) return false;
   }
   return true;
 }
 function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessageContentBlock(value[i1])) return false;
+    if (!$testSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
 function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isPrimitiveSchemaDefinition(item2)) return false;
+    if (!$testPrimitiveSchemaDefinition(item2)) return false;
   }
   return true;
 }
 function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -7183,98 +8133,102 @@ function $isArray(value: unknown): boolean {
 function $isIconArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isIcon(value[i1])) return false;
+    if (!$testIcon(value[i1])) return false;
   }
   return true;
 }
 function $isJSONValueArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isJSONValue(value[i1])) return false;
+    if (!$testJSONValue(value[i1])) return false;
   }
   return true;
 }
 function $isRootArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isRoot(value[i1])) return false;
+    if (!$testRoot(value[i1])) return false;
   }
   return true;
 }
 function $isModelHintArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isModelHint(value[i1])) return false;
+    if (!$testModelHint(value[i1])) return false;
   }
   return true;
 }
 function $isTitledMultiSelectEnumSchemaItemsItemArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTitledMultiSelectEnumSchemaItemsItem(value[i1])) return false;
+    if (!$testTitledMultiSelectEnumSchemaItemsItem(value[i1])) return false;
   }
   return true;
 }
 function $isTitledSingleSelectEnumSchemaItemArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTitledSingleSelectEnumSchemaItem(value[i1])) return false;
+    if (!$testTitledSingleSelectEnumSchemaItem(value[i1])) return false;
   }
   return true;
 }
 function $isContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isContentBlock(value[i1])) return false;
+    if (!$testContentBlock(value[i1])) return false;
   }
   return true;
 }
 function $isTextResourceContentsOrBlobResourceContentsArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(isTextResourceContents(value[i1]) || isBlobResourceContents(value[i1]))) return false;
+    if (!($testTextResourceContents(value[i1]) || $testBlobResourceContents(value[i1]))) return false;
   }
   return true;
 }
 function $isPromptMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isPromptMessage(value[i1])) return false;
+    if (!$testPromptMessage(value[i1])) return false;
   }
   return true;
 }
 function $isCodeDataObject(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.code;
   if (value1 !== -32021) return false;
   const value2 = value.data;
-  return isMissingRequiredClientCapabilityErrorData(value2);
+  return $testMissingRequiredClientCapabilityErrorData(value2);
 }
 function $isErrorAndCodeDataObject(value: unknown): boolean {
-  if (!isError(value)) return false;
+  if (!$testError(value)) return false;
   return $isCodeDataObject(value);
 }
 function $isCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.code;
   if (value1 !== -32022) return false;
   const value2 = value.data;
-  return isUnsupportedProtocolVersionErrorData(value2);
+  return $testUnsupportedProtocolVersionErrorData(value2);
 }
 function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
-  if (!isError(value)) return false;
+  if (!$testError(value)) return false;
   return $isCodeDataObjectInUnsupportedProtocolVersionError(value);
 }
 function $isJSONObjectMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isJSONObject(item2)) return false;
+    if (!$testJSONObject(item2)) return false;
   }
   return true;
 }
 function $isStringMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (typeof item2 !== "string") return false;

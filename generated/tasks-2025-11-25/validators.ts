@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 47c857a25db546a64dee9494ced21cd4ded63be70aee17c94e969002560c31be 30bfce133db423e036b545ded4d5ed222c0578f7b20b831098b7a6f4464eae21
+// Fingerprint: 092cb66e17da80ca31d9887fe722e5e3364aa55b1d5d4203aa6537a569fe405b 464bc55af68dc85f6c7ccef9de2ea0ee8dfc111150b63b5c175761bc13f67f7a
 
 import type {
   TaskStatus,
@@ -102,11 +102,14 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
-export type { ValidationError, ValidationResult } from "./runtime/protocol/json.js";
+export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-/** Whether a value is a valid `TaskStatus` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatus` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatus(value: unknown): value is TaskStatus {
+  return $runtime.guarded(value, $testTaskStatus);
+}
+function $testTaskStatus(value: unknown): value is TaskStatus {
   return (
     value === "cancelled" ||
     value === "completed" ||
@@ -115,7 +118,7 @@ export function isTaskStatus(value: unknown): value is TaskStatus {
     value === "working"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus";
   if (!(
     value === "cancelled" ||
@@ -133,23 +136,31 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.Validat
       at + "/enum",
     );
 }
-/** Validates a value as `TaskStatus`, reporting every error with its path. */
-export function validateTaskStatus(value: unknown): $runtime.ValidationResult<TaskStatus> {
-  return $runtime.validateWith(value, isTaskStatus, $checkTaskStatus);
+/** Validates a value as `TaskStatus`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskStatus(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskStatus> {
+  return $runtime.validateWith(value, $testTaskStatus, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parseWith(value, isTaskStatus, $checkTaskStatus, "TaskStatus");
+  return $runtime.parseWith(value, $testTaskStatus, $checkTaskStatus, "TaskStatus");
 }
-/** Whether a value is a valid `TaskMetadata` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskMetadata` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskMetadata);
+}
+function $testTaskMetadata(value: unknown): value is TaskMetadata {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
@@ -158,23 +169,31 @@ function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `TaskMetadata`, reporting every error with its path. */
-export function validateTaskMetadata(value: unknown): $runtime.ValidationResult<TaskMetadata> {
-  return $runtime.validateWith(value, isTaskMetadata, $checkTaskMetadata);
+/** Validates a value as `TaskMetadata`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskMetadata(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskMetadata> {
+  return $runtime.validateWith(value, $testTaskMetadata, $checkTaskMetadata, options);
 }
-/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return $runtime.parseWith(value, isTaskMetadata, $checkTaskMetadata, "TaskMetadata");
+  return $runtime.parseWith(value, $testTaskMetadata, $checkTaskMetadata, "TaskMetadata");
 }
-/** Whether a value is a valid `RelatedTaskMetadata` (fast: builds no error objects). */
+/** Whether a value is a valid `RelatedTaskMetadata` (fast: builds no error objects; false for a value that throws when read). */
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testRelatedTaskMetadata);
+}
+function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -182,17 +201,24 @@ function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `RelatedTaskMetadata`, reporting every error with its path. */
-export function validateRelatedTaskMetadata(value: unknown): $runtime.ValidationResult<RelatedTaskMetadata> {
-  return $runtime.validateWith(value, isRelatedTaskMetadata, $checkRelatedTaskMetadata);
+/** Validates a value as `RelatedTaskMetadata`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRelatedTaskMetadata(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<RelatedTaskMetadata> {
+  return $runtime.validateWith(value, $testRelatedTaskMetadata, $checkRelatedTaskMetadata, options);
 }
-/** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRelatedTaskMetadata(value: unknown): RelatedTaskMetadata {
-  return $runtime.parseWith(value, isRelatedTaskMetadata, $checkRelatedTaskMetadata, "RelatedTaskMetadata");
+  return $runtime.parseWith(value, $testRelatedTaskMetadata, $checkRelatedTaskMetadata, "RelatedTaskMetadata");
 }
-/** Whether a value is a valid `Task` (fast: builds no error objects). */
+/** Whether a value is a valid `Task` (fast: builds no error objects; false for a value that throws when read). */
 export function isTask(value: unknown): value is Task {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTask);
+}
+function $testTask(value: unknown): value is Task {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.createdAt;
   if (typeof value1 !== "string") return false;
   const value2 = value.lastUpdatedAt;
@@ -200,7 +226,7 @@ export function isTask(value: unknown): value is Task {
   const value3 = value.pollInterval;
   if (value3 !== undefined && !(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.status;
-  if (!isTaskStatus(value4)) return false;
+  if (!$testTaskStatus(value4)) return false;
   const value5 = value.statusMessage;
   if (value5 !== undefined && typeof value5 !== "string") return false;
   const value6 = value.taskId;
@@ -208,9 +234,10 @@ export function isTask(value: unknown): value is Task {
   const value7 = value.ttl;
   return (typeof value7 === "number" && Number.isInteger(value7)) || value7 === null;
 }
-function $checkTask(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createdAt;
     if (value1 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
@@ -273,29 +300,34 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Task`, reporting every error with its path. */
-export function validateTask(value: unknown): $runtime.ValidationResult<Task> {
-  return $runtime.validateWith(value, isTask, $checkTask);
+/** Validates a value as `Task`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
+  return $runtime.validateWith(value, $testTask, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Task`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parseWith(value, isTask, $checkTask, "Task");
+  return $runtime.parseWith(value, $testTask, $checkTask, "Task");
 }
-/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateTaskResult);
+}
+function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.task;
-  return isTask(value2);
+  return $testTask(value2);
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.task;
@@ -303,25 +335,33 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.V
     else $checkTask(value2, path + "/task", errors);
   }
 }
-/** Validates a value as `CreateTaskResult`, reporting every error with its path. */
-export function validateCreateTaskResult(value: unknown): $runtime.ValidationResult<CreateTaskResult> {
-  return $runtime.validateWith(value, isCreateTaskResult, $checkCreateTaskResult);
+/** Validates a value as `CreateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateTaskResult> {
+  return $runtime.validateWith(value, $testCreateTaskResult, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parseWith(value, isCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parseWith(value, $testCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
 }
-/** Whether a value is a valid `TaskAugmentedRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskAugmentedRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
-  const value2 = value.task;
-  return value2 === undefined || isTaskMetadata(value2);
+  return $runtime.guarded(value, $testTaskAugmentedRequestParams);
 }
-function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
+  const value2 = value.task;
+  return value2 === undefined || $testTaskMetadata(value2);
+}
+function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -329,58 +369,72 @@ function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: 
     if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
   }
 }
-/** Validates a value as `TaskAugmentedRequestParams`, reporting every error with its path. */
+/** Validates a value as `TaskAugmentedRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskAugmentedRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskAugmentedRequestParams> {
-  return $runtime.validateWith(value, isTaskAugmentedRequestParams, $checkTaskAugmentedRequestParams);
+  return $runtime.validateWith(value, $testTaskAugmentedRequestParams, $checkTaskAugmentedRequestParams, options);
 }
-/** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRequestParams {
   return $runtime.parseWith(
     value,
-    isTaskAugmentedRequestParams,
+    $testTaskAugmentedRequestParams,
     $checkTaskAugmentedRequestParams,
     "TaskAugmentedRequestParams",
   );
 }
-/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects). */
+/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects; false for a value that throws when read). */
 export function isParamsMeta(value: unknown): value is ParamsMeta {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.progressToken;
-  return value1 === undefined || isProgressToken(value1);
+  return $runtime.guarded(value, $testParamsMeta);
 }
-function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testParamsMeta(value: unknown): value is ParamsMeta {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.progressToken;
+  return value1 === undefined || $testProgressToken(value1);
+}
+function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
-/** Validates a value as `ParamsMeta`, reporting every error with its path. */
-export function validateParamsMeta(value: unknown): $runtime.ValidationResult<ParamsMeta> {
-  return $runtime.validateWith(value, isParamsMeta, $checkParamsMeta);
+/** Validates a value as `ParamsMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateParamsMeta(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ParamsMeta> {
+  return $runtime.validateWith(value, $testParamsMeta, $checkParamsMeta, options);
 }
-/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseParamsMeta(value: unknown): ParamsMeta {
-  return $runtime.parseWith(value, isParamsMeta, $checkParamsMeta, "ParamsMeta");
+  return $runtime.parseWith(value, $testParamsMeta, $checkParamsMeta, "ParamsMeta");
 }
-/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskRequest);
+}
+function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tasks/get") return false;
   const value4 = value.params;
-  return isGetTaskRequestParams(value4);
+  return $testGetTaskRequestParams(value4);
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -398,23 +452,31 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Val
     else $checkGetTaskRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetTaskRequest`, reporting every error with its path. */
-export function validateGetTaskRequest(value: unknown): $runtime.ValidationResult<GetTaskRequest> {
-  return $runtime.validateWith(value, isGetTaskRequest, $checkGetTaskRequest);
+/** Validates a value as `GetTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskRequest> {
+  return $runtime.validateWith(value, $testGetTaskRequest, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parseWith(value, isGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parseWith(value, $testGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
 }
-/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskRequestParams);
+}
+function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -422,21 +484,27 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `GetTaskRequestParams`, reporting every error with its path. */
-export function validateGetTaskRequestParams(value: unknown): $runtime.ValidationResult<GetTaskRequestParams> {
-  return $runtime.validateWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams);
+/** Validates a value as `GetTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskRequestParams> {
+  return $runtime.validateWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parseWith(value, isGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parseWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
 }
-/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!isResult(value)) return false;
-  return isTask(value);
+  return $runtime.guarded(value, $testGetTaskResult);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  if (!$runtime.isObject(value))
+function $testGetTaskResult(value: unknown): value is GetTaskResult {
+  if (!$testResult(value)) return false;
+  return $testTask(value);
+}
+function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -450,29 +518,37 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.Vali
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `GetTaskResult`, reporting every error with its path. */
-export function validateGetTaskResult(value: unknown): $runtime.ValidationResult<GetTaskResult> {
-  return $runtime.validateWith(value, isGetTaskResult, $checkGetTaskResult);
+/** Validates a value as `GetTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskResult> {
+  return $runtime.validateWith(value, $testGetTaskResult, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parseWith(value, isGetTaskResult, $checkGetTaskResult, "GetTaskResult");
+  return $runtime.parseWith(value, $testGetTaskResult, $checkGetTaskResult, "GetTaskResult");
 }
-/** Whether a value is a valid `GetTaskPayloadRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskPayloadRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskPayloadRequest);
+}
+function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tasks/result") return false;
   const value4 = value.params;
-  return isGetTaskPayloadRequestParams(value4);
+  return $testGetTaskPayloadRequestParams(value4);
 }
-function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -490,23 +566,31 @@ function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runt
     else $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetTaskPayloadRequest`, reporting every error with its path. */
-export function validateGetTaskPayloadRequest(value: unknown): $runtime.ValidationResult<GetTaskPayloadRequest> {
-  return $runtime.validateWith(value, isGetTaskPayloadRequest, $checkGetTaskPayloadRequest);
+/** Validates a value as `GetTaskPayloadRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskPayloadRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskPayloadRequest> {
+  return $runtime.validateWith(value, $testGetTaskPayloadRequest, $checkGetTaskPayloadRequest, options);
 }
-/** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadRequest {
-  return $runtime.parseWith(value, isGetTaskPayloadRequest, $checkGetTaskPayloadRequest, "GetTaskPayloadRequest");
+  return $runtime.parseWith(value, $testGetTaskPayloadRequest, $checkGetTaskPayloadRequest, "GetTaskPayloadRequest");
 }
-/** Whether a value is a valid `GetTaskPayloadRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskPayloadRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskPayloadRequestParams);
+}
+function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -514,61 +598,75 @@ function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors:
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `GetTaskPayloadRequestParams`, reporting every error with its path. */
+/** Validates a value as `GetTaskPayloadRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateGetTaskPayloadRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskPayloadRequestParams> {
-  return $runtime.validateWith(value, isGetTaskPayloadRequestParams, $checkGetTaskPayloadRequestParams);
+  return $runtime.validateWith(value, $testGetTaskPayloadRequestParams, $checkGetTaskPayloadRequestParams, options);
 }
-/** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskPayloadRequestParams(value: unknown): GetTaskPayloadRequestParams {
   return $runtime.parseWith(
     value,
-    isGetTaskPayloadRequestParams,
+    $testGetTaskPayloadRequestParams,
     $checkGetTaskPayloadRequestParams,
     "GetTaskPayloadRequestParams",
   );
 }
-/** Whether a value is a valid `GetTaskPayloadResult` (fast: builds no error objects). */
+/** Whether a value is a valid `GetTaskPayloadResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetTaskPayloadResult);
+}
+function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
-/** Validates a value as `GetTaskPayloadResult`, reporting every error with its path. */
-export function validateGetTaskPayloadResult(value: unknown): $runtime.ValidationResult<GetTaskPayloadResult> {
-  return $runtime.validateWith(value, isGetTaskPayloadResult, $checkGetTaskPayloadResult);
+/** Validates a value as `GetTaskPayloadResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetTaskPayloadResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetTaskPayloadResult> {
+  return $runtime.validateWith(value, $testGetTaskPayloadResult, $checkGetTaskPayloadResult, options);
 }
-/** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetTaskPayloadResult(value: unknown): GetTaskPayloadResult {
-  return $runtime.parseWith(value, isGetTaskPayloadResult, $checkGetTaskPayloadResult, "GetTaskPayloadResult");
+  return $runtime.parseWith(value, $testGetTaskPayloadResult, $checkGetTaskPayloadResult, "GetTaskPayloadResult");
 }
-/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskRequest);
+}
+function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tasks/cancel") return false;
   const value4 = value.params;
-  return isCancelTaskRequestParams(value4);
+  return $testCancelTaskRequestParams(value4);
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -586,23 +684,31 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     else $checkCancelTaskRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CancelTaskRequest`, reporting every error with its path. */
-export function validateCancelTaskRequest(value: unknown): $runtime.ValidationResult<CancelTaskRequest> {
-  return $runtime.validateWith(value, isCancelTaskRequest, $checkCancelTaskRequest);
+/** Validates a value as `CancelTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskRequest> {
+  return $runtime.validateWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parseWith(value, isCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parseWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
 }
-/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCancelTaskRequestParams);
+}
+function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -610,21 +716,32 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `CancelTaskRequestParams`, reporting every error with its path. */
-export function validateCancelTaskRequestParams(value: unknown): $runtime.ValidationResult<CancelTaskRequestParams> {
-  return $runtime.validateWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams);
+/** Validates a value as `CancelTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskRequestParams> {
+  return $runtime.validateWith(value, $testCancelTaskRequestParams, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parseWith(value, isCancelTaskRequestParams, $checkCancelTaskRequestParams, "CancelTaskRequestParams");
+  return $runtime.parseWith(
+    value,
+    $testCancelTaskRequestParams,
+    $checkCancelTaskRequestParams,
+    "CancelTaskRequestParams",
+  );
 }
-/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!isResult(value)) return false;
-  return isTask(value);
+  return $runtime.guarded(value, $testCancelTaskResult);
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  if (!$runtime.isObject(value))
+function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
+  if (!$testResult(value)) return false;
+  return $testTask(value);
+}
+function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -638,29 +755,37 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.V
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `CancelTaskResult`, reporting every error with its path. */
-export function validateCancelTaskResult(value: unknown): $runtime.ValidationResult<CancelTaskResult> {
-  return $runtime.validateWith(value, isCancelTaskResult, $checkCancelTaskResult);
+/** Validates a value as `CancelTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCancelTaskResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CancelTaskResult> {
+  return $runtime.validateWith(value, $testCancelTaskResult, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parseWith(value, isCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parseWith(value, $testCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
 }
-/** Whether a value is a valid `ListTasksRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ListTasksRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isListTasksRequest(value: unknown): value is ListTasksRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListTasksRequest);
+}
+function $testListTasksRequest(value: unknown): value is ListTasksRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tasks/list") return false;
   const value4 = value.params;
-  return value4 === undefined || isPaginatedRequestParams(value4);
+  return value4 === undefined || $testPaginatedRequestParams(value4);
 }
-function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -677,17 +802,24 @@ function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.V
     if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ListTasksRequest`, reporting every error with its path. */
-export function validateListTasksRequest(value: unknown): $runtime.ValidationResult<ListTasksRequest> {
-  return $runtime.validateWith(value, isListTasksRequest, $checkListTasksRequest);
+/** Validates a value as `ListTasksRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListTasksRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListTasksRequest> {
+  return $runtime.validateWith(value, $testListTasksRequest, $checkListTasksRequest, options);
 }
-/** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListTasksRequest(value: unknown): ListTasksRequest {
-  return $runtime.parseWith(value, isListTasksRequest, $checkListTasksRequest, "ListTasksRequest");
+  return $runtime.parseWith(value, $testListTasksRequest, $checkListTasksRequest, "ListTasksRequest");
 }
-/** Whether a value is a valid `ListTasksResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ListTasksResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isListTasksResult(value: unknown): value is ListTasksResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListTasksResult);
+}
+function $testListTasksResult(value: unknown): value is ListTasksResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
@@ -695,13 +827,14 @@ export function isListTasksResult(value: unknown): value is ListTasksResult {
   const value3 = value.tasks;
   return $isTaskArray(value3);
 }
-function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.nextCursor;
@@ -728,21 +861,27 @@ function $checkListTasksResult(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `ListTasksResult`, reporting every error with its path. */
-export function validateListTasksResult(value: unknown): $runtime.ValidationResult<ListTasksResult> {
-  return $runtime.validateWith(value, isListTasksResult, $checkListTasksResult);
+/** Validates a value as `ListTasksResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListTasksResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListTasksResult> {
+  return $runtime.validateWith(value, $testListTasksResult, $checkListTasksResult, options);
 }
-/** Returns the value as `ListTasksResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListTasksResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListTasksResult(value: unknown): ListTasksResult {
-  return $runtime.parseWith(value, isListTasksResult, $checkListTasksResult, "ListTasksResult");
+  return $runtime.parseWith(value, $testListTasksResult, $checkListTasksResult, "ListTasksResult");
 }
-/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!isNotificationParams(value)) return false;
-  return isTask(value);
+  return $runtime.guarded(value, $testTaskStatusNotificationParams);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
-  if (!$runtime.isObject(value))
+function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
+  if (!$testNotificationParams(value)) return false;
+  return $testTask(value);
+}
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     $runtime.unexpected(
       errors,
       path,
@@ -756,34 +895,40 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `TaskStatusNotificationParams`, reporting every error with its path. */
+/** Validates a value as `TaskStatusNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskStatusNotificationParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotificationParams> {
-  return $runtime.validateWith(value, isTaskStatusNotificationParams, $checkTaskStatusNotificationParams);
+  return $runtime.validateWith(value, $testTaskStatusNotificationParams, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
   return $runtime.parseWith(
     value,
-    isTaskStatusNotificationParams,
+    $testTaskStatusNotificationParams,
     $checkTaskStatusNotificationParams,
     "TaskStatusNotificationParams",
   );
 }
-/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskStatusNotification);
+}
+function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
   if (value2 !== "notifications/tasks/status") return false;
   const value3 = value.params;
-  return isTaskStatusNotificationParams(value3);
+  return $testTaskStatusNotificationParams(value3);
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -805,237 +950,285 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `TaskStatusNotification`, reporting every error with its path. */
-export function validateTaskStatusNotification(value: unknown): $runtime.ValidationResult<TaskStatusNotification> {
-  return $runtime.validateWith(value, isTaskStatusNotification, $checkTaskStatusNotification);
+/** Validates a value as `TaskStatusNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskStatusNotification(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskStatusNotification> {
+  return $runtime.validateWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parseWith(value, isTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parseWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
 }
-/** Whether a value is a valid `TaskServerCapabilities` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskServerCapabilities` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.tasks;
-  return value1 === undefined || isTaskServerCapabilitiesTasks(value1);
+  return $runtime.guarded(value, $testTaskServerCapabilities);
 }
-function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.tasks;
+  return value1 === undefined || $testTaskServerCapabilitiesTasks(value1);
+}
+function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
     if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
-/** Validates a value as `TaskServerCapabilities`, reporting every error with its path. */
-export function validateTaskServerCapabilities(value: unknown): $runtime.ValidationResult<TaskServerCapabilities> {
-  return $runtime.validateWith(value, isTaskServerCapabilities, $checkTaskServerCapabilities);
+/** Validates a value as `TaskServerCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskServerCapabilities(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskServerCapabilities> {
+  return $runtime.validateWith(value, $testTaskServerCapabilities, $checkTaskServerCapabilities, options);
 }
-/** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskServerCapabilities(value: unknown): TaskServerCapabilities {
-  return $runtime.parseWith(value, isTaskServerCapabilities, $checkTaskServerCapabilities, "TaskServerCapabilities");
+  return $runtime.parseWith(value, $testTaskServerCapabilities, $checkTaskServerCapabilities, "TaskServerCapabilities");
 }
-/** Whether a value is a valid `TaskServerCapabilitiesTasks` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskServerCapabilitiesTasks` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskServerCapabilitiesTasks);
+}
+function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.list;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
   if (value2 !== undefined && !$isObject(value2)) return false;
   const value3 = value.requests;
-  return value3 === undefined || isTaskServerCapabilitiesTasksRequests(value3);
+  return value3 === undefined || $testTaskServerCapabilitiesTasksRequests(value3);
 }
-function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
     if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasks`, reporting every error with its path. */
+/** Validates a value as `TaskServerCapabilitiesTasks`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskServerCapabilitiesTasks(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilitiesTasks> {
-  return $runtime.validateWith(value, isTaskServerCapabilitiesTasks, $checkTaskServerCapabilitiesTasks);
+  return $runtime.validateWith(value, $testTaskServerCapabilitiesTasks, $checkTaskServerCapabilitiesTasks, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskServerCapabilitiesTasks(value: unknown): TaskServerCapabilitiesTasks {
   return $runtime.parseWith(
     value,
-    isTaskServerCapabilitiesTasks,
+    $testTaskServerCapabilitiesTasks,
     $checkTaskServerCapabilitiesTasks,
     "TaskServerCapabilitiesTasks",
   );
 }
-/** Whether a value is a valid `TaskServerCapabilitiesTasksRequests` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskServerCapabilitiesTasksRequests` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.tools;
-  return value1 === undefined || isTaskServerCapabilitiesTasksRequestsTools(value1);
+  return $runtime.guarded(value, $testTaskServerCapabilitiesTasksRequests);
 }
-function $checkTaskServerCapabilitiesTasksRequests(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.tools;
+  return value1 === undefined || $testTaskServerCapabilitiesTasksRequestsTools(value1);
+}
+function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tools;
     if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasksRequests`, reporting every error with its path. */
+/** Validates a value as `TaskServerCapabilitiesTasksRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskServerCapabilitiesTasksRequests(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequests> {
-  return $runtime.validateWith(value, isTaskServerCapabilitiesTasksRequests, $checkTaskServerCapabilitiesTasksRequests);
+  return $runtime.validateWith(
+    value,
+    $testTaskServerCapabilitiesTasksRequests,
+    $checkTaskServerCapabilitiesTasksRequests,
+    options,
+  );
 }
-/** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskServerCapabilitiesTasksRequests(value: unknown): TaskServerCapabilitiesTasksRequests {
   return $runtime.parseWith(
     value,
-    isTaskServerCapabilitiesTasksRequests,
+    $testTaskServerCapabilitiesTasksRequests,
     $checkTaskServerCapabilitiesTasksRequests,
     "TaskServerCapabilitiesTasksRequests",
   );
 }
-/** Whether a value is a valid `TaskServerCapabilitiesTasksRequestsTools` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskServerCapabilitiesTasksRequestsTools` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): value is TaskServerCapabilitiesTasksRequestsTools {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskServerCapabilitiesTasksRequestsTools);
+}
+function $testTaskServerCapabilitiesTasksRequestsTools(
+  value: unknown,
+): value is TaskServerCapabilitiesTasksRequestsTools {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.call;
   return value1 === undefined || $isObject(value1);
 }
 function $checkTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.call;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
     }
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasksRequestsTools`, reporting every error with its path. */
+/** Validates a value as `TaskServerCapabilitiesTasksRequestsTools`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
   return $runtime.validateWith(
     value,
-    isTaskServerCapabilitiesTasksRequestsTools,
+    $testTaskServerCapabilitiesTasksRequestsTools,
     $checkTaskServerCapabilitiesTasksRequestsTools,
+    options,
   );
 }
-/** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): TaskServerCapabilitiesTasksRequestsTools {
   return $runtime.parseWith(
     value,
-    isTaskServerCapabilitiesTasksRequestsTools,
+    $testTaskServerCapabilitiesTasksRequestsTools,
     $checkTaskServerCapabilitiesTasksRequestsTools,
     "TaskServerCapabilitiesTasksRequestsTools",
   );
 }
-/** Whether a value is a valid `TaskClientCapabilities` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskClientCapabilities` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.tasks;
-  return value1 === undefined || isTaskClientCapabilitiesTasks(value1);
+  return $runtime.guarded(value, $testTaskClientCapabilities);
 }
-function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.tasks;
+  return value1 === undefined || $testTaskClientCapabilitiesTasks(value1);
+}
+function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
     if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
-/** Validates a value as `TaskClientCapabilities`, reporting every error with its path. */
-export function validateTaskClientCapabilities(value: unknown): $runtime.ValidationResult<TaskClientCapabilities> {
-  return $runtime.validateWith(value, isTaskClientCapabilities, $checkTaskClientCapabilities);
+/** Validates a value as `TaskClientCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTaskClientCapabilities(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TaskClientCapabilities> {
+  return $runtime.validateWith(value, $testTaskClientCapabilities, $checkTaskClientCapabilities, options);
 }
-/** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskClientCapabilities(value: unknown): TaskClientCapabilities {
-  return $runtime.parseWith(value, isTaskClientCapabilities, $checkTaskClientCapabilities, "TaskClientCapabilities");
+  return $runtime.parseWith(value, $testTaskClientCapabilities, $checkTaskClientCapabilities, "TaskClientCapabilities");
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasks` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasks` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskClientCapabilitiesTasks);
+}
+function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.list;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
   if (value2 !== undefined && !$isObject(value2)) return false;
   const value3 = value.requests;
-  return value3 === undefined || isTaskClientCapabilitiesTasksRequests(value3);
+  return value3 === undefined || $testTaskClientCapabilitiesTasksRequests(value3);
 }
-function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
     if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasks`, reporting every error with its path. */
+/** Validates a value as `TaskClientCapabilitiesTasks`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskClientCapabilitiesTasks(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasks> {
-  return $runtime.validateWith(value, isTaskClientCapabilitiesTasks, $checkTaskClientCapabilitiesTasks);
+  return $runtime.validateWith(value, $testTaskClientCapabilitiesTasks, $checkTaskClientCapabilitiesTasks, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskClientCapabilitiesTasks(value: unknown): TaskClientCapabilitiesTasks {
   return $runtime.parseWith(
     value,
-    isTaskClientCapabilitiesTasks,
+    $testTaskClientCapabilitiesTasks,
     $checkTaskClientCapabilitiesTasks,
     "TaskClientCapabilitiesTasks",
   );
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasksRequests` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasksRequests` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.sampling;
-  if (value1 !== undefined && !isTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
-  const value2 = value.elicitation;
-  return value2 === undefined || isTaskClientCapabilitiesTasksRequestsElicitation(value2);
+  return $runtime.guarded(value, $testTaskClientCapabilitiesTasksRequests);
 }
-function $checkTaskClientCapabilitiesTasksRequests(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.sampling;
+  if (value1 !== undefined && !$testTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
+  const value2 = value.elicitation;
+  return value2 === undefined || $testTaskClientCapabilitiesTasksRequestsElicitation(value2);
+}
+function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.sampling;
     if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
@@ -1044,41 +1237,54 @@ function $checkTaskClientCapabilitiesTasksRequests(
       $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequests`, reporting every error with its path. */
+/** Validates a value as `TaskClientCapabilitiesTasksRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskClientCapabilitiesTasksRequests(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequests> {
-  return $runtime.validateWith(value, isTaskClientCapabilitiesTasksRequests, $checkTaskClientCapabilitiesTasksRequests);
+  return $runtime.validateWith(
+    value,
+    $testTaskClientCapabilitiesTasksRequests,
+    $checkTaskClientCapabilitiesTasksRequests,
+    options,
+  );
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskClientCapabilitiesTasksRequests(value: unknown): TaskClientCapabilitiesTasksRequests {
   return $runtime.parseWith(
     value,
-    isTaskClientCapabilitiesTasksRequests,
+    $testTaskClientCapabilitiesTasksRequests,
     $checkTaskClientCapabilitiesTasksRequests,
     "TaskClientCapabilitiesTasksRequests",
   );
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsSampling` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsSampling` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsSampling {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskClientCapabilitiesTasksRequestsSampling);
+}
+function $testTaskClientCapabilitiesTasksRequestsSampling(
+  value: unknown,
+): value is TaskClientCapabilitiesTasksRequestsSampling {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.createMessage;
   return value1 === undefined || $isObject(value1);
 }
 function $checkTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createMessage;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(
           errors,
           path + "/createMessage",
@@ -1090,104 +1296,126 @@ function $checkTaskClientCapabilitiesTasksRequestsSampling(
     }
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequestsSampling`, reporting every error with its path. */
+/** Validates a value as `TaskClientCapabilitiesTasksRequestsSampling`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
   return $runtime.validateWith(
     value,
-    isTaskClientCapabilitiesTasksRequestsSampling,
+    $testTaskClientCapabilitiesTasksRequestsSampling,
     $checkTaskClientCapabilitiesTasksRequestsSampling,
+    options,
   );
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsSampling {
   return $runtime.parseWith(
     value,
-    isTaskClientCapabilitiesTasksRequestsSampling,
+    $testTaskClientCapabilitiesTasksRequestsSampling,
     $checkTaskClientCapabilitiesTasksRequestsSampling,
     "TaskClientCapabilitiesTasksRequestsSampling",
   );
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsElicitation` (fast: builds no error objects). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsElicitation` (fast: builds no error objects; false for a value that throws when read). */
 export function isTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsElicitation {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTaskClientCapabilitiesTasksRequestsElicitation);
+}
+function $testTaskClientCapabilitiesTasksRequestsElicitation(
+  value: unknown,
+): value is TaskClientCapabilitiesTasksRequestsElicitation {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.create;
   return value1 === undefined || $isObject(value1);
 }
 function $checkTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
   path: string,
-  errors: $runtime.ValidationError[],
+  errors: $runtime.ErrorList,
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.create;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
     }
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequestsElicitation`, reporting every error with its path. */
+/** Validates a value as `TaskClientCapabilitiesTasksRequestsElicitation`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
   return $runtime.validateWith(
     value,
-    isTaskClientCapabilitiesTasksRequestsElicitation,
+    $testTaskClientCapabilitiesTasksRequestsElicitation,
     $checkTaskClientCapabilitiesTasksRequestsElicitation,
+    options,
   );
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsElicitation {
   return $runtime.parseWith(
     value,
-    isTaskClientCapabilitiesTasksRequestsElicitation,
+    $testTaskClientCapabilitiesTasksRequestsElicitation,
     $checkTaskClientCapabilitiesTasksRequestsElicitation,
     "TaskClientCapabilitiesTasksRequestsElicitation",
   );
 }
-/** Whether a value is a valid `ToolTaskSupport` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolTaskSupport` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
+  return $runtime.guarded(value, $testToolTaskSupport);
+}
+function $testToolTaskSupport(value: unknown): value is ToolTaskSupport {
   return value === "forbidden" || value === "optional" || value === "required";
 }
-function $checkToolTaskSupport(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolTaskSupport(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
     $runtime.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
 }
-/** Validates a value as `ToolTaskSupport`, reporting every error with its path. */
-export function validateToolTaskSupport(value: unknown): $runtime.ValidationResult<ToolTaskSupport> {
-  return $runtime.validateWith(value, isToolTaskSupport, $checkToolTaskSupport);
+/** Validates a value as `ToolTaskSupport`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolTaskSupport(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolTaskSupport> {
+  return $runtime.validateWith(value, $testToolTaskSupport, $checkToolTaskSupport, options);
 }
-/** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolTaskSupport(value: unknown): ToolTaskSupport {
-  return $runtime.parseWith(value, isToolTaskSupport, $checkToolTaskSupport, "ToolTaskSupport");
+  return $runtime.parseWith(value, $testToolTaskSupport, $checkToolTaskSupport, "ToolTaskSupport");
 }
-/** Whether a value is a valid `CallToolRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CallToolRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCallToolRequest(value: unknown): value is CallToolRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCallToolRequest);
+}
+function $testCallToolRequest(value: unknown): value is CallToolRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tools/call") return false;
   const value4 = value.params;
-  return isCallToolRequestParams(value4);
+  return $testCallToolRequestParams(value4);
 }
-function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1205,17 +1433,24 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.Va
     else $checkCallToolRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CallToolRequest`, reporting every error with its path. */
-export function validateCallToolRequest(value: unknown): $runtime.ValidationResult<CallToolRequest> {
-  return $runtime.validateWith(value, isCallToolRequest, $checkCallToolRequest);
+/** Validates a value as `CallToolRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCallToolRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CallToolRequest> {
+  return $runtime.validateWith(value, $testCallToolRequest, $checkCallToolRequest, options);
 }
-/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCallToolRequest(value: unknown): CallToolRequest {
-  return $runtime.parseWith(value, isCallToolRequest, $checkCallToolRequest, "CallToolRequest");
+  return $runtime.parseWith(value, $testCallToolRequest, $checkCallToolRequest, "CallToolRequest");
 }
-/** Whether a value is a valid `CallToolResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CallToolResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCallToolResult);
+}
+function $testCallToolResult(value: unknown): value is CallToolResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -1225,13 +1460,14 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
   const value4 = value.structuredContent;
   return value4 === undefined || $isObject(value4);
 }
-function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -1251,7 +1487,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Val
     }
     const value6 = value.structuredContent;
     if (value6 !== undefined) {
-      if (!$runtime.isObject(value6))
+      if (!($runtime.isNonNullObject(value6) && (value6.constructor === Object || $runtime.hasJsonPrototype(value6))))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
@@ -1263,29 +1499,37 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Val
     }
   }
 }
-/** Validates a value as `CallToolResult`, reporting every error with its path. */
-export function validateCallToolResult(value: unknown): $runtime.ValidationResult<CallToolResult> {
-  return $runtime.validateWith(value, isCallToolResult, $checkCallToolResult);
+/** Validates a value as `CallToolResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCallToolResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CallToolResult> {
+  return $runtime.validateWith(value, $testCallToolResult, $checkCallToolResult, options);
 }
-/** Returns the value as `CallToolResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CallToolResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCallToolResult(value: unknown): CallToolResult {
-  return $runtime.parseWith(value, isCallToolResult, $checkCallToolResult, "CallToolResult");
+  return $runtime.parseWith(value, $testCallToolResult, $checkCallToolResult, "CallToolResult");
 }
-/** Whether a value is a valid `ReadResourceRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ReadResourceRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testReadResourceRequest);
+}
+function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "resources/read") return false;
   const value4 = value.params;
-  return isReadResourceRequestParams(value4);
+  return $testReadResourceRequestParams(value4);
 }
-function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1310,29 +1554,37 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $runtim
     else $checkReadResourceRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ReadResourceRequest`, reporting every error with its path. */
-export function validateReadResourceRequest(value: unknown): $runtime.ValidationResult<ReadResourceRequest> {
-  return $runtime.validateWith(value, isReadResourceRequest, $checkReadResourceRequest);
+/** Validates a value as `ReadResourceRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateReadResourceRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ReadResourceRequest> {
+  return $runtime.validateWith(value, $testReadResourceRequest, $checkReadResourceRequest, options);
 }
-/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseReadResourceRequest(value: unknown): ReadResourceRequest {
-  return $runtime.parseWith(value, isReadResourceRequest, $checkReadResourceRequest, "ReadResourceRequest");
+  return $runtime.parseWith(value, $testReadResourceRequest, $checkReadResourceRequest, "ReadResourceRequest");
 }
-/** Whether a value is a valid `ReadResourceResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ReadResourceResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isReadResourceResult(value: unknown): value is ReadResourceResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testReadResourceResult);
+}
+function $testReadResourceResult(value: unknown): value is ReadResourceResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.contents;
   return $isTextResourceContentsOrBlobResourceContentsArray(value2);
 }
-function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.contents;
@@ -1342,7 +1594,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         const item4 = value2[i3];
-        if (!(isTextResourceContents(item4) || isBlobResourceContents(item4)))
+        if (!($testTextResourceContents(item4) || $testBlobResourceContents(item4)))
           $runtime.report(
             errors,
             path + "/contents/" + i3,
@@ -1354,29 +1606,37 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
     }
   }
 }
-/** Validates a value as `ReadResourceResult`, reporting every error with its path. */
-export function validateReadResourceResult(value: unknown): $runtime.ValidationResult<ReadResourceResult> {
-  return $runtime.validateWith(value, isReadResourceResult, $checkReadResourceResult);
+/** Validates a value as `ReadResourceResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateReadResourceResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ReadResourceResult> {
+  return $runtime.validateWith(value, $testReadResourceResult, $checkReadResourceResult, options);
 }
-/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseReadResourceResult(value: unknown): ReadResourceResult {
-  return $runtime.parseWith(value, isReadResourceResult, $checkReadResourceResult, "ReadResourceResult");
+  return $runtime.parseWith(value, $testReadResourceResult, $checkReadResourceResult, "ReadResourceResult");
 }
-/** Whether a value is a valid `GetPromptRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `GetPromptRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetPromptRequest);
+}
+function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "prompts/get") return false;
   const value4 = value.params;
-  return isGetPromptRequestParams(value4);
+  return $testGetPromptRequestParams(value4);
 }
-function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1394,17 +1654,24 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.V
     else $checkGetPromptRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetPromptRequest`, reporting every error with its path. */
-export function validateGetPromptRequest(value: unknown): $runtime.ValidationResult<GetPromptRequest> {
-  return $runtime.validateWith(value, isGetPromptRequest, $checkGetPromptRequest);
+/** Validates a value as `GetPromptRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetPromptRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetPromptRequest> {
+  return $runtime.validateWith(value, $testGetPromptRequest, $checkGetPromptRequest, options);
 }
-/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetPromptRequest(value: unknown): GetPromptRequest {
-  return $runtime.parseWith(value, isGetPromptRequest, $checkGetPromptRequest, "GetPromptRequest");
+  return $runtime.parseWith(value, $testGetPromptRequest, $checkGetPromptRequest, "GetPromptRequest");
 }
-/** Whether a value is a valid `GetPromptResult` (fast: builds no error objects). */
+/** Whether a value is a valid `GetPromptResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetPromptResult);
+}
+function $testGetPromptResult(value: unknown): value is GetPromptResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.description;
@@ -1412,13 +1679,14 @@ export function isGetPromptResult(value: unknown): value is GetPromptResult {
   const value3 = value.messages;
   return $isPromptMessageArray(value3);
 }
-function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.description;
@@ -1445,29 +1713,37 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `GetPromptResult`, reporting every error with its path. */
-export function validateGetPromptResult(value: unknown): $runtime.ValidationResult<GetPromptResult> {
-  return $runtime.validateWith(value, isGetPromptResult, $checkGetPromptResult);
+/** Validates a value as `GetPromptResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetPromptResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetPromptResult> {
+  return $runtime.validateWith(value, $testGetPromptResult, $checkGetPromptResult, options);
 }
-/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetPromptResult(value: unknown): GetPromptResult {
-  return $runtime.parseWith(value, isGetPromptResult, $checkGetPromptResult, "GetPromptResult");
+  return $runtime.parseWith(value, $testGetPromptResult, $checkGetPromptResult, "GetPromptResult");
 }
-/** Whether a value is a valid `ListToolsRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ListToolsRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isListToolsRequest(value: unknown): value is ListToolsRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListToolsRequest);
+}
+function $testListToolsRequest(value: unknown): value is ListToolsRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "tools/list") return false;
   const value4 = value.params;
-  return value4 === undefined || isPaginatedRequestParams(value4);
+  return value4 === undefined || $testPaginatedRequestParams(value4);
 }
-function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1484,17 +1760,24 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.V
     if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ListToolsRequest`, reporting every error with its path. */
-export function validateListToolsRequest(value: unknown): $runtime.ValidationResult<ListToolsRequest> {
-  return $runtime.validateWith(value, isListToolsRequest, $checkListToolsRequest);
+/** Validates a value as `ListToolsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListToolsRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListToolsRequest> {
+  return $runtime.validateWith(value, $testListToolsRequest, $checkListToolsRequest, options);
 }
-/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListToolsRequest(value: unknown): ListToolsRequest {
-  return $runtime.parseWith(value, isListToolsRequest, $checkListToolsRequest, "ListToolsRequest");
+  return $runtime.parseWith(value, $testListToolsRequest, $checkListToolsRequest, "ListToolsRequest");
 }
-/** Whether a value is a valid `ListToolsResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ListToolsResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isListToolsResult(value: unknown): value is ListToolsResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testListToolsResult);
+}
+function $testListToolsResult(value: unknown): value is ListToolsResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
@@ -1502,13 +1785,14 @@ export function isListToolsResult(value: unknown): value is ListToolsResult {
   const value3 = value.tools;
   return $isToolArray(value3);
 }
-function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.nextCursor;
@@ -1535,29 +1819,37 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `ListToolsResult`, reporting every error with its path. */
-export function validateListToolsResult(value: unknown): $runtime.ValidationResult<ListToolsResult> {
-  return $runtime.validateWith(value, isListToolsResult, $checkListToolsResult);
+/** Validates a value as `ListToolsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateListToolsResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ListToolsResult> {
+  return $runtime.validateWith(value, $testListToolsResult, $checkListToolsResult, options);
 }
-/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseListToolsResult(value: unknown): ListToolsResult {
-  return $runtime.parseWith(value, isListToolsResult, $checkListToolsResult, "ListToolsResult");
+  return $runtime.parseWith(value, $testListToolsResult, $checkListToolsResult, "ListToolsResult");
 }
-/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageRequest);
+}
+function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "sampling/createMessage") return false;
   const value4 = value.params;
-  return isCreateMessageRequestParams(value4);
+  return $testCreateMessageRequestParams(value4);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1582,53 +1874,61 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $runti
     else $checkCreateMessageRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CreateMessageRequest`, reporting every error with its path. */
-export function validateCreateMessageRequest(value: unknown): $runtime.ValidationResult<CreateMessageRequest> {
-  return $runtime.validateWith(value, isCreateMessageRequest, $checkCreateMessageRequest);
+/** Validates a value as `CreateMessageRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateMessageRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateMessageRequest> {
+  return $runtime.validateWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parseWith(value, isCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parseWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
 }
-/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageResult);
+}
+function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
   if (!(
-    isTextContent(value2) ||
-    isImageContent(value2) ||
-    isAudioContent(value2) ||
-    isToolUseContent(value2) ||
-    isToolResultContent(value2) ||
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
     $isSamplingMessageContentBlockArray(value2)
   ))
     return false;
   const value3 = value.model;
   if (typeof value3 !== "string") return false;
   const value4 = value.role;
-  if (!isRole(value4)) return false;
+  if (!$testRole(value4)) return false;
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
     if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
     else if (!(
-      isTextContent(value2) ||
-      isImageContent(value2) ||
-      isAudioContent(value2) ||
-      isToolUseContent(value2) ||
-      isToolResultContent(value2) ||
+      $testTextContent(value2) ||
+      $testImageContent(value2) ||
+      $testAudioContent(value2) ||
+      $testToolUseContent(value2) ||
+      $testToolResultContent(value2) ||
       $isSamplingMessageContentBlockArray(value2)
     ))
       $runtime.report(
@@ -1659,29 +1959,37 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
     }
   }
 }
-/** Validates a value as `CreateMessageResult`, reporting every error with its path. */
-export function validateCreateMessageResult(value: unknown): $runtime.ValidationResult<CreateMessageResult> {
-  return $runtime.validateWith(value, isCreateMessageResult, $checkCreateMessageResult);
+/** Validates a value as `CreateMessageResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCreateMessageResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CreateMessageResult> {
+  return $runtime.validateWith(value, $testCreateMessageResult, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parseWith(value, isCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parseWith(value, $testCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
 }
-/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequest);
+}
+function $testElicitRequest(value: unknown): value is ElicitRequest {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
-  if (!isRequestId(value1)) return false;
+  if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
   if (value3 !== "elicitation/create") return false;
   const value4 = value.params;
-  return isElicitRequestParams(value4);
+  return $testElicitRequestParams(value4);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1706,17 +2014,24 @@ function $checkElicitRequest(value: unknown, path: string, errors: $runtime.Vali
     else $checkElicitRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ElicitRequest`, reporting every error with its path. */
-export function validateElicitRequest(value: unknown): $runtime.ValidationResult<ElicitRequest> {
-  return $runtime.validateWith(value, isElicitRequest, $checkElicitRequest);
+/** Validates a value as `ElicitRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequest(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequest> {
+  return $runtime.validateWith(value, $testElicitRequest, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parseWith(value, isElicitRequest, $checkElicitRequest, "ElicitRequest");
+  return $runtime.parseWith(value, $testElicitRequest, $checkElicitRequest, "ElicitRequest");
 }
-/** Whether a value is a valid `ElicitResult` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitResult` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitResult);
+}
+function $testElicitResult(value: unknown): value is ElicitResult {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
@@ -1724,13 +2039,14 @@ export function isElicitResult(value: unknown): value is ElicitResult {
   const value3 = value.content;
   return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.action;
@@ -1746,7 +2062,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
       );
     const value3 = value.content;
     if (value3 !== undefined) {
-      if (!$runtime.isObject(value3))
+      if (!($runtime.isNonNullObject(value3) && (value3.constructor === Object || $runtime.hasJsonPrototype(value3))))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
         for (const key4 in value3) {
@@ -1822,27 +2138,35 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `ElicitResult`, reporting every error with its path. */
-export function validateElicitResult(value: unknown): $runtime.ValidationResult<ElicitResult> {
-  return $runtime.validateWith(value, isElicitResult, $checkElicitResult);
+/** Validates a value as `ElicitResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitResult(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitResult> {
+  return $runtime.validateWith(value, $testElicitResult, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parseWith(value, isElicitResult, $checkElicitResult, "ElicitResult");
+  return $runtime.parseWith(value, $testElicitResult, $checkElicitResult, "ElicitResult");
 }
-/** Whether a value is a valid `ToolListChangedNotification` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolListChangedNotification` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolListChangedNotification);
+}
+function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
   if (value2 !== "notifications/tools/list_changed") return false;
   const value3 = value.params;
-  return value3 === undefined || isNotificationParams(value3);
+  return value3 === undefined || $testNotificationParams(value3);
 }
-function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -1863,26 +2187,30 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
     if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `ToolListChangedNotification`, reporting every error with its path. */
+/** Validates a value as `ToolListChangedNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateToolListChangedNotification(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolListChangedNotification> {
-  return $runtime.validateWith(value, isToolListChangedNotification, $checkToolListChangedNotification);
+  return $runtime.validateWith(value, $testToolListChangedNotification, $checkToolListChangedNotification, options);
 }
-/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolListChangedNotification(value: unknown): ToolListChangedNotification {
   return $runtime.parseWith(
     value,
-    isToolListChangedNotification,
+    $testToolListChangedNotification,
     $checkToolListChangedNotification,
     "ToolListChangedNotification",
   );
 }
-/** Whether a value is a valid `ProgressToken` (fast: builds no error objects). */
+/** Whether a value is a valid `ProgressToken` (fast: builds no error objects; false for a value that throws when read). */
 export function isProgressToken(value: unknown): value is ProgressToken {
+  return $runtime.guarded(value, $testProgressToken);
+}
+function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkProgressToken(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkProgressToken(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
@@ -1895,19 +2223,25 @@ function $checkProgressToken(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `ProgressToken`, reporting every error with its path. */
-export function validateProgressToken(value: unknown): $runtime.ValidationResult<ProgressToken> {
-  return $runtime.validateWith(value, isProgressToken, $checkProgressToken);
+/** Validates a value as `ProgressToken`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateProgressToken(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ProgressToken> {
+  return $runtime.validateWith(value, $testProgressToken, $checkProgressToken, options);
 }
-/** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return $runtime.parseWith(value, isProgressToken, $checkProgressToken, "ProgressToken");
+  return $runtime.parseWith(value, $testProgressToken, $checkProgressToken, "ProgressToken");
 }
-/** Whether a value is a valid `RequestId` (fast: builds no error objects). */
+/** Whether a value is a valid `RequestId` (fast: builds no error objects; false for a value that throws when read). */
 export function isRequestId(value: unknown): value is RequestId {
+  return $runtime.guarded(value, $testRequestId);
+}
+function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkRequestId(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRequestId(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
@@ -1920,50 +2254,63 @@ function $checkRequestId(value: unknown, path: string, errors: $runtime.Validati
     }
   }
 }
-/** Validates a value as `RequestId`, reporting every error with its path. */
-export function validateRequestId(value: unknown): $runtime.ValidationResult<RequestId> {
-  return $runtime.validateWith(value, isRequestId, $checkRequestId);
+/** Validates a value as `RequestId`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRequestId(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<RequestId> {
+  return $runtime.validateWith(value, $testRequestId, $checkRequestId, options);
 }
-/** Returns the value as `RequestId`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `RequestId`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRequestId(value: unknown): RequestId {
-  return $runtime.parseWith(value, isRequestId, $checkRequestId, "RequestId");
+  return $runtime.parseWith(value, $testRequestId, $checkRequestId, "RequestId");
 }
-/** Whether a value is a valid `Result` (fast: builds no error objects). */
+/** Whether a value is a valid `Result` (fast: builds no error objects; false for a value that throws when read). */
 export function isResult(value: unknown): value is Result {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testResult);
+}
+function $testResult(value: unknown): value is Result {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkResult(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Result";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
-/** Validates a value as `Result`, reporting every error with its path. */
-export function validateResult(value: unknown): $runtime.ValidationResult<Result> {
-  return $runtime.validateWith(value, isResult, $checkResult);
+/** Validates a value as `Result`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResult(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Result> {
+  return $runtime.validateWith(value, $testResult, $checkResult, options);
 }
-/** Returns the value as `Result`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Result`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResult(value: unknown): Result {
-  return $runtime.parseWith(value, isResult, $checkResult, "Result");
+  return $runtime.parseWith(value, $testResult, $checkResult, "Result");
 }
-/** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testPaginatedRequestParams);
+}
+function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.cursor;
   return value2 === undefined || typeof value2 === "string";
 }
-function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -1974,60 +2321,76 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `PaginatedRequestParams`, reporting every error with its path. */
-export function validatePaginatedRequestParams(value: unknown): $runtime.ValidationResult<PaginatedRequestParams> {
-  return $runtime.validateWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams);
+/** Validates a value as `PaginatedRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validatePaginatedRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<PaginatedRequestParams> {
+  return $runtime.validateWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, options);
 }
-/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return $runtime.parseWith(value, isPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
+  return $runtime.parseWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
 }
-/** Whether a value is a valid `NotificationParams` (fast: builds no error objects). */
+/** Whether a value is a valid `NotificationParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isNotificationParams(value: unknown): value is NotificationParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testNotificationParams);
+}
+function $testNotificationParams(value: unknown): value is NotificationParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
-/** Validates a value as `NotificationParams`, reporting every error with its path. */
-export function validateNotificationParams(value: unknown): $runtime.ValidationResult<NotificationParams> {
-  return $runtime.validateWith(value, isNotificationParams, $checkNotificationParams);
+/** Validates a value as `NotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateNotificationParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<NotificationParams> {
+  return $runtime.validateWith(value, $testNotificationParams, $checkNotificationParams, options);
 }
-/** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return $runtime.parseWith(value, isNotificationParams, $checkNotificationParams, "NotificationParams");
+  return $runtime.parseWith(value, $testNotificationParams, $checkNotificationParams, "NotificationParams");
 }
-/** Whether a value is a valid `CallToolRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CallToolRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCallToolRequestParams);
+}
+function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.arguments;
   if (value2 !== undefined && !$isObject(value2)) return false;
   const value3 = value.name;
   if (typeof value3 !== "string") return false;
   const value4 = value.task;
-  return value4 === undefined || isTaskMetadata(value4);
+  return value4 === undefined || $testTaskMetadata(value4);
 }
-function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -2045,42 +2408,50 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
     if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
   }
 }
-/** Validates a value as `CallToolRequestParams`, reporting every error with its path. */
-export function validateCallToolRequestParams(value: unknown): $runtime.ValidationResult<CallToolRequestParams> {
-  return $runtime.validateWith(value, isCallToolRequestParams, $checkCallToolRequestParams);
+/** Validates a value as `CallToolRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateCallToolRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<CallToolRequestParams> {
+  return $runtime.validateWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, options);
 }
-/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCallToolRequestParams(value: unknown): CallToolRequestParams {
-  return $runtime.parseWith(value, isCallToolRequestParams, $checkCallToolRequestParams, "CallToolRequestParams");
+  return $runtime.parseWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, "CallToolRequestParams");
 }
-/** Whether a value is a valid `ContentBlock` (fast: builds no error objects). */
+/** Whether a value is a valid `ContentBlock` (fast: builds no error objects; false for a value that throws when read). */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testContentBlock);
+}
+function $testContentBlock(value: unknown): value is ContentBlock {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!isTextContent(value)) return false;
+      if (!$testTextContent(value)) return false;
       break;
     case "image":
-      if (!isImageContent(value)) return false;
+      if (!$testImageContent(value)) return false;
       break;
     case "audio":
-      if (!isAudioContent(value)) return false;
+      if (!$testAudioContent(value)) return false;
       break;
     case "resource_link":
-      if (!isResourceLink(value)) return false;
+      if (!$testResourceLink(value)) return false;
       break;
     case "resource":
-      if (!isEmbeddedResource(value)) return false;
+      if (!$testEmbeddedResource(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ContentBlock";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -2113,33 +2484,41 @@ function $checkContentBlock(value: unknown, path: string, errors: $runtime.Valid
     }
   }
 }
-/** Validates a value as `ContentBlock`, reporting every error with its path. */
-export function validateContentBlock(value: unknown): $runtime.ValidationResult<ContentBlock> {
-  return $runtime.validateWith(value, isContentBlock, $checkContentBlock);
+/** Validates a value as `ContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateContentBlock(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ContentBlock> {
+  return $runtime.validateWith(value, $testContentBlock, $checkContentBlock, options);
 }
-/** Returns the value as `ContentBlock`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseContentBlock(value: unknown): ContentBlock {
-  return $runtime.parseWith(value, isContentBlock, $checkContentBlock, "ContentBlock");
+  return $runtime.parseWith(value, $testContentBlock, $checkContentBlock, "ContentBlock");
 }
-/** Whether a value is a valid `TextContent` (fast: builds no error objects). */
+/** Whether a value is a valid `TextContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isTextContent(value: unknown): value is TextContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTextContent);
+}
+function $testTextContent(value: unknown): value is TextContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.text;
   if (typeof value3 !== "string") return false;
   const value4 = value.type;
   return value4 === "text";
 }
-function $checkTextContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2154,17 +2533,24 @@ function $checkTextContent(value: unknown, path: string, errors: $runtime.Valida
       $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TextContent`, reporting every error with its path. */
-export function validateTextContent(value: unknown): $runtime.ValidationResult<TextContent> {
-  return $runtime.validateWith(value, isTextContent, $checkTextContent);
+/** Validates a value as `TextContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTextContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TextContent> {
+  return $runtime.validateWith(value, $testTextContent, $checkTextContent, options);
 }
-/** Returns the value as `TextContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TextContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTextContent(value: unknown): TextContent {
-  return $runtime.parseWith(value, isTextContent, $checkTextContent, "TextContent");
+  return $runtime.parseWith(value, $testTextContent, $checkTextContent, "TextContent");
 }
-/** Whether a value is a valid `Annotations` (fast: builds no error objects). */
+/** Whether a value is a valid `Annotations` (fast: builds no error objects; false for a value that throws when read). */
 export function isAnnotations(value: unknown): value is Annotations {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testAnnotations);
+}
+function $testAnnotations(value: unknown): value is Annotations {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.audience;
   if (value1 !== undefined && !$isRoleArray(value1)) return false;
   const value2 = value.lastModified;
@@ -2172,9 +2558,10 @@ export function isAnnotations(value: unknown): value is Annotations {
   const value3 = value.priority;
   return value3 === undefined || (typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1);
 }
-function $checkAnnotations(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Annotations";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.audience;
     if (value1 !== undefined) {
@@ -2212,38 +2599,48 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.Valida
     }
   }
 }
-/** Validates a value as `Annotations`, reporting every error with its path. */
-export function validateAnnotations(value: unknown): $runtime.ValidationResult<Annotations> {
-  return $runtime.validateWith(value, isAnnotations, $checkAnnotations);
+/** Validates a value as `Annotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateAnnotations(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<Annotations> {
+  return $runtime.validateWith(value, $testAnnotations, $checkAnnotations, options);
 }
-/** Returns the value as `Annotations`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Annotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseAnnotations(value: unknown): Annotations {
-  return $runtime.parseWith(value, isAnnotations, $checkAnnotations, "Annotations");
+  return $runtime.parseWith(value, $testAnnotations, $checkAnnotations, "Annotations");
 }
-/** Whether a value is a valid `Role` (fast: builds no error objects). */
+/** Whether a value is a valid `Role` (fast: builds no error objects; false for a value that throws when read). */
 export function isRole(value: unknown): value is Role {
+  return $runtime.guarded(value, $testRole);
+}
+function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
     $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`, reporting every error with its path. */
-export function validateRole(value: unknown): $runtime.ValidationResult<Role> {
-  return $runtime.validateWith(value, isRole, $checkRole);
+/** Validates a value as `Role`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
+  return $runtime.validateWith(value, $testRole, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Role`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parseWith(value, isRole, $checkRole, "Role");
+  return $runtime.parseWith(value, $testRole, $checkRole, "Role");
 }
-/** Whether a value is a valid `ImageContent` (fast: builds no error objects). */
+/** Whether a value is a valid `ImageContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isImageContent(value: unknown): value is ImageContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testImageContent);
+}
+function $testImageContent(value: unknown): value is ImageContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.data;
   if (typeof value3 !== "string") return false;
   const value4 = value.mimeType;
@@ -2251,13 +2648,14 @@ export function isImageContent(value: unknown): value is ImageContent {
   const value5 = value.type;
   return value5 === "image";
 }
-function $checkImageContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ImageContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2276,21 +2674,28 @@ function $checkImageContent(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ImageContent`, reporting every error with its path. */
-export function validateImageContent(value: unknown): $runtime.ValidationResult<ImageContent> {
-  return $runtime.validateWith(value, isImageContent, $checkImageContent);
+/** Validates a value as `ImageContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateImageContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ImageContent> {
+  return $runtime.validateWith(value, $testImageContent, $checkImageContent, options);
 }
-/** Returns the value as `ImageContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ImageContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseImageContent(value: unknown): ImageContent {
-  return $runtime.parseWith(value, isImageContent, $checkImageContent, "ImageContent");
+  return $runtime.parseWith(value, $testImageContent, $checkImageContent, "ImageContent");
 }
-/** Whether a value is a valid `AudioContent` (fast: builds no error objects). */
+/** Whether a value is a valid `AudioContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isAudioContent(value: unknown): value is AudioContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testAudioContent);
+}
+function $testAudioContent(value: unknown): value is AudioContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.data;
   if (typeof value3 !== "string") return false;
   const value4 = value.mimeType;
@@ -2298,13 +2703,14 @@ export function isAudioContent(value: unknown): value is AudioContent {
   const value5 = value.type;
   return value5 === "audio";
 }
-function $checkAudioContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/AudioContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2323,21 +2729,28 @@ function $checkAudioContent(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `AudioContent`, reporting every error with its path. */
-export function validateAudioContent(value: unknown): $runtime.ValidationResult<AudioContent> {
-  return $runtime.validateWith(value, isAudioContent, $checkAudioContent);
+/** Validates a value as `AudioContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateAudioContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<AudioContent> {
+  return $runtime.validateWith(value, $testAudioContent, $checkAudioContent, options);
 }
-/** Returns the value as `AudioContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `AudioContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseAudioContent(value: unknown): AudioContent {
-  return $runtime.parseWith(value, isAudioContent, $checkAudioContent, "AudioContent");
+  return $runtime.parseWith(value, $testAudioContent, $checkAudioContent, "AudioContent");
 }
-/** Whether a value is a valid `ResourceLink` (fast: builds no error objects). */
+/** Whether a value is a valid `ResourceLink` (fast: builds no error objects; false for a value that throws when read). */
 export function isResourceLink(value: unknown): value is ResourceLink {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testResourceLink);
+}
+function $testResourceLink(value: unknown): value is ResourceLink {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.description;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.icons;
@@ -2355,13 +2768,14 @@ export function isResourceLink(value: unknown): value is ResourceLink {
   const value10 = value.uri;
   return typeof value10 === "string";
 }
-function $checkResourceLink(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ResourceLink";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2418,17 +2832,24 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ResourceLink`, reporting every error with its path. */
-export function validateResourceLink(value: unknown): $runtime.ValidationResult<ResourceLink> {
-  return $runtime.validateWith(value, isResourceLink, $checkResourceLink);
+/** Validates a value as `ResourceLink`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateResourceLink(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ResourceLink> {
+  return $runtime.validateWith(value, $testResourceLink, $checkResourceLink, options);
 }
-/** Returns the value as `ResourceLink`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ResourceLink`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseResourceLink(value: unknown): ResourceLink {
-  return $runtime.parseWith(value, isResourceLink, $checkResourceLink, "ResourceLink");
+  return $runtime.parseWith(value, $testResourceLink, $checkResourceLink, "ResourceLink");
 }
-/** Whether a value is a valid `Icon` (fast: builds no error objects). */
+/** Whether a value is a valid `Icon` (fast: builds no error objects; false for a value that throws when read). */
 export function isIcon(value: unknown): value is Icon {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testIcon);
+}
+function $testIcon(value: unknown): value is Icon {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mimeType;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.sizes;
@@ -2438,9 +2859,10 @@ export function isIcon(value: unknown): value is Icon {
   const value4 = value.theme;
   return value4 === undefined || value4 === "dark" || value4 === "light";
 }
-function $checkIcon(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Icon";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mimeType;
     if (value1 !== undefined) {
@@ -2484,40 +2906,45 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Icon`, reporting every error with its path. */
-export function validateIcon(value: unknown): $runtime.ValidationResult<Icon> {
-  return $runtime.validateWith(value, isIcon, $checkIcon);
+/** Validates a value as `Icon`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateIcon(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Icon> {
+  return $runtime.validateWith(value, $testIcon, $checkIcon, options);
 }
-/** Returns the value as `Icon`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Icon`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseIcon(value: unknown): Icon {
-  return $runtime.parseWith(value, isIcon, $checkIcon, "Icon");
+  return $runtime.parseWith(value, $testIcon, $checkIcon, "Icon");
 }
-/** Whether a value is a valid `EmbeddedResource` (fast: builds no error objects). */
+/** Whether a value is a valid `EmbeddedResource` (fast: builds no error objects; false for a value that throws when read). */
 export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testEmbeddedResource);
+}
+function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testAnnotations(value2)) return false;
   const value3 = value.resource;
-  if (!(isTextResourceContents(value3) || isBlobResourceContents(value3))) return false;
+  if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3))) return false;
   const value4 = value.type;
   return value4 === "resource";
 }
-function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/EmbeddedResource";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
     if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
     const value3 = value.resource;
     if (value3 === undefined) $runtime.missing(errors, path, "resource", at + "/required");
-    else if (!(isTextResourceContents(value3) || isBlobResourceContents(value3)))
+    else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
       $runtime.report(
         errors,
         path + "/resource",
@@ -2531,17 +2958,24 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.V
       $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `EmbeddedResource`, reporting every error with its path. */
-export function validateEmbeddedResource(value: unknown): $runtime.ValidationResult<EmbeddedResource> {
-  return $runtime.validateWith(value, isEmbeddedResource, $checkEmbeddedResource);
+/** Validates a value as `EmbeddedResource`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateEmbeddedResource(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<EmbeddedResource> {
+  return $runtime.validateWith(value, $testEmbeddedResource, $checkEmbeddedResource, options);
 }
-/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseEmbeddedResource(value: unknown): EmbeddedResource {
-  return $runtime.parseWith(value, isEmbeddedResource, $checkEmbeddedResource, "EmbeddedResource");
+  return $runtime.parseWith(value, $testEmbeddedResource, $checkEmbeddedResource, "EmbeddedResource");
 }
-/** Whether a value is a valid `TextResourceContents` (fast: builds no error objects). */
+/** Whether a value is a valid `TextResourceContents` (fast: builds no error objects; false for a value that throws when read). */
 export function isTextResourceContents(value: unknown): value is TextResourceContents {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTextResourceContents);
+}
+function $testTextResourceContents(value: unknown): value is TextResourceContents {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.mimeType;
@@ -2551,13 +2985,14 @@ export function isTextResourceContents(value: unknown): value is TextResourceCon
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextResourceContents";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.mimeType;
@@ -2575,17 +3010,24 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `TextResourceContents`, reporting every error with its path. */
-export function validateTextResourceContents(value: unknown): $runtime.ValidationResult<TextResourceContents> {
-  return $runtime.validateWith(value, isTextResourceContents, $checkTextResourceContents);
+/** Validates a value as `TextResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTextResourceContents(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<TextResourceContents> {
+  return $runtime.validateWith(value, $testTextResourceContents, $checkTextResourceContents, options);
 }
-/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTextResourceContents(value: unknown): TextResourceContents {
-  return $runtime.parseWith(value, isTextResourceContents, $checkTextResourceContents, "TextResourceContents");
+  return $runtime.parseWith(value, $testTextResourceContents, $checkTextResourceContents, "TextResourceContents");
 }
-/** Whether a value is a valid `BlobResourceContents` (fast: builds no error objects). */
+/** Whether a value is a valid `BlobResourceContents` (fast: builds no error objects; false for a value that throws when read). */
 export function isBlobResourceContents(value: unknown): value is BlobResourceContents {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testBlobResourceContents);
+}
+function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.blob;
@@ -2595,13 +3037,14 @@ export function isBlobResourceContents(value: unknown): value is BlobResourceCon
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BlobResourceContents";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.blob;
@@ -2619,25 +3062,33 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `BlobResourceContents`, reporting every error with its path. */
-export function validateBlobResourceContents(value: unknown): $runtime.ValidationResult<BlobResourceContents> {
-  return $runtime.validateWith(value, isBlobResourceContents, $checkBlobResourceContents);
+/** Validates a value as `BlobResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateBlobResourceContents(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<BlobResourceContents> {
+  return $runtime.validateWith(value, $testBlobResourceContents, $checkBlobResourceContents, options);
 }
-/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseBlobResourceContents(value: unknown): BlobResourceContents {
-  return $runtime.parseWith(value, isBlobResourceContents, $checkBlobResourceContents, "BlobResourceContents");
+  return $runtime.parseWith(value, $testBlobResourceContents, $checkBlobResourceContents, "BlobResourceContents");
 }
-/** Whether a value is a valid `ReadResourceRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ReadResourceRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testReadResourceRequestParams);
+}
+function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.uri;
   return typeof value2 === "string";
 }
-function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2647,40 +3098,46 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value2, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ReadResourceRequestParams`, reporting every error with its path. */
+/** Validates a value as `ReadResourceRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateReadResourceRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceRequestParams> {
-  return $runtime.validateWith(value, isReadResourceRequestParams, $checkReadResourceRequestParams);
+  return $runtime.validateWith(value, $testReadResourceRequestParams, $checkReadResourceRequestParams, options);
 }
-/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseReadResourceRequestParams(value: unknown): ReadResourceRequestParams {
   return $runtime.parseWith(
     value,
-    isReadResourceRequestParams,
+    $testReadResourceRequestParams,
     $checkReadResourceRequestParams,
     "ReadResourceRequestParams",
   );
 }
-/** Whether a value is a valid `GetPromptRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `GetPromptRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testGetPromptRequestParams);
+}
+function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.arguments;
   if (value2 !== undefined && !$isStringMap(value2)) return false;
   const value3 = value.name;
   return typeof value3 === "string";
 }
-function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -2710,25 +3167,33 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/name", "type", "a string", value5, at + "/properties/name/type");
   }
 }
-/** Validates a value as `GetPromptRequestParams`, reporting every error with its path. */
-export function validateGetPromptRequestParams(value: unknown): $runtime.ValidationResult<GetPromptRequestParams> {
-  return $runtime.validateWith(value, isGetPromptRequestParams, $checkGetPromptRequestParams);
+/** Validates a value as `GetPromptRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateGetPromptRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<GetPromptRequestParams> {
+  return $runtime.validateWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, options);
 }
-/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseGetPromptRequestParams(value: unknown): GetPromptRequestParams {
-  return $runtime.parseWith(value, isGetPromptRequestParams, $checkGetPromptRequestParams, "GetPromptRequestParams");
+  return $runtime.parseWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, "GetPromptRequestParams");
 }
-/** Whether a value is a valid `PromptMessage` (fast: builds no error objects). */
+/** Whether a value is a valid `PromptMessage` (fast: builds no error objects; false for a value that throws when read). */
 export function isPromptMessage(value: unknown): value is PromptMessage {
-  if (!$runtime.isObject(value)) return false;
-  const value1 = value.content;
-  if (!isContentBlock(value1)) return false;
-  const value2 = value.role;
-  return isRole(value2);
+  return $runtime.guarded(value, $testPromptMessage);
 }
-function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testPromptMessage(value: unknown): value is PromptMessage {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.content;
+  if (!$testContentBlock(value1)) return false;
+  const value2 = value.role;
+  return $testRole(value2);
+}
+function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.content;
     if (value1 === undefined) $runtime.missing(errors, path, "content", at + "/required");
@@ -2738,43 +3203,51 @@ function $checkPromptMessage(value: unknown, path: string, errors: $runtime.Vali
     else $checkRole(value2, path + "/role", errors);
   }
 }
-/** Validates a value as `PromptMessage`, reporting every error with its path. */
-export function validatePromptMessage(value: unknown): $runtime.ValidationResult<PromptMessage> {
-  return $runtime.validateWith(value, isPromptMessage, $checkPromptMessage);
+/** Validates a value as `PromptMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validatePromptMessage(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<PromptMessage> {
+  return $runtime.validateWith(value, $testPromptMessage, $checkPromptMessage, options);
 }
-/** Returns the value as `PromptMessage`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `PromptMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parsePromptMessage(value: unknown): PromptMessage {
-  return $runtime.parseWith(value, isPromptMessage, $checkPromptMessage, "PromptMessage");
+  return $runtime.parseWith(value, $testPromptMessage, $checkPromptMessage, "PromptMessage");
 }
-/** Whether a value is a valid `Tool` (fast: builds no error objects). */
+/** Whether a value is a valid `Tool` (fast: builds no error objects; false for a value that throws when read). */
 export function isTool(value: unknown): value is Tool {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTool);
+}
+function $testTool(value: unknown): value is Tool {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
-  if (value2 !== undefined && !isToolAnnotations(value2)) return false;
+  if (value2 !== undefined && !$testToolAnnotations(value2)) return false;
   const value3 = value.description;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.execution;
-  if (value4 !== undefined && !isToolExecution(value4)) return false;
+  if (value4 !== undefined && !$testToolExecution(value4)) return false;
   const value5 = value.icons;
   if (value5 !== undefined && !$isIconArray(value5)) return false;
   const value6 = value.inputSchema;
-  if (!isToolInputSchema(value6)) return false;
+  if (!$testToolInputSchema(value6)) return false;
   const value7 = value.name;
   if (typeof value7 !== "string") return false;
   const value8 = value.outputSchema;
-  if (value8 !== undefined && !isToolOutputSchema(value8)) return false;
+  if (value8 !== undefined && !$testToolOutputSchema(value8)) return false;
   const value9 = value.title;
   return value9 === undefined || typeof value9 === "string";
 }
-function $checkTool(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2820,17 +3293,21 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ValidationErr
     }
   }
 }
-/** Validates a value as `Tool`, reporting every error with its path. */
-export function validateTool(value: unknown): $runtime.ValidationResult<Tool> {
-  return $runtime.validateWith(value, isTool, $checkTool);
+/** Validates a value as `Tool`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
+  return $runtime.validateWith(value, $testTool, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `Tool`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parseWith(value, isTool, $checkTool, "Tool");
+  return $runtime.parseWith(value, $testTool, $checkTool, "Tool");
 }
-/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolInputSchema);
+}
+function $testToolInputSchema(value: unknown): value is ToolInputSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -2840,9 +3317,10 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -2851,7 +3329,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
     }
     const value2 = value.properties;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/properties",
@@ -2863,7 +3341,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
       else {
         for (const key3 in value2) {
           const item4 = value2[key3];
-          if (!$runtime.isObject(item4))
+          if (!($runtime.isNonNullObject(item4) && (item4.constructor === Object || $runtime.hasJsonPrototype(item4))))
             $runtime.unexpected(
               errors,
               path + "/properties/" + $runtime.pointerToken(key3),
@@ -2900,17 +3378,24 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Va
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolInputSchema`, reporting every error with its path. */
-export function validateToolInputSchema(value: unknown): $runtime.ValidationResult<ToolInputSchema> {
-  return $runtime.validateWith(value, isToolInputSchema, $checkToolInputSchema);
+/** Validates a value as `ToolInputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolInputSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolInputSchema> {
+  return $runtime.validateWith(value, $testToolInputSchema, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parseWith(value, isToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parseWith(value, $testToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
 }
-/** Whether a value is a valid `ToolOutputSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolOutputSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolOutputSchema);
+}
+function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -2920,9 +3405,10 @@ export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -2931,7 +3417,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.V
     }
     const value2 = value.properties;
     if (value2 !== undefined) {
-      if (!$runtime.isObject(value2))
+      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
         $runtime.unexpected(
           errors,
           path + "/properties",
@@ -2943,7 +3429,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.V
       else {
         for (const key3 in value2) {
           const item4 = value2[key3];
-          if (!$runtime.isObject(item4))
+          if (!($runtime.isNonNullObject(item4) && (item4.constructor === Object || $runtime.hasJsonPrototype(item4))))
             $runtime.unexpected(
               errors,
               path + "/properties/" + $runtime.pointerToken(key3),
@@ -2980,17 +3466,24 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.V
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolOutputSchema`, reporting every error with its path. */
-export function validateToolOutputSchema(value: unknown): $runtime.ValidationResult<ToolOutputSchema> {
-  return $runtime.validateWith(value, isToolOutputSchema, $checkToolOutputSchema);
+/** Validates a value as `ToolOutputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolOutputSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolOutputSchema> {
+  return $runtime.validateWith(value, $testToolOutputSchema, $checkToolOutputSchema, options);
 }
-/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolOutputSchema(value: unknown): ToolOutputSchema {
-  return $runtime.parseWith(value, isToolOutputSchema, $checkToolOutputSchema, "ToolOutputSchema");
+  return $runtime.parseWith(value, $testToolOutputSchema, $checkToolOutputSchema, "ToolOutputSchema");
 }
-/** Whether a value is a valid `ToolAnnotations` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolAnnotations` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolAnnotations(value: unknown): value is ToolAnnotations {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolAnnotations);
+}
+function $testToolAnnotations(value: unknown): value is ToolAnnotations {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.destructiveHint;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.idempotentHint;
@@ -3002,9 +3495,10 @@ export function isToolAnnotations(value: unknown): value is ToolAnnotations {
   const value5 = value.title;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolAnnotations";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.destructiveHint;
     if (value1 !== undefined) {
@@ -3061,23 +3555,31 @@ function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.Va
     }
   }
 }
-/** Validates a value as `ToolAnnotations`, reporting every error with its path. */
-export function validateToolAnnotations(value: unknown): $runtime.ValidationResult<ToolAnnotations> {
-  return $runtime.validateWith(value, isToolAnnotations, $checkToolAnnotations);
+/** Validates a value as `ToolAnnotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolAnnotations(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolAnnotations> {
+  return $runtime.validateWith(value, $testToolAnnotations, $checkToolAnnotations, options);
 }
-/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolAnnotations(value: unknown): ToolAnnotations {
-  return $runtime.parseWith(value, isToolAnnotations, $checkToolAnnotations, "ToolAnnotations");
+  return $runtime.parseWith(value, $testToolAnnotations, $checkToolAnnotations, "ToolAnnotations");
 }
-/** Whether a value is a valid `ToolExecution` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolExecution` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolExecution(value: unknown): value is ToolExecution {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolExecution);
+}
+function $testToolExecution(value: unknown): value is ToolExecution {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskSupport;
   return value1 === undefined || value1 === "forbidden" || value1 === "optional" || value1 === "required";
 }
-function $checkToolExecution(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolExecution(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskSupport;
     if (value1 !== undefined) {
@@ -3093,19 +3595,26 @@ function $checkToolExecution(value: unknown, path: string, errors: $runtime.Vali
     }
   }
 }
-/** Validates a value as `ToolExecution`, reporting every error with its path. */
-export function validateToolExecution(value: unknown): $runtime.ValidationResult<ToolExecution> {
-  return $runtime.validateWith(value, isToolExecution, $checkToolExecution);
+/** Validates a value as `ToolExecution`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolExecution(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolExecution> {
+  return $runtime.validateWith(value, $testToolExecution, $checkToolExecution, options);
 }
-/** Returns the value as `ToolExecution`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolExecution`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolExecution(value: unknown): ToolExecution {
-  return $runtime.parseWith(value, isToolExecution, $checkToolExecution, "ToolExecution");
+  return $runtime.parseWith(value, $testToolExecution, $checkToolExecution, "ToolExecution");
 }
-/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testCreateMessageRequestParams);
+}
+function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.includeContext;
   if (value2 !== undefined && !(value2 === "allServers" || value2 === "none" || value2 === "thisServer")) return false;
   const value3 = value.maxTokens;
@@ -3115,23 +3624,24 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   const value5 = value.metadata;
   if (value5 !== undefined && !$isObject(value5)) return false;
   const value6 = value.modelPreferences;
-  if (value6 !== undefined && !isModelPreferences(value6)) return false;
+  if (value6 !== undefined && !$testModelPreferences(value6)) return false;
   const value7 = value.stopSequences;
   if (value7 !== undefined && !$isStringArray(value7)) return false;
   const value8 = value.systemPrompt;
   if (value8 !== undefined && typeof value8 !== "string") return false;
   const value9 = value.task;
-  if (value9 !== undefined && !isTaskMetadata(value9)) return false;
+  if (value9 !== undefined && !$testTaskMetadata(value9)) return false;
   const value10 = value.temperature;
   if (value10 !== undefined && !(typeof value10 === "number" && Number.isFinite(value10))) return false;
   const value11 = value.toolChoice;
-  if (value11 !== undefined && !isToolChoice(value11)) return false;
+  if (value11 !== undefined && !$testToolChoice(value11)) return false;
   const value12 = value.tools;
   return value12 === undefined || $isToolArray(value12);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3163,7 +3673,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!$runtime.isObject(value7))
+      if (!($runtime.isNonNullObject(value7) && (value7.constructor === Object || $runtime.hasJsonPrototype(value7))))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value8 = value.modelPreferences;
@@ -3235,56 +3745,62 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`, reporting every error with its path. */
+/** Validates a value as `CreateMessageRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateCreateMessageRequestParams(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequestParams> {
-  return $runtime.validateWith(value, isCreateMessageRequestParams, $checkCreateMessageRequestParams);
+  return $runtime.validateWith(value, $testCreateMessageRequestParams, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
   return $runtime.parseWith(
     value,
-    isCreateMessageRequestParams,
+    $testCreateMessageRequestParams,
     $checkCreateMessageRequestParams,
     "CreateMessageRequestParams",
   );
 }
-/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSamplingMessage);
+}
+function $testSamplingMessage(value: unknown): value is SamplingMessage {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
   if (!(
-    isTextContent(value2) ||
-    isImageContent(value2) ||
-    isAudioContent(value2) ||
-    isToolUseContent(value2) ||
-    isToolResultContent(value2) ||
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
     $isSamplingMessageContentBlockArray(value2)
   ))
     return false;
   const value3 = value.role;
-  return isRole(value3);
+  return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
     if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
     else if (!(
-      isTextContent(value2) ||
-      isImageContent(value2) ||
-      isAudioContent(value2) ||
-      isToolUseContent(value2) ||
-      isToolResultContent(value2) ||
+      $testTextContent(value2) ||
+      $testImageContent(value2) ||
+      $testAudioContent(value2) ||
+      $testToolUseContent(value2) ||
+      $testToolResultContent(value2) ||
       $isSamplingMessageContentBlockArray(value2)
     ))
       $runtime.report(
@@ -3299,17 +3815,24 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Va
     else $checkRole(value3, path + "/role", errors);
   }
 }
-/** Validates a value as `SamplingMessage`, reporting every error with its path. */
-export function validateSamplingMessage(value: unknown): $runtime.ValidationResult<SamplingMessage> {
-  return $runtime.validateWith(value, isSamplingMessage, $checkSamplingMessage);
+/** Validates a value as `SamplingMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateSamplingMessage(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<SamplingMessage> {
+  return $runtime.validateWith(value, $testSamplingMessage, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parseWith(value, isSamplingMessage, $checkSamplingMessage, "SamplingMessage");
+  return $runtime.parseWith(value, $testSamplingMessage, $checkSamplingMessage, "SamplingMessage");
 }
-/** Whether a value is a valid `ToolUseContent` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolUseContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolUseContent(value: unknown): value is ToolUseContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolUseContent);
+}
+function $testToolUseContent(value: unknown): value is ToolUseContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.id;
@@ -3321,13 +3844,14 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
   const value5 = value.type;
   return value5 === "tool_use";
 }
-function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolUseContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.id;
@@ -3336,7 +3860,10 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
     const value3 = value.input;
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!$runtime.isObject(value3))
+    else if (!(
+      $runtime.isNonNullObject(value3) &&
+      (value3.constructor === Object || $runtime.hasJsonPrototype(value3))
+    ))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
     const value4 = value.name;
     if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -3348,17 +3875,24 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Val
       $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolUseContent`, reporting every error with its path. */
-export function validateToolUseContent(value: unknown): $runtime.ValidationResult<ToolUseContent> {
-  return $runtime.validateWith(value, isToolUseContent, $checkToolUseContent);
+/** Validates a value as `ToolUseContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolUseContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolUseContent> {
+  return $runtime.validateWith(value, $testToolUseContent, $checkToolUseContent, options);
 }
-/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolUseContent(value: unknown): ToolUseContent {
-  return $runtime.parseWith(value, isToolUseContent, $checkToolUseContent, "ToolUseContent");
+  return $runtime.parseWith(value, $testToolUseContent, $checkToolUseContent, "ToolUseContent");
 }
-/** Whether a value is a valid `ToolResultContent` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolResultContent` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolResultContent(value: unknown): value is ToolResultContent {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolResultContent);
+}
+function $testToolResultContent(value: unknown): value is ToolResultContent {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -3372,13 +3906,14 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
   const value6 = value.type;
   return value6 === "tool_result";
 }
-function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolResultContent";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!$runtime.isObject(value1))
+      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -3398,7 +3933,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
     }
     const value6 = value.structuredContent;
     if (value6 !== undefined) {
-      if (!$runtime.isObject(value6))
+      if (!($runtime.isNonNullObject(value6) && (value6.constructor === Object || $runtime.hasJsonPrototype(value6))))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
@@ -3418,42 +3953,50 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolResultContent`, reporting every error with its path. */
-export function validateToolResultContent(value: unknown): $runtime.ValidationResult<ToolResultContent> {
-  return $runtime.validateWith(value, isToolResultContent, $checkToolResultContent);
+/** Validates a value as `ToolResultContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolResultContent(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolResultContent> {
+  return $runtime.validateWith(value, $testToolResultContent, $checkToolResultContent, options);
 }
-/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolResultContent(value: unknown): ToolResultContent {
-  return $runtime.parseWith(value, isToolResultContent, $checkToolResultContent, "ToolResultContent");
+  return $runtime.parseWith(value, $testToolResultContent, $checkToolResultContent, "ToolResultContent");
 }
-/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects). */
+/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects; false for a value that throws when read). */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testSamplingMessageContentBlock);
+}
+function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!isTextContent(value)) return false;
+      if (!$testTextContent(value)) return false;
       break;
     case "image":
-      if (!isImageContent(value)) return false;
+      if (!$testImageContent(value)) return false;
       break;
     case "audio":
-      if (!isAudioContent(value)) return false;
+      if (!$testAudioContent(value)) return false;
       break;
     case "tool_use":
-      if (!isToolUseContent(value)) return false;
+      if (!$testToolUseContent(value)) return false;
       break;
     case "tool_result":
-      if (!isToolResultContent(value)) return false;
+      if (!$testToolResultContent(value)) return false;
       break;
     default:
       return false;
   }
   return true;
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -3486,24 +4029,29 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`, reporting every error with its path. */
+/** Validates a value as `SamplingMessageContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateSamplingMessageContentBlock(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessageContentBlock> {
-  return $runtime.validateWith(value, isSamplingMessageContentBlock, $checkSamplingMessageContentBlock);
+  return $runtime.validateWith(value, $testSamplingMessageContentBlock, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
   return $runtime.parseWith(
     value,
-    isSamplingMessageContentBlock,
+    $testSamplingMessageContentBlock,
     $checkSamplingMessageContentBlock,
     "SamplingMessageContentBlock",
   );
 }
-/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects). */
+/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects; false for a value that throws when read). */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testModelPreferences);
+}
+function $testModelPreferences(value: unknown): value is ModelPreferences {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -3515,9 +4063,10 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
@@ -3622,23 +4171,31 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.V
     }
   }
 }
-/** Validates a value as `ModelPreferences`, reporting every error with its path. */
-export function validateModelPreferences(value: unknown): $runtime.ValidationResult<ModelPreferences> {
-  return $runtime.validateWith(value, isModelPreferences, $checkModelPreferences);
+/** Validates a value as `ModelPreferences`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateModelPreferences(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ModelPreferences> {
+  return $runtime.validateWith(value, $testModelPreferences, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parseWith(value, isModelPreferences, $checkModelPreferences, "ModelPreferences");
+  return $runtime.parseWith(value, $testModelPreferences, $checkModelPreferences, "ModelPreferences");
 }
-/** Whether a value is a valid `ModelHint` (fast: builds no error objects). */
+/** Whether a value is a valid `ModelHint` (fast: builds no error objects; false for a value that throws when read). */
 export function isModelHint(value: unknown): value is ModelHint {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testModelHint);
+}
+function $testModelHint(value: unknown): value is ModelHint {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
@@ -3647,23 +4204,31 @@ function $checkModelHint(value: unknown, path: string, errors: $runtime.Validati
     }
   }
 }
-/** Validates a value as `ModelHint`, reporting every error with its path. */
-export function validateModelHint(value: unknown): $runtime.ValidationResult<ModelHint> {
-  return $runtime.validateWith(value, isModelHint, $checkModelHint);
+/** Validates a value as `ModelHint`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateModelHint(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ModelHint> {
+  return $runtime.validateWith(value, $testModelHint, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parseWith(value, isModelHint, $checkModelHint, "ModelHint");
+  return $runtime.parseWith(value, $testModelHint, $checkModelHint, "ModelHint");
 }
-/** Whether a value is a valid `ToolChoice` (fast: builds no error objects). */
+/** Whether a value is a valid `ToolChoice` (fast: builds no error objects; false for a value that throws when read). */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testToolChoice);
+}
+function $testToolChoice(value: unknown): value is ToolChoice {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
@@ -3679,36 +4244,49 @@ function $checkToolChoice(value: unknown, path: string, errors: $runtime.Validat
     }
   }
 }
-/** Validates a value as `ToolChoice`, reporting every error with its path. */
-export function validateToolChoice(value: unknown): $runtime.ValidationResult<ToolChoice> {
-  return $runtime.validateWith(value, isToolChoice, $checkToolChoice);
+/** Validates a value as `ToolChoice`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateToolChoice(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ToolChoice> {
+  return $runtime.validateWith(value, $testToolChoice, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parseWith(value, isToolChoice, $checkToolChoice, "ToolChoice");
+  return $runtime.parseWith(value, $testToolChoice, $checkToolChoice, "ToolChoice");
 }
-/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  return isElicitRequestURLParams(value) || isElicitRequestFormParams(value);
+  return $runtime.guarded(value, $testElicitRequestParams);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
+  return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
+}
+function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestParams";
-  if (!(isElicitRequestURLParams(value) || isElicitRequestFormParams(value)))
+  if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`, reporting every error with its path. */
-export function validateElicitRequestParams(value: unknown): $runtime.ValidationResult<ElicitRequestParams> {
-  return $runtime.validateWith(value, isElicitRequestParams, $checkElicitRequestParams);
+/** Validates a value as `ElicitRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestParams> {
+  return $runtime.validateWith(value, $testElicitRequestParams, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parseWith(value, isElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parseWith(value, $testElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestURLParams);
+}
+function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
   if (typeof value2 !== "string") return false;
   const value3 = value.message;
@@ -3716,13 +4294,14 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   const value4 = value.mode;
   if (value4 !== "url") return false;
   const value5 = value.task;
-  if (value5 !== undefined && !isTaskMetadata(value5)) return false;
+  if (value5 !== undefined && !$testTaskMetadata(value5)) return false;
   const value6 = value.url;
   return typeof value6 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3753,31 +4332,39 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
   }
 }
-/** Validates a value as `ElicitRequestURLParams`, reporting every error with its path. */
-export function validateElicitRequestURLParams(value: unknown): $runtime.ValidationResult<ElicitRequestURLParams> {
-  return $runtime.validateWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams);
+/** Validates a value as `ElicitRequestURLParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestURLParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestURLParams> {
+  return $runtime.validateWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parseWith(value, isElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parseWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestFormParams);
+}
+function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
-  if (value1 !== undefined && !isParamsMeta(value1)) return false;
+  if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.message;
   if (typeof value2 !== "string") return false;
   const value3 = value.mode;
   if (value3 !== undefined && value3 !== "form") return false;
   const value4 = value.requestedSchema;
-  if (!isElicitRequestFormParamsRequestedSchema(value4)) return false;
+  if (!$testElicitRequestFormParamsRequestedSchema(value4)) return false;
   const value5 = value.task;
-  return value5 === undefined || isTaskMetadata(value5);
+  return value5 === undefined || $testTaskMetadata(value5);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3797,19 +4384,31 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
     if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   }
 }
-/** Validates a value as `ElicitRequestFormParams`, reporting every error with its path. */
-export function validateElicitRequestFormParams(value: unknown): $runtime.ValidationResult<ElicitRequestFormParams> {
-  return $runtime.validateWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams);
+/** Validates a value as `ElicitRequestFormParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateElicitRequestFormParams(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<ElicitRequestFormParams> {
+  return $runtime.validateWith(value, $testElicitRequestFormParams, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parseWith(value, isElicitRequestFormParams, $checkElicitRequestFormParams, "ElicitRequestFormParams");
+  return $runtime.parseWith(
+    value,
+    $testElicitRequestFormParams,
+    $checkElicitRequestFormParams,
+    "ElicitRequestFormParams",
+  );
 }
-/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isElicitRequestFormParamsRequestedSchema(
   value: unknown,
 ): value is ElicitRequestFormParamsRequestedSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testElicitRequestFormParamsRequestedSchema);
+}
+function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -3819,13 +4418,10 @@ export function isElicitRequestFormParamsRequestedSchema(
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkElicitRequestFormParamsRequestedSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -3834,7 +4430,10 @@ function $checkElicitRequestFormParamsRequestedSchema(
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isObject(value2))
+    else if (!(
+      $runtime.isNonNullObject(value2) &&
+      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
+    ))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -3874,70 +4473,80 @@ function $checkElicitRequestFormParamsRequestedSchema(
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ElicitRequestFormParamsRequestedSchema`, reporting every error with its path. */
+/** Validates a value as `ElicitRequestFormParamsRequestedSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateElicitRequestFormParamsRequestedSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
   return $runtime.validateWith(
     value,
-    isElicitRequestFormParamsRequestedSchema,
+    $testElicitRequestFormParamsRequestedSchema,
     $checkElicitRequestFormParamsRequestedSchema,
+    options,
   );
 }
-/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseElicitRequestFormParamsRequestedSchema(value: unknown): ElicitRequestFormParamsRequestedSchema {
   return $runtime.parseWith(
     value,
-    isElicitRequestFormParamsRequestedSchema,
+    $testElicitRequestFormParamsRequestedSchema,
     $checkElicitRequestFormParamsRequestedSchema,
     "ElicitRequestFormParamsRequestedSchema",
   );
 }
-/** Whether a value is a valid `PrimitiveSchemaDefinition` (fast: builds no error objects). */
+/** Whether a value is a valid `PrimitiveSchemaDefinition` (fast: builds no error objects; false for a value that throws when read). */
 export function isPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
+  return $runtime.guarded(value, $testPrimitiveSchemaDefinition);
+}
+function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
   return (
-    isStringSchema(value) ||
-    isNumberSchema(value) ||
-    isBooleanSchema(value) ||
-    isUntitledSingleSelectEnumSchema(value) ||
-    isTitledSingleSelectEnumSchema(value) ||
-    isUntitledMultiSelectEnumSchema(value) ||
-    isTitledMultiSelectEnumSchema(value) ||
-    isLegacyTitledEnumSchema(value)
+    $testStringSchema(value) ||
+    $testNumberSchema(value) ||
+    $testBooleanSchema(value) ||
+    $testUntitledSingleSelectEnumSchema(value) ||
+    $testTitledSingleSelectEnumSchema(value) ||
+    $testUntitledMultiSelectEnumSchema(value) ||
+    $testTitledMultiSelectEnumSchema(value) ||
+    $testLegacyTitledEnumSchema(value)
   );
 }
-function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PrimitiveSchemaDefinition";
   if (!(
-    isStringSchema(value) ||
-    isNumberSchema(value) ||
-    isBooleanSchema(value) ||
-    isUntitledSingleSelectEnumSchema(value) ||
-    isTitledSingleSelectEnumSchema(value) ||
-    isUntitledMultiSelectEnumSchema(value) ||
-    isTitledMultiSelectEnumSchema(value) ||
-    isLegacyTitledEnumSchema(value)
+    $testStringSchema(value) ||
+    $testNumberSchema(value) ||
+    $testBooleanSchema(value) ||
+    $testUntitledSingleSelectEnumSchema(value) ||
+    $testTitledSingleSelectEnumSchema(value) ||
+    $testUntitledMultiSelectEnumSchema(value) ||
+    $testTitledMultiSelectEnumSchema(value) ||
+    $testLegacyTitledEnumSchema(value)
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `PrimitiveSchemaDefinition`, reporting every error with its path. */
+/** Validates a value as `PrimitiveSchemaDefinition`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validatePrimitiveSchemaDefinition(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PrimitiveSchemaDefinition> {
-  return $runtime.validateWith(value, isPrimitiveSchemaDefinition, $checkPrimitiveSchemaDefinition);
+  return $runtime.validateWith(value, $testPrimitiveSchemaDefinition, $checkPrimitiveSchemaDefinition, options);
 }
-/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parsePrimitiveSchemaDefinition(value: unknown): PrimitiveSchemaDefinition {
   return $runtime.parseWith(
     value,
-    isPrimitiveSchemaDefinition,
+    $testPrimitiveSchemaDefinition,
     $checkPrimitiveSchemaDefinition,
     "PrimitiveSchemaDefinition",
   );
 }
-/** Whether a value is a valid `StringSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `StringSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isStringSchema(value: unknown): value is StringSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testStringSchema);
+}
+function $testStringSchema(value: unknown): value is StringSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -3954,9 +4563,10 @@ export function isStringSchema(value: unknown): value is StringSchema {
   const value7 = value.type;
   return value7 === "string";
 }
-function $checkStringSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/StringSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4022,17 +4632,24 @@ function $checkStringSchema(value: unknown, path: string, errors: $runtime.Valid
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `StringSchema`, reporting every error with its path. */
-export function validateStringSchema(value: unknown): $runtime.ValidationResult<StringSchema> {
-  return $runtime.validateWith(value, isStringSchema, $checkStringSchema);
+/** Validates a value as `StringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateStringSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<StringSchema> {
+  return $runtime.validateWith(value, $testStringSchema, $checkStringSchema, options);
 }
-/** Returns the value as `StringSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `StringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseStringSchema(value: unknown): StringSchema {
-  return $runtime.parseWith(value, isStringSchema, $checkStringSchema, "StringSchema");
+  return $runtime.parseWith(value, $testStringSchema, $checkStringSchema, "StringSchema");
 }
-/** Whether a value is a valid `NumberSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `NumberSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isNumberSchema(value: unknown): value is NumberSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testNumberSchema);
+}
+function $testNumberSchema(value: unknown): value is NumberSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1))) return false;
   const value2 = value.description;
@@ -4046,9 +4663,10 @@ export function isNumberSchema(value: unknown): value is NumberSchema {
   const value6 = value.type;
   return value6 === "integer" || value6 === "number";
 }
-function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NumberSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4095,17 +4713,24 @@ function $checkNumberSchema(value: unknown, path: string, errors: $runtime.Valid
       );
   }
 }
-/** Validates a value as `NumberSchema`, reporting every error with its path. */
-export function validateNumberSchema(value: unknown): $runtime.ValidationResult<NumberSchema> {
-  return $runtime.validateWith(value, isNumberSchema, $checkNumberSchema);
+/** Validates a value as `NumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateNumberSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<NumberSchema> {
+  return $runtime.validateWith(value, $testNumberSchema, $checkNumberSchema, options);
 }
-/** Returns the value as `NumberSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `NumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseNumberSchema(value: unknown): NumberSchema {
-  return $runtime.parseWith(value, isNumberSchema, $checkNumberSchema, "NumberSchema");
+  return $runtime.parseWith(value, $testNumberSchema, $checkNumberSchema, "NumberSchema");
 }
-/** Whether a value is a valid `BooleanSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `BooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isBooleanSchema(value: unknown): value is BooleanSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testBooleanSchema);
+}
+function $testBooleanSchema(value: unknown): value is BooleanSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.description;
@@ -4115,9 +4740,10 @@ export function isBooleanSchema(value: unknown): value is BooleanSchema {
   const value4 = value.type;
   return value4 === "boolean";
 }
-function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BooleanSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4147,17 +4773,24 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.Vali
       $runtime.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `BooleanSchema`, reporting every error with its path. */
-export function validateBooleanSchema(value: unknown): $runtime.ValidationResult<BooleanSchema> {
-  return $runtime.validateWith(value, isBooleanSchema, $checkBooleanSchema);
+/** Validates a value as `BooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateBooleanSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<BooleanSchema> {
+  return $runtime.validateWith(value, $testBooleanSchema, $checkBooleanSchema, options);
 }
-/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseBooleanSchema(value: unknown): BooleanSchema {
-  return $runtime.parseWith(value, isBooleanSchema, $checkBooleanSchema, "BooleanSchema");
+  return $runtime.parseWith(value, $testBooleanSchema, $checkBooleanSchema, "BooleanSchema");
 }
-/** Whether a value is a valid `UntitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `UntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUntitledSingleSelectEnumSchema);
+}
+function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4169,9 +4802,10 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is Untit
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4219,24 +4853,34 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `UntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUntitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(value, isUntitledSingleSelectEnumSchema, $checkUntitledSingleSelectEnumSchema);
+  return $runtime.validateWith(
+    value,
+    $testUntitledSingleSelectEnumSchema,
+    $checkUntitledSingleSelectEnumSchema,
+    options,
+  );
 }
-/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUntitledSingleSelectEnumSchema(value: unknown): UntitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isUntitledSingleSelectEnumSchema,
+    $testUntitledSingleSelectEnumSchema,
     $checkUntitledSingleSelectEnumSchema,
     "UntitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledSingleSelectEnumSchema);
+}
+function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4248,9 +4892,10 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledS
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4290,36 +4935,38 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `TitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledSingleSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(value, isTitledSingleSelectEnumSchema, $checkTitledSingleSelectEnumSchema);
+  return $runtime.validateWith(value, $testTitledSingleSelectEnumSchema, $checkTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledSingleSelectEnumSchema(value: unknown): TitledSingleSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isTitledSingleSelectEnumSchema,
+    $testTitledSingleSelectEnumSchema,
     $checkTitledSingleSelectEnumSchema,
     "TitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledSingleSelectEnumSchemaItem);
+}
+function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledSingleSelectEnumSchemaItem(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -4331,30 +4978,40 @@ function $checkTitledSingleSelectEnumSchemaItem(
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchemaItem`, reporting every error with its path. */
+/** Validates a value as `TitledSingleSelectEnumSchemaItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledSingleSelectEnumSchemaItem(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchemaItem> {
-  return $runtime.validateWith(value, isTitledSingleSelectEnumSchemaItem, $checkTitledSingleSelectEnumSchemaItem);
+  return $runtime.validateWith(
+    value,
+    $testTitledSingleSelectEnumSchemaItem,
+    $checkTitledSingleSelectEnumSchemaItem,
+    options,
+  );
 }
-/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledSingleSelectEnumSchemaItem(value: unknown): TitledSingleSelectEnumSchemaItem {
   return $runtime.parseWith(
     value,
-    isTitledSingleSelectEnumSchemaItem,
+    $testTitledSingleSelectEnumSchemaItem,
     $checkTitledSingleSelectEnumSchemaItem,
     "TitledSingleSelectEnumSchemaItem",
   );
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchema);
+}
+function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.items;
-  if (!isUntitledMultiSelectEnumSchemaItems(value3)) return false;
+  if (!$testUntitledMultiSelectEnumSchemaItems(value3)) return false;
   const value4 = value.maxItems;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.minItems;
@@ -4364,9 +5021,10 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is Untitl
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4423,36 +5081,38 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `UntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUntitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, isUntitledMultiSelectEnumSchema, $checkUntitledMultiSelectEnumSchema);
+  return $runtime.validateWith(value, $testUntitledMultiSelectEnumSchema, $checkUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUntitledMultiSelectEnumSchema(value: unknown): UntitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isUntitledMultiSelectEnumSchema,
+    $testUntitledMultiSelectEnumSchema,
     $checkUntitledMultiSelectEnumSchema,
     "UntitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems` (fast: builds no error objects). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchemaItems);
+}
+function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   return value2 === "string";
 }
-function $checkUntitledMultiSelectEnumSchemaItems(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -4478,30 +5138,40 @@ function $checkUntitledMultiSelectEnumSchemaItems(
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchemaItems`, reporting every error with its path. */
+/** Validates a value as `UntitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateUntitledMultiSelectEnumSchemaItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(value, isUntitledMultiSelectEnumSchemaItems, $checkUntitledMultiSelectEnumSchemaItems);
+  return $runtime.validateWith(
+    value,
+    $testUntitledMultiSelectEnumSchemaItems,
+    $checkUntitledMultiSelectEnumSchemaItems,
+    options,
+  );
 }
-/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseUntitledMultiSelectEnumSchemaItems(value: unknown): UntitledMultiSelectEnumSchemaItems {
   return $runtime.parseWith(
     value,
-    isUntitledMultiSelectEnumSchemaItems,
+    $testUntitledMultiSelectEnumSchemaItems,
     $checkUntitledMultiSelectEnumSchemaItems,
     "UntitledMultiSelectEnumSchemaItems",
   );
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledMultiSelectEnumSchema);
+}
+function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
   if (value2 !== undefined && typeof value2 !== "string") return false;
   const value3 = value.items;
-  if (!isTitledMultiSelectEnumSchemaItems(value3)) return false;
+  if (!$testTitledMultiSelectEnumSchemaItems(value3)) return false;
   const value4 = value.maxItems;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.minItems;
@@ -4511,9 +5181,10 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMu
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4570,34 +5241,36 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchema`, reporting every error with its path. */
+/** Validates a value as `TitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledMultiSelectEnumSchema(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, isTitledMultiSelectEnumSchema, $checkTitledMultiSelectEnumSchema);
+  return $runtime.validateWith(value, $testTitledMultiSelectEnumSchema, $checkTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledMultiSelectEnumSchema(value: unknown): TitledMultiSelectEnumSchema {
   return $runtime.parseWith(
     value,
-    isTitledMultiSelectEnumSchema,
+    $testTitledMultiSelectEnumSchema,
     $checkTitledMultiSelectEnumSchema,
     "TitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItems);
+}
+function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
-function $checkTitledMultiSelectEnumSchemaItems(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -4611,37 +5284,44 @@ function $checkTitledMultiSelectEnumSchemaItems(
     }
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItems`, reporting every error with its path. */
+/** Validates a value as `TitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledMultiSelectEnumSchemaItems(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(value, isTitledMultiSelectEnumSchemaItems, $checkTitledMultiSelectEnumSchemaItems);
+  return $runtime.validateWith(
+    value,
+    $testTitledMultiSelectEnumSchemaItems,
+    $checkTitledMultiSelectEnumSchemaItems,
+    options,
+  );
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledMultiSelectEnumSchemaItems(value: unknown): TitledMultiSelectEnumSchemaItems {
   return $runtime.parseWith(
     value,
-    isTitledMultiSelectEnumSchemaItems,
+    $testTitledMultiSelectEnumSchemaItems,
     $checkTitledMultiSelectEnumSchemaItems,
     "TitledMultiSelectEnumSchemaItems",
   );
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem` (fast: builds no error objects). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem` (fast: builds no error objects; false for a value that throws when read). */
 export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItemsItem);
+}
+function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledMultiSelectEnumSchemaItemsItem(
-  value: unknown,
-  path: string,
-  errors: $runtime.ValidationError[],
-): void {
+function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -4653,28 +5333,34 @@ function $checkTitledMultiSelectEnumSchemaItemsItem(
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`, reporting every error with its path. */
+/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
   value: unknown,
+  options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
   return $runtime.validateWith(
     value,
-    isTitledMultiSelectEnumSchemaItemsItem,
+    $testTitledMultiSelectEnumSchemaItemsItem,
     $checkTitledMultiSelectEnumSchemaItemsItem,
+    options,
   );
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseTitledMultiSelectEnumSchemaItemsItem(value: unknown): TitledMultiSelectEnumSchemaItemsItem {
   return $runtime.parseWith(
     value,
-    isTitledMultiSelectEnumSchemaItemsItem,
+    $testTitledMultiSelectEnumSchemaItemsItem,
     $checkTitledMultiSelectEnumSchemaItemsItem,
     "TitledMultiSelectEnumSchemaItemsItem",
   );
 }
-/** Whether a value is a valid `LegacyTitledEnumSchema` (fast: builds no error objects). */
+/** Whether a value is a valid `LegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
 export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  if (!$runtime.isObject(value)) return false;
+  return $runtime.guarded(value, $testLegacyTitledEnumSchema);
+}
+function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4688,9 +5374,10 @@ export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledE
   const value6 = value.type;
   return value6 === "string";
 }
-function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ValidationError[]): void {
+function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$runtime.isObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4757,13 +5444,16 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
   }
 }
-/** Validates a value as `LegacyTitledEnumSchema`, reporting every error with its path. */
-export function validateLegacyTitledEnumSchema(value: unknown): $runtime.ValidationResult<LegacyTitledEnumSchema> {
-  return $runtime.validateWith(value, isLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema);
+/** Validates a value as `LegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+export function validateLegacyTitledEnumSchema(
+  value: unknown,
+  options?: $runtime.ValidateOptions,
+): $runtime.ValidationResult<LegacyTitledEnumSchema> {
+  return $runtime.validateWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` carrying every error. */
+/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
 export function parseLegacyTitledEnumSchema(value: unknown): LegacyTitledEnumSchema {
-  return $runtime.parseWith(value, isLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, "LegacyTitledEnumSchema");
+  return $runtime.parseWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, "LegacyTitledEnumSchema");
 }
 
 function $isInteger(value: unknown): boolean {
@@ -4776,47 +5466,47 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isObject(value: unknown): boolean {
-  return $runtime.isObject(value);
+  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
 }
 function $isTaskArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTask(value[i1])) return false;
+    if (!$testTask(value[i1])) return false;
   }
   return true;
 }
 function $isContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isContentBlock(value[i1])) return false;
+    if (!$testContentBlock(value[i1])) return false;
   }
   return true;
 }
 function $isTextResourceContentsOrBlobResourceContentsArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(isTextResourceContents(value[i1]) || isBlobResourceContents(value[i1]))) return false;
+    if (!($testTextResourceContents(value[i1]) || $testBlobResourceContents(value[i1]))) return false;
   }
   return true;
 }
 function $isPromptMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isPromptMessage(value[i1])) return false;
+    if (!$testPromptMessage(value[i1])) return false;
   }
   return true;
 }
 function $isToolArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTool(value[i1])) return false;
+    if (!$testTool(value[i1])) return false;
   }
   return true;
 }
 function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessageContentBlock(value[i1])) return false;
+    if (!$testSamplingMessageContentBlock(value[i1])) return false;
   }
   return true;
 }
@@ -4828,7 +5518,8 @@ function $isStringArray(value: unknown): boolean {
   return true;
 }
 function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -4853,19 +5544,20 @@ function $isArray(value: unknown): boolean {
 function $isRoleArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isRole(value[i1])) return false;
+    if (!$testRole(value[i1])) return false;
   }
   return true;
 }
 function $isIconArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isIcon(value[i1])) return false;
+    if (!$testIcon(value[i1])) return false;
   }
   return true;
 }
 function $isStringMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (typeof item2 !== "string") return false;
@@ -4873,7 +5565,8 @@ function $isStringMap(value: unknown): boolean {
   return true;
 }
 function $isObjectMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$isObject(item2)) return false;
@@ -4883,36 +5576,37 @@ function $isObjectMap(value: unknown): boolean {
 function $isSamplingMessageArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isSamplingMessage(value[i1])) return false;
+    if (!$testSamplingMessage(value[i1])) return false;
   }
   return true;
 }
 function $isModelHintArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isModelHint(value[i1])) return false;
+    if (!$testModelHint(value[i1])) return false;
   }
   return true;
 }
 function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
-  if (!$runtime.isObject(value)) return false;
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
-    if (!isPrimitiveSchemaDefinition(item2)) return false;
+    if (!$testPrimitiveSchemaDefinition(item2)) return false;
   }
   return true;
 }
 function $isTitledSingleSelectEnumSchemaItemArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTitledSingleSelectEnumSchemaItem(value[i1])) return false;
+    if (!$testTitledSingleSelectEnumSchemaItem(value[i1])) return false;
   }
   return true;
 }
 function $isTitledMultiSelectEnumSchemaItemsItemArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!isTitledMultiSelectEnumSchemaItemsItem(value[i1])) return false;
+    if (!$testTitledMultiSelectEnumSchemaItemsItem(value[i1])) return false;
   }
   return true;
 }

@@ -64,11 +64,11 @@ export class GuardEmitter {
     this.evaluated = new EvaluatedTracker(model, scope, this);
   }
 
-  /** Name of the `is` function of a definition. */
+  /** Name of the private test of a definition (`$testX`; the exported `isX` guards it, see module.ts). */
   isName(id: string): string {
     const def = this.model.byId.get(id);
     if (!def) throw new Error(`internal: no definition ${id}`);
-    return `is${def.name}`;
+    return `$test${def.name}`;
   }
 
   /** A complete function body testing `value`. */
@@ -329,7 +329,7 @@ export class GuardEmitter {
       const present = compare(propertyAccess(v, dependency.name, this.scope), "!==", UNDEFINED);
       blocks.push(failIf(and(present, not(this.expression(dependency.node, v, owner)))));
     }
-    return [...failIf(not(call(this.scope.runtime("isObject"), v))), ...this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner)];
+    return [...failIf(not(this.scope.isJsonObject(v))), ...this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner)];
   }
 
   /** The loop over an object's keys for `additionalProperties`, `patternProperties` and `propertyNames`. */
@@ -366,7 +366,7 @@ export class GuardEmitter {
 
   private mapStatements(node: MapNode, owner: string): Stmt[] {
     const v = VALUE;
-    const out = failIf(not(call(this.scope.runtime("isObject"), v)));
+    const out = failIf(not(this.scope.isJsonObject(v)));
     const keys = node.keys && node.keys.kind !== "unknown" ? node.keys : undefined;
     const key = new Local("key");
     const item = new Local("item");
@@ -420,7 +420,7 @@ export class GuardEmitter {
       body: [...failIf(not(this.expression(node.variants[c.variant]!, v, owner))), BREAK],
     }));
     return [
-      ...failIf(not(call(this.scope.runtime("isObject"), v))),
+      ...failIf(not(this.scope.isJsonObject(v))),
       constant(tag, propertyAccess(v, discriminator.property, this.scope)),
       switchOn(id(tag), cases, [RETURN_FALSE]),
     ];

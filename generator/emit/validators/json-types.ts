@@ -3,13 +3,13 @@ import type { JsonType } from "../../ir/query.js";
 import { call, compare, FALSE, id, member, or, type Expr } from "./codegen/nodes.js";
 import { NULL, typeIs } from "./conditions.js";
 
-export function typeGuard(types: ReadonlySet<Exclude<JsonType, "integer">>, x: Expr, isObject: Expr): Expr {
+export function typeGuard(types: ReadonlySet<Exclude<JsonType, "integer">>, x: Expr, isObject: (x: Expr) => Expr): Expr {
   const tests = [...types].map((t) => {
     switch (t) {
       case "null":
         return compare(x, "===", NULL);
       case "object":
-        return call(isObject, x);
+        return isObject(x);
       case "array":
         return call(member(id("Array"), "isArray"), x);
       default:

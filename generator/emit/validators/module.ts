@@ -1,6 +1,9 @@
 /**
  * `validators.ts` of a schema set: per definition `X`, `isX` (boolean, no allocations),
- * `validateX` (every error), `parseX` (throws), plus the private `$checkX` that collects errors.
+ * `validateX` (the first 50 errors and their count), `parseX` (throws), plus the private `$testX`
+ * (the test) and `$checkX` (collects errors). Definitions reach each other through the private
+ * functions; the exported ones are the entry, where the runtime answers a value that throws when
+ * read (too deep for the stack, cyclic, a throwing getter or Proxy) as invalid instead of throwing.
  * No imports beyond the set's own `types.ts` and `runtime.ts`; no eval at run time. The runtime
  * is imported as one namespace, `$runtime`, so its names never meet a definition's (see scope.ts).
  */
@@ -22,14 +25,21 @@ export function emitValidators(model: Model): string {
     const checked = check.body(def.node, name, def.loc);
     // A schema that accepts anything reads none of its parameters: they are written `_value` (see print.ts).
     const value = paramName("value", namesOf(isBody));
+    const isName = test.isName(def.id);
     const checkName = `$check${name}`;
     const result = scope.runtimeType("ValidationResult");
-    const errors = `${scope.runtimeType("ValidationError")}[]`;
+    const errors = scope.runtimeType("ErrorList");
     functions.push(
       {
         name: `is${name}`,
-        doc: `Whether a value is a valid \`${name}\` (fast: builds no error objects).`,
+        doc: `Whether a value is a valid \`${name}\` (fast: builds no error objects; false for a value that throws when read).`,
         exported: true,
+        params: [{ name: "value", type: "unknown" }],
+        returns: `value is ${name}`,
+        body: [ret(call(scope.runtime("guarded"), id("value"), id(isName)))],
+      },
+      {
+        name: isName,
         params: [{ name: "value", type: "unknown" }],
         returns: `${value} is ${name}`,
         body: isBody,
@@ -47,19 +57,22 @@ export function emitValidators(model: Model): string {
       },
       {
         name: `validate${name}`,
-        doc: `Validates a value as \`${name}\`, reporting every error with its path.`,
+        doc: `Validates a value as \`${name}\`, reporting its errors with their paths (the first \`maxErrors\`, 50 by default, and how many there are).`,
         exported: true,
-        params: [{ name: "value", type: "unknown" }],
+        params: [
+          { name: "value", type: "unknown" },
+          { name: "options", type: scope.runtimeType("ValidateOptions"), optional: true },
+        ],
         returns: `${result}<${name}>`,
-        body: [ret(call(scope.runtime("validateWith"), id("value"), id(`is${name}`), id(checkName)))],
+        body: [ret(call(scope.runtime("validateWith"), id("value"), id(isName), id(checkName), id("options")))],
       },
       {
         name: `parse${name}`,
-        doc: `Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying every error.`,
+        doc: `Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying its first 50 errors and their count.`,
         exported: true,
         params: [{ name: "value", type: "unknown" }],
         returns: name,
-        body: [ret(call(scope.runtime("parseWith"), id("value"), id(`is${name}`), id(checkName), str(name)))],
+        body: [ret(call(scope.runtime("parseWith"), id("value"), id(isName), id(checkName), str(name)))],
       },
     );
   }
@@ -90,7 +103,7 @@ export function emitValidators(model: Model): string {
  */
 function runtimeReExports(definitionNames: ReadonlySet<string>): string[] {
   const free = (names: readonly string[]) => names.filter((n) => !definitionNames.has(n));
-  const types = free(["ValidationError", "ValidationResult"]);
+  const types = free(["ValidationError", "ValidationResult", "ValidateOptions"]);
   const values = free(["ValidationFailed"]);
   return [
     ...(types.length ? [`export type { ${types.join(", ")} } from "./runtime/protocol/json.js";`] : []),

@@ -278,17 +278,37 @@ export function validParamsBut<T>(
   };
 }
 
-/** Params checked by their generated validator; -32602 carries every error. */
+/**
+ * Params checked by their generated validator; -32602 names the first error in its message and
+ * carries the first 50 and their count in `data` (see `invalidParamsData`).
+ */
 export function validParams<T>(validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
   const checked = validate(params);
   if (checked.ok) return checked.value;
-  const errors: readonly ValidationError[] = checked.errors;
-  const first = errors[0];
+  const first = checked.errors[0];
   throw new JsonRpcError(
     JSON_RPC_ERROR_CODES.InvalidParams,
     `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
-    { errors },
+    invalidParamsData(checked.errors, checked.errorCount),
   );
+}
+
+/** How many validation errors an invalid-params answer lists at most. */
+export const MAX_REPORTED_ERRORS = 50;
+
+/**
+ * The `data` of an invalid-params answer: the first `MAX_REPORTED_ERRORS` errors and how many there
+ * are (`errorCount`, from the validator when it counted past its list). Bounded whatever the
+ * request: one request with 30,000 bad items is answered with 50 errors, not megabytes of them.
+ */
+export function invalidParamsData(
+  errors: readonly ValidationError[],
+  errorCount: number = errors.length,
+): { readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+  return {
+    errors: errors.length > MAX_REPORTED_ERRORS ? errors.slice(0, MAX_REPORTED_ERRORS) : errors,
+    errorCount: Math.max(errorCount, errors.length),
+  };
 }
 
 /** The params without `_meta`, for params the schema closes without room for it (every request may carry `_meta`). */

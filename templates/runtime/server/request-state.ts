@@ -28,7 +28,7 @@ import {
   type ValidationResult,
 } from "../protocol/json.js";
 import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
-import { JSON_RPC_ERROR_CODES, JsonRpcError, type RequestContext } from "./core.js";
+import { invalidParamsData, JSON_RPC_ERROR_CODES, JsonRpcError, MAX_REPORTED_ERRORS, type RequestContext } from "./core.js";
 import { base64url, fromBase64url } from "../protocol/base64.js";
 import { CLIENT_CAPABILITIES_META, FORM_METHOD, TASKS_EXTENSION_ERROR_CODES } from "../protocol/constants.js";
 
@@ -432,9 +432,13 @@ function checkedAnswer(
     new JsonRpcError(
       JSON_RPC_ERROR_CODES.InvalidParams,
       `Invalid params: inputResponses["${key.slice(0, 100)}"] ${what}`,
-      errors && {
-        errors: errors.map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
-      },
+      errors &&
+        invalidParamsData(
+          errors
+            .slice(0, MAX_REPORTED_ERRORS)
+            .map((e) => ({ ...e, path: `/inputResponses/${pointerToken(key)}/content${e.path}` })),
+          errors.length,
+        ),
     );
   const method = request.method as keyof AnyAnswers;
   const validate = Object.hasOwn(CAPABILITY_OF, method) ? validators[method] : undefined;

@@ -175,7 +175,13 @@ export function sideChannelOutcome(
     form: locatedFormCheck(forms, "/content"),
   });
   if (checked.ok) return { ok: true, result: checked.value as JsonObject };
-  const detail = checked.problem.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
+  // One line, however many errors the answer has: the first five and how many more.
+  const more = checked.problem.length - 5;
+  const detail =
+    checked.problem
+      .slice(0, 5)
+      .map((e) => `${e.path || "/"}: ${e.message}`)
+      .join("; ") + (more > 0 ? `; and ${more} more` : "");
   return {
     ok: false,
     error: {

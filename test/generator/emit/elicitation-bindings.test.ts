@@ -142,8 +142,8 @@ describe("binding a placeholder", () => {
     expect(declaration(files.get("types.ts")!, "Item")).toBe("export type Item = Real;");
     // A `#` fragment points into the document holding the bound definition; the copies check through it.
     const validators = files.get("validators.ts")!;
-    expect(validators).toMatch(/export function isItem\(value: unknown\): value is Item \{[^}]*isReal\(value\)/);
-    expect(validators).toMatch(/export function isItems\(value: unknown\): value is Items \{[^}]*isItem\(/);
+    expect(validators).toMatch(/function \$testItem\(value: unknown\): value is Item \{[^}]*\$testReal\(value\)/);
+    expect(validators).toMatch(/function \$testItems\(value: unknown\): value is Items \{[^}]*\$testItem\(/);
   });
 
   it("without bindings (or with none) the output is the same as ever", async () => {

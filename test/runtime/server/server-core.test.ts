@@ -243,7 +243,7 @@ describe("requests", () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(JsonRpcError);
-    expect((thrown as JsonRpcError).toJSON()).toEqual({ code: -32602, message: "Invalid params: /taskId: must be a string", data: { errors } });
+    expect((thrown as JsonRpcError).toJSON()).toEqual({ code: -32602, message: "Invalid params: /taskId: must be a string", data: { errors, errorCount: errors.length } });
   });
 
   it("validParamsBut validates a map field as an empty object and hands its entries back unchecked", () => {

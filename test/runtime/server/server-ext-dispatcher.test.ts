@@ -152,6 +152,7 @@ describe("ext-tasks server: gatekeeping", () => {
         expect.objectContaining({ path: "/taskId", keyword: "type" }),
         expect.objectContaining({ path: "/inputResponses", keyword: "type" }),
       ]),
+      errorCount: 2,
     });
     // `_meta` is every request's envelope: the params schema does not reject it, but it must be an object.
     expect(errorOf(await call(server, "tasks/get", { taskId: "t" }, undefined, "meta" as unknown as object)).code).toBe(-32602);
@@ -159,6 +160,7 @@ describe("ext-tasks server: gatekeeping", () => {
     expect(errorOf(await call(server, "tasks/get", { taskId: "t", extra: 1 }))).toEqual(errorOf(await call(server, "tasks/get", { taskId: "t" })));
     expect(errorOf(await call(server, "tasks/get", { extra: 1 })).data).toEqual({
       errors: [expect.objectContaining({ keyword: "required" })],
+      errorCount: 1,
     });
   });
 

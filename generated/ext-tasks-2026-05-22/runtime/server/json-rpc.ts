@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c6bebf995fe9df3c3d0b5d375d5162f341aca50de3d1b5d8c65e0af99ee38dc7 7cc63a37995d1f8340bef8482dcf9044a8bd89c7bb861d0fabd259dfec207f12
+// Fingerprint: 142602fcd13f43a15e8bc8ba2525916b2abc8d089aba3bdbc2b4b596a49135c9 bd756f65e80d2f6c5ed2a19cb41e08b27a1fd4b2f08c5f0d37c8e771247f8982
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -44,8 +44,7 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 /** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
 export class JsonRpcError extends Error {
-  // Typed string, not the literal: the limit errors (store.ts) are JsonRpcErrors with names of their own.
-  override readonly name: string = "JsonRpcError";
+  override readonly name = "JsonRpcError";
   constructor(
     readonly code: number,
     message: string,
@@ -286,17 +285,37 @@ export function validParamsBut<T>(
   };
 }
 
-/** Params checked by their generated validator; -32602 carries every error. */
+/**
+ * Params checked by their generated validator; -32602 names the first error in its message and
+ * carries the first 50 and their count in `data` (see `invalidParamsData`).
+ */
 export function validParams<T>(validate: (value: unknown) => ValidationResult<T>, params: JsonObject): T {
   const checked = validate(params);
   if (checked.ok) return checked.value;
-  const errors: readonly ValidationError[] = checked.errors;
-  const first = errors[0];
+  const first = checked.errors[0];
   throw new JsonRpcError(
     JSON_RPC_ERROR_CODES.InvalidParams,
     `Invalid params${first ? `: ${first.path || "(params)"}: ${first.message}` : ""}`,
-    { errors },
+    invalidParamsData(checked.errors, checked.errorCount),
   );
+}
+
+/** How many validation errors an invalid-params answer lists at most. */
+export const MAX_REPORTED_ERRORS = 50;
+
+/**
+ * The `data` of an invalid-params answer: the first `MAX_REPORTED_ERRORS` errors and how many there
+ * are (`errorCount`, from the validator when it counted past its list). Bounded whatever the
+ * request: one request with 30,000 bad items is answered with 50 errors, not megabytes of them.
+ */
+export function invalidParamsData(
+  errors: readonly ValidationError[],
+  errorCount: number = errors.length,
+): { readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+  return {
+    errors: errors.length > MAX_REPORTED_ERRORS ? errors.slice(0, MAX_REPORTED_ERRORS) : errors,
+    errorCount: Math.max(errorCount, errors.length),
+  };
 }
 
 /** The params without `_meta`, for params the schema closes without room for it (every request may carry `_meta`). */

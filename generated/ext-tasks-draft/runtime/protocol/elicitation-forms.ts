@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: da091bb24dc9eda521e4683c8e980a89f0862d9c8242deeb6f5d4722040eb0d7 7cd6ba7ad64ea445e4050f58061f85a3da526ab77eb354b56c73027e3ed7bd98
+// Fingerprint: a6e59998169a9fdc45e4836b4c33287627da3a1c600cd6b508c0df2dd4a940fb a698c88c79e0c0552f179ad2d63db3832ca942c89202bfc2f75ea63e3f85c99b
 
 /**
  * Elicitation forms at run time, copied unchanged into every generated set that has a form
@@ -611,75 +611,170 @@ const FORMATS: {
   },
 };
 
-const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
-const DOT_STRING = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`);
-const QUOTED_STRING = /^"(?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\[\x20-\x7E])*"$/;
-const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
-const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+// The format checks read each character a bounded number of times: hand-written scans over
+// character tables, and regular expressions only of fixed length or where nothing repeats but one
+// character class that what follows cannot match, so no input makes them backtrack, and none
+// needs stack in proportion to its input. `npm run bench:formats` times them on growing
+// adversarial strings.
+
+/** A table of the ASCII characters a part of an address or URI may hold. */
+function characters(...sets: string[]): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const set of sets) for (let i = 0; i < set.length; i++) table[set.charCodeAt(i)] = 1;
+  return table;
+}
+
+const DIGIT = "0123456789";
+const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** RFC 5322 atext: what the atoms of a dot-string are made of. */
+const ATEXT = characters(ALPHA, DIGIT, "!#$%&'*+/=?^_`{|}~-");
+const LETTER = characters(ALPHA);
+const LETTER_OR_DIGIT = characters(ALPHA, DIGIT);
+const DIGITS = characters(DIGIT);
+const HEX_DIGIT = characters(DIGIT, "ABCDEFabcdef");
+const SCHEME = characters(ALPHA, DIGIT, "+-.");
+const UNRESERVED = `${ALPHA}${DIGIT}-._~`;
+const SUB_DELIMS = "!$&'()*+,;=";
+const REG_NAME = characters(UNRESERVED, SUB_DELIMS);
+const USERINFO = characters(UNRESERVED, SUB_DELIMS, ":");
+const PATH = characters(UNRESERVED, SUB_DELIMS, ":@/");
+const QUERY_OR_FRAGMENT = characters(UNRESERVED, SUB_DELIMS, ":@/?");
+const IP_FUTURE = characters(UNRESERVED, SUB_DELIMS, ":");
+
+function inTable(table: Uint8Array, code: number): boolean {
+  return code < 128 && table[code] === 1;
+}
+
+/** Whether `text[start, end)` is characters of `table` only, or (with `percent`) `%` and two hex digits. */
+function only(text: string, start: number, end: number, table: Uint8Array, percent: boolean): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (inTable(table, code)) continue;
+    if (!percent || code !== 0x25 || i + 2 >= end) return false;
+    if (!inTable(HEX_DIGIT, text.charCodeAt(i + 1)) || !inTable(HEX_DIGIT, text.charCodeAt(i + 2))) return false;
+    i += 2;
+  }
+  return true;
+}
 
 /** RFC 5321 Mailbox: a dot-string or quoted local part, then a host name or an address literal. */
 function isEmail(value: string): boolean {
   const at = value.lastIndexOf("@");
   if (at < 1) return false;
-  const local = value.slice(0, at);
+  if (!isDotString(value, 0, at) && !isQuotedString(value, 0, at)) return false;
   const domain = value.slice(at + 1);
-  if (!DOT_STRING.test(local) && !QUOTED_STRING.test(local)) return false;
   if (domain.startsWith("[") && domain.endsWith("]")) {
     const literal = domain.slice(1, -1);
     return literal.startsWith("IPv6:") ? isIPv6(literal.slice(5)) : isIPv4(literal);
   }
-  return HOST_NAME.test(domain);
+  return isHostName(domain);
 }
 
-const PCT = "%[0-9A-Fa-f]{2}";
-const UNRESERVED = "A-Za-z0-9\\-._~";
-const SUB_DELIMS = "!$&'()*+,;=";
-const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
-const URI_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/;
-const URI_PATH = new RegExp(`^(?:${PCHAR}|/)*$`);
-const URI_QUERY_OR_FRAGMENT = new RegExp(`^(?:${PCHAR}|[/?])*$`);
-const USERINFO = new RegExp(`^(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*$`);
-const REG_NAME = new RegExp(`^(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*$`);
-const IP_FUTURE = new RegExp(`^[Vv][0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+$`);
+/** atext atoms joined by single dots (RFC 5321 Dot-string). */
+function isDotString(text: string, start: number, end: number): boolean {
+  let atom = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2e) {
+      if (atom === 0) return false;
+      atom = 0;
+    } else if (inTable(ATEXT, code)) {
+      atom++;
+    } else {
+      return false;
+    }
+  }
+  return atom > 0;
+}
+
+/** `"`, then printable ASCII but `"` and `\`, or `\` and a printable character, then `"` (RFC 5321 Quoted-string). */
+function isQuotedString(text: string, start: number, end: number): boolean {
+  if (end - start < 2 || text.charCodeAt(start) !== 0x22 || text.charCodeAt(end - 1) !== 0x22) return false;
+  for (let i = start + 1; i < end - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5c) {
+      i++;
+      if (i >= end - 1) return false; // the closing quote would be escaped
+      const escaped = text.charCodeAt(i);
+      if (escaped < 0x20 || escaped > 0x7e) return false;
+    } else if (code < 0x20 || code > 0x7e || code === 0x22) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Labels of 1 to 63 letters, digits and inner hyphens, joined by dots. */
+function isHostName(text: string): boolean {
+  let length = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x2e;
+    if (code === 0x2e) {
+      // A label ends: not empty, not too long, not ending with a hyphen.
+      if (length === 0 || length > 63 || text.charCodeAt(i - 1) === 0x2d) return false;
+      length = 0;
+    } else if (inTable(LETTER_OR_DIGIT, code) || (code === 0x2d && length > 0)) {
+      length++;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 /** RFC 3986 URI: a scheme, then an authority and path, query and fragment of allowed characters only. */
 function isUri(value: string): boolean {
-  const parts = URI_PARTS.exec(value);
-  if (!parts) return false;
-  const [, , authority, path, query, fragment] = parts;
-  if (authority !== undefined && !isAuthority(authority)) return false;
-  if (!URI_PATH.test(path!)) return false;
+  // scheme ":" ["//" authority] path ["?" query] ["#" fragment], each part found by the character that ends it.
+  const colon = value.indexOf(":");
+  if (colon < 1 || !inTable(LETTER, value.charCodeAt(0)) || !only(value, 1, colon, SCHEME, false)) return false;
+  const hash = value.indexOf("#", colon + 1);
+  const beforeFragment = hash < 0 ? value.length : hash;
+  const question = value.indexOf("?", colon + 1);
+  const query = question >= 0 && question < beforeFragment ? question : -1;
+  const beforeQuery = query < 0 ? beforeFragment : query;
+  let path = colon + 1;
+  if (value.startsWith("//", path)) {
+    const slash = value.indexOf("/", path + 2);
+    const authorityEnd = slash >= 0 && slash < beforeQuery ? slash : beforeQuery;
+    if (!isAuthority(value.slice(path + 2, authorityEnd))) return false;
+    path = authorityEnd;
+  }
   return (
-    (query === undefined || URI_QUERY_OR_FRAGMENT.test(query)) &&
-    (fragment === undefined || URI_QUERY_OR_FRAGMENT.test(fragment))
+    only(value, path, beforeQuery, PATH, true) &&
+    (query < 0 || only(value, query + 1, beforeFragment, QUERY_OR_FRAGMENT, true)) &&
+    (hash < 0 || only(value, hash + 1, value.length, QUERY_OR_FRAGMENT, true))
   );
 }
 
+/** [userinfo "@"] host [":" port], the host a registered name or an IP literal in brackets. */
 function isAuthority(authority: string): boolean {
   const at = authority.indexOf("@");
-  const userinfo = at >= 0 ? authority.slice(0, at) : undefined;
+  if (at >= 0 && !only(authority, 0, at, USERINFO, true)) return false;
   const hostPort = at >= 0 ? authority.slice(at + 1) : authority;
-  if (userinfo !== undefined && !USERINFO.test(userinfo)) return false;
-  let host = hostPort;
-  let port = "";
+  let port: string;
   if (hostPort.startsWith("[")) {
     const close = hostPort.indexOf("]");
     if (close < 0) return false;
-    host = hostPort.slice(0, close + 1);
     const rest = hostPort.slice(close + 1);
     if (rest !== "" && !rest.startsWith(":")) return false;
     port = rest.slice(1);
-    const literal = host.slice(1, -1);
-    if (!isIPv6(literal) && !IP_FUTURE.test(literal)) return false;
+    const literal = hostPort.slice(1, close);
+    if (!isIPv6(literal) && !isIPFuture(literal)) return false;
   } else {
     const colon = hostPort.indexOf(":");
-    if (colon >= 0) {
-      host = hostPort.slice(0, colon);
-      port = hostPort.slice(colon + 1);
-    }
-    if (!REG_NAME.test(host)) return false;
+    port = colon >= 0 ? hostPort.slice(colon + 1) : "";
+    if (!only(hostPort, 0, colon >= 0 ? colon : hostPort.length, REG_NAME, true)) return false;
   }
-  return /^[0-9]*$/.test(port);
+  return only(port, 0, port.length, DIGITS, false);
+}
+
+/** RFC 3986 IPvFuture: "v", hex digits, ".", then unreserved, sub-delims or ":". */
+function isIPFuture(text: string): boolean {
+  if (text.charCodeAt(0) !== 0x76 && text.charCodeAt(0) !== 0x56) return false;
+  let i = 1;
+  while (i < text.length && inTable(HEX_DIGIT, text.charCodeAt(i))) i++;
+  if (i === 1 || text.charCodeAt(i) !== 0x2e || i + 1 >= text.length) return false;
+  return only(text, i + 1, text.length, IP_FUTURE, false);
 }
 
 function isIPv4(value: string): boolean {
@@ -688,7 +783,11 @@ function isIPv4(value: string): boolean {
   );
 }
 
+/** The longest IPv6 address text: six groups of four hex digits and an IPv4 address (RFC 4291 § 2.2). */
+const MAX_IPV6_LENGTH = 45;
+
 function isIPv6(value: string): boolean {
+  if (value.length > MAX_IPV6_LENGTH) return false;
   const halves = value.split("::");
   if (halves.length > 2) return false;
   const groups = halves.flatMap((half) => (half === "" ? [] : half.split(":")));

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 23e4ce22ac3120afcb0aa8c71125df85948a0cbdd47a5430910f6670ed44760a 8742133e599c0feed1a37dd23888a74032d952481a73a5fd13ebfca253b9e67c
+// Fingerprint: f096e74c0e91a49d61969131f63ccbbdbf756cf00b1a05bf87dc7065ed6c38e5 4ea050d1f64b85697cfd79ca0d826a082fe6cedc7a7a4f63f1fb99732c1e34a3
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -18,7 +18,31 @@ export interface ValidationError {
 }
 
 export type ValidationResult<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ValidationError[] };
+  | { readonly ok: true; readonly value: T }
+  | {
+      readonly ok: false;
+      /** The first errors found (at most `maxErrors`, 50 unless asked otherwise), each once. */
+      readonly errors: readonly ValidationError[];
+      /**
+       * How many distinct errors the value has: more than `errors.length` when the list was cut at
+       * `maxErrors`. Generated validators always say; a hand-written validator may leave it out
+       * (then `errors` is every error).
+       */
+      readonly errorCount?: number;
+    };
+
+/** How many errors a `validateX` result lists unless `maxErrors` says otherwise. */
+export const DEFAULT_MAX_ERRORS = 50;
+
+/** Options of the generated `validateX` functions. */
+export interface ValidateOptions {
+  /**
+   * How many errors the result lists at most (default 50; `Infinity` for every one). The search
+   * does not stop there: `errorCount` counts them all, so a hostile value cannot hide how bad it is,
+   * and a list cut short costs no more memory than its 50 errors and one key per other error.
+   */
+  readonly maxErrors?: number;
+}
 
 /** Thrown by the `parse*` functions; carries the same errors `validate*` returns. */
 export class ValidationFailed extends Error {
@@ -26,33 +50,110 @@ export class ValidationFailed extends Error {
   constructor(
     readonly typeName: string,
     readonly errors: readonly ValidationError[],
+    /** How many distinct errors there were (more than `errors.length` when the list was cut short). */
+    readonly errorCount: number = errors.length,
   ) {
-    super(
-      `invalid ${typeName}: ` +
-        errors
-          .slice(0, 5)
-          .map((e) => `${e.path || "(root)"}: ${e.message}`)
-          .join("; ") +
-        (errors.length > 5 ? `; and ${errors.length - 5} more` : ""),
-    );
+    super(failureMessage(typeName, errors, errorCount));
   }
 }
 
+/** `invalid X: ` and the first five errors, then how many more there are. */
+function failureMessage(typeName: string, errors: readonly ValidationError[], errorCount: number): string {
+  const more = Math.max(errorCount, errors.length) - 5;
+  const listed = errors
+    .slice(0, 5)
+    .map((e) => `${e.path || "(root)"}: ${e.message}`)
+    .join("; ");
+  return `invalid ${typeName}: ${listed}${more > 0 ? `; and ${more} more` : ""}`;
+}
+
+/**
+ * The errors a check finds, as the generated `$checkX` functions collect them: each distinct error
+ * once (an `allOf` can report the same mismatch from several branches; distinct = same path, keyword
+ * and message), the first `limit` kept, all counted. Linear in the errors found: a few are compared
+ * with each other directly, more go through a key set, never each error against all before it.
+ */
+export class ErrorList {
+  /** The first `limit` distinct errors, in the order found. */
+  readonly kept: ValidationError[] = [];
+  /** How many distinct errors were found. */
+  count = 0;
+  /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
+  #seen: Set<string> | undefined;
+
+  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {}
+
+  add(path: string, keyword: string, message: string, schemaPath: string): void {
+    if (!this.#isNew(path, keyword, message)) return;
+    if (this.kept.length < this.limit) this.kept.push({ path, keyword, message, schemaPath });
+  }
+
+  /** Adds an error that must be seen whatever else was found (it says why the check stopped). */
+  addFirst(path: string, keyword: string, message: string, schemaPath: string): void {
+    if (!this.#isNew(path, keyword, message)) return;
+    this.kept.unshift({ path, keyword, message, schemaPath });
+    if (this.kept.length > this.limit) this.kept.pop();
+  }
+
+  #isNew(path: string, keyword: string, message: string): boolean {
+    if (this.#seen === undefined && this.count < FEW_ERRORS && this.kept.length < this.limit) {
+      // Every error so far is kept, and so will this one be: compare with them (at most FEW_ERRORS).
+      for (const e of this.kept) if (e.path === path && e.keyword === keyword && e.message === message) return false;
+      this.count++;
+      return true;
+    }
+    if (this.#seen === undefined) this.#seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
+    const key = errorKey(path, keyword, message);
+    if (this.#seen.has(key)) return false;
+    this.#seen.add(key);
+    this.count++;
+    return true;
+  }
+}
+
+/** Up to this many errors, an `ErrorList` compares them directly. */
+const FEW_ERRORS = 8;
+
+function errorKey(path: string, keyword: string, message: string): string {
+  return `${path}\u0000${keyword}\u0000${message}`;
+}
+
 /** Records one error (kept out of line so the generated checks stay short). */
-export function report(
-  errors: ValidationError[],
-  path: string,
-  keyword: string,
-  message: string,
-  schemaPath: string,
-): void {
-  errors.push({ path, keyword, message, schemaPath });
+export function report(errors: ErrorList, path: string, keyword: string, message: string, schemaPath: string): void {
+  errors.add(path, keyword, message, schemaPath);
 }
 
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * Whether a value is an object and not an array: how the runtime reads what a peer sent (parsed
+ * JSON, where nothing else occurs). The generated validators ask more (see `hasJsonPrototype`).
+ */
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `typeof value === "object"` and not null: an object or an array. Typed as a JSON object for the
+ * generated validators, which use it only as `isNonNullObject(v) && (v.constructor === Object ||
+ * hasJsonPrototype(v))`, a test no array passes (cheaper than `isObject` and then the prototype).
+ */
+export function isNonNullObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * Whether an object is a JSON object as `JSON.parse` makes them: its prototype is `Object.prototype`
+ * (of this realm or of another, as from a `vm` context or an iframe: an object whose prototype has
+ * none) or `null`. A `Map`, `Set`, `Date`, boxed primitive or class instance is not one. The
+ * generated validators test `value.constructor === Object` first, at each place (a plain object of
+ * this realm inherits that, and the test costs next to nothing where the place has seen the
+ * object's shape before), and call this only when that fails: for an own `constructor` property, a
+ * null prototype, another realm, or to refuse what is no JSON object.
+ */
+export function hasJsonPrototype(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 /** Own properties only: `{}` has no "constructor" as far as JSON is concerned. */
@@ -83,7 +184,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (Array.isArray(b)) return false;
+  if (Array.isArray(b) || !hasJsonPrototype(a) || !hasJsonPrototype(b)) return false;
   const aKeys = Object.keys(a);
   if (aKeys.length !== Object.keys(b).length) return false;
   for (const key of aKeys) {
@@ -124,69 +225,110 @@ export function describe(value: unknown): string {
     case "boolean":
       return String(value);
     case "object":
-      return "an object";
+      return value === null || hasJsonPrototype(value) ? "an object" : notPlain(value);
     default:
       return typeof value;
   }
 }
 
-/** Drops repeated errors (an `allOf` can report the same type mismatch from several branches). */
-export function distinctErrors(errors: ValidationError[]): ValidationError[] {
-  if (errors.length < 2) return errors;
-  return errors.filter((e, i) => {
-    for (let j = 0; j < i; j++) {
-      const other = errors[j]!;
-      if (other.path === e.path && other.keyword === e.keyword && other.message === e.message) return false;
-    }
-    return true;
-  });
+/** What an object that is no JSON object is, for messages: `a Map`, `a Date`, `an instance of Holder`. */
+function notPlain(value: object): string {
+  const tag = Object.prototype.toString.call(value).slice(8, -1);
+  const name = tag !== "Object" ? tag : (value as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof name !== "string" || name === "" || name === "Object") return "an object that is not plain JSON";
+  const article = /^[AEIOU]/.test(name) ? "an" : "a";
+  return tag !== "Object" ? `${article} ${name}` : `an instance of ${name}`;
 }
 
 /** Reports a value that is not what a keyword expects (`type`, `const`, `enum`, ...). */
 export function unexpected(
-  errors: ValidationError[],
+  errors: ErrorList,
   path: string,
   keyword: string,
   expected: string,
   value: unknown,
   schemaPath: string,
 ): void {
-  errors.push({ path, keyword, message: `expected ${expected}, got ${describe(value)}`, schemaPath });
+  errors.add(path, keyword, `expected ${expected}, got ${describe(value)}`, schemaPath);
 }
 
 /** Reports a required property that is absent. */
-export function missing(errors: ValidationError[], path: string, name: string, schemaPath: string): void {
-  errors.push({
-    path: `${path}/${pointerToken(name)}`,
-    keyword: "required",
-    message: `missing required property "${name}"`,
-    schemaPath,
-  });
+export function missing(errors: ErrorList, path: string, name: string, schemaPath: string): void {
+  errors.add(`${path}/${pointerToken(name)}`, "required", `missing required property "${name}"`, schemaPath);
+}
+
+/**
+ * The exported `isX`: the generated test, answering false where reading the value throws. That
+ * is a value no JSON text makes: deeper than the stack (a recursive definition nests a call per
+ * level), cyclic through a recursive definition, or an object whose getter or Proxy trap throws.
+ * Only here, at the entry, so one failure fails the whole value (a nested catch would let a `not`
+ * or a `oneOf` turn it into a match).
+ */
+export function guarded(value: unknown, test: (value: unknown) => boolean): boolean {
+  try {
+    return test(value);
+  } catch {
+    return false;
+  }
 }
 
 /** `validateX`: the fast check first; the error-collecting check only for invalid values. */
 export function validateWith<T>(
   value: unknown,
   is: (value: unknown) => value is T,
-  check: (value: unknown, path: string, errors: ValidationError[]) => void,
+  check: (value: unknown, path: string, errors: ErrorList) => void,
+  options?: ValidateOptions,
 ): ValidationResult<T> {
-  if (is(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  check(value, "", errors);
-  return { ok: false, errors: distinctErrors(errors) };
+  if (guarded(value, is)) return { ok: true, value: value as T };
+  const errors = collectErrors(value, check, maxErrorsOf(options));
+  return { ok: false, errors: errors.kept, errorCount: errors.count };
 }
 
-/** `parseX`: the value typed, or `ValidationFailed` carrying every error. */
+/** `parseX`: the value typed, or `ValidationFailed` carrying the first 50 errors and their count. */
 export function parseWith<T>(
   value: unknown,
   is: (value: unknown) => value is T,
-  check: (value: unknown, path: string, errors: ValidationError[]) => void,
+  check: (value: unknown, path: string, errors: ErrorList) => void,
   typeName: string,
 ): T {
-  if (is(value)) return value;
-  const errors: ValidationError[] = [];
-  check(value, "", errors);
-  throw new ValidationFailed(typeName, distinctErrors(errors));
+  if (guarded(value, is)) return value as T;
+  const errors = collectErrors(value, check, DEFAULT_MAX_ERRORS);
+  throw new ValidationFailed(typeName, errors.kept, errors.count);
+}
+
+function collectErrors(
+  value: unknown,
+  check: (value: unknown, path: string, errors: ErrorList) => void,
+  limit: number,
+): ErrorList {
+  const errors = new ErrorList(limit);
+  try {
+    check(value, "", errors);
+  } catch (error) {
+    // What was found before stays, after the reason the check stopped.
+    errors.addFirst("", "type", unreadable(error), "");
+  }
+  // The test said no but the check found nothing: a getter that answers differently on each read.
+  if (errors.count === 0) errors.add("", "type", "value changed while it was checked (a getter or Proxy)", "");
+  return errors;
+}
+
+/** Why a value could not be checked, from what reading it threw (see `guarded`); itself never throws. */
+function unreadable(error: unknown): string {
+  try {
+    const message = error instanceof Error ? String(error.message) : "";
+    // The stack ran out: V8 and JavaScriptCore say "call stack" (a RangeError), SpiderMonkey "too much recursion".
+    if (/call stack|recursion/i.test(message)) return "value nested too deeply or cyclic";
+    if (error instanceof RangeError) return "value too large to check";
+  } catch {
+    // What was thrown is itself hostile (a Proxy, a throwing getter): say no more than below.
+  }
+  return "value could not be read: a getter or Proxy threw";
+}
+
+function maxErrorsOf(options: ValidateOptions | undefined): number {
+  const max = options?.maxErrors;
+  return typeof max === "number" && max >= 1 ? Math.floor(max) : DEFAULT_MAX_ERRORS;
 }
 
 /**
@@ -229,14 +371,20 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-/** A `validateX` function as a Standard Schema object: synchronous, one issue per validation error. */
-export function standardSchema<T>(validate: (value: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+/**
+ * A `validateX` function as a Standard Schema object: synchronous, one issue per listed validation
+ * error (the first 50; `libraryOptions: { maxErrors }` asks for more, as `validateX` takes it).
+ */
+export function standardSchema<T>(
+  validate: (value: unknown, options?: ValidateOptions) => ValidationResult<T>,
+): StandardSchemaV1<unknown, T> {
   return {
     "~standard": {
       version: 1,
       vendor: "mcp-tasks-gen",
-      validate(value: unknown): StandardSchemaV1.Result<T> {
-        const result = validate(value);
+      validate(value: unknown, options?: StandardSchemaV1.Options): StandardSchemaV1.Result<T> {
+        const maxErrors = options?.libraryOptions?.["maxErrors"];
+        const result = validate(value, typeof maxErrors === "number" ? { maxErrors } : undefined);
         if (result.ok) return { value: result.value };
         return {
           issues: result.errors.map((e) => ({

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f0944e210411c01f512bfdecff7bad7dc373fb50d3226978db86be54c47fa50a a60dd19edc5ef3a0b22a5e3915e58ecd046e388c9208a429bcc9805a5b31c22c
+// Fingerprint: 0b687336c2a34843da51d478732fd81b6359f04c64a77e5a14c88ada24947eb8 4fa7010795d6061887ac7653e301e8ec3b68c582d517cd7ca380fea8255f977a
 
 /**
  * Input on tasks/result (2025-11-25): the requests a task sends the client on `tasks/result` and the
@@ -182,7 +182,13 @@ export function sideChannelOutcome(
     form: locatedFormCheck(forms, "/content"),
   });
   if (checked.ok) return { ok: true, result: checked.value as JsonObject };
-  const detail = checked.problem.map((e) => `${e.path || "/"}: ${e.message}`).join("; ");
+  // One line, however many errors the answer has: the first five and how many more.
+  const more = checked.problem.length - 5;
+  const detail =
+    checked.problem
+      .slice(0, 5)
+      .map((e) => `${e.path || "/"}: ${e.message}`)
+      .join("; ") + (more > 0 ? `; and ${more} more` : "");
   return {
     ok: false,
     error: {

@@ -69,7 +69,8 @@ export interface FunctionDecl {
   readonly name: string;
   readonly doc?: string;
   readonly exported?: boolean;
-  readonly params: readonly { readonly name: string; readonly type: string }[];
+  /** `optional`: the caller may leave it out (`name?: type`). */
+  readonly params: readonly { readonly name: string; readonly type: string; readonly optional?: boolean }[];
   readonly returns: string;
   readonly body: readonly Stmt[];
   /** The schema location `at` stands for in this function (see the `location` expression). */

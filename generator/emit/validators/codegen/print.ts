@@ -10,7 +10,7 @@ import { Local, namesOf, type Expr, type FunctionDecl, type Name, type Stmt } fr
 /** A function as text (its JSDoc, if any, above it). */
 export function printFunction(fn: FunctionDecl): string {
   const used = namesOf(fn.body);
-  const params = fn.params.map((p) => `${paramName(p.name, used)}: ${p.type}`).join(", ");
+  const params = fn.params.map((p) => `${paramName(p.name, used)}${p.optional ? "?" : ""}: ${p.type}`).join(", ");
   const printer = new Printer(fn.at);
   const lines = printer.statements(fn.body, 1);
   return [
