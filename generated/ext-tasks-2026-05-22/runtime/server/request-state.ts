@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 715afa5c85632adef728ff29d939f8a1b39ae329a6b24e871acf0bf76aa66980 01db362f06b4be47bb0314338664028f5312044c61c8777d58776063fbdfa52e
+// Fingerprint: 7991965435de3237a22fc5a0e2f5731f2b9456ba6ab9b20d6ff220b3b779787a c8e024b99268b5bc98cd67d505b85a32dd77fc3e15fbf32e6245b2f6d6eb92a4
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -37,7 +37,8 @@ import {
 } from "../protocol/json.js";
 import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
 import { invalidParamsData, JSON_RPC_ERROR_CODES, JsonRpcError, MAX_REPORTED_ERRORS, type RequestContext } from "./core.js";
-import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION_ERROR_CODES } from "./tasks-extension.js";
+import { base64url, fromBase64url } from "../protocol/base64.js";
+import { CLIENT_CAPABILITIES_META, FORM_METHOD, TASKS_EXTENSION_ERROR_CODES } from "../protocol/constants.js";
 
 // ---------------------------------------------------------------------------------------------
 // Web Crypto, as the host has it
@@ -258,34 +259,6 @@ function utf8(text: string): Uint8Array {
   return new host.TextEncoder().encode(text);
 }
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/** base64url without padding (RFC 4648 § 5). */
-export function base64url(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = [18, 12, 6, 0].map((shift) => ALPHABET[(n >> shift) & 63]!);
-    out += chars.slice(0, Math.min(4, bytes.length - i + 1)).join("");
-  }
-  return out;
-}
-
-/** Decodes base64url without padding; undefined for anything else (padding, other characters, a dangling character). */
-export function fromBase64url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i += 4) {
-    const chunk = text.slice(i, i + 4);
-    const n = [...chunk.padEnd(4, "A")].reduce((acc, char) => (acc << 6) | ALPHABET.indexOf(char), 0);
-    bytes.push((n >> 16) & 255, (n >> 8) & 255, n & 255);
-    bytes.length -= 4 - chunk.length;
-  }
-  const decoded = new Uint8Array(bytes);
-  // Canonical form only: the unused low bits of the last character must be zero.
-  return base64url(decoded) === text ? decoded : undefined;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Input rounds: the handler API
 
@@ -381,7 +354,7 @@ export interface InputRounds<Types extends AnyAnswers, Answer = InputRequiredAns
 
 /** Capability each input method needs, in `_meta` client capabilities (mrtr.mdx › Server Requirements). */
 const CAPABILITY_OF: { readonly [method: string]: string } = {
-  "elicitation/create": "elicitation",
+  [FORM_METHOD]: "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
 };
@@ -510,7 +483,7 @@ function missingCapabilityFor(context: RequestContext, request: InputRequestLike
   const declared = ownValue(declaredCapabilities(context), capability);
   let required: JsonObject = {};
   let ok = isObject(declared);
-  if (request.method === "elicitation/create") {
+  if (request.method === FORM_METHOD) {
     const mode = isObject(request.params) && ownValue(request.params, "mode") === "url" ? "url" : "form";
     required = { [mode]: {} };
     const modes = isObject(declared) ? declared : {};
@@ -520,7 +493,7 @@ function missingCapabilityFor(context: RequestContext, request: InputRequestLike
   if (ok) return undefined;
   return new JsonRpcError(
     TASKS_EXTENSION_ERROR_CODES.MissingRequiredClientCapability,
-    `Missing required client capability: ${capability}${request.method === "elicitation/create" ? `.${Object.keys(required)[0]}` : ""}`,
+    `Missing required client capability: ${capability}${request.method === FORM_METHOD ? `.${Object.keys(required)[0]}` : ""}`,
     { requiredCapabilities: { [capability]: required } },
   );
 }

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 142602fcd13f43a15e8bc8ba2525916b2abc8d089aba3bdbc2b4b596a49135c9 bd756f65e80d2f6c5ed2a19cb41e08b27a1fd4b2f08c5f0d37c8e771247f8982
+// Fingerprint: 7b2c772fd150d4604124edffd963b930b5a0d35fea97bc99203300b798490065 e56db4aaa2de35c3fc364a240faec30dcf188099383ff94b983976ec0671d46d
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -43,7 +43,8 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 /** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
 export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
+  // Typed string, not the literal: the limit errors (store.ts) are JsonRpcErrors with names of their own.
+  override readonly name: string = "JsonRpcError";
   constructor(
     readonly code: number,
     message: string,

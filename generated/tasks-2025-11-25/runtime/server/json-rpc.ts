@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 142602fcd13f43a15e8bc8ba2525916b2abc8d089aba3bdbc2b4b596a49135c9 bd756f65e80d2f6c5ed2a19cb41e08b27a1fd4b2f08c5f0d37c8e771247f8982
+// Fingerprint: 7b2c772fd150d4604124edffd963b930b5a0d35fea97bc99203300b798490065 e56db4aaa2de35c3fc364a240faec30dcf188099383ff94b983976ec0671d46d
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -43,7 +43,8 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 /** An error with a JSON-RPC code: thrown by handlers (and hooks) to answer with it. */
 export class JsonRpcError extends Error {
-  override readonly name = "JsonRpcError";
+  // Typed string, not the literal: the limit errors (store.ts) are JsonRpcErrors with names of their own.
+  override readonly name: string = "JsonRpcError";
   constructor(
     readonly code: number,
     message: string,
