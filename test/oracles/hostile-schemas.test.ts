@@ -131,7 +131,8 @@ const CASES: readonly Case[] = [
   },
   { file: "root-not-a-schema.json", what: "a root that is not a schema ([])", expected: { error: "" } },
   { file: "untitled-root.json", what: "an untitled root without definitions: a type named from the file", expected: COMPILES },
-  { file: "names-normalising-alike.json", what: "two definition names normalising to one identifier", expected: { error: "/definitions/a b" } },
+  // Both names spell their separators out (ADashB, ASpaceB) with a name-clash warning each: no stop, no order-dependent counter.
+  { file: "names-normalising-alike.json", what: "two definition names normalising to one identifier", expected: COMPILES },
   { file: "unknown-keyword.json", what: "an unknown keyword", expected: { error: "/definitions/Loose/tsAdditionalProperties" } },
   {
     file: "unknown-keyword.json",

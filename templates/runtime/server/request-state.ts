@@ -28,7 +28,13 @@ import {
   type ValidationResult,
 } from "../protocol/json.js";
 import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
-import { invalidParamsData, JSON_RPC_ERROR_CODES, JsonRpcError, MAX_REPORTED_ERRORS, type RequestContext } from "./core.js";
+import {
+  invalidParamsData,
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  MAX_REPORTED_ERRORS,
+  type RequestContext,
+} from "./core.js";
 import { base64url, fromBase64url } from "../protocol/base64.js";
 import { CLIENT_CAPABILITIES_META, FORM_METHOD, TASKS_EXTENSION_ERROR_CODES } from "../protocol/constants.js";
 

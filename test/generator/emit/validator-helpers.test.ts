@@ -168,6 +168,6 @@ describe("no redundant checks", () => {
     });
     expect(diagnostics).toEqual([]);
     const check = /function \$checkBoth\([^]*?\n\}/.exec(validators)![0];
-    expect(check.match(/isObject\(value\)/g)).toHaveLength(1);
+    expect(check.match(/isNonNullObject\(value\)/g)).toHaveLength(1);
   });
 });
