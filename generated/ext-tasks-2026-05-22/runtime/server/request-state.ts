@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7991965435de3237a22fc5a0e2f5731f2b9456ba6ab9b20d6ff220b3b779787a c8e024b99268b5bc98cd67d505b85a32dd77fc3e15fbf32e6245b2f6d6eb92a4
+// Fingerprint: fe7f45dfe6554977351606a45d0f0acce601cd6a4310762d8091989cc927c098 bdd1eb77ed97dd8654ce18cc81edcae1c417c48cdc515d6e6688efebde7e8ef2
 
 /**
  * Multi round-trip requests on the server side (`InputRequiredResult`, the 2026-07-28 revision's
@@ -36,7 +36,13 @@ import {
   type ValidationResult,
 } from "../protocol/json.js";
 import { checkFormAnswer, type FormContentCheck } from "../protocol/form-answers.js";
-import { invalidParamsData, JSON_RPC_ERROR_CODES, JsonRpcError, MAX_REPORTED_ERRORS, type RequestContext } from "./core.js";
+import {
+  invalidParamsData,
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  MAX_REPORTED_ERRORS,
+  type RequestContext,
+} from "./core.js";
 import { base64url, fromBase64url } from "../protocol/base64.js";
 import { CLIENT_CAPABILITIES_META, FORM_METHOD, TASKS_EXTENSION_ERROR_CODES } from "../protocol/constants.js";
 
