@@ -39,6 +39,7 @@
  * `maxPendingServerRequests` requests of the server are handled at once.
  */
 import { JSON_RPC_ERROR_CODES, PROTOCOL_VERSION_META, STATELESS_PROTOCOL_VERSION } from "../protocol/constants.js";
+import { isObject } from "../protocol/json.js";
 
 /** Defaults of the limits on what the server sends (see `StreamableHttpOptions`). */
 export const HTTP_CLIENT_LIMITS = {
@@ -783,10 +784,6 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   return controller;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isResponseTo(message: unknown, id: string | number): boolean {

@@ -678,20 +678,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   ): InputHandleOf<unknown, unknown> {
     const input = (key: string): Promise<unknown> => this.#answerTo(owner, taskId, key);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
-      await change(`ask for input "${key}"`, (stored) => {
-        const current = stored as Task & InputTask;
-        if (current.inputKeys.includes(key))
-          throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
-        return {
-          ...current,
-          status: "input_required",
-          inputRequests: {
-            ...current.inputRequests,
-            ...Object.fromEntries([[key, request]]),
-          },
-          inputKeys: [...current.inputKeys, key],
-        };
-      });
+      await change(`ask for input "${key}"`, (stored) => askedForInput(stored as Task & InputTask, key, request));
       return input(key);
     };
     return { requireInput, input };
@@ -812,20 +799,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         throw new TypeError(
           `requireInput: invalid ${method} params: ${checked.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
         );
-      await change(`ask for input "${key}"`, (stored) => {
-        const current = stored as Task & InputTask;
-        if (current.inputKeys.includes(key))
-          throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
-        return {
-          ...current,
-          status: "input_required",
-          inputRequests: {
-            ...current.inputRequests,
-            [key]: { method, params: request.params },
-          },
-          inputKeys: [...current.inputKeys, key],
-        };
-      });
+      await change(`ask for input "${key}"`, (stored) =>
+        askedForInput(stored as Task & InputTask, key, { method, params: request.params }),
+      );
       return input(key);
     };
     return { requireInput, input } as SideChannelHandleOf<{
@@ -844,6 +820,22 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
   }
+}
+
+/**
+ * A task that asks for input under `key`: `input_required` with the request kept beside the others
+ * and the key used up (both handles, plain and side channel, ask through this). A key is never reused.
+ */
+function askedForInput<T extends InputTask>(current: T, key: string, request: unknown): T {
+  if (current.inputKeys.includes(key))
+    throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
+  return {
+    ...current,
+    status: "input_required",
+    // fromEntries: a key named `__proto__` is an own property here, as it is on the wire.
+    inputRequests: { ...current.inputRequests, ...Object.fromEntries([[key, request]]) },
+    inputKeys: [...current.inputKeys, key],
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 165f99a86ee1ce6f46d36ef5b7501ffa325696687fde9b5f4a48175fd68dbea5 6627920d8dfee7120d1c6ba6f1b41a3a9464bf630f6a11ee70bc52e01fcac6b3
+// Fingerprint: 6780f4878ab170309bcd80f5b5208fc1780f1a625f227449bca75fa61190b40c 5ead709cba72ef25a41a2db408098bb89ae8b1e72cc288e22f7f8c3b46f63b6f
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -686,20 +686,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   ): InputHandleOf<unknown, unknown> {
     const input = (key: string): Promise<unknown> => this.#answerTo(owner, taskId, key);
     const requireInput = async (key: string, request: unknown): Promise<unknown> => {
-      await change(`ask for input "${key}"`, (stored) => {
-        const current = stored as Task & InputTask;
-        if (current.inputKeys.includes(key))
-          throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
-        return {
-          ...current,
-          status: "input_required",
-          inputRequests: {
-            ...current.inputRequests,
-            ...Object.fromEntries([[key, request]]),
-          },
-          inputKeys: [...current.inputKeys, key],
-        };
-      });
+      await change(`ask for input "${key}"`, (stored) => askedForInput(stored as Task & InputTask, key, request));
       return input(key);
     };
     return { requireInput, input };
@@ -820,20 +807,9 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
         throw new TypeError(
           `requireInput: invalid ${method} params: ${checked.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
         );
-      await change(`ask for input "${key}"`, (stored) => {
-        const current = stored as Task & InputTask;
-        if (current.inputKeys.includes(key))
-          throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
-        return {
-          ...current,
-          status: "input_required",
-          inputRequests: {
-            ...current.inputRequests,
-            [key]: { method, params: request.params },
-          },
-          inputKeys: [...current.inputKeys, key],
-        };
-      });
+      await change(`ask for input "${key}"`, (stored) =>
+        askedForInput(stored as Task & InputTask, key, { method, params: request.params }),
+      );
       return input(key);
     };
     return { requireInput, input } as SideChannelHandleOf<{
@@ -852,6 +828,22 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
   }
+}
+
+/**
+ * A task that asks for input under `key`: `input_required` with the request kept beside the others
+ * and the key used up (both handles, plain and side channel, ask through this). A key is never reused.
+ */
+function askedForInput<T extends InputTask>(current: T, key: string, request: unknown): T {
+  if (current.inputKeys.includes(key))
+    throw new Error(`Input key "${key}" was already used by this task; keys are unique for a task's lifetime`);
+  return {
+    ...current,
+    status: "input_required",
+    // fromEntries: a key named `__proto__` is an own property here, as it is on the wire.
+    inputRequests: { ...current.inputRequests, ...Object.fromEntries([[key, request]]) },
+    inputKeys: [...current.inputKeys, key],
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: the Fetch API and its typings (@types/node or the DOM library); no package
-// Fingerprint: 5203d3c27107c96d0166f6c00091da579ecffe74df86ae1c70b5f5dc9ca02315 70de8832b306d2a10fc6417a768d6477b98fecfad16670fbe13f81f4099009f6
+// Fingerprint: b8922a342d7b7ee8a0c7875bc30d60d273ffbe3c97bfd8a4fed540cad1f57683 a9f59a2399c76994cc0009e4b08a81c49e5a5ee7e73a77b6b9dff0f0816d83ee
 
 /**
  * Runtime part `http-client`: the set's Tasks client (`client.ts`) over MCP's Streamable HTTP
@@ -47,6 +47,7 @@
  * `maxPendingServerRequests` requests of the server are handled at once.
  */
 import { JSON_RPC_ERROR_CODES, PROTOCOL_VERSION_META, STATELESS_PROTOCOL_VERSION } from "../protocol/constants.js";
+import { isObject } from "../protocol/json.js";
 
 /** Defaults of the limits on what the server sends (see `StreamableHttpOptions`). */
 export const HTTP_CLIENT_LIMITS = {
@@ -791,10 +792,6 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   return controller;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isResponseTo(message: unknown, id: string | number): boolean {
