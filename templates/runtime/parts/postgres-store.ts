@@ -35,6 +35,7 @@ import {
   type TaskLeasesOf,
   type TaskPageOf,
   type TaskRecord,
+  type TaskStoreOptions,
 } from "../server/core.js";
 
 /** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
@@ -43,24 +44,13 @@ export type PostgresTaskRecord = TaskRecord;
 /** One page of tasks/list: the store contract's page, under this part's old name. */
 export type PostgresTaskRecordPage<T> = TaskPageOf<T>;
 
-export interface PostgresTaskStoreOptions {
+export interface PostgresTaskStoreOptions extends TaskStoreOptions {
   /** The table, `name` or `schema.name` (letters, digits, `_`). Default `mcp_tasks`. */
   readonly table?: string;
   /** The NOTIFY channel. Default `<table>_changes` (dots as `_`). */
   readonly channel?: string;
-  /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
-  readonly maxTasks?: number;
-  /**
-   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
-   * Exact across instances (an advisory lock per owner serialises that owner's creates).
-   */
-  readonly maxTasksPerOwner?: number | null;
-  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
-  readonly terminalStatuses?: readonly string[];
   /** How long connecting to an unreachable server may take before a call rejects, in milliseconds. Default 5000. */
   readonly connectTimeout?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
 }
 
 /** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */

@@ -40,6 +40,7 @@ import {
   type TaskLeasesOf,
   type TaskPageOf,
   type TaskRecord,
+  type TaskStoreOptions,
 } from "../server/core.js";
 
 /** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
@@ -48,24 +49,13 @@ export type RedisTaskRecord = TaskRecord;
 /** One page of tasks/list: the store contract's page, under this part's old name. */
 export type RedisTaskRecordPage<T> = TaskPageOf<T>;
 
-export interface RedisTaskStoreOptions {
+export interface RedisTaskStoreOptions extends TaskStoreOptions {
   /** Prefix of every key (keep a `{hash tag}` in it for Redis Cluster). Default `{mcp-tasks}:`. */
   readonly keyPrefix?: string;
   /** The channel changes are published on. Default `<keyPrefix>changes`. */
   readonly channel?: string;
-  /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
-  readonly maxTasks?: number;
-  /**
-   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
-   * Counted and inserted in one script, so instances sharing the Redis never pass it.
-   */
-  readonly maxTasksPerOwner?: number | null;
-  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
-  readonly terminalStatuses?: readonly string[];
   /** How long a call waits for an unreachable Redis before it rejects, in milliseconds. Default 5000. */
   readonly commandTimeout?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
 }
 
 /** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */

@@ -34,6 +34,7 @@ import {
   type TaskLeasesOf,
   type TaskPageOf,
   type TaskRecord,
+  type TaskStoreOptions,
 } from "../server/core.js";
 
 /** What the store reads of a task record: the store contract's (server/store.ts); every set's `StoredTask` has it. */
@@ -42,25 +43,14 @@ export type { TaskRecord };
 /** One page of tasks/list: the store contract's page. */
 export type TaskRecordPage<T> = TaskPageOf<T>;
 
-export interface SqliteTaskStoreOptions {
-  /** Most tasks held at once (expired ones are deleted first). Default 100,000. */
-  readonly maxTasks?: number;
-  /**
-   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
-   * Counted and inserted in one write transaction, so processes sharing the file never pass it.
-   */
-  readonly maxTasksPerOwner?: number | null;
+export interface SqliteTaskStoreOptions extends TaskStoreOptions {
   /**
    * SQLite's `synchronous` setting. "NORMAL" (the default, with the write-ahead log) keeps every
    * committed write through a crash of the process; "FULL" also through a power loss.
    */
   readonly synchronous?: "NORMAL" | "FULL";
-  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
-  readonly terminalStatuses?: readonly string[];
   /** How often watchers read the changes other processes made to the file, in milliseconds. Default 200. */
   readonly eventPollInterval?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
 }
 
 /** Thrown by `create` when the store holds as many tasks as it may: the contract's TaskLimitError, from this store. */

@@ -175,16 +175,23 @@ export function hasTaskLeases<Task>(store: object): store is TaskLeasesOf<Task> 
   );
 }
 
-export interface InMemoryTaskStoreOptions {
-  /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
+/** What every task store takes: its caps, its final statuses and its clock (the parts add their own options). */
+export interface TaskStoreOptions {
+  /** Most tasks held at once (expired ones are dropped first). Default 10,000 in memory, 100,000 in the SQLite, Redis and PostgreSQL stores. */
   readonly maxTasks?: number;
-  /** Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100 (DEFAULT_MAX_TASKS_PER_OWNER). */
+  /**
+   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100
+   * (DEFAULT_MAX_TASKS_PER_OWNER). Counted and taken in one atomic step, so processes or instances sharing
+   * a store never pass it (SQLite: one write transaction; Redis: one script; PostgreSQL: a per-owner advisory lock).
+   */
   readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** The clock, in epoch milliseconds (for tests). */
   readonly now?: () => number;
 }
+
+export type InMemoryTaskStoreOptions = TaskStoreOptions;
 
 /**
  * A task store in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`,

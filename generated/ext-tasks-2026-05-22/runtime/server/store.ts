@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 85be1123e77a6d93f92feb1fd2419701896abcac5bf8a508eab28a884676ff07 e4da59faf5d319da6803de748407d6e572805a37dbacc943930073419634b6bc
+// Fingerprint: d7aaf21439ae239773842ac8ba6f3318ac02bf5ed4726709fb92179212894104 ec675094f9e0adb2227af4c0d4d4d84789cc4984a71c783e600167a3b7a61198
 
 /**
  * The task store contract (what a store keeps of a task, pages, limits, change events and leases) and
@@ -183,16 +183,23 @@ export function hasTaskLeases<Task>(store: object): store is TaskLeasesOf<Task> 
   );
 }
 
-export interface InMemoryTaskStoreOptions {
-  /** Most tasks held at once (expired ones are dropped first). Default 10,000. */
+/** What every task store takes: its caps, its final statuses and its clock (the parts add their own options). */
+export interface TaskStoreOptions {
+  /** Most tasks held at once (expired ones are dropped first). Default 10,000 in memory, 100,000 in the SQLite, Redis and PostgreSQL stores. */
   readonly maxTasks?: number;
-  /** Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100 (DEFAULT_MAX_TASKS_PER_OWNER). */
+  /**
+   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100
+   * (DEFAULT_MAX_TASKS_PER_OWNER). Counted and taken in one atomic step, so processes or instances sharing
+   * a store never pass it (SQLite: one write transaction; Redis: one script; PostgreSQL: a per-owner advisory lock).
+   */
   readonly maxTasksPerOwner?: number | null;
   /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
   readonly terminalStatuses?: readonly string[];
   /** The clock, in epoch milliseconds (for tests). */
   readonly now?: () => number;
 }
+
+export type InMemoryTaskStoreOptions = TaskStoreOptions;
 
 /**
  * A task store in process memory: TTL expiry, a cap on held tasks, ids from `crypto.randomUUID()`,

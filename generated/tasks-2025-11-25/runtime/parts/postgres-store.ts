@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer pg ^8 (install it, and @types/pg and @types/node, in your project)
-// Fingerprint: 157e75abb6743b6c9c843edc2816686f63623c3aa85ffd4e61b43c714a5c02ce c56361b8b6f63776d2b4d5cd5c25942dd0f7f417590a66fb9bc689c2209a735a
+// Fingerprint: 60831e358c8451a9e424c44acfd104ad8eb5dd662ef4bcd83c0501a633f7332b 05b793ce8e26ad567612700c7deda1a645c31473f2d43e2af8c01aa5525e8e5a
 
 /**
  * Runtime part `postgres-store`: a TaskStore on PostgreSQL, shared by every instance of the set's
@@ -43,6 +43,7 @@ import {
   type TaskLeasesOf,
   type TaskPageOf,
   type TaskRecord,
+  type TaskStoreOptions,
 } from "../server/core.js";
 
 /** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
@@ -51,24 +52,13 @@ export type PostgresTaskRecord = TaskRecord;
 /** One page of tasks/list: the store contract's page, under this part's old name. */
 export type PostgresTaskRecordPage<T> = TaskPageOf<T>;
 
-export interface PostgresTaskStoreOptions {
+export interface PostgresTaskStoreOptions extends TaskStoreOptions {
   /** The table, `name` or `schema.name` (letters, digits, `_`). Default `mcp_tasks`. */
   readonly table?: string;
   /** The NOTIFY channel. Default `<table>_changes` (dots as `_`). */
   readonly channel?: string;
-  /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
-  readonly maxTasks?: number;
-  /**
-   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
-   * Exact across instances (an advisory lock per owner serialises that owner's creates).
-   */
-  readonly maxTasksPerOwner?: number | null;
-  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
-  readonly terminalStatuses?: readonly string[];
   /** How long connecting to an unreachable server may take before a call rejects, in milliseconds. Default 5000. */
   readonly connectTimeout?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
 }
 
 /** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: 425620892e634a5b63afddd2835635589d37c1c18d766e88c488004b89ca202d f3c0c142d20a565d19dfdccd80c009a776219aebee6434abb26d579f0c016f15
+// Fingerprint: 92d0268153b91bd6fa93e3531f4508c763d95c2218904951292624a1c72f1848 9b7463ea1385615dc9a075e4d2cfe4b2dec0b847d339dc5849f533f7c3e0a540
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -48,6 +48,7 @@ import {
   type TaskLeasesOf,
   type TaskPageOf,
   type TaskRecord,
+  type TaskStoreOptions,
 } from "../server/core.js";
 
 /** What the store reads of a task record: the store contract's TaskRecord (server/store.ts), under this part's old name. */
@@ -56,24 +57,13 @@ export type RedisTaskRecord = TaskRecord;
 /** One page of tasks/list: the store contract's page, under this part's old name. */
 export type RedisTaskRecordPage<T> = TaskPageOf<T>;
 
-export interface RedisTaskStoreOptions {
+export interface RedisTaskStoreOptions extends TaskStoreOptions {
   /** Prefix of every key (keep a `{hash tag}` in it for Redis Cluster). Default `{mcp-tasks}:`. */
   readonly keyPrefix?: string;
   /** The channel changes are published on. Default `<keyPrefix>changes`. */
   readonly channel?: string;
-  /** Most live tasks held at once (expired ones are deleted first). Default 100,000. */
-  readonly maxTasks?: number;
-  /**
-   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
-   * Counted and inserted in one script, so instances sharing the Redis never pass it.
-   */
-  readonly maxTasksPerOwner?: number | null;
-  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
-  readonly terminalStatuses?: readonly string[];
   /** How long a call waits for an unreachable Redis before it rejects, in milliseconds. Default 5000. */
   readonly commandTimeout?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
 }
 
 /** Thrown by `create` when the store holds as many live tasks as it may: the contract's TaskLimitError, from this store. */

@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer better-sqlite3 ^12 (install it, and @types/better-sqlite3 and @types/node, in your project)
-// Fingerprint: fb54e57f0328ccfa30e77da69b378b30a104a4ca7951c112dbcb529f765ad05e efba0244fe8b628e6d6b0da057c1b069725bf2f7247d8dfd4b3faf887ba9745c
+// Fingerprint: dbf7583e285256d0f0578ec60acfdc4db4147425ca11718bcd555d184fd64d3b 519fb951bcffa4c377f701963f91262d036caba97946ce76378e359a4068ead1
 
 /**
  * Runtime part `sqlite-store`: a durable TaskStore on SQLite for the set's server (`server.ts`).
@@ -42,6 +42,7 @@ import {
   type TaskLeasesOf,
   type TaskPageOf,
   type TaskRecord,
+  type TaskStoreOptions,
 } from "../server/core.js";
 
 /** What the store reads of a task record: the store contract's (server/store.ts); every set's `StoredTask` has it. */
@@ -50,25 +51,14 @@ export type { TaskRecord };
 /** One page of tasks/list: the store contract's page. */
 export type TaskRecordPage<T> = TaskPageOf<T>;
 
-export interface SqliteTaskStoreOptions {
-  /** Most tasks held at once (expired ones are deleted first). Default 100,000. */
-  readonly maxTasks?: number;
-  /**
-   * Most live (non-terminal, unexpired) tasks one owner holds at once; null for no quota. Default 100.
-   * Counted and inserted in one write transaction, so processes sharing the file never pass it.
-   */
-  readonly maxTasksPerOwner?: number | null;
+export interface SqliteTaskStoreOptions extends TaskStoreOptions {
   /**
    * SQLite's `synchronous` setting. "NORMAL" (the default, with the write-ahead log) keeps every
    * committed write through a crash of the process; "FULL" also through a power loss.
    */
   readonly synchronous?: "NORMAL" | "FULL";
-  /** The statuses after which a task never changes (no lease, never an orphan). Default TERMINAL_TASK_STATUSES. */
-  readonly terminalStatuses?: readonly string[];
   /** How often watchers read the changes other processes made to the file, in milliseconds. Default 200. */
   readonly eventPollInterval?: number;
-  /** The clock, in epoch milliseconds (for tests). */
-  readonly now?: () => number;
 }
 
 /** Thrown by `create` when the store holds as many tasks as it may: the contract's TaskLimitError, from this store. */
