@@ -75,3 +75,13 @@ export function typeCheckInMemory(
     return { file: posix.relative(folder, d.file.fileName), line: line + 1, column: character + 1, code: d.code, message: d.messageText };
   });
 }
+
+/**
+ * The messages of type-checking a generated set (its files as `generateFromMemory` gives them) under
+ * the strict flag set with unused locals and parameters refused, in memory: empty when it compiles clean.
+ */
+export function strictDiagnostics(files: readonly { readonly name: string; readonly contents: string }[]): string[] {
+  const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
+  const sources = new Map(files.map((f) => [f.name, f.contents] as const));
+  return typeCheckInMemory(sources, options, { roots: (name) => name.endsWith(".ts") }).map((d) => ts.flattenDiagnosticMessageText(d.message, "\n"));
+}

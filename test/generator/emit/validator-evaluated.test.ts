@@ -7,12 +7,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { generateFromMemory, type MemoryDocument } from "../../../generator/index.js";
-import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { importGeneratedModule, writeGeneratedSources } from "../../support/generated-modules.js";
+import { strictDiagnostics } from "../../support/typescript.js";
+import { importGeneratedModule } from "../../support/generated-modules.js";
 
 const URI = "http://x.test/e.json";
 const temps: string[] = [];
@@ -27,14 +26,8 @@ async function generated(defs: Record<string, unknown>, extra: readonly MemoryDo
   });
   const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-evaluated-"));
   temps.push(dir);
-  writeGeneratedSources(files, dir);
-  const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
-  const program = ts.createProgram(
-    files.filter((f) => f.name.endsWith(".ts")).map((f) => join(dir, f.name)),
-    options,
-  );
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-  const validators = await importGeneratedModule<Validators>(files, join(dir, "js"));
+  const diagnostics = strictDiagnostics(files);
+  const validators = await importGeneratedModule<Validators>(files, dir);
   return { code: files.find((f) => f.name === "validators.ts")!.contents, validators, diagnostics };
 }
 

@@ -3,11 +3,7 @@
  * what it checks; `return cond;` instead of a negated `if`; no type test repeated where the value
  * is already known to be an object. The output is type-checked under the strict flag set.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import ts from "typescript";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generateFromMemory } from "../../../generator/index.js";
 import {
   and,
@@ -29,27 +25,16 @@ import {
   type Stmt,
 } from "../../../generator/emit/validators/codegen/nodes.js";
 import { printStatements } from "../../../generator/emit/validators/codegen/print.js";
-import { STRICT_COMPILER_OPTIONS } from "../../support/typescript.js";
-import { writeGeneratedSources } from "../../support/generated-modules.js";
+import { strictDiagnostics } from "../../support/typescript.js";
 
 const URI = "http://x.test/h.json";
-const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 async function generated(defs: Record<string, unknown>): Promise<{ validators: string; diagnostics: string[] }> {
   const { files } = await generateFromMemory({
     documents: [{ uri: URI, json: { $defs: defs } }],
     roots: Object.keys(defs).map((name) => ({ name, uri: `${URI}#/$defs/${name}` })),
   });
-  const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-helpers-"));
-  temps.push(dir);
-  writeGeneratedSources(files, dir);
-  const options = { ...STRICT_COMPILER_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, lib: ["lib.es2022.d.ts"], noEmit: true };
-  const program = ts.createProgram(
-    files.filter((f) => f.name.endsWith(".ts")).map((f) => join(dir, f.name)),
-    options,
-  );
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  const diagnostics = strictDiagnostics(files);
   return { validators: files.find((f) => f.name === "validators.ts")!.contents, diagnostics };
 }
 
