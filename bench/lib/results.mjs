@@ -1,0 +1,71 @@
+// Where a benchmark's tables reach README.md. Every bench script prints its section; run with `--write`, it
+// also replaces README's block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` with a stamp (date,
+// machine, load, the exact command) and the same tables, so a table in README is always the last thing that
+// script measured and cannot drift from it.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, platform, arch } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+// Read when the script starts (the first import), before the benchmark itself loads the machine.
+const loadAtStart = loadavg()[0];
+
+/** True when the script was asked to write its tables into README.md. */
+export function writeRequested(argv = process.argv) {
+  return argv.slice(2).includes("--write");
+}
+
+/** The arguments a script should parse, without `--write` (which this module handles). */
+export function benchArgs(argv = process.argv) {
+  return argv.slice(2).filter((arg) => arg !== "--write");
+}
+
+/** One line naming the machine: what every absolute number in a table depends on. */
+export function machineLine() {
+  const cores = cpus();
+  const model = (cores[0]?.model ?? "unknown CPU").replace(/\s+/g, " ").trim();
+  return `Node ${process.version}, ${platform()} ${arch()}, ${cores.length} cores (${model})`;
+}
+
+/** The command that reproduces this run, as a reader would type it. */
+export function commandLine(argv = process.argv) {
+  const script = relative(root, argv[1] ?? "").split("\\").join("/");
+  return ["node", script, ...argv.slice(2).filter((arg) => arg !== "--write")].join(" ");
+}
+
+/** The stamp above a section's tables: when, where, under what load, by which command. */
+export function stamp({ command = commandLine(), now = new Date() } = {}) {
+  const date = now.toISOString().slice(0, 16).replace("T", " ");
+  const load = `load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end`;
+  return `Measured ${date} UTC by \`${command}\` on ${machineLine()}; ${load}.`;
+}
+
+/**
+ * Prints a section's markdown and, with `--write`, puts it (under its stamp) into README.md between the
+ * section's markers. Missing or repeated markers are an error that writes nothing.
+ */
+export function publishSection({ name, markdown, command = commandLine(), readmePath = join(root, "README.md") }) {
+  const body = `${stamp({ command })}\n\n${markdown.trim()}\n`;
+  console.log("");
+  console.log(body);
+  if (!writeRequested()) return;
+  const readme = readFileSync(readmePath, "utf8");
+  const updated = replaceSection(readme, name, body);
+  const temp = `${readmePath}.${process.pid}.tmp`;
+  writeFileSync(temp, updated);
+  renameSync(temp, readmePath);
+  console.log(`(written to ${relative(root, readmePath)} between <!-- bench:${name} --> markers)`);
+}
+
+/** README text with the block of section `name` replaced by `body`; throws (naming the markers) if absent. */
+export function replaceSection(readme, name, body) {
+  const open = `<!-- bench:${name} -->`;
+  const close = `<!-- /bench:${name} -->`;
+  const start = readme.indexOf(open);
+  const end = readme.indexOf(close);
+  if (start < 0 || end < start || readme.indexOf(open, start + 1) >= 0) {
+    throw new Error(`README.md: expected exactly one "${open}" … "${close}" block to write the ${name} tables into`);
+  }
+  return `${readme.slice(0, start + open.length)}\n${body}${readme.slice(end)}`;
+}
