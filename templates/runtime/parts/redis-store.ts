@@ -392,7 +392,13 @@ export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskL
 
   #subscribe(): void {
     if (this.#subscriber) return;
-    const subscriber = this.#redis.duplicate({ ...connectionOptions(5000), enableOfflineQueue: true });
+    // Not ioredis's own autoResubscribe: it sends SUBSCRIBE without handling its failure, so closing the store
+    // while that is in flight would leave an unhandled rejection. This store subscribes on every `ready` itself.
+    const subscriber = this.#redis.duplicate({
+      ...connectionOptions(5000),
+      enableOfflineQueue: true,
+      autoResubscribe: false,
+    });
     this.#subscriber = subscriber;
     subscriber.on("error", () => {});
     subscriber.on("message", (channel: string, message: string) => {
@@ -401,7 +407,7 @@ export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskL
       if (change) for (const listener of this.#listeners) listener.change(change);
     });
     subscriber.on("close", () => this.#subscriber === subscriber && this.#setChannel(false));
-    // ioredis subscribes again on every reconnection; the channel is up once that is done.
+    // Subscribed again on every (re)connection; the channel is up once that is done.
     subscriber.on("ready", () => {
       subscriber.subscribe(this.#channel).then(
         () => this.#subscriber === subscriber && this.#setChannel(true),
