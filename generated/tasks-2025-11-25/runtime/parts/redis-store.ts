@@ -4,7 +4,7 @@
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: peer ioredis ^5 (install it, and @types/node, in your project)
-// Fingerprint: 92d0268153b91bd6fa93e3531f4508c763d95c2218904951292624a1c72f1848 9b7463ea1385615dc9a075e4d2cfe4b2dec0b847d339dc5849f533f7c3e0a540
+// Fingerprint: 5b3884cd52e92f053f3acda7079341d750de2de7fb39906753ca227e275278d1 f9311d45a98fcc24df859d93d2960e624058dd15b430789e039b6600d59e3737
 
 /**
  * Runtime part `redis-store`: a TaskStore on Redis, shared by every instance of the set's server
@@ -400,7 +400,13 @@ export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskL
 
   #subscribe(): void {
     if (this.#subscriber) return;
-    const subscriber = this.#redis.duplicate({ ...connectionOptions(5000), enableOfflineQueue: true });
+    // Not ioredis's own autoResubscribe: it sends SUBSCRIBE without handling its failure, so closing the store
+    // while that is in flight would leave an unhandled rejection. This store subscribes on every `ready` itself.
+    const subscriber = this.#redis.duplicate({
+      ...connectionOptions(5000),
+      enableOfflineQueue: true,
+      autoResubscribe: false,
+    });
     this.#subscriber = subscriber;
     subscriber.on("error", () => {});
     subscriber.on("message", (channel: string, message: string) => {
@@ -409,7 +415,7 @@ export class RedisTaskStore<T extends TaskRecord> implements TaskEventsOf, TaskL
       if (change) for (const listener of this.#listeners) listener.change(change);
     });
     subscriber.on("close", () => this.#subscriber === subscriber && this.#setChannel(false));
-    // ioredis subscribes again on every reconnection; the channel is up once that is done.
+    // Subscribed again on every (re)connection; the channel is up once that is done.
     subscriber.on("ready", () => {
       subscriber.subscribe(this.#channel).then(
         () => this.#subscriber === subscriber && this.#setChannel(true),
