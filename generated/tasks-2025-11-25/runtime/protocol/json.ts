@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f096e74c0e91a49d61969131f63ccbbdbf756cf00b1a05bf87dc7065ed6c38e5 4ea050d1f64b85697cfd79ca0d826a082fe6cedc7a7a4f63f1fb99732c1e34a3
+// Fingerprint: d84091471d15fbadb60ea750d85aaad08eb9e30114ffc6204de20249b0cf5c39 bb7834c7edc91df642dc33001e03d96a8141f9b89f31d40b9039af005a214fb4
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -194,12 +194,68 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Whether an array has two JSON-equal items (`uniqueItems`). */
+/**
+ * Whether an array has two JSON-equal items (`uniqueItems`), in time linear in the array's size: each item
+ * is reduced to a canonical key (object keys sorted, numbers by value) and looked up in a set, where
+ * comparing every pair would let a peer's 100,000-item array cost 5·10⁹ comparisons.
+ */
 export function hasDuplicates(items: readonly unknown[]): boolean {
-  for (let i = 1; i < items.length; i++) {
-    for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
+  // A short array compares its pairs (at most 120, each bounded by the items' size): no keys to build.
+  if (items.length <= 16) {
+    for (let i = 1; i < items.length; i++) {
+      for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
+    }
+    return false;
+  }
+  const seen = new Set<string>();
+  const identities = new Map<object, number>();
+  for (const item of items) {
+    const key = canonicalKey(item, identities);
+    if (seen.has(key)) return true;
+    seen.add(key);
   }
   return false;
+}
+
+/**
+ * A string equal for two values exactly when `jsonEqual` holds. A non-JSON object (a `Map`, a class
+ * instance) equals only itself there, so it is keyed by its identity.
+ */
+function canonicalKey(value: unknown, identities: Map<object, number>): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      // NaN equals nothing, not even itself (it is no JSON number, but an in-memory caller may pass it).
+      return value === value ? String(value) : identityKey({}, identities);
+    case "boolean":
+      return value ? "t" : "f";
+    case "undefined":
+      return "u";
+    case "object":
+      break;
+    default:
+      return identityKey(value as object, identities);
+  }
+  if (value === null) return "n";
+  if (Array.isArray(value)) {
+    let key = "[";
+    for (let i = 0; i < value.length; i++) key += (i === 0 ? "" : ",") + canonicalKey(value[i], identities);
+    return `${key}]`;
+  }
+  if (!hasJsonPrototype(value)) return identityKey(value, identities);
+  let key = "{";
+  const keys = Object.keys(value).sort();
+  for (let i = 0; i < keys.length; i++) {
+    key += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${canonicalKey((value as JsonObject)[keys[i]!], identities)}`;
+  }
+  return `${key}}`;
+}
+
+function identityKey(value: object, identities: Map<object, number>): string {
+  let id = identities.get(value);
+  if (id === undefined) identities.set(value, (id = identities.size));
+  return `#${id}`;
 }
 
 export function isMultipleOf(value: number, divisor: number): boolean {
