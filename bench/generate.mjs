@@ -110,9 +110,10 @@ const stats = (times) => {
   return { median, min: s[0], p90: s[Math.ceil(0.9 * s.length) - 1] }; // nearest-rank p90
 };
 const measured = tools.map((t) => ({ ...t, ...stats(t.times) }));
+const ours = measured[0];
 const jsts = measured[measured.length - 1];
-const ms = (x) => `${Math.round(x)} ms`;
-const kb = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const ms = (x) => `${Math.round(x).toLocaleString("en-US")} ms`;
+const kb = (bytes) => `${(bytes / 1000).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} kB`;
 
 // The goals: from scratch (every artifact, formatted) within 2× of jsts's types alone; with the output
 // present (the build step and CI's --check) faster than jsts.
@@ -122,7 +123,7 @@ const goal = (t) => {
   const met = fromScratch ? ratio <= 2 : ratio < 1;
   return `${ratio.toFixed(2)}× (goal ${fromScratch ? "within 2×" : "under 1×"}: ${met ? "met" : "**not met**"})`;
 };
-const output = (t) => `${t.output.files} files (${t.output.names.join(", ")}), ${kb(t.output.bytes)}`;
+const output = (t) => `${t.output.files} files, ${kb(t.output.bytes)}`;
 const rows = [
   ...measured.slice(0, -1).map((t) => [t.label, output(t), ms(t.median), ms(t.min), ms(t.p90), goal(t)]),
   [`${jsts.name} (types only, always from scratch)`, output(jsts), ms(jsts.median), ms(jsts.min), ms(jsts.p90), "1.00×"],
@@ -130,7 +131,8 @@ const rows = [
 publishSection({
   name: "generate",
   markdown: [
-    `${runs} cold runs of each, interleaved, after one warm-up round; inputs: the ${setNames.length} sets of this repository's config (${setNames.join(", ")}).`,
+    `${runs} cold runs of each, interleaved, after one warm-up round; inputs: the ${setNames.length} sets of this repository's config (${setNames.join(", ")}). ` +
+      `Files written per set (at most): ${ours.output.names.map((name) => `\`${name}\``).join(", ")}; json-schema-to-typescript's: ${jsts.output.names.map((name) => `\`${name}\``).join(", ")}.`,
     "",
     markdownTable(["Run", "Output", "Median", "Min", "p90", "ours / jsts (median)"], rows, ["l", "l", "r", "r", "r", "r"]),
   ].join("\n"),

@@ -120,10 +120,10 @@ async function main() {
       ],
     );
     const floodTable = markdownTable(
-      ["the flood", "answers"],
+      ["invalid requests of the flood", "answered"],
       [
-        ["invalid requests answered/s (median)", fmt(median(floodRates))],
-        ...[...floodKinds].sort().map(([status, n]) => [`answered ${status}`, fmt(n)]),
+        ["per second (median)", fmt(median(floodRates))],
+        ...[...floodKinds].sort().map(([status, n]) => [`in all, HTTP ${status}`, fmt(n)]),
       ],
     );
     publishSection({ name: "hostile", markdown: [method, "", validTable, "", floodTable].join("\n") });
