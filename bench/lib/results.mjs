@@ -66,11 +66,11 @@ export function markdownTable(header, rows, align = header.map((_, i) => (i === 
  * Prints a section's markdown and, with `--write`, puts it (under its stamp) into README.md between the
  * section's markers. Missing or repeated markers are an error that writes nothing.
  */
-export function publishSection({ name, markdown, command = commandLine(), readmePath = join(root, "README.md") }) {
-  const body = `${stamp({ command })}\n\n${markdown.trim()}\n`;
+export function publishSection({ name, markdown, command, readmePath = join(root, "README.md"), argv = process.argv }) {
+  const body = `${stamp({ command: command ?? commandLine(argv) })}\n\n${markdown.trim()}\n`;
   console.log("");
   console.log(body);
-  if (!writeRequested()) return;
+  if (!writeRequested(argv)) return;
   const readme = readFileSync(readmePath, "utf8");
   const updated = replaceSection(readme, name, body);
   const temp = `${readmePath}.${process.pid}.tmp`;
@@ -81,25 +81,32 @@ export function publishSection({ name, markdown, command = commandLine(), readme
 
 /** The markers around section `name`'s block. */
 export function markers(name) {
+  if (!/^[\w-]+$/.test(name)) throw new Error(`a section name is letters, digits, - and _: got "${name}"`);
   return { open: `<!-- bench:${name} -->`, close: `<!-- /bench:${name} -->` };
+}
+
+/** Where `marker` stands on a line of its own in `text` (a marker quoted in prose is not one). */
+function markerLines(text, marker) {
+  const escaped = marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [...text.matchAll(new RegExp(`^${escaped}$`, "gm"))].map((m) => m.index);
 }
 
 /**
  * README text with the block of section `name` replaced by `body`; throws (naming the markers) unless the
- * text has exactly one opening and one closing marker of that name, in that order, and the body holds none.
+ * text has exactly one opening and one closing marker of that name, each on a line of its own, in that order,
+ * and the body holds none.
  */
 export function replaceSection(readme, name, body) {
   const { open, close } = markers(name);
-  const start = readme.indexOf(open);
-  const end = readme.indexOf(close);
-  const once = (marker, at) => at >= 0 && readme.indexOf(marker, at + 1) < 0;
-  if (!once(open, start) || !once(close, end) || end < start) {
+  const opens = markerLines(readme, open);
+  const closes = markerLines(readme, close);
+  if (opens.length !== 1 || closes.length !== 1 || closes[0] < opens[0]) {
     throw new Error(`README.md: expected exactly one "${open}" … "${close}" block to write the ${name} tables into`);
   }
   if (body.includes("<!-- bench:") || body.includes("<!-- /bench:")) {
     throw new Error(`the ${name} tables contain a bench marker; README.md left as it was`);
   }
-  return `${readme.slice(0, start + open.length)}\n${body}${readme.slice(end)}`;
+  return `${readme.slice(0, opens[0] + open.length)}\n${body}${readme.slice(closes[0])}`;
 }
 
 /** Every block in a README text, in order: its name, its body (between the markers) and the line it opens on. */
