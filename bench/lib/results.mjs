@@ -1,8 +1,8 @@
 // Where a benchmark's tables reach README.md. Every bench script prints its section; run with `--write`, it
 // also replaces README's block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` with a stamp (date,
 // machine, load, the exact command) and the same tables, so a table in README is always the last thing that
-// script measured and cannot drift from it. NAME is the script's file name without `.mjs` (bench/scale.mjs
-// writes `scale`); test/package/readme-bench.test.ts holds README to that.
+// script measured and cannot drift from it. NAME is by convention the script's file name without `.mjs`
+// (bench/scale.mjs writes `scale`); test/package/readme-bench.test.ts holds README and the scripts to it.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, arch } from "node:os";
 import { dirname, join, relative } from "node:path";
