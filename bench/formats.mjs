@@ -12,13 +12,13 @@
 //
 // Usage: node bench/formats.mjs [--max-length N] [--write]  (default 10,000,000 characters; --write: README's
 // table, see lib/results.mjs)
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { transpileSet } from "./lib/generated.mjs";
+import { generatedState } from "./lib/generated-state.mjs";
 import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -52,8 +52,7 @@ try {
   if (lengths.at(-1) !== maxLength) lengths.push(maxLength);
 
   // The bench reads the generated folder as it is: say whether it matches what the generator makes now.
-  const check = spawnSync(process.execPath, [join(root, "dist/generator/cli/main.js"), "--check"], { cwd: root, encoding: "utf8" });
-  const state = check.status === 0 ? "up to date" : check.status === 1 ? "STALE (run `npm run generate`)" : `not checked (exit ${check.status})`;
+  const state = generatedState(root);
   const rows = [];
   const wrong = [];
   for (const c of CASES) {

@@ -4,12 +4,14 @@
 // each and of all, and the count of private helper functions in `validators.ts` (`$is…`, `$check…` other than
 // a definition's own `$checkX`). Reads only; generates nothing. `--write`: README's table (lib/results.mjs).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { generatedState } from "./lib/generated-state.mjs";
 import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const folder = benchArgs()[0] ?? join(root, "generated");
+const folder = resolve(benchArgs()[0] ?? join(root, "generated"));
+const isDefaultFolder = folder === join(root, "generated");
 
 /** The kinds of file a set holds, in the table's order; each file (a path inside the set) is of the first that takes it. */
 const KINDS = [
@@ -65,7 +67,7 @@ rows.push(["all sets", ...total.map(cell), ""]);
 publishSection({
   name: "output-size",
   markdown: [
-    `Each set in \`${relative(root, folder) || "."}/\`; a cell is files / lines / bytes.`,
+    `Each set in \`${relative(root, folder) || "."}/\`${isDefaultFolder ? ` (${generatedState(root)} by \`mcp-tasks-gen --check\`)` : ""}; a cell is files / lines / bytes.`,
     "",
     markdownTable(["Set", ...KINDS.map((kind) => kind.label), "all", "private helpers in `validators.ts`"], rows),
   ].join("\n"),
