@@ -10,17 +10,19 @@
 // the last column, how much the time grew over the last step against how much the length grew,
 // shows the two near equal (a quadratic check would grow its time by the square, 15×).
 //
-// Usage: node bench/formats.mjs [--max-length N]  (default 10,000,000 characters)
-import { spawnSync } from "node:child_process";
+// Usage: node bench/formats.mjs [--max-length N] [--write]  (default 10,000,000 characters; --write: README's
+// table, see lib/results.mjs)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { transpileSet } from "./lib/generated.mjs";
+import { generatedState } from "./lib/generated-state.mjs";
+import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ options: { "max-length": { type: "string" } } });
+const { values } = parseArgs({ args: benchArgs(), options: { "max-length": { type: "string" } } });
 const maxLength = Number(values["max-length"] ?? 10_000_000);
 if (!(maxLength >= 10_000)) throw new Error(`--max-length expects a number of at least 10000, got ${values["max-length"]}`);
 
@@ -49,20 +51,13 @@ try {
   for (let n = 10_000; n <= maxLength; n *= 4) lengths.push(n);
   if (lengths.at(-1) !== maxLength) lengths.push(maxLength);
 
-  console.log(`Node ${process.version}; format checks through validateElicitationContent (elicitation-codex); median of 5 checks per length`);
   // The bench reads the generated folder as it is: say whether it matches what the generator makes now.
-  const check = spawnSync(process.execPath, [join(root, "dist/generator/cli/main.js"), "--check"], { cwd: root, encoding: "utf8" });
-  const state = check.status === 0 ? "up to date" : check.status === 1 ? "STALE (run `npm run generate`)" : `not checked (exit ${check.status})`;
-  console.log(`Generated code: ${relative(root, outDir)}/ (mcp-tasks-gen --check: ${state})`);
-  console.log("");
-  console.log(`| Format | Case | ${lengths.map((n) => `${chars(n)}: ms (ns/char)`).join(" | ")} | last step: time × / length × |`);
-  console.log(`| --- | --- |${" ---: |".repeat(lengths.length + 1)}`);
-  let wrong = 0;
+  const state = generatedState(root);
+  const rows = [];
+  const wrong = [];
   for (const c of CASES) {
     const schema = { type: "object", properties: { field: { type: "string", format: c.format } } };
-    const cells = [];
-    const perChar = [];
-    for (const n of lengths) {
+    const measured = lengths.map((n) => {
       const text = c.make(n);
       const times = [];
       let verdict;
@@ -71,19 +66,37 @@ try {
         verdict = validateElicitationContent(schema, { field: text }).ok;
         times.push(Number(process.hrtime.bigint() - start) / 1e6);
       }
-      if (verdict !== (c.valid === true)) wrong++;
-      const ms = median(times);
-      perChar.push((ms * 1e6) / text.length);
-      cells.push(`${ms.toFixed(2)} (${perChar.at(-1).toFixed(2)})`);
-    }
-    const [before, last] = [lengths.length - 2, lengths.length - 1].map((i) => ({ ms: (perChar[i] * c.make(lengths[i]).length) / 1e6, chars: c.make(lengths[i]).length }));
-    const growth = `${(last.ms / before.ms).toFixed(1)}× / ${(last.chars / before.chars).toFixed(1)}×`;
-    console.log(`| ${c.format} | ${c.name} | ${cells.join(" | ")} | ${growth} |`);
+      if (verdict !== (c.valid === true)) wrong.push(`${c.format} "${c.name}" at ${chars(n)} characters`);
+      return { ms: median(times), chars: text.length };
+    });
+    const [before, last] = measured.slice(-2);
+    rows.push([
+      c.format,
+      c.name,
+      ...measured.map(({ ms, chars }) => ((ms * 1e6) / chars).toFixed(1)),
+      last.ms.toFixed(1),
+      `${(last.ms / before.ms).toFixed(1)}× / ${(last.chars / before.chars).toFixed(1)}×`,
+    ]);
+    process.stderr.write(".");
   }
-  if (wrong > 0) {
-    console.error(`${wrong} case(s) got the wrong verdict`);
-    process.exitCode = 1;
+  process.stderr.write("\n");
+  const table = markdownTable(
+    ["Format", "Case", ...lengths.map((n) => `${chars(n)}: ns/char`), `${chars(lengths.at(-1))}: ms`, "last step: time × / length ×"],
+    rows,
+    ["l", "l", ...lengths.map(() => "r"), "r", "r"],
+  );
+  if (wrong.length > 0) {
+    console.log(table);
+    throw new Error(`wrong verdicts (README left as it was): ${wrong.join("; ")}`);
   }
+  publishSection({
+    name: "formats",
+    markdown: [
+      `Median of 5 checks per length through \`validateElicitationContent\` (elicitation-codex); the generated code was ${state} (\`mcp-tasks-gen --check\`). Every verdict as expected.`,
+      "",
+      table,
+    ].join("\n"),
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

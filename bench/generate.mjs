@@ -1,16 +1,19 @@
 // `npm run bench:generate`: wall time of a cold `mcp-tasks-gen` run generating every set (all
 // artifacts) against json-schema-to-typescript producing types alone for the same inputs.
-// Goal: ours takes less time. Usage: node bench/generate.mjs [--runs N]  (or BENCH_RUNS=N)
+// Goals: from scratch within 2× of jsts's time; with generated/ present (the build step, CI's --check) faster
+// than jsts. Usage: node bench/generate.mjs [--runs N] [--write]  (or BENCH_RUNS=N; --write: README's table,
+// see lib/results.mjs)
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ options: { runs: { type: "string" } } });
+const { values } = parseArgs({ args: benchArgs(), options: { runs: { type: "string" } } });
 const runs = Number(values.runs ?? process.env.BENCH_RUNS ?? 15);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs expects a positive integer, got ${values.runs ?? process.env.BENCH_RUNS}`);
 
@@ -71,17 +74,18 @@ function run(tool) {
   return ms;
 }
 
-// Files each set produced; fails unless every set has non-empty files, so the benchmark
-// cannot silently time an error path.
+// Files each set produced, in every subfolder (the copied `runtime/` modules too); fails unless every set
+// has non-empty files, so the benchmark cannot silently time an error path. Names: the top level's, a folder
+// as `runtime/`.
 function outputOf(tool) {
   const files = setNames.flatMap((set) => {
     const dir = join(tool.outDir, set);
-    const names = readdirSync(dir);
+    const names = readdirSync(dir, { recursive: true }).filter((name) => statSync(join(dir, name)).isFile());
     if (names.length === 0) throw new Error(`${tool.name} produced no files for set ${set}`);
-    return names.map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
+    return names.map((name) => ({ name: name.split(sep)[0] + (name.includes(sep) ? "/" : ""), path: name, bytes: statSync(join(dir, name)).size }));
   });
   const empty = files.find((f) => f.bytes === 0);
-  if (empty) throw new Error(`${tool.name} wrote an empty ${empty.name}`);
+  if (empty) throw new Error(`${tool.name} wrote an empty ${empty.path}`);
   return { files: files.length, names: [...new Set(files.map((f) => f.name))].sort(), bytes: files.reduce((n, f) => n + f.bytes, 0) };
 }
 
@@ -108,25 +112,28 @@ const stats = (times) => {
 const measured = tools.map((t) => ({ ...t, ...stats(t.times) }));
 const ours = measured[0];
 const jsts = measured[measured.length - 1];
-const ms = (x) => `${Math.round(x)} ms`;
-const kb = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const ms = (x) => `${Math.round(x).toLocaleString("en-US")} ms`;
+const kb = (bytes) => `${(bytes / 1000).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} kB`;
 
-console.log(`Machine: Node ${process.version}, ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, ${process.platform} ${process.arch}`);
-console.log(`Command: npm run bench:generate (${runs} cold runs each after 1 warm-up, interleaved; inputs: ${setNames.length} sets, ${setNames.join(", ")})`);
-console.log("");
-console.log("| Tool | Output | Median | Min | p90 |");
-console.log("| --- | --- | ---: | ---: | ---: |");
-for (const t of measured.slice(0, -1)) {
-  console.log(`| ${t.label} | ${t.output.files} files (${t.output.names.join(", ")}), ${kb(t.output.bytes)} | ${ms(t.median)} | ${ms(t.min)} | ${ms(t.p90)} |`);
-}
-console.log(`| ${jsts.name} (types only, always from scratch) | ${jsts.output.files} files (${jsts.output.names.join(", ")}), ${kb(jsts.output.bytes)} | ${ms(jsts.median)} | ${ms(jsts.min)} | ${ms(jsts.p90)} |`);
-console.log("");
 // The goals: from scratch (every artifact, formatted) within 2× of jsts's types alone; with the output
 // present (the build step and CI's --check) faster than jsts.
-for (const t of measured.slice(0, -1)) {
-  const r = jsts.median / t.median;
+const goal = (t) => {
+  const ratio = t.median / jsts.median;
   const fromScratch = t.label.includes("from scratch");
-  const met = fromScratch ? r >= 0.5 : r >= 1;
-  const goal = fromScratch ? "within 2× of jsts types alone" : "faster than jsts types alone";
-  console.log(`${t.label}: jsts median / ours = ${r.toFixed(2)}× (ours takes ${(1 / r).toFixed(2)}× jsts's time; goal ${met ? "met" : "NOT met"}: ${goal})`);
-}
+  const met = fromScratch ? ratio <= 2 : ratio < 1;
+  return `${ratio.toFixed(2)}× (goal ${fromScratch ? "within 2×" : "under 1×"}: ${met ? "met" : "**not met**"})`;
+};
+const output = (t) => `${t.output.files} files, ${kb(t.output.bytes)}`;
+const rows = [
+  ...measured.slice(0, -1).map((t) => [t.label, output(t), ms(t.median), ms(t.min), ms(t.p90), goal(t)]),
+  [`${jsts.name} (types only, always from scratch)`, output(jsts), ms(jsts.median), ms(jsts.min), ms(jsts.p90), "1.00×"],
+];
+publishSection({
+  name: "generate",
+  markdown: [
+    `${runs} cold runs of each, interleaved, after one warm-up round; inputs: the ${setNames.length} sets of this repository's config (${setNames.join(", ")}). ` +
+      `Files written per set (at most): ${ours.output.names.map((name) => `\`${name}\``).join(", ")}; json-schema-to-typescript's: ${jsts.output.names.map((name) => `\`${name}\``).join(", ")}.`,
+    "",
+    markdownTable(["Run", "Output", "Median", "Min", "p90", "ours / jsts (median)"], rows, ["l", "l", "r", "r", "r", "r"]),
+  ].join("\n"),
+});

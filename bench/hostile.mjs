@@ -13,7 +13,8 @@
 // slow bodies held open the whole time (headers and half a body, then silence, until the 408).
 // Client, flood and server share this machine's cores: compare the ratio, not the absolute figures.
 //
-// Usage: node bench/hostile.mjs [--rounds N] [--seconds S] [--flood-connections N] [--slow-bodies N]
+// Usage: node bench/hostile.mjs [--rounds N] [--seconds S] [--flood-connections N] [--slow-bodies N] [--write]
+// (--write: README's tables, see lib/results.mjs)
 import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
@@ -21,6 +22,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 
 const VERSION = "2026-07-28";
 const META = {
@@ -34,6 +36,7 @@ else await flood(workerData);
 async function main() {
   const root = dirname(dirname(fileURLToPath(import.meta.url)));
   const { values } = parseArgs({
+    args: benchArgs(),
     options: {
       rounds: { type: "string" },
       seconds: { type: "string" },
@@ -74,11 +77,9 @@ async function main() {
       return answered / ((performance.now() - start) / 1000);
     };
 
-    console.log(
-      `example server over loopback HTTP: valid requests (tasks/get and a sync tools/call), ${inFlight} in flight, ` +
-        `${seconds} s per phase, ${rounds} interleaved rounds; the flood: ${floodConnections} connections of invalid requests ` +
-        `and ${slowBodies} slow bodies held open`,
-    );
+    const method =
+      `Valid requests (\`tasks/get\` and a sync \`tools/call\`), ${inFlight} in flight, ${seconds} s per phase, ${rounds} interleaved rounds, medians; ` +
+      `the flood: ${floodConnections} connections of invalid requests and ${slowBodies} slow bodies held open. No valid request failed.`;
     await measure(1000); // warm-up (both processes JIT)
     const alone = [];
     const underFlood = [];
@@ -109,22 +110,23 @@ async function main() {
       }
     }
     const ratio = median(underFlood) / median(alone);
-    table(
+    const validTable = markdownTable(
       ["valid requests", "answers/s (median)"],
       [
         ["alone", fmt(median(alone))],
         ["during the flood", fmt(median(underFlood))],
-        ["ratio (during / alone)", ratio.toFixed(2)],
-        ["all answers during the flood / alone", ((median(underFlood) + median(floodRates)) / median(alone)).toFixed(2)],
+        ["ratio (during / alone)", `${ratio.toFixed(2)}×`],
+        ["all answers (valid and refused) during the flood / valid alone", `${((median(underFlood) + median(floodRates)) / median(alone)).toFixed(2)}×`],
       ],
     );
-    table(
-      ["the flood", "value"],
+    const floodTable = markdownTable(
+      ["invalid requests of the flood", "answered"],
       [
-        ["invalid requests answered/s (median)", fmt(median(floodRates))],
-        ...[...floodKinds].sort().map(([status, n]) => [`answered ${status}`, fmt(n)]),
+        ["per second (median)", fmt(median(floodRates))],
+        ...[...floodKinds].sort().map(([status, n]) => [`in all, HTTP ${status}`, fmt(n)]),
       ],
     );
+    publishSection({ name: "hostile", markdown: [method, "", validTable, "", floodTable].join("\n") });
     await post(server.url, agent, "tasks/cancel", { taskId }, taskId);
   } finally {
     agent.destroy();
@@ -255,13 +257,6 @@ function startExample(root) {
     });
     child.once("exit", (code) => reject(new Error(`the example server exited (${code}):\n${output}${errors}`)));
   });
-}
-
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
-  console.log(`\n${line(header)}\n|${widths.map((w, i) => (i === 0 ? ` ${"-".repeat(w)} ` : ` ${"-".repeat(w - 1)}: `)).join("|")}|`);
-  for (const row of rows) console.log(line(row));
 }
 
 function median(xs) {

@@ -4,18 +4,20 @@
 // types only). Each run is a fresh child process; peak RSS is read inside it (lib/report-rss.mjs).
 // Goal (README.md › Scale): at 5,000 definitions within 3× jsts's time, under 1 GB, and linear: time per
 // definition at 5,000 within 1.3× of that at 1,000.
-// Usage: node bench/scale.mjs [--runs N] [--sizes 100,1000,5000] [--cli path/to/main.js]
+// Usage: node bench/scale.mjs [--runs N] [--sizes 100,1000,5000] [--cli path/to/main.js] [--write]
+// (--write: README's table, see lib/results.mjs)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 import { scaleSchema } from "./lib/scale-schema.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ options: { runs: { type: "string" }, sizes: { type: "string" }, cli: { type: "string" } } });
+const { values } = parseArgs({ args: benchArgs(), options: { runs: { type: "string" }, sizes: { type: "string" }, cli: { type: "string" } } });
 const runs = Number(values.runs ?? process.env.BENCH_RUNS ?? 3);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs expects a positive integer, got ${values.runs}`);
 const sizes = (values.sizes ?? "100,1000,5000").split(",").map(Number);
@@ -87,24 +89,37 @@ try {
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (kb) => `${Math.round(kb / 1024)} MB`;
 const size = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`);
-console.log(`Machine: Node ${process.version}, ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, ${process.platform} ${process.arch}`);
-console.log(`Command: npm run bench:scale (median of ${runs} cold runs each, interleaved; CPU: user + system time of every thread; peak RSS: the largest of the runs)`);
-console.log("");
-console.log(`| Definitions | mcp-tasks-gen time (CPU) | peak RSS | output | jsts ${jstsVersion} time (CPU) | peak RSS | output | time ours / jsts | ms per definition (ours) |`);
-console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-for (const r of rows) {
-  console.log(
-    `| ${r.size.toLocaleString("en-US")} | ${s(r.ours.ms)} (${s(r.ours.cpuMs)}) | ${mb(r.ours.rssKb)} | ${size(r.ours.bytes)} | ${s(r.jsts.ms)} (${s(r.jsts.cpuMs)}) | ${mb(r.jsts.rssKb)} | ${size(r.jsts.bytes)} | ${(r.ours.ms / r.jsts.ms).toFixed(2)}× | ${(r.ours.ms / r.size).toFixed(2)} |`,
-  );
-}
+const rowsMarkdown = rows.map((r) => [
+  r.size.toLocaleString("en-US"),
+  `${s(r.ours.ms)} (${s(r.ours.cpuMs)})`,
+  mb(r.ours.rssKb),
+  size(r.ours.bytes),
+  `${s(r.jsts.ms)} (${s(r.jsts.cpuMs)})`,
+  mb(r.jsts.rssKb),
+  size(r.jsts.bytes),
+  `${(r.ours.ms / r.jsts.ms).toFixed(2)}×`,
+  (r.ours.ms / r.size).toFixed(2),
+]);
+const header = ["Definitions", "mcp-tasks-gen time (CPU)", "peak RSS", "output", `jsts ${jstsVersion} time (CPU)`, "peak RSS", "output", "time ours / jsts", "ms per definition (ours)"];
+// The goals, each with the figure it judges, as table rows (a number in prose would outlive its run).
+const goals = [];
 const at = (n) => rows.find((r) => r.size === n);
 const [big, mid] = [at(5000), at(1000)];
 if (big) {
-  console.log("");
   const ratio = big.ours.ms / big.jsts.ms;
-  console.log(`5,000 definitions: ours / jsts time = ${ratio.toFixed(2)}× (goal ≤ 3×: ${ratio <= 3 ? "met" : "NOT met"}); peak RSS ${mb(big.ours.rssKb)} (goal < 1 GB: ${big.ours.rssKb < 1024 * 1024 ? "met" : "NOT met"})`);
+  goals.push(["time ours / jsts at 5,000 definitions", `${ratio.toFixed(2)}×`, "≤ 3×", ratio <= 3 ? "met" : "**not met**"]);
+  goals.push(["peak RSS (ours) at 5,000 definitions", mb(big.ours.rssKb), "< 1 GB", big.ours.rssKb < 1024 * 1024 ? "met" : "**not met**"]);
   if (mid) {
     const growth = big.ours.ms / 5000 / (mid.ours.ms / 1000);
-    console.log(`time per definition, 5,000 vs 1,000: ${growth.toFixed(2)}× (goal ≤ 1.3×: ${growth <= 1.3 ? "met" : "NOT met"})`);
+    goals.push(["time per definition, 5,000 against 1,000", `${growth.toFixed(2)}×`, "≤ 1.3×", growth <= 1.3 ? "met" : "**not met**"]);
   }
 }
+publishSection({
+  name: "scale",
+  markdown: [
+    `Median of ${runs} cold run${runs > 1 ? "s" : ""} of each, interleaved; CPU: user + system time of every thread; peak RSS: the largest of the runs.`,
+    "",
+    markdownTable(header, rowsMarkdown),
+    ...(goals.length > 0 ? ["", markdownTable(["Goal", "measured", "goal", "verdict"], goals, ["l", "r", "r", "l"])] : []),
+  ].join("\n"),
+});

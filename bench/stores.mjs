@@ -12,7 +12,8 @@
 //
 // Client and servers share this machine: the figures compare the stores, they are not capacities.
 //
-// Usage: node bench/stores.mjs [--gets N] [--tasks N] [--in-flight N] [--only memory,sqlite,redis,postgres]
+// Usage: node bench/stores.mjs [--gets N] [--tasks N] [--in-flight N] [--only memory,sqlite,redis,postgres] [--write]
+// (--write: README's table, see lib/results.mjs)
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -21,9 +22,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import ts from "typescript";
+import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values } = parseArgs({
+  args: benchArgs(),
   options: { gets: { type: "string" }, tasks: { type: "string" }, "in-flight": { type: "string" }, only: { type: "string" } },
 });
 const GETS = positive(values.gets ?? 4000, "--gets");
@@ -36,9 +39,7 @@ const children = new Set();
 const cleanups = [];
 try {
   const support = await loadSupport(["round-robin-proxy.ts", "redis-server.ts", "postgres-server.ts", "store-servers.ts"]);
-  console.log(
-    `example server per store, 1 instance and 3 behind a round-robin proxy; tasks/get: ${GETS} requests, create→complete: ${TASKS} tasks; ${IN_FLIGHT} in flight (keep-alive)`,
-  );
+  console.error(`example server per store, 1 instance and 3 behind a round-robin proxy`);
   const rows = [];
   for (const name of STORES) {
     const backend = await startBackend(name, support);
@@ -269,11 +270,14 @@ function print(rows) {
           ratio(r.cycle.rate, base?.cycle.rate),
         ],
   );
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[2].startsWith("—") && i === 2 ? 0 : c[i].length))));
-  const line = (c) => `| ${c.map((x, i) => (i < 2 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join(" | ")} |`;
-  console.log(`\n${line(header)}\n|${widths.map((w, i) => (i < 2 ? ` ${"-".repeat(w)} ` : ` ${"-".repeat(w - 1)}: `)).join("|")}|`);
-  for (const c of cells) console.log(line(c));
-  console.log(`\n(ratios: requests or tasks per second against the in-memory store on one instance, this run)`);
+  publishSection({
+    name: "stores",
+    markdown: [
+      `tasks/get: ${fmt(GETS)} reads of one running task; create→complete: ${fmt(TASKS)} tasks; ${IN_FLIGHT} requests in flight on keep-alive connections. × memory: per second against the in-memory store on one instance, this run.`,
+      "",
+      markdownTable(header, cells, header.map((_, i) => (i < 2 ? "l" : "r"))),
+    ].join("\n"),
+  });
 }
 
 function ms(n) {

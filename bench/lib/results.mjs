@@ -1,7 +1,8 @@
 // Where a benchmark's tables reach README.md. Every bench script prints its section; run with `--write`, it
 // also replaces README's block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` with a stamp (date,
 // machine, load, the exact command) and the same tables, so a table in README is always the last thing that
-// script measured and cannot drift from it.
+// script measured and cannot drift from it. NAME is by convention the script's file name without `.mjs`
+// (bench/scale.mjs writes `scale`); test/package/readme-bench.test.ts holds README and the scripts to it.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, arch } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -41,15 +42,35 @@ export function stamp({ command = commandLine(), now = new Date() } = {}) {
   return `Measured ${date} UTC by \`${command}\` on ${machineLine()}; ${load}.`;
 }
 
+const STAMP = /^Measured (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC by `([^`]+)` on (.+); load average (\d+\.\d) at start, (\d+\.\d) at end\.$/;
+
+/** The parts of a stamp line (what `stamp` writes), or undefined when the line is not one. */
+export function parseStamp(line) {
+  const m = STAMP.exec(line);
+  return m ? { date: m[1], command: m[2], machine: m[3], loadAtStart: Number(m[4]), loadAtEnd: Number(m[5]) } : undefined;
+}
+
+/**
+ * A Markdown table. `align` gives each column's alignment, "l" or "r" (default: the first column left, the
+ * others right, as numbers read). A `|` inside a cell is escaped, so a cell cannot split its row.
+ */
+export function markdownTable(header, rows, align = header.map((_, i) => (i === 0 ? "l" : "r"))) {
+  for (const row of rows) {
+    if (row.length !== header.length) throw new Error(`a table row has ${row.length} cells, its header ${header.length}: ${row.join(", ")}`);
+  }
+  const line = (cells) => `| ${cells.map((cell) => String(cell).replaceAll("|", "\\|")).join(" | ")} |`;
+  return [line(header), `|${align.map((a) => (a === "r" ? " ---: " : " --- ")).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
 /**
  * Prints a section's markdown and, with `--write`, puts it (under its stamp) into README.md between the
  * section's markers. Missing or repeated markers are an error that writes nothing.
  */
-export function publishSection({ name, markdown, command = commandLine(), readmePath = join(root, "README.md") }) {
-  const body = `${stamp({ command })}\n\n${markdown.trim()}\n`;
+export function publishSection({ name, markdown, command, readmePath = join(root, "README.md"), argv = process.argv }) {
+  const body = `${stamp({ command: command ?? commandLine(argv) })}\n\n${markdown.trim()}\n`;
   console.log("");
   console.log(body);
-  if (!writeRequested()) return;
+  if (!writeRequested(argv)) return;
   const readme = readFileSync(readmePath, "utf8");
   const updated = replaceSection(readme, name, body);
   const temp = `${readmePath}.${process.pid}.tmp`;
@@ -58,14 +79,41 @@ export function publishSection({ name, markdown, command = commandLine(), readme
   console.log(`(written to ${relative(root, readmePath)} between <!-- bench:${name} --> markers)`);
 }
 
-/** README text with the block of section `name` replaced by `body`; throws (naming the markers) if absent. */
+/** The markers around section `name`'s block. */
+export function markers(name) {
+  if (!/^[\w-]+$/.test(name)) throw new Error(`a section name is letters, digits, - and _: got "${name}"`);
+  return { open: `<!-- bench:${name} -->`, close: `<!-- /bench:${name} -->` };
+}
+
+/** Where `marker` stands on a line of its own in `text` (a marker quoted in prose is not one). */
+function markerLines(text, marker) {
+  const escaped = marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [...text.matchAll(new RegExp(`^${escaped}$`, "gm"))].map((m) => m.index);
+}
+
+/**
+ * README text with the block of section `name` replaced by `body`; throws (naming the markers) unless the
+ * text has exactly one opening and one closing marker of that name, each on a line of its own, in that order,
+ * and the body holds none.
+ */
 export function replaceSection(readme, name, body) {
-  const open = `<!-- bench:${name} -->`;
-  const close = `<!-- /bench:${name} -->`;
-  const start = readme.indexOf(open);
-  const end = readme.indexOf(close);
-  if (start < 0 || end < start || readme.indexOf(open, start + 1) >= 0) {
+  const { open, close } = markers(name);
+  const opens = markerLines(readme, open);
+  const closes = markerLines(readme, close);
+  if (opens.length !== 1 || closes.length !== 1 || closes[0] < opens[0]) {
     throw new Error(`README.md: expected exactly one "${open}" … "${close}" block to write the ${name} tables into`);
   }
-  return `${readme.slice(0, start + open.length)}\n${body}${readme.slice(end)}`;
+  if (body.includes("<!-- bench:") || body.includes("<!-- /bench:")) {
+    throw new Error(`the ${name} tables contain a bench marker; README.md left as it was`);
+  }
+  return `${readme.slice(0, opens[0] + open.length)}\n${body}${readme.slice(closes[0])}`;
+}
+
+/** Every block in a README text, in order: its name, its body (between the markers) and the line it opens on. */
+export function readSections(readme) {
+  return [...readme.matchAll(/^<!-- bench:([\w-]+) -->\n([\s\S]*?)^<!-- \/bench:\1 -->$/gm)].map((m) => ({
+    name: m[1],
+    body: m[2],
+    line: readme.slice(0, m.index).split("\n").length,
+  }));
 }
