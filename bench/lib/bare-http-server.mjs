@@ -5,10 +5,10 @@
 import { createServer } from "node:http";
 
 const { status, headers, body } = JSON.parse(process.env.BARE_ANSWER ?? "");
-const bytes = Buffer.from(body, "utf8");
+// The body as a string, as the generated server writes it (Node sends headers and body in one write either way).
 const server = createServer((req, res) => {
   req.on("data", () => {});
-  req.on("end", () => res.writeHead(status, headers).end(bytes));
+  req.on("end", () => res.writeHead(status, headers).end(body));
 });
 server.listen(0, "127.0.0.1", () => console.log(`bare node:http server listening on http://127.0.0.1:${server.address().port}/mcp`));
 process.once("SIGTERM", () => process.exit(0));
