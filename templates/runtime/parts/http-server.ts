@@ -194,7 +194,6 @@ export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage,
 class NodeRequestParts implements HttpRequestParts {
   readonly method: string;
   readonly headers: RequestHeaders;
-  readonly loopback: boolean;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   #controller: AbortController | undefined;
@@ -208,7 +207,17 @@ class NodeRequestParts implements HttpRequestParts {
     this.#res = res;
     this.method = req.method ?? "GET";
     this.headers = req.headers as IncomingHttpHeaders & RequestHeaders;
-    this.loopback = isLoopbackAddress(req.socket.localAddress);
+  }
+
+  /** Known once per connection (the Host check reads it on every request of a keep-alive connection). */
+  get loopback(): boolean {
+    const socket = this.#req.socket;
+    let loopback = loopbackSockets.get(socket);
+    if (loopback === undefined) {
+      loopback = isLoopbackAddress(socket.localAddress);
+      loopbackSockets.set(socket, loopback);
+    }
+    return loopback;
   }
 
   readBody(limit: number, timeoutMs: number): Promise<string | "too-large" | "timed-out"> {
@@ -229,6 +238,9 @@ class NodeRequestParts implements HttpRequestParts {
     return controller.signal;
   }
 }
+
+/** Whether each connection arrived on a loopback address, by socket. */
+const loopbackSockets = new WeakMap<object, boolean>();
 
 /** Writes the core's answer: one `writeHead` and one `end`, or the headers and then the stream. */
 function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
