@@ -1,18 +1,24 @@
-// `npm run bench:server`: how fast the generated Tasks server answers.
+// `npm run bench:server`: how fast the generated Tasks server answers, and what its HTTP handler costs.
 //
 // 1. tasks/get throughput, in one process, over the SDK's InMemoryTransport: the generated
 //    2025-11-25 server (behind a minimal JSON-RPC peer) against the SDK 1.32 `Server` with its
 //    `InMemoryTaskStore`. Both answer the same stream of tasks/get requests for existing tasks,
 //    sent by the same driver with the same number of requests in flight, in interleaved rounds;
 //    the median requests/s of each and their ratio are printed (goal: at least 3×). Measured twice:
-//    with a raw JSON-RPC driver (the servers' own cost) and with the SDK `Client` as the caller
+//    with a raw JSON-RPC driver (the servers' own cost) and with the SDK `Client` as caller
 //    (end to end, the client's Zod parsing included).
-// 2. The example server (examples/ext-tasks-server, separate process) over loopback HTTP:
-//    requests/s of tasks/get and of a sync tools/call, keep-alive connections, a bounded number
-//    of requests in interleaved rounds after a warm-up, 127.0.0.1 only. The client runs in this
-//    process and the server in its own, on the same machine: the figure is a floor, not a capacity.
+// 2. Over loopback HTTP, each server in its own process and this process the load generator (so its
+//    CPU is not counted): the example server (examples/ext-tasks-server, in-memory store) answering
+//    `tasks/get` of one running task and a sync `tools/call`, and a bare `node:http` server that reads
+//    each body and answers the very bytes the example sent for that `tasks/get`. 32 keep-alive
+//    connections per row, interleaved rounds after a warm-up, medians. Per row: requests/s and the
+//    server process's CPU per request (its own process.cpuUsage() delta over the round, read over IPC
+//    by bench/lib/cpu-probe.mjs, ÷ requests answered), which other load on the machine barely moves;
+//    the ratio generated / bare is taken round by round (goal: CPU ≤ 1.5×).
 //
-// Usage: node bench/server.mjs [--rounds N] [--requests N] [--http-requests N]
+// Usage: node bench/server.mjs [--rounds N] [--requests N] [--http-rounds N] [--http-requests N] [--write]
+// (--write puts the tables into README.md between <!-- bench:server --> markers, bench/lib/results.mjs)
+// Server processes get NODE options from --server-node-args "…" (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -25,36 +31,58 @@ import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { transpileSet } from "./lib/generated.mjs";
+import { benchArgs, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values } = parseArgs({
-  options: { rounds: { type: "string" }, requests: { type: "string" }, "http-requests": { type: "string" } },
+  args: benchArgs(),
+  options: {
+    rounds: { type: "string" },
+    requests: { type: "string" },
+    "http-rounds": { type: "string" },
+    "http-requests": { type: "string" },
+    "server-node-args": { type: "string" },
+    "http-only": { type: "boolean" },
+  },
 });
 const ROUNDS = positive(values.rounds ?? 9, "--rounds");
 const REQUESTS = positive(values.requests ?? 20_000, "--requests");
-const HTTP_REQUESTS = positive(values["http-requests"] ?? 20_000, "--http-requests");
+const HTTP_ROUNDS = positive(values["http-rounds"] ?? 7, "--http-rounds");
+const HTTP_PER_ROUND = Math.ceil(positive(values["http-requests"] ?? 35_000, "--http-requests") / HTTP_ROUNDS);
+const HTTP_WARMUP = 5_000;
 const IN_FLIGHT = 32;
-const HTTP_ROUNDS = 5;
 const TASKS = 100;
+// What every stateless request carries (the example speaks the 2026-07-28 draft revision).
+const PROTOCOL_VERSION = "2026-07-28";
+const META = {
+  "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+};
+
+const serverArgs = values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [];
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-server-"));
-let child;
+const servers = [];
+const sections = [];
 try {
-  transpileSet(join(root, "generated", "tasks-2025-11-25"), join(work, "tasks-2025-11-25"));
-  const generated = await import(pathToFileURL(join(work, "tasks-2025-11-25", "server.js")).href);
-
-  console.log(`tasks/get over InMemoryTransport: ${ROUNDS} interleaved rounds of ${REQUESTS} requests, ${IN_FLIGHT} in flight, ${TASKS} tasks`);
-  const raw = await compare(await generatedPeer(generated), await sdkPeer(), rawDriver);
-  table(["tasks/get, raw JSON-RPC driver", "requests/s (median)"], raw);
-  const viaClient = await compare(await generatedPeer(generated), await sdkPeer(), clientDriver);
-  table(["tasks/get, SDK Client as caller", "requests/s (median)"], viaClient);
-
-  console.log(`\nexample server over loopback HTTP: ${HTTP_REQUESTS} requests per row in ${HTTP_ROUNDS} interleaved rounds, ${IN_FLIGHT} keep-alive connections`);
-  const http = await startExample();
-  child = http.child;
-  table(["example server (Streamable HTTP)", "requests/s (median)"], await httpRows(http.url));
+  if (!values["http-only"]) {
+    transpileSet(join(root, "generated", "tasks-2025-11-25"), join(work, "tasks-2025-11-25"));
+    const generated = await import(pathToFileURL(join(work, "tasks-2025-11-25", "server.js")).href);
+    sections.push(
+      `\`tasks/get\` over the SDK's InMemoryTransport, in one process: ${ROUNDS} interleaved rounds of ${fmt(REQUESTS)} requests, ${IN_FLIGHT} in flight, ${TASKS} tasks.`,
+    );
+    const raw = await compare(await generatedPeer(generated), await sdkPeer(), rawDriver);
+    sections.push(table(["`tasks/get`, raw JSON-RPC driver", "requests/s (median)"], raw));
+    const viaClient = await compare(await generatedPeer(generated), await sdkPeer(), clientDriver);
+    sections.push(table(["`tasks/get`, SDK `Client` as caller", "requests/s (median)"], viaClient));
+  }
+  sections.push(
+    `Over loopback HTTP, each server in its own process, this script the load generator: ${HTTP_ROUNDS} interleaved rounds of ${fmt(HTTP_PER_ROUND)} requests per row after ${fmt(HTTP_WARMUP)} to warm up, ${IN_FLIGHT} keep-alive connections per row. CPU is the server process's own (\`process.cpuUsage()\` over the round ÷ requests).`,
+  );
+  sections.push(table(["loopback HTTP, 32 keep-alive connections", "requests/s (median)", "server µs CPU / request (median)"], await httpRows()));
+  publishSection({ name: "server", markdown: sections.join("\n\n") });
 } finally {
-  if (child && child.exitCode === null) child.kill("SIGTERM");
+  for (const child of servers) if (child.exitCode === null) child.kill("SIGTERM");
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -177,90 +205,165 @@ async function compare(ours, theirs, makeDriver) {
 
 // --- HTTP ---------------------------------------------------------------------------------
 
-/** Starts the example server the way `npm run example:ext-tasks-server` does, on a free port. */
-function startExample() {
-  const child = spawn(process.execPath, [join(root, "examples/ext-tasks-server/run.mjs")], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "inherit"],
+/**
+ * Starts a server process on a free loopback port and waits for its "listening on URL" line. The process
+ * loads bench/lib/cpu-probe.mjs, so `cpu()` reads its own CPU time over IPC.
+ */
+function startServer(script, env = {}) {
+  const child = spawn(process.execPath, ["--import", pathToFileURL(join(root, "bench/lib/cpu-probe.mjs")).href, ...serverArgs, script], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
   });
+  servers.push(child);
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout.on("data", (chunk) => {
       output += chunk;
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output)?.[1];
-      if (url) resolve({ url, child });
+      if (url) resolve({ url, child, cpu: () => cpuOf(child) });
     });
-    child.once("exit", (code) => reject(new Error(`the example server exited (${code}):\n${output}`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}):\n${output}`)));
   });
 }
 
-async function httpRows(url) {
-  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+/** The server process's CPU time so far (user + system, µs). */
+function cpuOf(child) {
+  return new Promise((resolve) => {
+    child.once("message", (message) => resolve(message.cpu));
+    child.send("cpu");
+  });
+}
+
+/** One request, built once: its body and headers are the same bytes every time it is sent. */
+function preparedRequest(url, method, params, name) {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } }));
+  const { hostname, port, pathname } = new URL(url);
+  return {
+    method,
+    body,
+    options: {
+      hostname,
+      port,
+      path: pathname,
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": body.length,
+        "mcp-protocol-version": PROTOCOL_VERSION,
+        "mcp-method": method,
+        "mcp-name": name,
+      },
+    },
   };
-  const post = (method, params, name) =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } });
-      const req = request(url, {
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "content-length": Buffer.byteLength(body),
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": method,
-          "mcp-name": name,
-        },
-      });
-      req.on("response", (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => {
-          const answer = JSON.parse(text);
-          if (answer.error) reject(new Error(`${method}: ${JSON.stringify(answer.error)}`));
-          else resolve(answer.result);
-        });
-      });
-      req.on("error", reject);
-      req.end(body);
+}
+
+/** Sends a prepared request (to `url`'s server) on `agent`; resolves with the status, headers and body text. */
+function send(agent, prepared, url = undefined) {
+  return new Promise((resolve, reject) => {
+    const options = url ? { ...prepared.options, port: new URL(url).port } : prepared.options;
+    const req = request({ ...options, agent });
+    req.on("response", (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
     });
-  const created = await post("tools/call", { name: "slow_compute", arguments: { seconds: 300, label: "bench" } }, "slow_compute");
+    req.on("error", reject);
+    req.end(prepared.body);
+  });
+}
+
+/**
+ * The loopback HTTP rows: the example server (in-memory store) and a bare node:http server that sends the bytes
+ * the example sent for the same tasks/get, each in its own process, loaded by this one over the same 32 keep-alive
+ * connections per server, in interleaved rounds after a warm-up. Per row: median requests/s and median µs of the
+ * server process's CPU per request (its process.cpuUsage() delta over the round ÷ requests answered).
+ */
+async function httpRows() {
+  const example = await startServer(join(root, "examples/ext-tasks-server/run.mjs"));
+  const setupAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const call = async (prepared) => {
+    const answer = await send(setupAgent, prepared);
+    const parsed = JSON.parse(answer.text);
+    if (parsed.error) throw new Error(`${prepared.method}: ${JSON.stringify(parsed.error)}`);
+    return { ...answer, result: parsed.result };
+  };
+  const created = await call(
+    preparedRequest(example.url, "tools/call", { name: "slow_compute", arguments: { seconds: 300, label: "bench" } }, "slow_compute"),
+  );
+  const taskId = created.result.taskId;
+  const getTask = preparedRequest(example.url, "tasks/get", { taskId }, taskId);
+  const greet = preparedRequest(example.url, "tools/call", { name: "greet", arguments: { name: "bench" } }, "greet");
+  // What the example answers to this tasks/get: the bare server sends exactly these bytes (Node adds Date,
+  // Connection and Keep-Alive to both).
+  const sample = await call(getTask);
+  const { date: _date, connection: _connection, "keep-alive": _keepAlive, ...headers } = sample.headers;
+  const bare = await startServer(join(root, "bench/lib/bare-http-server.mjs"), {
+    BARE_ANSWER: JSON.stringify({ status: sample.status, headers, body: sample.text }),
+  });
+  setupAgent.destroy();
+
+  const expected = sample.text;
   const rows = [
-    { label: "tasks/get", send: () => post("tasks/get", { taskId: created.taskId }, created.taskId), samples: [] },
-    { label: "tools/call greet (sync)", send: () => post("tools/call", { name: "greet", arguments: { name: "bench" } }, "greet"), samples: [] },
+    { label: "bare `node:http`, the same answer bytes", server: bare, prepared: getTask, expect: expected },
+    { label: "generated (example server): `tasks/get`", server: example, prepared: getTask, expect: expected },
+    { label: "generated (example server): `tools/call` greet (sync)", server: example, prepared: greet },
   ];
-  /** `count` requests of a row, `IN_FLIGHT` at a time; requests/s. */
+  for (const row of rows) {
+    row.agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    row.rates = [];
+    row.cpus = [];
+  }
+  /** `count` requests of a row, `IN_FLIGHT` at a time on its own keep-alive connections; requests/s and server µs CPU/request. */
   const run = async (row, count) => {
     let next = 0;
+    const cpuBefore = await row.server.cpu();
     const start = performance.now();
     await Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
-        while (next++ < count) await row.send();
+        while (next++ < count) {
+          const answer = await send(row.agent, row.prepared, row.server.url);
+          if (answer.status !== 200 || (row.expect !== undefined && answer.text !== row.expect)) {
+            throw new Error(`${row.label}: unexpected answer ${answer.status} ${answer.text}`);
+          }
+        }
       }),
     );
-    return count / ((performance.now() - start) / 1000);
+    const seconds = (performance.now() - start) / 1000;
+    const cpu = (await row.server.cpu()) - cpuBefore;
+    return { rate: count / seconds, cpuPerRequest: cpu / count };
   };
-  for (const row of rows) await run(row, 2000); // warm-up (both processes JIT)
-  const perRound = Math.ceil(HTTP_REQUESTS / HTTP_ROUNDS);
+  for (const row of rows) await run(row, HTTP_WARMUP); // warm-up (every process JITs)
   for (let round = 0; round < HTTP_ROUNDS; round++) {
-    for (const row of round % 2 ? [...rows].reverse() : rows) row.samples.push(await run(row, perRound));
+    for (const row of round % 2 ? [...rows].reverse() : rows) {
+      const { rate, cpuPerRequest } = await run(row, HTTP_PER_ROUND);
+      row.rates.push(rate);
+      row.cpus.push(cpuPerRequest);
+    }
   }
-  await post("tasks/cancel", { taskId: created.taskId }, created.taskId);
-  agent.destroy();
-  return rows.map((row) => [row.label, fmt(median(row.samples))]);
+  for (const row of rows) row.agent.destroy();
+  await call(preparedRequest(example.url, "tasks/cancel", { taskId }, taskId)).catch(() => {});
+  // Same-run ratios, round by round: the median of each round's ratio (robust to load that changes between rounds).
+  const cpuRatio = median(rows[1].cpus.map((cpu, i) => cpu / rows[0].cpus[i]));
+  const rateRatio = median(rows[1].rates.map((rate, i) => rate / rows[0].rates[i]));
+  return [
+    ...rows.map((row) => [row.label, fmt(median(row.rates)), median(row.cpus).toFixed(1)]),
+    [
+      "`tasks/get`: generated / bare (median of the rounds' ratios)",
+      `${rateRatio.toFixed(2)}×`,
+      `${cpuRatio.toFixed(2)}× ${cpuRatio <= 1.5 ? "(goal ≤ 1.5×: met)" : "(goal ≤ 1.5×: NOT met)"}`,
+    ],
+  ];
 }
 
 // --- output -------------------------------------------------------------------------------
 
+/** A markdown table; the first column left-aligned, the others right-aligned. */
 function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
-  console.log(`\n${line(header)}\n|${widths.map((w, i) => (i === 0 ? ` ${"-".repeat(w)} ` : ` ${"-".repeat(w - 1)}: `)).join("|")}|`);
-  for (const row of rows) console.log(line(row));
+  const rule = `|${widths.map((w, i) => (i === 0 ? ` ${"-".repeat(w)} ` : ` ${"-".repeat(w - 1)}: `)).join("|")}|`;
+  return [line(header), rule, ...rows.map(line)].join("\n");
 }
 
 function median(xs) {

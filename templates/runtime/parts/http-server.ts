@@ -176,37 +176,92 @@ export type McpHttpCore = (request: HttpRequestParts) => Promise<HttpAnswer>;
 /** The handler for `node:http`: `http.createServer(nodeHttpHandler({ tasks, methods }))`. */
 export function nodeHttpHandler(options: McpHttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const core = createMcpHttpCore(options);
+  const endpoint = options.path ?? "/mcp";
+  // A request target equal to the endpoint (every well-formed call) is its own path: no URL to parse.
+  const endpointIsPath = pathOf(endpoint) === endpoint;
   return (req, res) => {
-    const controller = new AbortController();
-    res.once("close", () => {
-      if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
-    });
-    const parts: HttpRequestParts = {
-      method: req.method ?? "GET",
-      path: pathOf(req.url ?? "/"),
-      headers: req.headers as IncomingHttpHeaders & RequestHeaders,
-      readBody: (limit, timeoutMs) => readNodeBody(req, limit, timeoutMs),
-      loopback: isLoopbackAddress(req.socket.localAddress),
-      signal: controller.signal,
-    };
-    void core(parts).then((answer) => {
-      if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
-      if (answer.stream) {
-        res.writeHead(answer.status, answer.headers);
-        res.flushHeaders();
-        answer.stream({
-          write: (text) => (res.write(text), res.writableLength),
-          end: () => res.end(),
-        });
-        return;
-      }
-      const headers =
-        answer.body === undefined
-          ? answer.headers
-          : { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) };
-      res.writeHead(answer.status, headers).end(answer.body);
-    });
+    const target = req.url ?? "/";
+    const path = endpointIsPath && target === endpoint ? endpoint : pathOf(target);
+    void core(new NodeRequestParts(req, res, path)).then((answer) => writeNodeAnswer(res, answer));
   };
+}
+
+/**
+ * A `node:http` request as the core reads it. Its abort signal is made when something first reads
+ * it (most methods never do): aborted at once if the client has already gone, else when the
+ * response closes before it finished.
+ */
+class NodeRequestParts implements HttpRequestParts {
+  readonly method: string;
+  readonly headers: RequestHeaders;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  #controller: AbortController | undefined;
+
+  constructor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    readonly path: string,
+  ) {
+    this.#req = req;
+    this.#res = res;
+    this.method = req.method ?? "GET";
+    this.headers = req.headers as IncomingHttpHeaders & RequestHeaders;
+  }
+
+  /** Known once per connection (the Host check reads it on every request of a keep-alive connection). */
+  get loopback(): boolean {
+    const socket = this.#req.socket;
+    let loopback = loopbackSockets.get(socket);
+    if (loopback === undefined) {
+      loopback = isLoopbackAddress(socket.localAddress);
+      loopbackSockets.set(socket, loopback);
+    }
+    return loopback;
+  }
+
+  readBody(limit: number, timeoutMs: number): Promise<string | "too-large" | "timed-out"> {
+    return readNodeBody(this.#req, limit, timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const res = this.#res;
+    const gone = () => controller.abort(new Error("the client closed the connection"));
+    if (res.destroyed && !res.writableFinished) gone();
+    else
+      res.once("close", () => {
+        if (!res.writableFinished) gone();
+      });
+    return controller.signal;
+  }
+}
+
+/** Whether each connection arrived on a loopback address, by socket. */
+const loopbackSockets = new WeakMap<object, boolean>();
+
+/** Writes the core's answer: one `writeHead` and one `end`, or the headers and then the stream. */
+function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+  if (res.headersSent || res.destroyed) return; // the client went away: nobody to answer
+  if (answer.stream) {
+    res.writeHead(answer.status, answer.headers);
+    res.flushHeaders();
+    answer.stream({
+      write: (text) => (res.write(text), res.writableLength),
+      end: () => res.end(),
+    });
+    return;
+  }
+  const body = answer.body;
+  if (body === undefined) return void res.writeHead(answer.status, answer.headers).end();
+  // A JSON-RPC answer (nearly every one): its two headers in a fresh object of one shape, no copy of the shared one.
+  const headers =
+    answer.headers === JSON_HEADERS
+      ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+      : { ...answer.headers, "content-length": String(Buffer.byteLength(body)) };
+  res.writeHead(answer.status, headers).end(body);
 }
 
 /** The handler for Fetch API hosts: `(request: Request) => Promise<Response>`. */
@@ -241,18 +296,20 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const originAllowed = originTest(options.allowedOrigins);
+  const hostRefusal = hostCheck(options.allowedHosts);
   const ownerOf = options.owner ?? defaultOwner;
   if (!options.owner) warnDefaultOwner();
   const report = options.onError ?? (() => {});
   checkDiscover(options);
   const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
+  const listen = listenerOf(options);
 
   return async (request) => {
     try {
       if (request.path !== endpoint) return { status: 404, headers: {} };
       if (request.method !== "POST") return { status: 405, headers: { allow: "POST" } };
-      const hostRefused = checkHost(request, options.allowedHosts);
+      const hostRefused = hostRefusal(request);
       if (hostRefused) return hostRefused;
       const origin = headerValue(request.headers, "origin");
       if (origin !== undefined && !originAllowed(origin)) {
@@ -265,6 +322,8 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       }
       const mediaRefused = checkMediaTypes(request.headers);
       if (mediaRefused) return mediaRefused;
+      // Awaited even when the owner function answers at once: by then a body that came with the
+      // headers is read in full (readNodeBody then needs no timer).
       const owner = await ownerOf(request.headers);
       if (owner === undefined) return unauthorized();
       const declared = Number(headerValue(request.headers, "content-length"));
@@ -288,13 +347,9 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       const envelope = readEnvelope(body);
       if (envelope.kind === "invalid")
         return failure(400, envelope.id, JSON_RPC_ERROR_CODES.InvalidRequest, `Invalid request: ${envelope.reason}`);
-      const transport = {
-        owner,
-        headers: request.headers,
-        ...(request.signal ? { signal: request.signal } : {}),
-      };
+      const transport = new HttpTransport(owner, request);
       if (envelope.kind === "notification") {
-        await route(body, transport);
+        await route(body, transport, envelope);
         return { status: 202, headers: {} };
       }
       const rejected =
@@ -302,9 +357,8 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
         checkParamHeaders(envelope.method, envelope.params, request.headers, options.toolInputSchema);
       if (rejected)
         return failure(httpStatus(rejected.code), envelope.id, rejected.code, rejected.message, rejected.data);
-      const listen = listenerOf(options);
       if (envelope.method === LISTEN_METHOD && listen) return await listenAnswer(listen, body, transport, options);
-      const answer = (await route(body, transport))!;
+      const answer = (await route(body, transport, envelope))!;
       return json("error" in answer ? httpStatus(answer.error.code) : 200, answer);
     } catch (error) {
       // Only a failing `owner` or body read gets here: the router answers every other failure itself.
@@ -312,6 +366,24 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
     }
   };
+}
+
+/** What a request's handlers learn of its transport; its `signal` is the request's, taken only when read. */
+class HttpTransport implements TransportContext {
+  readonly headers: RequestHeaders;
+  readonly #request: HttpRequestParts;
+
+  constructor(
+    readonly owner: string,
+    request: HttpRequestParts,
+  ) {
+    this.headers = request.headers;
+    this.#request = request;
+  }
+
+  get signal(): AbortSignalLike | undefined {
+    return this.#request.signal;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,8 +683,11 @@ export function httpStatus(code: number): number {
   return 400;
 }
 
+/** The headers of every JSON answer: one shared object (`writeNodeAnswer` knows it by identity). */
+const JSON_HEADERS: { readonly [name: string]: string } = Object.freeze({ "content-type": "application/json" });
+
 function json(status: number, body: JsonRpcResponse): HttpAnswer {
-  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  return { status, headers: JSON_HEADERS, body: JSON.stringify(body) };
 }
 
 function failure(status: number, id: JsonRpcId | null, code: number, message: string, data?: unknown): HttpAnswer {
@@ -666,6 +741,15 @@ function readNodeBody(
   limit: number,
   timeoutMs: number,
 ): Promise<string | "too-large" | "timed-out"> {
+  if (req.destroyed) return Promise.reject(new Error("the client closed the connection before the body ended"));
+  // The whole body is already here (a small one arrives with the headers; the message's end may
+  // still be on its way): taken from the stream's buffer in one read, with no listener and no
+  // timer, since nothing is left to wait for.
+  if (req.complete || req.readableLength === declaredLength(req)) {
+    if (req.readableLength > limit) return Promise.resolve("too-large");
+    const body = req.read() as Buffer | null;
+    return Promise.resolve(body === null ? "" : body.toString("utf8"));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -694,9 +778,14 @@ function readNodeBody(
     // Gone before the end (its error may have come before these listeners): no wait for what cannot arrive.
     const onClose = () => onError(new Error("the client closed the connection before the body ended"));
     const timer = timeoutMs > 0 ? setTimeout(() => refuse("timed-out"), timeoutMs) : undefined;
-    if (req.destroyed) return onClose();
     req.on("data", onData).once("end", onEnd).once("error", onError).once("close", onClose);
   });
+}
+
+/** The body length a request declares (`Content-Length` without `Transfer-Encoding`, which Node has checked); -1 otherwise. */
+function declaredLength(req: IncomingMessage): number {
+  const declared = req.headers["content-length"];
+  return declared === undefined || req.headers["transfer-encoding"] !== undefined ? -1 : Number(declared);
 }
 
 async function readFetchBody(
@@ -749,20 +838,48 @@ function refused(status: number, message: string, headers: { readonly [name: str
   return { ...answer, headers: { ...answer.headers, ...headers, connection: "close" } };
 }
 
-/** 403 for a `Host` outside the allow-list (by default: checked on loopback connections only). */
-function checkHost(request: HttpRequestParts, allowed: McpHttpOptions["allowedHosts"]): HttpAnswer | undefined {
-  if (allowed === false || (allowed === undefined && request.loopback !== true)) return undefined;
-  const allows =
-    typeof allowed === "function" ? allowed : (hostname: string) => (allowed ?? LOOPBACK_HOSTS).includes(hostname);
-  const host = headerValue(request.headers, "host");
-  if (host === undefined || host === "") return refused(403, "Missing Host header");
-  let hostname: string;
+/**
+ * The `Host` check, made once: 403 for a `Host` outside the allow-list (by default: checked on
+ * loopback connections only). A `Host` that is an allowed name exactly as URL parsing would leave
+ * it, with or without a port, is let through without parsing; any other goes through `URL`.
+ */
+function hostCheck(allowed: McpHttpOptions["allowedHosts"]): (request: HttpRequestParts) => HttpAnswer | undefined {
+  if (allowed === false) return () => undefined;
+  const names = typeof allowed === "function" ? [] : (allowed ?? LOOPBACK_HOSTS);
+  const allows = typeof allowed === "function" ? allowed : (hostname: string) => names.includes(hostname);
+  const plain = new Set(names.filter((name) => parsedHostname(name) === name));
+  return (request) => {
+    if (allowed === undefined && request.loopback !== true) return undefined;
+    const host = headerValue(request.headers, "host");
+    if (host === undefined || host === "") return refused(403, "Missing Host header");
+    if (plain.has(withoutPort(host))) return undefined;
+    const hostname = parsedHostname(host);
+    if (hostname === undefined) return refused(403, `Invalid Host header: ${host.slice(0, 100)}`);
+    return allows(hostname) ? undefined : refused(403, `Invalid Host: ${hostname.slice(0, 100)}`);
+  };
+}
+
+/** The host name a `Host` value names, as URL parsing reads it; undefined when it does not parse. */
+function parsedHostname(host: string): string | undefined {
   try {
-    hostname = new URL(`http://${host}`).hostname;
+    return new URL(`http://${host}`).hostname;
   } catch {
-    return refused(403, `Invalid Host header: ${host.slice(0, 100)}`);
+    return undefined;
   }
-  return allows(hostname) ? undefined : refused(403, `Invalid Host: ${hostname.slice(0, 100)}`);
+}
+
+/** `Host` without a trailing `:port` (1 to 5 digits, at most 65535, what URL accepts); as it is otherwise. */
+function withoutPort(host: string): string {
+  const colon = host.lastIndexOf(":");
+  const digits = host.length - colon - 1;
+  if (colon < 0 || digits < 1 || digits > 5) return host;
+  let port = 0;
+  for (let i = colon + 1; i < host.length; i++) {
+    const code = host.charCodeAt(i);
+    if (code < 48 || code > 57) return host;
+    port = port * 10 + (code - 48);
+  }
+  return port <= 65535 ? host.slice(0, colon) : host;
 }
 
 /**
@@ -772,15 +889,31 @@ function checkHost(request: HttpRequestParts, allowed: McpHttpOptions["allowedHo
  */
 function checkMediaTypes(headers: RequestHeaders): HttpAnswer | undefined {
   const accept = headerValue(headers, "accept");
-  if (accept !== undefined && !accepts(accept, "application/json") && !accepts(accept, "text/event-stream")) {
+  if (
+    accept !== undefined &&
+    !commonAccept(accept) &&
+    !accepts(accept, "application/json") &&
+    !accepts(accept, "text/event-stream")
+  ) {
     return refused(406, "Not Acceptable: Client must accept application/json or text/event-stream");
   }
   const contentType = headerValue(headers, "content-type");
+  if (contentType === "application/json" || contentType === "application/json; charset=utf-8") return undefined;
   const essence = contentType?.split(";", 1)[0]!.trim().toLowerCase();
   if (essence !== "application/json") {
     return refused(415, "Unsupported Media Type: Content-Type must be application/json");
   }
   return undefined;
+}
+
+/** The `Accept` values clients send (the MCP SDK's first), each admitting JSON or SSE: no parsing for them. */
+function commonAccept(accept: string): boolean {
+  return (
+    accept === "application/json, text/event-stream" ||
+    accept === "application/json" ||
+    accept === "text/event-stream" ||
+    accept === "*/*"
+  );
 }
 
 // Whether an `Accept` value admits a media type: its own range, `type/*` or `*/*`, with a weight above 0.

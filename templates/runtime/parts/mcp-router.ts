@@ -10,6 +10,7 @@ import {
   methodNotFound,
   readEnvelope,
   requestContext,
+  type Envelope,
   respond,
   type JsonRpcErrorObject,
   type JsonRpcResponse,
@@ -45,8 +46,15 @@ export interface RouterOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Answers one JSON-RPC message; never throws. Undefined for a notification. */
-export type Router = (message: unknown, transport: TransportContext) => Promise<JsonRpcResponse | undefined>;
+/**
+ * Answers one JSON-RPC message; never throws. Undefined for a notification. A caller that has
+ * read the message's envelope already passes it, so it is read once.
+ */
+export type Router = (
+  message: unknown,
+  transport: TransportContext,
+  envelope?: Envelope,
+) => Promise<JsonRpcResponse | undefined>;
 
 /** The router over the Tasks server and the application's methods. */
 export function createRouter(options: RouterOptions): Router {
@@ -58,8 +66,7 @@ export function createRouter(options: RouterOptions): Router {
     report(error);
     return { code: JSON_RPC_ERROR_CODES.InternalError, message: "Internal error" };
   };
-  return async (message, transport) => {
-    const envelope = readEnvelope(message);
+  return async (message, transport, envelope = readEnvelope(message)) => {
     if (envelope.kind === "notification") {
       await notify(message as JsonObject, transport);
       return undefined;

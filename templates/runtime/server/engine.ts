@@ -60,16 +60,18 @@ import {
   SUBSCRIPTION_ID_META,
 } from "./listen.js";
 import {
+  addDetailedTask,
+  addWireTask,
   type AnyTask,
   createdResult,
   type CreateTaskOptions,
-  detailedTask,
   type HeaderCheckOptions,
   type InputHandleOf,
   type InputTask,
   type ListenOptions,
   ORPHANED_TASK_ERROR,
   type PagingOptions,
+  type RouteProfile,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -155,6 +157,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   /** Milliseconds a listen stream stays open; 0 never ends it. */
   readonly #maxListenDuration: number;
   readonly #finalWriteRetry: number;
+  /** The profile's routes by method (a Map: no inherited name is a route). */
+  readonly #routes: ReadonlyMap<string, RouteProfile>;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
     // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
@@ -166,6 +170,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
     this.#profile = profile;
+    this.#routes = new Map(profile.routes.map((route) => [route.method, route]));
     this.#bindings = bindings;
     this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
     this.#maxTtl = options.maxTtl === undefined ? 24 * 60 * 60 * 1000 : options.maxTtl;
@@ -226,7 +231,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    const route = this.#profile.routes.find((r) => r.method === method);
+    const route = this.#routes.get(method);
     if (!route) throw methodNotFound(method);
     const context = requestContext(rawParams, transport);
     const headerError = this.#checkHeaders?.(route.method as MethodOf<Profile>, rawParams, context);
@@ -279,8 +284,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   async #getTask(params: TaskParams, context: RequestContext): Promise<object> {
     const task = await this.#engine.find(context.owner, params.taskId);
-    const shown = this.#profile.inlined ? detailedTask(this.#profile, task) : wireTask(this.#profile, task);
-    return { ...this.#complete(), ...shown };
+    // One object: `resultType` first (where results carry it), then the task's fields.
+    const result = this.#profile.resultType ? { resultType: "complete" } : {};
+    return this.#profile.inlined
+      ? addDetailedTask(result, this.#profile, task)
+      : addWireTask(result, this.#profile, task);
   }
 
   async #cancelTask(params: TaskParams, context: RequestContext): Promise<object> {

@@ -233,18 +233,8 @@ export function wireTask<Task extends AnyTask, Profile extends ServerProfile>(
   profile: Profile,
   task: Task,
 ): WireTaskOf<Task, Profile["taskFields"]> {
-  const { ttl, pollInterval } = profile.taskFields;
-  const wire = {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    [ttl]: task.ttl,
-    ...(pollInterval === undefined || task.pollInterval === undefined ? {} : { [pollInterval]: task.pollInterval }),
-  };
-  // Computed keys widen to an index signature; the profile's names are the keys WireTaskOf declares.
-  return wire as WireTaskOf<Task, Profile["taskFields"]>;
+  // Fields added in the wire's order, not spread: the profile's names are the keys WireTaskOf declares.
+  return addWireTask({}, profile, task) as WireTaskOf<Task, Profile["taskFields"]>;
 }
 
 /** The task with what its status inlines (the profile's `inlined`): pending input, result or error. */
@@ -252,17 +242,46 @@ export function detailedTask<Task extends AnyTask, Profile extends ServerProfile
   profile: Profile,
   task: Task,
 ): DetailedTaskOf<Task, Profile> {
-  const base = wireTask(profile, task);
+  // The status says which variant this is; WireTaskOf plus the inlined field is that variant.
+  return addDetailedTask({}, profile, task) as DetailedTaskOf<Task, Profile>;
+}
+
+/**
+ * Adds the task's wire fields to `wire` (after what it holds, e.g. a result's `resultType`) and
+ * returns it: one object built in order, where spreading the parts into one would copy each.
+ */
+export function addWireTask(
+  wire: { [key: string]: unknown },
+  profile: ServerProfile,
+  task: AnyTask,
+): { [key: string]: unknown } {
+  const { ttl, pollInterval } = profile.taskFields;
+  wire.taskId = task.taskId;
+  wire.status = task.status;
+  if (task.statusMessage !== undefined) wire.statusMessage = task.statusMessage;
+  wire.createdAt = task.createdAt;
+  wire.lastUpdatedAt = task.lastUpdatedAt;
+  wire[ttl] = task.ttl;
+  if (pollInterval !== undefined && task.pollInterval !== undefined) wire[pollInterval] = task.pollInterval;
+  return wire;
+}
+
+/** `addWireTask`, then the field the task's status inlines (the profile's `inlined`), if any. */
+export function addDetailedTask(
+  wire: { [key: string]: unknown },
+  profile: ServerProfile,
+  task: AnyTask,
+): { [key: string]: unknown } {
+  addWireTask(wire, profile, task);
   const field = profile.inlined?.[task.status as keyof InlinedFields];
-  if (field === undefined) return base as DetailedTaskOf<Task, Profile>;
-  const value =
+  if (field === undefined) return wire;
+  wire[field] =
     task.status === "completed"
       ? stored(task.result, "result")
       : task.status === "failed"
         ? { ...stored(task.error, "error") }
         : { ...(task as Partial<InputTask>).inputRequests };
-  // The status says which variant this is; WireTaskOf plus the inlined field is that variant.
-  return { ...base, [field]: value } as DetailedTaskOf<Task, Profile>;
+  return wire;
 }
 
 /** A stored part the task's status promises; its absence means a corrupt store. */

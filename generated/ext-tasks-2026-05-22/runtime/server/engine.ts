@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 6780f4878ab170309bcd80f5b5208fc1780f1a625f227449bca75fa61190b40c 5ead709cba72ef25a41a2db408098bb89ae8b1e72cc288e22f7f8c3b46f63b6f
+// Fingerprint: 13aa4e2e248dceed61f06cc39f114acc61dd6ab77044e0153128bd04f2d47ade 3fdaa3d1c70182af2911b0782490f83036fdbd4ae43bc3d5e7dd09ce6b75767d
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -68,16 +68,18 @@ import {
   SUBSCRIPTION_ID_META,
 } from "./listen.js";
 import {
+  addDetailedTask,
+  addWireTask,
   type AnyTask,
   createdResult,
   type CreateTaskOptions,
-  detailedTask,
   type HeaderCheckOptions,
   type InputHandleOf,
   type InputTask,
   type ListenOptions,
   ORPHANED_TASK_ERROR,
   type PagingOptions,
+  type RouteProfile,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -163,6 +165,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   /** Milliseconds a listen stream stays open; 0 never ends it. */
   readonly #maxListenDuration: number;
   readonly #finalWriteRetry: number;
+  /** The profile's routes by method (a Map: no inherited name is a route). */
+  readonly #routes: ReadonlyMap<string, RouteProfile>;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
     // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
@@ -174,6 +178,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
     this.#profile = profile;
+    this.#routes = new Map(profile.routes.map((route) => [route.method, route]));
     this.#bindings = bindings;
     this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
     this.#maxTtl = options.maxTtl === undefined ? 24 * 60 * 60 * 1000 : options.maxTtl;
@@ -234,7 +239,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    const route = this.#profile.routes.find((r) => r.method === method);
+    const route = this.#routes.get(method);
     if (!route) throw methodNotFound(method);
     const context = requestContext(rawParams, transport);
     const headerError = this.#checkHeaders?.(route.method as MethodOf<Profile>, rawParams, context);
@@ -287,8 +292,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   async #getTask(params: TaskParams, context: RequestContext): Promise<object> {
     const task = await this.#engine.find(context.owner, params.taskId);
-    const shown = this.#profile.inlined ? detailedTask(this.#profile, task) : wireTask(this.#profile, task);
-    return { ...this.#complete(), ...shown };
+    // One object: `resultType` first (where results carry it), then the task's fields.
+    const result = this.#profile.resultType ? { resultType: "complete" } : {};
+    return this.#profile.inlined
+      ? addDetailedTask(result, this.#profile, task)
+      : addWireTask(result, this.#profile, task);
   }
 
   async #cancelTask(params: TaskParams, context: RequestContext): Promise<object> {

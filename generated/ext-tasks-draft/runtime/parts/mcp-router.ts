@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eda96d79569cfe6a76d092fd237941e8e61595abc89fd0fe97a9390c1df5b787 10d964703d79ba35bfea4bbd77e8fd01f438d7fdd3b95987b736139b3c2f9aa5
+// Fingerprint: 295c7a3c8ac907ad3af3009f1801a0a4c86d584e0027ad12b8d8eb28fc9314f8 3c4433271afc5716d5d281355a57c3235e89275319a380eee28e534e47ee45b8
 
 /**
  * The JSON-RPC routing the runtime parts `http-server` and `stdio` share: `tasks/*` goes to the
@@ -17,6 +17,7 @@ import {
   methodNotFound,
   readEnvelope,
   requestContext,
+  type Envelope,
   respond,
   type JsonRpcErrorObject,
   type JsonRpcResponse,
@@ -52,8 +53,15 @@ export interface RouterOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Answers one JSON-RPC message; never throws. Undefined for a notification. */
-export type Router = (message: unknown, transport: TransportContext) => Promise<JsonRpcResponse | undefined>;
+/**
+ * Answers one JSON-RPC message; never throws. Undefined for a notification. A caller that has
+ * read the message's envelope already passes it, so it is read once.
+ */
+export type Router = (
+  message: unknown,
+  transport: TransportContext,
+  envelope?: Envelope,
+) => Promise<JsonRpcResponse | undefined>;
 
 /** The router over the Tasks server and the application's methods. */
 export function createRouter(options: RouterOptions): Router {
@@ -65,8 +73,7 @@ export function createRouter(options: RouterOptions): Router {
     report(error);
     return { code: JSON_RPC_ERROR_CODES.InternalError, message: "Internal error" };
   };
-  return async (message, transport) => {
-    const envelope = readEnvelope(message);
+  return async (message, transport, envelope = readEnvelope(message)) => {
     if (envelope.kind === "notification") {
       await notify(message as JsonObject, transport);
       return undefined;

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7b2c772fd150d4604124edffd963b930b5a0d35fea97bc99203300b798490065 e56db4aaa2de35c3fc364a240faec30dcf188099383ff94b983976ec0671d46d
+// Fingerprint: 32aa2c896d2d324d2f8cc9c09d4bb3674c9992ae33399ed06c213ef1044ca747 412b65c2364017953b5d6864dddbeb3fffba22e15154a59f6cfa9596f24bada6
 
 /**
  * JSON-RPC for the generated Tasks server: envelopes and errors, the request context a transport
@@ -113,7 +113,7 @@ export interface TransportContext {
   /** The HTTP request headers, when the transport has them (names in any case). */
   readonly headers?: { readonly [name: string]: HeaderValue };
   /** Fires when the transport gives up on the request (the client went away). */
-  readonly signal?: AbortSignalLike;
+  readonly signal?: AbortSignalLike | undefined;
   /**
    * Sends a request to the client tied to this request (on its response stream, where the transport
    * has streams) and resolves with the client's result; rejects with a JsonRpcError when the client
@@ -141,12 +141,26 @@ export interface RequestContext {
 /** The context of a request with these params (for tool handlers outside this server's methods). */
 export function requestContext(params: unknown, transport: TransportContext = {}): RequestContext {
   const meta = isObject(params) ? ownValue(params, "_meta") : undefined;
-  return {
-    owner: transport.owner ?? "",
-    meta: isObject(meta) ? meta : {},
-    headers: transport.headers,
-    signal: transport.signal,
-  };
+  return new TransportRequestContext(transport.owner ?? "", isObject(meta) ? meta : {}, transport);
+}
+
+/** A request's context; its `signal` is the transport's, read when asked for (a transport may make it only then). */
+class TransportRequestContext implements RequestContext {
+  readonly headers: { readonly [name: string]: HeaderValue } | undefined;
+  readonly #transport: TransportContext;
+
+  constructor(
+    readonly owner: string,
+    readonly meta: JsonObject,
+    transport: TransportContext,
+  ) {
+    this.headers = transport.headers;
+    this.#transport = transport;
+  }
+
+  get signal(): AbortSignalLike | undefined {
+    return this.#transport.signal;
+  }
 }
 
 /** Checks the routing headers of a request for `Method` against its body; an error rejects the request before any lookup. */
@@ -159,8 +173,11 @@ export type HeaderCheckOf<Method extends string> = (
 /** A header's value, found case-insensitively, with surrounding whitespace removed; undefined when absent or repeated. */
 export function headerValue(headers: { readonly [name: string]: HeaderValue }, name: string): string | undefined {
   const wanted = name.toLowerCase();
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() !== wanted) continue;
+  // `for…in` with an own-property test: the keys in order, without an array of them per lookup.
+  for (const key in headers) {
+    // Most keys differ in length, and Node's are lower case already: no lower-casing for those.
+    if (key.length !== wanted.length || (key !== wanted && key.toLowerCase() !== wanted)) continue;
+    if (!Object.hasOwn(headers, key)) continue;
     const value = headers[key];
     if (typeof value === "string") return value.trim();
     return value !== undefined && value.length === 1 ? value[0]!.trim() : undefined;

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 6780f4878ab170309bcd80f5b5208fc1780f1a625f227449bca75fa61190b40c 5ead709cba72ef25a41a2db408098bb89ae8b1e72cc288e22f7f8c3b46f63b6f
+// Fingerprint: 13aa4e2e248dceed61f06cc39f114acc61dd6ab77044e0153128bd04f2d47ade 3fdaa3d1c70182af2911b0782490f83036fdbd4ae43bc3d5e7dd09ce6b75767d
 
 /**
  * The generated Tasks server itself, copied unchanged into every set that has one: the method
@@ -67,16 +67,18 @@ import {
   SUBSCRIPTION_ID_META,
 } from "./listen.js";
 import {
+  addDetailedTask,
+  addWireTask,
   type AnyTask,
   createdResult,
   type CreateTaskOptions,
-  detailedTask,
   type HeaderCheckOptions,
   type InputHandleOf,
   type InputTask,
   type ListenOptions,
   ORPHANED_TASK_ERROR,
   type PagingOptions,
+  type RouteProfile,
   type ServerBindings,
   type ServerProfile,
   type StatusListenerOf,
@@ -162,6 +164,8 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   /** Milliseconds a listen stream stays open; 0 never ends it. */
   readonly #maxListenDuration: number;
   readonly #finalWriteRetry: number;
+  /** The profile's routes by method (a Map: no inherited name is a route). */
+  readonly #routes: ReadonlyMap<string, RouteProfile>;
 
   constructor(profile: Profile, bindings: ServerBindings<Task>, options: EngineOptions<Task, Profile>) {
     // A route whose role needs a part of the profile the profile lacks is a generator bug: say so now, not at the first request.
@@ -173,6 +177,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
       }
     }
     this.#profile = profile;
+    this.#routes = new Map(profile.routes.map((route) => [route.method, route]));
     this.#bindings = bindings;
     this.#store = options.store ?? new InMemoryTaskStoreOf<Task>(options.now ? { now: options.now } : {});
     this.#maxTtl = options.maxTtl === undefined ? 24 * 60 * 60 * 1000 : options.maxTtl;
@@ -233,7 +238,7 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
   }
 
   async #dispatch(method: string, rawParams: unknown, transport: TransportContext): Promise<object> {
-    const route = this.#profile.routes.find((r) => r.method === method);
+    const route = this.#routes.get(method);
     if (!route) throw methodNotFound(method);
     const context = requestContext(rawParams, transport);
     const headerError = this.#checkHeaders?.(route.method as MethodOf<Profile>, rawParams, context);
@@ -286,8 +291,11 @@ class Server<Task extends AnyTask, Profile extends ServerProfile> {
 
   async #getTask(params: TaskParams, context: RequestContext): Promise<object> {
     const task = await this.#engine.find(context.owner, params.taskId);
-    const shown = this.#profile.inlined ? detailedTask(this.#profile, task) : wireTask(this.#profile, task);
-    return { ...this.#complete(), ...shown };
+    // One object: `resultType` first (where results carry it), then the task's fields.
+    const result = this.#profile.resultType ? { resultType: "complete" } : {};
+    return this.#profile.inlined
+      ? addDetailedTask(result, this.#profile, task)
+      : addWireTask(result, this.#profile, task);
   }
 
   async #cancelTask(params: TaskParams, context: RequestContext): Promise<object> {
