@@ -1,0 +1,104 @@
+// The measuring process of `npm run bench` (started by bench/validators.mjs, one per definition or one for all).
+// argv[2] is a JSON job: { root, work, definitions: ["set/Name", …], seconds, warmAll }. For each definition, in
+// the order given: build the inputs (bench/lib/hot-path-inputs.mjs), check that every contender gives ajv's
+// verdict on every input (a contender that cannot express the definition or disagrees is reported, not timed),
+// then time `is` (ours, typia, TypeBox, ajv default; valid and invalid inputs) and `validate` on the invalid
+// inputs (ours, ajv default and allErrors with their errors), contenders interleaved round by round.
+// With `warmAll`, every definition's contenders first run over their inputs in that order, so each is timed
+// after all the others ran (as in a server that sees every kind of message). Writes one JSON line to stdout.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ajvForSet, oursForSet, otherContenders } from "./contenders.mjs";
+import { buildInputs } from "./hot-path-inputs.mjs";
+import { measure } from "./measure.mjs";
+
+const job = JSON.parse(process.argv[2]);
+const config = JSON.parse(readFileSync(join(job.root, "mcp-tasks-gen.config.json"), "utf8"));
+const ajvBySet = new Map();
+const oursBySet = new Map();
+
+const prepared = [];
+for (const id of job.definitions) {
+  const [setName, name] = id.split("/");
+  const set = config.sets.find((s) => s.name === setName);
+  if (!ajvBySet.has(setName)) ajvBySet.set(setName, ajvForSet(set, job.root));
+  if (!oursBySet.has(setName)) oursBySet.set(setName, await oursForSet(job.work, setName));
+  const ajv = ajvBySet.get(setName);
+  const ours = oursBySet.get(setName);
+  const compiled = ajv.compile(name);
+  const kind = job.kinds[id];
+  const inputs = buildInputs({ schema: compiled.schema, doc: compiled.doc, kind, resolveRef: ajv.resolveRef, judge: (v) => compiled.standard(v) });
+  const entry = { id, set: setName, name, inputs: { valid: inputs.valid.map((i) => i.label), invalid: inputs.invalid.map((i) => i.label) }, contenders: {}, problems: [] };
+  prepared.push({ entry, inputs });
+  if (inputs.problem) {
+    entry.problems.push(inputs.problem);
+    continue;
+  }
+  const all = [...inputs.valid, ...inputs.invalid];
+  const ajvErrors = (validate) => (v) => (validate(v) ? null : validate.errors);
+  const candidates = [
+    { name: "ours", is: ours[`is${name}`] },
+    ...(await otherContenders({ job, set, name, compiled, ajv })),
+    { name: "ajv", is: compiled.standard },
+    { name: "ajv allErrors", is: compiled.allErrors },
+  ];
+  const is = [];
+  for (const c of candidates) {
+    if (c.refused) {
+      entry.contenders[c.name] = { status: "cannot express", reason: c.refused };
+      continue;
+    }
+    const wrong = all.filter((input) => c.is(input.value) !== input.valid).map((input) => `${input.label} (${input.valid ? "valid" : "invalid"})`);
+    entry.contenders[c.name] = wrong.length ? { status: "disagrees", reason: `calls ${wrong.join(", ")} the other way` } : { status: "agrees" };
+    if (!wrong.length && c.name !== "ajv allErrors") is.push(c);
+  }
+  // `validate`: ours must give ajv's verdict and at least one error for each invalid input.
+  const validateWrong = all.filter((input) => {
+    const r = ours[`validate${name}`](input.value);
+    return r.ok !== input.valid || (!r.ok && r.errors.length === 0);
+  });
+  if (validateWrong.length) entry.problems.push(`validate${name} disagrees on ${validateWrong.map((i) => i.label).join(", ")}`);
+  prepared.at(-1).is = is;
+  prepared.at(-1).validate = validateWrong.length
+    ? []
+    : [
+        { name: "ours", call: ours[`validate${name}`], score: (r) => (r.ok ? 1 : r.errors.length) },
+        { name: "ajv", call: ajvErrors(compiled.standard), score: (e) => (e === null ? 1 : e.length) },
+        { name: "ajv allErrors", call: ajvErrors(compiled.allErrors), score: (e) => (e === null ? 1 : e.length) },
+      ];
+}
+
+if (job.warmAll) {
+  // Every contender over its inputs, definition after definition in the job's order.
+  let sink = 0;
+  for (let pass = 0; pass < 3; pass++) {
+    for (const p of prepared) {
+      const values = [...p.inputs.valid, ...p.inputs.invalid].map((i) => i.value);
+      for (const c of p.is ?? []) for (let t = 0; t < 200; t++) for (const v of values) sink += c.is(v) ? 1 : 0;
+      for (const c of p.validate ?? []) for (let t = 0; t < 50; t++) for (const v of values) sink += c.score(c.call(v));
+    }
+  }
+  if (sink < 0) console.error(sink);
+}
+
+let sink = 0;
+for (const p of prepared) {
+  if (!p.is || p.is.length === 0) continue;
+  const bool = (b) => (b ? 1 : 0);
+  const groups = { valid: p.inputs.valid.map((i) => i.value), invalid: p.inputs.invalid.map((i) => i.value) };
+  const isRun = measure(
+    p.is.map((c) => ({ name: c.name, call: c.is, score: bool })),
+    groups,
+    { seconds: job.seconds, minRounds: 9 },
+  );
+  p.entry.is = Object.fromEntries(isRun.results.map((r) => [r.name, r.opsPerSec]));
+  p.entry.isRounds = isRun.rounds;
+  sink += isRun.sink;
+  if (p.validate.length) {
+    const validateRun = measure(p.validate, { invalid: groups.invalid }, { seconds: job.seconds / 2, minRounds: 9 });
+    p.entry.validate = Object.fromEntries(validateRun.results.map((r) => [r.name, r.opsPerSec]));
+    p.entry.validateRounds = validateRun.rounds;
+    sink += validateRun.sink;
+  }
+}
+process.stdout.write(`${JSON.stringify({ results: prepared.map((p) => p.entry), sink })}\n`);
