@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { setSchemas } from "./hot-path.mjs";
+import { compileTypeBox, TypeBoxRefusal } from "./typebox-schema.mjs";
 
 const require = createRequire(import.meta.url);
 const Ajv07 = require("ajv").default;
@@ -58,8 +59,15 @@ export async function oursForSet(work, setName) {
  * The contenders besides ours and ajv for one definition: `[{ name, is }]`, or `{ name, refused }` where one
  * cannot express the definition exactly.
  */
-export async function otherContenders() {
-  return [];
+export async function otherContenders({ compiled, ajv }) {
+  let typebox;
+  try {
+    typebox = { name: "TypeBox", is: compileTypeBox({ schema: compiled.schema, doc: compiled.doc, pointer: compiled.pointer, resolveRef: ajv.resolveRef }) };
+  } catch (error) {
+    if (!(error instanceof TypeBoxRefusal)) throw error;
+    typebox = { name: "TypeBox", refused: error.message };
+  }
+  return [typebox];
 }
 
 /**

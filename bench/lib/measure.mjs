@@ -27,11 +27,11 @@ const median = (xs) => {
  * Measures every contender on every input group. A contender is `{ name, call, score }` (`score`
  * turns a result into a number for the sink). In each round every contender runs one batch per
  * group, in an order rotated from round to round, so all of them share the machine's noise; the
- * rounds continue until `seconds` have passed (after a warm-up of a tenth of that) and at least
+ * rounds continue until `seconds` have passed (after a warm-up of `warmSeconds`, by default a tenth of that) and at least
  * `minRounds` were run. Returns per contender and group the median ops/s across rounds, and the
  * sink.
  */
-export function measure(contenders, groups, { seconds, minRounds = 15, batchMs = 4 }) {
+export function measure(contenders, groups, { seconds, minRounds = 15, batchMs = 4, warmSeconds = seconds / 10 }) {
   const loops = contenders.map((c) => makeLoop(c.name, c.call));
   const groupNames = Object.keys(groups);
   let sink = 0;
@@ -47,7 +47,7 @@ export function measure(contenders, groups, { seconds, minRounds = 15, batchMs =
   const times = {};
   const msPerRepeat = {};
   for (const group of groupNames) [times[group], msPerRepeat[group]] = [1, []];
-  const warmUntil = performance.now() + (seconds * 1000) / 10;
+  const warmUntil = performance.now() + warmSeconds * 1000;
   do {
     for (const group of groupNames) {
       let slowest = 0;
