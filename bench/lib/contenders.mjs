@@ -3,12 +3,15 @@
 // seed schema as ajv's own users would, `format` an annotation as for the generator), TypeBox's compiler
 // (bench/lib/typebox-schema.mjs) and typia (bench/lib/typia-types.mjs, transformed at bench time). A contender
 // that cannot express a definition says why instead of being timed.
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { setSchemas } from "./hot-path.mjs";
+import { transpileSet } from "./generated.mjs";
 import { compileTypeBox, TypeBoxRefusal } from "./typebox-schema.mjs";
+import { typiaSources } from "./typia-types.mjs";
 
 const require = createRequire(import.meta.url);
 const Ajv07 = require("ajv").default;
@@ -45,7 +48,7 @@ export function ajvForSet(set, root) {
     const key = `${found.doc.uri}${found.pointer}`;
     return { ...found, standard: instances.standard.getSchema(key), allErrors: instances.allErrors.getSchema(key) };
   };
-  return { compile, resolveRef, documents };
+  return { compile, resolveRef, documents, find };
 }
 
 /** The generated validators of a set, transpiled into `work/<set>/validators.js`. */
@@ -59,7 +62,7 @@ export async function oursForSet(work, setName) {
  * The contenders besides ours and ajv for one definition: `[{ name, is }]`, or `{ name, refused }` where one
  * cannot express the definition exactly.
  */
-export async function otherContenders({ compiled, ajv }) {
+export async function otherContenders({ job, set, name, compiled, ajv }) {
   let typebox;
   try {
     typebox = { name: "TypeBox", is: compileTypeBox({ schema: compiled.schema, doc: compiled.doc, pointer: compiled.pointer, resolveRef: ajv.resolveRef }) };
@@ -67,13 +70,61 @@ export async function otherContenders({ compiled, ajv }) {
     if (!(error instanceof TypeBoxRefusal)) throw error;
     typebox = { name: "TypeBox", refused: error.message };
   }
-  return [typebox];
+  return [await typiaContender(job.work, set.name, name), typebox];
+}
+
+const typiaModules = new Map();
+async function typiaContender(work, setName, name) {
+  const state = JSON.parse(readFileSync(join(work, "typia", "state.json"), "utf8"));
+  if (state.failed) return { name: "typia", refused: state.failed };
+  const reason = state.refused[`${setName}/${name}`];
+  if (reason) return { name: "typia", refused: reason };
+  if (!typiaModules.has(setName)) typiaModules.set(setName, await import(pathToFileURL(join(work, "typia", setName, "checks.js")).href));
+  const is = typiaModules.get(setName)[`is${name}`];
+  return is ? { name: "typia", is } : { name: "typia", refused: "not transformed" };
 }
 
 /**
- * Work done once per bench run before any measuring process starts (typia's transform); returns `{ notes }`,
- * lines the tables print about the contenders.
+ * Work done once per bench run before any measuring process starts: typia's transform of a tagged copy of each
+ * set's types.ts (bench/lib/typia-types.mjs) into `work/typia/<set>/checks.js`, with `work/typia/state.json`
+ * (refusals by definition, or why the transform failed). Returns `{ notes }`, lines the tables print.
  */
-export async function prepareContenders() {
-  return { notes: [] };
+export async function prepareContenders({ root, work, config, definitions }) {
+  const notes = [];
+  const refused = {};
+  const source = join(work, "typia-src");
+  const tagged = [];
+  // The transformed code imports typia's runtime helpers: the temporary folder resolves them from the repository.
+  symlinkSync(join(root, "node_modules"), join(work, "node_modules"), "dir");
+  // `typia generate` looks for the project's package.json.
+  writeFileSync(join(work, "package.json"), '{ "name": "mcp-tasks-gen-bench-typia", "private": true, "type": "module" }\n');
+  for (const set of config.sets) {
+    const chosen = definitions.filter((d) => d.set === set.name);
+    if (chosen.length === 0) continue;
+    const ajv = ajvForSet(set, root);
+    const defs = chosen.map((d) => ({ name: d.name, ...ajv.find(d.name) }));
+    const out = typiaSources(readFileSync(join(root, config.outDir ?? "generated", set.name, "types.ts"), "utf8"), defs, ajv.resolveRef, ajv.find);
+    mkdirSync(join(source, set.name), { recursive: true });
+    writeFileSync(join(source, set.name, "types.ts"), out.types);
+    writeFileSync(join(source, set.name, "checks.ts"), out.checks);
+    for (const [name, reason] of out.refused) refused[`${set.name}/${name}`] = reason;
+    tagged.push(`${set.name} ${out.tagged}`);
+  }
+  const tsconfig = { compilerOptions: { strict: true, target: "ES2022", module: "ES2022", moduleResolution: "Bundler", skipLibCheck: true, noEmit: true }, include: ["./**/*.ts"] };
+  writeFileSync(join(source, "tsconfig.json"), JSON.stringify(tsconfig));
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [join(root, "node_modules/typia/lib/executable/typia.js"), "generate", "--input", source, "--output", join(work, "typia-ts"), "--project", join(source, "tsconfig.json")], { cwd: work, encoding: "utf8" });
+  let failed;
+  if (run.status !== 0) failed = `typia generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split("\n").slice(0, 3).join(" ")}`;
+  else {
+    for (const set of config.sets) if (existsSync(join(work, "typia-ts", set.name))) transpileSet(join(work, "typia-ts", set.name), join(work, "typia", set.name));
+  }
+  mkdirSync(join(work, "typia"), { recursive: true });
+  writeFileSync(join(work, "typia", "state.json"), JSON.stringify({ refused, failed }));
+  notes.push(
+    failed
+      ? `typia: ${failed}`
+      : `typia: \`createIs\` (\`createEquals\` where a definition's objects are closed) on a copy of each set's types.ts with typia tags (numbers tagged: ${tagged.join(", ")}), transformed by \`typia generate\` in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
+  return { notes };
 }

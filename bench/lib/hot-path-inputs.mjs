@@ -1,6 +1,7 @@
 // Inputs of `npm run bench` for any definition, built from its schema: valid samples (one per option of the
 // shallowest choice — a result's task statuses, a content block's kinds) and the typical mistakes of a peer,
-// each one change to the first valid sample. ajv (the reference) judges every input: a sample ajv rejects is
+// each one change to the first valid sample, and the first sample with a member its schema does not name (valid
+// where the object is open, a mistake where it is closed). ajv (the reference) judges every input: a sample ajv rejects is
 // dropped, a mistake ajv accepts is not a mistake and is dropped too. Every contender then gets these same
 // inputs, and must give ajv's verdict on each before anything is timed.
 
@@ -163,6 +164,14 @@ export function buildInputs({ schema, doc, kind, resolveRef, judge }) {
         break;
       }
     }
+  }
+  if (isObject(host)) {
+    // A member the schema does not name: valid where the object is open, a mistake where it is closed.
+    const changed = structuredClone(base);
+    target.reduce((v, k) => v[k], changed)["x-extra"] = 1;
+    const label = `unnamed member ${[...target, "x-extra"].join(".")}`;
+    if (judge(fromWire(changed))) valid.push({ label, value: fromWire(changed), valid: true });
+    else mistake(label, changed);
   }
   if (message) {
     mistake("wrong method", { ...base, method: "tasks/unknown" });
