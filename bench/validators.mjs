@@ -223,10 +223,10 @@ function sizeTable(transpiled) {
   const cell = (s) => `${kb(s.bytes)} (${kb(s.gzip)})`;
   md.push("", "#### Size: the generated validators.ts + runtime/protocol/json.ts beside ajv standalone (ESM) for the same schemas", "");
   md.push("Bytes (gzip). Goal: ours as JavaScript ≤ 0.5× ajv standalone over all sets (the total).", "");
-  md.push("| Set | Validators ours / ajv | Ours TS | Ours JS | Ours JS, no comments | ajv standalone | JS ÷ ajv | JS gzip ÷ ajv gzip |");
-  md.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  md.push("| Set | Validators ours / ajv | Ours TS | Ours JS | Ours JS, no comments | ajv standalone | JS ÷ ajv | JS, no comments ÷ ajv | JS gzip ÷ ajv gzip |");
+  md.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of [...rows, total]) {
-    md.push(`| ${r.name} | ${r.exports} | ${cell(r.ts)} | ${cell(r.js)} | ${cell(r.jsBare)} | ${cell(r.ajv)} | ${times(r.js.bytes / r.ajv.bytes)}${r === total ? (r.js.bytes / r.ajv.bytes <= 0.5 ? " ✓" : " ✗") : ""} | ${times(r.js.gzip / r.ajv.gzip)} |`);
+    md.push(`| ${r.name} | ${r.exports} | ${cell(r.ts)} | ${cell(r.js)} | ${cell(r.jsBare)} | ${cell(r.ajv)} | ${times(r.js.bytes / r.ajv.bytes)}${r === total ? (r.js.bytes / r.ajv.bytes <= 0.5 ? " ✓" : " ✗") : ""} | ${times(r.jsBare.bytes / r.ajv.bytes)} | ${times(r.js.gzip / r.ajv.gzip)} |`);
   }
   md.push("", "(Validators: exported `isX` of ours (every definition plus named inline parts) / exported ajv functions (every definition, a titled root, and the core definitions ours generates).)");
 }

@@ -118,7 +118,10 @@ export function typiaSources(typesSource, definitions, resolveRef, find) {
   visit(file);
   let types = typesSource;
   for (const e of edits.sort((a, b) => b.start - a.start)) types = types.slice(0, e.start) + e.text + types.slice(e.end);
-  types = `import type { tags } from "typia";\n${types}`;
+  // Without comments: typia reads JSDoc tags such as `@format byte` as checks, where the schema's `format` is an
+  // annotation (for the generator and the bench's ajv alike).
+  const printer = ts.createPrinter({ removeComments: true });
+  types = `import type { tags } from "typia";\n${printer.printFile(ts.createSourceFile("types.ts", types, ts.ScriptTarget.Latest, true))}`;
 
   for (const { d, reach } of reaches) {
     const ambiguous = [...reach.numeric.keys()].filter((key) => untagged.has(key));
