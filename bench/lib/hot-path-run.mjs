@@ -1,9 +1,10 @@
 // The measuring process of `npm run bench` (started by bench/validators.mjs, one per definition or one for all).
-// argv[2] is a JSON job: { root, work, definitions: ["set/Name", …], seconds, warmAll }. For each definition, in
+// argv[2] is a JSON job: { root, work, definitions: ["set/Name", …], kinds, seconds, warmAll, perInput }. For each definition, in
 // the order given: build the inputs (bench/lib/hot-path-inputs.mjs), check that every contender gives ajv's
 // verdict on every input (a contender that cannot express the definition or disagrees is reported, not timed),
 // then time `is` (ours, typia, TypeBox, ajv default; valid and invalid inputs) and `validate` on the invalid
-// inputs (ours, ajv default and allErrors with their errors), contenders interleaved round by round.
+// inputs (ours, ajv default and allErrors with their errors; with `perInput`, also each invalid input alone),
+// contenders interleaved round by round.
 // With `warmAll`, every definition's contenders first run over their inputs in that order, so each is timed
 // after all the others ran (as in a server that sees every kind of message). Writes one JSON line to stdout.
 import { readFileSync } from "node:fs";
@@ -101,6 +102,12 @@ for (const p of prepared) {
     p.entry.validate = Object.fromEntries(validateRun.results.map((r) => [r.name, r.opsPerSec]));
     p.entry.validateRounds = validateRun.rounds;
     sink += validateRun.sink;
+    if (job.perInput) {
+      // Where `validate` spends its time: each invalid input alone.
+      const perInput = measure(p.validate, Object.fromEntries(p.inputs.invalid.map((i) => [i.label, [i.value]])), { seconds: job.seconds / 2, minRounds: 9, batchMs: 1, warmSeconds: WARM_SECONDS });
+      p.entry.perInput = Object.fromEntries(perInput.results.map((r) => [r.name, r.opsPerSec]));
+      sink += perInput.sink;
+    }
   }
 }
 process.stdout.write(`${JSON.stringify({ results: prepared.map((p) => p.entry), sink })}\n`);
