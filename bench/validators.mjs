@@ -7,13 +7,13 @@
 // `method` or status constant, params null). Contenders (bench/lib/contenders.mjs): ours, ajv (default and
 // allErrors, compiled from the same seed schema), TypeBox's compiler and typia where they can express the
 // definition; each must give ajv's verdict on every input before it is timed. Two orders:
-// (a) each definition in a fresh process of its own, (b) all definitions in one process, in a seeded shuffled
-// order, each timed after every definition's contenders ran once (bench/lib/hot-path-run.mjs).
+// (a) each definition in a fresh process of its own, (b) all definitions in one process, every definition's
+// contenders run in every round in a seeded shuffled order (bench/lib/hot-path-run.mjs).
 // Then `unevaluatedProperties` (bench/lib/unevaluated.mjs) and the size of the generated validators beside ajv's
 // standalone code for the same schemas.
 //
 // Usage: node bench/validators.mjs [--seconds S] [--only set/Definition[,…]] [--seed N] [--per-input] [--write]
-//   --seconds: measured seconds per definition for `is` (half that for `validate`), default 0.4
+//   --seconds: measured seconds per definition for `is` and again for `validate`, default 0.4
 //   --only: the definitions to measure (a set name alone: all of its definitions)
 //   --seed: the shuffled order of the one-process run (printed; default from the clock)
 //   --per-input: also `validate` on each invalid input alone, in ns per call (own processes)
@@ -57,7 +57,7 @@ try {
   for (const note of prepared.notes) md.push("", note);
 
   const kinds = Object.fromEntries(hotPath.map((d) => [`${d.set}/${d.name}`, d.kind]));
-  const job = (definitions, warmAll) => JSON.stringify({ root, work, definitions, kinds, seconds, warmAll, perInput: !warmAll && values["per-input"] === true });
+  const job = (definitions, together) => JSON.stringify({ root, work, definitions, kinds, seconds, together, perInput: !together && values["per-input"] === true });
   const own = [];
   for (const d of hotPath) {
     own.push(...runChild(job([`${d.set}/${d.name}`], false)));
@@ -137,7 +137,7 @@ function hotPathTables(own, together) {
 
   for (const [title, rows] of [
     ["each definition in its own process", own],
-    [`all definitions in one process, shuffled (seed ${seed}), each timed after all ran`, hotPath.map((d) => together.get(`${d.set}/${d.name}`))],
+    [`all definitions in one process, interleaved in a shuffled order (seed ${seed})`, hotPath.map((d) => together.get(`${d.set}/${d.name}`))],
   ]) {
     md.push("", `#### \`is\`: ${title}`, "");
     md.push("Ours in ops/s (median over interleaved rounds), then ours ÷ each contender; ✓ when ours ≥ 1× the fastest other on both valid and invalid inputs.", "");

@@ -1,17 +1,17 @@
 // The measuring process of `npm run bench` (started by bench/validators.mjs, one per definition or one for all).
-// argv[2] is a JSON job: { root, work, definitions: ["set/Name", …], kinds, seconds, warmAll, perInput }. For each definition, in
-// the order given: build the inputs (bench/lib/hot-path-inputs.mjs), check that every contender gives ajv's
-// verdict on every input (a contender that cannot express the definition or disagrees is reported, not timed),
-// then time `is` (ours, typia, TypeBox, ajv default; valid and invalid inputs) and `validate` on the invalid
+// argv[2] is a JSON job: { root, work, definitions: ["set/Name", …], kinds, seconds, together, perInput }. For
+// each definition: build the inputs (bench/lib/hot-path-inputs.mjs) and check that every contender gives ajv's
+// verdict on every input (a contender that cannot express the definition or disagrees is reported, not timed).
+// Then time `is` (ours, typia, TypeBox, ajv default; valid and invalid inputs) and `validate` on the invalid
 // inputs (ours, ajv default and allErrors with their errors; with `perInput`, also each invalid input alone),
-// contenders interleaved round by round.
-// With `warmAll`, every definition's contenders first run over their inputs in that order, so each is timed
-// after all the others ran (as in a server that sees every kind of message). Writes one JSON line to stdout.
+// contenders interleaved round by round — definition after definition, or with `together` all definitions'
+// contenders interleaved in every round, in the order given (as in a server that sees every kind of message).
+// Writes one JSON line to stdout.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ajvForSet, oursForSet, otherContenders } from "./contenders.mjs";
 import { buildInputs } from "./hot-path-inputs.mjs";
-import { measure } from "./measure.mjs";
+import { measure, measureInterleaved } from "./measure.mjs";
 
 const job = JSON.parse(process.argv[2]);
 // Short runs still warm each table long enough for V8 to optimize every contender (a tenth of 0.2 s is not).
@@ -71,34 +71,22 @@ for (const id of job.definitions) {
       ];
 }
 
-if (job.warmAll) {
-  // Every contender over its inputs, definition after definition in the job's order.
-  let sink = 0;
-  for (let pass = 0; pass < 3; pass++) {
-    for (const p of prepared) {
-      const values = [...p.inputs.valid, ...p.inputs.invalid].map((i) => i.value);
-      for (const c of p.is ?? []) for (let t = 0; t < 200; t++) for (const v of values) sink += c.is(v) ? 1 : 0;
-      for (const c of p.validate ?? []) for (let t = 0; t < 50; t++) for (const v of values) sink += c.score(c.call(v));
-    }
-  }
-  if (sink < 0) console.error(sink);
-}
-
 let sink = 0;
-for (const p of prepared) {
+if (job.together) measureTogether();
+for (const p of job.together ? [] : prepared) {
   if (!p.is || p.is.length === 0) continue;
   const bool = (b) => (b ? 1 : 0);
   const groups = { valid: p.inputs.valid.map((i) => i.value), invalid: p.inputs.invalid.map((i) => i.value) };
   const isRun = measure(
     p.is.map((c) => ({ name: c.name, call: c.is, score: bool })),
     groups,
-    { seconds: job.seconds, minRounds: 9, warmSeconds: WARM_SECONDS },
+    { seconds: job.seconds, minRounds: 9, batchMs: 1, warmSeconds: WARM_SECONDS },
   );
   p.entry.is = Object.fromEntries(isRun.results.map((r) => [r.name, r.opsPerSec]));
   p.entry.isRounds = isRun.rounds;
   sink += isRun.sink;
   if (p.validate.length) {
-    const validateRun = measure(p.validate, { invalid: groups.invalid }, { seconds: job.seconds / 2, minRounds: 9, warmSeconds: WARM_SECONDS });
+    const validateRun = measure(p.validate, { invalid: groups.invalid }, { seconds: job.seconds, minRounds: 9, batchMs: 1, warmSeconds: WARM_SECONDS });
     p.entry.validate = Object.fromEntries(validateRun.results.map((r) => [r.name, r.opsPerSec]));
     p.entry.validateRounds = validateRun.rounds;
     sink += validateRun.sink;
@@ -110,4 +98,29 @@ for (const p of prepared) {
     }
   }
 }
+/**
+ * All definitions at once: every definition's `is` and `validate` contenders, on each input group, in the job's
+ * (shuffled) order, one batch each per round (bench/lib/measure.mjs `measureInterleaved`).
+ */
+function measureTogether() {
+  const bool = (b) => (b ? 1 : 0);
+  const tasks = [];
+  for (const p of prepared) {
+    if (!p.is || p.is.length === 0) continue;
+    const groups = { valid: p.inputs.valid.map((i) => i.value), invalid: p.inputs.invalid.map((i) => i.value) };
+    for (const group of ["valid", "invalid"]) {
+      for (const c of p.is) tasks.push({ p, table: "is", contender: c.name, group, name: `${p.entry.id} is ${c.name} ${group}`, call: c.is, score: bool, inputs: groups[group] });
+    }
+    for (const c of p.validate) tasks.push({ p, table: "validate", contender: c.name, group: "invalid", name: `${p.entry.id} validate ${c.name}`, call: c.call, score: c.score, inputs: groups.invalid });
+  }
+  const defs = prepared.filter((p) => p.is?.length).length;
+  const run = measureInterleaved(tasks, { seconds: job.seconds * defs, warmSeconds: Math.max(1, (job.seconds * defs) / 8) });
+  tasks.forEach((t, i) => {
+    const table = (t.p.entry[t.table] ??= {});
+    (table[t.contender] ??= {})[t.group] = run.opsPerSec[i];
+  });
+  for (const p of prepared) p.entry.rounds = run.rounds;
+  sink += run.sink;
+}
+
 process.stdout.write(`${JSON.stringify({ results: prepared.map((p) => p.entry), sink })}\n`);
