@@ -60,11 +60,11 @@ try {
   const job = (definitions, together) => JSON.stringify({ root, work, definitions, kinds, seconds, together, perInput: !together && values["per-input"] === true });
   const own = [];
   for (const d of hotPath) {
-    own.push(...runChild(job([`${d.set}/${d.name}`], false)));
+    own.push(...runChild(job([`${d.set}/${d.name}`], false), [`${d.set}/${d.name}`]));
     process.stderr.write(`own process: ${own.length}/${hotPath.length}\r`);
   }
   const order = shuffled(hotPath.map((d) => `${d.set}/${d.name}`), seed);
-  const together = runChild(job(order, true));
+  const together = runChild(job(order, true), order);
   process.stderr.write("\n");
 
   hotPathTables(own, new Map(together.map((r) => [r.id, r])));
@@ -91,9 +91,16 @@ function generatedState() {
   return check.status === 0 ? "`mcp-tasks-gen --check`: up to date" : check.status === 1 ? "STALE: run `npm run generate`" : `not checked: exit ${check.status}`;
 }
 
-function runChild(jobText) {
-  const out = execFileSync(process.execPath, [join(root, "bench/lib/hot-path-run.mjs"), jobText], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "inherit"] });
-  return JSON.parse(out.trim().split("\n").at(-1)).results;
+/** The results of one measuring process; one that fails leaves its definitions unmeasured, with its error. */
+function runChild(jobText, ids) {
+  try {
+    const out = execFileSync(process.execPath, [join(root, "bench/lib/hot-path-run.mjs"), jobText], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "inherit"] });
+    return JSON.parse(out.trim().split("\n").at(-1)).results;
+  } catch (error) {
+    process.exitCode = 1;
+    const reason = `the measuring process failed (exit ${error.status ?? error.code}; its error is printed above the tables)`;
+    return ids.map((id) => ({ id, set: id.split("/")[0], name: id.split("/")[1], inputs: { valid: [], invalid: [] }, contenders: {}, problems: [reason] }));
+  }
 }
 
 /** A seeded Fisher–Yates shuffle (mulberry32), so an order can be run again with `--seed`. */

@@ -67,8 +67,8 @@ export async function otherContenders({ job, set, name, compiled, ajv }) {
   try {
     typebox = { name: "TypeBox", is: compileTypeBox({ schema: compiled.schema, doc: compiled.doc, pointer: compiled.pointer, resolveRef: ajv.resolveRef }) };
   } catch (error) {
-    if (!(error instanceof TypeBoxRefusal)) throw error;
-    typebox = { name: "TypeBox", refused: error.message };
+    // A refusal says what TypeBox cannot express; anything else is reported in the row rather than ending the run.
+    typebox = { name: "TypeBox", refused: error instanceof TypeBoxRefusal ? error.message : `TypeBox failed: ${error.message}` };
   }
   return [await typiaContender(job.work, set.name, name), typebox];
 }
