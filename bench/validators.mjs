@@ -144,7 +144,10 @@ function hotPathTables(own, together) {
 
   for (const [title, rows] of [
     ["each definition in its own process", own],
-    [`all definitions in one process, interleaved in a shuffled order (seed ${seed})`, hotPath.map((d) => together.get(`${d.set}/${d.name}`))],
+    [
+      `all definitions in one process, interleaved in a shuffled order (seed ${seed}; ${[...together.values()][0]?.rounds ?? 0} rounds)`,
+      hotPath.map((d) => together.get(`${d.set}/${d.name}`)),
+    ],
   ]) {
     md.push("", `#### \`is\`: ${title}`, "");
     md.push("Ours in ops/s (median over interleaved rounds), then ours ÷ each contender; ✓ when ours ≥ 1× the fastest other on both valid and invalid inputs.", "");
