@@ -93,6 +93,10 @@ describe("the bench inputs and the TypeBox converter", () => {
       const labels = inputs.invalid.map((i) => i.label);
       expect(labels, id).toEqual(expect.arrayContaining(["null", "not an object (a string)"]));
       if (d.kind !== "result") expect(labels, id).toContain("wrong method");
+      // A task's result or notification: one valid input per status.
+      if (["GetTaskResult", "CreateTaskResult", "TaskStatusNotification"].includes(d.name)) {
+        expect(inputs.valid.map((i) => i.label), id).toEqual(expect.arrayContaining(["working", "input_required", "completed", "failed", "cancelled"]));
+      }
     }
   });
 
