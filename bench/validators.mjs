@@ -1,231 +1,243 @@
-// `npm run bench`: speed and size of the generated validators against ajv.
+// `npm run bench`: speed and size of the generated validators against the best peers.
 //
-// Speed, in one process and interleaved: the generated `isGetTaskResult` and
-// `validateGetTaskResult` of the newest extension revision (ext-tasks-draft) and of the previous one
-// (ext-tasks-2026-05-22), each against ajv compiled from the same seed schema (`#/$defs/GetTaskResult`;
-// default options, and `allErrors: true` since ours reports every error), and for the previous one a
-// small hand-written check, on valid messages of each status and on typical invalid ones; then `validate` and ajv on each invalid message alone. Goals: `is` at least 3× ajv on valid
-// and 5× on invalid messages; `validate` at least on par with ajv while producing its richer errors.
-// Then `unevaluatedProperties` (bench/lib/unevaluated.mjs): an event closed by composition, ours
-// against Ajv2020 on the same inputs, the same tables (ratios only; the goals are GetTaskResult's).
-// Size: the generated validators.ts + runtime/protocol/json.ts of every set (and the same transpiled to
-// JavaScript) beside ajv's standalone code for the same schemas.
+// Speed: every definition a generated client or server checks per message (bench/lib/hot-path.mjs derives them
+// from the generated client.ts/server.ts of each bundled set: results, requests, notifications), on inputs built
+// from its schema (bench/lib/hot-path-inputs.mjs: valid samples, one per status where a status chooses, and the
+// typical mistakes — null, a string at the root, a required member missing, a member of the wrong type, a wrong
+// `method` or status constant, params null). Contenders (bench/lib/contenders.mjs): ours, ajv (default and
+// allErrors, compiled from the same seed schema), TypeBox's compiler and typia where they can express the
+// definition; each must give ajv's verdict on every input before it is timed. Two orders:
+// (a) each definition in a fresh process of its own, (b) all definitions in one process, every definition's
+// contenders run in every round in a seeded shuffled order (bench/lib/hot-path-run.mjs).
+// Then `unevaluatedProperties` (bench/lib/unevaluated.mjs) and the size of the generated validators beside ajv's
+// standalone code for the same schemas.
 //
-// Usage: node bench/validators.mjs [--seconds S]  (or BENCH_SECONDS=S: measured seconds per speed table, default 3)
-import { spawnSync } from "node:child_process";
+// Usage: node bench/validators.mjs [--seconds S] [--only set/Definition[,…]] [--seed N] [--per-input] [--write]
+//   --seconds: measured seconds per definition for `is` and again for `validate`, default 0.4
+//   --only: the definitions to measure (a set name alone: all of its definitions)
+//   --seed: the shuffled order of the one-process run (printed; default from the clock)
+//   --per-input: also `validate` on each invalid input alone, in ns per call (own processes)
+//   --write: also put the tables into README.md (bench/lib/results.mjs)
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { ajvStandalone } from "./lib/ajv-standalone.mjs";
+import { prepareContenders } from "./lib/contenders.mjs";
 import { transpileSet } from "./lib/generated.mjs";
+import { allHotPathDefinitions } from "./lib/hot-path.mjs";
 import { measure } from "./lib/measure.mjs";
-import { handIsGetTaskResult, inputsBySet } from "./lib/messages.mjs";
+import { benchArgs, publishSection } from "./lib/results.mjs";
 import { unevaluatedContenders, unevaluatedInputs } from "./lib/unevaluated.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const require = createRequire(import.meta.url);
-const { values } = parseArgs({ options: { seconds: { type: "string" } } });
-const seconds = Number(values.seconds ?? process.env.BENCH_SECONDS ?? 3);
+const { values } = parseArgs({ args: benchArgs(), options: { seconds: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, "per-input": { type: "boolean" } } });
+const seconds = Number(values.seconds ?? process.env.BENCH_SECONDS ?? 0.4);
 if (!(seconds > 0)) throw new Error(`--seconds expects a positive number, got ${values.seconds ?? process.env.BENCH_SECONDS}`);
+const seed = values.seed === undefined ? Date.now() % 1_000_000 : Number(values.seed);
+if (!Number.isInteger(seed)) throw new Error(`--seed expects an integer, got ${values.seed}`);
 
 const config = JSON.parse(readFileSync(join(root, "mcp-tasks-gen.config.json"), "utf8"));
 const outDir = resolve(root, config.outDir ?? "generated");
-// The newest revision first, then the previous one (its hand-written check is for its closed shape only).
-const benchedSets = [
-  { name: "ext-tasks-draft", subject: "GetTaskResult", inputs: inputsBySet["ext-tasks-draft"] },
-  { name: "ext-tasks-2026-05-22", subject: "GetTaskResult", inputs: inputsBySet["ext-tasks-2026-05-22"], hand: handIsGetTaskResult },
-];
+const hotPath = selectDefinitions(allHotPathDefinitions(config, root), values.only);
+// A contender beats ours in a row when ours is below it; the goals (ratios of ours to it) are the issue's.
+const OTHERS = ["typia", "TypeBox", "ajv"];
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-validators-"));
+const md = [];
 try {
   const transpiled = new Map(config.sets.map((set) => [set.name, transpileSet(join(outDir, set.name), join(work, set.name))]));
-  printMachine(require("ajv/package.json").version);
-  for (const bench of benchedSets) {
-    const ours = await import(pathToFileURL(join(work, bench.name, "validators.js")).href);
-    const ajv = compileAjv(config.sets.find((s) => s.name === bench.name));
-    console.log("");
-    console.log(`## ${bench.name}`);
-    if (checkAgreement(bench, ours, ajv)) {
-      printErrors(bench, ours, ajv);
-      speedTables(bench, ours, ajv);
-    } else {
-      process.exitCode = 1;
-    }
+  // Read from node_modules directly: TypeBox's package exports no ./package.json.
+  const versions = ["ajv", "@sinclair/typebox", "typia"].map((p) => `${p} ${JSON.parse(readFileSync(join(root, "node_modules", p, "package.json"), "utf8")).version}`).join(", ");
+  md.push(`Generated code: \`${relative(root, outDir)}/\` (${generatedState()}); ${versions}.`);
+  const prepared = await prepareContenders({ root, work, config, definitions: hotPath });
+  for (const note of prepared.notes) md.push("", note);
+
+  const kinds = Object.fromEntries(hotPath.map((d) => [`${d.set}/${d.name}`, d.kind]));
+  const job = (definitions, together) => JSON.stringify({ root, work, definitions, kinds, seconds, together, perInput: !together && values["per-input"] === true });
+  const own = [];
+  for (const d of hotPath) {
+    own.push(...runChild(job([`${d.set}/${d.name}`], false), [`${d.set}/${d.name}`]));
+    process.stderr.write(`own process: ${own.length}/${hotPath.length}\r`);
   }
-  await unevaluatedBench();
+  const order = shuffled(hotPath.map((d) => `${d.set}/${d.name}`), seed);
+  const together = runChild(job(order, true), order);
+  process.stderr.write("\n");
+
+  hotPathTables(own, new Map(together.map((r) => [r.id, r])));
+  await unevaluatedTable();
   sizeTable(transpiled);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+publishSection({ name: "validators", markdown: md.join("\n") });
 
-/** The `unevaluatedProperties` row: `Event` of bench/lib/unevaluated.mjs, ours against Ajv2020. */
-async function unevaluatedBench() {
-  const { ours, ajv } = await unevaluatedContenders(root, work);
-  const bench = { name: "bench/lib/unevaluated.mjs", subject: "Event", inputs: unevaluatedInputs };
-  console.log("");
-  console.log("## unevaluatedProperties");
-  if (checkAgreement(bench, ours, ajv)) {
-    printErrors(bench, ours, ajv);
-    speedTables(bench, ours, ajv);
-  } else {
-    process.exitCode = 1;
-  }
+/** The definitions `--only` names (`set/Definition` or `set`, comma-separated), or all. */
+function selectDefinitions(all, only) {
+  if (!only) return all;
+  const wanted = only.split(",").map((s) => s.trim()).filter(Boolean);
+  const picked = all.filter((d) => wanted.some((w) => w === d.set || w === `${d.set}/${d.name}`));
+  const unknown = wanted.filter((w) => !all.some((d) => w === d.set || w === `${d.set}/${d.name}`));
+  if (unknown.length) throw new Error(`--only: no hot-path definition ${unknown.join(", ")} (known: ${all.map((d) => `${d.set}/${d.name}`).join(", ")})`);
+  return picked;
 }
 
-/** `GetTaskResult` compiled by ajv from the seed schema, with default options and with allErrors. */
-function compileAjv(set) {
-  const Ajv2020 = require("ajv/dist/2020").default;
-  const schema = JSON.parse(readFileSync(resolve(root, set.schemas[0]), "utf8"));
-  const compile = (options) => {
-    // validateFormats: false keeps `format` an annotation, as the generator does (and as in bench/lib/ajv-standalone.mjs).
-    const ajv = new Ajv2020({ strict: false, validateFormats: false, ...options });
-    ajv.addSchema(schema);
-    const validate = ajv.getSchema(`${schema.$id}#/$defs/GetTaskResult`);
-    if (!validate) throw new Error(`ajv found no GetTaskResult in ${set.schemas[0]}`);
-    return validate;
-  };
-  return { standard: compile({}), allErrors: compile({ allErrors: true }) };
-}
-
-function printMachine(ajvVersion) {
-  console.log(
-    `Machine: Node ${process.version}, ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${cpus().length} cores, ${process.platform} ${process.arch}; ajv ${ajvVersion}`,
-  );
-  console.log(`Command: npm run bench (node bench/validators.mjs --seconds ${seconds})`);
-  // The bench reads the generated folder as it is; say whether it matches what the generator
-  // makes now, so stale numbers cannot pass unnoticed.
+/** Whether the generated folder matches what the generator makes now, so stale numbers cannot pass unnoticed. */
+function generatedState() {
   const check = spawnSync(process.execPath, [join(root, "dist/generator/cli/main.js"), "--check"], { cwd: root, encoding: "utf8" });
-  const state = check.status === 0 ? "up to date" : check.status === 1 ? "STALE (run `npm run generate`)" : `not checked (exit ${check.status}: ${check.stderr.trim()})`;
-  console.log(`Generated code: ${relative(root, outDir)}/ (mcp-tasks-gen --check: ${state})`);
+  return check.status === 0 ? "`mcp-tasks-gen --check`: up to date" : check.status === 1 ? "STALE: run `npm run generate`" : `not checked: exit ${check.status}`;
 }
 
-/**
- * Whether every contender gives every input its expected verdict (printing any disagreement):
- * without that the timings would compare different work, so nothing is measured.
- */
-function checkAgreement({ name, subject, inputs, hand }, ours, ajv) {
-  const verdicts = {
-    [`is${subject}`]: (v) => ours[`is${subject}`](v),
-    [`validate${subject}`]: (v) => ours[`validate${subject}`](v).ok,
-    ...(hand ? { "hand-written": hand } : {}),
-    "ajv (default)": (v) => ajv.standard(v),
-    "ajv (allErrors)": (v) => ajv.allErrors(v),
+/** The results of one measuring process; one that fails leaves its definitions unmeasured, with its error. */
+function runChild(jobText, ids) {
+  try {
+    const out = execFileSync(process.execPath, [join(root, "bench/lib/hot-path-run.mjs"), jobText], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "inherit"] });
+    return JSON.parse(out.trim().split("\n").at(-1)).results;
+  } catch (error) {
+    process.exitCode = 1;
+    const reason = `the measuring process failed (exit ${error.status ?? error.code}; its error is printed above the tables)`;
+    return ids.map((id) => ({ id, set: id.split("/")[0], name: id.split("/")[1], inputs: { valid: [], invalid: [] }, contenders: {}, problems: [reason] }));
+  }
+}
+
+/** A seeded Fisher–Yates shuffle (mulberry32), so an order can be run again with `--seed`. */
+function shuffled(items, seedValue) {
+  let a = seedValue >>> 0;
+  const random = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const wrong = [];
-  for (const input of [...inputs.valid, ...inputs.invalid]) {
-    for (const [name, verdict] of Object.entries(verdicts)) {
-      if (verdict(input.value) !== input.valid) wrong.push(`${name} calls "${input.label}" ${input.valid ? "invalid" : "valid"}`);
-    }
-    const result = ours[`validate${subject}`](input.value);
-    if (!result.ok && result.errors.length === 0) wrong.push(`validate${subject} gives no error for "${input.label}"`);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
   }
-  if (wrong.length > 0) {
-    console.error(`Contenders disagree on the inputs, so nothing is measured:\n  ${wrong.join("\n  ")}`);
-    return false;
-  }
-  console.log(`Inputs: ${subject} (${name}), ${inputs.valid.length} valid${subject === "GetTaskResult" ? " (one per status)" : ""}, ${inputs.invalid.length} invalid; all contenders agree on every verdict.`);
-  return true;
+  return out;
 }
 
-/** What each side reports for the invalid inputs: the "richer errors" `validate` pays for. */
-function printErrors({ subject, inputs }, ours, ajv) {
-  console.log("");
-  console.log(`Errors reported per invalid input (ours: validate${subject}; ajv: allErrors):`);
-  for (const { label, value } of inputs.invalid) {
-    const result = ours[`validate${subject}`](value);
-    ajv.allErrors(value);
-    const ajvErrors = ajv.allErrors.errors ?? [];
-    const oursText = result.errors.map((e) => `${e.path || "(root)"}: ${e.message}`).join("; ");
-    const ajvText = ajvErrors.map((e) => `${e.instancePath || "(root)"} ${e.message}`).join("; ");
-    console.log(`- ${label}: ours ${result.errors.length} [${oursText}]; ajv ${ajvErrors.length} [${clip(ajvText, 160)}]`);
+function hotPathTables(own, together) {
+  // Per goal: how many rows meet it, and the worst row (ratio of ours to what the goal compares with).
+  const goals = new Map();
+  const tally = (goal, id, ratio, target) => {
+    const g = goals.get(goal) ?? goals.set(goal, { met: 0, rows: 0, worst: undefined }).get(goal);
+    g.rows++;
+    if (ratio >= target) g.met++;
+    if (!g.worst || ratio / target < g.worst.ratio / g.worst.target) g.worst = { id, ratio, target };
+  };
+  md.push("", "#### Definitions and inputs", "");
+  md.push("Every definition a generated client or server checks per message; inputs built from its schema, the same for every contender. A contender is timed only where it gives ajv's verdict on every input.", "");
+  md.push("| Definition | Kind | Valid inputs | Invalid inputs | Not timed |", "| --- | --- | --- | --- | --- |");
+  const kindOf = Object.fromEntries(hotPath.map((d) => [`${d.set}/${d.name}`, d.kind]));
+  for (const r of own) {
+    const notTimed = Object.entries(r.contenders)
+      .filter(([, c]) => c.status !== "agrees")
+      .map(([name, c]) => `${name}: ${c.status} (${c.reason})`);
+    const problems = r.problems.map((p) => `PROBLEM: ${p}`);
+    md.push(`| ${r.id} | ${kindOf[r.id]} | ${r.inputs.valid.join(", ")} | ${r.inputs.invalid.join(", ")} | ${[...problems, ...notTimed].join("; ") || "—"} |`);
   }
-}
 
-function speedTables({ subject, inputs, hand }, ours, ajv) {
-  const bool = (b) => (b ? 1 : 0);
-  const ajvErrors = (validate) => (v) => (validate(v) ? null : validate.errors);
-  const errorCount = (errors) => (errors === null ? 1 : errors.length);
-
-  const is = measure(
+  for (const [title, rows] of [
+    ["each definition in its own process", own],
     [
-      { name: `is${subject} (ours)`, call: ours[`is${subject}`], score: bool },
-      ...(hand ? [{ name: "hand-written", call: hand, score: bool }] : []),
-      { name: "ajv (default)", call: ajv.standard, score: bool },
+      `all definitions in one process, interleaved in a shuffled order (seed ${seed}; ${[...together.values()][0]?.rounds ?? 0} rounds)`,
+      hotPath.map((d) => together.get(`${d.set}/${d.name}`)),
     ],
-    { valid: inputs.valid.map((i) => i.value), invalid: inputs.invalid.map((i) => i.value) },
-    { seconds },
-  );
-  const validateContenders = [
-    { name: `validate${subject} (ours)`, call: ours[`validate${subject}`], score: (r) => (r.ok ? 1 : r.errors.length) },
-    { name: "ajv (default) + .errors", call: ajvErrors(ajv.standard), score: errorCount },
-    { name: "ajv (allErrors) + .errors", call: ajvErrors(ajv.allErrors), score: errorCount },
-  ];
-  const validate = measure(
-    validateContenders,
-    { valid: inputs.valid.map((i) => i.value), invalid: inputs.invalid.map((i) => i.value) },
-    { seconds },
-  );
-
-  // Where `validate` spends its time on invalid messages: each input alone (shorter run).
-  const perInput = measure(
-    validateContenders,
-    Object.fromEntries(inputs.invalid.map((i) => [i.label, [i.value]])),
-    { seconds: seconds / 2, batchMs: 1 },
-  );
-
-  console.log("");
-  console.log(`Speed: boolean verdict (median ops/s over ${is.rounds} interleaved rounds; ratio = contender / ajv default)`);
-  speedTable(is, "ajv (default)");
-  console.log("");
-  console.log(`Speed: verdict with errors (median ops/s over ${validate.rounds} interleaved rounds; ratios vs each ajv)`);
-  speedTable(validate, "ajv (default) + .errors", "ajv (allErrors) + .errors");
-
-  console.log("");
-  console.log(`Invalid messages one by one, verdict with errors (median ns per call over ${perInput.rounds} interleaved rounds)`);
-  console.log(`| Input | ${perInput.results.map((r) => r.name.replace(/ \+ \.errors$/, "")).join(" | ")} | ours speed / ajv (default) |`);
-  console.log(`| --- |${" ---: |".repeat(perInput.results.length + 1)}`);
-  for (const { label } of inputs.invalid) {
-    const ns = perInput.results.map((r) => 1e9 / r.opsPerSec[label]);
-    console.log(`| ${label} | ${ns.map((n) => n.toFixed(0)).join(" | ")} | ${times(ns[1] / ns[0])} |`);
+  ]) {
+    md.push("", `#### \`is\`: ${title}`, "");
+    md.push("Ours in ops/s (median over interleaved rounds), then ours ÷ each contender; ✓ when ours ≥ 1× the fastest other on both valid and invalid inputs.", "");
+    md.push(`| Definition | ours valid | ${OTHERS.map((o) => `÷ ${o}`).join(" | ")} | ours invalid | ${OTHERS.map((o) => `÷ ${o}`).join(" | ")} | goal |`);
+    md.push(`| --- |${" ---: |".repeat(2 + 2 * OTHERS.length)} :---: |`);
+    for (const r of rows) {
+      if (!r?.is?.ours) {
+        md.push(`| ${r?.id ?? "?"} | not measured |${" |".repeat(2 * OTHERS.length + 1)} — |`);
+        continue;
+      }
+      const cells = (group) => OTHERS.map((o) => (r.is[o] ? times(r.is.ours[group] / r.is[o][group]) : "—"));
+      const worst = Math.min(...OTHERS.filter((o) => r.is[o]).flatMap((o) => [r.is.ours.valid / r.is[o].valid, r.is.ours.invalid / r.is[o].invalid]));
+      tally(`\`is\` ≥ 1× the fastest other, valid and invalid: ${title.split(",")[0]}`, r.id, worst, 1);
+      md.push(`| ${r.id} | ${ops(r.is.ours.valid)} | ${cells("valid").join(" | ")} | ${ops(r.is.ours.invalid)} | ${cells("invalid").join(" | ")} | ${worst >= 1 ? "✓" : "✗"} |`);
+    }
   }
 
-  // The goals are GetTaskResult's; other rows report their ratios only.
-  if (subject !== "GetTaskResult") {
-    console.log(`(sink ${is.sink + validate.sink + perInput.sink})`);
+  md.push("", "#### `validate` on invalid inputs (verdict with errors)", "");
+  md.push("Ours in ops/s, then ours ÷ ajv + `.errors` (default: first error; allErrors: every error). ✓ when ours ≥ 1× ajv default in both orders (≥ 3× for GetTaskResult).", "");
+  md.push("| Definition | own process: ours | ÷ ajv | ÷ ajv allErrors | one process: ours | ÷ ajv | ÷ ajv allErrors | goal |");
+  md.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: |");
+  for (const r of own) {
+    const t = together.get(r.id);
+    if (!r.validate || !t?.validate) {
+      md.push(`| ${r.id} | not measured | | | | | | — |`);
+      continue;
+    }
+    const target = r.name === "GetTaskResult" ? 3 : 1;
+    const a = r.validate.ours.invalid / r.validate.ajv.invalid;
+    const b = t.validate.ours.invalid / t.validate.ajv.invalid;
+    tally("`validate` on invalid inputs ≥ 1× ajv default (3× for GetTaskResult), both orders", r.id, Math.min(a, b), target);
+    const row = (v) => [ops(v.ours.invalid), times(v.ours.invalid / v.ajv.invalid), times(v.ours.invalid / v["ajv allErrors"].invalid)];
+    md.push(`| ${r.id} | ${row(r.validate).join(" | ")} | ${row(t.validate).join(" | ")} | ${Math.min(a, b) >= target ? "✓" : "✗"} |`);
+  }
+  if (values["per-input"]) perInputTable(own);
+  md.push("", "#### Speed goals in this run", "", "| Goal | Definitions meeting it | Furthest from it |", "| --- | ---: | --- |");
+  for (const [goal, g] of goals) md.push(`| ${goal} | ${g.met} of ${g.rows} | ${g.worst ? `${g.worst.id} ${times(g.worst.ratio)}${g.worst.target === 1 ? "" : ` (goal ${g.worst.target}×)`}` : "—"} |`);
+}
+
+/** `--per-input`: `validate` on each invalid input alone (own process), in ns per call. */
+function perInputTable(own) {
+  md.push("", "#### `validate` per invalid input (each definition in its own process; ns per call)", "");
+  md.push("| Definition | Input | ours | ajv | ajv allErrors | ours speed ÷ ajv |", "| --- | --- | ---: | ---: | ---: | ---: |");
+  for (const r of own) {
+    if (!r.perInput) continue;
+    for (const label of r.inputs.invalid) {
+      const ns = ["ours", "ajv", "ajv allErrors"].map((c) => 1e9 / r.perInput[c][label]);
+      md.push(`| ${r.id} | ${label} | ${ns.map((n) => n.toFixed(0)).join(" | ")} | ${times(ns[1] / ns[0])} |`);
+    }
+  }
+}
+
+/** The `unevaluatedProperties` row: `Event` of bench/lib/unevaluated.mjs, ours against Ajv2020 (ratios only). */
+async function unevaluatedTable() {
+  const { ours, ajv } = await unevaluatedContenders(root, work);
+  const inputs = unevaluatedInputs;
+  const wrong = [...inputs.valid, ...inputs.invalid].filter((i) => ours.isEvent(i.value) !== i.valid || ajv.standard(i.value) !== i.valid || ours.validateEvent(i.value).ok !== i.valid);
+  md.push("", "#### `unevaluatedProperties`: an event closed by composition (bench/lib/unevaluated.mjs)", "");
+  if (wrong.length) {
+    md.push(`Not measured: the contenders disagree on ${wrong.map((i) => i.label).join(", ")}.`);
+    process.exitCode = 1;
     return;
   }
-  const isOurs = is.results.find((r) => r.name === `is${subject} (ours)`);
-  const isAjv = is.results.find((r) => r.name === "ajv (default)");
-  const [valOurs, valAjv, valAjvAll] = validate.results;
-  const x = (a, b, group) => a.opsPerSec[group] / b.opsPerSec[group];
-  const goals = [
-    [`is${subject} ≥ 3× ajv (default), valid messages`, x(isOurs, isAjv, "valid"), 3],
-    [`is${subject} ≥ 5× ajv (default), invalid messages`, x(isOurs, isAjv, "invalid"), 5],
-    [`validate${subject} ≥ 1× ajv (allErrors), valid messages`, x(valOurs, valAjvAll, "valid"), 1],
-    [`validate${subject} ≥ 1× ajv (allErrors), invalid messages`, x(valOurs, valAjvAll, "invalid"), 1],
-    [`validate${subject} ≥ 1× ajv (default), valid messages`, x(valOurs, valAjv, "valid"), 1],
-    [`validate${subject} ≥ 1× ajv (default), invalid messages`, x(valOurs, valAjv, "invalid"), 1],
-  ];
-  console.log("");
-  console.log("Goals:");
-  for (const [goal, ratio, target] of goals) console.log(`- ${ratio >= target ? "met" : "NOT met"}: ${goal} (measured ${ratio.toFixed(2)}×)`);
-  // Printed so no result can be optimized away; the value itself means nothing.
-  console.log(`(sink ${is.sink + validate.sink + perInput.sink})`);
-}
-
-function speedTable({ results }, ...baselines) {
-  const base = baselines.map((name) => results.find((r) => r.name === name));
-  const ratioHeads = baselines.map((b) => ` valid/${b.replace(/ \+ \.errors$/, "")} | invalid/${b.replace(/ \+ \.errors$/, "")} |`).join("");
-  console.log(`| Contender | valid ops/s | invalid ops/s |${ratioHeads}`);
-  console.log(`| --- | ---: | ---: |${" ---: | ---: |".repeat(baselines.length)}`);
-  for (const r of results) {
-    const ratios = base.map((b) => ` ${times(r.opsPerSec.valid / b.opsPerSec.valid)} | ${times(r.opsPerSec.invalid / b.opsPerSec.invalid)} |`).join("");
-    console.log(`| ${r.name} | ${ops(r.opsPerSec.valid)} | ${ops(r.opsPerSec.invalid)} |${ratios}`);
+  const groups = { valid: inputs.valid.map((i) => i.value), invalid: inputs.invalid.map((i) => i.value) };
+  const bool = (b) => (b ? 1 : 0);
+  const errs = (validate) => (v) => (validate(v) ? null : validate.errors);
+  const count = (e) => (e === null ? 1 : e.length);
+  const is = measure(
+    [
+      { name: "isEvent (ours)", call: ours.isEvent, score: bool },
+      { name: "ajv (default)", call: ajv.standard, score: bool },
+    ],
+    groups,
+    { seconds },
+  );
+  const validate = measure(
+    [
+      { name: "validateEvent (ours)", call: ours.validateEvent, score: (r) => (r.ok ? 1 : r.errors.length) },
+      { name: "ajv (default) + .errors", call: errs(ajv.standard), score: count },
+      { name: "ajv (allErrors) + .errors", call: errs(ajv.allErrors), score: count },
+    ],
+    groups,
+    { seconds },
+  );
+  md.push("| Contender | valid ops/s | invalid ops/s | valid ÷ ajv default | invalid ÷ ajv default |", "| --- | ---: | ---: | ---: | ---: |");
+  for (const run of [is, validate]) {
+    const base = run.results[1];
+    for (const r of run.results) md.push(`| ${r.name} | ${ops(r.opsPerSec.valid)} | ${ops(r.opsPerSec.invalid)} | ${times(r.opsPerSec.valid / base.opsPerSec.valid)} | ${times(r.opsPerSec.invalid / base.opsPerSec.invalid)} |`);
   }
+  md.push(`(${inputs.valid.length} valid, ${inputs.invalid.length} invalid inputs; sink ${is.sink + validate.sink})`);
 }
 
 function sizeTable(transpiled) {
@@ -236,24 +248,20 @@ function sizeTable(transpiled) {
     const pick = (kind) => ["validators.ts", "runtime/protocol/json.ts"].map((name) => files.get(name)?.[kind] ?? "").join("\n");
     const exportedNames = new Set([...(files.get("validators.ts")?.ts.matchAll(/^export function is([A-Z]\w*)/gm) ?? [])].map((m) => m[1]));
     const ajvOut = ajvStandalone(set, root, (name) => exportedNames.has(name));
-    const exported = exportedNames.size;
-    return { name: set.name, exports: `${exported} / ${ajvOut.exports}`, ts: size(pick("ts")), js: size(pick("js")), jsBare: size(pick("jsBare")), ajv: size(ajvOut.code) };
+    return { name: set.name, exports: `${exportedNames.size} / ${ajvOut.exports}`, ts: size(pick("ts")), js: size(pick("js")), jsBare: size(pick("jsBare")), ajv: size(ajvOut.code) };
   });
   // Sets ship separately, so the total adds their sizes (and their gzip sizes).
   const sum = (kind, field) => rows.reduce((n, r) => n + r[kind][field], 0);
   const total = { name: "total", exports: "", ...Object.fromEntries(kinds.map((k) => [k, { bytes: sum(k, "bytes"), gzip: sum(k, "gzip") }])) };
-
   const cell = (s) => `${kb(s.bytes)} (${kb(s.gzip)})`;
-  console.log("");
-  console.log("Size: bytes (gzip) of the generated validators.ts + runtime/protocol/json.ts, the same transpiled to JS, and ajv standalone (ESM) for the same schemas");
-  console.log("| Set | Validators ours / ajv | Ours TS | Ours JS | Ours JS, no comments | ajv standalone | JS / ajv | JS gzip / ajv gzip |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  md.push("", "#### Size: the generated validators.ts + runtime/protocol/json.ts beside ajv standalone (ESM) for the same schemas", "");
+  md.push("Bytes (gzip). Goal: ours as JavaScript ≤ 0.5× ajv standalone over all sets (the total).", "");
+  md.push("| Set | Validators ours / ajv | Ours TS | Ours JS | Ours JS, no comments | ajv standalone | JS ÷ ajv | JS, no comments ÷ ajv | JS gzip ÷ ajv gzip |");
+  md.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of [...rows, total]) {
-    console.log(
-      `| ${r.name} | ${r.exports} | ${cell(r.ts)} | ${cell(r.js)} | ${cell(r.jsBare)} | ${cell(r.ajv)} | ${times(r.js.bytes / r.ajv.bytes)} | ${times(r.js.gzip / r.ajv.gzip)} |`,
-    );
+    md.push(`| ${r.name} | ${r.exports} | ${cell(r.ts)} | ${cell(r.js)} | ${cell(r.jsBare)} | ${cell(r.ajv)} | ${times(r.js.bytes / r.ajv.bytes)}${r === total ? (r.js.bytes / r.ajv.bytes <= 0.5 ? " ✓" : " ✗") : ""} | ${times(r.jsBare.bytes / r.ajv.bytes)} | ${times(r.js.gzip / r.ajv.gzip)} |`);
   }
-  console.log("(Validators: exported `isX` of ours (every definition plus named inline parts) / exported ajv functions (every definition, a titled root, and the core definitions ours generates).)");
+  md.push("", "(Validators: exported `isX` of ours (every definition plus named inline parts) / exported ajv functions (every definition, a titled root, and the core definitions ours generates).)");
 }
 
 function ops(n) {
@@ -264,7 +272,4 @@ function kb(bytes) {
 }
 function times(r) {
   return `${r.toFixed(2)}×`;
-}
-function clip(text, n) {
-  return text.length > n ? `${text.slice(0, n)}…` : text;
 }

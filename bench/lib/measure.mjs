@@ -27,11 +27,11 @@ const median = (xs) => {
  * Measures every contender on every input group. A contender is `{ name, call, score }` (`score`
  * turns a result into a number for the sink). In each round every contender runs one batch per
  * group, in an order rotated from round to round, so all of them share the machine's noise; the
- * rounds continue until `seconds` have passed (after a warm-up of a tenth of that) and at least
+ * rounds continue until `seconds` have passed (after a warm-up of `warmSeconds`, by default a tenth of that) and at least
  * `minRounds` were run. Returns per contender and group the median ops/s across rounds, and the
  * sink.
  */
-export function measure(contenders, groups, { seconds, minRounds = 15, batchMs = 4 }) {
+export function measure(contenders, groups, { seconds, minRounds = 15, batchMs = 4, warmSeconds = seconds / 10 }) {
   const loops = contenders.map((c) => makeLoop(c.name, c.call));
   const groupNames = Object.keys(groups);
   let sink = 0;
@@ -47,7 +47,7 @@ export function measure(contenders, groups, { seconds, minRounds = 15, batchMs =
   const times = {};
   const msPerRepeat = {};
   for (const group of groupNames) [times[group], msPerRepeat[group]] = [1, []];
-  const warmUntil = performance.now() + (seconds * 1000) / 10;
+  const warmUntil = performance.now() + warmSeconds * 1000;
   do {
     for (const group of groupNames) {
       let slowest = 0;
@@ -76,4 +76,43 @@ export function measure(contenders, groups, { seconds, minRounds = 15, batchMs =
     opsPerSec: Object.fromEntries(groupNames.map((g) => [g, median(samples[ci][g])])),
   }));
   return { results, rounds, sink, times };
+}
+
+/**
+ * Measures many loops in one process, all interleaved: a task is `{ name, call, score, inputs }`, and each round
+ * runs one batch of every task in the order given (starting one task further each round), so every task is
+ * timed amid all the others — the call sites they share see every shape in every round. After a warm-up of
+ * `warmSeconds` (which also sets each task's repeat count so one batch takes about `batchMs`), rounds continue
+ * until `seconds` have passed and at least `minRounds` were run. Returns per task the median ops/s, and the sink.
+ */
+export function measureInterleaved(tasks, { seconds, minRounds = 9, batchMs = 1, warmSeconds = seconds / 10 }) {
+  const loops = tasks.map((t) => makeLoop(t.name, t.call));
+  let sink = 0;
+  const runBatch = (i, times) => {
+    const start = process.hrtime.bigint();
+    sink += loops[i](tasks[i].score, tasks[i].inputs, times);
+    return Number(process.hrtime.bigint() - start) / 1e6; // ms
+  };
+  const times = tasks.map(() => 1);
+  const msPerRepeat = tasks.map(() => []);
+  const warmUntil = performance.now() + warmSeconds * 1000;
+  do {
+    for (let i = 0; i < tasks.length; i++) {
+      msPerRepeat[i].push(runBatch(i, times[i]) / times[i]);
+      times[i] = Math.max(1, Math.round(batchMs / 4 / median(msPerRepeat[i].slice(-5))));
+    }
+  } while (performance.now() < warmUntil);
+  for (let i = 0; i < tasks.length; i++) times[i] = Math.max(1, Math.round(batchMs / median(msPerRepeat[i].slice(-9))));
+
+  const samples = tasks.map(() => []);
+  const until = performance.now() + seconds * 1000;
+  let rounds = 0;
+  while (rounds < minRounds || performance.now() < until) {
+    for (let k = 0; k < tasks.length; k++) {
+      const i = (k + rounds) % tasks.length;
+      samples[i].push((times[i] * tasks[i].inputs.length * 1000) / runBatch(i, times[i]));
+    }
+    rounds++;
+  }
+  return { opsPerSec: samples.map(median), rounds, sink };
 }

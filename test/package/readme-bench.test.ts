@@ -35,10 +35,7 @@ const README = readFileSync(join(projectRoot, "README.md"), "utf8");
 const SCRIPTS: Record<string, string> = JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")).scripts;
 
 /** npm scripts (by name) whose README tables are still hand-written, each with why. */
-const NOT_YET_WRITTEN: Record<string, string> = {
-  bench: "bench/validators.mjs prints its tables itself; README › Validators is still written by hand",
-  "bench:server": "bench/server.mjs prints its table itself; README's `npm run bench:server` table is still written by hand",
-};
+const NOT_YET_WRITTEN: Record<string, string> = {};
 
 /**
  * Each benchmark npm script with the file it runs last and the sections that file publishes (the literal
