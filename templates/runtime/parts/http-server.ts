@@ -70,6 +70,9 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Default time the whole request body may take to arrive, from the start of its read: 10 s. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
+/** Default `Retry-After` on a 429 or 503 refusal by a limit: 5 s. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 type RequestHeaders = { readonly [name: string]: HeaderValue };
 
 export interface McpHttpOptions extends RouterOptions {
@@ -134,6 +137,11 @@ export interface McpHttpOptions extends RouterOptions {
    * `x-mcp-header` (-32020 otherwise). Without it `Mcp-Param-*` headers are not checked.
    */
   readonly toolInputSchema?: (name: string) => unknown;
+  /**
+   * `Retry-After` (seconds) on a refusal by a limit: 429 (an owner's task or listen quota) and 503 (a full
+   * store). A quota frees only as tasks end, so clients should not come straight back. Default 5; null sends none.
+   */
+  readonly retryAfterSeconds?: number | null;
 }
 
 /** One HTTP request, as the core reads it from either shape. */
@@ -304,8 +312,9 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
   const listen = listenerOf(options);
+  const retryAfter = retryAfterHeader(options.retryAfterSeconds);
 
-  return async (request) => {
+  const answer = async (request: HttpRequestParts): Promise<HttpAnswer> => {
     try {
       if (request.path !== endpoint) return { status: 404, headers: {} };
       if (request.method !== "POST") return { status: 405, headers: { allow: "POST" } };
@@ -366,6 +375,21 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
     }
   };
+  if (retryAfter === undefined) return answer;
+  return async (request) => {
+    const answered = await answer(request);
+    if (answered.status !== 429 && answered.status !== 503) return answered;
+    return { ...answered, headers: { ...answered.headers, "retry-after": retryAfter } };
+  };
+}
+
+/** The `Retry-After` value for limit refusals; a misconfigured value fails at start-up, not per request. */
+function retryAfterHeader(seconds: number | null | undefined): string | undefined {
+  if (seconds === null) return undefined;
+  const value = seconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`retryAfterSeconds: expected a whole number of seconds ≥ 0 or null, got ${String(seconds)}`);
+  return String(value);
 }
 
 /** What a request's handlers learn of its transport; its `signal` is the request's, taken only when read. */

@@ -201,9 +201,14 @@ describe("per-owner quota on the wire (the http-server part, real HTTP)", () => 
     http = undefined;
   });
 
-  async function start(store: ext.InMemoryTaskStore, reported: unknown[]): Promise<string> {
+  async function start(
+    store: ext.InMemoryTaskStore,
+    reported: unknown[],
+    httpOptions: { retryAfterSeconds?: number | null } = {},
+  ): Promise<string> {
     const server = (tasks = ext.createTasksServer({ store, onError: (error) => void reported.push(error) }));
     const handler = nodeHttpHandler({
+      ...httpOptions,
       tasks: server,
       onError: (error) => void reported.push(error),
       methods: {
@@ -216,7 +221,12 @@ describe("per-owner quota on the wire (the http-server part, real HTTP)", () => 
   }
 
   async function callTool(url: string, who: string) {
-    const response = await fetch(url, {
+    const response = await postToolCall(url, who);
+    return { status: response.status, body: (await response.json()) as { result?: { status?: string }; error?: object } };
+  }
+
+  function postToolCall(url: string, who: string): Promise<Response> {
+    return fetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -228,7 +238,20 @@ describe("per-owner quota on the wire (the http-server part, real HTTP)", () => 
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "work", _meta: EXTENSION_META } }),
     });
-    return { status: response.status, body: (await response.json()) as { result?: { status?: string }; error?: object } };
+  }
+
+  /** Status and Retry-After of alice's three calls at a quota of 1 (200, 429) and bob's at a full store (503). */
+  async function retryAfters(httpOptions: { retryAfterSeconds?: number | null }) {
+    const url = await start(new ext.InMemoryTaskStore({ maxTasksPerOwner: 1, maxTasks: 2 }), [], httpOptions);
+    const seen: [number, string | null][] = [];
+    for (const who of ["alice", "alice", "bob", "carol"]) {
+      const response = await postToolCall(url, who);
+      await response.arrayBuffer();
+      seen.push([response.status, response.headers.get("retry-after")]);
+    }
+    await new Promise<void>((resolve) => http!.close(() => resolve()));
+    http = undefined;
+    return seen;
   }
 
   it("an owner at its quota gets 429 with -32011 naming the limit, others still 200; a full store answers 503 with -32012 and tells onError", async () => {
@@ -258,6 +281,21 @@ describe("per-owner quota on the wire (the http-server part, real HTTP)", () => 
     });
     expect(reported).toHaveLength(1);
     expect(reported[0]).toBeInstanceOf(ext.TaskLimitError);
+  });
+
+  it("a 429 or 503 refusal says when to come back (Retry-After, 5 s by default, retryAfterSeconds, null for none); other answers do not", async () => {
+    expect(await retryAfters({})).toEqual([[200, null], [429, "5"], [200, null], [503, "5"]]);
+    expect(await retryAfters({ retryAfterSeconds: 30 })).toEqual([[200, null], [429, "30"], [200, null], [503, "30"]]);
+    expect(await retryAfters({ retryAfterSeconds: null })).toEqual([[200, null], [429, null], [200, null], [503, null]]);
+  });
+
+  it("refuses a Retry-After that is no whole number of seconds when the handler is made", () => {
+    const server = (tasks = ext.createTasksServer({ store: new ext.InMemoryTaskStore() }));
+    for (const retryAfterSeconds of [-1, 1.5, Number.NaN, Infinity]) {
+      expect(() => nodeHttpHandler({ tasks: server, retryAfterSeconds, owner: () => "x" })).toThrow(
+        /retryAfterSeconds: expected a whole number of seconds ≥ 0 or null/,
+      );
+    }
   });
 });
 
