@@ -4,7 +4,7 @@
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
 // Needs: Node.js 20+ and its typings (@types/node); no package
-// Fingerprint: 7d62b0753b37943c3a8cb6c9b3447eb39695b527afa8fbdd82461195417a99b0 4aad3d025ea20a83cf787c62d9809baab0869af93ac6d72ddc34bd43994a6c3d
+// Fingerprint: cb5d6fa2a618c40750e5f0c3b6bfebace6068aca79c5357c6d1d5d01cc157593 840d6f3d5226f521c6df543c1cd1e3b4652ed7c53381148e0d37fc6269adc0b9
 
 /**
  * Runtime part `http-server`: an MCP endpoint over Streamable HTTP for the stateless protocol
@@ -78,6 +78,9 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Default time the whole request body may take to arrive, from the start of its read: 10 s. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
+/** Default `Retry-After` on a 429 or 503 refusal by a limit: 5 s. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 type RequestHeaders = { readonly [name: string]: HeaderValue };
 
 export interface McpHttpOptions extends RouterOptions {
@@ -142,6 +145,11 @@ export interface McpHttpOptions extends RouterOptions {
    * `x-mcp-header` (-32020 otherwise). Without it `Mcp-Param-*` headers are not checked.
    */
   readonly toolInputSchema?: (name: string) => unknown;
+  /**
+   * `Retry-After` (seconds) on a refusal by a limit: 429 (an owner's task or listen quota) and 503 (a full
+   * store). A quota frees only as tasks end, so clients should not come straight back. Default 5; null sends none.
+   */
+  readonly retryAfterSeconds?: number | null;
 }
 
 /** One HTTP request, as the core reads it from either shape. */
@@ -312,8 +320,9 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
   const methods = { [DISCOVER_METHOD]: () => discover(options), ...options.methods };
   const route = createRouter({ ...options, methods: completeResults(methods) });
   const listen = listenerOf(options);
+  const retryAfter = retryAfterHeader(options.retryAfterSeconds);
 
-  return async (request) => {
+  const answer = async (request: HttpRequestParts): Promise<HttpAnswer> => {
     try {
       if (request.path !== endpoint) return { status: 404, headers: {} };
       if (request.method !== "POST") return { status: 405, headers: { allow: "POST" } };
@@ -374,6 +383,21 @@ export function createMcpHttpCore(options: McpHttpOptions): McpHttpCore {
       return failure(500, null, JSON_RPC_ERROR_CODES.InternalError, "Internal error");
     }
   };
+  if (retryAfter === undefined) return answer;
+  return async (request) => {
+    const answered = await answer(request);
+    if (answered.status !== 429 && answered.status !== 503) return answered;
+    return { ...answered, headers: { ...answered.headers, "retry-after": retryAfter } };
+  };
+}
+
+/** The `Retry-After` value for limit refusals; a misconfigured value fails at start-up, not per request. */
+function retryAfterHeader(seconds: number | null | undefined): string | undefined {
+  if (seconds === null) return undefined;
+  const value = seconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`retryAfterSeconds: expected a whole number of seconds ≥ 0 or null, got ${String(seconds)}`);
+  return String(value);
 }
 
 /** What a request's handlers learn of its transport; its `signal` is the request's, taken only when read. */
