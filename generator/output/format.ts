@@ -10,7 +10,7 @@ import type { Options } from "prettier";
 import { printedAsWritten } from "./canonical.js";
 import { startHelpers, takeEarlyHelpers } from "./format-helpers.js";
 import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
-import { exactLines, exactText, partOf, place, render, type Part, type Placed } from "./outline.js";
+import { exactLines, exactText, partOf, place, render, type Part, type PartsKnown, type Placed } from "./outline.js";
 
 const OPTIONS: Options = {
   parser: "babel-ts",
@@ -98,13 +98,18 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
     const outlineJob = new Map<Part, number>();
     // Outlines prettier prints as written need no prettier call (see canonical.ts).
     const asWritten = new Map<Part, string>();
+    const collected = new Set<Part>();
     const collect = (part: Part): void => {
+      // A part repeated (see partOf) is collected once, with the parts inside it.
+      if (collected.has(part)) return;
+      collected.add(part);
       const printed = part.outline && printedAsWritten(part.outline.text);
       if (printed !== undefined) asWritten.set(part, printed);
       else if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
       part.blocks.forEach((block) => block.parts.forEach(collect));
     };
     const parts = new Map<string, Part>();
+    const known: PartsKnown = new Map();
     const modules: { code: string; chunks: Chunk[]; skeletons: Skeleton[] }[] = [];
     for (const code of codes) {
       const chunks = splitStatements(code) ?? [{ code, blankBefore: false }];
@@ -112,7 +117,7 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       modules.push({ code, chunks, skeletons });
       for (const { text } of skeletons) {
         if (parts.has(text)) continue;
-        const part = partOf(text);
+        const part = partOf(text, undefined, known);
         parts.set(text, part);
         collect(part);
       }
@@ -137,9 +142,10 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       return { skeleton, job: wholes.add(skeleton.text), indent, wrapper };
     };
     const placed = new Map<string, Placed<Whole | undefined>>();
+    const placedParts = new Map<Part, Map<number, Placed<Whole | undefined>>>();
     for (const [text, part] of parts) {
       for (const job of jobsOf(part, outlineJob)) await outlines.answer(job);
-      placed.set(text, place(part, 0, WIDTH, flat, whole));
+      placed.set(text, place(part, 0, WIDTH, flat, whole, placedParts));
     }
     await outlinesDone;
     const formattedWholes = filled(await wholes.finish());
@@ -173,10 +179,12 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   }
 }
 
-/** The outline jobs of a part and of the parts in its blocks. */
-function jobsOf(part: Part, outlineJob: ReadonlyMap<Part, number>): number[] {
+/** The outline jobs of a part and of the parts in its blocks (added to `jobs`, which it returns). */
+function jobsOf(part: Part, outlineJob: ReadonlyMap<Part, number>, jobs: number[] = []): number[] {
   const own = outlineJob.get(part);
-  return [...(own === undefined ? [] : [own]), ...part.blocks.flatMap((block) => block.parts.flatMap((p) => jobsOf(p, outlineJob)))];
+  if (own !== undefined) jobs.push(own);
+  for (const block of part.blocks) for (const p of block.parts) jobsOf(p, outlineJob, jobs);
+  return jobs;
 }
 
 /** Formatted skeletons with a statement's tokens put back (placeholder positions worked out once per skeleton). */

@@ -50,7 +50,21 @@ export interface Block {
  * what a short skeleton cannot stand for (a template literal, a regular expression, non-ASCII text,
  * a comment over several lines) has no outline: it is formatted whole.
  */
-export function partOf(code: string, wrapper?: string): Part {
+export function partOf(code: string, wrapper?: string, known: PartsKnown = new Map()): Part {
+  // Generated code repeats its blocks: each is taken apart once (a Part is never changed after).
+  let byCode = known.get(wrapper);
+  if (byCode === undefined) known.set(wrapper, (byCode = new Map()));
+  const found = byCode.get(code);
+  if (found !== undefined) return found;
+  const part = takenApart(code, wrapper, known);
+  byCode.set(code, part);
+  return part;
+}
+
+/** The parts taken apart so far, by wrapper and code: partOf gives the same Part for the same code. */
+export type PartsKnown = Map<string | undefined, Map<string, Part>>;
+
+function takenApart(code: string, wrapper: string | undefined, known: PartsKnown): Part {
   const whole = { code, wrapper, outlineCode: code, outline: undefined, blocks: [] };
   if (code.includes("debugger")) return whole;
   const lines = code.split("\n");
@@ -68,7 +82,7 @@ export function partOf(code: string, wrapper?: string): Part {
     if (!movable(lines.slice(i + 1, end))) continue;
     const text = dedent(lines.slice(i + 1, end));
     const chunks = splitStatements(text) ?? [{ code: text, blankBefore: false }];
-    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code, body.members)) });
+    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code, body.members, known)) });
     outline.push(`  ${BLOCK_MARK}`); // in a class or interface body, a member named `debugger`
     i = end - 1; // the closing line is the outline's next line (it may open a block too: `} else {`)
   }
@@ -198,10 +212,27 @@ export function place<Whole>(
   width: number,
   flat: (part: Part) => string | undefined,
   whole: (code: string, indent: number, wrapper: string | undefined) => Whole,
+  known: Map<Part, Map<number, Placed<Whole>>> = new Map(),
+): Placed<Whole> {
+  // A part repeated (see partOf) is placed once at each indentation.
+  let byIndent = known.get(part);
+  if (byIndent === undefined) known.set(part, (byIndent = new Map()));
+  let placed = byIndent.get(indent);
+  if (placed === undefined) byIndent.set(indent, (placed = placedPart(part, indent, width, flat, whole, known)));
+  return placed;
+}
+
+function placedPart<Whole>(
+  part: Part,
+  indent: number,
+  width: number,
+  flat: (part: Part) => string | undefined,
+  whole: (code: string, indent: number, wrapper: string | undefined) => Whole,
+  known: Map<Part, Map<number, Placed<Whole>>>,
 ): Placed<Whole> {
   const blocks = part.blocks.map((block) => ({
     chunks: block.chunks,
-    parts: block.parts.map((p) => place(p, indent + 2, width, flat, whole)),
+    parts: block.parts.map((p) => place(p, indent + 2, width, flat, whole, known)),
   }));
   const text = flat(part);
   const printed = text === undefined ? undefined : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
