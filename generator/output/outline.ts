@@ -245,9 +245,10 @@ function placedPart<Whole>(
       continue;
     }
     lineIndent = indentOf(line);
-    // A member's own lines are taken as they are only where they fit: the breaks of fitted are statements'.
+    // A member's own lines are taken as they are only where they fit, or are a comment (never broken): the
+    // breaks of fitted are statements'.
     const own =
-      line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : part.wrapper === undefined ? fitted(line, indent, width) : indent + line.length <= width ? [line] : undefined;
+      line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : part.wrapper === undefined ? fitted(line, indent, width) : indent + line.length <= width || commentAlone(line) ? [line] : undefined;
     if (!own) return { outline: whole(part.outlineCode, indent, part.wrapper), blocks, indent };
     placed.push(...own.map((l) => (l === "" ? "" : " ".repeat(indent) + l)));
   }
@@ -274,9 +275,7 @@ function unwrapped(lines: readonly string[], wrapper: string): string[] | undefi
  */
 function fitted(line: string, indent: number, width: number): string[] | undefined {
   if (indent + line.length <= width) return [line];
-  // A comment on a line of its own (or the first line of one over several): prettier never breaks
-  // it, and it changes nothing around it.
-  if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim())) return [line];
+  if (commentAlone(line)) return [line];
   const clause = clauseSplit(line);
   if (clause) {
     const head = indent + clause.head.length <= width ? [clause.head] : negatedChainHead(clause.head, indent, width);
@@ -299,6 +298,14 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
   return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : declaration(line, indent, width);
+}
+
+/**
+ * Whether a line is a comment on a line of its own (or the first line of one over several): prettier
+ * never breaks it, and it changes nothing around it.
+ */
+function commentAlone(line: string): boolean {
+  return /^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim());
 }
 
 /**
