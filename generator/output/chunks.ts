@@ -9,12 +9,14 @@
  * That allows two savings on generated code, which repeats itself:
  * - statements are formatted in batches spread over threads (see format.ts), never as one huge
  *   syntax tree (most of the memory and garbage collection of a large generation);
- * - statements that differ only in their names and plain strings are formatted once. prettier's
+ * - code that differs only in its names and plain strings is formatted once. prettier's
  *   choices depend on the width of such tokens and, for identifiers, on their case (a capitalised
- *   name is a "factory" in a member chain), never on their letters otherwise. So each statement
- *   is reduced to a skeleton in which every identifier, plain string and comment is replaced by a
- *   placeholder of the same length and case pattern (`isRecord12A` → `xxXxxxxx00X`); the skeleton
- *   is formatted once per distinct skeleton, and each statement gets its own tokens back in order.
+ *   name is a "factory" in a member chain), never on their letters otherwise. So what goes to
+ *   prettier (a statement's outline, or a part of it formatted whole: see outline.ts) is reduced
+ *   to a skeleton in which every identifier, plain string and comment is replaced by a
+ *   placeholder of the same length and case pattern (`isRecord12A` → `xxXxxxxx00X`; an outline's
+ *   short skeleton keeps less, see skeletonOf); the skeleton is formatted once per distinct
+ *   skeleton, and each gets its own tokens back in order.
  * Anything the skeleton cannot stand for exactly (template literals, regular expression literals,
  * a `/` operator, non-ASCII text, multi-line comments, single-quoted strings, escapes other than
  * `\"`, property keys prettier does not unquote) keeps the statement, or the token, verbatim in it: such a statement only
