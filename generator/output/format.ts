@@ -156,8 +156,9 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
     };
     // Each statement's formatting.
     const formatted = new Map<string, string | undefined>();
+    const rendered = new Map<Placed<Whole | undefined>, readonly string[] | undefined>();
     for (const [code, p] of placed) {
-      const lines = render(p, resolve);
+      const lines = render(p, resolve, rendered);
       formatted.set(code, lines && `${lines.join("\n")}\n`);
     }
 

@@ -480,7 +480,23 @@ function plainArguments(text: string): string[] | undefined {
  * the lines of an outline formatted whole); undefined when something did not come back as
  * expected (a whole that failed, a block mark not one level deeper than the part).
  */
-export function render<Whole>(placed: Placed<Whole>, resolve: (whole: Whole) => readonly string[] | undefined): string[] | undefined {
+export function render<Whole>(
+  placed: Placed<Whole>,
+  resolve: (whole: Whole) => readonly string[] | undefined,
+  known: Map<Placed<Whole>, readonly string[] | undefined> = new Map(),
+): readonly string[] | undefined {
+  // A part placed once for all its repetitions (see place) is rendered once too.
+  if (known.has(placed)) return known.get(placed);
+  const lines = rendered(placed, resolve, known);
+  known.set(placed, lines);
+  return lines;
+}
+
+function rendered<Whole>(
+  placed: Placed<Whole>,
+  resolve: (whole: Whole) => readonly string[] | undefined,
+  known: Map<Placed<Whole>, readonly string[] | undefined>,
+): readonly string[] | undefined {
   const outline = Array.isArray(placed.outline) ? (placed.outline as readonly string[]) : resolve(placed.outline as Whole);
   if (!outline) return undefined;
   const out: string[] = [];
@@ -493,7 +509,7 @@ export function render<Whole>(placed: Placed<Whole>, resolve: (whole: Whole) => 
     const block = placed.blocks[next++];
     if (!block || indentOf(line) !== placed.indent + 2) return undefined;
     for (const [k, part] of block.parts.entries()) {
-      const lines = render(part, resolve);
+      const lines = render(part, resolve, known);
       if (!lines) return undefined;
       if (k > 0 && block.chunks[k]!.blankBefore) out.push("");
       out.push(...lines);
