@@ -9,12 +9,14 @@
  * That allows two savings on generated code, which repeats itself:
  * - statements are formatted in batches spread over threads (see format.ts), never as one huge
  *   syntax tree (most of the memory and garbage collection of a large generation);
- * - statements that differ only in their names and plain strings are formatted once. prettier's
+ * - code that differs only in its names and plain strings is formatted once. prettier's
  *   choices depend on the width of such tokens and, for identifiers, on their case (a capitalised
- *   name is a "factory" in a member chain), never on their letters otherwise. So each statement
- *   is reduced to a skeleton in which every identifier, plain string and comment is replaced by a
- *   placeholder of the same length and case pattern (`isRecord12A` → `xxXxxxxx00X`); the skeleton
- *   is formatted once per distinct skeleton, and each statement gets its own tokens back in order.
+ *   name is a "factory" in a member chain), never on their letters otherwise. So what goes to
+ *   prettier (a statement's outline, or a part of it formatted whole: see outline.ts) is reduced
+ *   to a skeleton in which every identifier, plain string and comment is replaced by a
+ *   placeholder of the same length and case pattern (`isRecord12A` → `xxXxxxxx00X`; an outline's
+ *   short skeleton keeps less, see skeletonOf); the skeleton is formatted once per distinct
+ *   skeleton, and each gets its own tokens back in order.
  * Anything the skeleton cannot stand for exactly (template literals, regular expression literals,
  * a `/` operator, non-ASCII text, multi-line comments, single-quoted strings, escapes other than
  * `\"`, property keys prettier does not unquote) keeps the statement, or the token, verbatim in it: such a statement only
@@ -77,13 +79,15 @@ export function splitStatements(code: string): Chunk[] | undefined {
  * `/` that is not a comment, a string across lines, unbalanced brackets).
  */
 export function bracketDepths(lines: readonly string[]): number[] | undefined {
-  const depths: number[] = [];
+  const depths: number[] = new Array<number>(lines.length);
   let depth = 0;
   let inComment = false;
-  for (const line of lines) {
-    depths.push(inComment ? -1 : depth);
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l]!;
+    depths[l] = inComment ? -1 : depth;
+    const n = line.length;
     let i = 0;
-    while (i < line.length) {
+    while (i < n) {
       if (inComment) {
         const end = line.indexOf("*/", i);
         if (end < 0) break;
@@ -91,26 +95,26 @@ export function bracketDepths(lines: readonly string[]): number[] | undefined {
         i = end + 2;
         continue;
       }
-      const ch = line[i]!;
-      if (ch === "/" && line[i + 1] === "/") break;
-      if (ch === "/" && line[i + 1] === "*") {
+      const c = line.charCodeAt(i);
+      if (c === 47) {
+        // `/`: a comment, or something this scan cannot follow (a regular expression, a division)
+        const next = line.charCodeAt(i + 1);
+        if (next === 47) break;
+        if (next !== 42) return undefined;
         inComment = true;
         i += 2;
-      } else if (ch === '"' || ch === "'") {
+      } else if (c === 34 || c === 39) {
         let j = i + 1;
-        while (j < line.length && line[j] !== ch) j += line[j] === "\\" ? 2 : 1;
-        if (j >= line.length) return undefined;
+        while (j < n && line.charCodeAt(j) !== c) j += line.charCodeAt(j) === 92 ? 2 : 1;
+        if (j >= n) return undefined;
         i = j + 1;
-      } else if (ch === "`") {
+      } else if (c === 96) {
         const end = templateEnd(line, i);
         if (end === undefined) return undefined;
         i = end;
-      } else if (ch === "/") {
-        return undefined;
       } else {
-        if (ch === "(" || ch === "[" || ch === "{") depth++;
-        else if (ch === ")" || ch === "]" || ch === "}") depth--;
-        if (depth < 0) return undefined;
+        if (c === 40 || c === 91 || c === 123) depth++;
+        else if ((c === 41 || c === 93 || c === 125) && --depth < 0) return undefined;
         i++;
       }
     }
@@ -188,7 +192,7 @@ export interface Skeleton {
 export function skeletonOf(code: string, short = false): Skeleton {
   const verbatim = { text: code, originals: [], verbatim: true };
   const identifier = short ? shortIdentifier : casePattern;
-  const string = short ? (literal: string) => stringPlaceholder(literal).replace(/#+/g, "#") : stringPlaceholder;
+  const string = short ? shortStringPlaceholder : stringPlaceholder;
   const commentShape = short ? shortComment : commentPattern;
   const originals: string[] = [];
   const parts: string[] = [];
@@ -220,12 +224,15 @@ export function skeletonOf(code: string, short = false): Skeleton {
       if (code.charCodeAt(j) !== c) return verbatim;
       j++;
       const literal = code.slice(i, j);
-      const printed = printedString(literal);
       // A property key stays as it is (prettier may unquote it); a `case` label is no key.
-      const key = /^\s*:/.test(code.slice(j, j + 8)) && !/\bcase\s*$/.test(code.slice(Math.max(0, i - 8), i));
-      const name = key ? unquotableKey(literal) : undefined;
-      if (name !== undefined) replace(i, j, `"${identifier(name)}"`, name);
-      else if (printed !== undefined && !key) replace(i, j, string(literal), printed);
+      const key = colonFollows(code, j) && !caseLabel(code, i);
+      if (key) {
+        const name = unquotableKey(literal);
+        if (name !== undefined) replace(i, j, `"${identifier(name)}"`, name);
+      } else {
+        const printed = printedString(literal);
+        if (printed !== undefined) replace(i, j, string(literal), printed);
+      }
       i = j;
     } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
       const j = code.indexOf("\n", i) < 0 ? n : code.indexOf("\n", i);
@@ -324,7 +331,53 @@ export function fillSkeleton(formatted: string, spans: readonly number[] | undef
  * prettier's choices read) and as printed (`"\"a\""` → `"\"#\""`, printed `'"#"'`, like `'"a"'`).
  */
 function stringPlaceholder(literal: string): string {
-  return `"${literal.slice(1, -1).replace(/\\"|[^]/g, (c) => (c === '\\"' ? c : "#"))}"`;
+  const end = literal.length - 1;
+  if (!literal.includes("\\")) return `"${"#".repeat(end - 1)}"`;
+  let placeholder = '"';
+  for (let k = 1; k < end; k++) {
+    if (literal.charCodeAt(k) === 92 && literal.charCodeAt(k + 1) === 34 && k + 1 < end) {
+      placeholder += '\\"';
+      k++;
+    } else {
+      placeholder += "#";
+    }
+  }
+  return `${placeholder}"`;
+}
+
+/** A short skeleton's string placeholder: stringPlaceholder's with each run of `#` one `#`. */
+function shortStringPlaceholder(literal: string): string {
+  return literal.includes("\\") ? stringPlaceholder(literal).replace(/#+/g, "#") : literal.length > 2 ? '"#"' : '""';
+}
+
+/** Whether a `:` follows index `at` within 8 characters, after whitespace only (a property key's string ends there). */
+function colonFollows(code: string, at: number): boolean {
+  const end = Math.min(code.length, at + 8);
+  for (let k = at; k < end; k++) {
+    const c = code.charCodeAt(k);
+    if (c === 58) return true;
+    if (!isWhitespace(c)) return false;
+  }
+  return false;
+}
+
+/** Whether the 8 characters before index `at` end with the word `case` and whitespace (a `case` label's string starts there). */
+function caseLabel(code: string, at: number): boolean {
+  const start = Math.max(0, at - 8);
+  let k = at;
+  while (k > start && isWhitespace(code.charCodeAt(k - 1))) k--;
+  if (k - 4 < start || !code.startsWith("case", k - 4)) return false;
+  // `\bcase`: no word character right before it (within the 8 characters looked at).
+  return k - 4 === start || !isWordCharacter(code.charCodeAt(k - 5));
+}
+
+function isWhitespace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff;
+}
+
+/** `\w`: A-Z, a-z, 0-9, `_`. */
+function isWordCharacter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 }
 
 /**

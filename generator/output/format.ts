@@ -10,7 +10,7 @@ import type { Options } from "prettier";
 import { printedAsWritten } from "./canonical.js";
 import { startHelpers, takeEarlyHelpers } from "./format-helpers.js";
 import { fillSkeleton, joinStatements, placeholderSpans, skeletonOf, splitStatements, type Chunk, type Skeleton } from "./chunks.js";
-import { exactLines, exactText, partOf, place, render, type Part, type Placed } from "./outline.js";
+import { exactLines, exactText, partOf, place, render, type Part, type PartsKnown, type Placed } from "./outline.js";
 
 const OPTIONS: Options = {
   parser: "babel-ts",
@@ -91,29 +91,35 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   const batchSize = Math.min(BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.ceil(total / 128)));
   try {
     // A module that cannot be split is one statement here: it is formatted whole, in the queue
-    // with the rest. Statements that differ only in names and plain strings are one skeleton
-    // (see chunks.ts), taken apart and formatted once. Each new outline goes to the helper as
-    // soon as its batch is full.
+    // with the rest. A statement is taken apart once however often the sets repeat it, each block
+    // once however often statements repeat it (see partOf), and outlines that differ only in names
+    // and strings are one short skeleton (see chunks.ts), formatted once. Each new outline goes to
+    // the helper as soon as its batch is full.
     const outlines = new Round(helpers, NO_LIMIT, batchSize);
     const outlineJob = new Map<Part, number>();
     // Outlines prettier prints as written need no prettier call (see canonical.ts).
     const asWritten = new Map<Part, string>();
+    const collected = new Set<Part>();
     const collect = (part: Part): void => {
+      // A part repeated (see partOf) is collected once, with the parts inside it.
+      if (collected.has(part)) return;
+      collected.add(part);
       const printed = part.outline && printedAsWritten(part.outline.text);
       if (printed !== undefined) asWritten.set(part, printed);
       else if (part.outline) outlineJob.set(part, outlines.add(part.outline.text));
       part.blocks.forEach((block) => block.parts.forEach(collect));
     };
+    // Each distinct statement, taken apart (see outline.ts): sets share many statements word for word.
     const parts = new Map<string, Part>();
-    const modules: { code: string; chunks: Chunk[]; skeletons: Skeleton[] }[] = [];
+    const known: PartsKnown = new Map();
+    const modules: { code: string; chunks: Chunk[] }[] = [];
     for (const code of codes) {
       const chunks = splitStatements(code) ?? [{ code, blankBefore: false }];
-      const skeletons = chunks.map((chunk) => skeletonOf(chunk.code));
-      modules.push({ code, chunks, skeletons });
-      for (const { text } of skeletons) {
-        if (parts.has(text)) continue;
-        const part = partOf(text);
-        parts.set(text, part);
+      modules.push({ code, chunks });
+      for (const chunk of chunks) {
+        if (parts.has(chunk.code)) continue;
+        const part = partOf(chunk.code, undefined, known);
+        parts.set(chunk.code, part);
         collect(part);
       }
       await outlines.yieldToHelpers();
@@ -137,9 +143,10 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       return { skeleton, job: wholes.add(skeleton.text), indent, wrapper };
     };
     const placed = new Map<string, Placed<Whole | undefined>>();
-    for (const [text, part] of parts) {
+    const placedParts = new Map<Part, Map<number, Placed<Whole | undefined>>>();
+    for (const [code, part] of parts) {
       for (const job of jobsOf(part, outlineJob)) await outlines.answer(job);
-      placed.set(text, place(part, 0, WIDTH, flat, whole));
+      placed.set(code, place(part, 0, WIDTH, flat, whole, placedParts));
     }
     await outlinesDone;
     const formattedWholes = filled(await wholes.finish());
@@ -147,22 +154,19 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
       const text = w && formattedWholes(w.job, w.skeleton);
       return text === undefined ? undefined : exactLines(text, w!.indent, w!.wrapper);
     };
-    // Each skeleton's formatting, with the placeholder positions in it.
-    const formatted = new Map<string, { text: string; spans: number[] | undefined } | undefined>();
-    for (const [skeleton, p] of placed) {
-      const lines = render(p, resolve);
-      const text = lines && `${lines.join("\n")}\n`;
-      formatted.set(skeleton, text === undefined ? undefined : { text, spans: placeholderSpans(text) });
+    // Each statement's formatting.
+    const formatted = new Map<string, string | undefined>();
+    const rendered = new Map<Placed<Whole | undefined>, readonly string[] | undefined>();
+    for (const [code, p] of placed) {
+      const lines = render(p, resolve, rendered);
+      formatted.set(code, lines && `${lines.join("\n")}\n`);
     }
 
     return await Promise.all(
       modules.map(async (m) => {
-        const statements = m.skeletons.map((skeleton) => {
-          const f = formatted.get(skeleton.text);
-          return f && fillSkeleton(f.text, f.spans, skeleton);
-        });
-        // A statement that did not parse alone (the split went wrong somewhere) or did not get its
-        // tokens back: the module is formatted whole.
+        const statements = m.chunks.map((chunk) => formatted.get(chunk.code));
+        // A statement that did not parse alone (the split went wrong somewhere) or a part that did
+        // not get its tokens back: the module is formatted whole.
         if (statements.some((text) => text === undefined)) return formatTypeScript(m.code);
         return joinStatements(m.chunks, statements as string[]);
       }),
@@ -173,10 +177,12 @@ export async function formatAll(codes: readonly string[]): Promise<string[]> {
   }
 }
 
-/** The outline jobs of a part and of the parts in its blocks. */
-function jobsOf(part: Part, outlineJob: ReadonlyMap<Part, number>): number[] {
+/** The outline jobs of a part and of the parts in its blocks (added to `jobs`, which it returns). */
+function jobsOf(part: Part, outlineJob: ReadonlyMap<Part, number>, jobs: number[] = []): number[] {
   const own = outlineJob.get(part);
-  return [...(own === undefined ? [] : [own]), ...part.blocks.flatMap((block) => block.parts.flatMap((p) => jobsOf(p, outlineJob)))];
+  if (own !== undefined) jobs.push(own);
+  for (const block of part.blocks) for (const p of block.parts) jobsOf(p, outlineJob, jobs);
+  return jobs;
 }
 
 /** Formatted skeletons with a statement's tokens put back (placeholder positions worked out once per skeleton). */

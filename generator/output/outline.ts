@@ -50,7 +50,21 @@ export interface Block {
  * what a short skeleton cannot stand for (a template literal, a regular expression, non-ASCII text,
  * a comment over several lines) has no outline: it is formatted whole.
  */
-export function partOf(code: string, wrapper?: string): Part {
+export function partOf(code: string, wrapper?: string, known: PartsKnown = new Map()): Part {
+  // Generated code repeats its blocks: each is taken apart once (a Part is never changed after).
+  let byCode = known.get(wrapper);
+  if (byCode === undefined) known.set(wrapper, (byCode = new Map()));
+  const found = byCode.get(code);
+  if (found !== undefined) return found;
+  const part = takenApart(code, wrapper, known);
+  byCode.set(code, part);
+  return part;
+}
+
+/** The parts taken apart so far, by wrapper and code: partOf gives the same Part for the same code. */
+export type PartsKnown = Map<string | undefined, Map<string, Part>>;
+
+function takenApart(code: string, wrapper: string | undefined, known: PartsKnown): Part {
   const whole = { code, wrapper, outlineCode: code, outline: undefined, blocks: [] };
   if (code.includes("debugger")) return whole;
   const lines = code.split("\n");
@@ -68,7 +82,7 @@ export function partOf(code: string, wrapper?: string): Part {
     if (!movable(lines.slice(i + 1, end))) continue;
     const text = dedent(lines.slice(i + 1, end));
     const chunks = splitStatements(text) ?? [{ code: text, blankBefore: false }];
-    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code, body.members)) });
+    blocks.push({ chunks, parts: chunks.map((chunk) => partOf(chunk.code, body.members, known)) });
     outline.push(`  ${BLOCK_MARK}`); // in a class or interface body, a member named `debugger`
     i = end - 1; // the closing line is the outline's next line (it may open a block too: `} else {`)
   }
@@ -198,10 +212,27 @@ export function place<Whole>(
   width: number,
   flat: (part: Part) => string | undefined,
   whole: (code: string, indent: number, wrapper: string | undefined) => Whole,
+  known: Map<Part, Map<number, Placed<Whole>>> = new Map(),
+): Placed<Whole> {
+  // A part repeated (see partOf) is placed once at each indentation.
+  let byIndent = known.get(part);
+  if (byIndent === undefined) known.set(part, (byIndent = new Map()));
+  let placed = byIndent.get(indent);
+  if (placed === undefined) byIndent.set(indent, (placed = placedPart(part, indent, width, flat, whole, known)));
+  return placed;
+}
+
+function placedPart<Whole>(
+  part: Part,
+  indent: number,
+  width: number,
+  flat: (part: Part) => string | undefined,
+  whole: (code: string, indent: number, wrapper: string | undefined) => Whole,
+  known: Map<Part, Map<number, Placed<Whole>>>,
 ): Placed<Whole> {
   const blocks = part.blocks.map((block) => ({
     chunks: block.chunks,
-    parts: block.parts.map((p) => place(p, indent + 2, width, flat, whole)),
+    parts: block.parts.map((p) => place(p, indent + 2, width, flat, whole, known)),
   }));
   const text = flat(part);
   const printed = text === undefined ? undefined : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
@@ -214,9 +245,10 @@ export function place<Whole>(
       continue;
     }
     lineIndent = indentOf(line);
-    // A member's own lines are taken as they are only where they fit: the breaks of fitted are statements'.
+    // A member's own lines are taken as they are only where they fit, or are a comment (never broken): the
+    // breaks of fitted are statements'.
     const own =
-      line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : part.wrapper === undefined ? fitted(line, indent, width) : indent + line.length <= width ? [line] : undefined;
+      line === "" ? [""] : line.trim() === BLOCK_MARK ? [line] : part.wrapper === undefined ? fitted(line, indent, width) : indent + line.length <= width || commentAlone(line) ? [line] : undefined;
     if (!own) return { outline: whole(part.outlineCode, indent, part.wrapper), blocks, indent };
     placed.push(...own.map((l) => (l === "" ? "" : " ".repeat(indent) + l)));
   }
@@ -243,9 +275,7 @@ function unwrapped(lines: readonly string[], wrapper: string): string[] | undefi
  */
 function fitted(line: string, indent: number, width: number): string[] | undefined {
   if (indent + line.length <= width) return [line];
-  // A comment on a line of its own (or the first line of one over several): prettier never breaks
-  // it, and it changes nothing around it.
-  if (/^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim())) return [line];
+  if (commentAlone(line)) return [line];
   const clause = clauseSplit(line);
   if (clause) {
     const head = indent + clause.head.length <= width ? [clause.head] : negatedChainHead(clause.head, indent, width);
@@ -268,6 +298,14 @@ function fitted(line: string, indent: number, width: number): string[] | undefin
   const call = /^((?:return )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.+)\);$/.exec(line);
   const args = call && plainArguments(call[2]!);
   return args ? oneALine(`${call![1]}(`, args, ");", indent, width) : declaration(line, indent, width);
+}
+
+/**
+ * Whether a line is a comment on a line of its own (or the first line of one over several): prettier
+ * never breaks it, and it changes nothing around it.
+ */
+function commentAlone(line: string): boolean {
+  return /^(?:\/\/.*|\/\*(?:(?!\*\/).)*(?:\*\/)?)$/.test(line.trim());
 }
 
 /**
@@ -442,7 +480,23 @@ function plainArguments(text: string): string[] | undefined {
  * the lines of an outline formatted whole); undefined when something did not come back as
  * expected (a whole that failed, a block mark not one level deeper than the part).
  */
-export function render<Whole>(placed: Placed<Whole>, resolve: (whole: Whole) => readonly string[] | undefined): string[] | undefined {
+export function render<Whole>(
+  placed: Placed<Whole>,
+  resolve: (whole: Whole) => readonly string[] | undefined,
+  known: Map<Placed<Whole>, readonly string[] | undefined> = new Map(),
+): readonly string[] | undefined {
+  // A part placed once for all its repetitions (see place) is rendered once too.
+  if (known.has(placed)) return known.get(placed);
+  const lines = rendered(placed, resolve, known);
+  known.set(placed, lines);
+  return lines;
+}
+
+function rendered<Whole>(
+  placed: Placed<Whole>,
+  resolve: (whole: Whole) => readonly string[] | undefined,
+  known: Map<Placed<Whole>, readonly string[] | undefined>,
+): readonly string[] | undefined {
   const outline = Array.isArray(placed.outline) ? (placed.outline as readonly string[]) : resolve(placed.outline as Whole);
   if (!outline) return undefined;
   const out: string[] = [];
@@ -455,7 +509,7 @@ export function render<Whole>(placed: Placed<Whole>, resolve: (whole: Whole) => 
     const block = placed.blocks[next++];
     if (!block || indentOf(line) !== placed.indent + 2) return undefined;
     for (const [k, part] of block.parts.entries()) {
-      const lines = render(part, resolve);
+      const lines = render(part, resolve, known);
       if (!lines) return undefined;
       if (k > 0 && block.chunks[k]!.blankBefore) out.push("");
       out.push(...lines);

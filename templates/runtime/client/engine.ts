@@ -13,7 +13,6 @@ import {
   CLIENT_INFO_META,
   DISCOVER_METHOD,
   JSON_RPC_ERROR_CODES,
-  LISTEN_METHOD,
   PROTOCOL_VERSION_META,
   TASKS_EXTENSION_ERROR_CODES,
 } from "../protocol/constants.js";
@@ -43,10 +42,10 @@ import {
   type TasksClientServerRequest,
   type TasksClientSignal,
 } from "./core.js";
-import { TaskWait, type StreamEnd, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
+import { TaskWait, type TaskWaitProfile, type WaitClient } from "./task-wait.js";
 import { ToolCatalog, ToolRejectedError, TOOLS_LIST, TOOLS_LIST_CHANGED, type CatalogEntry } from "./tool-catalog.js";
 import { checkRoundTripAnswer, runInputHandler, type InputHandlerTable } from "./input-answers.js";
-import { DEFAULT_MAX_LISTEN_STREAMS, listenMessage } from "./listen.js";
+import { DEFAULT_MAX_LISTEN_STREAMS, ListenStreams } from "./listen.js";
 import { paramHeaders, routingHeaders } from "./headers.js";
 import { retryVersion } from "./versions.js";
 import {
@@ -133,11 +132,8 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
   /** Where the server's requests run as tasks, created at the first one (see `ServerRequestOptions.taskReceiver`). */
   readonly #receiverOptions: object | false;
   #receiver: TaskReceiver | undefined;
-  readonly #listen: TasksClientListen | undefined;
-  readonly #maxListenStreams: number;
-  #listenStreams = 0;
-  /** Whether the server takes listen requests: asked of `server/discover` once, false after a refusal. */
-  #listenOffered: Promise<boolean> | undefined;
+  /** The status streams of the waits, where the transport can listen and the set has the extension's notifications. */
+  readonly #streams: ListenStreams | undefined;
   readonly #catalog: ToolCatalog | undefined;
   readonly #preferTasks: boolean;
   readonly #maxInputRounds: number;
@@ -165,8 +161,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     this.#clientInfo = options.clientInfo;
     this.#capabilities = options.clientCapabilities ?? {};
     this.#onError = options.onError ?? (() => {});
-    this.#listen = options.listen;
-    this.#maxListenStreams = options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS;
+    this.#streams =
+      options.listen && profile.extension && profile.notification
+        ? this.#listenStreams(options.listen, options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS, profile.extension)
+        : undefined;
     this.#waitProfile = waitProfile(profile);
     this.#waitClient = this.#makeWaitClient();
     this.#preferTasks = options.preferTasks ?? false;
@@ -698,10 +696,10 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
             },
           }
         : {}),
-      ...(this.#listen && this.#profile.extension && this.#profile.notification
+      ...(this.#streams
         ? {
             openStream: (taskId: string, signal: TasksClientSignal, acknowledged: () => void) =>
-              this.#openStream(taskId, signal, acknowledged),
+              this.#streams!.open(taskId, signal, acknowledged),
           }
         : {}),
       cancel: (taskId) => this.#cancelQuietly(taskId),
@@ -710,109 +708,24 @@ export class TasksClientEngine<T extends ClientTypes> implements TasksClientCore
     };
   }
 
-  // --- task status streams (subscriptions/listen) ---
-
-  /**
-   * One listen stream for one task, as the wait's `openStream`: the messages of this subscription
-   * (its id in `_meta`) are read, the acknowledgement must agree to the task, and its status
-   * notifications go where every notification goes (`handleNotification`: listeners and waits).
-   */
-  async #openStream(taskId: string, signal: TasksClientSignal, acknowledged: () => void): Promise<StreamEnd> {
-    const listen = this.#listen!;
-    const extension = this.#profile.extension!;
-    if (this.#closed || !(await this.#offersListen())) return "unsupported";
-    if (signal.aborted) return "ended";
-    // No stream free: poll for now, as after a drop.
-    if (this.#listenStreams >= this.#maxListenStreams) return "dropped";
-    const params = this.#withExtension(extension, {
-      notifications: { taskIds: [taskId] },
+  /** The listen streams of this client's waits (listen.ts), on its requests, checks and notifications. */
+  #listenStreams(
+    listen: TasksClientListen,
+    maxStreams: number,
+    extension: NonNullable<ClientProfile<T>["extension"]>,
+  ): ListenStreams {
+    const checks = this.#validateResults ? this.#profile.flowChecks : undefined;
+    return new ListenStreams(listen, maxStreams, {
+      extensionId: extension.id,
+      checks: { acknowledged: checks?.listenAcknowledged, missingCapability: checks?.missingCapability },
+      closed: () => this.#closed,
+      nextId: () => this.#nextId++,
+      withExtension: (params) => this.#withExtension(extension, params),
+      discover: () => this.#request(DISCOVER_METHOD, {}, {}),
+      checkDiscovered: (result) => this.#checkedResult(this.#profile.flowChecks?.discover, result),
+      notification: (message) => this.handleNotification(message),
+      report: (error) => this.#report(error),
     });
-    const request: TasksClientRequest = {
-      jsonrpc: "2.0",
-      id: this.#nextId++,
-      method: LISTEN_METHOD,
-      params,
-    };
-    // The stream stops with the wait, or when the server does not agree to the task.
-    const stream = new host.AbortController();
-    const stop = () => stream.abort(abortReason(signal));
-    signal.addEventListener("abort", stop, { once: true });
-    let refused = false;
-    const acknowledgement = this.#validateResults ? this.#profile.flowChecks?.listenAcknowledged : undefined;
-    const onMessage = (message: unknown) => {
-      let read: ReturnType<typeof listenMessage>;
-      try {
-        read = listenMessage(message, request.id, acknowledgement);
-      } catch (error) {
-        // An acknowledgement the schema rejects agrees to nothing: poll instead.
-        refused = true;
-        this.#report(error);
-        stream.abort(error);
-        return;
-      }
-      if (read.kind === "acknowledged") {
-        if (read.taskIds.includes(taskId)) acknowledged();
-        else {
-          refused = true;
-          stream.abort(new Error(`the server does not send notifications for task ${taskId}`));
-        }
-      } else if (read.kind === "notification") this.handleNotification(message);
-    };
-    this.#listenStreams++;
-    try {
-      const response = await listen(request, routingHeaders([], LISTEN_METHOD, params), {
-        signal: stream.signal,
-        onMessage,
-      });
-      if (response === undefined) return "dropped";
-      readResult(response, request);
-      return "ended";
-    } catch (error) {
-      if (refused) return "unsupported";
-      if (signal.aborted) return "ended";
-      this.#report(error);
-      if (!(error instanceof JsonRpcResponseError && this.#refusesListen(error))) return "dropped";
-      // The server takes no listen requests from this client after all: poll from now on.
-      this.#listenOffered = Promise.resolve(false);
-      return "unsupported";
-    } finally {
-      this.#listenStreams--;
-      signal.removeEventListener("abort", stop);
-    }
-  }
-
-  /**
-   * Whether an error answer to a listen request means the server will not take one from this
-   * client again: it has none (-32601), or it names a client capability this client lacks
-   * (-32021, with `data` the set's check accepts where it has one; reopening would not change it).
-   */
-  #refusesListen(error: JsonRpcResponseError): boolean {
-    if (error.code === JSON_RPC_ERROR_CODES.MethodNotFound) return true;
-    if (error.code !== TASKS_EXTENSION_ERROR_CODES.MissingRequiredClientCapability) return false;
-    const data = this.#validateResults ? this.#profile.flowChecks?.missingCapability : undefined;
-    return data === undefined || data.validate(error.data).ok;
-  }
-
-  /**
-   * Whether the server may take listen requests: its `server/discover` capabilities declare the
-   * tasks extension, whose status notifications travel on `subscriptions/listen`. Asked once; a
-   * discovery lost to the transport is asked again by the next wait.
-   */
-  #offersListen(): Promise<boolean> {
-    const extension = this.#profile.extension!;
-    this.#listenOffered ??= this.#request(DISCOVER_METHOD, {}, {}).then(
-      (answer) => {
-        const result = this.#checkedResult(this.#profile.flowChecks?.discover, answer);
-        const capabilities = objectOr(ownValue(result, "capabilities"));
-        return isObject(ownValue(objectOr(ownValue(capabilities, "extensions")), extension.id));
-      },
-      (error: unknown) => {
-        this.#report(error);
-        if (!(error instanceof JsonRpcResponseError)) this.#listenOffered = undefined;
-        return false;
-      },
-    );
-    return this.#listenOffered;
   }
 
   /**

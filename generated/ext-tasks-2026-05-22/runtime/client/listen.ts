@@ -4,15 +4,35 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: efd99dfbd2e65bfb7d39c7edc0b2d903fa76e0210bc810bd2a691fd13fb500ac 8a28b6182ed0e16a119a183bc12828376b6e1269f5b4a9eab0151d83f26fc7c0
+// Fingerprint: 5eb850e629dd6a4e5290a4f8429a749e692e354d956ff5a0cffe8b3a994b8d27 775aa5ff9e140aaa9713b454b0a38db98e800637749c94083658a062d7ed491b
 
 /**
- * Task status subscriptions (subscriptions.mdx): what a message on a listen stream is to its
- * subscription. The engine opens the streams; the method and `_meta` names are protocol/constants.ts's.
+ * Task status subscriptions (subscriptions.mdx) on the client: the listen streams a client opens for
+ * its waits (`ListenStreams`, a wait's `openStream`), and what a message on a stream is to its
+ * subscription. The method and `_meta` names are protocol/constants.ts's.
  */
 import { isObject, ownValue, type JsonObject } from "../protocol/json.js";
-import { SUBSCRIPTION_ACKNOWLEDGED, SUBSCRIPTION_ID_META } from "../protocol/constants.js";
-import { checkBody, objectOr, type BodyCheck } from "./core.js";
+import {
+  JSON_RPC_ERROR_CODES,
+  LISTEN_METHOD,
+  SUBSCRIPTION_ACKNOWLEDGED,
+  SUBSCRIPTION_ID_META,
+  TASKS_EXTENSION_ERROR_CODES,
+} from "../protocol/constants.js";
+import {
+  abortReason,
+  checkBody,
+  host,
+  JsonRpcResponseError,
+  objectOr,
+  readResult,
+  type BodyCheck,
+  type TasksClientListen,
+  type TasksClientRequest,
+  type TasksClientSignal,
+} from "./core.js";
+import { routingHeaders } from "./headers.js";
+import type { StreamEnd } from "./task-wait.js";
 
 /** The request that opens a notification stream (re-exported for the client's tests and callers). */
 export { LISTEN_METHOD } from "../protocol/constants.js";
@@ -50,4 +70,145 @@ export function listenMessage(
     kind: "acknowledged",
     taskIds: Array.isArray(taskIds) ? taskIds : [],
   };
+}
+
+/** What the listen streams need of the client that opens them. */
+export interface ListenClient {
+  /** The tasks extension's id, which `server/discover` capabilities must declare. */
+  readonly extensionId: string;
+  /** The set's checks of the acknowledgement and of a -32021 answer's `data`, where results are validated. */
+  readonly checks: {
+    readonly acknowledged: BodyCheck<unknown> | undefined;
+    readonly missingCapability: BodyCheck<unknown> | undefined;
+  };
+  closed(): boolean;
+  nextId(): number;
+  /** Params as the client sends them on the extension (its `_meta`). */
+  withExtension(params: JsonObject): JsonObject;
+  /** Sends `server/discover`; its result is checked by checkDiscovered. */
+  discover(): Promise<JsonObject>;
+  /** `server/discover`'s result checked as the set checks it (throws where it fails). */
+  checkDiscovered(result: JsonObject): JsonObject;
+  /** A status notification read on a stream, handled as every notification is (listeners and waits). */
+  notification(message: unknown): void;
+  report(error: unknown): void;
+}
+
+/**
+ * The listen streams of one client: at most `maxStreams` open at once, one per wait that asks
+ * (`open`), and whether the server takes listen requests at all, asked once.
+ */
+export class ListenStreams {
+  readonly #listen: TasksClientListen;
+  readonly #maxStreams: number;
+  readonly #client: ListenClient;
+  #open = 0;
+  /** Whether the server takes listen requests: asked of `server/discover` once, false after a refusal. */
+  #offered: Promise<boolean> | undefined;
+
+  constructor(listen: TasksClientListen, maxStreams: number, client: ListenClient) {
+    this.#listen = listen;
+    this.#maxStreams = maxStreams;
+    this.#client = client;
+  }
+
+  /**
+   * One listen stream for one task, as the wait's `openStream`: the messages of this subscription
+   * (its id in `_meta`) are read, the acknowledgement must agree to the task, and its status
+   * notifications go where every notification goes (the client's `notification`).
+   */
+  async open(taskId: string, signal: TasksClientSignal, acknowledged: () => void): Promise<StreamEnd> {
+    const client = this.#client;
+    if (client.closed() || !(await this.#offersListen())) return "unsupported";
+    if (signal.aborted) return "ended";
+    // No stream free: poll for now, as after a drop.
+    if (this.#open >= this.#maxStreams) return "dropped";
+    const params = client.withExtension({
+      notifications: { taskIds: [taskId] },
+    });
+    const request: TasksClientRequest = {
+      jsonrpc: "2.0",
+      id: client.nextId(),
+      method: LISTEN_METHOD,
+      params,
+    };
+    // The stream stops with the wait, or when the server does not agree to the task.
+    const stream = new host.AbortController();
+    const stop = () => stream.abort(abortReason(signal));
+    signal.addEventListener("abort", stop, { once: true });
+    let refused = false;
+    const onMessage = (message: unknown) => {
+      let read: ReturnType<typeof listenMessage>;
+      try {
+        read = listenMessage(message, request.id, client.checks.acknowledged);
+      } catch (error) {
+        // An acknowledgement the schema rejects agrees to nothing: poll instead.
+        refused = true;
+        client.report(error);
+        stream.abort(error);
+        return;
+      }
+      if (read.kind === "acknowledged") {
+        if (read.taskIds.includes(taskId)) acknowledged();
+        else {
+          refused = true;
+          stream.abort(new Error(`the server does not send notifications for task ${taskId}`));
+        }
+      } else if (read.kind === "notification") client.notification(message);
+    };
+    this.#open++;
+    try {
+      const response = await this.#listen(request, routingHeaders([], LISTEN_METHOD, params), {
+        signal: stream.signal,
+        onMessage,
+      });
+      if (response === undefined) return "dropped";
+      readResult(response, request);
+      return "ended";
+    } catch (error) {
+      if (refused) return "unsupported";
+      if (signal.aborted) return "ended";
+      client.report(error);
+      if (!(error instanceof JsonRpcResponseError && this.#refusesListen(error))) return "dropped";
+      // The server takes no listen requests from this client after all: poll from now on.
+      this.#offered = Promise.resolve(false);
+      return "unsupported";
+    } finally {
+      this.#open--;
+      signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /**
+   * Whether an error answer to a listen request means the server will not take one from this
+   * client again: it has none (-32601), or it names a client capability this client lacks
+   * (-32021, with `data` the set's check accepts where it has one; reopening would not change it).
+   */
+  #refusesListen(error: JsonRpcResponseError): boolean {
+    if (error.code === JSON_RPC_ERROR_CODES.MethodNotFound) return true;
+    if (error.code !== TASKS_EXTENSION_ERROR_CODES.MissingRequiredClientCapability) return false;
+    const data = this.#client.checks.missingCapability;
+    return data === undefined || data.validate(error.data).ok;
+  }
+
+  /**
+   * Whether the server may take listen requests: its `server/discover` capabilities declare the
+   * tasks extension, whose status notifications travel on `subscriptions/listen`. Asked once; a
+   * discovery lost to the transport is asked again by the next wait.
+   */
+  #offersListen(): Promise<boolean> {
+    const client = this.#client;
+    this.#offered ??= client.discover().then(
+      (answer) => {
+        const capabilities = objectOr(ownValue(client.checkDiscovered(answer), "capabilities"));
+        return isObject(ownValue(objectOr(ownValue(capabilities, "extensions")), client.extensionId));
+      },
+      (error: unknown) => {
+        client.report(error);
+        if (!(error instanceof JsonRpcResponseError)) this.#offered = undefined;
+        return false;
+      },
+    );
+    return this.#offered;
+  }
 }
