@@ -65,40 +65,55 @@ function failureMessage(typeName: string, errors: readonly ValidationError[], er
  * once (an `allOf` can report the same mismatch from several branches; distinct = same path, keyword
  * and message), the first `limit` kept, all counted. Linear in the errors found: a few are compared
  * with each other directly, more go through a key set, never each error against all before it.
+ * Shaped for the common case of one or two errors: plain fields set in the constructor (one object
+ * shape), the keyword compared first (a literal, so a pointer comparison) and a message's length
+ * before its text, the key set built out of line.
  */
 export class ErrorList {
   /** The first `limit` distinct errors, in the order found. */
-  readonly kept: ValidationError[] = [];
+  readonly kept: ValidationError[];
   /** How many distinct errors were found. */
-  count = 0;
+  count: number;
   /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
-  #seen: Set<string> | undefined;
+  private seen: Set<string> | null;
 
-  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {}
+  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {
+    this.kept = [];
+    this.count = 0;
+    this.seen = null;
+  }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.#isNew(path, keyword, message)) return;
+    if (!this.isNew(path, keyword, message)) return;
     if (this.kept.length < this.limit) this.kept.push({ path, keyword, message, schemaPath });
   }
 
   /** Adds an error that must be seen whatever else was found (it says why the check stopped). */
   addFirst(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.#isNew(path, keyword, message)) return;
+    if (!this.isNew(path, keyword, message)) return;
     this.kept.unshift({ path, keyword, message, schemaPath });
     if (this.kept.length > this.limit) this.kept.pop();
   }
 
-  #isNew(path: string, keyword: string, message: string): boolean {
-    if (this.#seen === undefined && this.count < FEW_ERRORS && this.kept.length < this.limit) {
+  private isNew(path: string, keyword: string, message: string): boolean {
+    const kept = this.kept;
+    if (this.seen === null && this.count < FEW_ERRORS && kept.length < this.limit) {
       // Every error so far is kept, and so will this one be: compare with them (at most FEW_ERRORS).
-      for (const e of this.kept) if (e.path === path && e.keyword === keyword && e.message === message) return false;
+      for (let i = 0; i < kept.length; i++) {
+        const e = kept[i]!;
+        // Lengths before contents: a message is usually a concatenation, which `===` must flatten.
+        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message) return false;
+      }
       this.count++;
       return true;
     }
-    if (this.#seen === undefined) this.#seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
-    const key = errorKey(path, keyword, message);
-    if (this.#seen.has(key)) return false;
-    this.#seen.add(key);
+    return this.isNewKey(errorKey(path, keyword, message));
+  }
+
+  private isNewKey(key: string): boolean {
+    if (this.seen === null) this.seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
     this.count++;
     return true;
   }
@@ -273,6 +288,18 @@ export function validateWith<T>(
   options?: ValidateOptions,
 ): ValidationResult<T> {
   if (guarded(value, is)) return { ok: true, value: value as T };
+  return invalid(value, check, options);
+}
+
+/**
+ * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
+ * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
+ */
+export function invalid(
+  value: unknown,
+  check: (value: unknown, path: string, errors: ErrorList) => void,
+  options: ValidateOptions | undefined,
+): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
   const errors = collectErrors(value, check, maxErrorsOf(options));
   return { ok: false, errors: errors.kept, errorCount: errors.count };
 }
