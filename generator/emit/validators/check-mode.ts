@@ -33,6 +33,7 @@ import {
   call,
   compare,
   constant,
+  EXIT,
   exprStmt,
   FALSE,
   forIn,
@@ -52,6 +53,7 @@ import {
   not,
   or,
   plus,
+  raw,
   substituteAll,
   switchOn,
   TRUE,
@@ -86,9 +88,20 @@ export class CheckEmitter {
     return `$check${this.model.byId.get(id)!.name}`;
   }
 
-  /** Body of `checkX(value, path, errors)` for a definition found at `loc`. */
-  body(node: Node, owner: string, loc: SourceLocation): CheckBody {
-    return this.withAt(this.fragment(node, owner), loc);
+  /**
+   * Body of `checkX(value, path, errors)` for a definition found at `loc`. A definition that is not
+   * recursive tests the value first and checks it in detail only when the test fails: the valid parts
+   * of an invalid value (most of it, usually) then cost a test that builds nothing, as ajv's first error
+   * does. Not a recursive one (recursion.ts), where a test at every level of a deep value would make
+   * the check quadratic in its depth. (In the callee, not at each call: a type predicate at the call
+   * site would narrow the caller's `value` for the code after it.)
+   */
+  body(node: Node, owner: string, loc: SourceLocation, id: DefinitionId): CheckBody {
+    const checked = this.withAt(this.fragment(node, owner), loc);
+    if (this.test.recursive.has(id) || checked.body.length === 0) return checked;
+    // `as unknown`: the test is a type predicate, and a failed one would narrow `value` for the code after it
+    // (to `never` where the definition's type is `unknown`).
+    return { ...checked, body: [...ifElse(call(this.test.isName(id), raw("value as unknown", ["value"])), [EXIT]), ...checked.body] };
   }
 
   /**
@@ -204,7 +217,7 @@ export class CheckEmitter {
         // The type error points at the `type: "object"` of the first part that has one.
         const typed = node.parts.map((part) => this.objectTypeOwner(part)).find((owner) => owner !== undefined);
         const guard = typed ? this.objectGuard(path, typed) : this.typeError(path, "an object", v, node);
-        return objectsOnly ? ifElse(not(this.scope.isJsonObject(v)), [guard], parts) : parts;
+        return objectsOnly ? ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [guard], parts) : parts;
       }
       case "not":
         return ifElse(this.test.opaque(node.node, v, owner), [this.report(path, "not", str("must not match the schema it is forbidden to match"), node)]);
@@ -308,7 +321,7 @@ export class CheckEmitter {
       blocks.push(ifElse(present, this.statements(dependency.node, v, path, owner)));
     }
     const body = this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner, node);
-    return knownObject ? body : ifElse(not(this.scope.isJsonObject(v)), [this.objectGuard(path, node)], body);
+    return knownObject ? body : ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.objectGuard(path, node)], body);
   }
 
   /**
@@ -389,7 +402,7 @@ export class CheckEmitter {
     const inner = this.statements(node.values, id(item), keyPath, owner);
     if (inner.length) loop.push(...(mentionsLocal(inner, item) ? [constant(item, index(v, id(key)))] : []), ...inner);
     const body = [...(loop.length ? [forIn(key, v, loop)] : []), ...this.conditions(objectSizeConditions(node, v), PATH, node)];
-    return ifElse(not(this.scope.isJsonObject(v)), [this.objectGuard(PATH, node)], body);
+    return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.objectGuard(PATH, node)], body);
   }
 
   private arrayStatements(node: ArrayNode, owner: string): Stmt[] {
@@ -490,7 +503,7 @@ export class CheckEmitter {
     const missing = exprStmt(call(this.scope.runtime("missing"), ERRORS, path, str(discriminator.property), this.schemaPath(node)));
     const unknown = this.unexpected(tagPath, "discriminator", `one of ${allowed}`, id(tag), node);
     const body = [constant(tag, propertyAccess(v, discriminator.property, this.scope)), switchOn(id(tag), cases, ifElse(compare(id(tag), "===", UNDEFINED), [missing], [unknown]))];
-    return ifElse(not(this.scope.isJsonObject(v)), [this.typeError(path, "an object", v, node)], body);
+    return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.typeError(path, "an object", v, node)], body);
   }
 }
 

@@ -35,7 +35,7 @@ export function emitValidators(model: Model): string {
   for (const def of model.definitions) {
     const name = def.name;
     const isBody = test.body(def.node, name);
-    const checked = check.body(def.node, name, def.loc);
+    const checked = check.body(def.node, name, def.loc, def.id);
     // A schema that accepts anything reads none of its parameters: they are written `_value` (see print.ts).
     const value = paramName("value", namesOf(isBody));
     const isName = test.isName(def.id);
@@ -92,7 +92,7 @@ export function emitValidators(model: Model): string {
         exported: true,
         params: [{ name: "value", type: "unknown" }],
         returns: name,
-        body: [ret(call(scope.runtime("parseWith"), id("value"), id(isName), id(checkName), str(name)))],
+        body: [ret(call(scope.runtime("parsed"), call(`validate${name}`, id("value")), str(name)))],
       },
     );
   }

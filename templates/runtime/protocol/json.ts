@@ -154,12 +154,15 @@ export function isNonNullObject(value: unknown): value is JsonObject {
  * Whether an object is a JSON object as `JSON.parse` makes them: its prototype is `Object.prototype`
  * (of this realm or of another, as from a `vm` context or an iframe: an object whose prototype has
  * none) or `null`. A `Map`, `Set`, `Date`, boxed primitive or class instance is not one. The
- * generated validators test `value.constructor === Object` first, at each place (a plain object of
+ * generated tests (`isX`) check `value.constructor === Object` first, at each place (a plain object of
  * this realm inherits that, and the test costs next to nothing where the place has seen the
  * object's shape before), and call this only when that fails: for an own `constructor` property, a
- * null prototype, another realm, or to refuse what is no JSON object.
+ * null prototype, another realm, or to refuse what is no JSON object. The error mode (`validateX`
+ * on a value its test refused) calls it directly, which is shorter.
  */
 export function hasJsonPrototype(value: object): boolean {
+  // An array where an object belongs is the common mistake: answered without asking for prototypes.
+  if (Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
@@ -228,7 +231,7 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+      return quoted(value.length > 40 ? `${value.slice(0, 40)}…` : value);
     case "number":
     case "boolean":
       return String(value);
@@ -237,6 +240,19 @@ export function describe(value: unknown): string {
     default:
       return typeof value;
   }
+}
+
+/**
+ * A short string as JSON writes it: quotes around it as it is when nothing in it needs escaping
+ * (the usual case, and many times cheaper than `JSON.stringify`, which the error path of a small
+ * value otherwise spends most of its time in), else `JSON.stringify`.
+ */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 /** What an object that is no JSON object is, for messages: `a Map`, `a Date`, `an instance of Holder`. */
@@ -302,6 +318,12 @@ export function invalid(
 ): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
   const errors = collectErrors(value, check, maxErrorsOf(options));
   return { ok: false, errors: errors.kept, errorCount: errors.count };
+}
+
+/** The generated `parseX`: what its `validateX` found, as the value or as `ValidationFailed`. */
+export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
+  if (result.ok) return result.value;
+  throw new ValidationFailed(typeName, result.errors, result.errorCount);
 }
 
 /** `parseX`: the value typed, or `ValidationFailed` carrying the first 50 errors and their count. */
