@@ -33,7 +33,6 @@ import {
   call,
   compare,
   constant,
-  EXIT,
   exprStmt,
   FALSE,
   forIn,
@@ -53,7 +52,6 @@ import {
   not,
   or,
   plus,
-  raw,
   substituteAll,
   switchOn,
   TRUE,
@@ -88,20 +86,9 @@ export class CheckEmitter {
     return `$check${this.model.byId.get(id)!.name}`;
   }
 
-  /**
-   * Body of `checkX(value, path, errors)` for a definition found at `loc`. A definition that is not
-   * recursive tests the value first and checks it in detail only when the test fails: the valid parts
-   * of an invalid value (most of it, usually) then cost a test that builds nothing, as ajv's first error
-   * does. Not a recursive one (recursion.ts), where a test at every level of a deep value would make
-   * the check quadratic in its depth. (In the callee, not at each call: a type predicate at the call
-   * site would narrow the caller's `value` for the code after it.)
-   */
-  body(node: Node, owner: string, loc: SourceLocation, id: DefinitionId): CheckBody {
-    const checked = this.withAt(this.fragment(node, owner), loc);
-    if (this.test.recursive.has(id) || checked.body.length === 0) return checked;
-    // `as unknown`: the test is a type predicate, and a failed one would narrow `value` for the code after it
-    // (to `never` where the definition's type is `unknown`).
-    return { ...checked, body: [...ifElse(call(this.test.isName(id), raw("value as unknown", ["value"])), [EXIT]), ...checked.body] };
+  /** Body of `checkX(value, path, errors)` for a definition found at `loc`. */
+  body(node: Node, owner: string, loc: SourceLocation): CheckBody {
+    return this.withAt(this.fragment(node, owner), loc);
   }
 
   /**

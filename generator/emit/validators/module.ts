@@ -35,7 +35,7 @@ export function emitValidators(model: Model): string {
   for (const def of model.definitions) {
     const name = def.name;
     const isBody = test.body(def.node, name);
-    const checked = check.body(def.node, name, def.loc, def.id);
+    const checked = check.body(def.node, name, def.loc);
     // A schema that accepts anything reads none of its parameters: they are written `_value` (see print.ts).
     const value = paramName("value", namesOf(isBody));
     const isName = test.isName(def.id);

@@ -160,24 +160,6 @@ describe("each entry calls its own test", () => {
   });
 });
 
-describe("the error mode tests a value before checking it in detail", () => {
-  it("a definition that is not recursive; not one that reaches itself", async () => {
-    const { validators, diagnostics } = await generated({
-      Leaf: { type: "object", properties: { id: { type: "string" } } },
-      Holder: { type: "object", properties: { leaf: { $ref: "#/$defs/Leaf" } } },
-      Tree: { type: "object", properties: { children: { $ref: "#/$defs/Forest" } } },
-      Forest: { type: "array", items: { $ref: "#/$defs/Tree" } },
-    });
-    expect(diagnostics).toEqual([]);
-    const leaf = /function \$checkLeaf\([^]*?\n\}/.exec(validators)![0];
-    expect(leaf).toMatch(/^function \$checkLeaf\([^\n]*\n {2}if \(\$testLeaf\(value as unknown\)\) return;\n/);
-    expect(/function \$checkHolder\([^]*?\n\}/.exec(validators)![0]).toMatch(/\$checkLeaf\(value1, path \+ "\/leaf", errors\);/);
-    for (const name of ["Tree", "Forest"]) {
-      expect(new RegExp(`function \\$check${name}\\([^]*?\\n\\}`).exec(validators)![0]).not.toMatch(new RegExp(`\\$test${name}\\(`));
-    }
-  });
-});
-
 describe("no redundant checks", () => {
   it("an allOf of small objects is tested as one object, a referenced part's properties inline", async () => {
     const { validators, diagnostics } = await generated({

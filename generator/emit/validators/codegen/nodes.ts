@@ -59,9 +59,7 @@ export type Stmt =
   | { readonly kind: "switch"; readonly on: Expr; readonly cases: readonly SwitchCase[]; readonly otherwise: readonly Stmt[] }
   /** `try { body } catch { handler }` (the exported entries only: what a hostile value throws stops there). */
   | { readonly kind: "try"; readonly body: readonly Stmt[]; readonly handler: readonly Stmt[] }
-  | { readonly kind: "break" }
-  /** `return;` (a function returning void). */
-  | { readonly kind: "exit" };
+  | { readonly kind: "break" };
 
 export interface SwitchCase {
   readonly tests: readonly Expr[];
@@ -190,7 +188,6 @@ export const forRange = (i: Name, from: number, to: Expr, body: readonly Stmt[])
 export const switchOn = (on: Expr, cases: readonly SwitchCase[], otherwise: readonly Stmt[]): Stmt => ({ kind: "switch", on, cases, otherwise });
 export const tryCatch = (body: readonly Stmt[], handler: readonly Stmt[]): Stmt => ({ kind: "try", body, handler });
 export const BREAK: Stmt = { kind: "break" };
-export const EXIT: Stmt = { kind: "exit" };
 export const RETURN_FALSE: Stmt = ret(FALSE);
 export const RETURN_TRUE: Stmt = ret(TRUE);
 
@@ -256,7 +253,6 @@ export function weight(code: Stmt | readonly Stmt[]): number {
       return 1 + conditions(s.kind === "assign" ? s.value : s.init);
     case "increment":
     case "break":
-    case "exit":
       return 1;
     case "if":
       return 1 + Math.max(1, conditions(s.test)) + weight(s.then) + weight(s.otherwise);
@@ -355,7 +351,6 @@ function forEachChild(node: Expr | Stmt, visit: (n: Expr | Stmt) => void, name: 
     case "literal":
     case "location":
     case "break":
-    case "exit":
       return;
     case "member":
       visit(node.object);
@@ -461,7 +456,6 @@ function rewrite(node: Expr | Stmt, by: ReadonlyMap<string, Expr>): Expr | Stmt 
     case "raw":
     case "location":
     case "break":
-    case "exit":
     case "increment":
       return node;
     case "member":

@@ -91,8 +91,6 @@ class Printer {
         return [`${pad}${this.name(s.name)}++;`];
       case "break":
         return [`${pad}break;`];
-      case "exit":
-        return [`${pad}return;`];
       case "if":
         return this.ifStatement(s, depth);
       case "forIn": {
@@ -201,5 +199,5 @@ class Printer {
 function isSimple(body: readonly Stmt[]): boolean {
   if (body.length !== 1) return false;
   const kind = body[0]!.kind;
-  return kind === "expr" || kind === "return" || kind === "assign" || kind === "increment" || kind === "break" || kind === "exit";
+  return kind === "expr" || kind === "return" || kind === "assign" || kind === "increment" || kind === "break";
 }
