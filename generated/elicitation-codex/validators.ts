@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f84911cf901edd2714e2d10bdbfd106b2ed2518fd0b690fb52ec16b7003322be 9f83837e71a2448345094c7235d317f975f8183f53cd4ea6509baab9e490f2dc
+// Fingerprint: b913e0b9e1781dae59929abfd27661ff230c3eb7aee811a75b3a7bd43c39cff7 dd3bf790702ab6701154c7a2c1bc31205019076fa1c5f3e7b9b3d7d473ac93a1
 
 import type {
   McpElicitationArrayType,
@@ -35,12 +35,23 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
+// Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
+// `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
+// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
+// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
+// answers false, `validateX` and `parseX` say why.
+
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-/** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationArrayType`. */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
-  return $runtime.guarded(value, $testMcpElicitationArrayType);
+  try {
+    return $testMcpElicitationArrayType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
@@ -49,25 +60,25 @@ function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $ru
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
   if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationArrayType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationArrayType`: the value, or its errors with their paths. */
 export function validateMcpElicitationArrayType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationArrayType> {
-  return $runtime.validateWith(value, $testMcpElicitationArrayType, $checkMcpElicitationArrayType, options);
+  if (isMcpElicitationArrayType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationArrayType, options);
 }
-/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationArrayType,
-    $checkMcpElicitationArrayType,
-    "McpElicitationArrayType",
-  );
+  return $runtime.parsed(validateMcpElicitationArrayType(value), "McpElicitationArrayType");
 }
-/** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationBooleanSchema`. */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  return $runtime.guarded(value, $testMcpElicitationBooleanSchema);
+  try {
+    return $testMcpElicitationBooleanSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -87,7 +98,7 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
 }
 function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -189,25 +200,25 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `McpElicitationBooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationBooleanSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationBooleanSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema, options);
+  if (isMcpElicitationBooleanSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationBooleanSchema, options);
 }
-/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationBooleanSchema,
-    $checkMcpElicitationBooleanSchema,
-    "McpElicitationBooleanSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationBooleanSchema(value), "McpElicitationBooleanSchema");
 }
-/** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationBooleanType`. */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
-  return $runtime.guarded(value, $testMcpElicitationBooleanType);
+  try {
+    return $testMcpElicitationBooleanType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
@@ -216,25 +227,25 @@ function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
   if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationBooleanType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationBooleanType`: the value, or its errors with their paths. */
 export function validateMcpElicitationBooleanType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanType> {
-  return $runtime.validateWith(value, $testMcpElicitationBooleanType, $checkMcpElicitationBooleanType, options);
+  if (isMcpElicitationBooleanType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationBooleanType, options);
 }
-/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationBooleanType,
-    $checkMcpElicitationBooleanType,
-    "McpElicitationBooleanType",
-  );
+  return $runtime.parsed(validateMcpElicitationBooleanType(value), "McpElicitationBooleanType");
 }
-/** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationConstOption`. */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  return $runtime.guarded(value, $testMcpElicitationConstOption);
+  try {
+    return $testMcpElicitationConstOption(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -250,7 +261,7 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
@@ -273,25 +284,25 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
     }
   }
 }
-/** Validates a value as `McpElicitationConstOption`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationConstOption`: the value, or its errors with their paths. */
 export function validateMcpElicitationConstOption(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationConstOption> {
-  return $runtime.validateWith(value, $testMcpElicitationConstOption, $checkMcpElicitationConstOption, options);
+  if (isMcpElicitationConstOption(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationConstOption, options);
 }
-/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationConstOption,
-    $checkMcpElicitationConstOption,
-    "McpElicitationConstOption",
-  );
+  return $runtime.parsed(validateMcpElicitationConstOption(value), "McpElicitationConstOption");
 }
-/** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationEnumSchema`. */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationEnumSchema);
+  try {
+    return $testMcpElicitationEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
   return (
@@ -309,25 +320,25 @@ function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $r
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationEnumSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema, options);
+  if (isMcpElicitationEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationEnumSchema, options);
 }
-/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationEnumSchema,
-    $checkMcpElicitationEnumSchema,
-    "McpElicitationEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationEnumSchema(value), "McpElicitationEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema`. */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationLegacyTitledEnumSchema);
+  try {
+    return $testMcpElicitationLegacyTitledEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -360,7 +371,7 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
 function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -522,30 +533,25 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     }
   }
 }
-/** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationLegacyTitledEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationLegacyTitledEnumSchema,
-    $checkMcpElicitationLegacyTitledEnumSchema,
-    options,
-  );
+  if (isMcpElicitationLegacyTitledEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationLegacyTitledEnumSchema,
-    $checkMcpElicitationLegacyTitledEnumSchema,
-    "McpElicitationLegacyTitledEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationLegacyTitledEnumSchema(value), "McpElicitationLegacyTitledEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema`. */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationMultiSelectEnumSchema);
+  try {
+    return $testMcpElicitationMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
   return (
@@ -560,30 +566,25 @@ function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string,
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationMultiSelectEnumSchema,
-    $checkMcpElicitationMultiSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationMultiSelectEnumSchema,
-    $checkMcpElicitationMultiSelectEnumSchema,
-    "McpElicitationMultiSelectEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationMultiSelectEnumSchema(value), "McpElicitationMultiSelectEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationNumberSchema`. */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  return $runtime.guarded(value, $testMcpElicitationNumberSchema);
+  try {
+    return $testMcpElicitationNumberSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -618,7 +619,7 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -762,25 +763,25 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationNumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationNumberSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationNumberSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationNumberSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema, options);
+  if (isMcpElicitationNumberSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationNumberSchema, options);
 }
-/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationNumberSchema,
-    $checkMcpElicitationNumberSchema,
-    "McpElicitationNumberSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationNumberSchema(value), "McpElicitationNumberSchema");
 }
-/** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationNumberType`. */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
-  return $runtime.guarded(value, $testMcpElicitationNumberType);
+  try {
+    return $testMcpElicitationNumberType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
@@ -790,25 +791,25 @@ function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $r
   if (!(value === "number" || value === "integer"))
     $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationNumberType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationNumberType`: the value, or its errors with their paths. */
 export function validateMcpElicitationNumberType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationNumberType> {
-  return $runtime.validateWith(value, $testMcpElicitationNumberType, $checkMcpElicitationNumberType, options);
+  if (isMcpElicitationNumberType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationNumberType, options);
 }
-/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationNumberType,
-    $checkMcpElicitationNumberType,
-    "McpElicitationNumberType",
-  );
+  return $runtime.parsed(validateMcpElicitationNumberType(value), "McpElicitationNumberType");
 }
-/** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationObjectType`. */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
-  return $runtime.guarded(value, $testMcpElicitationObjectType);
+  try {
+    return $testMcpElicitationObjectType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
@@ -817,25 +818,25 @@ function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $r
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
   if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationObjectType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationObjectType`: the value, or its errors with their paths. */
 export function validateMcpElicitationObjectType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationObjectType> {
-  return $runtime.validateWith(value, $testMcpElicitationObjectType, $checkMcpElicitationObjectType, options);
+  if (isMcpElicitationObjectType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationObjectType, options);
 }
-/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationObjectType,
-    $checkMcpElicitationObjectType,
-    "McpElicitationObjectType",
-  );
+  return $runtime.parsed(validateMcpElicitationObjectType(value), "McpElicitationObjectType");
 }
-/** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationPrimitiveSchema`. */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
-  return $runtime.guarded(value, $testMcpElicitationPrimitiveSchema);
+  try {
+    return $testMcpElicitationPrimitiveSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
   return (
@@ -855,25 +856,25 @@ function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, error
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationPrimitiveSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationPrimitiveSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationPrimitiveSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema, options);
+  if (isMcpElicitationPrimitiveSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationPrimitiveSchema, options);
 }
-/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationPrimitiveSchema,
-    $checkMcpElicitationPrimitiveSchema,
-    "McpElicitationPrimitiveSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationPrimitiveSchema(value), "McpElicitationPrimitiveSchema");
 }
-/** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationSchema`. */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  return $runtime.guarded(value, $testMcpElicitationSchema);
+  try {
+    return $testMcpElicitationSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -893,7 +894,7 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
 }
 function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -919,10 +920,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value2) &&
-      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
-    ))
+    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -994,20 +992,25 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
   }
 }
-/** Validates a value as `McpElicitationSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, options);
+  if (isMcpElicitationSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationSchema, options);
 }
-/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return $runtime.parseWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
+  return $runtime.parsed(validateMcpElicitationSchema(value), "McpElicitationSchema");
 }
-/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema`. */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationSingleSelectEnumSchema);
+  try {
+    return $testMcpElicitationSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
   return (
@@ -1022,30 +1025,25 @@ function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationSingleSelectEnumSchema,
-    $checkMcpElicitationSingleSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationSingleSelectEnumSchema,
-    $checkMcpElicitationSingleSelectEnumSchema,
-    "McpElicitationSingleSelectEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationSingleSelectEnumSchema(value), "McpElicitationSingleSelectEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationStringFormat`. */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
-  return $runtime.guarded(value, $testMcpElicitationStringFormat);
+  try {
+    return $testMcpElicitationStringFormat(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
@@ -1055,25 +1053,25 @@ function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: 
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
     $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringFormat`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationStringFormat`: the value, or its errors with their paths. */
 export function validateMcpElicitationStringFormat(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringFormat> {
-  return $runtime.validateWith(value, $testMcpElicitationStringFormat, $checkMcpElicitationStringFormat, options);
+  if (isMcpElicitationStringFormat(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationStringFormat, options);
 }
-/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationStringFormat,
-    $checkMcpElicitationStringFormat,
-    "McpElicitationStringFormat",
-  );
+  return $runtime.parsed(validateMcpElicitationStringFormat(value), "McpElicitationStringFormat");
 }
-/** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationStringSchema`. */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  return $runtime.guarded(value, $testMcpElicitationStringSchema);
+  try {
+    return $testMcpElicitationStringSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1116,7 +1114,7 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -1317,25 +1315,25 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationStringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationStringSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationStringSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationStringSchema, $checkMcpElicitationStringSchema, options);
+  if (isMcpElicitationStringSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationStringSchema, options);
 }
-/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationStringSchema,
-    $checkMcpElicitationStringSchema,
-    "McpElicitationStringSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationStringSchema(value), "McpElicitationStringSchema");
 }
-/** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationStringType`. */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
-  return $runtime.guarded(value, $testMcpElicitationStringType);
+  try {
+    return $testMcpElicitationStringType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
@@ -1344,25 +1342,25 @@ function $checkMcpElicitationStringType(value: unknown, path: string, errors: $r
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
   if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationStringType`: the value, or its errors with their paths. */
 export function validateMcpElicitationStringType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringType> {
-  return $runtime.validateWith(value, $testMcpElicitationStringType, $checkMcpElicitationStringType, options);
+  if (isMcpElicitationStringType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationStringType, options);
 }
-/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationStringType,
-    $checkMcpElicitationStringType,
-    "McpElicitationStringType",
-  );
+  return $runtime.parsed(validateMcpElicitationStringType(value), "McpElicitationStringType");
 }
-/** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationTitledEnumItems`. */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  return $runtime.guarded(value, $testMcpElicitationTitledEnumItems);
+  try {
+    return $testMcpElicitationTitledEnumItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1376,7 +1374,7 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
 }
 function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
@@ -1401,27 +1399,27 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `McpElicitationTitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationTitledEnumItems`: the value, or its errors with their paths. */
 export function validateMcpElicitationTitledEnumItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
-  return $runtime.validateWith(value, $testMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems, options);
+  if (isMcpElicitationTitledEnumItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationTitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationTitledEnumItems,
-    $checkMcpElicitationTitledEnumItems,
-    "McpElicitationTitledEnumItems",
-  );
+  return $runtime.parsed(validateMcpElicitationTitledEnumItems(value), "McpElicitationTitledEnumItems");
 }
-/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema`. */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationTitledMultiSelectEnumSchema);
+  try {
+    return $testMcpElicitationTitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
@@ -1471,7 +1469,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -1651,34 +1649,32 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationTitledMultiSelectEnumSchema,
-    $checkMcpElicitationTitledMultiSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationTitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationTitledMultiSelectEnumSchema,
-    $checkMcpElicitationTitledMultiSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationTitledMultiSelectEnumSchema(value),
     "McpElicitationTitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema`. */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationTitledSingleSelectEnumSchema);
+  try {
+    return $testMcpElicitationTitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
@@ -1708,7 +1704,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -1813,32 +1809,30 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationTitledSingleSelectEnumSchema,
-    $checkMcpElicitationTitledSingleSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationTitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationTitledSingleSelectEnumSchema,
-    $checkMcpElicitationTitledSingleSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationTitledSingleSelectEnumSchema(value),
     "McpElicitationTitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationUntitledEnumItems`. */
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  return $runtime.guarded(value, $testMcpElicitationUntitledEnumItems);
+  try {
+    return $testMcpElicitationUntitledEnumItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1854,7 +1848,7 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
 }
 function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
@@ -1890,32 +1884,27 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationUntitledEnumItems`: the value, or its errors with their paths. */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationUntitledEnumItems,
-    $checkMcpElicitationUntitledEnumItems,
-    options,
-  );
+  if (isMcpElicitationUntitledEnumItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationUntitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationUntitledEnumItems,
-    $checkMcpElicitationUntitledEnumItems,
-    "McpElicitationUntitledEnumItems",
-  );
+  return $runtime.parsed(validateMcpElicitationUntitledEnumItems(value), "McpElicitationUntitledEnumItems");
 }
-/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema`. */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationUntitledMultiSelectEnumSchema);
+  try {
+    return $testMcpElicitationUntitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
@@ -1965,7 +1954,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -2145,34 +2134,32 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationUntitledMultiSelectEnumSchema,
-    $checkMcpElicitationUntitledMultiSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationUntitledMultiSelectEnumSchema,
-    $checkMcpElicitationUntitledMultiSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationUntitledMultiSelectEnumSchema(value),
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema`. */
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationUntitledSingleSelectEnumSchema);
+  try {
+    return $testMcpElicitationUntitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
@@ -2202,7 +2189,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -2315,32 +2302,30 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationUntitledSingleSelectEnumSchema,
-    $checkMcpElicitationUntitledSingleSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationUntitledSingleSelectEnumSchema,
-    $checkMcpElicitationUntitledSingleSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationUntitledSingleSelectEnumSchema(value),
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpServerElicitationRequestParams`. */
 export function isMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
-  return $runtime.guarded(value, $testMcpServerElicitationRequestParams);
+  try {
+    return $testMcpServerElicitationRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2355,7 +2340,7 @@ function $testMcpServerElicitationRequestParams(value: unknown): value is McpSer
 }
 function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.serverName;
@@ -2387,7 +2372,7 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
         }
       }
     }
-    if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
       $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
     else {
       const tag4 = value.mode;
@@ -2419,32 +2404,27 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
     }
   }
 }
-/** Validates a value as `McpServerElicitationRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpServerElicitationRequestParams`: the value, or its errors with their paths. */
 export function validateMcpServerElicitationRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParams> {
-  return $runtime.validateWith(
-    value,
-    $testMcpServerElicitationRequestParams,
-    $checkMcpServerElicitationRequestParams,
-    options,
-  );
+  if (isMcpServerElicitationRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpServerElicitationRequestParams, options);
 }
-/** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseMcpServerElicitationRequestParams(value: unknown): McpServerElicitationRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testMcpServerElicitationRequestParams,
-    $checkMcpServerElicitationRequestParams,
-    "McpServerElicitationRequestParams",
-  );
+  return $runtime.parsed(validateMcpServerElicitationRequestParams(value), "McpServerElicitationRequestParams");
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsForm` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsForm`. */
 export function isMcpServerElicitationRequestParamsForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsForm {
-  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsForm);
+  try {
+    return $testMcpServerElicitationRequestParamsForm(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpServerElicitationRequestParamsForm(value: unknown): value is McpServerElicitationRequestParamsForm {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2458,7 +2438,7 @@ function $testMcpServerElicitationRequestParamsForm(value: unknown): value is Mc
 }
 function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
@@ -2474,32 +2454,27 @@ function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: strin
     else $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsForm`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpServerElicitationRequestParamsForm`: the value, or its errors with their paths. */
 export function validateMcpServerElicitationRequestParamsForm(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsForm> {
-  return $runtime.validateWith(
-    value,
-    $testMcpServerElicitationRequestParamsForm,
-    $checkMcpServerElicitationRequestParamsForm,
-    options,
-  );
+  if (isMcpServerElicitationRequestParamsForm(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsForm, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` with its errors. */
 export function parseMcpServerElicitationRequestParamsForm(value: unknown): McpServerElicitationRequestParamsForm {
-  return $runtime.parseWith(
-    value,
-    $testMcpServerElicitationRequestParamsForm,
-    $checkMcpServerElicitationRequestParamsForm,
-    "McpServerElicitationRequestParamsForm",
-  );
+  return $runtime.parsed(validateMcpServerElicitationRequestParamsForm(value), "McpServerElicitationRequestParamsForm");
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiSlashForm` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiSlashForm`. */
 export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiSlashForm {
-  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsOpenaiSlashForm);
+  try {
+    return $testMcpServerElicitationRequestParamsOpenaiSlashForm(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
@@ -2519,7 +2494,7 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
@@ -2534,34 +2509,32 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
     if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`: the value, or its errors with their paths. */
 export function validateMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
-  return $runtime.validateWith(
-    value,
-    $testMcpServerElicitationRequestParamsOpenaiSlashForm,
-    $checkMcpServerElicitationRequestParamsOpenaiSlashForm,
-    options,
-  );
+  if (isMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsOpenaiSlashForm, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` with its errors. */
 export function parseMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiSlashForm {
-  return $runtime.parseWith(
-    value,
-    $testMcpServerElicitationRequestParamsOpenaiSlashForm,
-    $checkMcpServerElicitationRequestParamsOpenaiSlashForm,
+  return $runtime.parsed(
+    validateMcpServerElicitationRequestParamsOpenaiSlashForm(value),
     "McpServerElicitationRequestParamsOpenaiSlashForm",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiForm` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiForm`. */
 export function isMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiForm {
-  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsOpenaiForm);
+  try {
+    return $testMcpServerElicitationRequestParamsOpenaiForm(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
@@ -2581,7 +2554,7 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
@@ -2596,32 +2569,30 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(
     if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`: the value, or its errors with their paths. */
 export function validateMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
-  return $runtime.validateWith(
-    value,
-    $testMcpServerElicitationRequestParamsOpenaiForm,
-    $checkMcpServerElicitationRequestParamsOpenaiForm,
-    options,
-  );
+  if (isMcpServerElicitationRequestParamsOpenaiForm(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsOpenaiForm, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` with its errors. */
 export function parseMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiForm {
-  return $runtime.parseWith(
-    value,
-    $testMcpServerElicitationRequestParamsOpenaiForm,
-    $checkMcpServerElicitationRequestParamsOpenaiForm,
+  return $runtime.parsed(
+    validateMcpServerElicitationRequestParamsOpenaiForm(value),
     "McpServerElicitationRequestParamsOpenaiForm",
   );
 }
-/** Whether a value is a valid `McpServerElicitationRequestParamsUrl` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpServerElicitationRequestParamsUrl`. */
 export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
-  return $runtime.guarded(value, $testMcpServerElicitationRequestParamsUrl);
+  try {
+    return $testMcpServerElicitationRequestParamsUrl(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2637,7 +2608,7 @@ function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is Mcp
 }
 function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.elicitationId;
@@ -2665,26 +2636,17 @@ function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string
       $runtime.unexpected(errors, path + "/url", "type", "a string", value4, at + "/properties/url/type");
   }
 }
-/** Validates a value as `McpServerElicitationRequestParamsUrl`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpServerElicitationRequestParamsUrl`: the value, or its errors with their paths. */
 export function validateMcpServerElicitationRequestParamsUrl(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpServerElicitationRequestParamsUrl> {
-  return $runtime.validateWith(
-    value,
-    $testMcpServerElicitationRequestParamsUrl,
-    $checkMcpServerElicitationRequestParamsUrl,
-    options,
-  );
+  if (isMcpServerElicitationRequestParamsUrl(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsUrl, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` with its errors. */
 export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpServerElicitationRequestParamsUrl {
-  return $runtime.parseWith(
-    value,
-    $testMcpServerElicitationRequestParamsUrl,
-    $checkMcpServerElicitationRequestParamsUrl,
-    "McpServerElicitationRequestParamsUrl",
-  );
+  return $runtime.parsed(validateMcpServerElicitationRequestParamsUrl(value), "McpServerElicitationRequestParamsUrl");
 }
 
 function $isBoolean(value: unknown): boolean {

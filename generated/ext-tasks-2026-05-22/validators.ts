@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 63c55c155510b046fe7b931780fb036fb06da3ad3997fdbcca1ac5217f69700a dc86f9953039795a244ff5fe3897d408e11c997f14057eb0ebce04483032b39c
+// Fingerprint: 8b1bcaa3d7acf6c5f9d2377d5dec10b90737b5f5c15a14fa7a06da96babd5f94 3425f25ceb913c3642dc0a94729faef245263c99dc17566f925aa4e2554ff799
 
 import type {
   CancelTaskRequest,
@@ -84,12 +84,23 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
+// Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
+// `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
+// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
+// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
+// answers false, `validateX` and `parseX` say why.
+
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  return $runtime.guarded(value, $testCancelTaskRequest);
+  try {
+    return $testCancelTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -116,7 +127,7 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -180,20 +191,25 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     }
   }
 }
-/** Validates a value as `CancelTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskRequest`: the value, or its errors with their paths. */
 export function validateCancelTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskRequest> {
-  return $runtime.validateWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, options);
+  if (isCancelTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parseWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
 }
-/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskRequestParams`. */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  return $runtime.guarded(value, $testCancelTaskRequestParams);
+  try {
+    return $testCancelTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -207,7 +223,7 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -226,25 +242,25 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
     }
   }
 }
-/** Validates a value as `CancelTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskRequestParams`: the value, or its errors with their paths. */
 export function validateCancelTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskRequestParams> {
-  return $runtime.validateWith(value, $testCancelTaskRequestParams, $checkCancelTaskRequestParams, options);
+  if (isCancelTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testCancelTaskRequestParams,
-    $checkCancelTaskRequestParams,
-    "CancelTaskRequestParams",
-  );
+  return $runtime.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
 }
-/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskResult`. */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  return $runtime.guarded(value, $testCancelTaskResult);
+  try {
+    return $testCancelTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -254,27 +270,32 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `CancelTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskResult`: the value, or its errors with their paths. */
 export function validateCancelTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskResult> {
-  return $runtime.validateWith(value, $testCancelTaskResult, $checkCancelTaskResult, options);
+  if (isCancelTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parseWith(value, $testCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parsed(validateCancelTaskResult(value), "CancelTaskResult");
 }
-/** Whether a value is a valid `ResultMeta` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ResultMeta`. */
 export function isResultMeta(value: unknown): value is ResultMeta {
-  return $runtime.guarded(value, $testResultMeta);
+  try {
+    return $testResultMeta(value);
+  } catch {
+    return false;
+  }
 }
 function $testResultMeta(value: unknown): value is ResultMeta {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -296,7 +317,7 @@ function $testResultMeta(value: unknown): value is ResultMeta {
 }
 function $checkResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
@@ -357,20 +378,25 @@ function $checkResultMeta(value: unknown, path: string, errors: $runtime.ErrorLi
       $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
 }
-/** Validates a value as `ResultMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ResultMeta`: the value, or its errors with their paths. */
 export function validateResultMeta(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ResultMeta> {
-  return $runtime.validateWith(value, $testResultMeta, $checkResultMeta, options);
+  if (isResultMeta(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResultMeta, options);
 }
-/** Returns the value as `ResultMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ResultMeta`, or throws `ValidationFailed` with its errors. */
 export function parseResultMeta(value: unknown): ResultMeta {
-  return $runtime.parseWith(value, $testResultMeta, $checkResultMeta, "ResultMeta");
+  return $runtime.parsed(validateResultMeta(value), "ResultMeta");
 }
-/** Whether a value is a valid `ResultMetaRelatedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ResultMetaRelatedTask`. */
 export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
-  return $runtime.guarded(value, $testResultMetaRelatedTask);
+  try {
+    return $testResultMetaRelatedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -385,7 +411,7 @@ function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedT
 function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -404,20 +430,25 @@ function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runt
     }
   }
 }
-/** Validates a value as `ResultMetaRelatedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ResultMetaRelatedTask`: the value, or its errors with their paths. */
 export function validateResultMetaRelatedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ResultMetaRelatedTask> {
-  return $runtime.validateWith(value, $testResultMetaRelatedTask, $checkResultMetaRelatedTask, options);
+  if (isResultMetaRelatedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResultMetaRelatedTask, options);
 }
-/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` with its errors. */
 export function parseResultMetaRelatedTask(value: unknown): ResultMetaRelatedTask {
-  return $runtime.parseWith(value, $testResultMetaRelatedTask, $checkResultMetaRelatedTask, "ResultMetaRelatedTask");
+  return $runtime.parsed(validateResultMetaRelatedTask(value), "ResultMetaRelatedTask");
 }
-/** Whether a value is a valid `CancelledTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelledTask`. */
 export function isCancelledTask(value: unknown): value is CancelledTask {
-  return $runtime.guarded(value, $testCancelledTask);
+  try {
+    return $testCancelledTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelledTask(value: unknown): value is CancelledTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -452,7 +483,7 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
 }
 function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -549,20 +580,25 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `CancelledTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelledTask`: the value, or its errors with their paths. */
 export function validateCancelledTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelledTask> {
-  return $runtime.validateWith(value, $testCancelledTask, $checkCancelledTask, options);
+  if (isCancelledTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelledTask, options);
 }
-/** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelledTask`, or throws `ValidationFailed` with its errors. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return $runtime.parseWith(value, $testCancelledTask, $checkCancelledTask, "CancelledTask");
+  return $runtime.parsed(validateCancelledTask(value), "CancelledTask");
 }
-/** Whether a value is a valid `CompletedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CompletedTask`. */
 export function isCompletedTask(value: unknown): value is CompletedTask {
-  return $runtime.guarded(value, $testCompletedTask);
+  try {
+    return $testCompletedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testCompletedTask(value: unknown): value is CompletedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -600,7 +636,7 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
 }
 function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -679,10 +715,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Erro
     }
     const value8 = value.result;
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value8) &&
-      (value8.constructor === Object || $runtime.hasJsonPrototype(value8))
-    ))
+    else if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
     for (const key9 in value) {
       if (!(
@@ -705,31 +738,62 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `CompletedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CompletedTask`: the value, or its errors with their paths. */
 export function validateCompletedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CompletedTask> {
-  return $runtime.validateWith(value, $testCompletedTask, $checkCompletedTask, options);
+  if (isCompletedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCompletedTask, options);
 }
-/** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CompletedTask`, or throws `ValidationFailed` with its errors. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return $runtime.parseWith(value, $testCompletedTask, $checkCompletedTask, "CompletedTask");
+  return $runtime.parsed(validateCompletedTask(value), "CompletedTask");
 }
-/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateTaskResult`. */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  return $runtime.guarded(value, $testCreateTaskResult);
+  try {
+    return $testCreateTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
-  return $testTask(value);
+  const value2 = value.taskId;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.status;
+  if (!$testTaskStatus(value3)) return false;
+  const value4 = value.statusMessage;
+  if (value4 !== undefined && typeof value4 !== "string") return false;
+  const value5 = value.createdAt;
+  if (typeof value5 !== "string") return false;
+  const value6 = value.lastUpdatedAt;
+  if (typeof value6 !== "string") return false;
+  const value7 = value.ttlMs;
+  if (!((typeof value7 === "number" && Number.isFinite(value7)) || value7 === null)) return false;
+  const value8 = value.pollIntervalMs;
+  if (value8 !== undefined && !(typeof value8 === "number" && Number.isFinite(value8))) return false;
+  for (const key9 in value) {
+    if (!(
+      key9 === "taskId" ||
+      key9 === "status" ||
+      key9 === "statusMessage" ||
+      key9 === "createdAt" ||
+      key9 === "lastUpdatedAt" ||
+      key9 === "ttlMs" ||
+      key9 === "pollIntervalMs"
+    ))
+      return false;
+  }
+  return true;
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
@@ -737,20 +801,25 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.E
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `CreateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateTaskResult`: the value, or its errors with their paths. */
 export function validateCreateTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateTaskResult> {
-  return $runtime.validateWith(value, $testCreateTaskResult, $checkCreateTaskResult, options);
+  if (isCreateTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parseWith(value, $testCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parsed(validateCreateTaskResult(value), "CreateTaskResult");
 }
-/** Whether a value is a valid `DetailedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `DetailedTask`. */
 export function isDetailedTask(value: unknown): value is DetailedTask {
-  return $runtime.guarded(value, $testDetailedTask);
+  try {
+    return $testDetailedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testDetailedTask(value: unknown): value is DetailedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -779,7 +848,7 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
 }
 function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/DetailedTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
@@ -813,20 +882,25 @@ function $checkDetailedTask(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `DetailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `DetailedTask`: the value, or its errors with their paths. */
 export function validateDetailedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<DetailedTask> {
-  return $runtime.validateWith(value, $testDetailedTask, $checkDetailedTask, options);
+  if (isDetailedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkDetailedTask, options);
 }
-/** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `DetailedTask`, or throws `ValidationFailed` with its errors. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return $runtime.parseWith(value, $testDetailedTask, $checkDetailedTask, "DetailedTask");
+  return $runtime.parsed(validateDetailedTask(value), "DetailedTask");
 }
-/** Whether a value is a valid `FailedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `FailedTask`. */
 export function isFailedTask(value: unknown): value is FailedTask {
-  return $runtime.guarded(value, $testFailedTask);
+  try {
+    return $testFailedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testFailedTask(value: unknown): value is FailedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -864,7 +938,7 @@ function $testFailedTask(value: unknown): value is FailedTask {
 }
 function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -943,10 +1017,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorLi
     }
     const value8 = value.error;
     if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value8) &&
-      (value8.constructor === Object || $runtime.hasJsonPrototype(value8))
-    ))
+    else if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
       $runtime.unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
     for (const key9 in value) {
       if (!(
@@ -969,20 +1040,25 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorLi
     }
   }
 }
-/** Validates a value as `FailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `FailedTask`: the value, or its errors with their paths. */
 export function validateFailedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<FailedTask> {
-  return $runtime.validateWith(value, $testFailedTask, $checkFailedTask, options);
+  if (isFailedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkFailedTask, options);
 }
-/** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `FailedTask`, or throws `ValidationFailed` with its errors. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return $runtime.parseWith(value, $testFailedTask, $checkFailedTask, "FailedTask");
+  return $runtime.parsed(validateFailedTask(value), "FailedTask");
 }
-/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskRequest`. */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  return $runtime.guarded(value, $testGetTaskRequest);
+  try {
+    return $testGetTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1009,7 +1085,7 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -1073,20 +1149,25 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Err
     }
   }
 }
-/** Validates a value as `GetTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskRequest`: the value, or its errors with their paths. */
 export function validateGetTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskRequest> {
-  return $runtime.validateWith(value, $testGetTaskRequest, $checkGetTaskRequest, options);
+  if (isGetTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parseWith(value, $testGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parsed(validateGetTaskRequest(value), "GetTaskRequest");
 }
-/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskRequestParams`. */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  return $runtime.guarded(value, $testGetTaskRequestParams);
+  try {
+    return $testGetTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1100,7 +1181,7 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1119,20 +1200,25 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
     }
   }
 }
-/** Validates a value as `GetTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskRequestParams`: the value, or its errors with their paths. */
 export function validateGetTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskRequestParams> {
-  return $runtime.validateWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, options);
+  if (isGetTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parseWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
 }
-/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskResult`. */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  return $runtime.guarded(value, $testGetTaskResult);
+  try {
+    return $testGetTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskResult(value: unknown): value is GetTaskResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1143,7 +1229,7 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
@@ -1151,20 +1237,25 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.Erro
     $checkDetailedTask(value, path, errors);
   }
 }
-/** Validates a value as `GetTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskResult`: the value, or its errors with their paths. */
 export function validateGetTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskResult> {
-  return $runtime.validateWith(value, $testGetTaskResult, $checkGetTaskResult, options);
+  if (isGetTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parseWith(value, $testGetTaskResult, $checkGetTaskResult, "GetTaskResult");
+  return $runtime.parsed(validateGetTaskResult(value), "GetTaskResult");
 }
-/** Whether a value is a valid `InputRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequest`. */
 export function isInputRequest(value: unknown): value is InputRequest {
-  return $runtime.guarded(value, $testInputRequest);
+  try {
+    return $testInputRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequest(value: unknown): value is InputRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1187,7 +1278,7 @@ function $testInputRequest(value: unknown): value is InputRequest {
 }
 function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
@@ -1215,20 +1306,25 @@ function $checkInputRequest(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `InputRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequest`: the value, or its errors with their paths. */
 export function validateInputRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequest> {
-  return $runtime.validateWith(value, $testInputRequest, $checkInputRequest, options);
+  if (isInputRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequest, options);
 }
-/** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequest`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return $runtime.parseWith(value, $testInputRequest, $checkInputRequest, "InputRequest");
+  return $runtime.parsed(validateInputRequest(value), "InputRequest");
 }
-/** Whether a value is a valid `InputRequests` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequests`. */
 export function isInputRequests(value: unknown): value is InputRequests {
-  return $runtime.guarded(value, $testInputRequests);
+  try {
+    return $testInputRequests(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequests(value: unknown): value is InputRequests {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1241,7 +1337,7 @@ function $testInputRequests(value: unknown): value is InputRequests {
 }
 function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequests";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -1250,20 +1346,25 @@ function $checkInputRequests(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `InputRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequests`: the value, or its errors with their paths. */
 export function validateInputRequests(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequests> {
-  return $runtime.validateWith(value, $testInputRequests, $checkInputRequests, options);
+  if (isInputRequests(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequests, options);
 }
-/** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequests`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return $runtime.parseWith(value, $testInputRequests, $checkInputRequests, "InputRequests");
+  return $runtime.parsed(validateInputRequests(value), "InputRequests");
 }
-/** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequiredTask`. */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
-  return $runtime.guarded(value, $testInputRequiredTask);
+  try {
+    return $testInputRequiredTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1301,7 +1402,7 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
 }
 function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1409,20 +1510,25 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
     }
   }
 }
-/** Validates a value as `InputRequiredTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequiredTask`: the value, or its errors with their paths. */
 export function validateInputRequiredTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequiredTask> {
-  return $runtime.validateWith(value, $testInputRequiredTask, $checkInputRequiredTask, options);
+  if (isInputRequiredTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequiredTask, options);
 }
-/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return $runtime.parseWith(value, $testInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
+  return $runtime.parsed(validateInputRequiredTask(value), "InputRequiredTask");
 }
-/** Whether a value is a valid `InputResponse` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputResponse`. */
 export function isInputResponse(value: unknown): value is InputResponse {
-  return $runtime.guarded(value, $testInputResponse);
+  try {
+    return $testInputResponse(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputResponse(value: unknown): value is InputResponse {
   return $testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value);
@@ -1432,20 +1538,25 @@ function $checkInputResponse(value: unknown, path: string, errors: $runtime.Erro
   if (!($testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `InputResponse`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputResponse`: the value, or its errors with their paths. */
 export function validateInputResponse(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputResponse> {
-  return $runtime.validateWith(value, $testInputResponse, $checkInputResponse, options);
+  if (isInputResponse(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputResponse, options);
 }
-/** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputResponse`, or throws `ValidationFailed` with its errors. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return $runtime.parseWith(value, $testInputResponse, $checkInputResponse, "InputResponse");
+  return $runtime.parsed(validateInputResponse(value), "InputResponse");
 }
-/** Whether a value is a valid `InputResponses` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputResponses`. */
 export function isInputResponses(value: unknown): value is InputResponses {
-  return $runtime.guarded(value, $testInputResponses);
+  try {
+    return $testInputResponses(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputResponses(value: unknown): value is InputResponses {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1458,7 +1569,7 @@ function $testInputResponses(value: unknown): value is InputResponses {
 }
 function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponses";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -1467,20 +1578,25 @@ function $checkInputResponses(value: unknown, path: string, errors: $runtime.Err
     }
   }
 }
-/** Validates a value as `InputResponses`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputResponses`: the value, or its errors with their paths. */
 export function validateInputResponses(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputResponses> {
-  return $runtime.validateWith(value, $testInputResponses, $checkInputResponses, options);
+  if (isInputResponses(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputResponses, options);
 }
-/** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputResponses`, or throws `ValidationFailed` with its errors. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return $runtime.parseWith(value, $testInputResponses, $checkInputResponses, "InputResponses");
+  return $runtime.parsed(validateInputResponses(value), "InputResponses");
 }
-/** Whether a value is a valid `Task` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Task`. */
 export function isTask(value: unknown): value is Task {
-  return $runtime.guarded(value, $testTask);
+  try {
+    return $testTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testTask(value: unknown): value is Task {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1515,7 +1631,7 @@ function $testTask(value: unknown): value is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1611,17 +1727,22 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Task`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Task`: the value, or its errors with their paths. */
 export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
-  return $runtime.validateWith(value, $testTask, $checkTask, options);
+  if (isTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Task`, or throws `ValidationFailed` with its errors. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parseWith(value, $testTask, $checkTask, "Task");
+  return $runtime.parsed(validateTask(value), "Task");
 }
-/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatusNotificationParams`. */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  return $runtime.guarded(value, $testTaskStatusNotificationParams);
+  try {
+    return $testTaskStatusNotificationParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1632,12 +1753,12 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(
           errors,
           path + "/_meta",
@@ -1650,25 +1771,25 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
     $checkDetailedTask(value, path, errors);
   }
 }
-/** Validates a value as `TaskStatusNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatusNotificationParams`: the value, or its errors with their paths. */
 export function validateTaskStatusNotificationParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotificationParams> {
-  return $runtime.validateWith(value, $testTaskStatusNotificationParams, $checkTaskStatusNotificationParams, options);
+  if (isTaskStatusNotificationParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return $runtime.parseWith(
-    value,
-    $testTaskStatusNotificationParams,
-    $checkTaskStatusNotificationParams,
-    "TaskStatusNotificationParams",
-  );
+  return $runtime.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
 }
-/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatusNotification`. */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  return $runtime.guarded(value, $testTaskStatusNotification);
+  try {
+    return $testTaskStatusNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1686,7 +1807,7 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -1719,20 +1840,25 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `TaskStatusNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatusNotification`: the value, or its errors with their paths. */
 export function validateTaskStatusNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotification> {
-  return $runtime.validateWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, options);
+  if (isTaskStatusNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parseWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
 }
-/** Whether a value is a valid `TaskStatus` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  return $runtime.guarded(value, $testTaskStatus);
+  try {
+    return $testTaskStatus(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatus(value: unknown): value is TaskStatus {
   return (
@@ -1761,22 +1887,27 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
       at + "/anyOf",
     );
 }
-/** Validates a value as `TaskStatus`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatus`: the value, or its errors with their paths. */
 export function validateTaskStatus(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatus> {
-  return $runtime.validateWith(value, $testTaskStatus, $checkTaskStatus, options);
+  if (isTaskStatus(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatus`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parseWith(value, $testTaskStatus, $checkTaskStatus, "TaskStatus");
+  return $runtime.parsed(validateTaskStatus(value), "TaskStatus");
 }
-/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications`. */
 export function isTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  return $runtime.guarded(value, $testTaskSubscriptionAcknowledgedNotifications);
+  try {
+    return $testTaskSubscriptionAcknowledgedNotifications(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
@@ -1796,7 +1927,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
@@ -1830,32 +1961,30 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
     }
   }
 }
-/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`: the value, or its errors with their paths. */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
-  return $runtime.validateWith(
-    value,
-    $testTaskSubscriptionAcknowledgedNotifications,
-    $checkTaskSubscriptionAcknowledgedNotifications,
-    options,
-  );
+  if (isTaskSubscriptionAcknowledgedNotifications(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskSubscriptionAcknowledgedNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` with its errors. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
-  return $runtime.parseWith(
-    value,
-    $testTaskSubscriptionAcknowledgedNotifications,
-    $checkTaskSubscriptionAcknowledgedNotifications,
+  return $runtime.parsed(
+    validateTaskSubscriptionAcknowledgedNotifications(value),
     "TaskSubscriptionAcknowledgedNotifications",
   );
 }
-/** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskSubscriptionNotifications`. */
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  return $runtime.guarded(value, $testTaskSubscriptionNotifications);
+  try {
+    return $testTaskSubscriptionNotifications(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1869,7 +1998,7 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
 }
 function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
@@ -1903,25 +2032,25 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `TaskSubscriptionNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskSubscriptionNotifications`: the value, or its errors with their paths. */
 export function validateTaskSubscriptionNotifications(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionNotifications> {
-  return $runtime.validateWith(value, $testTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications, options);
+  if (isTaskSubscriptionNotifications(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskSubscriptionNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` with its errors. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
-  return $runtime.parseWith(
-    value,
-    $testTaskSubscriptionNotifications,
-    $checkTaskSubscriptionNotifications,
-    "TaskSubscriptionNotifications",
-  );
+  return $runtime.parsed(validateTaskSubscriptionNotifications(value), "TaskSubscriptionNotifications");
 }
-/** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TasksExtensionCapability`. */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  return $runtime.guarded(value, $testTasksExtensionCapability);
+  try {
+    return $testTasksExtensionCapability(value);
+  } catch {
+    return false;
+  }
 }
 function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1930,7 +2059,7 @@ function $testTasksExtensionCapability(value: unknown): value is TasksExtensionC
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TasksExtensionCapability";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -1944,25 +2073,25 @@ function $checkTasksExtensionCapability(value: unknown, path: string, errors: $r
     }
   }
 }
-/** Validates a value as `TasksExtensionCapability`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TasksExtensionCapability`: the value, or its errors with their paths. */
 export function validateTasksExtensionCapability(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TasksExtensionCapability> {
-  return $runtime.validateWith(value, $testTasksExtensionCapability, $checkTasksExtensionCapability, options);
+  if (isTasksExtensionCapability(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTasksExtensionCapability, options);
 }
-/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` with its errors. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
-  return $runtime.parseWith(
-    value,
-    $testTasksExtensionCapability,
-    $checkTasksExtensionCapability,
-    "TasksExtensionCapability",
-  );
+  return $runtime.parsed(validateTasksExtensionCapability(value), "TasksExtensionCapability");
 }
-/** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UpdateTaskRequest`. */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  return $runtime.guarded(value, $testUpdateTaskRequest);
+  try {
+    return $testUpdateTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1989,7 +2118,7 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -2053,20 +2182,25 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
     }
   }
 }
-/** Validates a value as `UpdateTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UpdateTaskRequest`: the value, or its errors with their paths. */
 export function validateUpdateTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UpdateTaskRequest> {
-  return $runtime.validateWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, options);
+  if (isUpdateTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUpdateTaskRequest, options);
 }
-/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return $runtime.parseWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
+  return $runtime.parsed(validateUpdateTaskRequest(value), "UpdateTaskRequest");
 }
-/** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UpdateTaskRequestParams`. */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  return $runtime.guarded(value, $testUpdateTaskRequestParams);
+  try {
+    return $testUpdateTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2082,7 +2216,7 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
 }
 function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -2104,25 +2238,25 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $ru
     }
   }
 }
-/** Validates a value as `UpdateTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UpdateTaskRequestParams`: the value, or its errors with their paths. */
 export function validateUpdateTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UpdateTaskRequestParams> {
-  return $runtime.validateWith(value, $testUpdateTaskRequestParams, $checkUpdateTaskRequestParams, options);
+  if (isUpdateTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUpdateTaskRequestParams, options);
 }
-/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testUpdateTaskRequestParams,
-    $checkUpdateTaskRequestParams,
-    "UpdateTaskRequestParams",
-  );
+  return $runtime.parsed(validateUpdateTaskRequestParams(value), "UpdateTaskRequestParams");
 }
-/** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UpdateTaskResult`. */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  return $runtime.guarded(value, $testUpdateTaskResult);
+  try {
+    return $testUpdateTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2132,27 +2266,32 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `UpdateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UpdateTaskResult`: the value, or its errors with their paths. */
 export function validateUpdateTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UpdateTaskResult> {
-  return $runtime.validateWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, options);
+  if (isUpdateTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUpdateTaskResult, options);
 }
-/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return $runtime.parseWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
+  return $runtime.parsed(validateUpdateTaskResult(value), "UpdateTaskResult");
 }
-/** Whether a value is a valid `WorkingTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `WorkingTask`. */
 export function isWorkingTask(value: unknown): value is WorkingTask {
-  return $runtime.guarded(value, $testWorkingTask);
+  try {
+    return $testWorkingTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testWorkingTask(value: unknown): value is WorkingTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2187,7 +2326,7 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
 }
 function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -2284,20 +2423,25 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorL
     }
   }
 }
-/** Validates a value as `WorkingTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `WorkingTask`: the value, or its errors with their paths. */
 export function validateWorkingTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<WorkingTask> {
-  return $runtime.validateWith(value, $testWorkingTask, $checkWorkingTask, options);
+  if (isWorkingTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkWorkingTask, options);
 }
-/** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `WorkingTask`, or throws `ValidationFailed` with its errors. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return $runtime.parseWith(value, $testWorkingTask, $checkWorkingTask, "WorkingTask");
+  return $runtime.parsed(validateWorkingTask(value), "WorkingTask");
 }
-/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequest`. */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  return $runtime.guarded(value, $testElicitRequest);
+  try {
+    return $testElicitRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequest(value: unknown): value is ElicitRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2309,7 +2453,7 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
@@ -2328,20 +2472,25 @@ function $checkElicitRequest(value: unknown, path: string, errors: $runtime.Erro
     else $checkElicitRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ElicitRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequest`: the value, or its errors with their paths. */
 export function validateElicitRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequest> {
-  return $runtime.validateWith(value, $testElicitRequest, $checkElicitRequest, options);
+  if (isElicitRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parseWith(value, $testElicitRequest, $checkElicitRequest, "ElicitRequest");
+  return $runtime.parsed(validateElicitRequest(value), "ElicitRequest");
 }
-/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestParams`. */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  return $runtime.guarded(value, $testElicitRequestParams);
+  try {
+    return $testElicitRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
@@ -2351,20 +2500,25 @@ function $checkElicitRequestParams(value: unknown, path: string, errors: $runtim
   if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestParams`: the value, or its errors with their paths. */
 export function validateElicitRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestParams> {
-  return $runtime.validateWith(value, $testElicitRequestParams, $checkElicitRequestParams, options);
+  if (isElicitRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parseWith(value, $testElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestURLParams`. */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  return $runtime.guarded(value, $testElicitRequestURLParams);
+  try {
+    return $testElicitRequestURLParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2384,7 +2538,7 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2416,20 +2570,25 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
   }
 }
-/** Validates a value as `ElicitRequestURLParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestURLParams`: the value, or its errors with their paths. */
 export function validateElicitRequestURLParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestURLParams> {
-  return $runtime.validateWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, options);
+  if (isElicitRequestURLParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parseWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ParamsMeta`. */
 export function isParamsMeta(value: unknown): value is ParamsMeta {
-  return $runtime.guarded(value, $testParamsMeta);
+  try {
+    return $testParamsMeta(value);
+  } catch {
+    return false;
+  }
 }
 function $testParamsMeta(value: unknown): value is ParamsMeta {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2439,7 +2598,7 @@ function $testParamsMeta(value: unknown): value is ParamsMeta {
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
@@ -2479,20 +2638,25 @@ function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorLi
     }
   }
 }
-/** Validates a value as `ParamsMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ParamsMeta`: the value, or its errors with their paths. */
 export function validateParamsMeta(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ParamsMeta> {
-  return $runtime.validateWith(value, $testParamsMeta, $checkParamsMeta, options);
+  if (isParamsMeta(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkParamsMeta, options);
 }
-/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` with its errors. */
 export function parseParamsMeta(value: unknown): ParamsMeta {
-  return $runtime.parseWith(value, $testParamsMeta, $checkParamsMeta, "ParamsMeta");
+  return $runtime.parsed(validateParamsMeta(value), "ParamsMeta");
 }
-/** Whether a value is a valid `TaskMetadata` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskMetadata`. */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
-  return $runtime.guarded(value, $testTaskMetadata);
+  try {
+    return $testTaskMetadata(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskMetadata(value: unknown): value is TaskMetadata {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2502,7 +2666,7 @@ function $testTaskMetadata(value: unknown): value is TaskMetadata {
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
@@ -2512,20 +2676,25 @@ function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `TaskMetadata`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskMetadata`: the value, or its errors with their paths. */
 export function validateTaskMetadata(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskMetadata> {
-  return $runtime.validateWith(value, $testTaskMetadata, $checkTaskMetadata, options);
+  if (isTaskMetadata(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskMetadata, options);
 }
-/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` with its errors. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return $runtime.parseWith(value, $testTaskMetadata, $checkTaskMetadata, "TaskMetadata");
+  return $runtime.parsed(validateTaskMetadata(value), "TaskMetadata");
 }
-/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestFormParams`. */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  return $runtime.guarded(value, $testElicitRequestFormParams);
+  try {
+    return $testElicitRequestFormParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2543,7 +2712,7 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2564,25 +2733,25 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
     if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   }
 }
-/** Validates a value as `ElicitRequestFormParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestFormParams`: the value, or its errors with their paths. */
 export function validateElicitRequestFormParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParams> {
-  return $runtime.validateWith(value, $testElicitRequestFormParams, $checkElicitRequestFormParams, options);
+  if (isElicitRequestFormParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parseWith(
-    value,
-    $testElicitRequestFormParams,
-    $checkElicitRequestFormParams,
-    "ElicitRequestFormParams",
-  );
+  return $runtime.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
 }
-/** Whether a value is a valid `McpElicitationSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationSchema`. */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  return $runtime.guarded(value, $testMcpElicitationSchema);
+  try {
+    return $testMcpElicitationSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2602,7 +2771,7 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
 }
 function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -2628,10 +2797,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value2) &&
-      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
-    ))
+    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -2703,20 +2869,25 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
   }
 }
-/** Validates a value as `McpElicitationSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, options);
+  if (isMcpElicitationSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationSchema, options);
 }
-/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return $runtime.parseWith(value, $testMcpElicitationSchema, $checkMcpElicitationSchema, "McpElicitationSchema");
+  return $runtime.parsed(validateMcpElicitationSchema(value), "McpElicitationSchema");
 }
-/** Whether a value is a valid `McpElicitationPrimitiveSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationPrimitiveSchema`. */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
-  return $runtime.guarded(value, $testMcpElicitationPrimitiveSchema);
+  try {
+    return $testMcpElicitationPrimitiveSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
   return (
@@ -2736,25 +2907,25 @@ function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, error
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationPrimitiveSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationPrimitiveSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationPrimitiveSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationPrimitiveSchema, $checkMcpElicitationPrimitiveSchema, options);
+  if (isMcpElicitationPrimitiveSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationPrimitiveSchema, options);
 }
-/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationPrimitiveSchema,
-    $checkMcpElicitationPrimitiveSchema,
-    "McpElicitationPrimitiveSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationPrimitiveSchema(value), "McpElicitationPrimitiveSchema");
 }
-/** Whether a value is a valid `McpElicitationEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationEnumSchema`. */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationEnumSchema);
+  try {
+    return $testMcpElicitationEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
   return (
@@ -2772,25 +2943,25 @@ function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $r
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationEnumSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationEnumSchema, $checkMcpElicitationEnumSchema, options);
+  if (isMcpElicitationEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationEnumSchema, options);
 }
-/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationEnumSchema,
-    $checkMcpElicitationEnumSchema,
-    "McpElicitationEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationEnumSchema(value), "McpElicitationEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationSingleSelectEnumSchema`. */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationSingleSelectEnumSchema);
+  try {
+    return $testMcpElicitationSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
   return (
@@ -2805,32 +2976,27 @@ function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationSingleSelectEnumSchema,
-    $checkMcpElicitationSingleSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationSingleSelectEnumSchema,
-    $checkMcpElicitationSingleSelectEnumSchema,
-    "McpElicitationSingleSelectEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationSingleSelectEnumSchema(value), "McpElicitationSingleSelectEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema`. */
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationUntitledSingleSelectEnumSchema);
+  try {
+    return $testMcpElicitationUntitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
@@ -2860,7 +3026,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -2973,32 +3139,30 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationUntitledSingleSelectEnumSchema,
-    $checkMcpElicitationUntitledSingleSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationUntitledSingleSelectEnumSchema,
-    $checkMcpElicitationUntitledSingleSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationUntitledSingleSelectEnumSchema(value),
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationStringType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationStringType`. */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
-  return $runtime.guarded(value, $testMcpElicitationStringType);
+  try {
+    return $testMcpElicitationStringType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
@@ -3007,27 +3171,27 @@ function $checkMcpElicitationStringType(value: unknown, path: string, errors: $r
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
   if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationStringType`: the value, or its errors with their paths. */
 export function validateMcpElicitationStringType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringType> {
-  return $runtime.validateWith(value, $testMcpElicitationStringType, $checkMcpElicitationStringType, options);
+  if (isMcpElicitationStringType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationStringType, options);
 }
-/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationStringType,
-    $checkMcpElicitationStringType,
-    "McpElicitationStringType",
-  );
+  return $runtime.parsed(validateMcpElicitationStringType(value), "McpElicitationStringType");
 }
-/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema`. */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationTitledSingleSelectEnumSchema);
+  try {
+    return $testMcpElicitationTitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
@@ -3057,7 +3221,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -3162,32 +3326,30 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationTitledSingleSelectEnumSchema,
-    $checkMcpElicitationTitledSingleSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationTitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationTitledSingleSelectEnumSchema,
-    $checkMcpElicitationTitledSingleSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationTitledSingleSelectEnumSchema(value),
     "McpElicitationTitledSingleSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationConstOption` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationConstOption`. */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  return $runtime.guarded(value, $testMcpElicitationConstOption);
+  try {
+    return $testMcpElicitationConstOption(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3203,7 +3365,7 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
@@ -3226,25 +3388,25 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
     }
   }
 }
-/** Validates a value as `McpElicitationConstOption`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationConstOption`: the value, or its errors with their paths. */
 export function validateMcpElicitationConstOption(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationConstOption> {
-  return $runtime.validateWith(value, $testMcpElicitationConstOption, $checkMcpElicitationConstOption, options);
+  if (isMcpElicitationConstOption(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationConstOption, options);
 }
-/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationConstOption,
-    $checkMcpElicitationConstOption,
-    "McpElicitationConstOption",
-  );
+  return $runtime.parsed(validateMcpElicitationConstOption(value), "McpElicitationConstOption");
 }
-/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationMultiSelectEnumSchema`. */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationMultiSelectEnumSchema);
+  try {
+    return $testMcpElicitationMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
   return (
@@ -3259,32 +3421,27 @@ function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string,
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationMultiSelectEnumSchema,
-    $checkMcpElicitationMultiSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationMultiSelectEnumSchema,
-    $checkMcpElicitationMultiSelectEnumSchema,
-    "McpElicitationMultiSelectEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationMultiSelectEnumSchema(value), "McpElicitationMultiSelectEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema`. */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationUntitledMultiSelectEnumSchema);
+  try {
+    return $testMcpElicitationUntitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
@@ -3334,7 +3491,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -3514,32 +3671,30 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationUntitledMultiSelectEnumSchema,
-    $checkMcpElicitationUntitledMultiSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationUntitledMultiSelectEnumSchema,
-    $checkMcpElicitationUntitledMultiSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationUntitledMultiSelectEnumSchema(value),
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationUntitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationUntitledEnumItems`. */
 export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  return $runtime.guarded(value, $testMcpElicitationUntitledEnumItems);
+  try {
+    return $testMcpElicitationUntitledEnumItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3555,7 +3710,7 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
 }
 function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
@@ -3591,30 +3746,25 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     }
   }
 }
-/** Validates a value as `McpElicitationUntitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationUntitledEnumItems`: the value, or its errors with their paths. */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationUntitledEnumItems,
-    $checkMcpElicitationUntitledEnumItems,
-    options,
-  );
+  if (isMcpElicitationUntitledEnumItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationUntitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationUntitledEnumItems,
-    $checkMcpElicitationUntitledEnumItems,
-    "McpElicitationUntitledEnumItems",
-  );
+  return $runtime.parsed(validateMcpElicitationUntitledEnumItems(value), "McpElicitationUntitledEnumItems");
 }
-/** Whether a value is a valid `McpElicitationArrayType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationArrayType`. */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
-  return $runtime.guarded(value, $testMcpElicitationArrayType);
+  try {
+    return $testMcpElicitationArrayType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
@@ -3623,27 +3773,27 @@ function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $ru
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
   if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationArrayType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationArrayType`: the value, or its errors with their paths. */
 export function validateMcpElicitationArrayType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationArrayType> {
-  return $runtime.validateWith(value, $testMcpElicitationArrayType, $checkMcpElicitationArrayType, options);
+  if (isMcpElicitationArrayType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationArrayType, options);
 }
-/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationArrayType,
-    $checkMcpElicitationArrayType,
-    "McpElicitationArrayType",
-  );
+  return $runtime.parsed(validateMcpElicitationArrayType(value), "McpElicitationArrayType");
 }
-/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema`. */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationTitledMultiSelectEnumSchema);
+  try {
+    return $testMcpElicitationTitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
@@ -3693,7 +3843,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -3873,32 +4023,30 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     }
   }
 }
-/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationTitledMultiSelectEnumSchema,
-    $checkMcpElicitationTitledMultiSelectEnumSchema,
-    options,
-  );
+  if (isMcpElicitationTitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationTitledMultiSelectEnumSchema,
-    $checkMcpElicitationTitledMultiSelectEnumSchema,
+  return $runtime.parsed(
+    validateMcpElicitationTitledMultiSelectEnumSchema(value),
     "McpElicitationTitledMultiSelectEnumSchema",
   );
 }
-/** Whether a value is a valid `McpElicitationTitledEnumItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationTitledEnumItems`. */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  return $runtime.guarded(value, $testMcpElicitationTitledEnumItems);
+  try {
+    return $testMcpElicitationTitledEnumItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3912,7 +4060,7 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
 }
 function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
@@ -3937,25 +4085,25 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `McpElicitationTitledEnumItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationTitledEnumItems`: the value, or its errors with their paths. */
 export function validateMcpElicitationTitledEnumItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
-  return $runtime.validateWith(value, $testMcpElicitationTitledEnumItems, $checkMcpElicitationTitledEnumItems, options);
+  if (isMcpElicitationTitledEnumItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationTitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationTitledEnumItems,
-    $checkMcpElicitationTitledEnumItems,
-    "McpElicitationTitledEnumItems",
-  );
+  return $runtime.parsed(validateMcpElicitationTitledEnumItems(value), "McpElicitationTitledEnumItems");
 }
-/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema`. */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  return $runtime.guarded(value, $testMcpElicitationLegacyTitledEnumSchema);
+  try {
+    return $testMcpElicitationLegacyTitledEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3988,7 +4136,7 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
 function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4150,30 +4298,25 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     }
   }
 }
-/** Validates a value as `McpElicitationLegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationLegacyTitledEnumSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testMcpElicitationLegacyTitledEnumSchema,
-    $checkMcpElicitationLegacyTitledEnumSchema,
-    options,
-  );
+  if (isMcpElicitationLegacyTitledEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationLegacyTitledEnumSchema,
-    $checkMcpElicitationLegacyTitledEnumSchema,
-    "McpElicitationLegacyTitledEnumSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationLegacyTitledEnumSchema(value), "McpElicitationLegacyTitledEnumSchema");
 }
-/** Whether a value is a valid `McpElicitationStringSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationStringSchema`. */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  return $runtime.guarded(value, $testMcpElicitationStringSchema);
+  try {
+    return $testMcpElicitationStringSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4216,7 +4359,7 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4417,25 +4560,25 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationStringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationStringSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationStringSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationStringSchema, $checkMcpElicitationStringSchema, options);
+  if (isMcpElicitationStringSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationStringSchema, options);
 }
-/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationStringSchema,
-    $checkMcpElicitationStringSchema,
-    "McpElicitationStringSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationStringSchema(value), "McpElicitationStringSchema");
 }
-/** Whether a value is a valid `McpElicitationStringFormat` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationStringFormat`. */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
-  return $runtime.guarded(value, $testMcpElicitationStringFormat);
+  try {
+    return $testMcpElicitationStringFormat(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
@@ -4445,25 +4588,25 @@ function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: 
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
     $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringFormat`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationStringFormat`: the value, or its errors with their paths. */
 export function validateMcpElicitationStringFormat(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationStringFormat> {
-  return $runtime.validateWith(value, $testMcpElicitationStringFormat, $checkMcpElicitationStringFormat, options);
+  if (isMcpElicitationStringFormat(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationStringFormat, options);
 }
-/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationStringFormat,
-    $checkMcpElicitationStringFormat,
-    "McpElicitationStringFormat",
-  );
+  return $runtime.parsed(validateMcpElicitationStringFormat(value), "McpElicitationStringFormat");
 }
-/** Whether a value is a valid `McpElicitationNumberSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationNumberSchema`. */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  return $runtime.guarded(value, $testMcpElicitationNumberSchema);
+  try {
+    return $testMcpElicitationNumberSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4498,7 +4641,7 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4642,25 +4785,25 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `McpElicitationNumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationNumberSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationNumberSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationNumberSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationNumberSchema, $checkMcpElicitationNumberSchema, options);
+  if (isMcpElicitationNumberSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationNumberSchema, options);
 }
-/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationNumberSchema,
-    $checkMcpElicitationNumberSchema,
-    "McpElicitationNumberSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationNumberSchema(value), "McpElicitationNumberSchema");
 }
-/** Whether a value is a valid `McpElicitationNumberType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationNumberType`. */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
-  return $runtime.guarded(value, $testMcpElicitationNumberType);
+  try {
+    return $testMcpElicitationNumberType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
@@ -4670,25 +4813,25 @@ function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $r
   if (!(value === "number" || value === "integer"))
     $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationNumberType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationNumberType`: the value, or its errors with their paths. */
 export function validateMcpElicitationNumberType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationNumberType> {
-  return $runtime.validateWith(value, $testMcpElicitationNumberType, $checkMcpElicitationNumberType, options);
+  if (isMcpElicitationNumberType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationNumberType, options);
 }
-/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationNumberType,
-    $checkMcpElicitationNumberType,
-    "McpElicitationNumberType",
-  );
+  return $runtime.parsed(validateMcpElicitationNumberType(value), "McpElicitationNumberType");
 }
-/** Whether a value is a valid `McpElicitationBooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationBooleanSchema`. */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  return $runtime.guarded(value, $testMcpElicitationBooleanSchema);
+  try {
+    return $testMcpElicitationBooleanSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4708,7 +4851,7 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
 }
 function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4810,25 +4953,25 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `McpElicitationBooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationBooleanSchema`: the value, or its errors with their paths. */
 export function validateMcpElicitationBooleanSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanSchema> {
-  return $runtime.validateWith(value, $testMcpElicitationBooleanSchema, $checkMcpElicitationBooleanSchema, options);
+  if (isMcpElicitationBooleanSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationBooleanSchema, options);
 }
-/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationBooleanSchema,
-    $checkMcpElicitationBooleanSchema,
-    "McpElicitationBooleanSchema",
-  );
+  return $runtime.parsed(validateMcpElicitationBooleanSchema(value), "McpElicitationBooleanSchema");
 }
-/** Whether a value is a valid `McpElicitationBooleanType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationBooleanType`. */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
-  return $runtime.guarded(value, $testMcpElicitationBooleanType);
+  try {
+    return $testMcpElicitationBooleanType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
@@ -4837,25 +4980,25 @@ function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
   if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationBooleanType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationBooleanType`: the value, or its errors with their paths. */
 export function validateMcpElicitationBooleanType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationBooleanType> {
-  return $runtime.validateWith(value, $testMcpElicitationBooleanType, $checkMcpElicitationBooleanType, options);
+  if (isMcpElicitationBooleanType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationBooleanType, options);
 }
-/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationBooleanType,
-    $checkMcpElicitationBooleanType,
-    "McpElicitationBooleanType",
-  );
+  return $runtime.parsed(validateMcpElicitationBooleanType(value), "McpElicitationBooleanType");
 }
-/** Whether a value is a valid `McpElicitationObjectType` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `McpElicitationObjectType`. */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
-  return $runtime.guarded(value, $testMcpElicitationObjectType);
+  try {
+    return $testMcpElicitationObjectType(value);
+  } catch {
+    return false;
+  }
 }
 function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
@@ -4864,25 +5007,25 @@ function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $r
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
   if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationObjectType`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `McpElicitationObjectType`: the value, or its errors with their paths. */
 export function validateMcpElicitationObjectType(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<McpElicitationObjectType> {
-  return $runtime.validateWith(value, $testMcpElicitationObjectType, $checkMcpElicitationObjectType, options);
+  if (isMcpElicitationObjectType(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMcpElicitationObjectType, options);
 }
-/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` with its errors. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  return $runtime.parseWith(
-    value,
-    $testMcpElicitationObjectType,
-    $checkMcpElicitationObjectType,
-    "McpElicitationObjectType",
-  );
+  return $runtime.parsed(validateMcpElicitationObjectType(value), "McpElicitationObjectType");
 }
-/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageRequest`. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  return $runtime.guarded(value, $testCreateMessageRequest);
+  try {
+    return $testCreateMessageRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4894,7 +5037,7 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
@@ -4913,20 +5056,25 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $runti
     else $checkCreateMessageRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `CreateMessageRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageRequest`: the value, or its errors with their paths. */
 export function validateCreateMessageRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequest> {
-  return $runtime.validateWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, options);
+  if (isCreateMessageRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parseWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
 }
-/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageRequestParams`. */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  return $runtime.guarded(value, $testCreateMessageRequestParams);
+  try {
+    return $testCreateMessageRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4958,7 +5106,7 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4991,7 +5139,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!($runtime.isNonNullObject(value7) && (value7.constructor === Object || $runtime.hasJsonPrototype(value7))))
+      if (!($runtime.isNonNullObject(value7) && $runtime.hasJsonPrototype(value7)))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value8 = value.modelPreferences;
@@ -5063,25 +5211,25 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageRequestParams`: the value, or its errors with their paths. */
 export function validateCreateMessageRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequestParams> {
-  return $runtime.validateWith(value, $testCreateMessageRequestParams, $checkCreateMessageRequestParams, options);
+  if (isCreateMessageRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testCreateMessageRequestParams,
-    $checkCreateMessageRequestParams,
-    "CreateMessageRequestParams",
-  );
+  return $runtime.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
 }
-/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingMessage`. */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  return $runtime.guarded(value, $testSamplingMessage);
+  try {
+    return $testSamplingMessage(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingMessage(value: unknown): value is SamplingMessage {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5095,12 +5243,12 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -5111,20 +5259,25 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Er
     else $checkRole(value3, path + "/role", errors);
   }
 }
-/** Validates a value as `SamplingMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingMessage`: the value, or its errors with their paths. */
 export function validateSamplingMessage(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessage> {
-  return $runtime.validateWith(value, $testSamplingMessage, $checkSamplingMessage, options);
+  if (isSamplingMessage(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parseWith(value, $testSamplingMessage, $checkSamplingMessage, "SamplingMessage");
+  return $runtime.parsed(validateSamplingMessage(value), "SamplingMessage");
 }
-/** Whether a value is a valid `SamplingContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingContent`. */
 export function isSamplingContent(value: unknown): value is SamplingContent {
-  return $runtime.guarded(value, $testSamplingContent);
+  try {
+    return $testSamplingContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingContent(value: unknown): value is SamplingContent {
   return $testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
@@ -5146,20 +5299,25 @@ function $checkSamplingContent(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `SamplingContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingContent`: the value, or its errors with their paths. */
 export function validateSamplingContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingContent> {
-  return $runtime.validateWith(value, $testSamplingContent, $checkSamplingContent, options);
+  if (isSamplingContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingContent, options);
 }
-/** Returns the value as `SamplingContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingContent`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingContent(value: unknown): SamplingContent {
-  return $runtime.parseWith(value, $testSamplingContent, $checkSamplingContent, "SamplingContent");
+  return $runtime.parsed(validateSamplingContent(value), "SamplingContent");
 }
-/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingMessageContentBlock`. */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  return $runtime.guarded(value, $testSamplingMessageContentBlock);
+  try {
+    return $testSamplingMessageContentBlock(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5173,12 +5331,12 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.type;
@@ -5200,25 +5358,25 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       );
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingMessageContentBlock`: the value, or its errors with their paths. */
 export function validateSamplingMessageContentBlock(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessageContentBlock> {
-  return $runtime.validateWith(value, $testSamplingMessageContentBlock, $checkSamplingMessageContentBlock, options);
+  if (isSamplingMessageContentBlock(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return $runtime.parseWith(
-    value,
-    $testSamplingMessageContentBlock,
-    $checkSamplingMessageContentBlock,
-    "SamplingMessageContentBlock",
-  );
+  return $runtime.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
 }
-/** Whether a value is a valid `Role` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Role`. */
 export function isRole(value: unknown): value is Role {
-  return $runtime.guarded(value, $testRole);
+  try {
+    return $testRole(value);
+  } catch {
+    return false;
+  }
 }
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
@@ -5228,17 +5386,22 @@ function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): v
   if (!(value === "assistant" || value === "user"))
     $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Role`: the value, or its errors with their paths. */
 export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
-  return $runtime.validateWith(value, $testRole, $checkRole, options);
+  if (isRole(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Role`, or throws `ValidationFailed` with its errors. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parseWith(value, $testRole, $checkRole, "Role");
+  return $runtime.parsed(validateRole(value), "Role");
 }
-/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ModelPreferences`. */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  return $runtime.guarded(value, $testModelPreferences);
+  try {
+    return $testModelPreferences(value);
+  } catch {
+    return false;
+  }
 }
 function $testModelPreferences(value: unknown): value is ModelPreferences {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5256,7 +5419,7 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
@@ -5362,20 +5525,25 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.E
     }
   }
 }
-/** Validates a value as `ModelPreferences`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ModelPreferences`: the value, or its errors with their paths. */
 export function validateModelPreferences(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ModelPreferences> {
-  return $runtime.validateWith(value, $testModelPreferences, $checkModelPreferences, options);
+  if (isModelPreferences(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` with its errors. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parseWith(value, $testModelPreferences, $checkModelPreferences, "ModelPreferences");
+  return $runtime.parsed(validateModelPreferences(value), "ModelPreferences");
 }
-/** Whether a value is a valid `ModelHint` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ModelHint`. */
 export function isModelHint(value: unknown): value is ModelHint {
-  return $runtime.guarded(value, $testModelHint);
+  try {
+    return $testModelHint(value);
+  } catch {
+    return false;
+  }
 }
 function $testModelHint(value: unknown): value is ModelHint {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5385,7 +5553,7 @@ function $testModelHint(value: unknown): value is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
@@ -5395,20 +5563,25 @@ function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorLis
     }
   }
 }
-/** Validates a value as `ModelHint`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ModelHint`: the value, or its errors with their paths. */
 export function validateModelHint(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ModelHint> {
-  return $runtime.validateWith(value, $testModelHint, $checkModelHint, options);
+  if (isModelHint(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ModelHint`, or throws `ValidationFailed` with its errors. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parseWith(value, $testModelHint, $checkModelHint, "ModelHint");
+  return $runtime.parsed(validateModelHint(value), "ModelHint");
 }
-/** Whether a value is a valid `ToolChoice` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolChoice`. */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  return $runtime.guarded(value, $testToolChoice);
+  try {
+    return $testToolChoice(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolChoice(value: unknown): value is ToolChoice {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5418,7 +5591,7 @@ function $testToolChoice(value: unknown): value is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
@@ -5435,20 +5608,25 @@ function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorLi
     }
   }
 }
-/** Validates a value as `ToolChoice`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolChoice`: the value, or its errors with their paths. */
 export function validateToolChoice(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolChoice> {
-  return $runtime.validateWith(value, $testToolChoice, $checkToolChoice, options);
+  if (isToolChoice(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolChoice`, or throws `ValidationFailed` with its errors. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parseWith(value, $testToolChoice, $checkToolChoice, "ToolChoice");
+  return $runtime.parsed(validateToolChoice(value), "ToolChoice");
 }
-/** Whether a value is a valid `Tool` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Tool`. */
 export function isTool(value: unknown): value is Tool {
-  return $runtime.guarded(value, $testTool);
+  try {
+    return $testTool(value);
+  } catch {
+    return false;
+  }
 }
 function $testTool(value: unknown): value is Tool {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5460,7 +5638,7 @@ function $testTool(value: unknown): value is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
@@ -5472,17 +5650,22 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): v
     else $checkToolInputSchema(value2, path + "/inputSchema", errors);
   }
 }
-/** Validates a value as `Tool`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Tool`: the value, or its errors with their paths. */
 export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
-  return $runtime.validateWith(value, $testTool, $checkTool, options);
+  if (isTool(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Tool`, or throws `ValidationFailed` with its errors. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parseWith(value, $testTool, $checkTool, "Tool");
+  return $runtime.parsed(validateTool(value), "Tool");
 }
-/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolInputSchema`. */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  return $runtime.guarded(value, $testToolInputSchema);
+  try {
+    return $testToolInputSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5492,7 +5675,7 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.type;
@@ -5501,20 +5684,25 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolInputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolInputSchema`: the value, or its errors with their paths. */
 export function validateToolInputSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolInputSchema> {
-  return $runtime.validateWith(value, $testToolInputSchema, $checkToolInputSchema, options);
+  if (isToolInputSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` with its errors. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parseWith(value, $testToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parsed(validateToolInputSchema(value), "ToolInputSchema");
 }
-/** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListRootsRequest`. */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
-  return $runtime.guarded(value, $testListRootsRequest);
+  try {
+    return $testListRootsRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testListRootsRequest(value: unknown): value is ListRootsRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5526,7 +5714,7 @@ function $testListRootsRequest(value: unknown): value is ListRootsRequest {
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
@@ -5537,20 +5725,25 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.E
     if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ListRootsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListRootsRequest`: the value, or its errors with their paths. */
 export function validateListRootsRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListRootsRequest> {
-  return $runtime.validateWith(value, $testListRootsRequest, $checkListRootsRequest, options);
+  if (isListRootsRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListRootsRequest, options);
 }
-/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` with its errors. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return $runtime.parseWith(value, $testListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
+  return $runtime.parsed(validateListRootsRequest(value), "ListRootsRequest");
 }
-/** Whether a value is a valid `RequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `RequestParams`. */
 export function isRequestParams(value: unknown): value is RequestParams {
-  return $runtime.guarded(value, $testRequestParams);
+  try {
+    return $testRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testRequestParams(value: unknown): value is RequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5560,27 +5753,32 @@ function $testRequestParams(value: unknown): value is RequestParams {
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `RequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `RequestParams`: the value, or its errors with their paths. */
 export function validateRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<RequestParams> {
-  return $runtime.validateWith(value, $testRequestParams, $checkRequestParams, options);
+  if (isRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRequestParams, options);
 }
-/** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `RequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return $runtime.parseWith(value, $testRequestParams, $checkRequestParams, "RequestParams");
+  return $runtime.parsed(validateRequestParams(value), "RequestParams");
 }
-/** Whether a value is a valid `ElicitResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitResult`. */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  return $runtime.guarded(value, $testElicitResult);
+  try {
+    return $testElicitResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitResult(value: unknown): value is ElicitResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5594,12 +5792,12 @@ function $testElicitResult(value: unknown): value is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.action;
@@ -5615,7 +5813,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
       );
     const value3 = value.content;
     if (value3 !== undefined) {
-      if (!($runtime.isNonNullObject(value3) && (value3.constructor === Object || $runtime.hasJsonPrototype(value3))))
+      if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
         for (const key4 in value3) {
@@ -5691,20 +5889,25 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `ElicitResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitResult`: the value, or its errors with their paths. */
 export function validateElicitResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitResult> {
-  return $runtime.validateWith(value, $testElicitResult, $checkElicitResult, options);
+  if (isElicitResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitResult`, or throws `ValidationFailed` with its errors. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parseWith(value, $testElicitResult, $checkElicitResult, "ElicitResult");
+  return $runtime.parsed(validateElicitResult(value), "ElicitResult");
 }
-/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageResult`. */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  return $runtime.guarded(value, $testCreateMessageResult);
+  try {
+    return $testCreateMessageResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5722,12 +5925,12 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -5754,20 +5957,25 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
     }
   }
 }
-/** Validates a value as `CreateMessageResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageResult`: the value, or its errors with their paths. */
 export function validateCreateMessageResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageResult> {
-  return $runtime.validateWith(value, $testCreateMessageResult, $checkCreateMessageResult, options);
+  if (isCreateMessageResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parseWith(value, $testCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parsed(validateCreateMessageResult(value), "CreateMessageResult");
 }
-/** Whether a value is a valid `ListRootsResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListRootsResult`. */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
-  return $runtime.guarded(value, $testListRootsResult);
+  try {
+    return $testListRootsResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testListRootsResult(value: unknown): value is ListRootsResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5779,12 +5987,12 @@ function $testListRootsResult(value: unknown): value is ListRootsResult {
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.roots;
@@ -5799,20 +6007,25 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `ListRootsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListRootsResult`: the value, or its errors with their paths. */
 export function validateListRootsResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListRootsResult> {
-  return $runtime.validateWith(value, $testListRootsResult, $checkListRootsResult, options);
+  if (isListRootsResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListRootsResult, options);
 }
-/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` with its errors. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return $runtime.parseWith(value, $testListRootsResult, $checkListRootsResult, "ListRootsResult");
+  return $runtime.parsed(validateListRootsResult(value), "ListRootsResult");
 }
-/** Whether a value is a valid `Root` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Root`. */
 export function isRoot(value: unknown): value is Root {
-  return $runtime.guarded(value, $testRoot);
+  try {
+    return $testRoot(value);
+  } catch {
+    return false;
+  }
 }
 function $testRoot(value: unknown): value is Root {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5826,12 +6039,12 @@ function $testRoot(value: unknown): value is Root {
 }
 function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.name;
@@ -5845,13 +6058,14 @@ function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): v
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `Root`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Root`: the value, or its errors with their paths. */
 export function validateRoot(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Root> {
-  return $runtime.validateWith(value, $testRoot, $checkRoot, options);
+  if (isRoot(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRoot, options);
 }
-/** Returns the value as `Root`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Root`, or throws `ValidationFailed` with its errors. */
 export function parseRoot(value: unknown): Root {
-  return $runtime.parseWith(value, $testRoot, $checkRoot, "Root");
+  return $runtime.parsed(validateRoot(value), "Root");
 }
 
 function $isString(value: unknown): boolean {

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9118c87e793a43c4550281a5b3bb24bbb8f3d8f2af7185b5a15d5f7316050972 eb63c9a322a87a8d7753a1190736e66f2a2040a8562e0db987375f071c534368
+// Fingerprint: 4455a743f72f91d25addf65252bfa700fc867e317f8254e5481134f613974f70 41f9355d9e330acac241ef50d110300f19b9aac3108ed905715351ce7d031eeb
 
 import type {
   CancelTaskRequest,
@@ -136,22 +136,45 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
+// Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
+// `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
+// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
+// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
+// answers false, `validateX` and `parseX` say why.
+
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $VALUES1 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
 
-/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  return $runtime.guarded(value, $testCancelTaskRequest);
+  try {
+    return $testCancelTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!$testJSONRPCRequest(value)) return false;
-  return $isMethodParamsObject(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.id;
+  if (!$testRequestId(value1)) return false;
+  const value2 = value.jsonrpc;
+  if (value2 !== "2.0") return false;
+  const value3 = value.method;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.params;
+  if (value4 !== undefined && !$isObject(value4)) return false;
+  const value5 = value.method;
+  if (value5 !== "tasks/cancel") return false;
+  const value6 = value.params;
+  return $testCancelTaskRequestParams(value6);
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -178,20 +201,25 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     else $checkCancelTaskRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `CancelTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskRequest`: the value, or its errors with their paths. */
 export function validateCancelTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskRequest> {
-  return $runtime.validateWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, options);
+  if (isCancelTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parseWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
 }
-/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskRequestParams`. */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  return $runtime.guarded(value, $testCancelTaskRequestParams);
+  try {
+    return $testCancelTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -201,7 +229,7 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -210,33 +238,39 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `CancelTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskRequestParams`: the value, or its errors with their paths. */
 export function validateCancelTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskRequestParams> {
-  return $runtime.validateWith(value, $testCancelTaskRequestParams, $checkCancelTaskRequestParams, options);
+  if (isCancelTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testCancelTaskRequestParams,
-    $checkCancelTaskRequestParams,
-    "CancelTaskRequestParams",
-  );
+  return $runtime.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
 }
-/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskResult`. */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  return $runtime.guarded(value, $testCancelTaskResult);
+  try {
+    return $testCancelTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!$testResult(value)) return false;
-  return $isResultTypeObject(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
+  const value2 = value.resultType;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.resultType;
+  return value3 === "complete";
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -260,20 +294,25 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.E
       );
   }
 }
-/** Validates a value as `CancelTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskResult`: the value, or its errors with their paths. */
 export function validateCancelTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskResult> {
-  return $runtime.validateWith(value, $testCancelTaskResult, $checkCancelTaskResult, options);
+  if (isCancelTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parseWith(value, $testCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parsed(validateCancelTaskResult(value), "CancelTaskResult");
 }
-/** Whether a value is a valid `CancelledTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelledTask`. */
 export function isCancelledTask(value: unknown): value is CancelledTask {
-  return $runtime.guarded(value, $testCancelledTask);
+  try {
+    return $testCancelledTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelledTask(value: unknown): value is CancelledTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -308,7 +347,7 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
 }
 function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -423,20 +462,25 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `CancelledTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelledTask`: the value, or its errors with their paths. */
 export function validateCancelledTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelledTask> {
-  return $runtime.validateWith(value, $testCancelledTask, $checkCancelledTask, options);
+  if (isCancelledTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelledTask, options);
 }
-/** Returns the value as `CancelledTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelledTask`, or throws `ValidationFailed` with its errors. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return $runtime.parseWith(value, $testCancelledTask, $checkCancelledTask, "CancelledTask");
+  return $runtime.parsed(validateCancelledTask(value), "CancelledTask");
 }
-/** Whether a value is a valid `CompletedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CompletedTask`. */
 export function isCompletedTask(value: unknown): value is CompletedTask {
-  return $runtime.guarded(value, $testCompletedTask);
+  try {
+    return $testCompletedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testCompletedTask(value: unknown): value is CompletedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -476,7 +520,7 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
 }
 function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -591,36 +635,73 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Erro
     }
     const value8 = value.result;
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value8) &&
-      (value8.constructor === Object || $runtime.hasJsonPrototype(value8))
-    ))
+    else if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
   }
 }
-/** Validates a value as `CompletedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CompletedTask`: the value, or its errors with their paths. */
 export function validateCompletedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CompletedTask> {
-  return $runtime.validateWith(value, $testCompletedTask, $checkCompletedTask, options);
+  if (isCompletedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCompletedTask, options);
 }
-/** Returns the value as `CompletedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CompletedTask`, or throws `ValidationFailed` with its errors. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return $runtime.parseWith(value, $testCompletedTask, $checkCompletedTask, "CompletedTask");
+  return $runtime.parsed(validateCompletedTask(value), "CompletedTask");
 }
-/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateTaskResult`. */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  return $runtime.guarded(value, $testCreateTaskResult);
+  try {
+    return $testCreateTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!$testResult(value)) return false;
-  if (!$testTask(value)) return false;
-  return $isResultTypeObjectInCreateTaskResult(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
+  const value2 = value.resultType;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.taskId;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.status;
+  if (!$testTaskStatus(value4)) return false;
+  const value5 = value.statusMessage;
+  if (value5 !== undefined && typeof value5 !== "string") return false;
+  const value6 = value.createdAt;
+  if (typeof value6 !== "string") return false;
+  const value7 = value.lastUpdatedAt;
+  if (typeof value7 !== "string") return false;
+  const value8 = value.ttlMs;
+  if (!(
+    (typeof value8 === "number" &&
+      Number.isInteger(value8) &&
+      value8 >= -9007199254740991 &&
+      value8 <= 9007199254740991) ||
+    value8 === null
+  ))
+    return false;
+  const value9 = value.pollIntervalMs;
+  if (
+    value9 !== undefined &&
+    !(
+      typeof value9 === "number" &&
+      Number.isInteger(value9) &&
+      value9 >= -9007199254740991 &&
+      value9 <= 9007199254740991
+    )
+  )
+    return false;
+  const value10 = value.resultType;
+  return value10 === "task";
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -645,20 +726,25 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.E
       );
   }
 }
-/** Validates a value as `CreateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateTaskResult`: the value, or its errors with their paths. */
 export function validateCreateTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateTaskResult> {
-  return $runtime.validateWith(value, $testCreateTaskResult, $checkCreateTaskResult, options);
+  if (isCreateTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parseWith(value, $testCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parsed(validateCreateTaskResult(value), "CreateTaskResult");
 }
-/** Whether a value is a valid `DetailedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `DetailedTask`. */
 export function isDetailedTask(value: unknown): value is DetailedTask {
-  return $runtime.guarded(value, $testDetailedTask);
+  try {
+    return $testDetailedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testDetailedTask(value: unknown): value is DetailedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -687,7 +773,7 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
 }
 function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
@@ -721,20 +807,25 @@ function $checkDetailedTask(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `DetailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `DetailedTask`: the value, or its errors with their paths. */
 export function validateDetailedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<DetailedTask> {
-  return $runtime.validateWith(value, $testDetailedTask, $checkDetailedTask, options);
+  if (isDetailedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkDetailedTask, options);
 }
-/** Returns the value as `DetailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `DetailedTask`, or throws `ValidationFailed` with its errors. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return $runtime.parseWith(value, $testDetailedTask, $checkDetailedTask, "DetailedTask");
+  return $runtime.parsed(validateDetailedTask(value), "DetailedTask");
 }
-/** Whether a value is a valid `FailedTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `FailedTask`. */
 export function isFailedTask(value: unknown): value is FailedTask {
-  return $runtime.guarded(value, $testFailedTask);
+  try {
+    return $testFailedTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testFailedTask(value: unknown): value is FailedTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -774,7 +865,7 @@ function $testFailedTask(value: unknown): value is FailedTask {
 }
 function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -892,28 +983,45 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorLi
     else $checkError(value8, path + "/error", errors);
   }
 }
-/** Validates a value as `FailedTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `FailedTask`: the value, or its errors with their paths. */
 export function validateFailedTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<FailedTask> {
-  return $runtime.validateWith(value, $testFailedTask, $checkFailedTask, options);
+  if (isFailedTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkFailedTask, options);
 }
-/** Returns the value as `FailedTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `FailedTask`, or throws `ValidationFailed` with its errors. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return $runtime.parseWith(value, $testFailedTask, $checkFailedTask, "FailedTask");
+  return $runtime.parsed(validateFailedTask(value), "FailedTask");
 }
-/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskRequest`. */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  return $runtime.guarded(value, $testGetTaskRequest);
+  try {
+    return $testGetTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!$testJSONRPCRequest(value)) return false;
-  return $isMethodParamsObjectInGetTaskRequest(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.id;
+  if (!$testRequestId(value1)) return false;
+  const value2 = value.jsonrpc;
+  if (value2 !== "2.0") return false;
+  const value3 = value.method;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.params;
+  if (value4 !== undefined && !$isObject(value4)) return false;
+  const value5 = value.method;
+  if (value5 !== "tasks/get") return false;
+  const value6 = value.params;
+  return $testGetTaskRequestParams(value6);
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -940,20 +1048,25 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Err
     else $checkGetTaskRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `GetTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskRequest`: the value, or its errors with their paths. */
 export function validateGetTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskRequest> {
-  return $runtime.validateWith(value, $testGetTaskRequest, $checkGetTaskRequest, options);
+  if (isGetTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parseWith(value, $testGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parsed(validateGetTaskRequest(value), "GetTaskRequest");
 }
-/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskRequestParams`. */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  return $runtime.guarded(value, $testGetTaskRequestParams);
+  try {
+    return $testGetTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -963,7 +1076,7 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -972,20 +1085,25 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `GetTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskRequestParams`: the value, or its errors with their paths. */
 export function validateGetTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskRequestParams> {
-  return $runtime.validateWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, options);
+  if (isGetTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parseWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
 }
-/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskResult`. */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  return $runtime.guarded(value, $testGetTaskResult);
+  try {
+    return $testGetTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$testResult(value)) return false;
@@ -994,7 +1112,7 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -1019,20 +1137,25 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.Erro
       );
   }
 }
-/** Validates a value as `GetTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskResult`: the value, or its errors with their paths. */
 export function validateGetTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskResult> {
-  return $runtime.validateWith(value, $testGetTaskResult, $checkGetTaskResult, options);
+  if (isGetTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parseWith(value, $testGetTaskResult, $checkGetTaskResult, "GetTaskResult");
+  return $runtime.parsed(validateGetTaskResult(value), "GetTaskResult");
 }
-/** Whether a value is a valid `InputRequiredTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequiredTask`. */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
-  return $runtime.guarded(value, $testInputRequiredTask);
+  try {
+    return $testInputRequiredTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1072,7 +1195,7 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
 }
 function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1197,20 +1320,25 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
     else $checkInputRequests(value8, path + "/inputRequests", errors);
   }
 }
-/** Validates a value as `InputRequiredTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequiredTask`: the value, or its errors with their paths. */
 export function validateInputRequiredTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequiredTask> {
-  return $runtime.validateWith(value, $testInputRequiredTask, $checkInputRequiredTask, options);
+  if (isInputRequiredTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequiredTask, options);
 }
-/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return $runtime.parseWith(value, $testInputRequiredTask, $checkInputRequiredTask, "InputRequiredTask");
+  return $runtime.parsed(validateInputRequiredTask(value), "InputRequiredTask");
 }
-/** Whether a value is a valid `Task` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Task`. */
 export function isTask(value: unknown): value is Task {
-  return $runtime.guarded(value, $testTask);
+  try {
+    return $testTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testTask(value: unknown): value is Task {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1245,7 +1373,7 @@ function $testTask(value: unknown): value is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1359,17 +1487,22 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Task`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Task`: the value, or its errors with their paths. */
 export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
-  return $runtime.validateWith(value, $testTask, $checkTask, options);
+  if (isTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Task`, or throws `ValidationFailed` with its errors. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parseWith(value, $testTask, $checkTask, "Task");
+  return $runtime.parsed(validateTask(value), "Task");
 }
-/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatusNotificationParams`. */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  return $runtime.guarded(value, $testTaskStatusNotificationParams);
+  try {
+    return $testTaskStatusNotificationParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!$testNotificationParams(value)) return false;
@@ -1378,7 +1511,7 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -1390,37 +1523,47 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
   else {
     $checkNotificationParams(value, path, errors);
     $checkDetailedTask(value, path, errors);
-    if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
       $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/2/type");
   }
 }
-/** Validates a value as `TaskStatusNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatusNotificationParams`: the value, or its errors with their paths. */
 export function validateTaskStatusNotificationParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotificationParams> {
-  return $runtime.validateWith(value, $testTaskStatusNotificationParams, $checkTaskStatusNotificationParams, options);
+  if (isTaskStatusNotificationParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return $runtime.parseWith(
-    value,
-    $testTaskStatusNotificationParams,
-    $checkTaskStatusNotificationParams,
-    "TaskStatusNotificationParams",
-  );
+  return $runtime.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
 }
-/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatusNotification`. */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  return $runtime.guarded(value, $testTaskStatusNotification);
+  try {
+    return $testTaskStatusNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!$testJSONRPCNotification(value)) return false;
-  return $isMethodParamsObjectInTaskStatusNotification(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.jsonrpc;
+  if (value1 !== "2.0") return false;
+  const value2 = value.method;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.params;
+  if (value3 !== undefined && !$isObject(value3)) return false;
+  const value4 = value.method;
+  if (value4 !== "notifications/tasks") return false;
+  const value5 = value.params;
+  return $testTaskStatusNotificationParams(value5);
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -1447,20 +1590,25 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     else $checkTaskStatusNotificationParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `TaskStatusNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatusNotification`: the value, or its errors with their paths. */
 export function validateTaskStatusNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotification> {
-  return $runtime.validateWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, options);
+  if (isTaskStatusNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parseWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
 }
-/** Whether a value is a valid `TaskStatus` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  return $runtime.guarded(value, $testTaskStatus);
+  try {
+    return $testTaskStatus(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatus(value: unknown): value is TaskStatus {
   return (
@@ -1489,22 +1637,27 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
       at + "/anyOf",
     );
 }
-/** Validates a value as `TaskStatus`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatus`: the value, or its errors with their paths. */
 export function validateTaskStatus(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatus> {
-  return $runtime.validateWith(value, $testTaskStatus, $checkTaskStatus, options);
+  if (isTaskStatus(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatus`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parseWith(value, $testTaskStatus, $checkTaskStatus, "TaskStatus");
+  return $runtime.parsed(validateTaskStatus(value), "TaskStatus");
 }
-/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications`. */
 export function isTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  return $runtime.guarded(value, $testTaskSubscriptionAcknowledgedNotifications);
+  try {
+    return $testTaskSubscriptionAcknowledgedNotifications(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
@@ -1520,7 +1673,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
@@ -1544,32 +1697,30 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
     }
   }
 }
-/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`: the value, or its errors with their paths. */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
-  return $runtime.validateWith(
-    value,
-    $testTaskSubscriptionAcknowledgedNotifications,
-    $checkTaskSubscriptionAcknowledgedNotifications,
-    options,
-  );
+  if (isTaskSubscriptionAcknowledgedNotifications(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskSubscriptionAcknowledgedNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` with its errors. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
-  return $runtime.parseWith(
-    value,
-    $testTaskSubscriptionAcknowledgedNotifications,
-    $checkTaskSubscriptionAcknowledgedNotifications,
+  return $runtime.parsed(
+    validateTaskSubscriptionAcknowledgedNotifications(value),
     "TaskSubscriptionAcknowledgedNotifications",
   );
 }
-/** Whether a value is a valid `TaskSubscriptionNotifications` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskSubscriptionNotifications`. */
 export function isTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  return $runtime.guarded(value, $testTaskSubscriptionNotifications);
+  try {
+    return $testTaskSubscriptionNotifications(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1579,7 +1730,7 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
 }
 function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
@@ -1603,25 +1754,25 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
     }
   }
 }
-/** Validates a value as `TaskSubscriptionNotifications`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskSubscriptionNotifications`: the value, or its errors with their paths. */
 export function validateTaskSubscriptionNotifications(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskSubscriptionNotifications> {
-  return $runtime.validateWith(value, $testTaskSubscriptionNotifications, $checkTaskSubscriptionNotifications, options);
+  if (isTaskSubscriptionNotifications(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskSubscriptionNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` with its errors. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
-  return $runtime.parseWith(
-    value,
-    $testTaskSubscriptionNotifications,
-    $checkTaskSubscriptionNotifications,
-    "TaskSubscriptionNotifications",
-  );
+  return $runtime.parsed(validateTaskSubscriptionNotifications(value), "TaskSubscriptionNotifications");
 }
-/** Whether a value is a valid `TasksExtensionCapability` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TasksExtensionCapability`. */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  return $runtime.guarded(value, $testTasksExtensionCapability);
+  try {
+    return $testTasksExtensionCapability(value);
+  } catch {
+    return false;
+  }
 }
 function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1630,7 +1781,7 @@ function $testTasksExtensionCapability(value: unknown): value is TasksExtensionC
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -1644,33 +1795,45 @@ function $checkTasksExtensionCapability(value: unknown, path: string, errors: $r
     }
   }
 }
-/** Validates a value as `TasksExtensionCapability`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TasksExtensionCapability`: the value, or its errors with their paths. */
 export function validateTasksExtensionCapability(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TasksExtensionCapability> {
-  return $runtime.validateWith(value, $testTasksExtensionCapability, $checkTasksExtensionCapability, options);
+  if (isTasksExtensionCapability(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTasksExtensionCapability, options);
 }
-/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` with its errors. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
-  return $runtime.parseWith(
-    value,
-    $testTasksExtensionCapability,
-    $checkTasksExtensionCapability,
-    "TasksExtensionCapability",
-  );
+  return $runtime.parsed(validateTasksExtensionCapability(value), "TasksExtensionCapability");
 }
-/** Whether a value is a valid `UpdateTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UpdateTaskRequest`. */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  return $runtime.guarded(value, $testUpdateTaskRequest);
+  try {
+    return $testUpdateTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!$testJSONRPCRequest(value)) return false;
-  return $isMethodParamsObjectInUpdateTaskRequest(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.id;
+  if (!$testRequestId(value1)) return false;
+  const value2 = value.jsonrpc;
+  if (value2 !== "2.0") return false;
+  const value3 = value.method;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.params;
+  if (value4 !== undefined && !$isObject(value4)) return false;
+  const value5 = value.method;
+  if (value5 !== "tasks/update") return false;
+  const value6 = value.params;
+  return $testUpdateTaskRequestParams(value6);
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -1697,20 +1860,25 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
     else $checkUpdateTaskRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `UpdateTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UpdateTaskRequest`: the value, or its errors with their paths. */
 export function validateUpdateTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UpdateTaskRequest> {
-  return $runtime.validateWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, options);
+  if (isUpdateTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUpdateTaskRequest, options);
 }
-/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return $runtime.parseWith(value, $testUpdateTaskRequest, $checkUpdateTaskRequest, "UpdateTaskRequest");
+  return $runtime.parsed(validateUpdateTaskRequest(value), "UpdateTaskRequest");
 }
-/** Whether a value is a valid `UpdateTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UpdateTaskRequestParams`. */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  return $runtime.guarded(value, $testUpdateTaskRequestParams);
+  try {
+    return $testUpdateTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1722,7 +1890,7 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
 }
 function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1734,33 +1902,39 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $ru
     else $checkInputResponses(value2, path + "/inputResponses", errors);
   }
 }
-/** Validates a value as `UpdateTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UpdateTaskRequestParams`: the value, or its errors with their paths. */
 export function validateUpdateTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UpdateTaskRequestParams> {
-  return $runtime.validateWith(value, $testUpdateTaskRequestParams, $checkUpdateTaskRequestParams, options);
+  if (isUpdateTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUpdateTaskRequestParams, options);
 }
-/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testUpdateTaskRequestParams,
-    $checkUpdateTaskRequestParams,
-    "UpdateTaskRequestParams",
-  );
+  return $runtime.parsed(validateUpdateTaskRequestParams(value), "UpdateTaskRequestParams");
 }
-/** Whether a value is a valid `UpdateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UpdateTaskResult`. */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  return $runtime.guarded(value, $testUpdateTaskResult);
+  try {
+    return $testUpdateTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!$testResult(value)) return false;
-  return $isResultTypeObject(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
+  const value2 = value.resultType;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.resultType;
+  return value3 === "complete";
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -1784,20 +1958,25 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.E
       );
   }
 }
-/** Validates a value as `UpdateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UpdateTaskResult`: the value, or its errors with their paths. */
 export function validateUpdateTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UpdateTaskResult> {
-  return $runtime.validateWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, options);
+  if (isUpdateTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUpdateTaskResult, options);
 }
-/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return $runtime.parseWith(value, $testUpdateTaskResult, $checkUpdateTaskResult, "UpdateTaskResult");
+  return $runtime.parsed(validateUpdateTaskResult(value), "UpdateTaskResult");
 }
-/** Whether a value is a valid `WorkingTask` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `WorkingTask`. */
 export function isWorkingTask(value: unknown): value is WorkingTask {
-  return $runtime.guarded(value, $testWorkingTask);
+  try {
+    return $testWorkingTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testWorkingTask(value: unknown): value is WorkingTask {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1832,7 +2011,7 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
 }
 function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -1947,20 +2126,25 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorL
     }
   }
 }
-/** Validates a value as `WorkingTask`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `WorkingTask`: the value, or its errors with their paths. */
 export function validateWorkingTask(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<WorkingTask> {
-  return $runtime.validateWith(value, $testWorkingTask, $checkWorkingTask, options);
+  if (isWorkingTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkWorkingTask, options);
 }
-/** Returns the value as `WorkingTask`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `WorkingTask`, or throws `ValidationFailed` with its errors. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return $runtime.parseWith(value, $testWorkingTask, $checkWorkingTask, "WorkingTask");
+  return $runtime.parsed(validateWorkingTask(value), "WorkingTask");
 }
-/** Whether a value is a valid `Annotations` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Annotations`. */
 export function isAnnotations(value: unknown): value is Annotations {
-  return $runtime.guarded(value, $testAnnotations);
+  try {
+    return $testAnnotations(value);
+  } catch {
+    return false;
+  }
 }
 function $testAnnotations(value: unknown): value is Annotations {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1974,7 +2158,7 @@ function $testAnnotations(value: unknown): value is Annotations {
 }
 function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Annotations";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.audience;
@@ -2013,20 +2197,25 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorL
     }
   }
 }
-/** Validates a value as `Annotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Annotations`: the value, or its errors with their paths. */
 export function validateAnnotations(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<Annotations> {
-  return $runtime.validateWith(value, $testAnnotations, $checkAnnotations, options);
+  if (isAnnotations(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkAnnotations, options);
 }
-/** Returns the value as `Annotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Annotations`, or throws `ValidationFailed` with its errors. */
 export function parseAnnotations(value: unknown): Annotations {
-  return $runtime.parseWith(value, $testAnnotations, $checkAnnotations, "Annotations");
+  return $runtime.parsed(validateAnnotations(value), "Annotations");
 }
-/** Whether a value is a valid `AudioContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `AudioContent`. */
 export function isAudioContent(value: unknown): value is AudioContent {
-  return $runtime.guarded(value, $testAudioContent);
+  try {
+    return $testAudioContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testAudioContent(value: unknown): value is AudioContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2044,7 +2233,7 @@ function $testAudioContent(value: unknown): value is AudioContent {
 }
 function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2065,20 +2254,25 @@ function $checkAudioContent(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `AudioContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `AudioContent`: the value, or its errors with their paths. */
 export function validateAudioContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<AudioContent> {
-  return $runtime.validateWith(value, $testAudioContent, $checkAudioContent, options);
+  if (isAudioContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkAudioContent, options);
 }
-/** Returns the value as `AudioContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `AudioContent`, or throws `ValidationFailed` with its errors. */
 export function parseAudioContent(value: unknown): AudioContent {
-  return $runtime.parseWith(value, $testAudioContent, $checkAudioContent, "AudioContent");
+  return $runtime.parsed(validateAudioContent(value), "AudioContent");
 }
-/** Whether a value is a valid `BlobResourceContents` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `BlobResourceContents`. */
 export function isBlobResourceContents(value: unknown): value is BlobResourceContents {
-  return $runtime.guarded(value, $testBlobResourceContents);
+  try {
+    return $testBlobResourceContents(value);
+  } catch {
+    return false;
+  }
 }
 function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2094,7 +2288,7 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
 }
 function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2114,20 +2308,25 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `BlobResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `BlobResourceContents`: the value, or its errors with their paths. */
 export function validateBlobResourceContents(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<BlobResourceContents> {
-  return $runtime.validateWith(value, $testBlobResourceContents, $checkBlobResourceContents, options);
+  if (isBlobResourceContents(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkBlobResourceContents, options);
 }
-/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` with its errors. */
 export function parseBlobResourceContents(value: unknown): BlobResourceContents {
-  return $runtime.parseWith(value, $testBlobResourceContents, $checkBlobResourceContents, "BlobResourceContents");
+  return $runtime.parsed(validateBlobResourceContents(value), "BlobResourceContents");
 }
-/** Whether a value is a valid `BooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `BooleanSchema`. */
 export function isBooleanSchema(value: unknown): value is BooleanSchema {
-  return $runtime.guarded(value, $testBooleanSchema);
+  try {
+    return $testBooleanSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testBooleanSchema(value: unknown): value is BooleanSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2143,7 +2342,7 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
 }
 function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BooleanSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -2174,20 +2373,25 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.Erro
       $runtime.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `BooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `BooleanSchema`: the value, or its errors with their paths. */
 export function validateBooleanSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<BooleanSchema> {
-  return $runtime.validateWith(value, $testBooleanSchema, $checkBooleanSchema, options);
+  if (isBooleanSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkBooleanSchema, options);
 }
-/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` with its errors. */
 export function parseBooleanSchema(value: unknown): BooleanSchema {
-  return $runtime.parseWith(value, $testBooleanSchema, $checkBooleanSchema, "BooleanSchema");
+  return $runtime.parsed(validateBooleanSchema(value), "BooleanSchema");
 }
-/** Whether a value is a valid `ContentBlock` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ContentBlock`. */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  return $runtime.guarded(value, $testContentBlock);
+  try {
+    return $testContentBlock(value);
+  } catch {
+    return false;
+  }
 }
 function $testContentBlock(value: unknown): value is ContentBlock {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2216,7 +2420,7 @@ function $testContentBlock(value: unknown): value is ContentBlock {
 }
 function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ContentBlock";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
@@ -2250,20 +2454,25 @@ function $checkContentBlock(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `ContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ContentBlock`: the value, or its errors with their paths. */
 export function validateContentBlock(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ContentBlock> {
-  return $runtime.validateWith(value, $testContentBlock, $checkContentBlock, options);
+  if (isContentBlock(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkContentBlock, options);
 }
-/** Returns the value as `ContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ContentBlock`, or throws `ValidationFailed` with its errors. */
 export function parseContentBlock(value: unknown): ContentBlock {
-  return $runtime.parseWith(value, $testContentBlock, $checkContentBlock, "ContentBlock");
+  return $runtime.parsed(validateContentBlock(value), "ContentBlock");
 }
-/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageRequest`. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  return $runtime.guarded(value, $testCreateMessageRequest);
+  try {
+    return $testCreateMessageRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2275,7 +2484,7 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
@@ -2294,20 +2503,25 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $runti
     else $checkCreateMessageRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `CreateMessageRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageRequest`: the value, or its errors with their paths. */
 export function validateCreateMessageRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequest> {
-  return $runtime.validateWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, options);
+  if (isCreateMessageRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parseWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
 }
-/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageRequestParams`. */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  return $runtime.guarded(value, $testCreateMessageRequestParams);
+  try {
+    return $testCreateMessageRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2335,7 +2549,7 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.includeContext;
@@ -2433,25 +2647,25 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageRequestParams`: the value, or its errors with their paths. */
 export function validateCreateMessageRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequestParams> {
-  return $runtime.validateWith(value, $testCreateMessageRequestParams, $checkCreateMessageRequestParams, options);
+  if (isCreateMessageRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testCreateMessageRequestParams,
-    $checkCreateMessageRequestParams,
-    "CreateMessageRequestParams",
-  );
+  return $runtime.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
 }
-/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageResult`. */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  return $runtime.guarded(value, $testCreateMessageResult);
+  try {
+    return $testCreateMessageResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2477,7 +2691,7 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2520,20 +2734,25 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
     }
   }
 }
-/** Validates a value as `CreateMessageResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageResult`: the value, or its errors with their paths. */
 export function validateCreateMessageResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageResult> {
-  return $runtime.validateWith(value, $testCreateMessageResult, $checkCreateMessageResult, options);
+  if (isCreateMessageResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parseWith(value, $testCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parsed(validateCreateMessageResult(value), "CreateMessageResult");
 }
-/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequest`. */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  return $runtime.guarded(value, $testElicitRequest);
+  try {
+    return $testElicitRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequest(value: unknown): value is ElicitRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2545,7 +2764,7 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
@@ -2564,20 +2783,25 @@ function $checkElicitRequest(value: unknown, path: string, errors: $runtime.Erro
     else $checkElicitRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ElicitRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequest`: the value, or its errors with their paths. */
 export function validateElicitRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequest> {
-  return $runtime.validateWith(value, $testElicitRequest, $checkElicitRequest, options);
+  if (isElicitRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parseWith(value, $testElicitRequest, $checkElicitRequest, "ElicitRequest");
+  return $runtime.parsed(validateElicitRequest(value), "ElicitRequest");
 }
-/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestFormParams`. */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  return $runtime.guarded(value, $testElicitRequestFormParams);
+  try {
+    return $testElicitRequestFormParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2591,7 +2815,7 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
@@ -2608,27 +2832,27 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
     else $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
   }
 }
-/** Validates a value as `ElicitRequestFormParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestFormParams`: the value, or its errors with their paths. */
 export function validateElicitRequestFormParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParams> {
-  return $runtime.validateWith(value, $testElicitRequestFormParams, $checkElicitRequestFormParams, options);
+  if (isElicitRequestFormParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parseWith(
-    value,
-    $testElicitRequestFormParams,
-    $checkElicitRequestFormParams,
-    "ElicitRequestFormParams",
-  );
+  return $runtime.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
 }
-/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema`. */
 export function isElicitRequestFormParamsRequestedSchema(
   value: unknown,
 ): value is ElicitRequestFormParamsRequestedSchema {
-  return $runtime.guarded(value, $testElicitRequestFormParamsRequestedSchema);
+  try {
+    return $testElicitRequestFormParamsRequestedSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2644,7 +2868,7 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
 }
 function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -2654,10 +2878,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value2) &&
-      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
-    ))
+    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -2697,30 +2918,28 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ElicitRequestFormParamsRequestedSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestFormParamsRequestedSchema`: the value, or its errors with their paths. */
 export function validateElicitRequestFormParamsRequestedSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
-  return $runtime.validateWith(
-    value,
-    $testElicitRequestFormParamsRequestedSchema,
-    $checkElicitRequestFormParamsRequestedSchema,
-    options,
-  );
+  if (isElicitRequestFormParamsRequestedSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestFormParamsRequestedSchema, options);
 }
-/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestFormParamsRequestedSchema(value: unknown): ElicitRequestFormParamsRequestedSchema {
-  return $runtime.parseWith(
-    value,
-    $testElicitRequestFormParamsRequestedSchema,
-    $checkElicitRequestFormParamsRequestedSchema,
+  return $runtime.parsed(
+    validateElicitRequestFormParamsRequestedSchema(value),
     "ElicitRequestFormParamsRequestedSchema",
   );
 }
-/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestParams`. */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  return $runtime.guarded(value, $testElicitRequestParams);
+  try {
+    return $testElicitRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestFormParams(value) || $testElicitRequestURLParams(value);
@@ -2730,20 +2949,25 @@ function $checkElicitRequestParams(value: unknown, path: string, errors: $runtim
   if (!($testElicitRequestFormParams(value) || $testElicitRequestURLParams(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestParams`: the value, or its errors with their paths. */
 export function validateElicitRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestParams> {
-  return $runtime.validateWith(value, $testElicitRequestParams, $checkElicitRequestParams, options);
+  if (isElicitRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parseWith(value, $testElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestURLParams`. */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  return $runtime.guarded(value, $testElicitRequestURLParams);
+  try {
+    return $testElicitRequestURLParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2757,7 +2981,7 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
@@ -2774,20 +2998,25 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/url", "type", "a string", value3, at + "/properties/url/type");
   }
 }
-/** Validates a value as `ElicitRequestURLParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestURLParams`: the value, or its errors with their paths. */
 export function validateElicitRequestURLParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestURLParams> {
-  return $runtime.validateWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, options);
+  if (isElicitRequestURLParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parseWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ElicitResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitResult`. */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  return $runtime.guarded(value, $testElicitResult);
+  try {
+    return $testElicitResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitResult(value: unknown): value is ElicitResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2799,7 +3028,7 @@ function $testElicitResult(value: unknown): value is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.action;
@@ -2815,7 +3044,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
       );
     const value2 = value.content;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value2, at + "/properties/content/type");
       else {
         for (const key3 in value2) {
@@ -2891,20 +3120,25 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `ElicitResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitResult`: the value, or its errors with their paths. */
 export function validateElicitResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitResult> {
-  return $runtime.validateWith(value, $testElicitResult, $checkElicitResult, options);
+  if (isElicitResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitResult`, or throws `ValidationFailed` with its errors. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parseWith(value, $testElicitResult, $checkElicitResult, "ElicitResult");
+  return $runtime.parsed(validateElicitResult(value), "ElicitResult");
 }
-/** Whether a value is a valid `EmbeddedResource` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `EmbeddedResource`. */
 export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
-  return $runtime.guarded(value, $testEmbeddedResource);
+  try {
+    return $testEmbeddedResource(value);
+  } catch {
+    return false;
+  }
 }
 function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2920,7 +3154,7 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
 }
 function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2943,20 +3177,25 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.E
       $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `EmbeddedResource`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `EmbeddedResource`: the value, or its errors with their paths. */
 export function validateEmbeddedResource(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<EmbeddedResource> {
-  return $runtime.validateWith(value, $testEmbeddedResource, $checkEmbeddedResource, options);
+  if (isEmbeddedResource(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkEmbeddedResource, options);
 }
-/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` with its errors. */
 export function parseEmbeddedResource(value: unknown): EmbeddedResource {
-  return $runtime.parseWith(value, $testEmbeddedResource, $checkEmbeddedResource, "EmbeddedResource");
+  return $runtime.parsed(validateEmbeddedResource(value), "EmbeddedResource");
 }
-/** Whether a value is a valid `Error` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Error`. */
 export function isError(value: unknown): value is Error {
-  return $runtime.guarded(value, $testError);
+  try {
+    return $testError(value);
+  } catch {
+    return false;
+  }
 }
 function $testError(value: unknown): value is Error {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2968,7 +3207,7 @@ function $testError(value: unknown): value is Error {
 }
 function $checkError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.code;
@@ -2981,17 +3220,22 @@ function $checkError(value: unknown, path: string, errors: $runtime.ErrorList): 
       $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
   }
 }
-/** Validates a value as `Error`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Error`: the value, or its errors with their paths. */
 export function validateError(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Error> {
-  return $runtime.validateWith(value, $testError, $checkError, options);
+  if (isError(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkError, options);
 }
-/** Returns the value as `Error`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Error`, or throws `ValidationFailed` with its errors. */
 export function parseError(value: unknown): Error {
-  return $runtime.parseWith(value, $testError, $checkError, "Error");
+  return $runtime.parsed(validateError(value), "Error");
 }
-/** Whether a value is a valid `Icon` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Icon`. */
 export function isIcon(value: unknown): value is Icon {
-  return $runtime.guarded(value, $testIcon);
+  try {
+    return $testIcon(value);
+  } catch {
+    return false;
+  }
 }
 function $testIcon(value: unknown): value is Icon {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3007,7 +3251,7 @@ function $testIcon(value: unknown): value is Icon {
 }
 function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Icon";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mimeType;
@@ -3052,17 +3296,22 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Icon`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Icon`: the value, or its errors with their paths. */
 export function validateIcon(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Icon> {
-  return $runtime.validateWith(value, $testIcon, $checkIcon, options);
+  if (isIcon(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkIcon, options);
 }
-/** Returns the value as `Icon`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Icon`, or throws `ValidationFailed` with its errors. */
 export function parseIcon(value: unknown): Icon {
-  return $runtime.parseWith(value, $testIcon, $checkIcon, "Icon");
+  return $runtime.parsed(validateIcon(value), "Icon");
 }
-/** Whether a value is a valid `ImageContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ImageContent`. */
 export function isImageContent(value: unknown): value is ImageContent {
-  return $runtime.guarded(value, $testImageContent);
+  try {
+    return $testImageContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testImageContent(value: unknown): value is ImageContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3080,7 +3329,7 @@ function $testImageContent(value: unknown): value is ImageContent {
 }
 function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -3101,20 +3350,25 @@ function $checkImageContent(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ImageContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ImageContent`: the value, or its errors with their paths. */
 export function validateImageContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ImageContent> {
-  return $runtime.validateWith(value, $testImageContent, $checkImageContent, options);
+  if (isImageContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkImageContent, options);
 }
-/** Returns the value as `ImageContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ImageContent`, or throws `ValidationFailed` with its errors. */
 export function parseImageContent(value: unknown): ImageContent {
-  return $runtime.parseWith(value, $testImageContent, $checkImageContent, "ImageContent");
+  return $runtime.parsed(validateImageContent(value), "ImageContent");
 }
-/** Whether a value is a valid `Implementation` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Implementation`. */
 export function isImplementation(value: unknown): value is Implementation {
-  return $runtime.guarded(value, $testImplementation);
+  try {
+    return $testImplementation(value);
+  } catch {
+    return false;
+  }
 }
 function $testImplementation(value: unknown): value is Implementation {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3134,7 +3388,7 @@ function $testImplementation(value: unknown): value is Implementation {
 }
 function $checkImplementation(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Implementation";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.description;
@@ -3187,20 +3441,25 @@ function $checkImplementation(value: unknown, path: string, errors: $runtime.Err
     }
   }
 }
-/** Validates a value as `Implementation`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Implementation`: the value, or its errors with their paths. */
 export function validateImplementation(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<Implementation> {
-  return $runtime.validateWith(value, $testImplementation, $checkImplementation, options);
+  if (isImplementation(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkImplementation, options);
 }
-/** Returns the value as `Implementation`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Implementation`, or throws `ValidationFailed` with its errors. */
 export function parseImplementation(value: unknown): Implementation {
-  return $runtime.parseWith(value, $testImplementation, $checkImplementation, "Implementation");
+  return $runtime.parsed(validateImplementation(value), "Implementation");
 }
-/** Whether a value is a valid `InputRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequest`. */
 export function isInputRequest(value: unknown): value is InputRequest {
-  return $runtime.guarded(value, $testInputRequest);
+  try {
+    return $testInputRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequest(value: unknown): value is InputRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3223,7 +3482,7 @@ function $testInputRequest(value: unknown): value is InputRequest {
 }
 function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
@@ -3251,20 +3510,25 @@ function $checkInputRequest(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `InputRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequest`: the value, or its errors with their paths. */
 export function validateInputRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequest> {
-  return $runtime.validateWith(value, $testInputRequest, $checkInputRequest, options);
+  if (isInputRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequest, options);
 }
-/** Returns the value as `InputRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequest`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return $runtime.parseWith(value, $testInputRequest, $checkInputRequest, "InputRequest");
+  return $runtime.parsed(validateInputRequest(value), "InputRequest");
 }
-/** Whether a value is a valid `InputRequests` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequests`. */
 export function isInputRequests(value: unknown): value is InputRequests {
-  return $runtime.guarded(value, $testInputRequests);
+  try {
+    return $testInputRequests(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequests(value: unknown): value is InputRequests {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3277,7 +3541,7 @@ function $testInputRequests(value: unknown): value is InputRequests {
 }
 function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -3286,20 +3550,25 @@ function $checkInputRequests(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `InputRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequests`: the value, or its errors with their paths. */
 export function validateInputRequests(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequests> {
-  return $runtime.validateWith(value, $testInputRequests, $checkInputRequests, options);
+  if (isInputRequests(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequests, options);
 }
-/** Returns the value as `InputRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequests`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return $runtime.parseWith(value, $testInputRequests, $checkInputRequests, "InputRequests");
+  return $runtime.parsed(validateInputRequests(value), "InputRequests");
 }
-/** Whether a value is a valid `InputResponse` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputResponse`. */
 export function isInputResponse(value: unknown): value is InputResponse {
-  return $runtime.guarded(value, $testInputResponse);
+  try {
+    return $testInputResponse(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputResponse(value: unknown): value is InputResponse {
   return $testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value);
@@ -3309,20 +3578,25 @@ function $checkInputResponse(value: unknown, path: string, errors: $runtime.Erro
   if (!($testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `InputResponse`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputResponse`: the value, or its errors with their paths. */
 export function validateInputResponse(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputResponse> {
-  return $runtime.validateWith(value, $testInputResponse, $checkInputResponse, options);
+  if (isInputResponse(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputResponse, options);
 }
-/** Returns the value as `InputResponse`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputResponse`, or throws `ValidationFailed` with its errors. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return $runtime.parseWith(value, $testInputResponse, $checkInputResponse, "InputResponse");
+  return $runtime.parsed(validateInputResponse(value), "InputResponse");
 }
-/** Whether a value is a valid `InputResponses` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputResponses`. */
 export function isInputResponses(value: unknown): value is InputResponses {
-  return $runtime.guarded(value, $testInputResponses);
+  try {
+    return $testInputResponses(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputResponses(value: unknown): value is InputResponses {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3335,7 +3609,7 @@ function $testInputResponses(value: unknown): value is InputResponses {
 }
 function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -3344,20 +3618,25 @@ function $checkInputResponses(value: unknown, path: string, errors: $runtime.Err
     }
   }
 }
-/** Validates a value as `InputResponses`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputResponses`: the value, or its errors with their paths. */
 export function validateInputResponses(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputResponses> {
-  return $runtime.validateWith(value, $testInputResponses, $checkInputResponses, options);
+  if (isInputResponses(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputResponses, options);
 }
-/** Returns the value as `InputResponses`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputResponses`, or throws `ValidationFailed` with its errors. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return $runtime.parseWith(value, $testInputResponses, $checkInputResponses, "InputResponses");
+  return $runtime.parsed(validateInputResponses(value), "InputResponses");
 }
-/** Whether a value is a valid `JSONObject` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `JSONObject`. */
 export function isJSONObject(value: unknown): value is JSONObject {
-  return $runtime.guarded(value, $testJSONObject);
+  try {
+    return $testJSONObject(value);
+  } catch {
+    return false;
+  }
 }
 function $testJSONObject(value: unknown): value is JSONObject {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3370,7 +3649,7 @@ function $testJSONObject(value: unknown): value is JSONObject {
 }
 function $checkJSONObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONObject";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
@@ -3379,20 +3658,25 @@ function $checkJSONObject(value: unknown, path: string, errors: $runtime.ErrorLi
     }
   }
 }
-/** Validates a value as `JSONObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `JSONObject`: the value, or its errors with their paths. */
 export function validateJSONObject(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<JSONObject> {
-  return $runtime.validateWith(value, $testJSONObject, $checkJSONObject, options);
+  if (isJSONObject(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkJSONObject, options);
 }
-/** Returns the value as `JSONObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `JSONObject`, or throws `ValidationFailed` with its errors. */
 export function parseJSONObject(value: unknown): JSONObject {
-  return $runtime.parseWith(value, $testJSONObject, $checkJSONObject, "JSONObject");
+  return $runtime.parsed(validateJSONObject(value), "JSONObject");
 }
-/** Whether a value is a valid `JSONRPCNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `JSONRPCNotification`. */
 export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
-  return $runtime.guarded(value, $testJSONRPCNotification);
+  try {
+    return $testJSONRPCNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3406,7 +3690,7 @@ function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification 
 }
 function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -3419,25 +3703,30 @@ function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/method", "type", "a string", value2, at + "/properties/method/type");
     const value3 = value.params;
     if (value3 !== undefined) {
-      if (!($runtime.isNonNullObject(value3) && (value3.constructor === Object || $runtime.hasJsonPrototype(value3))))
+      if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
         $runtime.unexpected(errors, path + "/params", "type", "an object", value3, at + "/properties/params/type");
     }
   }
 }
-/** Validates a value as `JSONRPCNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `JSONRPCNotification`: the value, or its errors with their paths. */
 export function validateJSONRPCNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<JSONRPCNotification> {
-  return $runtime.validateWith(value, $testJSONRPCNotification, $checkJSONRPCNotification, options);
+  if (isJSONRPCNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkJSONRPCNotification, options);
 }
-/** Returns the value as `JSONRPCNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `JSONRPCNotification`, or throws `ValidationFailed` with its errors. */
 export function parseJSONRPCNotification(value: unknown): JSONRPCNotification {
-  return $runtime.parseWith(value, $testJSONRPCNotification, $checkJSONRPCNotification, "JSONRPCNotification");
+  return $runtime.parsed(validateJSONRPCNotification(value), "JSONRPCNotification");
 }
-/** Whether a value is a valid `JSONRPCRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `JSONRPCRequest`. */
 export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
-  return $runtime.guarded(value, $testJSONRPCRequest);
+  try {
+    return $testJSONRPCRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3453,7 +3742,7 @@ function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
 }
 function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -3469,25 +3758,30 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/method", "type", "a string", value3, at + "/properties/method/type");
     const value4 = value.params;
     if (value4 !== undefined) {
-      if (!($runtime.isNonNullObject(value4) && (value4.constructor === Object || $runtime.hasJsonPrototype(value4))))
+      if (!($runtime.isNonNullObject(value4) && $runtime.hasJsonPrototype(value4)))
         $runtime.unexpected(errors, path + "/params", "type", "an object", value4, at + "/properties/params/type");
     }
   }
 }
-/** Validates a value as `JSONRPCRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `JSONRPCRequest`: the value, or its errors with their paths. */
 export function validateJSONRPCRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<JSONRPCRequest> {
-  return $runtime.validateWith(value, $testJSONRPCRequest, $checkJSONRPCRequest, options);
+  if (isJSONRPCRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkJSONRPCRequest, options);
 }
-/** Returns the value as `JSONRPCRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `JSONRPCRequest`, or throws `ValidationFailed` with its errors. */
 export function parseJSONRPCRequest(value: unknown): JSONRPCRequest {
-  return $runtime.parseWith(value, $testJSONRPCRequest, $checkJSONRPCRequest, "JSONRPCRequest");
+  return $runtime.parsed(validateJSONRPCRequest(value), "JSONRPCRequest");
 }
-/** Whether a value is a valid `JSONValue` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `JSONValue`. */
 export function isJSONValue(value: unknown): value is JSONValue {
-  return $runtime.guarded(value, $testJSONValue);
+  try {
+    return $testJSONValue(value);
+  } catch {
+    return false;
+  }
 }
 function $testJSONValue(value: unknown): value is JSONValue {
   return (
@@ -3536,20 +3830,25 @@ function $checkJSONValue(value: unknown, path: string, errors: $runtime.ErrorLis
     }
   }
 }
-/** Validates a value as `JSONValue`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `JSONValue`: the value, or its errors with their paths. */
 export function validateJSONValue(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<JSONValue> {
-  return $runtime.validateWith(value, $testJSONValue, $checkJSONValue, options);
+  if (isJSONValue(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkJSONValue, options);
 }
-/** Returns the value as `JSONValue`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `JSONValue`, or throws `ValidationFailed` with its errors. */
 export function parseJSONValue(value: unknown): JSONValue {
-  return $runtime.parseWith(value, $testJSONValue, $checkJSONValue, "JSONValue");
+  return $runtime.parsed(validateJSONValue(value), "JSONValue");
 }
-/** Whether a value is a valid `LegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `LegacyTitledEnumSchema`. */
 export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  return $runtime.guarded(value, $testLegacyTitledEnumSchema);
+  try {
+    return $testLegacyTitledEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3569,7 +3868,7 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
 }
 function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -3637,20 +3936,25 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
   }
 }
-/** Validates a value as `LegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `LegacyTitledEnumSchema`: the value, or its errors with their paths. */
 export function validateLegacyTitledEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<LegacyTitledEnumSchema> {
-  return $runtime.validateWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, options);
+  if (isLegacyTitledEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseLegacyTitledEnumSchema(value: unknown): LegacyTitledEnumSchema {
-  return $runtime.parseWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, "LegacyTitledEnumSchema");
+  return $runtime.parsed(validateLegacyTitledEnumSchema(value), "LegacyTitledEnumSchema");
 }
-/** Whether a value is a valid `ListRootsRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListRootsRequest`. */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
-  return $runtime.guarded(value, $testListRootsRequest);
+  try {
+    return $testListRootsRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testListRootsRequest(value: unknown): value is ListRootsRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3662,7 +3966,7 @@ function $testListRootsRequest(value: unknown): value is ListRootsRequest {
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
@@ -3673,20 +3977,25 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.E
     if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
   }
 }
-/** Validates a value as `ListRootsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListRootsRequest`: the value, or its errors with their paths. */
 export function validateListRootsRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListRootsRequest> {
-  return $runtime.validateWith(value, $testListRootsRequest, $checkListRootsRequest, options);
+  if (isListRootsRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListRootsRequest, options);
 }
-/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` with its errors. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return $runtime.parseWith(value, $testListRootsRequest, $checkListRootsRequest, "ListRootsRequest");
+  return $runtime.parsed(validateListRootsRequest(value), "ListRootsRequest");
 }
-/** Whether a value is a valid `ListRootsRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListRootsRequestParams`. */
 export function isListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
-  return $runtime.guarded(value, $testListRootsRequestParams);
+  try {
+    return $testListRootsRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3696,27 +4005,32 @@ function $testListRootsRequestParams(value: unknown): value is ListRootsRequestP
 }
 function $checkListRootsRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `ListRootsRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListRootsRequestParams`: the value, or its errors with their paths. */
 export function validateListRootsRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListRootsRequestParams> {
-  return $runtime.validateWith(value, $testListRootsRequestParams, $checkListRootsRequestParams, options);
+  if (isListRootsRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListRootsRequestParams, options);
 }
-/** Returns the value as `ListRootsRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListRootsRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseListRootsRequestParams(value: unknown): ListRootsRequestParams {
-  return $runtime.parseWith(value, $testListRootsRequestParams, $checkListRootsRequestParams, "ListRootsRequestParams");
+  return $runtime.parsed(validateListRootsRequestParams(value), "ListRootsRequestParams");
 }
-/** Whether a value is a valid `ListRootsResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListRootsResult`. */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
-  return $runtime.guarded(value, $testListRootsResult);
+  try {
+    return $testListRootsResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testListRootsResult(value: unknown): value is ListRootsResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3726,7 +4040,7 @@ function $testListRootsResult(value: unknown): value is ListRootsResult {
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.roots;
@@ -3741,43 +4055,53 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `ListRootsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListRootsResult`: the value, or its errors with their paths. */
 export function validateListRootsResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListRootsResult> {
-  return $runtime.validateWith(value, $testListRootsResult, $checkListRootsResult, options);
+  if (isListRootsResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListRootsResult, options);
 }
-/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` with its errors. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return $runtime.parseWith(value, $testListRootsResult, $checkListRootsResult, "ListRootsResult");
+  return $runtime.parsed(validateListRootsResult(value), "ListRootsResult");
 }
-/** Whether a value is a valid `MetaObject` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `MetaObject`. */
 export function isMetaObject(value: unknown): value is MetaObject {
-  return $runtime.guarded(value, $testMetaObject);
+  try {
+    return $testMetaObject(value);
+  } catch {
+    return false;
+  }
 }
 function $testMetaObject(value: unknown): value is MetaObject {
   return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
 }
 function $checkMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
 }
-/** Validates a value as `MetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `MetaObject`: the value, or its errors with their paths. */
 export function validateMetaObject(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<MetaObject> {
-  return $runtime.validateWith(value, $testMetaObject, $checkMetaObject, options);
+  if (isMetaObject(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMetaObject, options);
 }
-/** Returns the value as `MetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `MetaObject`, or throws `ValidationFailed` with its errors. */
 export function parseMetaObject(value: unknown): MetaObject {
-  return $runtime.parseWith(value, $testMetaObject, $checkMetaObject, "MetaObject");
+  return $runtime.parsed(validateMetaObject(value), "MetaObject");
 }
-/** Whether a value is a valid `ModelHint` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ModelHint`. */
 export function isModelHint(value: unknown): value is ModelHint {
-  return $runtime.guarded(value, $testModelHint);
+  try {
+    return $testModelHint(value);
+  } catch {
+    return false;
+  }
 }
 function $testModelHint(value: unknown): value is ModelHint {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3787,7 +4111,7 @@ function $testModelHint(value: unknown): value is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelHint";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
@@ -3797,20 +4121,25 @@ function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorLis
     }
   }
 }
-/** Validates a value as `ModelHint`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ModelHint`: the value, or its errors with their paths. */
 export function validateModelHint(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ModelHint> {
-  return $runtime.validateWith(value, $testModelHint, $checkModelHint, options);
+  if (isModelHint(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ModelHint`, or throws `ValidationFailed` with its errors. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parseWith(value, $testModelHint, $checkModelHint, "ModelHint");
+  return $runtime.parsed(validateModelHint(value), "ModelHint");
 }
-/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ModelPreferences`. */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  return $runtime.guarded(value, $testModelPreferences);
+  try {
+    return $testModelPreferences(value);
+  } catch {
+    return false;
+  }
 }
 function $testModelPreferences(value: unknown): value is ModelPreferences {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3828,7 +4157,7 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelPreferences";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
@@ -3934,20 +4263,25 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.E
     }
   }
 }
-/** Validates a value as `ModelPreferences`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ModelPreferences`: the value, or its errors with their paths. */
 export function validateModelPreferences(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ModelPreferences> {
-  return $runtime.validateWith(value, $testModelPreferences, $checkModelPreferences, options);
+  if (isModelPreferences(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` with its errors. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parseWith(value, $testModelPreferences, $checkModelPreferences, "ModelPreferences");
+  return $runtime.parsed(validateModelPreferences(value), "ModelPreferences");
 }
-/** Whether a value is a valid `NotificationMetaObject` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `NotificationMetaObject`. */
 export function isNotificationMetaObject(value: unknown): value is NotificationMetaObject {
-  return $runtime.guarded(value, $testNotificationMetaObject);
+  try {
+    return $testNotificationMetaObject(value);
+  } catch {
+    return false;
+  }
 }
 function $testNotificationMetaObject(value: unknown): value is NotificationMetaObject {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3957,27 +4291,32 @@ function $testNotificationMetaObject(value: unknown): value is NotificationMetaO
 }
 function $checkNotificationMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/subscriptionId"];
     if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
   }
 }
-/** Validates a value as `NotificationMetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `NotificationMetaObject`: the value, or its errors with their paths. */
 export function validateNotificationMetaObject(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<NotificationMetaObject> {
-  return $runtime.validateWith(value, $testNotificationMetaObject, $checkNotificationMetaObject, options);
+  if (isNotificationMetaObject(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkNotificationMetaObject, options);
 }
-/** Returns the value as `NotificationMetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `NotificationMetaObject`, or throws `ValidationFailed` with its errors. */
 export function parseNotificationMetaObject(value: unknown): NotificationMetaObject {
-  return $runtime.parseWith(value, $testNotificationMetaObject, $checkNotificationMetaObject, "NotificationMetaObject");
+  return $runtime.parsed(validateNotificationMetaObject(value), "NotificationMetaObject");
 }
-/** Whether a value is a valid `NotificationParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `NotificationParams`. */
 export function isNotificationParams(value: unknown): value is NotificationParams {
-  return $runtime.guarded(value, $testNotificationParams);
+  try {
+    return $testNotificationParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testNotificationParams(value: unknown): value is NotificationParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3987,27 +4326,32 @@ function $testNotificationParams(value: unknown): value is NotificationParams {
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `NotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `NotificationParams`: the value, or its errors with their paths. */
 export function validateNotificationParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<NotificationParams> {
-  return $runtime.validateWith(value, $testNotificationParams, $checkNotificationParams, options);
+  if (isNotificationParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkNotificationParams, options);
 }
-/** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `NotificationParams`, or throws `ValidationFailed` with its errors. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return $runtime.parseWith(value, $testNotificationParams, $checkNotificationParams, "NotificationParams");
+  return $runtime.parsed(validateNotificationParams(value), "NotificationParams");
 }
-/** Whether a value is a valid `NumberSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `NumberSchema`. */
 export function isNumberSchema(value: unknown): value is NumberSchema {
-  return $runtime.guarded(value, $testNumberSchema);
+  try {
+    return $testNumberSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testNumberSchema(value: unknown): value is NumberSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4027,7 +4371,7 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
 }
 function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NumberSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4075,20 +4419,25 @@ function $checkNumberSchema(value: unknown, path: string, errors: $runtime.Error
       );
   }
 }
-/** Validates a value as `NumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `NumberSchema`: the value, or its errors with their paths. */
 export function validateNumberSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<NumberSchema> {
-  return $runtime.validateWith(value, $testNumberSchema, $checkNumberSchema, options);
+  if (isNumberSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkNumberSchema, options);
 }
-/** Returns the value as `NumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `NumberSchema`, or throws `ValidationFailed` with its errors. */
 export function parseNumberSchema(value: unknown): NumberSchema {
-  return $runtime.parseWith(value, $testNumberSchema, $checkNumberSchema, "NumberSchema");
+  return $runtime.parsed(validateNumberSchema(value), "NumberSchema");
 }
-/** Whether a value is a valid `PrimitiveSchemaDefinition` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `PrimitiveSchemaDefinition`. */
 export function isPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
-  return $runtime.guarded(value, $testPrimitiveSchemaDefinition);
+  try {
+    return $testPrimitiveSchemaDefinition(value);
+  } catch {
+    return false;
+  }
 }
 function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
   return (
@@ -4116,25 +4465,25 @@ function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `PrimitiveSchemaDefinition`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `PrimitiveSchemaDefinition`: the value, or its errors with their paths. */
 export function validatePrimitiveSchemaDefinition(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PrimitiveSchemaDefinition> {
-  return $runtime.validateWith(value, $testPrimitiveSchemaDefinition, $checkPrimitiveSchemaDefinition, options);
+  if (isPrimitiveSchemaDefinition(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkPrimitiveSchemaDefinition, options);
 }
-/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` with its errors. */
 export function parsePrimitiveSchemaDefinition(value: unknown): PrimitiveSchemaDefinition {
-  return $runtime.parseWith(
-    value,
-    $testPrimitiveSchemaDefinition,
-    $checkPrimitiveSchemaDefinition,
-    "PrimitiveSchemaDefinition",
-  );
+  return $runtime.parsed(validatePrimitiveSchemaDefinition(value), "PrimitiveSchemaDefinition");
 }
-/** Whether a value is a valid `RequestId` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `RequestId`. */
 export function isRequestId(value: unknown): value is RequestId {
-  return $runtime.guarded(value, $testRequestId);
+  try {
+    return $testRequestId(value);
+  } catch {
+    return false;
+  }
 }
 function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
@@ -4152,20 +4501,25 @@ function $checkRequestId(value: unknown, path: string, errors: $runtime.ErrorLis
     }
   }
 }
-/** Validates a value as `RequestId`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `RequestId`: the value, or its errors with their paths. */
 export function validateRequestId(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<RequestId> {
-  return $runtime.validateWith(value, $testRequestId, $checkRequestId, options);
+  if (isRequestId(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRequestId, options);
 }
-/** Returns the value as `RequestId`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `RequestId`, or throws `ValidationFailed` with its errors. */
 export function parseRequestId(value: unknown): RequestId {
-  return $runtime.parseWith(value, $testRequestId, $checkRequestId, "RequestId");
+  return $runtime.parsed(validateRequestId(value), "RequestId");
 }
-/** Whether a value is a valid `ResourceLink` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ResourceLink`. */
 export function isResourceLink(value: unknown): value is ResourceLink {
-  return $runtime.guarded(value, $testResourceLink);
+  try {
+    return $testResourceLink(value);
+  } catch {
+    return false;
+  }
 }
 function $testResourceLink(value: unknown): value is ResourceLink {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4193,7 +4547,7 @@ function $testResourceLink(value: unknown): value is ResourceLink {
 }
 function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4252,20 +4606,25 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ResourceLink`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ResourceLink`: the value, or its errors with their paths. */
 export function validateResourceLink(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ResourceLink> {
-  return $runtime.validateWith(value, $testResourceLink, $checkResourceLink, options);
+  if (isResourceLink(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResourceLink, options);
 }
-/** Returns the value as `ResourceLink`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ResourceLink`, or throws `ValidationFailed` with its errors. */
 export function parseResourceLink(value: unknown): ResourceLink {
-  return $runtime.parseWith(value, $testResourceLink, $checkResourceLink, "ResourceLink");
+  return $runtime.parsed(validateResourceLink(value), "ResourceLink");
 }
-/** Whether a value is a valid `Result` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Result`. */
 export function isResult(value: unknown): value is Result {
-  return $runtime.guarded(value, $testResult);
+  try {
+    return $testResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testResult(value: unknown): value is Result {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4277,7 +4636,7 @@ function $testResult(value: unknown): value is Result {
 }
 function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4288,17 +4647,22 @@ function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList):
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value2, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `Result`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Result`: the value, or its errors with their paths. */
 export function validateResult(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Result> {
-  return $runtime.validateWith(value, $testResult, $checkResult, options);
+  if (isResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResult, options);
 }
-/** Returns the value as `Result`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Result`, or throws `ValidationFailed` with its errors. */
 export function parseResult(value: unknown): Result {
-  return $runtime.parseWith(value, $testResult, $checkResult, "Result");
+  return $runtime.parsed(validateResult(value), "Result");
 }
-/** Whether a value is a valid `ResultMetaObject` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ResultMetaObject`. */
 export function isResultMetaObject(value: unknown): value is ResultMetaObject {
-  return $runtime.guarded(value, $testResultMetaObject);
+  try {
+    return $testResultMetaObject(value);
+  } catch {
+    return false;
+  }
 }
 function $testResultMetaObject(value: unknown): value is ResultMetaObject {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4308,27 +4672,32 @@ function $testResultMetaObject(value: unknown): value is ResultMetaObject {
 }
 function $checkResultMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/serverInfo"];
     if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
   }
 }
-/** Validates a value as `ResultMetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ResultMetaObject`: the value, or its errors with their paths. */
 export function validateResultMetaObject(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ResultMetaObject> {
-  return $runtime.validateWith(value, $testResultMetaObject, $checkResultMetaObject, options);
+  if (isResultMetaObject(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResultMetaObject, options);
 }
-/** Returns the value as `ResultMetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ResultMetaObject`, or throws `ValidationFailed` with its errors. */
 export function parseResultMetaObject(value: unknown): ResultMetaObject {
-  return $runtime.parseWith(value, $testResultMetaObject, $checkResultMetaObject, "ResultMetaObject");
+  return $runtime.parsed(validateResultMetaObject(value), "ResultMetaObject");
 }
-/** Whether a value is a valid `Role` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Role`. */
 export function isRole(value: unknown): value is Role {
-  return $runtime.guarded(value, $testRole);
+  try {
+    return $testRole(value);
+  } catch {
+    return false;
+  }
 }
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
@@ -4338,17 +4707,22 @@ function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): v
   if (!(value === "assistant" || value === "user"))
     $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Role`: the value, or its errors with their paths. */
 export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
-  return $runtime.validateWith(value, $testRole, $checkRole, options);
+  if (isRole(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Role`, or throws `ValidationFailed` with its errors. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parseWith(value, $testRole, $checkRole, "Role");
+  return $runtime.parsed(validateRole(value), "Role");
 }
-/** Whether a value is a valid `Root` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Root`. */
 export function isRoot(value: unknown): value is Root {
-  return $runtime.guarded(value, $testRoot);
+  try {
+    return $testRoot(value);
+  } catch {
+    return false;
+  }
 }
 function $testRoot(value: unknown): value is Root {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4362,7 +4736,7 @@ function $testRoot(value: unknown): value is Root {
 }
 function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4378,17 +4752,22 @@ function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): v
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `Root`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Root`: the value, or its errors with their paths. */
 export function validateRoot(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Root> {
-  return $runtime.validateWith(value, $testRoot, $checkRoot, options);
+  if (isRoot(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRoot, options);
 }
-/** Returns the value as `Root`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Root`, or throws `ValidationFailed` with its errors. */
 export function parseRoot(value: unknown): Root {
-  return $runtime.parseWith(value, $testRoot, $checkRoot, "Root");
+  return $runtime.parsed(validateRoot(value), "Root");
 }
-/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingMessage`. */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  return $runtime.guarded(value, $testSamplingMessage);
+  try {
+    return $testSamplingMessage(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingMessage(value: unknown): value is SamplingMessage {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4410,7 +4789,7 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4437,20 +4816,25 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Er
     else $checkRole(value3, path + "/role", errors);
   }
 }
-/** Validates a value as `SamplingMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingMessage`: the value, or its errors with their paths. */
 export function validateSamplingMessage(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessage> {
-  return $runtime.validateWith(value, $testSamplingMessage, $checkSamplingMessage, options);
+  if (isSamplingMessage(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parseWith(value, $testSamplingMessage, $checkSamplingMessage, "SamplingMessage");
+  return $runtime.parsed(validateSamplingMessage(value), "SamplingMessage");
 }
-/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingMessageContentBlock`. */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  return $runtime.guarded(value, $testSamplingMessageContentBlock);
+  try {
+    return $testSamplingMessageContentBlock(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4479,7 +4863,7 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
@@ -4513,25 +4897,25 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingMessageContentBlock`: the value, or its errors with their paths. */
 export function validateSamplingMessageContentBlock(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessageContentBlock> {
-  return $runtime.validateWith(value, $testSamplingMessageContentBlock, $checkSamplingMessageContentBlock, options);
+  if (isSamplingMessageContentBlock(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return $runtime.parseWith(
-    value,
-    $testSamplingMessageContentBlock,
-    $checkSamplingMessageContentBlock,
-    "SamplingMessageContentBlock",
-  );
+  return $runtime.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
 }
-/** Whether a value is a valid `StringSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `StringSchema`. */
 export function isStringSchema(value: unknown): value is StringSchema {
-  return $runtime.guarded(value, $testStringSchema);
+  try {
+    return $testStringSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testStringSchema(value: unknown): value is StringSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4554,7 +4938,7 @@ function $testStringSchema(value: unknown): value is StringSchema {
 }
 function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/StringSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4621,20 +5005,25 @@ function $checkStringSchema(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `StringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `StringSchema`: the value, or its errors with their paths. */
 export function validateStringSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<StringSchema> {
-  return $runtime.validateWith(value, $testStringSchema, $checkStringSchema, options);
+  if (isStringSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkStringSchema, options);
 }
-/** Returns the value as `StringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `StringSchema`, or throws `ValidationFailed` with its errors. */
 export function parseStringSchema(value: unknown): StringSchema {
-  return $runtime.parseWith(value, $testStringSchema, $checkStringSchema, "StringSchema");
+  return $runtime.parsed(validateStringSchema(value), "StringSchema");
 }
-/** Whether a value is a valid `TextContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TextContent`. */
 export function isTextContent(value: unknown): value is TextContent {
-  return $runtime.guarded(value, $testTextContent);
+  try {
+    return $testTextContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testTextContent(value: unknown): value is TextContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4650,7 +5039,7 @@ function $testTextContent(value: unknown): value is TextContent {
 }
 function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4667,20 +5056,25 @@ function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorL
       $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TextContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TextContent`: the value, or its errors with their paths. */
 export function validateTextContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TextContent> {
-  return $runtime.validateWith(value, $testTextContent, $checkTextContent, options);
+  if (isTextContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTextContent, options);
 }
-/** Returns the value as `TextContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TextContent`, or throws `ValidationFailed` with its errors. */
 export function parseTextContent(value: unknown): TextContent {
-  return $runtime.parseWith(value, $testTextContent, $checkTextContent, "TextContent");
+  return $runtime.parsed(validateTextContent(value), "TextContent");
 }
-/** Whether a value is a valid `TextResourceContents` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TextResourceContents`. */
 export function isTextResourceContents(value: unknown): value is TextResourceContents {
-  return $runtime.guarded(value, $testTextResourceContents);
+  try {
+    return $testTextResourceContents(value);
+  } catch {
+    return false;
+  }
 }
 function $testTextResourceContents(value: unknown): value is TextResourceContents {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4696,7 +5090,7 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
 }
 function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4716,20 +5110,25 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `TextResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TextResourceContents`: the value, or its errors with their paths. */
 export function validateTextResourceContents(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TextResourceContents> {
-  return $runtime.validateWith(value, $testTextResourceContents, $checkTextResourceContents, options);
+  if (isTextResourceContents(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTextResourceContents, options);
 }
-/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` with its errors. */
 export function parseTextResourceContents(value: unknown): TextResourceContents {
-  return $runtime.parseWith(value, $testTextResourceContents, $checkTextResourceContents, "TextResourceContents");
+  return $runtime.parsed(validateTextResourceContents(value), "TextResourceContents");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchema`. */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testTitledMultiSelectEnumSchema);
+  try {
+    return $testTitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4751,7 +5150,7 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
 }
 function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4809,25 +5208,25 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateTitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, $testTitledMultiSelectEnumSchema, $checkTitledMultiSelectEnumSchema, options);
+  if (isTitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseTitledMultiSelectEnumSchema(value: unknown): TitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testTitledMultiSelectEnumSchema,
-    $checkTitledMultiSelectEnumSchema,
-    "TitledMultiSelectEnumSchema",
-  );
+  return $runtime.parsed(validateTitledMultiSelectEnumSchema(value), "TitledMultiSelectEnumSchema");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems`. */
 export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItems);
+  try {
+    return $testTitledMultiSelectEnumSchemaItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4837,7 +5236,7 @@ function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledM
 }
 function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
@@ -4852,30 +5251,25 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
     }
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
 export function validateTitledMultiSelectEnumSchemaItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItems,
-    $checkTitledMultiSelectEnumSchemaItems,
-    options,
-  );
+  if (isTitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
 export function parseTitledMultiSelectEnumSchemaItems(value: unknown): TitledMultiSelectEnumSchemaItems {
-  return $runtime.parseWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItems,
-    $checkTitledMultiSelectEnumSchemaItems,
-    "TitledMultiSelectEnumSchemaItems",
-  );
+  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItems(value), "TitledMultiSelectEnumSchemaItems");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem`. */
 export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItemsItem);
+  try {
+    return $testTitledMultiSelectEnumSchemaItemsItem(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4888,7 +5282,7 @@ function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is Tit
 function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
@@ -4901,30 +5295,25 @@ function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`: the value, or its errors with their paths. */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
-  return $runtime.validateWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItemsItem,
-    $checkTitledMultiSelectEnumSchemaItemsItem,
-    options,
-  );
+  if (isTitledMultiSelectEnumSchemaItemsItem(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItemsItem, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` with its errors. */
 export function parseTitledMultiSelectEnumSchemaItemsItem(value: unknown): TitledMultiSelectEnumSchemaItemsItem {
-  return $runtime.parseWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItemsItem,
-    $checkTitledMultiSelectEnumSchemaItemsItem,
-    "TitledMultiSelectEnumSchemaItemsItem",
-  );
+  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItemsItem(value), "TitledMultiSelectEnumSchemaItemsItem");
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchema`. */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testTitledSingleSelectEnumSchema);
+  try {
+    return $testTitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4942,7 +5331,7 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
 }
 function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4983,25 +5372,25 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateTitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(value, $testTitledSingleSelectEnumSchema, $checkTitledSingleSelectEnumSchema, options);
+  if (isTitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseTitledSingleSelectEnumSchema(value: unknown): TitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testTitledSingleSelectEnumSchema,
-    $checkTitledSingleSelectEnumSchema,
-    "TitledSingleSelectEnumSchema",
-  );
+  return $runtime.parsed(validateTitledSingleSelectEnumSchema(value), "TitledSingleSelectEnumSchema");
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem`. */
 export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  return $runtime.guarded(value, $testTitledSingleSelectEnumSchemaItem);
+  try {
+    return $testTitledSingleSelectEnumSchemaItem(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5013,7 +5402,7 @@ function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledS
 }
 function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
@@ -5026,30 +5415,25 @@ function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, er
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchemaItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledSingleSelectEnumSchemaItem`: the value, or its errors with their paths. */
 export function validateTitledSingleSelectEnumSchemaItem(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchemaItem> {
-  return $runtime.validateWith(
-    value,
-    $testTitledSingleSelectEnumSchemaItem,
-    $checkTitledSingleSelectEnumSchemaItem,
-    options,
-  );
+  if (isTitledSingleSelectEnumSchemaItem(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchemaItem, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` with its errors. */
 export function parseTitledSingleSelectEnumSchemaItem(value: unknown): TitledSingleSelectEnumSchemaItem {
-  return $runtime.parseWith(
-    value,
-    $testTitledSingleSelectEnumSchemaItem,
-    $checkTitledSingleSelectEnumSchemaItem,
-    "TitledSingleSelectEnumSchemaItem",
-  );
+  return $runtime.parsed(validateTitledSingleSelectEnumSchemaItem(value), "TitledSingleSelectEnumSchemaItem");
 }
-/** Whether a value is a valid `Tool` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Tool`. */
 export function isTool(value: unknown): value is Tool {
-  return $runtime.guarded(value, $testTool);
+  try {
+    return $testTool(value);
+  } catch {
+    return false;
+  }
 }
 function $testTool(value: unknown): value is Tool {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5073,7 +5457,7 @@ function $testTool(value: unknown): value is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -5119,17 +5503,22 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Tool`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Tool`: the value, or its errors with their paths. */
 export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
-  return $runtime.validateWith(value, $testTool, $checkTool, options);
+  if (isTool(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Tool`, or throws `ValidationFailed` with its errors. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parseWith(value, $testTool, $checkTool, "Tool");
+  return $runtime.parsed(validateTool(value), "Tool");
 }
-/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolInputSchema`. */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  return $runtime.guarded(value, $testToolInputSchema);
+  try {
+    return $testToolInputSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5141,7 +5530,7 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -5155,20 +5544,25 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value2, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolInputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolInputSchema`: the value, or its errors with their paths. */
 export function validateToolInputSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolInputSchema> {
-  return $runtime.validateWith(value, $testToolInputSchema, $checkToolInputSchema, options);
+  if (isToolInputSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` with its errors. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parseWith(value, $testToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parsed(validateToolInputSchema(value), "ToolInputSchema");
 }
-/** Whether a value is a valid `ToolOutputSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolOutputSchema`. */
 export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  return $runtime.guarded(value, $testToolOutputSchema);
+  try {
+    return $testToolOutputSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5178,7 +5572,7 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
 }
 function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -5188,20 +5582,25 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
     }
   }
 }
-/** Validates a value as `ToolOutputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolOutputSchema`: the value, or its errors with their paths. */
 export function validateToolOutputSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolOutputSchema> {
-  return $runtime.validateWith(value, $testToolOutputSchema, $checkToolOutputSchema, options);
+  if (isToolOutputSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolOutputSchema, options);
 }
-/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` with its errors. */
 export function parseToolOutputSchema(value: unknown): ToolOutputSchema {
-  return $runtime.parseWith(value, $testToolOutputSchema, $checkToolOutputSchema, "ToolOutputSchema");
+  return $runtime.parsed(validateToolOutputSchema(value), "ToolOutputSchema");
 }
-/** Whether a value is a valid `ToolAnnotations` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolAnnotations`. */
 export function isToolAnnotations(value: unknown): value is ToolAnnotations {
-  return $runtime.guarded(value, $testToolAnnotations);
+  try {
+    return $testToolAnnotations(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolAnnotations(value: unknown): value is ToolAnnotations {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5219,7 +5618,7 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
 }
 function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolAnnotations";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.destructiveHint;
@@ -5277,20 +5676,25 @@ function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `ToolAnnotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolAnnotations`: the value, or its errors with their paths. */
 export function validateToolAnnotations(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolAnnotations> {
-  return $runtime.validateWith(value, $testToolAnnotations, $checkToolAnnotations, options);
+  if (isToolAnnotations(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolAnnotations, options);
 }
-/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` with its errors. */
 export function parseToolAnnotations(value: unknown): ToolAnnotations {
-  return $runtime.parseWith(value, $testToolAnnotations, $checkToolAnnotations, "ToolAnnotations");
+  return $runtime.parsed(validateToolAnnotations(value), "ToolAnnotations");
 }
-/** Whether a value is a valid `ToolChoice` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolChoice`. */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  return $runtime.guarded(value, $testToolChoice);
+  try {
+    return $testToolChoice(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolChoice(value: unknown): value is ToolChoice {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5300,7 +5704,7 @@ function $testToolChoice(value: unknown): value is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolChoice";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
@@ -5317,20 +5721,25 @@ function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorLi
     }
   }
 }
-/** Validates a value as `ToolChoice`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolChoice`: the value, or its errors with their paths. */
 export function validateToolChoice(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolChoice> {
-  return $runtime.validateWith(value, $testToolChoice, $checkToolChoice, options);
+  if (isToolChoice(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolChoice`, or throws `ValidationFailed` with its errors. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parseWith(value, $testToolChoice, $checkToolChoice, "ToolChoice");
+  return $runtime.parsed(validateToolChoice(value), "ToolChoice");
 }
-/** Whether a value is a valid `ToolResultContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolResultContent`. */
 export function isToolResultContent(value: unknown): value is ToolResultContent {
-  return $runtime.guarded(value, $testToolResultContent);
+  try {
+    return $testToolResultContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolResultContent(value: unknown): value is ToolResultContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5348,7 +5757,7 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -5378,20 +5787,25 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolResultContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolResultContent`: the value, or its errors with their paths. */
 export function validateToolResultContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolResultContent> {
-  return $runtime.validateWith(value, $testToolResultContent, $checkToolResultContent, options);
+  if (isToolResultContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolResultContent, options);
 }
-/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` with its errors. */
 export function parseToolResultContent(value: unknown): ToolResultContent {
-  return $runtime.parseWith(value, $testToolResultContent, $checkToolResultContent, "ToolResultContent");
+  return $runtime.parsed(validateToolResultContent(value), "ToolResultContent");
 }
-/** Whether a value is a valid `ToolUseContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolUseContent`. */
 export function isToolUseContent(value: unknown): value is ToolUseContent {
-  return $runtime.guarded(value, $testToolUseContent);
+  try {
+    return $testToolUseContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolUseContent(value: unknown): value is ToolUseContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5409,7 +5823,7 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
 }
 function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -5420,10 +5834,7 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
     const value3 = value.input;
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value3) &&
-      (value3.constructor === Object || $runtime.hasJsonPrototype(value3))
-    ))
+    else if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
     const value4 = value.name;
     if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -5435,20 +5846,25 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolUseContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolUseContent`: the value, or its errors with their paths. */
 export function validateToolUseContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolUseContent> {
-  return $runtime.validateWith(value, $testToolUseContent, $checkToolUseContent, options);
+  if (isToolUseContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolUseContent, options);
 }
-/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` with its errors. */
 export function parseToolUseContent(value: unknown): ToolUseContent {
-  return $runtime.parseWith(value, $testToolUseContent, $checkToolUseContent, "ToolUseContent");
+  return $runtime.parsed(validateToolUseContent(value), "ToolUseContent");
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchema`. */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchema);
+  try {
+    return $testUntitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5470,7 +5886,7 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
 }
 function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -5528,25 +5944,25 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateUntitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, $testUntitledMultiSelectEnumSchema, $checkUntitledMultiSelectEnumSchema, options);
+  if (isUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseUntitledMultiSelectEnumSchema(value: unknown): UntitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testUntitledMultiSelectEnumSchema,
-    $checkUntitledMultiSelectEnumSchema,
-    "UntitledMultiSelectEnumSchema",
-  );
+  return $runtime.parsed(validateUntitledMultiSelectEnumSchema(value), "UntitledMultiSelectEnumSchema");
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems`. */
 export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchemaItems);
+  try {
+    return $testUntitledMultiSelectEnumSchemaItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5558,7 +5974,7 @@ function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is Untit
 }
 function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
@@ -5585,30 +6001,25 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UntitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
 export function validateUntitledMultiSelectEnumSchemaItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(
-    value,
-    $testUntitledMultiSelectEnumSchemaItems,
-    $checkUntitledMultiSelectEnumSchemaItems,
-    options,
-  );
+  if (isUntitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
 export function parseUntitledMultiSelectEnumSchemaItems(value: unknown): UntitledMultiSelectEnumSchemaItems {
-  return $runtime.parseWith(
-    value,
-    $testUntitledMultiSelectEnumSchemaItems,
-    $checkUntitledMultiSelectEnumSchemaItems,
-    "UntitledMultiSelectEnumSchemaItems",
-  );
+  return $runtime.parsed(validateUntitledMultiSelectEnumSchemaItems(value), "UntitledMultiSelectEnumSchemaItems");
 }
-/** Whether a value is a valid `UntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UntitledSingleSelectEnumSchema`. */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testUntitledSingleSelectEnumSchema);
+  try {
+    return $testUntitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5626,7 +6037,7 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
 }
 function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -5675,30 +6086,25 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateUntitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testUntitledSingleSelectEnumSchema,
-    $checkUntitledSingleSelectEnumSchema,
-    options,
-  );
+  if (isUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseUntitledSingleSelectEnumSchema(value: unknown): UntitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testUntitledSingleSelectEnumSchema,
-    $checkUntitledSingleSelectEnumSchema,
-    "UntitledSingleSelectEnumSchema",
-  );
+  return $runtime.parsed(validateUntitledSingleSelectEnumSchema(value), "UntitledSingleSelectEnumSchema");
 }
-/** Whether a value is a valid `CallToolRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CallToolRequest`. */
 export function isCallToolRequest(value: unknown): value is CallToolRequest {
-  return $runtime.guarded(value, $testCallToolRequest);
+  try {
+    return $testCallToolRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCallToolRequest(value: unknown): value is CallToolRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5714,7 +6120,7 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
 }
 function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -5733,20 +6139,25 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.Er
     else $checkCallToolRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CallToolRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CallToolRequest`: the value, or its errors with their paths. */
 export function validateCallToolRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CallToolRequest> {
-  return $runtime.validateWith(value, $testCallToolRequest, $checkCallToolRequest, options);
+  if (isCallToolRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCallToolRequest, options);
 }
-/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCallToolRequest(value: unknown): CallToolRequest {
-  return $runtime.parseWith(value, $testCallToolRequest, $checkCallToolRequest, "CallToolRequest");
+  return $runtime.parsed(validateCallToolRequest(value), "CallToolRequest");
 }
-/** Whether a value is a valid `CallToolResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CallToolResult`. */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  return $runtime.guarded(value, $testCallToolResult);
+  try {
+    return $testCallToolResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCallToolResult(value: unknown): value is CallToolResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5762,7 +6173,7 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
 }
 function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -5788,20 +6199,25 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `CallToolResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CallToolResult`: the value, or its errors with their paths. */
 export function validateCallToolResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CallToolResult> {
-  return $runtime.validateWith(value, $testCallToolResult, $checkCallToolResult, options);
+  if (isCallToolResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCallToolResult, options);
 }
-/** Returns the value as `CallToolResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CallToolResult`, or throws `ValidationFailed` with its errors. */
 export function parseCallToolResult(value: unknown): CallToolResult {
-  return $runtime.parseWith(value, $testCallToolResult, $checkCallToolResult, "CallToolResult");
+  return $runtime.parsed(validateCallToolResult(value), "CallToolResult");
 }
-/** Whether a value is a valid `InputRequiredResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputRequiredResult`. */
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
-  return $runtime.guarded(value, $testInputRequiredResult);
+  try {
+    return $testInputRequiredResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputRequiredResult(value: unknown): value is InputRequiredResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5817,7 +6233,7 @@ function $testInputRequiredResult(value: unknown): value is InputRequiredResult 
 }
 function $checkInputRequiredResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -5842,20 +6258,25 @@ function $checkInputRequiredResult(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value4, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `InputRequiredResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputRequiredResult`: the value, or its errors with their paths. */
 export function validateInputRequiredResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputRequiredResult> {
-  return $runtime.validateWith(value, $testInputRequiredResult, $checkInputRequiredResult, options);
+  if (isInputRequiredResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputRequiredResult, options);
 }
-/** Returns the value as `InputRequiredResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputRequiredResult`, or throws `ValidationFailed` with its errors. */
 export function parseInputRequiredResult(value: unknown): InputRequiredResult {
-  return $runtime.parseWith(value, $testInputRequiredResult, $checkInputRequiredResult, "InputRequiredResult");
+  return $runtime.parsed(validateInputRequiredResult(value), "InputRequiredResult");
 }
-/** Whether a value is a valid `DiscoverRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `DiscoverRequest`. */
 export function isDiscoverRequest(value: unknown): value is DiscoverRequest {
-  return $runtime.guarded(value, $testDiscoverRequest);
+  try {
+    return $testDiscoverRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5871,7 +6292,7 @@ function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
 }
 function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -5897,20 +6318,25 @@ function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.Er
     else $checkRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `DiscoverRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `DiscoverRequest`: the value, or its errors with their paths. */
 export function validateDiscoverRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<DiscoverRequest> {
-  return $runtime.validateWith(value, $testDiscoverRequest, $checkDiscoverRequest, options);
+  if (isDiscoverRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkDiscoverRequest, options);
 }
-/** Returns the value as `DiscoverRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `DiscoverRequest`, or throws `ValidationFailed` with its errors. */
 export function parseDiscoverRequest(value: unknown): DiscoverRequest {
-  return $runtime.parseWith(value, $testDiscoverRequest, $checkDiscoverRequest, "DiscoverRequest");
+  return $runtime.parsed(validateDiscoverRequest(value), "DiscoverRequest");
 }
-/** Whether a value is a valid `DiscoverResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `DiscoverResult`. */
 export function isDiscoverResult(value: unknown): value is DiscoverResult {
-  return $runtime.guarded(value, $testDiscoverResult);
+  try {
+    return $testDiscoverResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testDiscoverResult(value: unknown): value is DiscoverResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5932,7 +6358,7 @@ function $testDiscoverResult(value: unknown): value is DiscoverResult {
 }
 function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6000,20 +6426,25 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.Err
       $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
 }
-/** Validates a value as `DiscoverResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `DiscoverResult`: the value, or its errors with their paths. */
 export function validateDiscoverResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<DiscoverResult> {
-  return $runtime.validateWith(value, $testDiscoverResult, $checkDiscoverResult, options);
+  if (isDiscoverResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkDiscoverResult, options);
 }
-/** Returns the value as `DiscoverResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `DiscoverResult`, or throws `ValidationFailed` with its errors. */
 export function parseDiscoverResult(value: unknown): DiscoverResult {
-  return $runtime.parseWith(value, $testDiscoverResult, $checkDiscoverResult, "DiscoverResult");
+  return $runtime.parsed(validateDiscoverResult(value), "DiscoverResult");
 }
-/** Whether a value is a valid `ReadResourceRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ReadResourceRequest`. */
 export function isReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  return $runtime.guarded(value, $testReadResourceRequest);
+  try {
+    return $testReadResourceRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6029,7 +6460,7 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
 }
 function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -6055,20 +6486,25 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $runtim
     else $checkReadResourceRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ReadResourceRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ReadResourceRequest`: the value, or its errors with their paths. */
 export function validateReadResourceRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceRequest> {
-  return $runtime.validateWith(value, $testReadResourceRequest, $checkReadResourceRequest, options);
+  if (isReadResourceRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkReadResourceRequest, options);
 }
-/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` with its errors. */
 export function parseReadResourceRequest(value: unknown): ReadResourceRequest {
-  return $runtime.parseWith(value, $testReadResourceRequest, $checkReadResourceRequest, "ReadResourceRequest");
+  return $runtime.parsed(validateReadResourceRequest(value), "ReadResourceRequest");
 }
-/** Whether a value is a valid `ReadResourceResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ReadResourceResult`. */
 export function isReadResourceResult(value: unknown): value is ReadResourceResult {
-  return $runtime.guarded(value, $testReadResourceResult);
+  try {
+    return $testReadResourceResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testReadResourceResult(value: unknown): value is ReadResourceResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6086,7 +6522,7 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
 }
 function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6131,20 +6567,25 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
       $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
 }
-/** Validates a value as `ReadResourceResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ReadResourceResult`: the value, or its errors with their paths. */
 export function validateReadResourceResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceResult> {
-  return $runtime.validateWith(value, $testReadResourceResult, $checkReadResourceResult, options);
+  if (isReadResourceResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkReadResourceResult, options);
 }
-/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` with its errors. */
 export function parseReadResourceResult(value: unknown): ReadResourceResult {
-  return $runtime.parseWith(value, $testReadResourceResult, $checkReadResourceResult, "ReadResourceResult");
+  return $runtime.parsed(validateReadResourceResult(value), "ReadResourceResult");
 }
-/** Whether a value is a valid `SubscriptionsListenRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionsListenRequest`. */
 export function isSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
-  return $runtime.guarded(value, $testSubscriptionsListenRequest);
+  try {
+    return $testSubscriptionsListenRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6160,7 +6601,7 @@ function $testSubscriptionsListenRequest(value: unknown): value is Subscriptions
 }
 function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -6186,25 +6627,25 @@ function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: 
     else $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `SubscriptionsListenRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionsListenRequest`: the value, or its errors with their paths. */
 export function validateSubscriptionsListenRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenRequest> {
-  return $runtime.validateWith(value, $testSubscriptionsListenRequest, $checkSubscriptionsListenRequest, options);
+  if (isSubscriptionsListenRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionsListenRequest, options);
 }
-/** Returns the value as `SubscriptionsListenRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionsListenRequest`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionsListenRequest(value: unknown): SubscriptionsListenRequest {
-  return $runtime.parseWith(
-    value,
-    $testSubscriptionsListenRequest,
-    $checkSubscriptionsListenRequest,
-    "SubscriptionsListenRequest",
-  );
+  return $runtime.parsed(validateSubscriptionsListenRequest(value), "SubscriptionsListenRequest");
 }
-/** Whether a value is a valid `SubscriptionsListenResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionsListenResult`. */
 export function isSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
-  return $runtime.guarded(value, $testSubscriptionsListenResult);
+  try {
+    return $testSubscriptionsListenResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6216,7 +6657,7 @@ function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsL
 }
 function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6228,25 +6669,25 @@ function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value2, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `SubscriptionsListenResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionsListenResult`: the value, or its errors with their paths. */
 export function validateSubscriptionsListenResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenResult> {
-  return $runtime.validateWith(value, $testSubscriptionsListenResult, $checkSubscriptionsListenResult, options);
+  if (isSubscriptionsListenResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionsListenResult, options);
 }
-/** Returns the value as `SubscriptionsListenResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionsListenResult`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionsListenResult(value: unknown): SubscriptionsListenResult {
-  return $runtime.parseWith(
-    value,
-    $testSubscriptionsListenResult,
-    $checkSubscriptionsListenResult,
-    "SubscriptionsListenResult",
-  );
+  return $runtime.parsed(validateSubscriptionsListenResult(value), "SubscriptionsListenResult");
 }
-/** Whether a value is a valid `GetPromptRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetPromptRequest`. */
 export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
-  return $runtime.guarded(value, $testGetPromptRequest);
+  try {
+    return $testGetPromptRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6262,7 +6703,7 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
 }
 function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -6281,20 +6722,25 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.E
     else $checkGetPromptRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetPromptRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetPromptRequest`: the value, or its errors with their paths. */
 export function validateGetPromptRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetPromptRequest> {
-  return $runtime.validateWith(value, $testGetPromptRequest, $checkGetPromptRequest, options);
+  if (isGetPromptRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetPromptRequest, options);
 }
-/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` with its errors. */
 export function parseGetPromptRequest(value: unknown): GetPromptRequest {
-  return $runtime.parseWith(value, $testGetPromptRequest, $checkGetPromptRequest, "GetPromptRequest");
+  return $runtime.parsed(validateGetPromptRequest(value), "GetPromptRequest");
 }
-/** Whether a value is a valid `GetPromptResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetPromptResult`. */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
-  return $runtime.guarded(value, $testGetPromptResult);
+  try {
+    return $testGetPromptResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetPromptResult(value: unknown): value is GetPromptResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6310,7 +6756,7 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
 }
 function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6343,20 +6789,25 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
   }
 }
-/** Validates a value as `GetPromptResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetPromptResult`: the value, or its errors with their paths. */
 export function validateGetPromptResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetPromptResult> {
-  return $runtime.validateWith(value, $testGetPromptResult, $checkGetPromptResult, options);
+  if (isGetPromptResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetPromptResult, options);
 }
-/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` with its errors. */
 export function parseGetPromptResult(value: unknown): GetPromptResult {
-  return $runtime.parseWith(value, $testGetPromptResult, $checkGetPromptResult, "GetPromptResult");
+  return $runtime.parsed(validateGetPromptResult(value), "GetPromptResult");
 }
-/** Whether a value is a valid `ListToolsRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListToolsRequest`. */
 export function isListToolsRequest(value: unknown): value is ListToolsRequest {
-  return $runtime.guarded(value, $testListToolsRequest);
+  try {
+    return $testListToolsRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testListToolsRequest(value: unknown): value is ListToolsRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6372,7 +6823,7 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
 }
 function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -6391,20 +6842,25 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.E
     else $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ListToolsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListToolsRequest`: the value, or its errors with their paths. */
 export function validateListToolsRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListToolsRequest> {
-  return $runtime.validateWith(value, $testListToolsRequest, $checkListToolsRequest, options);
+  if (isListToolsRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListToolsRequest, options);
 }
-/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` with its errors. */
 export function parseListToolsRequest(value: unknown): ListToolsRequest {
-  return $runtime.parseWith(value, $testListToolsRequest, $checkListToolsRequest, "ListToolsRequest");
+  return $runtime.parsed(validateListToolsRequest(value), "ListToolsRequest");
 }
-/** Whether a value is a valid `ListToolsResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListToolsResult`. */
 export function isListToolsResult(value: unknown): value is ListToolsResult {
-  return $runtime.guarded(value, $testListToolsResult);
+  try {
+    return $testListToolsResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testListToolsResult(value: unknown): value is ListToolsResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6424,7 +6880,7 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
 }
 function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6474,20 +6930,25 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
 }
-/** Validates a value as `ListToolsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListToolsResult`: the value, or its errors with their paths. */
 export function validateListToolsResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListToolsResult> {
-  return $runtime.validateWith(value, $testListToolsResult, $checkListToolsResult, options);
+  if (isListToolsResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListToolsResult, options);
 }
-/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` with its errors. */
 export function parseListToolsResult(value: unknown): ListToolsResult {
-  return $runtime.parseWith(value, $testListToolsResult, $checkListToolsResult, "ListToolsResult");
+  return $runtime.parsed(validateListToolsResult(value), "ListToolsResult");
 }
-/** Whether a value is a valid `InputResponseRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `InputResponseRequestParams`. */
 export function isInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
-  return $runtime.guarded(value, $testInputResponseRequestParams);
+  try {
+    return $testInputResponseRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6501,7 +6962,7 @@ function $testInputResponseRequestParams(value: unknown): value is InputResponse
 }
 function $checkInputResponseRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6523,25 +6984,25 @@ function $checkInputResponseRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `InputResponseRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `InputResponseRequestParams`: the value, or its errors with their paths. */
 export function validateInputResponseRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<InputResponseRequestParams> {
-  return $runtime.validateWith(value, $testInputResponseRequestParams, $checkInputResponseRequestParams, options);
+  if (isInputResponseRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkInputResponseRequestParams, options);
 }
-/** Returns the value as `InputResponseRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `InputResponseRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseInputResponseRequestParams(value: unknown): InputResponseRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testInputResponseRequestParams,
-    $checkInputResponseRequestParams,
-    "InputResponseRequestParams",
-  );
+  return $runtime.parsed(validateInputResponseRequestParams(value), "InputResponseRequestParams");
 }
-/** Whether a value is a valid `MissingRequiredClientCapabilityError` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `MissingRequiredClientCapabilityError`. */
 export function isMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
-  return $runtime.guarded(value, $testMissingRequiredClientCapabilityError);
+  try {
+    return $testMissingRequiredClientCapabilityError(value);
+  } catch {
+    return false;
+  }
 }
 function $testMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6555,15 +7016,12 @@ function $testMissingRequiredClientCapabilityError(value: unknown): value is Mis
 }
 function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.error;
     if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value1) &&
-      (value1.constructor === Object || $runtime.hasJsonPrototype(value1))
-    ))
+    else if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
       $runtime.unexpected(
         errors,
         path + "/error",
@@ -6599,32 +7057,27 @@ function $checkMissingRequiredClientCapabilityError(value: unknown, path: string
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
   }
 }
-/** Validates a value as `MissingRequiredClientCapabilityError`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `MissingRequiredClientCapabilityError`: the value, or its errors with their paths. */
 export function validateMissingRequiredClientCapabilityError(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<MissingRequiredClientCapabilityError> {
-  return $runtime.validateWith(
-    value,
-    $testMissingRequiredClientCapabilityError,
-    $checkMissingRequiredClientCapabilityError,
-    options,
-  );
+  if (isMissingRequiredClientCapabilityError(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMissingRequiredClientCapabilityError, options);
 }
-/** Returns the value as `MissingRequiredClientCapabilityError`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `MissingRequiredClientCapabilityError`, or throws `ValidationFailed` with its errors. */
 export function parseMissingRequiredClientCapabilityError(value: unknown): MissingRequiredClientCapabilityError {
-  return $runtime.parseWith(
-    value,
-    $testMissingRequiredClientCapabilityError,
-    $checkMissingRequiredClientCapabilityError,
-    "MissingRequiredClientCapabilityError",
-  );
+  return $runtime.parsed(validateMissingRequiredClientCapabilityError(value), "MissingRequiredClientCapabilityError");
 }
-/** Whether a value is a valid `MissingRequiredClientCapabilityErrorData` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `MissingRequiredClientCapabilityErrorData`. */
 export function isMissingRequiredClientCapabilityErrorData(
   value: unknown,
 ): value is MissingRequiredClientCapabilityErrorData {
-  return $runtime.guarded(value, $testMissingRequiredClientCapabilityErrorData);
+  try {
+    return $testMissingRequiredClientCapabilityErrorData(value);
+  } catch {
+    return false;
+  }
 }
 function $testMissingRequiredClientCapabilityErrorData(
   value: unknown,
@@ -6641,7 +7094,7 @@ function $checkMissingRequiredClientCapabilityErrorData(
 ): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.requiredCapabilities;
@@ -6649,34 +7102,32 @@ function $checkMissingRequiredClientCapabilityErrorData(
     else $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
   }
 }
-/** Validates a value as `MissingRequiredClientCapabilityErrorData`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `MissingRequiredClientCapabilityErrorData`: the value, or its errors with their paths. */
 export function validateMissingRequiredClientCapabilityErrorData(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<MissingRequiredClientCapabilityErrorData> {
-  return $runtime.validateWith(
-    value,
-    $testMissingRequiredClientCapabilityErrorData,
-    $checkMissingRequiredClientCapabilityErrorData,
-    options,
-  );
+  if (isMissingRequiredClientCapabilityErrorData(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkMissingRequiredClientCapabilityErrorData, options);
 }
-/** Returns the value as `MissingRequiredClientCapabilityErrorData`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `MissingRequiredClientCapabilityErrorData`, or throws `ValidationFailed` with its errors. */
 export function parseMissingRequiredClientCapabilityErrorData(
   value: unknown,
 ): MissingRequiredClientCapabilityErrorData {
-  return $runtime.parseWith(
-    value,
-    $testMissingRequiredClientCapabilityErrorData,
-    $checkMissingRequiredClientCapabilityErrorData,
+  return $runtime.parsed(
+    validateMissingRequiredClientCapabilityErrorData(value),
     "MissingRequiredClientCapabilityErrorData",
   );
 }
-/** Whether a value is a valid `SubscriptionsAcknowledgedNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionsAcknowledgedNotification`. */
 export function isSubscriptionsAcknowledgedNotification(
   value: unknown,
 ): value is SubscriptionsAcknowledgedNotification {
-  return $runtime.guarded(value, $testSubscriptionsAcknowledgedNotification);
+  try {
+    return $testSubscriptionsAcknowledgedNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionsAcknowledgedNotification(value: unknown): value is SubscriptionsAcknowledgedNotification {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6690,7 +7141,7 @@ function $testSubscriptionsAcknowledgedNotification(value: unknown): value is Su
 }
 function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -6713,30 +7164,25 @@ function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: strin
     else $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `SubscriptionsAcknowledgedNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionsAcknowledgedNotification`: the value, or its errors with their paths. */
 export function validateSubscriptionsAcknowledgedNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsAcknowledgedNotification> {
-  return $runtime.validateWith(
-    value,
-    $testSubscriptionsAcknowledgedNotification,
-    $checkSubscriptionsAcknowledgedNotification,
-    options,
-  );
+  if (isSubscriptionsAcknowledgedNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionsAcknowledgedNotification, options);
 }
-/** Returns the value as `SubscriptionsAcknowledgedNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionsAcknowledgedNotification`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionsAcknowledgedNotification(value: unknown): SubscriptionsAcknowledgedNotification {
-  return $runtime.parseWith(
-    value,
-    $testSubscriptionsAcknowledgedNotification,
-    $checkSubscriptionsAcknowledgedNotification,
-    "SubscriptionsAcknowledgedNotification",
-  );
+  return $runtime.parsed(validateSubscriptionsAcknowledgedNotification(value), "SubscriptionsAcknowledgedNotification");
 }
-/** Whether a value is a valid `ToolListChangedNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolListChangedNotification`. */
 export function isToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  return $runtime.guarded(value, $testToolListChangedNotification);
+  try {
+    return $testToolListChangedNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6750,7 +7196,7 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
 }
 function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -6772,25 +7218,25 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
     if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `ToolListChangedNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolListChangedNotification`: the value, or its errors with their paths. */
 export function validateToolListChangedNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolListChangedNotification> {
-  return $runtime.validateWith(value, $testToolListChangedNotification, $checkToolListChangedNotification, options);
+  if (isToolListChangedNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolListChangedNotification, options);
 }
-/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` with its errors. */
 export function parseToolListChangedNotification(value: unknown): ToolListChangedNotification {
-  return $runtime.parseWith(
-    value,
-    $testToolListChangedNotification,
-    $checkToolListChangedNotification,
-    "ToolListChangedNotification",
-  );
+  return $runtime.parsed(validateToolListChangedNotification(value), "ToolListChangedNotification");
 }
-/** Whether a value is a valid `UnsupportedProtocolVersionError` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UnsupportedProtocolVersionError`. */
 export function isUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
-  return $runtime.guarded(value, $testUnsupportedProtocolVersionError);
+  try {
+    return $testUnsupportedProtocolVersionError(value);
+  } catch {
+    return false;
+  }
 }
 function $testUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6804,15 +7250,12 @@ function $testUnsupportedProtocolVersionError(value: unknown): value is Unsuppor
 }
 function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.error;
     if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value1) &&
-      (value1.constructor === Object || $runtime.hasJsonPrototype(value1))
-    ))
+    else if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
       $runtime.unexpected(
         errors,
         path + "/error",
@@ -6848,30 +7291,25 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
       $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
   }
 }
-/** Validates a value as `UnsupportedProtocolVersionError`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UnsupportedProtocolVersionError`: the value, or its errors with their paths. */
 export function validateUnsupportedProtocolVersionError(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UnsupportedProtocolVersionError> {
-  return $runtime.validateWith(
-    value,
-    $testUnsupportedProtocolVersionError,
-    $checkUnsupportedProtocolVersionError,
-    options,
-  );
+  if (isUnsupportedProtocolVersionError(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUnsupportedProtocolVersionError, options);
 }
-/** Returns the value as `UnsupportedProtocolVersionError`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UnsupportedProtocolVersionError`, or throws `ValidationFailed` with its errors. */
 export function parseUnsupportedProtocolVersionError(value: unknown): UnsupportedProtocolVersionError {
-  return $runtime.parseWith(
-    value,
-    $testUnsupportedProtocolVersionError,
-    $checkUnsupportedProtocolVersionError,
-    "UnsupportedProtocolVersionError",
-  );
+  return $runtime.parsed(validateUnsupportedProtocolVersionError(value), "UnsupportedProtocolVersionError");
 }
-/** Whether a value is a valid `UnsupportedProtocolVersionErrorData` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UnsupportedProtocolVersionErrorData`. */
 export function isUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
-  return $runtime.guarded(value, $testUnsupportedProtocolVersionErrorData);
+  try {
+    return $testUnsupportedProtocolVersionErrorData(value);
+  } catch {
+    return false;
+  }
 }
 function $testUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6884,7 +7322,7 @@ function $testUnsupportedProtocolVersionErrorData(value: unknown): value is Unsu
 function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.requested;
@@ -6911,30 +7349,25 @@ function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string,
     }
   }
 }
-/** Validates a value as `UnsupportedProtocolVersionErrorData`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UnsupportedProtocolVersionErrorData`: the value, or its errors with their paths. */
 export function validateUnsupportedProtocolVersionErrorData(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UnsupportedProtocolVersionErrorData> {
-  return $runtime.validateWith(
-    value,
-    $testUnsupportedProtocolVersionErrorData,
-    $checkUnsupportedProtocolVersionErrorData,
-    options,
-  );
+  if (isUnsupportedProtocolVersionErrorData(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUnsupportedProtocolVersionErrorData, options);
 }
-/** Returns the value as `UnsupportedProtocolVersionErrorData`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UnsupportedProtocolVersionErrorData`, or throws `ValidationFailed` with its errors. */
 export function parseUnsupportedProtocolVersionErrorData(value: unknown): UnsupportedProtocolVersionErrorData {
-  return $runtime.parseWith(
-    value,
-    $testUnsupportedProtocolVersionErrorData,
-    $checkUnsupportedProtocolVersionErrorData,
-    "UnsupportedProtocolVersionErrorData",
-  );
+  return $runtime.parsed(validateUnsupportedProtocolVersionErrorData(value), "UnsupportedProtocolVersionErrorData");
 }
-/** Whether a value is a valid `CallToolRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CallToolRequestParams`. */
 export function isCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  return $runtime.guarded(value, $testCallToolRequestParams);
+  try {
+    return $testCallToolRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -6952,7 +7385,7 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
 }
 function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -6960,7 +7393,7 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -6990,20 +7423,25 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
     }
   }
 }
-/** Validates a value as `CallToolRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CallToolRequestParams`: the value, or its errors with their paths. */
 export function validateCallToolRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CallToolRequestParams> {
-  return $runtime.validateWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, options);
+  if (isCallToolRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCallToolRequestParams, options);
 }
-/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCallToolRequestParams(value: unknown): CallToolRequestParams {
-  return $runtime.parseWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, "CallToolRequestParams");
+  return $runtime.parsed(validateCallToolRequestParams(value), "CallToolRequestParams");
 }
-/** Whether a value is a valid `RequestMetaObject` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `RequestMetaObject`. */
 export function isRequestMetaObject(value: unknown): value is RequestMetaObject {
-  return $runtime.guarded(value, $testRequestMetaObject);
+  try {
+    return $testRequestMetaObject(value);
+  } catch {
+    return false;
+  }
 }
 function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7021,7 +7459,7 @@ function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
 }
 function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/clientCapabilities"];
@@ -7048,20 +7486,25 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.
     if (value5 !== undefined) $checkProgressToken(value5, path + "/progressToken", errors);
   }
 }
-/** Validates a value as `RequestMetaObject`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `RequestMetaObject`: the value, or its errors with their paths. */
 export function validateRequestMetaObject(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<RequestMetaObject> {
-  return $runtime.validateWith(value, $testRequestMetaObject, $checkRequestMetaObject, options);
+  if (isRequestMetaObject(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRequestMetaObject, options);
 }
-/** Returns the value as `RequestMetaObject`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `RequestMetaObject`, or throws `ValidationFailed` with its errors. */
 export function parseRequestMetaObject(value: unknown): RequestMetaObject {
-  return $runtime.parseWith(value, $testRequestMetaObject, $checkRequestMetaObject, "RequestMetaObject");
+  return $runtime.parsed(validateRequestMetaObject(value), "RequestMetaObject");
 }
-/** Whether a value is a valid `ClientCapabilities` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ClientCapabilities`. */
 export function isClientCapabilities(value: unknown): value is ClientCapabilities {
-  return $runtime.guarded(value, $testClientCapabilities);
+  try {
+    return $testClientCapabilities(value);
+  } catch {
+    return false;
+  }
 }
 function $testClientCapabilities(value: unknown): value is ClientCapabilities {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7079,14 +7522,14 @@ function $testClientCapabilities(value: unknown): value is ClientCapabilities {
 }
 function $checkClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.elicitation;
     if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
     const value2 = value.experimental;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/experimental",
@@ -7104,7 +7547,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value5 = value.extensions;
     if (value5 !== undefined) {
-      if (!($runtime.isNonNullObject(value5) && (value5.constructor === Object || $runtime.hasJsonPrototype(value5))))
+      if (!($runtime.isNonNullObject(value5) && $runtime.hasJsonPrototype(value5)))
         $runtime.unexpected(
           errors,
           path + "/extensions",
@@ -7122,27 +7565,32 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value8 = value.roots;
     if (value8 !== undefined) {
-      if (!($runtime.isNonNullObject(value8) && (value8.constructor === Object || $runtime.hasJsonPrototype(value8))))
+      if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
         $runtime.unexpected(errors, path + "/roots", "type", "an object", value8, at + "/properties/roots/type");
     }
     const value9 = value.sampling;
     if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
   }
 }
-/** Validates a value as `ClientCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ClientCapabilities`: the value, or its errors with their paths. */
 export function validateClientCapabilities(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ClientCapabilities> {
-  return $runtime.validateWith(value, $testClientCapabilities, $checkClientCapabilities, options);
+  if (isClientCapabilities(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkClientCapabilities, options);
 }
-/** Returns the value as `ClientCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ClientCapabilities`, or throws `ValidationFailed` with its errors. */
 export function parseClientCapabilities(value: unknown): ClientCapabilities {
-  return $runtime.parseWith(value, $testClientCapabilities, $checkClientCapabilities, "ClientCapabilities");
+  return $runtime.parsed(validateClientCapabilities(value), "ClientCapabilities");
 }
-/** Whether a value is a valid `ClientCapabilitiesElicitation` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ClientCapabilitiesElicitation`. */
 export function isClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
-  return $runtime.guarded(value, $testClientCapabilitiesElicitation);
+  try {
+    return $testClientCapabilitiesElicitation(value);
+  } catch {
+    return false;
+  }
 }
 function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7154,7 +7602,7 @@ function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapa
 }
 function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.form;
@@ -7163,25 +7611,25 @@ function $checkClientCapabilitiesElicitation(value: unknown, path: string, error
     if (value2 !== undefined) $checkJSONObject(value2, path + "/url", errors);
   }
 }
-/** Validates a value as `ClientCapabilitiesElicitation`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ClientCapabilitiesElicitation`: the value, or its errors with their paths. */
 export function validateClientCapabilitiesElicitation(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ClientCapabilitiesElicitation> {
-  return $runtime.validateWith(value, $testClientCapabilitiesElicitation, $checkClientCapabilitiesElicitation, options);
+  if (isClientCapabilitiesElicitation(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkClientCapabilitiesElicitation, options);
 }
-/** Returns the value as `ClientCapabilitiesElicitation`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ClientCapabilitiesElicitation`, or throws `ValidationFailed` with its errors. */
 export function parseClientCapabilitiesElicitation(value: unknown): ClientCapabilitiesElicitation {
-  return $runtime.parseWith(
-    value,
-    $testClientCapabilitiesElicitation,
-    $checkClientCapabilitiesElicitation,
-    "ClientCapabilitiesElicitation",
-  );
+  return $runtime.parsed(validateClientCapabilitiesElicitation(value), "ClientCapabilitiesElicitation");
 }
-/** Whether a value is a valid `ClientCapabilitiesSampling` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ClientCapabilitiesSampling`. */
 export function isClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
-  return $runtime.guarded(value, $testClientCapabilitiesSampling);
+  try {
+    return $testClientCapabilitiesSampling(value);
+  } catch {
+    return false;
+  }
 }
 function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7193,7 +7641,7 @@ function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabil
 }
 function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.context;
@@ -7202,25 +7650,25 @@ function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: 
     if (value2 !== undefined) $checkJSONObject(value2, path + "/tools", errors);
   }
 }
-/** Validates a value as `ClientCapabilitiesSampling`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ClientCapabilitiesSampling`: the value, or its errors with their paths. */
 export function validateClientCapabilitiesSampling(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ClientCapabilitiesSampling> {
-  return $runtime.validateWith(value, $testClientCapabilitiesSampling, $checkClientCapabilitiesSampling, options);
+  if (isClientCapabilitiesSampling(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkClientCapabilitiesSampling, options);
 }
-/** Returns the value as `ClientCapabilitiesSampling`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ClientCapabilitiesSampling`, or throws `ValidationFailed` with its errors. */
 export function parseClientCapabilitiesSampling(value: unknown): ClientCapabilitiesSampling {
-  return $runtime.parseWith(
-    value,
-    $testClientCapabilitiesSampling,
-    $checkClientCapabilitiesSampling,
-    "ClientCapabilitiesSampling",
-  );
+  return $runtime.parsed(validateClientCapabilitiesSampling(value), "ClientCapabilitiesSampling");
 }
-/** Whether a value is a valid `LoggingLevel` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `LoggingLevel`. */
 export function isLoggingLevel(value: unknown): value is LoggingLevel {
-  return $runtime.guarded(value, $testLoggingLevel);
+  try {
+    return $testLoggingLevel(value);
+  } catch {
+    return false;
+  }
 }
 function $testLoggingLevel(value: unknown): value is LoggingLevel {
   return $VALUES1.has(value);
@@ -7237,20 +7685,25 @@ function $checkLoggingLevel(value: unknown, path: string, errors: $runtime.Error
       at + "/enum",
     );
 }
-/** Validates a value as `LoggingLevel`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `LoggingLevel`: the value, or its errors with their paths. */
 export function validateLoggingLevel(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<LoggingLevel> {
-  return $runtime.validateWith(value, $testLoggingLevel, $checkLoggingLevel, options);
+  if (isLoggingLevel(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkLoggingLevel, options);
 }
-/** Returns the value as `LoggingLevel`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `LoggingLevel`, or throws `ValidationFailed` with its errors. */
 export function parseLoggingLevel(value: unknown): LoggingLevel {
-  return $runtime.parseWith(value, $testLoggingLevel, $checkLoggingLevel, "LoggingLevel");
+  return $runtime.parsed(validateLoggingLevel(value), "LoggingLevel");
 }
-/** Whether a value is a valid `ProgressToken` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ProgressToken`. */
 export function isProgressToken(value: unknown): value is ProgressToken {
-  return $runtime.guarded(value, $testProgressToken);
+  try {
+    return $testProgressToken(value);
+  } catch {
+    return false;
+  }
 }
 function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
@@ -7268,20 +7721,25 @@ function $checkProgressToken(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `ProgressToken`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ProgressToken`: the value, or its errors with their paths. */
 export function validateProgressToken(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ProgressToken> {
-  return $runtime.validateWith(value, $testProgressToken, $checkProgressToken, options);
+  if (isProgressToken(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkProgressToken, options);
 }
-/** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ProgressToken`, or throws `ValidationFailed` with its errors. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return $runtime.parseWith(value, $testProgressToken, $checkProgressToken, "ProgressToken");
+  return $runtime.parsed(validateProgressToken(value), "ProgressToken");
 }
-/** Whether a value is a valid `RequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `RequestParams`. */
 export function isRequestParams(value: unknown): value is RequestParams {
-  return $runtime.guarded(value, $testRequestParams);
+  try {
+    return $testRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testRequestParams(value: unknown): value is RequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7291,7 +7749,7 @@ function $testRequestParams(value: unknown): value is RequestParams {
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -7299,20 +7757,25 @@ function $checkRequestParams(value: unknown, path: string, errors: $runtime.Erro
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
   }
 }
-/** Validates a value as `RequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `RequestParams`: the value, or its errors with their paths. */
 export function validateRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<RequestParams> {
-  return $runtime.validateWith(value, $testRequestParams, $checkRequestParams, options);
+  if (isRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRequestParams, options);
 }
-/** Returns the value as `RequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `RequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return $runtime.parseWith(value, $testRequestParams, $checkRequestParams, "RequestParams");
+  return $runtime.parsed(validateRequestParams(value), "RequestParams");
 }
-/** Whether a value is a valid `ServerCapabilities` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ServerCapabilities`. */
 export function isServerCapabilities(value: unknown): value is ServerCapabilities {
-  return $runtime.guarded(value, $testServerCapabilities);
+  try {
+    return $testServerCapabilities(value);
+  } catch {
+    return false;
+  }
 }
 function $testServerCapabilities(value: unknown): value is ServerCapabilities {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7334,14 +7797,14 @@ function $testServerCapabilities(value: unknown): value is ServerCapabilities {
 }
 function $checkServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.completions;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
     const value2 = value.experimental;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/experimental",
@@ -7359,7 +7822,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value5 = value.extensions;
     if (value5 !== undefined) {
-      if (!($runtime.isNonNullObject(value5) && (value5.constructor === Object || $runtime.hasJsonPrototype(value5))))
+      if (!($runtime.isNonNullObject(value5) && $runtime.hasJsonPrototype(value5)))
         $runtime.unexpected(
           errors,
           path + "/extensions",
@@ -7385,20 +7848,25 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
     if (value11 !== undefined) $checkServerCapabilitiesTools(value11, path + "/tools", errors);
   }
 }
-/** Validates a value as `ServerCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ServerCapabilities`: the value, or its errors with their paths. */
 export function validateServerCapabilities(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ServerCapabilities> {
-  return $runtime.validateWith(value, $testServerCapabilities, $checkServerCapabilities, options);
+  if (isServerCapabilities(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkServerCapabilities, options);
 }
-/** Returns the value as `ServerCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ServerCapabilities`, or throws `ValidationFailed` with its errors. */
 export function parseServerCapabilities(value: unknown): ServerCapabilities {
-  return $runtime.parseWith(value, $testServerCapabilities, $checkServerCapabilities, "ServerCapabilities");
+  return $runtime.parsed(validateServerCapabilities(value), "ServerCapabilities");
 }
-/** Whether a value is a valid `ServerCapabilitiesPrompts` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ServerCapabilitiesPrompts`. */
 export function isServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
-  return $runtime.guarded(value, $testServerCapabilitiesPrompts);
+  try {
+    return $testServerCapabilitiesPrompts(value);
+  } catch {
+    return false;
+  }
 }
 function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7408,7 +7876,7 @@ function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabili
 }
 function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/prompts";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
@@ -7425,25 +7893,25 @@ function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $
     }
   }
 }
-/** Validates a value as `ServerCapabilitiesPrompts`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ServerCapabilitiesPrompts`: the value, or its errors with their paths. */
 export function validateServerCapabilitiesPrompts(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ServerCapabilitiesPrompts> {
-  return $runtime.validateWith(value, $testServerCapabilitiesPrompts, $checkServerCapabilitiesPrompts, options);
+  if (isServerCapabilitiesPrompts(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkServerCapabilitiesPrompts, options);
 }
-/** Returns the value as `ServerCapabilitiesPrompts`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ServerCapabilitiesPrompts`, or throws `ValidationFailed` with its errors. */
 export function parseServerCapabilitiesPrompts(value: unknown): ServerCapabilitiesPrompts {
-  return $runtime.parseWith(
-    value,
-    $testServerCapabilitiesPrompts,
-    $checkServerCapabilitiesPrompts,
-    "ServerCapabilitiesPrompts",
-  );
+  return $runtime.parsed(validateServerCapabilitiesPrompts(value), "ServerCapabilitiesPrompts");
 }
-/** Whether a value is a valid `ServerCapabilitiesResources` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ServerCapabilitiesResources`. */
 export function isServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
-  return $runtime.guarded(value, $testServerCapabilitiesResources);
+  try {
+    return $testServerCapabilitiesResources(value);
+  } catch {
+    return false;
+  }
 }
 function $testServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7455,7 +7923,7 @@ function $testServerCapabilitiesResources(value: unknown): value is ServerCapabi
 }
 function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/resources";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
@@ -7484,25 +7952,25 @@ function $checkServerCapabilitiesResources(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `ServerCapabilitiesResources`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ServerCapabilitiesResources`: the value, or its errors with their paths. */
 export function validateServerCapabilitiesResources(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ServerCapabilitiesResources> {
-  return $runtime.validateWith(value, $testServerCapabilitiesResources, $checkServerCapabilitiesResources, options);
+  if (isServerCapabilitiesResources(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkServerCapabilitiesResources, options);
 }
-/** Returns the value as `ServerCapabilitiesResources`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ServerCapabilitiesResources`, or throws `ValidationFailed` with its errors. */
 export function parseServerCapabilitiesResources(value: unknown): ServerCapabilitiesResources {
-  return $runtime.parseWith(
-    value,
-    $testServerCapabilitiesResources,
-    $checkServerCapabilitiesResources,
-    "ServerCapabilitiesResources",
-  );
+  return $runtime.parsed(validateServerCapabilitiesResources(value), "ServerCapabilitiesResources");
 }
-/** Whether a value is a valid `ServerCapabilitiesTools` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ServerCapabilitiesTools`. */
 export function isServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
-  return $runtime.guarded(value, $testServerCapabilitiesTools);
+  try {
+    return $testServerCapabilitiesTools(value);
+  } catch {
+    return false;
+  }
 }
 function $testServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7512,7 +7980,7 @@ function $testServerCapabilitiesTools(value: unknown): value is ServerCapabiliti
 }
 function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/tools";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
@@ -7529,25 +7997,25 @@ function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $ru
     }
   }
 }
-/** Validates a value as `ServerCapabilitiesTools`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ServerCapabilitiesTools`: the value, or its errors with their paths. */
 export function validateServerCapabilitiesTools(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ServerCapabilitiesTools> {
-  return $runtime.validateWith(value, $testServerCapabilitiesTools, $checkServerCapabilitiesTools, options);
+  if (isServerCapabilitiesTools(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkServerCapabilitiesTools, options);
 }
-/** Returns the value as `ServerCapabilitiesTools`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ServerCapabilitiesTools`, or throws `ValidationFailed` with its errors. */
 export function parseServerCapabilitiesTools(value: unknown): ServerCapabilitiesTools {
-  return $runtime.parseWith(
-    value,
-    $testServerCapabilitiesTools,
-    $checkServerCapabilitiesTools,
-    "ServerCapabilitiesTools",
-  );
+  return $runtime.parsed(validateServerCapabilitiesTools(value), "ServerCapabilitiesTools");
 }
-/** Whether a value is a valid `ReadResourceRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ReadResourceRequestParams`. */
 export function isReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  return $runtime.guarded(value, $testReadResourceRequestParams);
+  try {
+    return $testReadResourceRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7563,7 +8031,7 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
 }
 function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -7589,25 +8057,25 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ReadResourceRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ReadResourceRequestParams`: the value, or its errors with their paths. */
 export function validateReadResourceRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceRequestParams> {
-  return $runtime.validateWith(value, $testReadResourceRequestParams, $checkReadResourceRequestParams, options);
+  if (isReadResourceRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkReadResourceRequestParams, options);
 }
-/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseReadResourceRequestParams(value: unknown): ReadResourceRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testReadResourceRequestParams,
-    $checkReadResourceRequestParams,
-    "ReadResourceRequestParams",
-  );
+  return $runtime.parsed(validateReadResourceRequestParams(value), "ReadResourceRequestParams");
 }
-/** Whether a value is a valid `SubscriptionsListenRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionsListenRequestParams`. */
 export function isSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
-  return $runtime.guarded(value, $testSubscriptionsListenRequestParams);
+  try {
+    return $testSubscriptionsListenRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7619,7 +8087,7 @@ function $testSubscriptionsListenRequestParams(value: unknown): value is Subscri
 }
 function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -7630,30 +8098,25 @@ function $checkSubscriptionsListenRequestParams(value: unknown, path: string, er
     else $checkSubscriptionFilter(value2, path + "/notifications", errors);
   }
 }
-/** Validates a value as `SubscriptionsListenRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionsListenRequestParams`: the value, or its errors with their paths. */
 export function validateSubscriptionsListenRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenRequestParams> {
-  return $runtime.validateWith(
-    value,
-    $testSubscriptionsListenRequestParams,
-    $checkSubscriptionsListenRequestParams,
-    options,
-  );
+  if (isSubscriptionsListenRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionsListenRequestParams, options);
 }
-/** Returns the value as `SubscriptionsListenRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionsListenRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionsListenRequestParams(value: unknown): SubscriptionsListenRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testSubscriptionsListenRequestParams,
-    $checkSubscriptionsListenRequestParams,
-    "SubscriptionsListenRequestParams",
-  );
+  return $runtime.parsed(validateSubscriptionsListenRequestParams(value), "SubscriptionsListenRequestParams");
 }
-/** Whether a value is a valid `SubscriptionFilter` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionFilter`. */
 export function isSubscriptionFilter(value: unknown): value is SubscriptionFilter {
-  return $runtime.guarded(value, $testSubscriptionFilter);
+  try {
+    return $testSubscriptionFilter(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7669,7 +8132,7 @@ function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
 }
 function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionFilter";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.promptsListChanged;
@@ -7736,20 +8199,25 @@ function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime
     }
   }
 }
-/** Validates a value as `SubscriptionFilter`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionFilter`: the value, or its errors with their paths. */
 export function validateSubscriptionFilter(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionFilter> {
-  return $runtime.validateWith(value, $testSubscriptionFilter, $checkSubscriptionFilter, options);
+  if (isSubscriptionFilter(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionFilter, options);
 }
-/** Returns the value as `SubscriptionFilter`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionFilter`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
-  return $runtime.parseWith(value, $testSubscriptionFilter, $checkSubscriptionFilter, "SubscriptionFilter");
+  return $runtime.parsed(validateSubscriptionFilter(value), "SubscriptionFilter");
 }
-/** Whether a value is a valid `SubscriptionsListenResultMeta` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionsListenResultMeta`. */
 export function isSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
-  return $runtime.guarded(value, $testSubscriptionsListenResultMeta);
+  try {
+    return $testSubscriptionsListenResultMeta(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7761,7 +8229,7 @@ function $testSubscriptionsListenResultMeta(value: unknown): value is Subscripti
 }
 function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/serverInfo"];
@@ -7772,25 +8240,25 @@ function $checkSubscriptionsListenResultMeta(value: unknown, path: string, error
     else $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
   }
 }
-/** Validates a value as `SubscriptionsListenResultMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionsListenResultMeta`: the value, or its errors with their paths. */
 export function validateSubscriptionsListenResultMeta(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsListenResultMeta> {
-  return $runtime.validateWith(value, $testSubscriptionsListenResultMeta, $checkSubscriptionsListenResultMeta, options);
+  if (isSubscriptionsListenResultMeta(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionsListenResultMeta, options);
 }
-/** Returns the value as `SubscriptionsListenResultMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionsListenResultMeta`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionsListenResultMeta(value: unknown): SubscriptionsListenResultMeta {
-  return $runtime.parseWith(
-    value,
-    $testSubscriptionsListenResultMeta,
-    $checkSubscriptionsListenResultMeta,
-    "SubscriptionsListenResultMeta",
-  );
+  return $runtime.parsed(validateSubscriptionsListenResultMeta(value), "SubscriptionsListenResultMeta");
 }
-/** Whether a value is a valid `GetPromptRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetPromptRequestParams`. */
 export function isGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  return $runtime.guarded(value, $testGetPromptRequestParams);
+  try {
+    return $testGetPromptRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7808,7 +8276,7 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
 }
 function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -7816,7 +8284,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -7860,20 +8328,25 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `GetPromptRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetPromptRequestParams`: the value, or its errors with their paths. */
 export function validateGetPromptRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetPromptRequestParams> {
-  return $runtime.validateWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, options);
+  if (isGetPromptRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetPromptRequestParams, options);
 }
-/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseGetPromptRequestParams(value: unknown): GetPromptRequestParams {
-  return $runtime.parseWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, "GetPromptRequestParams");
+  return $runtime.parsed(validateGetPromptRequestParams(value), "GetPromptRequestParams");
 }
-/** Whether a value is a valid `PromptMessage` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `PromptMessage`. */
 export function isPromptMessage(value: unknown): value is PromptMessage {
-  return $runtime.guarded(value, $testPromptMessage);
+  try {
+    return $testPromptMessage(value);
+  } catch {
+    return false;
+  }
 }
 function $testPromptMessage(value: unknown): value is PromptMessage {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7885,7 +8358,7 @@ function $testPromptMessage(value: unknown): value is PromptMessage {
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.content;
@@ -7896,20 +8369,25 @@ function $checkPromptMessage(value: unknown, path: string, errors: $runtime.Erro
     else $checkRole(value2, path + "/role", errors);
   }
 }
-/** Validates a value as `PromptMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `PromptMessage`: the value, or its errors with their paths. */
 export function validatePromptMessage(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PromptMessage> {
-  return $runtime.validateWith(value, $testPromptMessage, $checkPromptMessage, options);
+  if (isPromptMessage(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkPromptMessage, options);
 }
-/** Returns the value as `PromptMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `PromptMessage`, or throws `ValidationFailed` with its errors. */
 export function parsePromptMessage(value: unknown): PromptMessage {
-  return $runtime.parseWith(value, $testPromptMessage, $checkPromptMessage, "PromptMessage");
+  return $runtime.parsed(validatePromptMessage(value), "PromptMessage");
 }
-/** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `PaginatedRequestParams`. */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  return $runtime.guarded(value, $testPaginatedRequestParams);
+  try {
+    return $testPaginatedRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -7921,7 +8399,7 @@ function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestP
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -7934,22 +8412,27 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `PaginatedRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `PaginatedRequestParams`: the value, or its errors with their paths. */
 export function validatePaginatedRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PaginatedRequestParams> {
-  return $runtime.validateWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, options);
+  if (isPaginatedRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkPaginatedRequestParams, options);
 }
-/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return $runtime.parseWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
+  return $runtime.parsed(validatePaginatedRequestParams(value), "PaginatedRequestParams");
 }
-/** Whether a value is a valid `SubscriptionsAcknowledgedNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SubscriptionsAcknowledgedNotificationParams`. */
 export function isSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): value is SubscriptionsAcknowledgedNotificationParams {
-  return $runtime.guarded(value, $testSubscriptionsAcknowledgedNotificationParams);
+  try {
+    return $testSubscriptionsAcknowledgedNotificationParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
@@ -7967,7 +8450,7 @@ function $checkSubscriptionsAcknowledgedNotificationParams(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -7977,43 +8460,26 @@ function $checkSubscriptionsAcknowledgedNotificationParams(
     else $checkSubscriptionFilter(value2, path + "/notifications", errors);
   }
 }
-/** Validates a value as `SubscriptionsAcknowledgedNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SubscriptionsAcknowledgedNotificationParams`: the value, or its errors with their paths. */
 export function validateSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SubscriptionsAcknowledgedNotificationParams> {
-  return $runtime.validateWith(
-    value,
-    $testSubscriptionsAcknowledgedNotificationParams,
-    $checkSubscriptionsAcknowledgedNotificationParams,
-    options,
-  );
+  if (isSubscriptionsAcknowledgedNotificationParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSubscriptionsAcknowledgedNotificationParams, options);
 }
-/** Returns the value as `SubscriptionsAcknowledgedNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SubscriptionsAcknowledgedNotificationParams`, or throws `ValidationFailed` with its errors. */
 export function parseSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): SubscriptionsAcknowledgedNotificationParams {
-  return $runtime.parseWith(
-    value,
-    $testSubscriptionsAcknowledgedNotificationParams,
-    $checkSubscriptionsAcknowledgedNotificationParams,
+  return $runtime.parsed(
+    validateSubscriptionsAcknowledgedNotificationParams(value),
     "SubscriptionsAcknowledgedNotificationParams",
   );
 }
 
-function $isMethodParamsObject(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
-  const value1 = value.method;
-  if (value1 !== "tasks/cancel") return false;
-  const value2 = value.params;
-  return $testCancelTaskRequestParams(value2);
-}
-function $isResultTypeObject(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
-  const value1 = value.resultType;
-  return value1 === "complete";
+function $isObject(value: unknown): boolean {
+  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
 }
 function $isSafeInteger(value: unknown): boolean {
   return (
@@ -8026,30 +8492,11 @@ function $isNull(value: unknown): boolean {
 function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
-function $isObject(value: unknown): boolean {
-  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
-}
-function $isResultTypeObjectInCreateTaskResult(value: unknown): boolean {
+function $isResultTypeObject(value: unknown): boolean {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     return false;
   const value1 = value.resultType;
-  return value1 === "task";
-}
-function $isMethodParamsObjectInGetTaskRequest(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
-  const value1 = value.method;
-  if (value1 !== "tasks/get") return false;
-  const value2 = value.params;
-  return $testGetTaskRequestParams(value2);
-}
-function $isMethodParamsObjectInTaskStatusNotification(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
-  const value1 = value.method;
-  if (value1 !== "notifications/tasks") return false;
-  const value2 = value.params;
-  return $testTaskStatusNotificationParams(value2);
+  return value1 === "complete";
 }
 function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -8057,14 +8504,6 @@ function $isStringArray(value: unknown): boolean {
     if (typeof value[i1] !== "string") return false;
   }
   return true;
-}
-function $isMethodParamsObjectInUpdateTaskRequest(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
-  const value1 = value.method;
-  if (value1 !== "tasks/update") return false;
-  const value2 = value.params;
-  return $testUpdateTaskRequestParams(value2);
 }
 function $isRoleArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -8193,29 +8632,29 @@ function $isPromptMessageArray(value: unknown): boolean {
   }
   return true;
 }
-function $isCodeDataObject(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
-  const value1 = value.code;
-  if (value1 !== -32021) return false;
-  const value2 = value.data;
-  return $testMissingRequiredClientCapabilityErrorData(value2);
-}
 function $isErrorAndCodeDataObject(value: unknown): boolean {
-  if (!$testError(value)) return false;
-  return $isCodeDataObject(value);
-}
-function $isCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
     return false;
   const value1 = value.code;
-  if (value1 !== -32022) return false;
-  const value2 = value.data;
-  return $testUnsupportedProtocolVersionErrorData(value2);
+  if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
+  const value2 = value.message;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.code;
+  if (value3 !== -32021) return false;
+  const value4 = value.data;
+  return $testMissingRequiredClientCapabilityErrorData(value4);
 }
 function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
-  if (!$testError(value)) return false;
-  return $isCodeDataObjectInUnsupportedProtocolVersionError(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value.code;
+  if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
+  const value2 = value.message;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.code;
+  if (value3 !== -32022) return false;
+  const value4 = value.data;
+  return $testUnsupportedProtocolVersionErrorData(value4);
 }
 function $isJSONObjectMap(value: unknown): boolean {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 092cb66e17da80ca31d9887fe722e5e3364aa55b1d5d4203aa6537a569fe405b 464bc55af68dc85f6c7ccef9de2ea0ee8dfc111150b63b5c175761bc13f67f7a
+// Fingerprint: 34a755e491517d5a607e6ae8a6f0da071c60db09f0fd2bf99c134a0d10cce2a4 f8aa6e0d29d5909a62bc45eeddfebab6622391645395a808675e8aa4ed9ac2e4
 
 import type {
   TaskStatus,
@@ -102,12 +102,23 @@ import type {
 } from "./types.js";
 import * as $runtime from "./runtime/protocol/json.js";
 
+// Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
+// `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
+// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
+// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
+// answers false, `validateX` and `parseX` say why.
+
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-/** Whether a value is a valid `TaskStatus` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  return $runtime.guarded(value, $testTaskStatus);
+  try {
+    return $testTaskStatus(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatus(value: unknown): value is TaskStatus {
   return (
@@ -136,20 +147,25 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
       at + "/enum",
     );
 }
-/** Validates a value as `TaskStatus`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatus`: the value, or its errors with their paths. */
 export function validateTaskStatus(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatus> {
-  return $runtime.validateWith(value, $testTaskStatus, $checkTaskStatus, options);
+  if (isTaskStatus(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatus`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parseWith(value, $testTaskStatus, $checkTaskStatus, "TaskStatus");
+  return $runtime.parsed(validateTaskStatus(value), "TaskStatus");
 }
-/** Whether a value is a valid `TaskMetadata` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskMetadata`. */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
-  return $runtime.guarded(value, $testTaskMetadata);
+  try {
+    return $testTaskMetadata(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskMetadata(value: unknown): value is TaskMetadata {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -159,7 +175,7 @@ function $testTaskMetadata(value: unknown): value is TaskMetadata {
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
@@ -169,20 +185,25 @@ function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `TaskMetadata`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskMetadata`: the value, or its errors with their paths. */
 export function validateTaskMetadata(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskMetadata> {
-  return $runtime.validateWith(value, $testTaskMetadata, $checkTaskMetadata, options);
+  if (isTaskMetadata(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskMetadata, options);
 }
-/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` with its errors. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return $runtime.parseWith(value, $testTaskMetadata, $checkTaskMetadata, "TaskMetadata");
+  return $runtime.parsed(validateTaskMetadata(value), "TaskMetadata");
 }
-/** Whether a value is a valid `RelatedTaskMetadata` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `RelatedTaskMetadata`. */
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
-  return $runtime.guarded(value, $testRelatedTaskMetadata);
+  try {
+    return $testRelatedTaskMetadata(value);
+  } catch {
+    return false;
+  }
 }
 function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -192,7 +213,7 @@ function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata 
 }
 function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -201,20 +222,25 @@ function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `RelatedTaskMetadata`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `RelatedTaskMetadata`: the value, or its errors with their paths. */
 export function validateRelatedTaskMetadata(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<RelatedTaskMetadata> {
-  return $runtime.validateWith(value, $testRelatedTaskMetadata, $checkRelatedTaskMetadata, options);
+  if (isRelatedTaskMetadata(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRelatedTaskMetadata, options);
 }
-/** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` with its errors. */
 export function parseRelatedTaskMetadata(value: unknown): RelatedTaskMetadata {
-  return $runtime.parseWith(value, $testRelatedTaskMetadata, $checkRelatedTaskMetadata, "RelatedTaskMetadata");
+  return $runtime.parsed(validateRelatedTaskMetadata(value), "RelatedTaskMetadata");
 }
-/** Whether a value is a valid `Task` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Task`. */
 export function isTask(value: unknown): value is Task {
-  return $runtime.guarded(value, $testTask);
+  try {
+    return $testTask(value);
+  } catch {
+    return false;
+  }
 }
 function $testTask(value: unknown): value is Task {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -236,7 +262,7 @@ function $testTask(value: unknown): value is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createdAt;
@@ -300,17 +326,22 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Task`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Task`: the value, or its errors with their paths. */
 export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
-  return $runtime.validateWith(value, $testTask, $checkTask, options);
+  if (isTask(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Task`, or throws `ValidationFailed` with its errors. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parseWith(value, $testTask, $checkTask, "Task");
+  return $runtime.parsed(validateTask(value), "Task");
 }
-/** Whether a value is a valid `CreateTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateTaskResult`. */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
-  return $runtime.guarded(value, $testCreateTaskResult);
+  try {
+    return $testCreateTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -322,12 +353,12 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.task;
@@ -335,20 +366,25 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.E
     else $checkTask(value2, path + "/task", errors);
   }
 }
-/** Validates a value as `CreateTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateTaskResult`: the value, or its errors with their paths. */
 export function validateCreateTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateTaskResult> {
-  return $runtime.validateWith(value, $testCreateTaskResult, $checkCreateTaskResult, options);
+  if (isCreateTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parseWith(value, $testCreateTaskResult, $checkCreateTaskResult, "CreateTaskResult");
+  return $runtime.parsed(validateCreateTaskResult(value), "CreateTaskResult");
 }
-/** Whether a value is a valid `TaskAugmentedRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskAugmentedRequestParams`. */
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
-  return $runtime.guarded(value, $testTaskAugmentedRequestParams);
+  try {
+    return $testTaskAugmentedRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -360,7 +396,7 @@ function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmented
 }
 function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -369,25 +405,25 @@ function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: 
     if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
   }
 }
-/** Validates a value as `TaskAugmentedRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskAugmentedRequestParams`: the value, or its errors with their paths. */
 export function validateTaskAugmentedRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskAugmentedRequestParams> {
-  return $runtime.validateWith(value, $testTaskAugmentedRequestParams, $checkTaskAugmentedRequestParams, options);
+  if (isTaskAugmentedRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskAugmentedRequestParams, options);
 }
-/** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testTaskAugmentedRequestParams,
-    $checkTaskAugmentedRequestParams,
-    "TaskAugmentedRequestParams",
-  );
+  return $runtime.parsed(validateTaskAugmentedRequestParams(value), "TaskAugmentedRequestParams");
 }
-/** Whether a value is a valid `ParamsMeta` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ParamsMeta`. */
 export function isParamsMeta(value: unknown): value is ParamsMeta {
-  return $runtime.guarded(value, $testParamsMeta);
+  try {
+    return $testParamsMeta(value);
+  } catch {
+    return false;
+  }
 }
 function $testParamsMeta(value: unknown): value is ParamsMeta {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -397,27 +433,32 @@ function $testParamsMeta(value: unknown): value is ParamsMeta {
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
   }
 }
-/** Validates a value as `ParamsMeta`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ParamsMeta`: the value, or its errors with their paths. */
 export function validateParamsMeta(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ParamsMeta> {
-  return $runtime.validateWith(value, $testParamsMeta, $checkParamsMeta, options);
+  if (isParamsMeta(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkParamsMeta, options);
 }
-/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` with its errors. */
 export function parseParamsMeta(value: unknown): ParamsMeta {
-  return $runtime.parseWith(value, $testParamsMeta, $checkParamsMeta, "ParamsMeta");
+  return $runtime.parsed(validateParamsMeta(value), "ParamsMeta");
 }
-/** Whether a value is a valid `GetTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskRequest`. */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
-  return $runtime.guarded(value, $testGetTaskRequest);
+  try {
+    return $testGetTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -433,7 +474,7 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -452,20 +493,25 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Err
     else $checkGetTaskRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskRequest`: the value, or its errors with their paths. */
 export function validateGetTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskRequest> {
-  return $runtime.validateWith(value, $testGetTaskRequest, $checkGetTaskRequest, options);
+  if (isGetTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parseWith(value, $testGetTaskRequest, $checkGetTaskRequest, "GetTaskRequest");
+  return $runtime.parsed(validateGetTaskRequest(value), "GetTaskRequest");
 }
-/** Whether a value is a valid `GetTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskRequestParams`. */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  return $runtime.guarded(value, $testGetTaskRequestParams);
+  try {
+    return $testGetTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -475,7 +521,7 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -484,27 +530,48 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `GetTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskRequestParams`: the value, or its errors with their paths. */
 export function validateGetTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskRequestParams> {
-  return $runtime.validateWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, options);
+  if (isGetTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parseWith(value, $testGetTaskRequestParams, $checkGetTaskRequestParams, "GetTaskRequestParams");
+  return $runtime.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
 }
-/** Whether a value is a valid `GetTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskResult`. */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
-  return $runtime.guarded(value, $testGetTaskResult);
+  try {
+    return $testGetTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!$testResult(value)) return false;
-  return $testTask(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$isObject(value1)) return false;
+  const value2 = value.createdAt;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.lastUpdatedAt;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.pollInterval;
+  if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
+  const value5 = value.status;
+  if (!$testTaskStatus(value5)) return false;
+  const value6 = value.statusMessage;
+  if (value6 !== undefined && typeof value6 !== "string") return false;
+  const value7 = value.taskId;
+  if (typeof value7 !== "string") return false;
+  const value8 = value.ttl;
+  return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -518,20 +585,25 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.Erro
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `GetTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskResult`: the value, or its errors with their paths. */
 export function validateGetTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskResult> {
-  return $runtime.validateWith(value, $testGetTaskResult, $checkGetTaskResult, options);
+  if (isGetTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parseWith(value, $testGetTaskResult, $checkGetTaskResult, "GetTaskResult");
+  return $runtime.parsed(validateGetTaskResult(value), "GetTaskResult");
 }
-/** Whether a value is a valid `GetTaskPayloadRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskPayloadRequest`. */
 export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
-  return $runtime.guarded(value, $testGetTaskPayloadRequest);
+  try {
+    return $testGetTaskPayloadRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -547,7 +619,7 @@ function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequ
 }
 function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -566,20 +638,25 @@ function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runt
     else $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetTaskPayloadRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskPayloadRequest`: the value, or its errors with their paths. */
 export function validateGetTaskPayloadRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskPayloadRequest> {
-  return $runtime.validateWith(value, $testGetTaskPayloadRequest, $checkGetTaskPayloadRequest, options);
+  if (isGetTaskPayloadRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskPayloadRequest, options);
 }
-/** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadRequest {
-  return $runtime.parseWith(value, $testGetTaskPayloadRequest, $checkGetTaskPayloadRequest, "GetTaskPayloadRequest");
+  return $runtime.parsed(validateGetTaskPayloadRequest(value), "GetTaskPayloadRequest");
 }
-/** Whether a value is a valid `GetTaskPayloadRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskPayloadRequestParams`. */
 export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
-  return $runtime.guarded(value, $testGetTaskPayloadRequestParams);
+  try {
+    return $testGetTaskPayloadRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -589,7 +666,7 @@ function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPaylo
 }
 function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -598,25 +675,25 @@ function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors:
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `GetTaskPayloadRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskPayloadRequestParams`: the value, or its errors with their paths. */
 export function validateGetTaskPayloadRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskPayloadRequestParams> {
-  return $runtime.validateWith(value, $testGetTaskPayloadRequestParams, $checkGetTaskPayloadRequestParams, options);
+  if (isGetTaskPayloadRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskPayloadRequestParams, options);
 }
-/** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskPayloadRequestParams(value: unknown): GetTaskPayloadRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testGetTaskPayloadRequestParams,
-    $checkGetTaskPayloadRequestParams,
-    "GetTaskPayloadRequestParams",
-  );
+  return $runtime.parsed(validateGetTaskPayloadRequestParams(value), "GetTaskPayloadRequestParams");
 }
-/** Whether a value is a valid `GetTaskPayloadResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetTaskPayloadResult`. */
 export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
-  return $runtime.guarded(value, $testGetTaskPayloadResult);
+  try {
+    return $testGetTaskPayloadResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -626,30 +703,35 @@ function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResul
 }
 function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
-/** Validates a value as `GetTaskPayloadResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetTaskPayloadResult`: the value, or its errors with their paths. */
 export function validateGetTaskPayloadResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetTaskPayloadResult> {
-  return $runtime.validateWith(value, $testGetTaskPayloadResult, $checkGetTaskPayloadResult, options);
+  if (isGetTaskPayloadResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetTaskPayloadResult, options);
 }
-/** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` with its errors. */
 export function parseGetTaskPayloadResult(value: unknown): GetTaskPayloadResult {
-  return $runtime.parseWith(value, $testGetTaskPayloadResult, $checkGetTaskPayloadResult, "GetTaskPayloadResult");
+  return $runtime.parsed(validateGetTaskPayloadResult(value), "GetTaskPayloadResult");
 }
-/** Whether a value is a valid `CancelTaskRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  return $runtime.guarded(value, $testCancelTaskRequest);
+  try {
+    return $testCancelTaskRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -665,7 +747,7 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -684,20 +766,25 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     else $checkCancelTaskRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CancelTaskRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskRequest`: the value, or its errors with their paths. */
 export function validateCancelTaskRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskRequest> {
-  return $runtime.validateWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, options);
+  if (isCancelTaskRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parseWith(value, $testCancelTaskRequest, $checkCancelTaskRequest, "CancelTaskRequest");
+  return $runtime.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
 }
-/** Whether a value is a valid `CancelTaskRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskRequestParams`. */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  return $runtime.guarded(value, $testCancelTaskRequestParams);
+  try {
+    return $testCancelTaskRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -707,7 +794,7 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
@@ -716,32 +803,48 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $ru
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
   }
 }
-/** Validates a value as `CancelTaskRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskRequestParams`: the value, or its errors with their paths. */
 export function validateCancelTaskRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskRequestParams> {
-  return $runtime.validateWith(value, $testCancelTaskRequestParams, $checkCancelTaskRequestParams, options);
+  if (isCancelTaskRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testCancelTaskRequestParams,
-    $checkCancelTaskRequestParams,
-    "CancelTaskRequestParams",
-  );
+  return $runtime.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
 }
-/** Whether a value is a valid `CancelTaskResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CancelTaskResult`. */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
-  return $runtime.guarded(value, $testCancelTaskResult);
+  try {
+    return $testCancelTaskResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!$testResult(value)) return false;
-  return $testTask(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$isObject(value1)) return false;
+  const value2 = value.createdAt;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.lastUpdatedAt;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.pollInterval;
+  if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
+  const value5 = value.status;
+  if (!$testTaskStatus(value5)) return false;
+  const value6 = value.statusMessage;
+  if (value6 !== undefined && typeof value6 !== "string") return false;
+  const value7 = value.taskId;
+  if (typeof value7 !== "string") return false;
+  const value8 = value.ttl;
+  return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -755,20 +858,25 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.E
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `CancelTaskResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CancelTaskResult`: the value, or its errors with their paths. */
 export function validateCancelTaskResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CancelTaskResult> {
-  return $runtime.validateWith(value, $testCancelTaskResult, $checkCancelTaskResult, options);
+  if (isCancelTaskResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` with its errors. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parseWith(value, $testCancelTaskResult, $checkCancelTaskResult, "CancelTaskResult");
+  return $runtime.parsed(validateCancelTaskResult(value), "CancelTaskResult");
 }
-/** Whether a value is a valid `ListTasksRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListTasksRequest`. */
 export function isListTasksRequest(value: unknown): value is ListTasksRequest {
-  return $runtime.guarded(value, $testListTasksRequest);
+  try {
+    return $testListTasksRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testListTasksRequest(value: unknown): value is ListTasksRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -784,7 +892,7 @@ function $testListTasksRequest(value: unknown): value is ListTasksRequest {
 }
 function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -802,20 +910,25 @@ function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.E
     if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ListTasksRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListTasksRequest`: the value, or its errors with their paths. */
 export function validateListTasksRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListTasksRequest> {
-  return $runtime.validateWith(value, $testListTasksRequest, $checkListTasksRequest, options);
+  if (isListTasksRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListTasksRequest, options);
 }
-/** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` with its errors. */
 export function parseListTasksRequest(value: unknown): ListTasksRequest {
-  return $runtime.parseWith(value, $testListTasksRequest, $checkListTasksRequest, "ListTasksRequest");
+  return $runtime.parsed(validateListTasksRequest(value), "ListTasksRequest");
 }
-/** Whether a value is a valid `ListTasksResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListTasksResult`. */
 export function isListTasksResult(value: unknown): value is ListTasksResult {
-  return $runtime.guarded(value, $testListTasksResult);
+  try {
+    return $testListTasksResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testListTasksResult(value: unknown): value is ListTasksResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -829,12 +942,12 @@ function $testListTasksResult(value: unknown): value is ListTasksResult {
 }
 function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.nextCursor;
@@ -861,27 +974,48 @@ function $checkListTasksResult(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `ListTasksResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListTasksResult`: the value, or its errors with their paths. */
 export function validateListTasksResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListTasksResult> {
-  return $runtime.validateWith(value, $testListTasksResult, $checkListTasksResult, options);
+  if (isListTasksResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListTasksResult, options);
 }
-/** Returns the value as `ListTasksResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListTasksResult`, or throws `ValidationFailed` with its errors. */
 export function parseListTasksResult(value: unknown): ListTasksResult {
-  return $runtime.parseWith(value, $testListTasksResult, $checkListTasksResult, "ListTasksResult");
+  return $runtime.parsed(validateListTasksResult(value), "ListTasksResult");
 }
-/** Whether a value is a valid `TaskStatusNotificationParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatusNotificationParams`. */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  return $runtime.guarded(value, $testTaskStatusNotificationParams);
+  try {
+    return $testTaskStatusNotificationParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!$testNotificationParams(value)) return false;
-  return $testTask(value);
+  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+    return false;
+  const value1 = value._meta;
+  if (value1 !== undefined && !$isObject(value1)) return false;
+  const value2 = value.createdAt;
+  if (typeof value2 !== "string") return false;
+  const value3 = value.lastUpdatedAt;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.pollInterval;
+  if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
+  const value5 = value.status;
+  if (!$testTaskStatus(value5)) return false;
+  const value6 = value.statusMessage;
+  if (value6 !== undefined && typeof value6 !== "string") return false;
+  const value7 = value.taskId;
+  if (typeof value7 !== "string") return false;
+  const value8 = value.ttl;
+  return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(
       errors,
       path,
@@ -895,25 +1029,25 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
     $checkTask(value, path, errors);
   }
 }
-/** Validates a value as `TaskStatusNotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatusNotificationParams`: the value, or its errors with their paths. */
 export function validateTaskStatusNotificationParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotificationParams> {
-  return $runtime.validateWith(value, $testTaskStatusNotificationParams, $checkTaskStatusNotificationParams, options);
+  if (isTaskStatusNotificationParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return $runtime.parseWith(
-    value,
-    $testTaskStatusNotificationParams,
-    $checkTaskStatusNotificationParams,
-    "TaskStatusNotificationParams",
-  );
+  return $runtime.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
 }
-/** Whether a value is a valid `TaskStatusNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskStatusNotification`. */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  return $runtime.guarded(value, $testTaskStatusNotification);
+  try {
+    return $testTaskStatusNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -927,7 +1061,7 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -950,20 +1084,25 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `TaskStatusNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskStatusNotification`: the value, or its errors with their paths. */
 export function validateTaskStatusNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskStatusNotification> {
-  return $runtime.validateWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, options);
+  if (isTaskStatusNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` with its errors. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parseWith(value, $testTaskStatusNotification, $checkTaskStatusNotification, "TaskStatusNotification");
+  return $runtime.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
 }
-/** Whether a value is a valid `TaskServerCapabilities` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskServerCapabilities`. */
 export function isTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
-  return $runtime.guarded(value, $testTaskServerCapabilities);
+  try {
+    return $testTaskServerCapabilities(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -973,27 +1112,32 @@ function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabil
 }
 function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
     if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
-/** Validates a value as `TaskServerCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskServerCapabilities`: the value, or its errors with their paths. */
 export function validateTaskServerCapabilities(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilities> {
-  return $runtime.validateWith(value, $testTaskServerCapabilities, $checkTaskServerCapabilities, options);
+  if (isTaskServerCapabilities(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskServerCapabilities, options);
 }
-/** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` with its errors. */
 export function parseTaskServerCapabilities(value: unknown): TaskServerCapabilities {
-  return $runtime.parseWith(value, $testTaskServerCapabilities, $checkTaskServerCapabilities, "TaskServerCapabilities");
+  return $runtime.parsed(validateTaskServerCapabilities(value), "TaskServerCapabilities");
 }
-/** Whether a value is a valid `TaskServerCapabilitiesTasks` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskServerCapabilitiesTasks`. */
 export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
-  return $runtime.guarded(value, $testTaskServerCapabilitiesTasks);
+  try {
+    return $testTaskServerCapabilitiesTasks(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1007,42 +1151,42 @@ function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCa
 }
 function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
     if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasks`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskServerCapabilitiesTasks`: the value, or its errors with their paths. */
 export function validateTaskServerCapabilitiesTasks(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilitiesTasks> {
-  return $runtime.validateWith(value, $testTaskServerCapabilitiesTasks, $checkTaskServerCapabilitiesTasks, options);
+  if (isTaskServerCapabilitiesTasks(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskServerCapabilitiesTasks, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` with its errors. */
 export function parseTaskServerCapabilitiesTasks(value: unknown): TaskServerCapabilitiesTasks {
-  return $runtime.parseWith(
-    value,
-    $testTaskServerCapabilitiesTasks,
-    $checkTaskServerCapabilitiesTasks,
-    "TaskServerCapabilitiesTasks",
-  );
+  return $runtime.parsed(validateTaskServerCapabilitiesTasks(value), "TaskServerCapabilitiesTasks");
 }
-/** Whether a value is a valid `TaskServerCapabilitiesTasksRequests` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskServerCapabilitiesTasksRequests`. */
 export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
-  return $runtime.guarded(value, $testTaskServerCapabilitiesTasksRequests);
+  try {
+    return $testTaskServerCapabilitiesTasksRequests(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1052,39 +1196,34 @@ function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is Task
 }
 function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tools;
     if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasksRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskServerCapabilitiesTasksRequests`: the value, or its errors with their paths. */
 export function validateTaskServerCapabilitiesTasksRequests(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequests> {
-  return $runtime.validateWith(
-    value,
-    $testTaskServerCapabilitiesTasksRequests,
-    $checkTaskServerCapabilitiesTasksRequests,
-    options,
-  );
+  if (isTaskServerCapabilitiesTasksRequests(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskServerCapabilitiesTasksRequests, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` with its errors. */
 export function parseTaskServerCapabilitiesTasksRequests(value: unknown): TaskServerCapabilitiesTasksRequests {
-  return $runtime.parseWith(
-    value,
-    $testTaskServerCapabilitiesTasksRequests,
-    $checkTaskServerCapabilitiesTasksRequests,
-    "TaskServerCapabilitiesTasksRequests",
-  );
+  return $runtime.parsed(validateTaskServerCapabilitiesTasksRequests(value), "TaskServerCapabilitiesTasksRequests");
 }
-/** Whether a value is a valid `TaskServerCapabilitiesTasksRequestsTools` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskServerCapabilitiesTasksRequestsTools`. */
 export function isTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): value is TaskServerCapabilitiesTasksRequestsTools {
-  return $runtime.guarded(value, $testTaskServerCapabilitiesTasksRequestsTools);
+  try {
+    return $testTaskServerCapabilitiesTasksRequestsTools(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
@@ -1101,42 +1240,40 @@ function $checkTaskServerCapabilitiesTasksRequestsTools(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.call;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
     }
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasksRequestsTools`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskServerCapabilitiesTasksRequestsTools`: the value, or its errors with their paths. */
 export function validateTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
-  return $runtime.validateWith(
-    value,
-    $testTaskServerCapabilitiesTasksRequestsTools,
-    $checkTaskServerCapabilitiesTasksRequestsTools,
-    options,
-  );
+  if (isTaskServerCapabilitiesTasksRequestsTools(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskServerCapabilitiesTasksRequestsTools, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` with its errors. */
 export function parseTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): TaskServerCapabilitiesTasksRequestsTools {
-  return $runtime.parseWith(
-    value,
-    $testTaskServerCapabilitiesTasksRequestsTools,
-    $checkTaskServerCapabilitiesTasksRequestsTools,
+  return $runtime.parsed(
+    validateTaskServerCapabilitiesTasksRequestsTools(value),
     "TaskServerCapabilitiesTasksRequestsTools",
   );
 }
-/** Whether a value is a valid `TaskClientCapabilities` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskClientCapabilities`. */
 export function isTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
-  return $runtime.guarded(value, $testTaskClientCapabilities);
+  try {
+    return $testTaskClientCapabilities(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1146,27 +1283,32 @@ function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabil
 }
 function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
     if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
   }
 }
-/** Validates a value as `TaskClientCapabilities`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskClientCapabilities`: the value, or its errors with their paths. */
 export function validateTaskClientCapabilities(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilities> {
-  return $runtime.validateWith(value, $testTaskClientCapabilities, $checkTaskClientCapabilities, options);
+  if (isTaskClientCapabilities(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskClientCapabilities, options);
 }
-/** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` with its errors. */
 export function parseTaskClientCapabilities(value: unknown): TaskClientCapabilities {
-  return $runtime.parseWith(value, $testTaskClientCapabilities, $checkTaskClientCapabilities, "TaskClientCapabilities");
+  return $runtime.parsed(validateTaskClientCapabilities(value), "TaskClientCapabilities");
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasks` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasks`. */
 export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
-  return $runtime.guarded(value, $testTaskClientCapabilitiesTasks);
+  try {
+    return $testTaskClientCapabilitiesTasks(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1180,42 +1322,42 @@ function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCa
 }
 function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
     if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasks`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskClientCapabilitiesTasks`: the value, or its errors with their paths. */
 export function validateTaskClientCapabilitiesTasks(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasks> {
-  return $runtime.validateWith(value, $testTaskClientCapabilitiesTasks, $checkTaskClientCapabilitiesTasks, options);
+  if (isTaskClientCapabilitiesTasks(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasks, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` with its errors. */
 export function parseTaskClientCapabilitiesTasks(value: unknown): TaskClientCapabilitiesTasks {
-  return $runtime.parseWith(
-    value,
-    $testTaskClientCapabilitiesTasks,
-    $checkTaskClientCapabilitiesTasks,
-    "TaskClientCapabilitiesTasks",
-  );
+  return $runtime.parsed(validateTaskClientCapabilitiesTasks(value), "TaskClientCapabilitiesTasks");
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasksRequests` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasksRequests`. */
 export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
-  return $runtime.guarded(value, $testTaskClientCapabilitiesTasksRequests);
+  try {
+    return $testTaskClientCapabilitiesTasksRequests(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1227,7 +1369,7 @@ function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is Task
 }
 function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.sampling;
@@ -1237,32 +1379,27 @@ function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string,
       $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequests`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskClientCapabilitiesTasksRequests`: the value, or its errors with their paths. */
 export function validateTaskClientCapabilitiesTasksRequests(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequests> {
-  return $runtime.validateWith(
-    value,
-    $testTaskClientCapabilitiesTasksRequests,
-    $checkTaskClientCapabilitiesTasksRequests,
-    options,
-  );
+  if (isTaskClientCapabilitiesTasksRequests(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasksRequests, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` with its errors. */
 export function parseTaskClientCapabilitiesTasksRequests(value: unknown): TaskClientCapabilitiesTasksRequests {
-  return $runtime.parseWith(
-    value,
-    $testTaskClientCapabilitiesTasksRequests,
-    $checkTaskClientCapabilitiesTasksRequests,
-    "TaskClientCapabilitiesTasksRequests",
-  );
+  return $runtime.parsed(validateTaskClientCapabilitiesTasksRequests(value), "TaskClientCapabilitiesTasksRequests");
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsSampling` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsSampling`. */
 export function isTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsSampling {
-  return $runtime.guarded(value, $testTaskClientCapabilitiesTasksRequestsSampling);
+  try {
+    return $testTaskClientCapabilitiesTasksRequestsSampling(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
@@ -1279,12 +1416,12 @@ function $checkTaskClientCapabilitiesTasksRequestsSampling(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createMessage;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(
           errors,
           path + "/createMessage",
@@ -1296,34 +1433,32 @@ function $checkTaskClientCapabilitiesTasksRequestsSampling(
     }
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequestsSampling`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskClientCapabilitiesTasksRequestsSampling`: the value, or its errors with their paths. */
 export function validateTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
-  return $runtime.validateWith(
-    value,
-    $testTaskClientCapabilitiesTasksRequestsSampling,
-    $checkTaskClientCapabilitiesTasksRequestsSampling,
-    options,
-  );
+  if (isTaskClientCapabilitiesTasksRequestsSampling(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasksRequestsSampling, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` with its errors. */
 export function parseTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsSampling {
-  return $runtime.parseWith(
-    value,
-    $testTaskClientCapabilitiesTasksRequestsSampling,
-    $checkTaskClientCapabilitiesTasksRequestsSampling,
+  return $runtime.parsed(
+    validateTaskClientCapabilitiesTasksRequestsSampling(value),
     "TaskClientCapabilitiesTasksRequestsSampling",
   );
 }
-/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsElicitation` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsElicitation`. */
 export function isTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsElicitation {
-  return $runtime.guarded(value, $testTaskClientCapabilitiesTasksRequestsElicitation);
+  try {
+    return $testTaskClientCapabilitiesTasksRequestsElicitation(value);
+  } catch {
+    return false;
+  }
 }
 function $testTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
@@ -1340,42 +1475,40 @@ function $checkTaskClientCapabilitiesTasksRequestsElicitation(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.create;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
     }
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequestsElicitation`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TaskClientCapabilitiesTasksRequestsElicitation`: the value, or its errors with their paths. */
 export function validateTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
-  return $runtime.validateWith(
-    value,
-    $testTaskClientCapabilitiesTasksRequestsElicitation,
-    $checkTaskClientCapabilitiesTasksRequestsElicitation,
-    options,
-  );
+  if (isTaskClientCapabilitiesTasksRequestsElicitation(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasksRequestsElicitation, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` with its errors. */
 export function parseTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsElicitation {
-  return $runtime.parseWith(
-    value,
-    $testTaskClientCapabilitiesTasksRequestsElicitation,
-    $checkTaskClientCapabilitiesTasksRequestsElicitation,
+  return $runtime.parsed(
+    validateTaskClientCapabilitiesTasksRequestsElicitation(value),
     "TaskClientCapabilitiesTasksRequestsElicitation",
   );
 }
-/** Whether a value is a valid `ToolTaskSupport` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolTaskSupport`. */
 export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
-  return $runtime.guarded(value, $testToolTaskSupport);
+  try {
+    return $testToolTaskSupport(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolTaskSupport(value: unknown): value is ToolTaskSupport {
   return value === "forbidden" || value === "optional" || value === "required";
@@ -1385,20 +1518,25 @@ function $checkToolTaskSupport(value: unknown, path: string, errors: $runtime.Er
   if (!(value === "forbidden" || value === "optional" || value === "required"))
     $runtime.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
 }
-/** Validates a value as `ToolTaskSupport`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolTaskSupport`: the value, or its errors with their paths. */
 export function validateToolTaskSupport(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolTaskSupport> {
-  return $runtime.validateWith(value, $testToolTaskSupport, $checkToolTaskSupport, options);
+  if (isToolTaskSupport(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolTaskSupport, options);
 }
-/** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` with its errors. */
 export function parseToolTaskSupport(value: unknown): ToolTaskSupport {
-  return $runtime.parseWith(value, $testToolTaskSupport, $checkToolTaskSupport, "ToolTaskSupport");
+  return $runtime.parsed(validateToolTaskSupport(value), "ToolTaskSupport");
 }
-/** Whether a value is a valid `CallToolRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CallToolRequest`. */
 export function isCallToolRequest(value: unknown): value is CallToolRequest {
-  return $runtime.guarded(value, $testCallToolRequest);
+  try {
+    return $testCallToolRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCallToolRequest(value: unknown): value is CallToolRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1414,7 +1552,7 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
 }
 function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -1433,20 +1571,25 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.Er
     else $checkCallToolRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CallToolRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CallToolRequest`: the value, or its errors with their paths. */
 export function validateCallToolRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CallToolRequest> {
-  return $runtime.validateWith(value, $testCallToolRequest, $checkCallToolRequest, options);
+  if (isCallToolRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCallToolRequest, options);
 }
-/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCallToolRequest(value: unknown): CallToolRequest {
-  return $runtime.parseWith(value, $testCallToolRequest, $checkCallToolRequest, "CallToolRequest");
+  return $runtime.parsed(validateCallToolRequest(value), "CallToolRequest");
 }
-/** Whether a value is a valid `CallToolResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CallToolResult`. */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  return $runtime.guarded(value, $testCallToolResult);
+  try {
+    return $testCallToolResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCallToolResult(value: unknown): value is CallToolResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1462,12 +1605,12 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
 }
 function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -1487,7 +1630,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Err
     }
     const value6 = value.structuredContent;
     if (value6 !== undefined) {
-      if (!($runtime.isNonNullObject(value6) && (value6.constructor === Object || $runtime.hasJsonPrototype(value6))))
+      if (!($runtime.isNonNullObject(value6) && $runtime.hasJsonPrototype(value6)))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
@@ -1499,20 +1642,25 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Err
     }
   }
 }
-/** Validates a value as `CallToolResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CallToolResult`: the value, or its errors with their paths. */
 export function validateCallToolResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CallToolResult> {
-  return $runtime.validateWith(value, $testCallToolResult, $checkCallToolResult, options);
+  if (isCallToolResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCallToolResult, options);
 }
-/** Returns the value as `CallToolResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CallToolResult`, or throws `ValidationFailed` with its errors. */
 export function parseCallToolResult(value: unknown): CallToolResult {
-  return $runtime.parseWith(value, $testCallToolResult, $checkCallToolResult, "CallToolResult");
+  return $runtime.parsed(validateCallToolResult(value), "CallToolResult");
 }
-/** Whether a value is a valid `ReadResourceRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ReadResourceRequest`. */
 export function isReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  return $runtime.guarded(value, $testReadResourceRequest);
+  try {
+    return $testReadResourceRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1528,7 +1676,7 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
 }
 function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -1554,20 +1702,25 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $runtim
     else $checkReadResourceRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ReadResourceRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ReadResourceRequest`: the value, or its errors with their paths. */
 export function validateReadResourceRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceRequest> {
-  return $runtime.validateWith(value, $testReadResourceRequest, $checkReadResourceRequest, options);
+  if (isReadResourceRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkReadResourceRequest, options);
 }
-/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` with its errors. */
 export function parseReadResourceRequest(value: unknown): ReadResourceRequest {
-  return $runtime.parseWith(value, $testReadResourceRequest, $checkReadResourceRequest, "ReadResourceRequest");
+  return $runtime.parsed(validateReadResourceRequest(value), "ReadResourceRequest");
 }
-/** Whether a value is a valid `ReadResourceResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ReadResourceResult`. */
 export function isReadResourceResult(value: unknown): value is ReadResourceResult {
-  return $runtime.guarded(value, $testReadResourceResult);
+  try {
+    return $testReadResourceResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testReadResourceResult(value: unknown): value is ReadResourceResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1579,12 +1732,12 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
 }
 function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.contents;
@@ -1606,20 +1759,25 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
     }
   }
 }
-/** Validates a value as `ReadResourceResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ReadResourceResult`: the value, or its errors with their paths. */
 export function validateReadResourceResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceResult> {
-  return $runtime.validateWith(value, $testReadResourceResult, $checkReadResourceResult, options);
+  if (isReadResourceResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkReadResourceResult, options);
 }
-/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` with its errors. */
 export function parseReadResourceResult(value: unknown): ReadResourceResult {
-  return $runtime.parseWith(value, $testReadResourceResult, $checkReadResourceResult, "ReadResourceResult");
+  return $runtime.parsed(validateReadResourceResult(value), "ReadResourceResult");
 }
-/** Whether a value is a valid `GetPromptRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetPromptRequest`. */
 export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
-  return $runtime.guarded(value, $testGetPromptRequest);
+  try {
+    return $testGetPromptRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1635,7 +1793,7 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
 }
 function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -1654,20 +1812,25 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.E
     else $checkGetPromptRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `GetPromptRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetPromptRequest`: the value, or its errors with their paths. */
 export function validateGetPromptRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetPromptRequest> {
-  return $runtime.validateWith(value, $testGetPromptRequest, $checkGetPromptRequest, options);
+  if (isGetPromptRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetPromptRequest, options);
 }
-/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` with its errors. */
 export function parseGetPromptRequest(value: unknown): GetPromptRequest {
-  return $runtime.parseWith(value, $testGetPromptRequest, $checkGetPromptRequest, "GetPromptRequest");
+  return $runtime.parsed(validateGetPromptRequest(value), "GetPromptRequest");
 }
-/** Whether a value is a valid `GetPromptResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetPromptResult`. */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
-  return $runtime.guarded(value, $testGetPromptResult);
+  try {
+    return $testGetPromptResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetPromptResult(value: unknown): value is GetPromptResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1681,12 +1844,12 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
 }
 function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.description;
@@ -1713,20 +1876,25 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `GetPromptResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetPromptResult`: the value, or its errors with their paths. */
 export function validateGetPromptResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetPromptResult> {
-  return $runtime.validateWith(value, $testGetPromptResult, $checkGetPromptResult, options);
+  if (isGetPromptResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetPromptResult, options);
 }
-/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` with its errors. */
 export function parseGetPromptResult(value: unknown): GetPromptResult {
-  return $runtime.parseWith(value, $testGetPromptResult, $checkGetPromptResult, "GetPromptResult");
+  return $runtime.parsed(validateGetPromptResult(value), "GetPromptResult");
 }
-/** Whether a value is a valid `ListToolsRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListToolsRequest`. */
 export function isListToolsRequest(value: unknown): value is ListToolsRequest {
-  return $runtime.guarded(value, $testListToolsRequest);
+  try {
+    return $testListToolsRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testListToolsRequest(value: unknown): value is ListToolsRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1742,7 +1910,7 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
 }
 function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -1760,20 +1928,25 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.E
     if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ListToolsRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListToolsRequest`: the value, or its errors with their paths. */
 export function validateListToolsRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListToolsRequest> {
-  return $runtime.validateWith(value, $testListToolsRequest, $checkListToolsRequest, options);
+  if (isListToolsRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListToolsRequest, options);
 }
-/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` with its errors. */
 export function parseListToolsRequest(value: unknown): ListToolsRequest {
-  return $runtime.parseWith(value, $testListToolsRequest, $checkListToolsRequest, "ListToolsRequest");
+  return $runtime.parsed(validateListToolsRequest(value), "ListToolsRequest");
 }
-/** Whether a value is a valid `ListToolsResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ListToolsResult`. */
 export function isListToolsResult(value: unknown): value is ListToolsResult {
-  return $runtime.guarded(value, $testListToolsResult);
+  try {
+    return $testListToolsResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testListToolsResult(value: unknown): value is ListToolsResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1787,12 +1960,12 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
 }
 function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.nextCursor;
@@ -1819,20 +1992,25 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `ListToolsResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ListToolsResult`: the value, or its errors with their paths. */
 export function validateListToolsResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ListToolsResult> {
-  return $runtime.validateWith(value, $testListToolsResult, $checkListToolsResult, options);
+  if (isListToolsResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkListToolsResult, options);
 }
-/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` with its errors. */
 export function parseListToolsResult(value: unknown): ListToolsResult {
-  return $runtime.parseWith(value, $testListToolsResult, $checkListToolsResult, "ListToolsResult");
+  return $runtime.parsed(validateListToolsResult(value), "ListToolsResult");
 }
-/** Whether a value is a valid `CreateMessageRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageRequest`. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  return $runtime.guarded(value, $testCreateMessageRequest);
+  try {
+    return $testCreateMessageRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1848,7 +2026,7 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -1874,20 +2052,25 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $runti
     else $checkCreateMessageRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `CreateMessageRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageRequest`: the value, or its errors with their paths. */
 export function validateCreateMessageRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequest> {
-  return $runtime.validateWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, options);
+  if (isCreateMessageRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parseWith(value, $testCreateMessageRequest, $checkCreateMessageRequest, "CreateMessageRequest");
+  return $runtime.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
 }
-/** Whether a value is a valid `CreateMessageResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageResult`. */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  return $runtime.guarded(value, $testCreateMessageResult);
+  try {
+    return $testCreateMessageResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1913,12 +2096,12 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -1959,20 +2142,25 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $runtim
     }
   }
 }
-/** Validates a value as `CreateMessageResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageResult`: the value, or its errors with their paths. */
 export function validateCreateMessageResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageResult> {
-  return $runtime.validateWith(value, $testCreateMessageResult, $checkCreateMessageResult, options);
+  if (isCreateMessageResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parseWith(value, $testCreateMessageResult, $checkCreateMessageResult, "CreateMessageResult");
+  return $runtime.parsed(validateCreateMessageResult(value), "CreateMessageResult");
 }
-/** Whether a value is a valid `ElicitRequest` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequest`. */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  return $runtime.guarded(value, $testElicitRequest);
+  try {
+    return $testElicitRequest(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequest(value: unknown): value is ElicitRequest {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -1988,7 +2176,7 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
@@ -2014,20 +2202,25 @@ function $checkElicitRequest(value: unknown, path: string, errors: $runtime.Erro
     else $checkElicitRequestParams(value4, path + "/params", errors);
   }
 }
-/** Validates a value as `ElicitRequest`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequest`: the value, or its errors with their paths. */
 export function validateElicitRequest(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequest> {
-  return $runtime.validateWith(value, $testElicitRequest, $checkElicitRequest, options);
+  if (isElicitRequest(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parseWith(value, $testElicitRequest, $checkElicitRequest, "ElicitRequest");
+  return $runtime.parsed(validateElicitRequest(value), "ElicitRequest");
 }
-/** Whether a value is a valid `ElicitResult` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitResult`. */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  return $runtime.guarded(value, $testElicitResult);
+  try {
+    return $testElicitResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitResult(value: unknown): value is ElicitResult {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2041,12 +2234,12 @@ function $testElicitResult(value: unknown): value is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.action;
@@ -2062,7 +2255,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
       );
     const value3 = value.content;
     if (value3 !== undefined) {
-      if (!($runtime.isNonNullObject(value3) && (value3.constructor === Object || $runtime.hasJsonPrototype(value3))))
+      if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
         for (const key4 in value3) {
@@ -2138,20 +2331,25 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `ElicitResult`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitResult`: the value, or its errors with their paths. */
 export function validateElicitResult(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitResult> {
-  return $runtime.validateWith(value, $testElicitResult, $checkElicitResult, options);
+  if (isElicitResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitResult`, or throws `ValidationFailed` with its errors. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parseWith(value, $testElicitResult, $checkElicitResult, "ElicitResult");
+  return $runtime.parsed(validateElicitResult(value), "ElicitResult");
 }
-/** Whether a value is a valid `ToolListChangedNotification` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolListChangedNotification`. */
 export function isToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  return $runtime.guarded(value, $testToolListChangedNotification);
+  try {
+    return $testToolListChangedNotification(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2165,7 +2363,7 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
 }
 function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
@@ -2187,25 +2385,25 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
     if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
   }
 }
-/** Validates a value as `ToolListChangedNotification`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolListChangedNotification`: the value, or its errors with their paths. */
 export function validateToolListChangedNotification(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolListChangedNotification> {
-  return $runtime.validateWith(value, $testToolListChangedNotification, $checkToolListChangedNotification, options);
+  if (isToolListChangedNotification(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolListChangedNotification, options);
 }
-/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` with its errors. */
 export function parseToolListChangedNotification(value: unknown): ToolListChangedNotification {
-  return $runtime.parseWith(
-    value,
-    $testToolListChangedNotification,
-    $checkToolListChangedNotification,
-    "ToolListChangedNotification",
-  );
+  return $runtime.parsed(validateToolListChangedNotification(value), "ToolListChangedNotification");
 }
-/** Whether a value is a valid `ProgressToken` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ProgressToken`. */
 export function isProgressToken(value: unknown): value is ProgressToken {
-  return $runtime.guarded(value, $testProgressToken);
+  try {
+    return $testProgressToken(value);
+  } catch {
+    return false;
+  }
 }
 function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
@@ -2223,20 +2421,25 @@ function $checkProgressToken(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `ProgressToken`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ProgressToken`: the value, or its errors with their paths. */
 export function validateProgressToken(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ProgressToken> {
-  return $runtime.validateWith(value, $testProgressToken, $checkProgressToken, options);
+  if (isProgressToken(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkProgressToken, options);
 }
-/** Returns the value as `ProgressToken`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ProgressToken`, or throws `ValidationFailed` with its errors. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return $runtime.parseWith(value, $testProgressToken, $checkProgressToken, "ProgressToken");
+  return $runtime.parsed(validateProgressToken(value), "ProgressToken");
 }
-/** Whether a value is a valid `RequestId` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `RequestId`. */
 export function isRequestId(value: unknown): value is RequestId {
-  return $runtime.guarded(value, $testRequestId);
+  try {
+    return $testRequestId(value);
+  } catch {
+    return false;
+  }
 }
 function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
@@ -2254,20 +2457,25 @@ function $checkRequestId(value: unknown, path: string, errors: $runtime.ErrorLis
     }
   }
 }
-/** Validates a value as `RequestId`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `RequestId`: the value, or its errors with their paths. */
 export function validateRequestId(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<RequestId> {
-  return $runtime.validateWith(value, $testRequestId, $checkRequestId, options);
+  if (isRequestId(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRequestId, options);
 }
-/** Returns the value as `RequestId`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `RequestId`, or throws `ValidationFailed` with its errors. */
 export function parseRequestId(value: unknown): RequestId {
-  return $runtime.parseWith(value, $testRequestId, $checkRequestId, "RequestId");
+  return $runtime.parsed(validateRequestId(value), "RequestId");
 }
-/** Whether a value is a valid `Result` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Result`. */
 export function isResult(value: unknown): value is Result {
-  return $runtime.guarded(value, $testResult);
+  try {
+    return $testResult(value);
+  } catch {
+    return false;
+  }
 }
 function $testResult(value: unknown): value is Result {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2277,27 +2485,32 @@ function $testResult(value: unknown): value is Result {
 }
 function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Result";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
-/** Validates a value as `Result`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Result`: the value, or its errors with their paths. */
 export function validateResult(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Result> {
-  return $runtime.validateWith(value, $testResult, $checkResult, options);
+  if (isResult(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResult, options);
 }
-/** Returns the value as `Result`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Result`, or throws `ValidationFailed` with its errors. */
 export function parseResult(value: unknown): Result {
-  return $runtime.parseWith(value, $testResult, $checkResult, "Result");
+  return $runtime.parsed(validateResult(value), "Result");
 }
-/** Whether a value is a valid `PaginatedRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `PaginatedRequestParams`. */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  return $runtime.guarded(value, $testPaginatedRequestParams);
+  try {
+    return $testPaginatedRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2309,7 +2522,7 @@ function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestP
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -2321,20 +2534,25 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $run
     }
   }
 }
-/** Validates a value as `PaginatedRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `PaginatedRequestParams`: the value, or its errors with their paths. */
 export function validatePaginatedRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PaginatedRequestParams> {
-  return $runtime.validateWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, options);
+  if (isPaginatedRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkPaginatedRequestParams, options);
 }
-/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return $runtime.parseWith(value, $testPaginatedRequestParams, $checkPaginatedRequestParams, "PaginatedRequestParams");
+  return $runtime.parsed(validatePaginatedRequestParams(value), "PaginatedRequestParams");
 }
-/** Whether a value is a valid `NotificationParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `NotificationParams`. */
 export function isNotificationParams(value: unknown): value is NotificationParams {
-  return $runtime.guarded(value, $testNotificationParams);
+  try {
+    return $testNotificationParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testNotificationParams(value: unknown): value is NotificationParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2344,30 +2562,35 @@ function $testNotificationParams(value: unknown): value is NotificationParams {
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
 }
-/** Validates a value as `NotificationParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `NotificationParams`: the value, or its errors with their paths. */
 export function validateNotificationParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<NotificationParams> {
-  return $runtime.validateWith(value, $testNotificationParams, $checkNotificationParams, options);
+  if (isNotificationParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkNotificationParams, options);
 }
-/** Returns the value as `NotificationParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `NotificationParams`, or throws `ValidationFailed` with its errors. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return $runtime.parseWith(value, $testNotificationParams, $checkNotificationParams, "NotificationParams");
+  return $runtime.parsed(validateNotificationParams(value), "NotificationParams");
 }
-/** Whether a value is a valid `CallToolRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CallToolRequestParams`. */
 export function isCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  return $runtime.guarded(value, $testCallToolRequestParams);
+  try {
+    return $testCallToolRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2383,14 +2606,14 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
 }
 function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -2408,20 +2631,25 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $runt
     if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
   }
 }
-/** Validates a value as `CallToolRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CallToolRequestParams`: the value, or its errors with their paths. */
 export function validateCallToolRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CallToolRequestParams> {
-  return $runtime.validateWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, options);
+  if (isCallToolRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCallToolRequestParams, options);
 }
-/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCallToolRequestParams(value: unknown): CallToolRequestParams {
-  return $runtime.parseWith(value, $testCallToolRequestParams, $checkCallToolRequestParams, "CallToolRequestParams");
+  return $runtime.parsed(validateCallToolRequestParams(value), "CallToolRequestParams");
 }
-/** Whether a value is a valid `ContentBlock` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ContentBlock`. */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  return $runtime.guarded(value, $testContentBlock);
+  try {
+    return $testContentBlock(value);
+  } catch {
+    return false;
+  }
 }
 function $testContentBlock(value: unknown): value is ContentBlock {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2450,7 +2678,7 @@ function $testContentBlock(value: unknown): value is ContentBlock {
 }
 function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ContentBlock";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
@@ -2484,20 +2712,25 @@ function $checkContentBlock(value: unknown, path: string, errors: $runtime.Error
     }
   }
 }
-/** Validates a value as `ContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ContentBlock`: the value, or its errors with their paths. */
 export function validateContentBlock(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ContentBlock> {
-  return $runtime.validateWith(value, $testContentBlock, $checkContentBlock, options);
+  if (isContentBlock(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkContentBlock, options);
 }
-/** Returns the value as `ContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ContentBlock`, or throws `ValidationFailed` with its errors. */
 export function parseContentBlock(value: unknown): ContentBlock {
-  return $runtime.parseWith(value, $testContentBlock, $checkContentBlock, "ContentBlock");
+  return $runtime.parsed(validateContentBlock(value), "ContentBlock");
 }
-/** Whether a value is a valid `TextContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TextContent`. */
 export function isTextContent(value: unknown): value is TextContent {
-  return $runtime.guarded(value, $testTextContent);
+  try {
+    return $testTextContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testTextContent(value: unknown): value is TextContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2513,12 +2746,12 @@ function $testTextContent(value: unknown): value is TextContent {
 }
 function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2533,20 +2766,25 @@ function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorL
       $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TextContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TextContent`: the value, or its errors with their paths. */
 export function validateTextContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TextContent> {
-  return $runtime.validateWith(value, $testTextContent, $checkTextContent, options);
+  if (isTextContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTextContent, options);
 }
-/** Returns the value as `TextContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TextContent`, or throws `ValidationFailed` with its errors. */
 export function parseTextContent(value: unknown): TextContent {
-  return $runtime.parseWith(value, $testTextContent, $checkTextContent, "TextContent");
+  return $runtime.parsed(validateTextContent(value), "TextContent");
 }
-/** Whether a value is a valid `Annotations` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Annotations`. */
 export function isAnnotations(value: unknown): value is Annotations {
-  return $runtime.guarded(value, $testAnnotations);
+  try {
+    return $testAnnotations(value);
+  } catch {
+    return false;
+  }
 }
 function $testAnnotations(value: unknown): value is Annotations {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2560,7 +2798,7 @@ function $testAnnotations(value: unknown): value is Annotations {
 }
 function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Annotations";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.audience;
@@ -2599,20 +2837,25 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorL
     }
   }
 }
-/** Validates a value as `Annotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Annotations`: the value, or its errors with their paths. */
 export function validateAnnotations(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<Annotations> {
-  return $runtime.validateWith(value, $testAnnotations, $checkAnnotations, options);
+  if (isAnnotations(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkAnnotations, options);
 }
-/** Returns the value as `Annotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Annotations`, or throws `ValidationFailed` with its errors. */
 export function parseAnnotations(value: unknown): Annotations {
-  return $runtime.parseWith(value, $testAnnotations, $checkAnnotations, "Annotations");
+  return $runtime.parsed(validateAnnotations(value), "Annotations");
 }
-/** Whether a value is a valid `Role` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Role`. */
 export function isRole(value: unknown): value is Role {
-  return $runtime.guarded(value, $testRole);
+  try {
+    return $testRole(value);
+  } catch {
+    return false;
+  }
 }
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
@@ -2622,17 +2865,22 @@ function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): v
   if (!(value === "assistant" || value === "user"))
     $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Role`: the value, or its errors with their paths. */
 export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
-  return $runtime.validateWith(value, $testRole, $checkRole, options);
+  if (isRole(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Role`, or throws `ValidationFailed` with its errors. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parseWith(value, $testRole, $checkRole, "Role");
+  return $runtime.parsed(validateRole(value), "Role");
 }
-/** Whether a value is a valid `ImageContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ImageContent`. */
 export function isImageContent(value: unknown): value is ImageContent {
-  return $runtime.guarded(value, $testImageContent);
+  try {
+    return $testImageContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testImageContent(value: unknown): value is ImageContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2650,12 +2898,12 @@ function $testImageContent(value: unknown): value is ImageContent {
 }
 function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ImageContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2674,20 +2922,25 @@ function $checkImageContent(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ImageContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ImageContent`: the value, or its errors with their paths. */
 export function validateImageContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ImageContent> {
-  return $runtime.validateWith(value, $testImageContent, $checkImageContent, options);
+  if (isImageContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkImageContent, options);
 }
-/** Returns the value as `ImageContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ImageContent`, or throws `ValidationFailed` with its errors. */
 export function parseImageContent(value: unknown): ImageContent {
-  return $runtime.parseWith(value, $testImageContent, $checkImageContent, "ImageContent");
+  return $runtime.parsed(validateImageContent(value), "ImageContent");
 }
-/** Whether a value is a valid `AudioContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `AudioContent`. */
 export function isAudioContent(value: unknown): value is AudioContent {
-  return $runtime.guarded(value, $testAudioContent);
+  try {
+    return $testAudioContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testAudioContent(value: unknown): value is AudioContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2705,12 +2958,12 @@ function $testAudioContent(value: unknown): value is AudioContent {
 }
 function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/AudioContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2729,20 +2982,25 @@ function $checkAudioContent(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `AudioContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `AudioContent`: the value, or its errors with their paths. */
 export function validateAudioContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<AudioContent> {
-  return $runtime.validateWith(value, $testAudioContent, $checkAudioContent, options);
+  if (isAudioContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkAudioContent, options);
 }
-/** Returns the value as `AudioContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `AudioContent`, or throws `ValidationFailed` with its errors. */
 export function parseAudioContent(value: unknown): AudioContent {
-  return $runtime.parseWith(value, $testAudioContent, $checkAudioContent, "AudioContent");
+  return $runtime.parsed(validateAudioContent(value), "AudioContent");
 }
-/** Whether a value is a valid `ResourceLink` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ResourceLink`. */
 export function isResourceLink(value: unknown): value is ResourceLink {
-  return $runtime.guarded(value, $testResourceLink);
+  try {
+    return $testResourceLink(value);
+  } catch {
+    return false;
+  }
 }
 function $testResourceLink(value: unknown): value is ResourceLink {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2770,12 +3028,12 @@ function $testResourceLink(value: unknown): value is ResourceLink {
 }
 function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ResourceLink";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2832,20 +3090,25 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ResourceLink`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ResourceLink`: the value, or its errors with their paths. */
 export function validateResourceLink(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ResourceLink> {
-  return $runtime.validateWith(value, $testResourceLink, $checkResourceLink, options);
+  if (isResourceLink(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkResourceLink, options);
 }
-/** Returns the value as `ResourceLink`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ResourceLink`, or throws `ValidationFailed` with its errors. */
 export function parseResourceLink(value: unknown): ResourceLink {
-  return $runtime.parseWith(value, $testResourceLink, $checkResourceLink, "ResourceLink");
+  return $runtime.parsed(validateResourceLink(value), "ResourceLink");
 }
-/** Whether a value is a valid `Icon` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Icon`. */
 export function isIcon(value: unknown): value is Icon {
-  return $runtime.guarded(value, $testIcon);
+  try {
+    return $testIcon(value);
+  } catch {
+    return false;
+  }
 }
 function $testIcon(value: unknown): value is Icon {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2861,7 +3124,7 @@ function $testIcon(value: unknown): value is Icon {
 }
 function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Icon";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mimeType;
@@ -2906,17 +3169,22 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Icon`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Icon`: the value, or its errors with their paths. */
 export function validateIcon(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Icon> {
-  return $runtime.validateWith(value, $testIcon, $checkIcon, options);
+  if (isIcon(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkIcon, options);
 }
-/** Returns the value as `Icon`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Icon`, or throws `ValidationFailed` with its errors. */
 export function parseIcon(value: unknown): Icon {
-  return $runtime.parseWith(value, $testIcon, $checkIcon, "Icon");
+  return $runtime.parsed(validateIcon(value), "Icon");
 }
-/** Whether a value is a valid `EmbeddedResource` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `EmbeddedResource`. */
 export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
-  return $runtime.guarded(value, $testEmbeddedResource);
+  try {
+    return $testEmbeddedResource(value);
+  } catch {
+    return false;
+  }
 }
 function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2932,12 +3200,12 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
 }
 function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/EmbeddedResource";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2958,20 +3226,25 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.E
       $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `EmbeddedResource`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `EmbeddedResource`: the value, or its errors with their paths. */
 export function validateEmbeddedResource(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<EmbeddedResource> {
-  return $runtime.validateWith(value, $testEmbeddedResource, $checkEmbeddedResource, options);
+  if (isEmbeddedResource(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkEmbeddedResource, options);
 }
-/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` with its errors. */
 export function parseEmbeddedResource(value: unknown): EmbeddedResource {
-  return $runtime.parseWith(value, $testEmbeddedResource, $checkEmbeddedResource, "EmbeddedResource");
+  return $runtime.parsed(validateEmbeddedResource(value), "EmbeddedResource");
 }
-/** Whether a value is a valid `TextResourceContents` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TextResourceContents`. */
 export function isTextResourceContents(value: unknown): value is TextResourceContents {
-  return $runtime.guarded(value, $testTextResourceContents);
+  try {
+    return $testTextResourceContents(value);
+  } catch {
+    return false;
+  }
 }
 function $testTextResourceContents(value: unknown): value is TextResourceContents {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -2987,12 +3260,12 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
 }
 function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextResourceContents";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.mimeType;
@@ -3010,20 +3283,25 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `TextResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TextResourceContents`: the value, or its errors with their paths. */
 export function validateTextResourceContents(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TextResourceContents> {
-  return $runtime.validateWith(value, $testTextResourceContents, $checkTextResourceContents, options);
+  if (isTextResourceContents(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTextResourceContents, options);
 }
-/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` with its errors. */
 export function parseTextResourceContents(value: unknown): TextResourceContents {
-  return $runtime.parseWith(value, $testTextResourceContents, $checkTextResourceContents, "TextResourceContents");
+  return $runtime.parsed(validateTextResourceContents(value), "TextResourceContents");
 }
-/** Whether a value is a valid `BlobResourceContents` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `BlobResourceContents`. */
 export function isBlobResourceContents(value: unknown): value is BlobResourceContents {
-  return $runtime.guarded(value, $testBlobResourceContents);
+  try {
+    return $testBlobResourceContents(value);
+  } catch {
+    return false;
+  }
 }
 function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3039,12 +3317,12 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
 }
 function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BlobResourceContents";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.blob;
@@ -3062,20 +3340,25 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $runti
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `BlobResourceContents`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `BlobResourceContents`: the value, or its errors with their paths. */
 export function validateBlobResourceContents(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<BlobResourceContents> {
-  return $runtime.validateWith(value, $testBlobResourceContents, $checkBlobResourceContents, options);
+  if (isBlobResourceContents(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkBlobResourceContents, options);
 }
-/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` with its errors. */
 export function parseBlobResourceContents(value: unknown): BlobResourceContents {
-  return $runtime.parseWith(value, $testBlobResourceContents, $checkBlobResourceContents, "BlobResourceContents");
+  return $runtime.parsed(validateBlobResourceContents(value), "BlobResourceContents");
 }
-/** Whether a value is a valid `ReadResourceRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ReadResourceRequestParams`. */
 export function isReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  return $runtime.guarded(value, $testReadResourceRequestParams);
+  try {
+    return $testReadResourceRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3087,7 +3370,7 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
 }
 function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -3098,25 +3381,25 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
       $runtime.unexpected(errors, path + "/uri", "type", "a string", value2, at + "/properties/uri/type");
   }
 }
-/** Validates a value as `ReadResourceRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ReadResourceRequestParams`: the value, or its errors with their paths. */
 export function validateReadResourceRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ReadResourceRequestParams> {
-  return $runtime.validateWith(value, $testReadResourceRequestParams, $checkReadResourceRequestParams, options);
+  if (isReadResourceRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkReadResourceRequestParams, options);
 }
-/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseReadResourceRequestParams(value: unknown): ReadResourceRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testReadResourceRequestParams,
-    $checkReadResourceRequestParams,
-    "ReadResourceRequestParams",
-  );
+  return $runtime.parsed(validateReadResourceRequestParams(value), "ReadResourceRequestParams");
 }
-/** Whether a value is a valid `GetPromptRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `GetPromptRequestParams`. */
 export function isGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  return $runtime.guarded(value, $testGetPromptRequestParams);
+  try {
+    return $testGetPromptRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3130,14 +3413,14 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
 }
 function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -3167,20 +3450,25 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/name", "type", "a string", value5, at + "/properties/name/type");
   }
 }
-/** Validates a value as `GetPromptRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `GetPromptRequestParams`: the value, or its errors with their paths. */
 export function validateGetPromptRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<GetPromptRequestParams> {
-  return $runtime.validateWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, options);
+  if (isGetPromptRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkGetPromptRequestParams, options);
 }
-/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseGetPromptRequestParams(value: unknown): GetPromptRequestParams {
-  return $runtime.parseWith(value, $testGetPromptRequestParams, $checkGetPromptRequestParams, "GetPromptRequestParams");
+  return $runtime.parsed(validateGetPromptRequestParams(value), "GetPromptRequestParams");
 }
-/** Whether a value is a valid `PromptMessage` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `PromptMessage`. */
 export function isPromptMessage(value: unknown): value is PromptMessage {
-  return $runtime.guarded(value, $testPromptMessage);
+  try {
+    return $testPromptMessage(value);
+  } catch {
+    return false;
+  }
 }
 function $testPromptMessage(value: unknown): value is PromptMessage {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3192,7 +3480,7 @@ function $testPromptMessage(value: unknown): value is PromptMessage {
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.content;
@@ -3203,20 +3491,25 @@ function $checkPromptMessage(value: unknown, path: string, errors: $runtime.Erro
     else $checkRole(value2, path + "/role", errors);
   }
 }
-/** Validates a value as `PromptMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `PromptMessage`: the value, or its errors with their paths. */
 export function validatePromptMessage(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PromptMessage> {
-  return $runtime.validateWith(value, $testPromptMessage, $checkPromptMessage, options);
+  if (isPromptMessage(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkPromptMessage, options);
 }
-/** Returns the value as `PromptMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `PromptMessage`, or throws `ValidationFailed` with its errors. */
 export function parsePromptMessage(value: unknown): PromptMessage {
-  return $runtime.parseWith(value, $testPromptMessage, $checkPromptMessage, "PromptMessage");
+  return $runtime.parsed(validatePromptMessage(value), "PromptMessage");
 }
-/** Whether a value is a valid `Tool` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `Tool`. */
 export function isTool(value: unknown): value is Tool {
-  return $runtime.guarded(value, $testTool);
+  try {
+    return $testTool(value);
+  } catch {
+    return false;
+  }
 }
 function $testTool(value: unknown): value is Tool {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3242,12 +3535,12 @@ function $testTool(value: unknown): value is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -3293,17 +3586,22 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): v
     }
   }
 }
-/** Validates a value as `Tool`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `Tool`: the value, or its errors with their paths. */
 export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
-  return $runtime.validateWith(value, $testTool, $checkTool, options);
+  if (isTool(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `Tool`, or throws `ValidationFailed` with its errors. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parseWith(value, $testTool, $checkTool, "Tool");
+  return $runtime.parsed(validateTool(value), "Tool");
 }
-/** Whether a value is a valid `ToolInputSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolInputSchema`. */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
-  return $runtime.guarded(value, $testToolInputSchema);
+  try {
+    return $testToolInputSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3319,7 +3617,7 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -3329,7 +3627,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
     }
     const value2 = value.properties;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/properties",
@@ -3341,7 +3639,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
       else {
         for (const key3 in value2) {
           const item4 = value2[key3];
-          if (!($runtime.isNonNullObject(item4) && (item4.constructor === Object || $runtime.hasJsonPrototype(item4))))
+          if (!($runtime.isNonNullObject(item4) && $runtime.hasJsonPrototype(item4)))
             $runtime.unexpected(
               errors,
               path + "/properties/" + $runtime.pointerToken(key3),
@@ -3378,20 +3676,25 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolInputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolInputSchema`: the value, or its errors with their paths. */
 export function validateToolInputSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolInputSchema> {
-  return $runtime.validateWith(value, $testToolInputSchema, $checkToolInputSchema, options);
+  if (isToolInputSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` with its errors. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parseWith(value, $testToolInputSchema, $checkToolInputSchema, "ToolInputSchema");
+  return $runtime.parsed(validateToolInputSchema(value), "ToolInputSchema");
 }
-/** Whether a value is a valid `ToolOutputSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolOutputSchema`. */
 export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  return $runtime.guarded(value, $testToolOutputSchema);
+  try {
+    return $testToolOutputSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3407,7 +3710,7 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
 }
 function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -3417,7 +3720,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
     }
     const value2 = value.properties;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && (value2.constructor === Object || $runtime.hasJsonPrototype(value2))))
+      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
         $runtime.unexpected(
           errors,
           path + "/properties",
@@ -3429,7 +3732,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
       else {
         for (const key3 in value2) {
           const item4 = value2[key3];
-          if (!($runtime.isNonNullObject(item4) && (item4.constructor === Object || $runtime.hasJsonPrototype(item4))))
+          if (!($runtime.isNonNullObject(item4) && $runtime.hasJsonPrototype(item4)))
             $runtime.unexpected(
               errors,
               path + "/properties/" + $runtime.pointerToken(key3),
@@ -3466,20 +3769,25 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolOutputSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolOutputSchema`: the value, or its errors with their paths. */
 export function validateToolOutputSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolOutputSchema> {
-  return $runtime.validateWith(value, $testToolOutputSchema, $checkToolOutputSchema, options);
+  if (isToolOutputSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolOutputSchema, options);
 }
-/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` with its errors. */
 export function parseToolOutputSchema(value: unknown): ToolOutputSchema {
-  return $runtime.parseWith(value, $testToolOutputSchema, $checkToolOutputSchema, "ToolOutputSchema");
+  return $runtime.parsed(validateToolOutputSchema(value), "ToolOutputSchema");
 }
-/** Whether a value is a valid `ToolAnnotations` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolAnnotations`. */
 export function isToolAnnotations(value: unknown): value is ToolAnnotations {
-  return $runtime.guarded(value, $testToolAnnotations);
+  try {
+    return $testToolAnnotations(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolAnnotations(value: unknown): value is ToolAnnotations {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3497,7 +3805,7 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
 }
 function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolAnnotations";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.destructiveHint;
@@ -3555,20 +3863,25 @@ function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.Er
     }
   }
 }
-/** Validates a value as `ToolAnnotations`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolAnnotations`: the value, or its errors with their paths. */
 export function validateToolAnnotations(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolAnnotations> {
-  return $runtime.validateWith(value, $testToolAnnotations, $checkToolAnnotations, options);
+  if (isToolAnnotations(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolAnnotations, options);
 }
-/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` with its errors. */
 export function parseToolAnnotations(value: unknown): ToolAnnotations {
-  return $runtime.parseWith(value, $testToolAnnotations, $checkToolAnnotations, "ToolAnnotations");
+  return $runtime.parsed(validateToolAnnotations(value), "ToolAnnotations");
 }
-/** Whether a value is a valid `ToolExecution` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolExecution`. */
 export function isToolExecution(value: unknown): value is ToolExecution {
-  return $runtime.guarded(value, $testToolExecution);
+  try {
+    return $testToolExecution(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolExecution(value: unknown): value is ToolExecution {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3578,7 +3891,7 @@ function $testToolExecution(value: unknown): value is ToolExecution {
 }
 function $checkToolExecution(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskSupport;
@@ -3595,20 +3908,25 @@ function $checkToolExecution(value: unknown, path: string, errors: $runtime.Erro
     }
   }
 }
-/** Validates a value as `ToolExecution`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolExecution`: the value, or its errors with their paths. */
 export function validateToolExecution(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolExecution> {
-  return $runtime.validateWith(value, $testToolExecution, $checkToolExecution, options);
+  if (isToolExecution(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolExecution, options);
 }
-/** Returns the value as `ToolExecution`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolExecution`, or throws `ValidationFailed` with its errors. */
 export function parseToolExecution(value: unknown): ToolExecution {
-  return $runtime.parseWith(value, $testToolExecution, $checkToolExecution, "ToolExecution");
+  return $runtime.parsed(validateToolExecution(value), "ToolExecution");
 }
-/** Whether a value is a valid `CreateMessageRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `CreateMessageRequestParams`. */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  return $runtime.guarded(value, $testCreateMessageRequestParams);
+  try {
+    return $testCreateMessageRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3640,7 +3958,7 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -3673,7 +3991,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!($runtime.isNonNullObject(value7) && (value7.constructor === Object || $runtime.hasJsonPrototype(value7))))
+      if (!($runtime.isNonNullObject(value7) && $runtime.hasJsonPrototype(value7)))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value8 = value.modelPreferences;
@@ -3745,25 +4063,25 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `CreateMessageRequestParams`: the value, or its errors with their paths. */
 export function validateCreateMessageRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<CreateMessageRequestParams> {
-  return $runtime.validateWith(value, $testCreateMessageRequestParams, $checkCreateMessageRequestParams, options);
+  if (isCreateMessageRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return $runtime.parseWith(
-    value,
-    $testCreateMessageRequestParams,
-    $checkCreateMessageRequestParams,
-    "CreateMessageRequestParams",
-  );
+  return $runtime.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
 }
-/** Whether a value is a valid `SamplingMessage` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingMessage`. */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
-  return $runtime.guarded(value, $testSamplingMessage);
+  try {
+    return $testSamplingMessage(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingMessage(value: unknown): value is SamplingMessage {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3785,12 +4103,12 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -3815,20 +4133,25 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.Er
     else $checkRole(value3, path + "/role", errors);
   }
 }
-/** Validates a value as `SamplingMessage`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingMessage`: the value, or its errors with their paths. */
 export function validateSamplingMessage(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessage> {
-  return $runtime.validateWith(value, $testSamplingMessage, $checkSamplingMessage, options);
+  if (isSamplingMessage(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parseWith(value, $testSamplingMessage, $checkSamplingMessage, "SamplingMessage");
+  return $runtime.parsed(validateSamplingMessage(value), "SamplingMessage");
 }
-/** Whether a value is a valid `ToolUseContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolUseContent`. */
 export function isToolUseContent(value: unknown): value is ToolUseContent {
-  return $runtime.guarded(value, $testToolUseContent);
+  try {
+    return $testToolUseContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolUseContent(value: unknown): value is ToolUseContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3846,12 +4169,12 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
 }
 function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolUseContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.id;
@@ -3860,10 +4183,7 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
     const value3 = value.input;
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value3) &&
-      (value3.constructor === Object || $runtime.hasJsonPrototype(value3))
-    ))
+    else if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
     const value4 = value.name;
     if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -3875,20 +4195,25 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolUseContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolUseContent`: the value, or its errors with their paths. */
 export function validateToolUseContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolUseContent> {
-  return $runtime.validateWith(value, $testToolUseContent, $checkToolUseContent, options);
+  if (isToolUseContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolUseContent, options);
 }
-/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` with its errors. */
 export function parseToolUseContent(value: unknown): ToolUseContent {
-  return $runtime.parseWith(value, $testToolUseContent, $checkToolUseContent, "ToolUseContent");
+  return $runtime.parsed(validateToolUseContent(value), "ToolUseContent");
 }
-/** Whether a value is a valid `ToolResultContent` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolResultContent`. */
 export function isToolResultContent(value: unknown): value is ToolResultContent {
-  return $runtime.guarded(value, $testToolResultContent);
+  try {
+    return $testToolResultContent(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolResultContent(value: unknown): value is ToolResultContent {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3908,12 +4233,12 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolResultContent";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && (value1.constructor === Object || $runtime.hasJsonPrototype(value1))))
+      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -3933,7 +4258,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
     }
     const value6 = value.structuredContent;
     if (value6 !== undefined) {
-      if (!($runtime.isNonNullObject(value6) && (value6.constructor === Object || $runtime.hasJsonPrototype(value6))))
+      if (!($runtime.isNonNullObject(value6) && $runtime.hasJsonPrototype(value6)))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
@@ -3953,20 +4278,25 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ToolResultContent`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolResultContent`: the value, or its errors with their paths. */
 export function validateToolResultContent(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolResultContent> {
-  return $runtime.validateWith(value, $testToolResultContent, $checkToolResultContent, options);
+  if (isToolResultContent(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolResultContent, options);
 }
-/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` with its errors. */
 export function parseToolResultContent(value: unknown): ToolResultContent {
-  return $runtime.parseWith(value, $testToolResultContent, $checkToolResultContent, "ToolResultContent");
+  return $runtime.parsed(validateToolResultContent(value), "ToolResultContent");
 }
-/** Whether a value is a valid `SamplingMessageContentBlock` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `SamplingMessageContentBlock`. */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  return $runtime.guarded(value, $testSamplingMessageContentBlock);
+  try {
+    return $testSamplingMessageContentBlock(value);
+  } catch {
+    return false;
+  }
 }
 function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -3995,7 +4325,7 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
@@ -4029,25 +4359,25 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     }
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `SamplingMessageContentBlock`: the value, or its errors with their paths. */
 export function validateSamplingMessageContentBlock(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<SamplingMessageContentBlock> {
-  return $runtime.validateWith(value, $testSamplingMessageContentBlock, $checkSamplingMessageContentBlock, options);
+  if (isSamplingMessageContentBlock(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` with its errors. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return $runtime.parseWith(
-    value,
-    $testSamplingMessageContentBlock,
-    $checkSamplingMessageContentBlock,
-    "SamplingMessageContentBlock",
-  );
+  return $runtime.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
 }
-/** Whether a value is a valid `ModelPreferences` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ModelPreferences`. */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
-  return $runtime.guarded(value, $testModelPreferences);
+  try {
+    return $testModelPreferences(value);
+  } catch {
+    return false;
+  }
 }
 function $testModelPreferences(value: unknown): value is ModelPreferences {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4065,7 +4395,7 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
@@ -4171,20 +4501,25 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.E
     }
   }
 }
-/** Validates a value as `ModelPreferences`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ModelPreferences`: the value, or its errors with their paths. */
 export function validateModelPreferences(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ModelPreferences> {
-  return $runtime.validateWith(value, $testModelPreferences, $checkModelPreferences, options);
+  if (isModelPreferences(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` with its errors. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parseWith(value, $testModelPreferences, $checkModelPreferences, "ModelPreferences");
+  return $runtime.parsed(validateModelPreferences(value), "ModelPreferences");
 }
-/** Whether a value is a valid `ModelHint` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ModelHint`. */
 export function isModelHint(value: unknown): value is ModelHint {
-  return $runtime.guarded(value, $testModelHint);
+  try {
+    return $testModelHint(value);
+  } catch {
+    return false;
+  }
 }
 function $testModelHint(value: unknown): value is ModelHint {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4194,7 +4529,7 @@ function $testModelHint(value: unknown): value is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
@@ -4204,20 +4539,25 @@ function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorLis
     }
   }
 }
-/** Validates a value as `ModelHint`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ModelHint`: the value, or its errors with their paths. */
 export function validateModelHint(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ModelHint> {
-  return $runtime.validateWith(value, $testModelHint, $checkModelHint, options);
+  if (isModelHint(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ModelHint`, or throws `ValidationFailed` with its errors. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parseWith(value, $testModelHint, $checkModelHint, "ModelHint");
+  return $runtime.parsed(validateModelHint(value), "ModelHint");
 }
-/** Whether a value is a valid `ToolChoice` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ToolChoice`. */
 export function isToolChoice(value: unknown): value is ToolChoice {
-  return $runtime.guarded(value, $testToolChoice);
+  try {
+    return $testToolChoice(value);
+  } catch {
+    return false;
+  }
 }
 function $testToolChoice(value: unknown): value is ToolChoice {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4227,7 +4567,7 @@ function $testToolChoice(value: unknown): value is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
@@ -4244,20 +4584,25 @@ function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorLi
     }
   }
 }
-/** Validates a value as `ToolChoice`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ToolChoice`: the value, or its errors with their paths. */
 export function validateToolChoice(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ToolChoice> {
-  return $runtime.validateWith(value, $testToolChoice, $checkToolChoice, options);
+  if (isToolChoice(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ToolChoice`, or throws `ValidationFailed` with its errors. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parseWith(value, $testToolChoice, $checkToolChoice, "ToolChoice");
+  return $runtime.parsed(validateToolChoice(value), "ToolChoice");
 }
-/** Whether a value is a valid `ElicitRequestParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestParams`. */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
-  return $runtime.guarded(value, $testElicitRequestParams);
+  try {
+    return $testElicitRequestParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
@@ -4267,20 +4612,25 @@ function $checkElicitRequestParams(value: unknown, path: string, errors: $runtim
   if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestParams`: the value, or its errors with their paths. */
 export function validateElicitRequestParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestParams> {
-  return $runtime.validateWith(value, $testElicitRequestParams, $checkElicitRequestParams, options);
+  if (isElicitRequestParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parseWith(value, $testElicitRequestParams, $checkElicitRequestParams, "ElicitRequestParams");
+  return $runtime.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
 }
-/** Whether a value is a valid `ElicitRequestURLParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestURLParams`. */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  return $runtime.guarded(value, $testElicitRequestURLParams);
+  try {
+    return $testElicitRequestURLParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4300,7 +4650,7 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4332,20 +4682,25 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
   }
 }
-/** Validates a value as `ElicitRequestURLParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestURLParams`: the value, or its errors with their paths. */
 export function validateElicitRequestURLParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestURLParams> {
-  return $runtime.validateWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, options);
+  if (isElicitRequestURLParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parseWith(value, $testElicitRequestURLParams, $checkElicitRequestURLParams, "ElicitRequestURLParams");
+  return $runtime.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
 }
-/** Whether a value is a valid `ElicitRequestFormParams` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestFormParams`. */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  return $runtime.guarded(value, $testElicitRequestFormParams);
+  try {
+    return $testElicitRequestFormParams(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4363,7 +4718,7 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
@@ -4384,27 +4739,27 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $ru
     if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   }
 }
-/** Validates a value as `ElicitRequestFormParams`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestFormParams`: the value, or its errors with their paths. */
 export function validateElicitRequestFormParams(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParams> {
-  return $runtime.validateWith(value, $testElicitRequestFormParams, $checkElicitRequestFormParams, options);
+  if (isElicitRequestFormParams(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parseWith(
-    value,
-    $testElicitRequestFormParams,
-    $checkElicitRequestFormParams,
-    "ElicitRequestFormParams",
-  );
+  return $runtime.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
 }
-/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema`. */
 export function isElicitRequestFormParamsRequestedSchema(
   value: unknown,
 ): value is ElicitRequestFormParamsRequestedSchema {
-  return $runtime.guarded(value, $testElicitRequestFormParamsRequestedSchema);
+  try {
+    return $testElicitRequestFormParamsRequestedSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4420,7 +4775,7 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
 }
 function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
@@ -4430,10 +4785,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!(
-      $runtime.isNonNullObject(value2) &&
-      (value2.constructor === Object || $runtime.hasJsonPrototype(value2))
-    ))
+    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -4473,30 +4825,28 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
       $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
   }
 }
-/** Validates a value as `ElicitRequestFormParamsRequestedSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `ElicitRequestFormParamsRequestedSchema`: the value, or its errors with their paths. */
 export function validateElicitRequestFormParamsRequestedSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
-  return $runtime.validateWith(
-    value,
-    $testElicitRequestFormParamsRequestedSchema,
-    $checkElicitRequestFormParamsRequestedSchema,
-    options,
-  );
+  if (isElicitRequestFormParamsRequestedSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkElicitRequestFormParamsRequestedSchema, options);
 }
-/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` with its errors. */
 export function parseElicitRequestFormParamsRequestedSchema(value: unknown): ElicitRequestFormParamsRequestedSchema {
-  return $runtime.parseWith(
-    value,
-    $testElicitRequestFormParamsRequestedSchema,
-    $checkElicitRequestFormParamsRequestedSchema,
+  return $runtime.parsed(
+    validateElicitRequestFormParamsRequestedSchema(value),
     "ElicitRequestFormParamsRequestedSchema",
   );
 }
-/** Whether a value is a valid `PrimitiveSchemaDefinition` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `PrimitiveSchemaDefinition`. */
 export function isPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
-  return $runtime.guarded(value, $testPrimitiveSchemaDefinition);
+  try {
+    return $testPrimitiveSchemaDefinition(value);
+  } catch {
+    return false;
+  }
 }
 function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
   return (
@@ -4524,25 +4874,25 @@ function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $
   ))
     $runtime.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `PrimitiveSchemaDefinition`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `PrimitiveSchemaDefinition`: the value, or its errors with their paths. */
 export function validatePrimitiveSchemaDefinition(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<PrimitiveSchemaDefinition> {
-  return $runtime.validateWith(value, $testPrimitiveSchemaDefinition, $checkPrimitiveSchemaDefinition, options);
+  if (isPrimitiveSchemaDefinition(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkPrimitiveSchemaDefinition, options);
 }
-/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` with its errors. */
 export function parsePrimitiveSchemaDefinition(value: unknown): PrimitiveSchemaDefinition {
-  return $runtime.parseWith(
-    value,
-    $testPrimitiveSchemaDefinition,
-    $checkPrimitiveSchemaDefinition,
-    "PrimitiveSchemaDefinition",
-  );
+  return $runtime.parsed(validatePrimitiveSchemaDefinition(value), "PrimitiveSchemaDefinition");
 }
-/** Whether a value is a valid `StringSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `StringSchema`. */
 export function isStringSchema(value: unknown): value is StringSchema {
-  return $runtime.guarded(value, $testStringSchema);
+  try {
+    return $testStringSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testStringSchema(value: unknown): value is StringSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4565,7 +4915,7 @@ function $testStringSchema(value: unknown): value is StringSchema {
 }
 function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/StringSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4632,20 +4982,25 @@ function $checkStringSchema(value: unknown, path: string, errors: $runtime.Error
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `StringSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `StringSchema`: the value, or its errors with their paths. */
 export function validateStringSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<StringSchema> {
-  return $runtime.validateWith(value, $testStringSchema, $checkStringSchema, options);
+  if (isStringSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkStringSchema, options);
 }
-/** Returns the value as `StringSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `StringSchema`, or throws `ValidationFailed` with its errors. */
 export function parseStringSchema(value: unknown): StringSchema {
-  return $runtime.parseWith(value, $testStringSchema, $checkStringSchema, "StringSchema");
+  return $runtime.parsed(validateStringSchema(value), "StringSchema");
 }
-/** Whether a value is a valid `NumberSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `NumberSchema`. */
 export function isNumberSchema(value: unknown): value is NumberSchema {
-  return $runtime.guarded(value, $testNumberSchema);
+  try {
+    return $testNumberSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testNumberSchema(value: unknown): value is NumberSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4665,7 +5020,7 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
 }
 function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NumberSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4713,20 +5068,25 @@ function $checkNumberSchema(value: unknown, path: string, errors: $runtime.Error
       );
   }
 }
-/** Validates a value as `NumberSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `NumberSchema`: the value, or its errors with their paths. */
 export function validateNumberSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<NumberSchema> {
-  return $runtime.validateWith(value, $testNumberSchema, $checkNumberSchema, options);
+  if (isNumberSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkNumberSchema, options);
 }
-/** Returns the value as `NumberSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `NumberSchema`, or throws `ValidationFailed` with its errors. */
 export function parseNumberSchema(value: unknown): NumberSchema {
-  return $runtime.parseWith(value, $testNumberSchema, $checkNumberSchema, "NumberSchema");
+  return $runtime.parsed(validateNumberSchema(value), "NumberSchema");
 }
-/** Whether a value is a valid `BooleanSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `BooleanSchema`. */
 export function isBooleanSchema(value: unknown): value is BooleanSchema {
-  return $runtime.guarded(value, $testBooleanSchema);
+  try {
+    return $testBooleanSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testBooleanSchema(value: unknown): value is BooleanSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4742,7 +5102,7 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
 }
 function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BooleanSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4773,20 +5133,25 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.Erro
       $runtime.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `BooleanSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `BooleanSchema`: the value, or its errors with their paths. */
 export function validateBooleanSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<BooleanSchema> {
-  return $runtime.validateWith(value, $testBooleanSchema, $checkBooleanSchema, options);
+  if (isBooleanSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkBooleanSchema, options);
 }
-/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` with its errors. */
 export function parseBooleanSchema(value: unknown): BooleanSchema {
-  return $runtime.parseWith(value, $testBooleanSchema, $checkBooleanSchema, "BooleanSchema");
+  return $runtime.parsed(validateBooleanSchema(value), "BooleanSchema");
 }
-/** Whether a value is a valid `UntitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UntitledSingleSelectEnumSchema`. */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testUntitledSingleSelectEnumSchema);
+  try {
+    return $testUntitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4804,7 +5169,7 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
 }
 function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4853,30 +5218,25 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateUntitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(
-    value,
-    $testUntitledSingleSelectEnumSchema,
-    $checkUntitledSingleSelectEnumSchema,
-    options,
-  );
+  if (isUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseUntitledSingleSelectEnumSchema(value: unknown): UntitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testUntitledSingleSelectEnumSchema,
-    $checkUntitledSingleSelectEnumSchema,
-    "UntitledSingleSelectEnumSchema",
-  );
+  return $runtime.parsed(validateUntitledSingleSelectEnumSchema(value), "UntitledSingleSelectEnumSchema");
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchema`. */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  return $runtime.guarded(value, $testTitledSingleSelectEnumSchema);
+  try {
+    return $testTitledSingleSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4894,7 +5254,7 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
 }
 function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -4935,25 +5295,25 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateTitledSingleSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchema> {
-  return $runtime.validateWith(value, $testTitledSingleSelectEnumSchema, $checkTitledSingleSelectEnumSchema, options);
+  if (isTitledSingleSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseTitledSingleSelectEnumSchema(value: unknown): TitledSingleSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testTitledSingleSelectEnumSchema,
-    $checkTitledSingleSelectEnumSchema,
-    "TitledSingleSelectEnumSchema",
-  );
+  return $runtime.parsed(validateTitledSingleSelectEnumSchema(value), "TitledSingleSelectEnumSchema");
 }
-/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledSingleSelectEnumSchemaItem`. */
 export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  return $runtime.guarded(value, $testTitledSingleSelectEnumSchemaItem);
+  try {
+    return $testTitledSingleSelectEnumSchemaItem(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -4965,7 +5325,7 @@ function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledS
 }
 function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
@@ -4978,30 +5338,25 @@ function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, er
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledSingleSelectEnumSchemaItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledSingleSelectEnumSchemaItem`: the value, or its errors with their paths. */
 export function validateTitledSingleSelectEnumSchemaItem(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledSingleSelectEnumSchemaItem> {
-  return $runtime.validateWith(
-    value,
-    $testTitledSingleSelectEnumSchemaItem,
-    $checkTitledSingleSelectEnumSchemaItem,
-    options,
-  );
+  if (isTitledSingleSelectEnumSchemaItem(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchemaItem, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` with its errors. */
 export function parseTitledSingleSelectEnumSchemaItem(value: unknown): TitledSingleSelectEnumSchemaItem {
-  return $runtime.parseWith(
-    value,
-    $testTitledSingleSelectEnumSchemaItem,
-    $checkTitledSingleSelectEnumSchemaItem,
-    "TitledSingleSelectEnumSchemaItem",
-  );
+  return $runtime.parsed(validateTitledSingleSelectEnumSchemaItem(value), "TitledSingleSelectEnumSchemaItem");
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchema`. */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchema);
+  try {
+    return $testUntitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5023,7 +5378,7 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
 }
 function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -5081,25 +5436,25 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateUntitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, $testUntitledMultiSelectEnumSchema, $checkUntitledMultiSelectEnumSchema, options);
+  if (isUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseUntitledMultiSelectEnumSchema(value: unknown): UntitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testUntitledMultiSelectEnumSchema,
-    $checkUntitledMultiSelectEnumSchema,
-    "UntitledMultiSelectEnumSchema",
-  );
+  return $runtime.parsed(validateUntitledMultiSelectEnumSchema(value), "UntitledMultiSelectEnumSchema");
 }
-/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems`. */
 export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  return $runtime.guarded(value, $testUntitledMultiSelectEnumSchemaItems);
+  try {
+    return $testUntitledMultiSelectEnumSchemaItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5111,7 +5466,7 @@ function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is Untit
 }
 function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
@@ -5138,30 +5493,25 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
   }
 }
-/** Validates a value as `UntitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `UntitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
 export function validateUntitledMultiSelectEnumSchemaItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(
-    value,
-    $testUntitledMultiSelectEnumSchemaItems,
-    $checkUntitledMultiSelectEnumSchemaItems,
-    options,
-  );
+  if (isUntitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
 export function parseUntitledMultiSelectEnumSchemaItems(value: unknown): UntitledMultiSelectEnumSchemaItems {
-  return $runtime.parseWith(
-    value,
-    $testUntitledMultiSelectEnumSchemaItems,
-    $checkUntitledMultiSelectEnumSchemaItems,
-    "UntitledMultiSelectEnumSchemaItems",
-  );
+  return $runtime.parsed(validateUntitledMultiSelectEnumSchemaItems(value), "UntitledMultiSelectEnumSchemaItems");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchema`. */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  return $runtime.guarded(value, $testTitledMultiSelectEnumSchema);
+  try {
+    return $testTitledMultiSelectEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5183,7 +5533,7 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
 }
 function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -5241,25 +5591,25 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
       $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
 export function validateTitledMultiSelectEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchema> {
-  return $runtime.validateWith(value, $testTitledMultiSelectEnumSchema, $checkTitledMultiSelectEnumSchema, options);
+  if (isTitledMultiSelectEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseTitledMultiSelectEnumSchema(value: unknown): TitledMultiSelectEnumSchema {
-  return $runtime.parseWith(
-    value,
-    $testTitledMultiSelectEnumSchema,
-    $checkTitledMultiSelectEnumSchema,
-    "TitledMultiSelectEnumSchema",
-  );
+  return $runtime.parsed(validateTitledMultiSelectEnumSchema(value), "TitledMultiSelectEnumSchema");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItems`. */
 export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItems);
+  try {
+    return $testTitledMultiSelectEnumSchemaItems(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5269,7 +5619,7 @@ function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledM
 }
 function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
@@ -5284,30 +5634,25 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
     }
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItems`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
 export function validateTitledMultiSelectEnumSchemaItems(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItems> {
-  return $runtime.validateWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItems,
-    $checkTitledMultiSelectEnumSchemaItems,
-    options,
-  );
+  if (isTitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
 export function parseTitledMultiSelectEnumSchemaItems(value: unknown): TitledMultiSelectEnumSchemaItems {
-  return $runtime.parseWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItems,
-    $checkTitledMultiSelectEnumSchemaItems,
-    "TitledMultiSelectEnumSchemaItems",
-  );
+  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItems(value), "TitledMultiSelectEnumSchemaItems");
 }
-/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem`. */
 export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  return $runtime.guarded(value, $testTitledMultiSelectEnumSchemaItemsItem);
+  try {
+    return $testTitledMultiSelectEnumSchemaItemsItem(value);
+  } catch {
+    return false;
+  }
 }
 function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5320,7 +5665,7 @@ function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is Tit
 function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
@@ -5333,30 +5678,25 @@ function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`: the value, or its errors with their paths. */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
-  return $runtime.validateWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItemsItem,
-    $checkTitledMultiSelectEnumSchemaItemsItem,
-    options,
-  );
+  if (isTitledMultiSelectEnumSchemaItemsItem(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItemsItem, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` with its errors. */
 export function parseTitledMultiSelectEnumSchemaItemsItem(value: unknown): TitledMultiSelectEnumSchemaItemsItem {
-  return $runtime.parseWith(
-    value,
-    $testTitledMultiSelectEnumSchemaItemsItem,
-    $checkTitledMultiSelectEnumSchemaItemsItem,
-    "TitledMultiSelectEnumSchemaItemsItem",
-  );
+  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItemsItem(value), "TitledMultiSelectEnumSchemaItemsItem");
 }
-/** Whether a value is a valid `LegacyTitledEnumSchema` (fast: builds no error objects; false for a value that throws when read). */
+/** Whether a value is a valid `LegacyTitledEnumSchema`. */
 export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  return $runtime.guarded(value, $testLegacyTitledEnumSchema);
+  try {
+    return $testLegacyTitledEnumSchema(value);
+  } catch {
+    return false;
+  }
 }
 function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
   if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
@@ -5376,7 +5716,7 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
 }
 function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
+  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
@@ -5444,16 +5784,17 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
   }
 }
-/** Validates a value as `LegacyTitledEnumSchema`, reporting its errors with their paths (the first `maxErrors`, 50 by default, and how many there are). */
+/** Validates a value as `LegacyTitledEnumSchema`: the value, or its errors with their paths. */
 export function validateLegacyTitledEnumSchema(
   value: unknown,
   options?: $runtime.ValidateOptions,
 ): $runtime.ValidationResult<LegacyTitledEnumSchema> {
-  return $runtime.validateWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, options);
+  if (isLegacyTitledEnumSchema(value)) return { ok: true, value };
+  return $runtime.invalid(value, $checkLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` carrying its first 50 errors and their count. */
+/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
 export function parseLegacyTitledEnumSchema(value: unknown): LegacyTitledEnumSchema {
-  return $runtime.parseWith(value, $testLegacyTitledEnumSchema, $checkLegacyTitledEnumSchema, "LegacyTitledEnumSchema");
+  return $runtime.parsed(validateLegacyTitledEnumSchema(value), "LegacyTitledEnumSchema");
 }
 
 function $isInteger(value: unknown): boolean {

@@ -204,7 +204,7 @@ export class CheckEmitter {
         // The type error points at the `type: "object"` of the first part that has one.
         const typed = node.parts.map((part) => this.objectTypeOwner(part)).find((owner) => owner !== undefined);
         const guard = typed ? this.objectGuard(path, typed) : this.typeError(path, "an object", v, node);
-        return objectsOnly ? ifElse(not(this.scope.isJsonObject(v)), [guard], parts) : parts;
+        return objectsOnly ? ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [guard], parts) : parts;
       }
       case "not":
         return ifElse(this.test.opaque(node.node, v, owner), [this.report(path, "not", str("must not match the schema it is forbidden to match"), node)]);
@@ -308,7 +308,7 @@ export class CheckEmitter {
       blocks.push(ifElse(present, this.statements(dependency.node, v, path, owner)));
     }
     const body = this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner, node);
-    return knownObject ? body : ifElse(not(this.scope.isJsonObject(v)), [this.objectGuard(path, node)], body);
+    return knownObject ? body : ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.objectGuard(path, node)], body);
   }
 
   /**
@@ -389,7 +389,7 @@ export class CheckEmitter {
     const inner = this.statements(node.values, id(item), keyPath, owner);
     if (inner.length) loop.push(...(mentionsLocal(inner, item) ? [constant(item, index(v, id(key)))] : []), ...inner);
     const body = [...(loop.length ? [forIn(key, v, loop)] : []), ...this.conditions(objectSizeConditions(node, v), PATH, node)];
-    return ifElse(not(this.scope.isJsonObject(v)), [this.objectGuard(PATH, node)], body);
+    return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.objectGuard(PATH, node)], body);
   }
 
   private arrayStatements(node: ArrayNode, owner: string): Stmt[] {
@@ -490,7 +490,7 @@ export class CheckEmitter {
     const missing = exprStmt(call(this.scope.runtime("missing"), ERRORS, path, str(discriminator.property), this.schemaPath(node)));
     const unknown = this.unexpected(tagPath, "discriminator", `one of ${allowed}`, id(tag), node);
     const body = [constant(tag, propertyAccess(v, discriminator.property, this.scope)), switchOn(id(tag), cases, ifElse(compare(id(tag), "===", UNDEFINED), [missing], [unknown]))];
-    return ifElse(not(this.scope.isJsonObject(v)), [this.typeError(path, "an object", v, node)], body);
+    return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.typeError(path, "an object", v, node)], body);
   }
 }
 

@@ -49,19 +49,26 @@ import { propertyAccess, type ModuleScope } from "./scope.js";
 import { describeCheck } from "./helper-names.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT, splitWeight } from "./size.js";
 import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
+import { recursiveDefinitions } from "./recursion.js";
 
 /** The parameter every generated function takes the value in. */
 export const VALUE = id("value");
 
+/** How many properties a referenced object may declare to be tested inline in an intersection. */
+const SMALL_OBJECT_PART = 8;
+
 export class GuardEmitter {
   /** What a schema evaluates, for `unevaluated*` (shared with the error mode). */
   readonly evaluated: EvaluatedTracker;
+  /** Definitions on a reference cycle (recursion.ts), never tested inline in an intersection. */
+  readonly recursive: ReadonlySet<DefinitionId>;
 
   constructor(
     private readonly model: Model,
     private readonly scope: ModuleScope,
   ) {
     this.evaluated = new EvaluatedTracker(model, scope, this);
+    this.recursive = recursiveDefinitions(model);
   }
 
   /** Name of the private test of a definition (`$testX`; the exported `isX` guards it, see module.ts). */
@@ -91,6 +98,11 @@ export class GuardEmitter {
       case "array":
         return this.arrayStatements(node, owner);
       case "intersection": {
+        // Parts that are all small objects are tested as one object, each part's properties inline:
+        // one object test, and no call into a shared `$testY` whose property reads see every shape
+        // that shares it (measured: such a call site is what made small definitions lose to TypeBox).
+        const objects = this.smallObjectParts(node.parts);
+        if (objects) return this.objectTest(objects.flatMap((o) => this.objectBlocks(o, owner)), owner);
         // The first part may narrow `value` in place; later parts are tested as opaque calls so one
         // part's narrowing never leaks into another's code.
         const [first, ...rest] = node.parts;
@@ -303,6 +315,36 @@ export class GuardEmitter {
   }
 
   private objectStatements(node: ObjectNode, owner: string): Stmt[] {
+    return this.objectTest(this.objectBlocks(node, owner), owner);
+  }
+
+  /** The object test, then the blocks of its checks (split by weight). */
+  private objectTest(blocks: readonly (readonly Stmt[])[], owner: string): Stmt[] {
+    return [...failIf(not(this.scope.isJsonObject(VALUE))), ...this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner)];
+  }
+
+  /**
+   * The object nodes of an intersection whose every part is an object node or a reference to a
+   * definition that is one, is not recursive and is small (SMALL_OBJECT_PART); else undefined.
+   */
+  private smallObjectParts(parts: readonly Node[]): ObjectNode[] | undefined {
+    const objects: ObjectNode[] = [];
+    for (const part of parts) {
+      let node = part;
+      if (node.kind === "ref") {
+        const def = this.model.byId.get(node.target);
+        if (!def || this.recursive.has(node.target)) return undefined;
+        node = def.node;
+        if (node.kind === "object" && node.properties.length > SMALL_OBJECT_PART) return undefined;
+      }
+      if (node.kind !== "object") return undefined;
+      objects.push(node);
+    }
+    return objects;
+  }
+
+  /** The checks of an object's keywords, in blocks, for a value known to be a JSON object. */
+  private objectBlocks(node: ObjectNode, owner: string): Stmt[][] {
     const v = VALUE;
     const blocks: Stmt[][] = [];
     for (const property of node.properties) {
@@ -329,7 +371,7 @@ export class GuardEmitter {
       const present = compare(propertyAccess(v, dependency.name, this.scope), "!==", UNDEFINED);
       blocks.push(failIf(and(present, not(this.expression(dependency.node, v, owner)))));
     }
-    return [...failIf(not(this.scope.isJsonObject(v))), ...this.split(blocks.filter((b) => b.length > 0), this.scope.runtimeType("JsonObject"), owner)];
+    return blocks;
   }
 
   /** The loop over an object's keys for `additionalProperties`, `patternProperties` and `propertyNames`. */

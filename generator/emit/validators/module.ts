@@ -2,14 +2,27 @@
  * `validators.ts` of a schema set: per definition `X`, `isX` (boolean, no allocations),
  * `validateX` (the first 50 errors and their count), `parseX` (throws), plus the private `$testX`
  * (the test) and `$checkX` (collects errors). Definitions reach each other through the private
- * functions; the exported ones are the entry, where the runtime answers a value that throws when
+ * functions; the exported ones are the entry, whose own `try` answers a value that throws when
  * read (too deep for the stack, cyclic, a throwing getter or Proxy) as invalid instead of throwing.
  * No imports beyond the set's own `types.ts` and `runtime.ts`; no eval at run time. The runtime
  * is imported as one namespace, `$runtime`, so its names never meet a definition's (see scope.ts).
  */
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
-import { call, id, namesOf, ret, str, type FunctionDecl } from "./codegen/nodes.js";
+import { call, id, ifElse, namesOf, raw, ret, RETURN_FALSE, str, tryCatch, type FunctionDecl } from "./codegen/nodes.js";
+
+/**
+ * What every definition's functions do, said once at the top of `validators.ts` (each function's own
+ * doc comment stays one line: the set's validators are held to half the size of ajv's standalone code).
+ */
+const MODULE_DOC = [
+  "// Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;",
+  "// `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first",
+  "// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the",
+  "// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them",
+  "// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`",
+  "// answers false, `validateX` and `parseX` say why.",
+];
 import { paramName, printFunction } from "./codegen/print.js";
 import { ModuleScope, RUNTIME_NAMESPACE, type Declaration } from "./scope.js";
 import { GuardEmitter } from "./guard-mode.js";
@@ -32,11 +45,14 @@ export function emitValidators(model: Model): string {
     functions.push(
       {
         name: `is${name}`,
-        doc: `Whether a value is a valid \`${name}\` (fast: builds no error objects; false for a value that throws when read).`,
+        doc: `Whether a value is a valid \`${name}\`.`,
         exported: true,
         params: [{ name: "value", type: "unknown" }],
         returns: `value is ${name}`,
-        body: [ret(call(scope.runtime("guarded"), id("value"), id(isName)))],
+        // The `try` is written into each entry rather than shared in the runtime: one shared
+        // `guarded(value, test)` calls every definition's test from one call site, which goes
+        // megamorphic once a few definitions ran, so no test was inlined into it any more.
+        body: [tryCatch([ret(call(isName, id("value")))], [RETURN_FALSE])],
       },
       {
         name: isName,
@@ -57,22 +73,26 @@ export function emitValidators(model: Model): string {
       },
       {
         name: `validate${name}`,
-        doc: `Validates a value as \`${name}\`, reporting its errors with their paths (the first \`maxErrors\`, 50 by default, and how many there are).`,
+        doc: `Validates a value as \`${name}\`: the value, or its errors with their paths.`,
         exported: true,
         params: [
           { name: "value", type: "unknown" },
           { name: "options", type: scope.runtimeType("ValidateOptions"), optional: true },
         ],
         returns: `${result}<${name}>`,
-        body: [ret(call(scope.runtime("validateWith"), id("value"), id(isName), id(checkName), id("options")))],
+        // The test through `isX` (its own call site, its `try`); the runtime collects the errors only when it fails.
+        body: [
+          ...ifElse(call(`is${name}`, id("value")), [ret(raw("{ ok: true, value }", ["value"]))]),
+          ret(call(scope.runtime("invalid"), id("value"), id(checkName), id("options"))),
+        ],
       },
       {
         name: `parse${name}`,
-        doc: `Returns the value as \`${name}\`, or throws \`ValidationFailed\` carrying its first 50 errors and their count.`,
+        doc: `Returns the value as \`${name}\`, or throws \`ValidationFailed\` with its errors.`,
         exported: true,
         params: [{ name: "value", type: "unknown" }],
         returns: name,
-        body: [ret(call(scope.runtime("parseWith"), id("value"), id(isName), id(checkName), str(name)))],
+        body: [ret(call(scope.runtime("parsed"), call(`validate${name}`, id("value")), str(name)))],
       },
     );
   }
@@ -84,6 +104,8 @@ export function emitValidators(model: Model): string {
   return [
     typeNames.length ? `import type { ${typeNames.join(", ")} } from "./types.js";` : "",
     readsRuntime ? `import * as ${RUNTIME_NAMESPACE} from "./runtime/protocol/json.js";` : "",
+    "",
+    ...(functions.length ? MODULE_DOC : []),
     "",
     ...runtimeReExports(new Set(typeNames)),
     "",

@@ -65,40 +65,55 @@ function failureMessage(typeName: string, errors: readonly ValidationError[], er
  * once (an `allOf` can report the same mismatch from several branches; distinct = same path, keyword
  * and message), the first `limit` kept, all counted. Linear in the errors found: a few are compared
  * with each other directly, more go through a key set, never each error against all before it.
+ * Shaped for the common case of one or two errors: plain fields set in the constructor (one object
+ * shape), the keyword compared first (a literal, so a pointer comparison) and a message's length
+ * before its text, the key set built out of line.
  */
 export class ErrorList {
   /** The first `limit` distinct errors, in the order found. */
-  readonly kept: ValidationError[] = [];
+  readonly kept: ValidationError[];
   /** How many distinct errors were found. */
-  count = 0;
+  count: number;
   /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
-  #seen: Set<string> | undefined;
+  private seen: Set<string> | null;
 
-  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {}
+  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {
+    this.kept = [];
+    this.count = 0;
+    this.seen = null;
+  }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.#isNew(path, keyword, message)) return;
+    if (!this.isNew(path, keyword, message)) return;
     if (this.kept.length < this.limit) this.kept.push({ path, keyword, message, schemaPath });
   }
 
   /** Adds an error that must be seen whatever else was found (it says why the check stopped). */
   addFirst(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.#isNew(path, keyword, message)) return;
+    if (!this.isNew(path, keyword, message)) return;
     this.kept.unshift({ path, keyword, message, schemaPath });
     if (this.kept.length > this.limit) this.kept.pop();
   }
 
-  #isNew(path: string, keyword: string, message: string): boolean {
-    if (this.#seen === undefined && this.count < FEW_ERRORS && this.kept.length < this.limit) {
+  private isNew(path: string, keyword: string, message: string): boolean {
+    const kept = this.kept;
+    if (this.seen === null && this.count < FEW_ERRORS && kept.length < this.limit) {
       // Every error so far is kept, and so will this one be: compare with them (at most FEW_ERRORS).
-      for (const e of this.kept) if (e.path === path && e.keyword === keyword && e.message === message) return false;
+      for (let i = 0; i < kept.length; i++) {
+        const e = kept[i]!;
+        // Lengths before contents: a message is usually a concatenation, which `===` must flatten.
+        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message) return false;
+      }
       this.count++;
       return true;
     }
-    if (this.#seen === undefined) this.#seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
-    const key = errorKey(path, keyword, message);
-    if (this.#seen.has(key)) return false;
-    this.#seen.add(key);
+    return this.isNewKey(errorKey(path, keyword, message));
+  }
+
+  private isNewKey(key: string): boolean {
+    if (this.seen === null) this.seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
     this.count++;
     return true;
   }
@@ -139,12 +154,15 @@ export function isNonNullObject(value: unknown): value is JsonObject {
  * Whether an object is a JSON object as `JSON.parse` makes them: its prototype is `Object.prototype`
  * (of this realm or of another, as from a `vm` context or an iframe: an object whose prototype has
  * none) or `null`. A `Map`, `Set`, `Date`, boxed primitive or class instance is not one. The
- * generated validators test `value.constructor === Object` first, at each place (a plain object of
+ * generated tests (`isX`) check `value.constructor === Object` first, at each place (a plain object of
  * this realm inherits that, and the test costs next to nothing where the place has seen the
  * object's shape before), and call this only when that fails: for an own `constructor` property, a
- * null prototype, another realm, or to refuse what is no JSON object.
+ * null prototype, another realm, or to refuse what is no JSON object. The error mode (`validateX`
+ * on a value its test refused) calls it directly, which is shorter.
  */
 export function hasJsonPrototype(value: object): boolean {
+  // An array where an object belongs is the common mistake: answered without asking for prototypes.
+  if (Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
@@ -269,7 +287,7 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+      return quoted(value.length > 40 ? `${value.slice(0, 40)}…` : value);
     case "number":
     case "boolean":
       return String(value);
@@ -278,6 +296,19 @@ export function describe(value: unknown): string {
     default:
       return typeof value;
   }
+}
+
+/**
+ * A short string as JSON writes it: quotes around it as it is when nothing in it needs escaping
+ * (the usual case, and many times cheaper than `JSON.stringify`, which the error path of a small
+ * value otherwise spends most of its time in), else `JSON.stringify`.
+ */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 /** What an object that is no JSON object is, for messages: `a Map`, `a Date`, `an instance of Holder`. */
@@ -329,8 +360,26 @@ export function validateWith<T>(
   options?: ValidateOptions,
 ): ValidationResult<T> {
   if (guarded(value, is)) return { ok: true, value: value as T };
+  return invalid(value, check, options);
+}
+
+/**
+ * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
+ * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
+ */
+export function invalid(
+  value: unknown,
+  check: (value: unknown, path: string, errors: ErrorList) => void,
+  options: ValidateOptions | undefined,
+): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
   const errors = collectErrors(value, check, maxErrorsOf(options));
   return { ok: false, errors: errors.kept, errorCount: errors.count };
+}
+
+/** The generated `parseX`: what its `validateX` found, as the value or as `ValidationFailed`. */
+export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
+  if (result.ok) return result.value;
+  throw new ValidationFailed(typeName, result.errors, result.errorCount);
 }
 
 /** `parseX`: the value typed, or `ValidationFailed` carrying the first 50 errors and their count. */

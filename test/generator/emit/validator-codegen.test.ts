@@ -40,6 +40,7 @@ import {
   substituteAll,
   switchOn,
   TRUE,
+  tryCatch,
   typeOf,
   weight,
   type Expr,
@@ -116,6 +117,10 @@ describe("statements print as a person writes them", () => {
     const item = new Local("item");
     expect(printStatements([forOf(item, v, ifElse(id(item), [RETURN_FALSE]))])).toEqual(["for (const item1 of v) {", "  if (item1) return false;", "}"]);
   });
+  it("try with a handler, and with an empty one", () => {
+    expect(printStatements([tryCatch([ret(call("f", v))], [RETURN_FALSE])])).toEqual(["try {", "  return f(v);", "} catch {", "  return false;", "}"]);
+    expect(printStatements([tryCatch(ifElse(a, [RETURN_FALSE]), [])])).toEqual(["try {", "  if (a) return false;", "} catch {}"]);
+  });
   it("switch with cases and a default", () => {
     const code = [switchOn(a, [{ tests: [str("x"), str("y")], body: [report, BREAK] }], [RETURN_FALSE])];
     expect(printStatements(code)).toEqual(["switch (a) {", '  case "x":', '  case "y":', "    report(a);", "    break;", "  default:", "    return false;", "}"]);
@@ -185,6 +190,9 @@ describe("names, substitution, weight", () => {
     expect(weight(failIf(or(a, b, c)))).toBe(1 + 3 + 1);
     expect(weight([constant("x", a), ...ifElse(a, [RETURN_FALSE], [RETURN_FALSE])])).toBe(1 + 1 + 1 + 1 + 1);
     expect(weight([forIn("k", v, failIf(a))])).toBe(1 + 3);
+    expect(weight([tryCatch(failIf(a), [RETURN_FALSE])])).toBe(1 + 3 + 1);
+    expect([...namesOf([tryCatch([ret(call("$testX", id("value")))], [exprStmt(call("g", b))])])].sort()).toEqual(["$testX", "b", "g", "value"]);
+    expect(printStatements([substitute(tryCatch([ret(id("value"))], []), new Map([["value", v]]))])).toEqual(["try {", "  return v;", "} catch {}"]);
   });
   it("a chain of helper calls is heavy past fifty; of plain tests past seventy-five", () => {
     const calls = Array.from({ length: 51 }, (_, i) => call(`$isPart${i}`, v));

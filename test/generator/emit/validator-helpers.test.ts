@@ -145,7 +145,37 @@ describe("functions end in the test itself", () => {
   });
 });
 
+describe("each entry calls its own test", () => {
+  // A runtime helper taking the test as a parameter (`guarded(value, $testX)`) would call every
+  // definition's test from one call site, which V8 stops inlining into once a few definitions ran.
+  it("isX catches around its own call of $testX; validateX goes through isX", async () => {
+    const { validators, diagnostics } = await generated({ Item: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } });
+    expect(diagnostics).toEqual([]);
+    const is = /export function isItem\([^]*?\n\}/.exec(validators)![0];
+    expect(is).toMatch(/try \{\n\s*return \$testItem\(value\);\n\s*\} catch \{\n\s*return false;/);
+    const validate = /export function validateItem\([^]*?\n\}/.exec(validators)![0];
+    expect(validate).toMatch(/if \(isItem\(value\)\) return \{ ok: true, value \};/);
+    expect(validate).toMatch(/\$runtime\.invalid\(value, \$checkItem, options\)/);
+    expect(validators).not.toMatch(/guarded|validateWith/);
+  });
+});
+
 describe("no redundant checks", () => {
+  it("an allOf of small objects is tested as one object, a referenced part's properties inline", async () => {
+    const { validators, diagnostics } = await generated({
+      Base: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+      Both: { allOf: [{ $ref: "#/$defs/Base" }, { type: "object", properties: { kind: { const: "both" } }, required: ["kind"] }] },
+      Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } } },
+      Linked: { allOf: [{ $ref: "#/$defs/Node" }, { type: "object", properties: { n: { type: "integer" } } }] },
+    });
+    expect(diagnostics).toEqual([]);
+    const both = /function \$testBoth\([^]*?\n\}/.exec(validators)![0];
+    expect(both.match(/isNonNullObject\(value\)/g)).toHaveLength(1);
+    expect(both).not.toMatch(/\$testBase\(/);
+    expect(both).toMatch(/value\.id/);
+    // A recursive definition stays a call (its test cannot be written out inline).
+    expect(/function \$testLinked\([^]*?\n\}/.exec(validators)![0]).toMatch(/\$testNode\(value\)/);
+  });
   it("an allOf of objects tests once that the value is an object", async () => {
     const { validators, diagnostics } = await generated({
       Base: { type: "object", properties: { id: { type: "string" } } },

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createTasksServer } from "../../../generated/ext-tasks-draft/server.js";
 import { JSONObject as JSONObjectSchema } from "../../../generated/ext-tasks-draft/standard-schema.js";
 import { parseJSONObject, validateGetTaskResult, validateJSONObject, ValidationFailed } from "../../../generated/ext-tasks-draft/validators.js";
-import { DEFAULT_MAX_ERRORS, ErrorList, type ValidationError } from "../../../templates/runtime/protocol/json.js";
+import fc from "fast-check";
+import { DEFAULT_MAX_ERRORS, describe as describeValue, ErrorList, type ValidationError } from "../../../templates/runtime/protocol/json.js";
 import { invalidParamsData, JsonRpcError, MAX_REPORTED_ERRORS, validParams } from "../../../templates/runtime/server/json-rpc.js";
 
 /**
@@ -130,6 +131,19 @@ describe("ErrorList: each distinct error once, the first `limit` kept, all count
     list.addFirst("", "type", "value nested too deeply or cyclic", "");
     expect(list.kept.map((e) => e.path)).toEqual(["", "/p1"]);
     expect(list.count).toBe(3);
+  });
+});
+
+describe("a string in a message is written as JSON writes it", () => {
+  // Quoting a string that needs no escape without JSON.stringify must not change any message.
+  const asJson = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+  it("quotes, backslashes, control characters, lone surrogates and long strings", () => {
+    for (const text of ["", "ok", 'say "hi"', "back\\slash", "tab\there", "\u0000", "\ud800", "\udc00x", "a\ud83d\ude00b", "x".repeat(41), `${"y".repeat(39)}\ud83d\ude00`]) {
+      expect(describeValue(text)).toBe(asJson(text));
+    }
+  });
+  it("any string", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 60 }), (text) => describeValue(text) === asJson(text)));
   });
 });
 

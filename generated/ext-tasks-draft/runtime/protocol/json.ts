@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d84091471d15fbadb60ea750d85aaad08eb9e30114ffc6204de20249b0cf5c39 bb7834c7edc91df642dc33001e03d96a8141f9b89f31d40b9039af005a214fb4
+// Fingerprint: 8bc00a53f17aab3207a892d4911d181240f7fcc4b00930a01444aca271fbae38 43ac71ce25b715d766fb00d12906aefe0fa1bfb6d026f8f9ea33ab8739f3d38d
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -72,40 +72,55 @@ function failureMessage(typeName: string, errors: readonly ValidationError[], er
  * once (an `allOf` can report the same mismatch from several branches; distinct = same path, keyword
  * and message), the first `limit` kept, all counted. Linear in the errors found: a few are compared
  * with each other directly, more go through a key set, never each error against all before it.
+ * Shaped for the common case of one or two errors: plain fields set in the constructor (one object
+ * shape), the keyword compared first (a literal, so a pointer comparison) and a message's length
+ * before its text, the key set built out of line.
  */
 export class ErrorList {
   /** The first `limit` distinct errors, in the order found. */
-  readonly kept: ValidationError[] = [];
+  readonly kept: ValidationError[];
   /** How many distinct errors were found. */
-  count = 0;
+  count: number;
   /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
-  #seen: Set<string> | undefined;
+  private seen: Set<string> | null;
 
-  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {}
+  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {
+    this.kept = [];
+    this.count = 0;
+    this.seen = null;
+  }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.#isNew(path, keyword, message)) return;
+    if (!this.isNew(path, keyword, message)) return;
     if (this.kept.length < this.limit) this.kept.push({ path, keyword, message, schemaPath });
   }
 
   /** Adds an error that must be seen whatever else was found (it says why the check stopped). */
   addFirst(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.#isNew(path, keyword, message)) return;
+    if (!this.isNew(path, keyword, message)) return;
     this.kept.unshift({ path, keyword, message, schemaPath });
     if (this.kept.length > this.limit) this.kept.pop();
   }
 
-  #isNew(path: string, keyword: string, message: string): boolean {
-    if (this.#seen === undefined && this.count < FEW_ERRORS && this.kept.length < this.limit) {
+  private isNew(path: string, keyword: string, message: string): boolean {
+    const kept = this.kept;
+    if (this.seen === null && this.count < FEW_ERRORS && kept.length < this.limit) {
       // Every error so far is kept, and so will this one be: compare with them (at most FEW_ERRORS).
-      for (const e of this.kept) if (e.path === path && e.keyword === keyword && e.message === message) return false;
+      for (let i = 0; i < kept.length; i++) {
+        const e = kept[i]!;
+        // Lengths before contents: a message is usually a concatenation, which `===` must flatten.
+        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message) return false;
+      }
       this.count++;
       return true;
     }
-    if (this.#seen === undefined) this.#seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
-    const key = errorKey(path, keyword, message);
-    if (this.#seen.has(key)) return false;
-    this.#seen.add(key);
+    return this.isNewKey(errorKey(path, keyword, message));
+  }
+
+  private isNewKey(key: string): boolean {
+    if (this.seen === null) this.seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
     this.count++;
     return true;
   }
@@ -146,12 +161,15 @@ export function isNonNullObject(value: unknown): value is JsonObject {
  * Whether an object is a JSON object as `JSON.parse` makes them: its prototype is `Object.prototype`
  * (of this realm or of another, as from a `vm` context or an iframe: an object whose prototype has
  * none) or `null`. A `Map`, `Set`, `Date`, boxed primitive or class instance is not one. The
- * generated validators test `value.constructor === Object` first, at each place (a plain object of
+ * generated tests (`isX`) check `value.constructor === Object` first, at each place (a plain object of
  * this realm inherits that, and the test costs next to nothing where the place has seen the
  * object's shape before), and call this only when that fails: for an own `constructor` property, a
- * null prototype, another realm, or to refuse what is no JSON object.
+ * null prototype, another realm, or to refuse what is no JSON object. The error mode (`validateX`
+ * on a value its test refused) calls it directly, which is shorter.
  */
 export function hasJsonPrototype(value: object): boolean {
+  // An array where an object belongs is the common mistake: answered without asking for prototypes.
+  if (Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
@@ -194,68 +212,12 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/**
- * Whether an array has two JSON-equal items (`uniqueItems`), in time linear in the array's size: each item
- * is reduced to a canonical key (object keys sorted, numbers by value) and looked up in a set, where
- * comparing every pair would let a peer's 100,000-item array cost 5·10⁹ comparisons.
- */
+/** Whether an array has two JSON-equal items (`uniqueItems`). */
 export function hasDuplicates(items: readonly unknown[]): boolean {
-  // A short array compares its pairs (at most 120, each bounded by the items' size): no keys to build.
-  if (items.length <= 16) {
-    for (let i = 1; i < items.length; i++) {
-      for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
-    }
-    return false;
-  }
-  const seen = new Set<string>();
-  const identities = new Map<object, number>();
-  for (const item of items) {
-    const key = canonicalKey(item, identities);
-    if (seen.has(key)) return true;
-    seen.add(key);
+  for (let i = 1; i < items.length; i++) {
+    for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
   }
   return false;
-}
-
-/**
- * A string equal for two values exactly when `jsonEqual` holds. A non-JSON object (a `Map`, a class
- * instance) equals only itself there, so it is keyed by its identity.
- */
-function canonicalKey(value: unknown, identities: Map<object, number>): string {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      // NaN equals nothing, not even itself (it is no JSON number, but an in-memory caller may pass it).
-      return value === value ? String(value) : identityKey({}, identities);
-    case "boolean":
-      return value ? "t" : "f";
-    case "undefined":
-      return "u";
-    case "object":
-      break;
-    default:
-      return identityKey(value as object, identities);
-  }
-  if (value === null) return "n";
-  if (Array.isArray(value)) {
-    let key = "[";
-    for (let i = 0; i < value.length; i++) key += (i === 0 ? "" : ",") + canonicalKey(value[i], identities);
-    return `${key}]`;
-  }
-  if (!hasJsonPrototype(value)) return identityKey(value, identities);
-  let key = "{";
-  const keys = Object.keys(value).sort();
-  for (let i = 0; i < keys.length; i++) {
-    key += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${canonicalKey((value as JsonObject)[keys[i]!], identities)}`;
-  }
-  return `${key}}`;
-}
-
-function identityKey(value: object, identities: Map<object, number>): string {
-  let id = identities.get(value);
-  if (id === undefined) identities.set(value, (id = identities.size));
-  return `#${id}`;
 }
 
 export function isMultipleOf(value: number, divisor: number): boolean {
@@ -276,7 +238,7 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+      return quoted(value.length > 40 ? `${value.slice(0, 40)}…` : value);
     case "number":
     case "boolean":
       return String(value);
@@ -285,6 +247,19 @@ export function describe(value: unknown): string {
     default:
       return typeof value;
   }
+}
+
+/**
+ * A short string as JSON writes it: quotes around it as it is when nothing in it needs escaping
+ * (the usual case, and many times cheaper than `JSON.stringify`, which the error path of a small
+ * value otherwise spends most of its time in), else `JSON.stringify`.
+ */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 /** What an object that is no JSON object is, for messages: `a Map`, `a Date`, `an instance of Holder`. */
@@ -336,8 +311,26 @@ export function validateWith<T>(
   options?: ValidateOptions,
 ): ValidationResult<T> {
   if (guarded(value, is)) return { ok: true, value: value as T };
+  return invalid(value, check, options);
+}
+
+/**
+ * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
+ * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
+ */
+export function invalid(
+  value: unknown,
+  check: (value: unknown, path: string, errors: ErrorList) => void,
+  options: ValidateOptions | undefined,
+): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
   const errors = collectErrors(value, check, maxErrorsOf(options));
   return { ok: false, errors: errors.kept, errorCount: errors.count };
+}
+
+/** The generated `parseX`: what its `validateX` found, as the value or as `ValidationFailed`. */
+export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
+  if (result.ok) return result.value;
+  throw new ValidationFailed(typeName, result.errors, result.errorCount);
 }
 
 /** `parseX`: the value typed, or `ValidationFailed` carrying the first 50 errors and their count. */

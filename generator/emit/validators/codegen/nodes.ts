@@ -57,6 +57,8 @@ export type Stmt =
   | { readonly kind: "forOf"; readonly item: Name; readonly iterable: Expr; readonly body: readonly Stmt[] }
   | { readonly kind: "forRange"; readonly index: Name; readonly from: number; readonly to: Expr; readonly body: readonly Stmt[] }
   | { readonly kind: "switch"; readonly on: Expr; readonly cases: readonly SwitchCase[]; readonly otherwise: readonly Stmt[] }
+  /** `try { body } catch { handler }` (the exported entries only: what a hostile value throws stops there). */
+  | { readonly kind: "try"; readonly body: readonly Stmt[]; readonly handler: readonly Stmt[] }
   | { readonly kind: "break" };
 
 export interface SwitchCase {
@@ -184,6 +186,7 @@ export const forIn = (key: Name, object: Expr, body: readonly Stmt[]): Stmt => (
 export const forOf = (item: Name, iterable: Expr, body: readonly Stmt[]): Stmt => ({ kind: "forOf", item, iterable, body });
 export const forRange = (i: Name, from: number, to: Expr, body: readonly Stmt[]): Stmt => ({ kind: "forRange", index: i, from, to, body });
 export const switchOn = (on: Expr, cases: readonly SwitchCase[], otherwise: readonly Stmt[]): Stmt => ({ kind: "switch", on, cases, otherwise });
+export const tryCatch = (body: readonly Stmt[], handler: readonly Stmt[]): Stmt => ({ kind: "try", body, handler });
 export const BREAK: Stmt = { kind: "break" };
 export const RETURN_FALSE: Stmt = ret(FALSE);
 export const RETURN_TRUE: Stmt = ret(TRUE);
@@ -259,6 +262,8 @@ export function weight(code: Stmt | readonly Stmt[]): number {
       return 1 + weight(s.body);
     case "switch":
       return 1 + s.cases.reduce((sum, c) => sum + c.tests.length + weight(c.body), 0) + weight(s.otherwise);
+    case "try":
+      return 1 + weight(s.body) + weight(s.handler);
   }
 }
 
@@ -422,6 +427,10 @@ function forEachChild(node: Expr | Stmt, visit: (n: Expr | Stmt) => void, name: 
       }
       node.otherwise.forEach(visit);
       return;
+    case "try":
+      node.body.forEach(visit);
+      node.handler.forEach(visit);
+      return;
   }
 }
 
@@ -486,6 +495,8 @@ function rewrite(node: Expr | Stmt, by: ReadonlyMap<string, Expr>): Expr | Stmt 
       return { ...node, to: e(node.to), body: ss(node.body) };
     case "switch":
       return { ...node, on: e(node.on), cases: node.cases.map((c) => ({ tests: c.tests.map(e), body: ss(c.body) })), otherwise: ss(node.otherwise) };
+    case "try":
+      return { ...node, body: ss(node.body), handler: ss(node.handler) };
   }
 }
 

@@ -114,6 +114,10 @@ class Printer {
         out.push(`${pad}  default:`, ...this.statements(s.otherwise, depth + 2), `${pad}}`);
         return out;
       }
+      case "try": {
+        const handler = s.handler.length ? [`${pad}} catch {`, ...this.statements(s.handler, depth + 1), `${pad}}`] : [`${pad}} catch {}`];
+        return [`${pad}try {`, ...this.statements(s.body, depth + 1), ...handler];
+      }
     }
   }
 
