@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8bc00a53f17aab3207a892d4911d181240f7fcc4b00930a01444aca271fbae38 43ac71ce25b715d766fb00d12906aefe0fa1bfb6d026f8f9ea33ab8739f3d38d
+// Fingerprint: 6e63d71144c248169ec5f97dbf1833c73fb70167e54e78062dd2c907a70000bc 3f0fa5d066942d08a4d78380ca76345c888e823ce7275dc455d63c4b982cbb2c
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -212,12 +212,68 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Whether an array has two JSON-equal items (`uniqueItems`). */
+/**
+ * Whether an array has two JSON-equal items (`uniqueItems`), in time linear in the array's size: each item
+ * is reduced to a canonical key (object keys sorted, numbers by value) and looked up in a set, where
+ * comparing every pair would let a peer's 100,000-item array cost 5·10⁹ comparisons.
+ */
 export function hasDuplicates(items: readonly unknown[]): boolean {
-  for (let i = 1; i < items.length; i++) {
-    for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
+  // A short array compares its pairs (at most 120, each bounded by the items' size): no keys to build.
+  if (items.length <= 16) {
+    for (let i = 1; i < items.length; i++) {
+      for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
+    }
+    return false;
+  }
+  const seen = new Set<string>();
+  const identities = new Map<object, number>();
+  for (const item of items) {
+    const key = canonicalKey(item, identities);
+    if (seen.has(key)) return true;
+    seen.add(key);
   }
   return false;
+}
+
+/**
+ * A string equal for two values exactly when `jsonEqual` holds. A non-JSON object (a `Map`, a class
+ * instance) equals only itself there, so it is keyed by its identity.
+ */
+function canonicalKey(value: unknown, identities: Map<object, number>): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      // NaN equals nothing, not even itself (it is no JSON number, but an in-memory caller may pass it).
+      return value === value ? String(value) : identityKey({}, identities);
+    case "boolean":
+      return value ? "t" : "f";
+    case "undefined":
+      return "u";
+    case "object":
+      break;
+    default:
+      return identityKey(value as object, identities);
+  }
+  if (value === null) return "n";
+  if (Array.isArray(value)) {
+    let key = "[";
+    for (let i = 0; i < value.length; i++) key += (i === 0 ? "" : ",") + canonicalKey(value[i], identities);
+    return `${key}]`;
+  }
+  if (!hasJsonPrototype(value)) return identityKey(value, identities);
+  let key = "{";
+  const keys = Object.keys(value).sort();
+  for (let i = 0; i < keys.length; i++) {
+    key += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${canonicalKey((value as JsonObject)[keys[i]!], identities)}`;
+  }
+  return `${key}}`;
+}
+
+function identityKey(value: object, identities: Map<object, number>): string {
+  let id = identities.get(value);
+  if (id === undefined) identities.set(value, (id = identities.size));
+  return `#${id}`;
 }
 
 export function isMultipleOf(value: number, divisor: number): boolean {
