@@ -102,7 +102,8 @@ export class ErrorList {
       for (let i = 0; i < kept.length; i++) {
         const e = kept[i]!;
         // Lengths before contents: a message is usually a concatenation, which `===` must flatten.
-        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message) return false;
+        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message)
+          return false;
       }
       this.count++;
       return true;
@@ -306,7 +307,8 @@ export function describe(value: unknown): string {
 function quoted(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff))
+      return JSON.stringify(text);
   }
   return `"${text}"`;
 }
