@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 6e63d71144c248169ec5f97dbf1833c73fb70167e54e78062dd2c907a70000bc 3f0fa5d066942d08a4d78380ca76345c888e823ce7275dc455d63c4b982cbb2c
+// Fingerprint: b2660c83bdc6e685a37e7dad0fbee3d089b320b33440ec7588d9c14596f57890 7db19c04faedc65f70b8a28c3d2f560882d4522a8d75d3dc21aeaf1b693851c3
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -110,7 +110,8 @@ export class ErrorList {
       for (let i = 0; i < kept.length; i++) {
         const e = kept[i]!;
         // Lengths before contents: a message is usually a concatenation, which `===` must flatten.
-        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message) return false;
+        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message)
+          return false;
       }
       this.count++;
       return true;
@@ -314,7 +315,8 @@ export function describe(value: unknown): string {
 function quoted(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff))
+      return JSON.stringify(text);
   }
   return `"${text}"`;
 }
