@@ -340,32 +340,6 @@ export function missing(errors: ErrorList, path: string, name: string, schemaPat
 }
 
 /**
- * The exported `isX`: the generated test, answering false where reading the value throws. That
- * is a value no JSON text makes: deeper than the stack (a recursive definition nests a call per
- * level), cyclic through a recursive definition, or an object whose getter or Proxy trap throws.
- * Only here, at the entry, so one failure fails the whole value (a nested catch would let a `not`
- * or a `oneOf` turn it into a match).
- */
-export function guarded(value: unknown, test: (value: unknown) => boolean): boolean {
-  try {
-    return test(value);
-  } catch {
-    return false;
-  }
-}
-
-/** `validateX`: the fast check first; the error-collecting check only for invalid values. */
-export function validateWith<T>(
-  value: unknown,
-  is: (value: unknown) => value is T,
-  check: (value: unknown, path: string, errors: ErrorList) => void,
-  options?: ValidateOptions,
-): ValidationResult<T> {
-  if (guarded(value, is)) return { ok: true, value: value as T };
-  return invalid(value, check, options);
-}
-
-/**
  * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
  * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
  */
@@ -382,18 +356,6 @@ export function invalid(
 export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
   if (result.ok) return result.value;
   throw new ValidationFailed(typeName, result.errors, result.errorCount);
-}
-
-/** `parseX`: the value typed, or `ValidationFailed` carrying the first 50 errors and their count. */
-export function parseWith<T>(
-  value: unknown,
-  is: (value: unknown) => value is T,
-  check: (value: unknown, path: string, errors: ErrorList) => void,
-  typeName: string,
-): T {
-  if (guarded(value, is)) return value as T;
-  const errors = collectErrors(value, check, DEFAULT_MAX_ERRORS);
-  throw new ValidationFailed(typeName, errors.kept, errors.count);
 }
 
 function collectErrors(
@@ -413,7 +375,7 @@ function collectErrors(
   return errors;
 }
 
-/** Why a value could not be checked, from what reading it threw (see `guarded`); itself never throws. */
+/** Why a value could not be checked, from what reading it threw (the check's `catch`); itself never throws. */
 function unreadable(error: unknown): string {
   try {
     const message = error instanceof Error ? String(error.message) : "";
