@@ -249,6 +249,9 @@ describe("per-owner quota on the wire (the http-server part, real HTTP)", () => 
       await response.arrayBuffer();
       seen.push([response.status, response.headers.get("retry-after")]);
     }
+    // Each call starts its own server: closed here, so the next one does not replace it unclosed.
+    await tasks?.close();
+    tasks = undefined;
     await new Promise<void>((resolve) => http!.close(() => resolve()));
     http = undefined;
     return seen;
