@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b2660c83bdc6e685a37e7dad0fbee3d089b320b33440ec7588d9c14596f57890 7db19c04faedc65f70b8a28c3d2f560882d4522a8d75d3dc21aeaf1b693851c3
+// Fingerprint: f46a2648caa68e5d7b593859a3eb4ac6a6636063db37e3bc62b2dd8bc90a53af 832b9ade48483225c3d02075e07b89d374f2ee259bca3096b3c3339c0b841c1e
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -347,32 +347,6 @@ export function missing(errors: ErrorList, path: string, name: string, schemaPat
 }
 
 /**
- * The exported `isX`: the generated test, answering false where reading the value throws. That
- * is a value no JSON text makes: deeper than the stack (a recursive definition nests a call per
- * level), cyclic through a recursive definition, or an object whose getter or Proxy trap throws.
- * Only here, at the entry, so one failure fails the whole value (a nested catch would let a `not`
- * or a `oneOf` turn it into a match).
- */
-export function guarded(value: unknown, test: (value: unknown) => boolean): boolean {
-  try {
-    return test(value);
-  } catch {
-    return false;
-  }
-}
-
-/** `validateX`: the fast check first; the error-collecting check only for invalid values. */
-export function validateWith<T>(
-  value: unknown,
-  is: (value: unknown) => value is T,
-  check: (value: unknown, path: string, errors: ErrorList) => void,
-  options?: ValidateOptions,
-): ValidationResult<T> {
-  if (guarded(value, is)) return { ok: true, value: value as T };
-  return invalid(value, check, options);
-}
-
-/**
  * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
  * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
  */
@@ -389,18 +363,6 @@ export function invalid(
 export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
   if (result.ok) return result.value;
   throw new ValidationFailed(typeName, result.errors, result.errorCount);
-}
-
-/** `parseX`: the value typed, or `ValidationFailed` carrying the first 50 errors and their count. */
-export function parseWith<T>(
-  value: unknown,
-  is: (value: unknown) => value is T,
-  check: (value: unknown, path: string, errors: ErrorList) => void,
-  typeName: string,
-): T {
-  if (guarded(value, is)) return value as T;
-  const errors = collectErrors(value, check, DEFAULT_MAX_ERRORS);
-  throw new ValidationFailed(typeName, errors.kept, errors.count);
 }
 
 function collectErrors(
@@ -420,7 +382,7 @@ function collectErrors(
   return errors;
 }
 
-/** Why a value could not be checked, from what reading it threw (see `guarded`); itself never throws. */
+/** Why a value could not be checked, from what reading it threw (the check's `catch`); itself never throws. */
 function unreadable(error: unknown): string {
   try {
     const message = error instanceof Error ? String(error.message) : "";
