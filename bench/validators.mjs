@@ -166,8 +166,11 @@ function hotPathTables(own, together) {
   }
 
   md.push("", "#### `validate` on invalid inputs (verdict with errors)", "");
-  md.push("Ours in ops/s, then ours ÷ ajv + `.errors` (default: first error; allErrors: every error). ✓ when ours ≥ 1× ajv default in both orders (≥ 3× for GetTaskResult).", "");
-  md.push("| Definition | own process: ours | ÷ ajv | ÷ ajv allErrors | one process: ours | ÷ ajv | ÷ ajv allErrors | goal |");
+  md.push(
+    "Like for like: ours asked for the first error (`validateX(value, { abortEarly: true })`) against ajv's default (first error), and ours by default (every error: the first 50 and their count) against ajv `allErrors`; ajv's time includes reading `.errors`. Ours in ops/s (own process), then ours ÷ ajv in its own process and in the shuffled one-process run. ✓ when the first-error ratio is ≥ 1× in both orders (≥ 3× for GetTaskResult).",
+    "",
+  );
+  md.push("| Definition | first error: ours | ÷ ajv, own process | ÷ ajv, one process | every error: ours | ÷ ajv allErrors, own process | ÷ ajv allErrors, one process | goal |");
   md.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: |");
   for (const r of own) {
     const t = together.get(r.id);
@@ -176,11 +179,14 @@ function hotPathTables(own, together) {
       continue;
     }
     const target = r.name === "GetTaskResult" ? 3 : 1;
-    const a = r.validate.ours.invalid / r.validate.ajv.invalid;
-    const b = t.validate.ours.invalid / t.validate.ajv.invalid;
-    tally("`validate` on invalid inputs ≥ 1× ajv default (3× for GetTaskResult), both orders", r.id, Math.min(a, b), target);
-    const row = (v) => [ops(v.ours.invalid), times(v.ours.invalid / v.ajv.invalid), times(v.ours.invalid / v["ajv allErrors"].invalid)];
-    md.push(`| ${r.id} | ${row(r.validate).join(" | ")} | ${row(t.validate).join(" | ")} | ${Math.min(a, b) >= target ? "✓" : "✗"} |`);
+    const first = (v) => v["ours first error"].invalid / v.ajv.invalid;
+    const every = (v) => v.ours.invalid / v["ajv allErrors"].invalid;
+    const worstFirst = Math.min(first(r.validate), first(t.validate));
+    tally("`validate`, first error, on invalid inputs ≥ 1× ajv default (3× for GetTaskResult), both orders", r.id, worstFirst, target);
+    tally("`validate`, every error, on invalid inputs ≥ 1× ajv allErrors, both orders", r.id, Math.min(every(r.validate), every(t.validate)), 1);
+    md.push(
+      `| ${r.id} | ${ops(r.validate["ours first error"].invalid)} | ${times(first(r.validate))} | ${times(first(t.validate))} | ${ops(r.validate.ours.invalid)} | ${times(every(r.validate))} | ${times(every(t.validate))} | ${worstFirst >= target ? "✓" : "✗"} |`,
+    );
   }
   if (values["per-input"]) perInputTable(own);
   md.push("", "#### Speed goals in this run", "", "| Goal | Definitions meeting it | Furthest from it |", "| --- | ---: | --- |");
@@ -190,12 +196,15 @@ function hotPathTables(own, together) {
 /** `--per-input`: `validate` on each invalid input alone (own process), in ns per call. */
 function perInputTable(own) {
   md.push("", "#### `validate` per invalid input (each definition in its own process; ns per call)", "");
-  md.push("| Definition | Input | ours | ajv | ajv allErrors | ours speed ÷ ajv |", "| --- | --- | ---: | ---: | ---: | ---: |");
+  md.push(
+    "| Definition | Input | ours, first error | ajv | ours, every error | ajv allErrors | first error: ours speed ÷ ajv | every error: ours speed ÷ ajv allErrors |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
   for (const r of own) {
     if (!r.perInput) continue;
     for (const label of r.inputs.invalid) {
-      const ns = ["ours", "ajv", "ajv allErrors"].map((c) => 1e9 / r.perInput[c][label]);
-      md.push(`| ${r.id} | ${label} | ${ns.map((n) => n.toFixed(0)).join(" | ")} | ${times(ns[1] / ns[0])} |`);
+      const ns = ["ours first error", "ajv", "ours", "ajv allErrors"].map((c) => 1e9 / r.perInput[c][label]);
+      md.push(`| ${r.id} | ${label} | ${ns.map((n) => n.toFixed(0)).join(" | ")} | ${times(ns[1] / ns[0])} | ${times(ns[3] / ns[2])} |`);
     }
   }
 }

@@ -55,10 +55,13 @@ for (const id of job.definitions) {
     entry.contenders[c.name] = wrong.length ? { status: "disagrees", reason: `calls ${wrong.join(", ")} the other way` } : { status: "agrees" };
     if (!wrong.length && c.name !== "ajv allErrors") is.push(c);
   }
-  // `validate`: ours must give ajv's verdict and at least one error for each invalid input.
+  // `validate`: ours must give ajv's verdict and at least one error for each invalid input, in both modes
+  // (exactly one error when asked to stop at the first, as ajv's default does).
+  const firstError = { abortEarly: true };
   const validateWrong = all.filter((input) => {
     const r = ours[`validate${name}`](input.value);
-    return r.ok !== input.valid || (!r.ok && r.errors.length === 0);
+    const first = ours[`validate${name}`](input.value, firstError);
+    return r.ok !== input.valid || (!r.ok && r.errors.length === 0) || first.ok !== input.valid || (!first.ok && first.errors.length !== 1);
   });
   if (validateWrong.length) entry.problems.push(`validate${name} disagrees on ${validateWrong.map((i) => i.label).join(", ")}`);
   prepared.at(-1).is = is;
@@ -66,6 +69,7 @@ for (const id of job.definitions) {
     ? []
     : [
         { name: "ours", call: ours[`validate${name}`], score: (r) => (r.ok ? 1 : r.errors.length) },
+        { name: "ours first error", call: (v) => ours[`validate${name}`](v, firstError), score: (r) => (r.ok ? 1 : r.errors.length) },
         { name: "ajv", call: ajvErrors(compiled.standard), score: (e) => (e === null ? 1 : e.length) },
         { name: "ajv allErrors", call: ajvErrors(compiled.allErrors), score: (e) => (e === null ? 1 : e.length) },
       ];

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b913e0b9e1781dae59929abfd27661ff230c3eb7aee811a75b3a7bd43c39cff7 dd3bf790702ab6701154c7a2c1bc31205019076fa1c5f3e7b9b3d7d473ac93a1
+// Fingerprint: c6c78360f8f4d629a7593a4f5e21bfc6a5852c67f0b67afedca9354228afc948 47d55eea1819201bbe5c4bf411789ae61001e588fca1014040dbfd404c50c981
 
 import type {
   McpElicitationArrayType,
@@ -37,8 +37,9 @@ import * as $runtime from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
-// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
-// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// `maxErrors`, 50 by default) and `errorCount`, how many there are (`{ abortEarly: true }`: the first
+// error only, and no further search); `parseX(value)` returns the value or throws
+// `ValidationFailed` carrying its first 50 errors and their count. None of them
 // throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
 // answers false, `validateX` and `parseX` say why.
 
@@ -98,8 +99,7 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
 }
 function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -189,6 +189,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
         $runtime.report(
           errors,
@@ -261,8 +262,7 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -273,6 +273,7 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
     else if (typeof value2 !== "string")
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
     for (const key3 in value) {
+      if (errors.full) break;
       if (!(key3 === "const" || key3 === "title"))
         $runtime.report(
           errors,
@@ -371,8 +372,7 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
 function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -436,6 +436,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -463,6 +464,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
             );
           else {
             for (let i7 = 0; i7 < value6.length; i7++) {
+              if (errors.full) break;
               const item8 = value6[i7];
               if (typeof item8 !== "string")
                 $runtime.unexpected(
@@ -515,6 +517,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value10, path + "/type", errors);
     for (const key11 in value) {
+      if (errors.full) break;
       if (!(
         key11 === "default" ||
         key11 === "description" ||
@@ -619,8 +622,7 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -745,6 +747,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationNumberType(value6, path + "/type", errors);
     for (const key7 in value) {
+      if (errors.full) break;
       if (!(
         key7 === "default" ||
         key7 === "description" ||
@@ -894,8 +897,7 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
 }
 function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -920,7 +922,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+    else if (!$runtime.isJsonObject(value2))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -931,6 +933,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
       );
     else {
       for (const key3 in value2) {
+        if (errors.full) break;
         const item4 = value2[key3];
         $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
@@ -950,6 +953,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
             );
           else {
             for (let i6 = 0; i6 < value5.length; i6++) {
+              if (errors.full) break;
               const item7 = value5[i6];
               if (typeof item7 !== "string")
                 $runtime.unexpected(
@@ -981,6 +985,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationObjectType(value8, path + "/type", errors);
     for (const key9 in value) {
+      if (errors.full) break;
       if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
         $runtime.report(
           errors,
@@ -1114,8 +1119,7 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1296,6 +1300,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(
         key8 === "default" ||
         key8 === "description" ||
@@ -1374,8 +1379,7 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
 }
 function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -1383,11 +1387,13 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
       $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
       }
     }
     for (const key4 in value) {
+      if (errors.full) break;
       if (key4 !== "anyOf")
         $runtime.report(
           errors,
@@ -1469,8 +1475,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1480,6 +1485,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
+              if (errors.full) break;
               const item3 = value1[i2];
               if (typeof item3 !== "string")
                 $runtime.unexpected(
@@ -1630,6 +1636,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
+      if (errors.full) break;
       if (!(
         key10 === "default" ||
         key10 === "description" ||
@@ -1704,8 +1711,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1769,6 +1775,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
       $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
       }
@@ -1798,6 +1805,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
         $runtime.report(
           errors,
@@ -1848,8 +1856,7 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
 }
 function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -1857,6 +1864,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
           $runtime.unexpected(
@@ -1873,6 +1881,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value4, path + "/type", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "enum" || key5 === "type"))
         $runtime.report(
           errors,
@@ -1954,8 +1963,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -1965,6 +1973,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
+              if (errors.full) break;
               const item3 = value1[i2];
               if (typeof item3 !== "string")
                 $runtime.unexpected(
@@ -2115,6 +2124,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
+      if (errors.full) break;
       if (!(
         key10 === "default" ||
         key10 === "description" ||
@@ -2189,8 +2199,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -2254,6 +2263,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -2291,6 +2301,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
         $runtime.report(
           errors,
@@ -2340,8 +2351,7 @@ function $testMcpServerElicitationRequestParams(value: unknown): value is McpSer
 }
 function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.serverName;
     if (value1 === undefined) $runtime.missing(errors, path, "serverName", at + "/required");
@@ -2372,8 +2382,7 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
         }
       }
     }
-    if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-      $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
+    if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
     else {
       const tag4 = value.mode;
       switch (tag4) {
@@ -2438,8 +2447,7 @@ function $testMcpServerElicitationRequestParamsForm(value: unknown): value is Mc
 }
 function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2494,8 +2502,7 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2554,8 +2561,7 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2608,8 +2614,7 @@ function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is Mcp
 }
 function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.elicitationId;
     if (value1 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");

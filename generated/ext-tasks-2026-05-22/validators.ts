@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8b1bcaa3d7acf6c5f9d2377d5dec10b90737b5f5c15a14fa7a06da96babd5f94 3425f25ceb913c3642dc0a94729faef245263c99dc17566f925aa4e2554ff799
+// Fingerprint: 4f5b931f7049a7cdeee1eb599a4f86c182d3d6aea7467c505464d7664688078e 0d369f8d4c303b40727260c006a3f83ba516474db2e69fbdf3555497074097b7
 
 import type {
   CancelTaskRequest,
@@ -86,8 +86,9 @@ import * as $runtime from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
-// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
-// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// `maxErrors`, 50 by default) and `errorCount`, how many there are (`{ abortEarly: true }`: the first
+// error only, and no further search); `parseX(value)` returns the value or throws
+// `ValidationFailed` carrying its first 50 errors and their count. None of them
 // throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
 // answers false, `validateX` and `parseX` say why.
 
@@ -127,8 +128,7 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -180,6 +180,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.
     if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
     else $checkCancelTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
         $runtime.report(
           errors,
@@ -223,14 +224,14 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
+      if (errors.full) break;
       if (key2 !== "taskId")
         $runtime.report(
           errors,
@@ -270,8 +271,7 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
@@ -317,8 +317,7 @@ function $testResultMeta(value: unknown): value is ResultMeta {
 }
 function $checkResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
@@ -411,14 +410,14 @@ function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedT
 function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
+      if (errors.full) break;
       if (key2 !== "taskId")
         $runtime.report(
           errors,
@@ -483,8 +482,7 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
 }
 function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -561,6 +559,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $runtime.Erro
         );
     }
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(
         key8 === "taskId" ||
         key8 === "status" ||
@@ -636,8 +635,7 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
 }
 function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -715,9 +713,10 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Erro
     }
     const value8 = value.result;
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
+    else if (!$runtime.isJsonObject(value8))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
     for (const key9 in value) {
+      if (errors.full) break;
       if (!(
         key9 === "taskId" ||
         key9 === "status" ||
@@ -793,7 +792,7 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
@@ -848,8 +847,7 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
 }
 function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/DetailedTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
     switch (tag1) {
@@ -938,8 +936,7 @@ function $testFailedTask(value: unknown): value is FailedTask {
 }
 function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1017,9 +1014,10 @@ function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorLi
     }
     const value8 = value.error;
     if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
+    else if (!$runtime.isJsonObject(value8))
       $runtime.unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
     for (const key9 in value) {
+      if (errors.full) break;
       if (!(
         key9 === "taskId" ||
         key9 === "status" ||
@@ -1085,8 +1083,7 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -1138,6 +1135,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.Err
     if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
     else $checkGetTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
         $runtime.report(
           errors,
@@ -1181,14 +1179,14 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
     else if (typeof value1 !== "string")
       $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
     for (const key2 in value) {
+      if (errors.full) break;
       if (key2 !== "taskId")
         $runtime.report(
           errors,
@@ -1229,7 +1227,7 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
@@ -1278,8 +1276,7 @@ function $testInputRequest(value: unknown): value is InputRequest {
 }
 function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
     switch (tag1) {
@@ -1337,10 +1334,10 @@ function $testInputRequests(value: unknown): value is InputRequests {
 }
 function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequests";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       const item2 = value[key1];
       $checkInputRequest(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
@@ -1402,8 +1399,7 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
 }
 function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1490,6 +1486,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.
     if (value8 === undefined) $runtime.missing(errors, path, "inputRequests", at + "/required");
     else $checkInputRequests(value8, path + "/inputRequests", errors);
     for (const key9 in value) {
+      if (errors.full) break;
       if (!(
         key9 === "taskId" ||
         key9 === "status" ||
@@ -1569,10 +1566,10 @@ function $testInputResponses(value: unknown): value is InputResponses {
 }
 function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponses";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       const item2 = value[key1];
       $checkInputResponse(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
@@ -1631,8 +1628,7 @@ function $testTask(value: unknown): value is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1708,6 +1704,7 @@ function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): v
         );
     }
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(
         key8 === "taskId" ||
         key8 === "status" ||
@@ -1753,12 +1750,12 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(
           errors,
           path + "/_meta",
@@ -1807,8 +1804,7 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -1829,6 +1825,7 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $run
     if (value3 === undefined) $runtime.missing(errors, path, "params", at + "/required");
     else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
     for (const key4 in value) {
+      if (errors.full) break;
       if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params"))
         $runtime.report(
           errors,
@@ -1927,8 +1924,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1936,6 +1932,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
         $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -1950,6 +1947,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
       }
     }
     for (const key4 in value) {
+      if (errors.full) break;
       if (key4 !== "taskIds")
         $runtime.report(
           errors,
@@ -1998,8 +1996,7 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
 }
 function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -2007,6 +2004,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
         $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -2021,6 +2019,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
       }
     }
     for (const key4 in value) {
+      if (errors.full) break;
       if (key4 !== "taskIds")
         $runtime.report(
           errors,
@@ -2059,10 +2058,10 @@ function $testTasksExtensionCapability(value: unknown): value is TasksExtensionC
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TasksExtensionCapability";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       $runtime.report(
         errors,
         path + "/" + $runtime.pointerToken(key1),
@@ -2118,8 +2117,7 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -2171,6 +2169,7 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.
     if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
     else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
         $runtime.report(
           errors,
@@ -2216,8 +2215,7 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
 }
 function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -2227,6 +2225,7 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $ru
     if (value2 === undefined) $runtime.missing(errors, path, "inputResponses", at + "/required");
     else $checkInputResponses(value2, path + "/inputResponses", errors);
     for (const key3 in value) {
+      if (errors.full) break;
       if (!(key3 === "taskId" || key3 === "inputResponses"))
         $runtime.report(
           errors,
@@ -2266,8 +2265,7 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
@@ -2326,8 +2324,7 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
 }
 function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -2404,6 +2401,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorL
         );
     }
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(
         key8 === "taskId" ||
         key8 === "status" ||
@@ -2453,8 +2451,7 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -2538,8 +2535,7 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2598,8 +2594,7 @@ function $testParamsMeta(value: unknown): value is ParamsMeta {
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) {
@@ -2666,8 +2661,7 @@ function $testTaskMetadata(value: unknown): value is TaskMetadata {
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
@@ -2712,8 +2706,7 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2771,8 +2764,7 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
 }
 function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -2797,7 +2789,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+    else if (!$runtime.isJsonObject(value2))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -2808,6 +2800,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
       );
     else {
       for (const key3 in value2) {
+        if (errors.full) break;
         const item4 = value2[key3];
         $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
@@ -2827,6 +2820,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
             );
           else {
             for (let i6 = 0; i6 < value5.length; i6++) {
+              if (errors.full) break;
               const item7 = value5[i6];
               if (typeof item7 !== "string")
                 $runtime.unexpected(
@@ -2858,6 +2852,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runti
     if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationObjectType(value8, path + "/type", errors);
     for (const key9 in value) {
+      if (errors.full) break;
       if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
         $runtime.report(
           errors,
@@ -3026,8 +3021,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3091,6 +3085,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -3128,6 +3123,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(
     if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
         $runtime.report(
           errors,
@@ -3221,8 +3217,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3286,6 +3281,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
       $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
       }
@@ -3315,6 +3311,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(
     if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
         $runtime.report(
           errors,
@@ -3365,8 +3362,7 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -3377,6 +3373,7 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
     else if (typeof value2 !== "string")
       $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
     for (const key3 in value) {
+      if (errors.full) break;
       if (!(key3 === "const" || key3 === "title"))
         $runtime.report(
           errors,
@@ -3491,8 +3488,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3502,6 +3498,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
+              if (errors.full) break;
               const item3 = value1[i2];
               if (typeof item3 !== "string")
                 $runtime.unexpected(
@@ -3652,6 +3649,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(
     if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
+      if (errors.full) break;
       if (!(
         key10 === "default" ||
         key10 === "description" ||
@@ -3710,8 +3708,7 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
 }
 function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -3719,6 +3716,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
           $runtime.unexpected(
@@ -3735,6 +3733,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value4, path + "/type", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "enum" || key5 === "type"))
         $runtime.report(
           errors,
@@ -3843,8 +3842,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
 ): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3854,6 +3852,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
             $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
           else {
             for (let i2 = 0; i2 < value1.length; i2++) {
+              if (errors.full) break;
               const item3 = value1[i2];
               if (typeof item3 !== "string")
                 $runtime.unexpected(
@@ -4004,6 +4003,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(
     if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationArrayType(value9, path + "/type", errors);
     for (const key10 in value) {
+      if (errors.full) break;
       if (!(
         key10 === "default" ||
         key10 === "description" ||
@@ -4060,8 +4060,7 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
 }
 function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -4069,11 +4068,13 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
       $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
       }
     }
     for (const key4 in value) {
+      if (errors.full) break;
       if (key4 !== "anyOf")
         $runtime.report(
           errors,
@@ -4136,8 +4137,7 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
 function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4201,6 +4201,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -4228,6 +4229,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
             );
           else {
             for (let i7 = 0; i7 < value6.length; i7++) {
+              if (errors.full) break;
               const item8 = value6[i7];
               if (typeof item8 !== "string")
                 $runtime.unexpected(
@@ -4280,6 +4282,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value10, path + "/type", errors);
     for (const key11 in value) {
+      if (errors.full) break;
       if (!(
         key11 === "default" ||
         key11 === "description" ||
@@ -4359,8 +4362,7 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4541,6 +4543,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationStringType(value7, path + "/type", errors);
     for (const key8 in value) {
+      if (errors.full) break;
       if (!(
         key8 === "default" ||
         key8 === "description" ||
@@ -4641,8 +4644,7 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
 }
 function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4767,6 +4769,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationNumberType(value6, path + "/type", errors);
     for (const key7 in value) {
+      if (errors.full) break;
       if (!(
         key7 === "default" ||
         key7 === "description" ||
@@ -4851,8 +4854,7 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
 }
 function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4942,6 +4944,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
     else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
     for (const key5 in value) {
+      if (errors.full) break;
       if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
         $runtime.report(
           errors,
@@ -5037,8 +5040,7 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -5106,8 +5108,7 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -5133,13 +5134,14 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       $runtime.unexpected(errors, path + "/messages", "type", "an array", value4, at + "/properties/messages/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
+        if (errors.full) break;
         const item6 = value4[i5];
         $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
       }
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!($runtime.isNonNullObject(value7) && $runtime.hasJsonPrototype(value7)))
+      if (!$runtime.isJsonObject(value7))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value8 = value.modelPreferences;
@@ -5157,6 +5159,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         );
       else {
         for (let i10 = 0; i10 < value9.length; i10++) {
+          if (errors.full) break;
           const item11 = value9[i10];
           if (typeof item11 !== "string")
             $runtime.unexpected(
@@ -5204,6 +5207,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         $runtime.unexpected(errors, path + "/tools", "type", "an array", value16, at + "/properties/tools/type");
       else {
         for (let i17 = 0; i17 < value16.length; i17++) {
+          if (errors.full) break;
           const item18 = value16[i17];
           $checkTool(item18, path + "/tools/" + i17, errors);
         }
@@ -5243,12 +5247,11 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -5290,6 +5293,7 @@ function $checkSamplingContent(value: unknown, path: string, errors: $runtime.Er
       if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
+          if (errors.full) break;
           const item2 = value[i1];
           $checkSamplingMessageContentBlock(item2, path + "/" + i1, errors);
         }
@@ -5331,12 +5335,11 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.type;
@@ -5419,8 +5422,7 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
@@ -5458,6 +5460,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.E
         $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           $checkModelHint(item4, path + "/hints/" + i3, errors);
         }
@@ -5553,8 +5556,7 @@ function $testModelHint(value: unknown): value is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
@@ -5591,8 +5593,7 @@ function $testToolChoice(value: unknown): value is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
@@ -5638,8 +5639,7 @@ function $testTool(value: unknown): value is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -5675,8 +5675,7 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.type;
     if (value1 === undefined) $runtime.missing(errors, path, "type", at + "/required");
@@ -5714,8 +5713,7 @@ function $testListRootsRequest(value: unknown): value is ListRootsRequest {
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -5753,8 +5751,7 @@ function $testRequestParams(value: unknown): value is RequestParams {
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -5792,12 +5789,11 @@ function $testElicitResult(value: unknown): value is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.action;
@@ -5813,10 +5809,11 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
       );
     const value3 = value.content;
     if (value3 !== undefined) {
-      if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
+      if (!$runtime.isJsonObject(value3))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
         for (const key4 in value3) {
+          if (errors.full) break;
           const item5 = value3[key4];
           if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
             if ($isArray(item5)) {
@@ -5831,6 +5828,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
                 );
               else {
                 for (let i6 = 0; i6 < item5.length; i6++) {
+                  if (errors.full) break;
                   const item7 = item5[i6];
                   if (typeof item7 !== "string")
                     $runtime.unexpected(
@@ -5925,12 +5923,11 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -5987,12 +5984,11 @@ function $testListRootsResult(value: unknown): value is ListRootsResult {
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.roots;
@@ -6001,6 +5997,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/roots", "type", "an array", value2, at + "/properties/roots/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         $checkRoot(item4, path + "/roots/" + i3, errors);
       }
@@ -6039,12 +6036,11 @@ function $testRoot(value: unknown): value is Root {
 }
 function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.name;

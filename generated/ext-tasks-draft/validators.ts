@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4455a743f72f91d25addf65252bfa700fc867e317f8254e5481134f613974f70 41f9355d9e330acac241ef50d110300f19b9aac3108ed905715351ce7d031eeb
+// Fingerprint: 83eefd884f8c6787347bbacd89a73ed637bbeefa79724dae60a12b1c7ae556ad f847ff68a9fe0562be9085f7414f27bea279270f2f45daf09927983b0eb81756
 
 import type {
   CancelTaskRequest,
@@ -138,8 +138,9 @@ import * as $runtime from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
-// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
-// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// `maxErrors`, 50 by default) and `errorCount`, how many there are (`{ abortEarly: true }`: the first
+// error only, and no further search); `parseX(value)` returns the value or throws
+// `ValidationFailed` carrying its first 50 errors and their count. None of them
 // throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
 // answers false, `validateX` and `parseX` say why.
 
@@ -174,7 +175,7 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -229,8 +230,7 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -270,7 +270,7 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -347,8 +347,7 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
 }
 function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -520,8 +519,7 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
 }
 function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -635,7 +633,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $runtime.Erro
     }
     const value8 = value.result;
     if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
+    else if (!$runtime.isJsonObject(value8))
       $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
   }
 }
@@ -701,7 +699,7 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -773,8 +771,7 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
 }
 function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.status;
     switch (tag1) {
@@ -865,8 +862,7 @@ function $testFailedTask(value: unknown): value is FailedTask {
 }
 function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1021,7 +1017,7 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -1076,8 +1072,7 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1112,7 +1107,7 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -1195,8 +1190,7 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
 }
 function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1373,8 +1367,7 @@ function $testTask(value: unknown): value is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1511,7 +1504,7 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -1523,7 +1516,7 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
   else {
     $checkNotificationParams(value, path, errors);
     $checkDetailedTask(value, path, errors);
-    if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+    if (!$runtime.isJsonObject(value))
       $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/2/type");
   }
 }
@@ -1563,7 +1556,7 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -1673,8 +1666,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1682,6 +1674,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(
         $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -1730,8 +1723,7 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
 }
 function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskIds;
     if (value1 !== undefined) {
@@ -1739,6 +1731,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
         $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -1781,10 +1774,10 @@ function $testTasksExtensionCapability(value: unknown): value is TasksExtensionC
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       $runtime.report(
         errors,
         path + "/" + $runtime.pointerToken(key1),
@@ -1833,7 +1826,7 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -1890,8 +1883,7 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
 }
 function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -1934,7 +1926,7 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -2011,8 +2003,7 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
 }
 function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -2158,8 +2149,7 @@ function $testAnnotations(value: unknown): value is Annotations {
 }
 function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Annotations";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.audience;
     if (value1 !== undefined) {
@@ -2167,6 +2157,7 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorL
         $runtime.unexpected(errors, path + "/audience", "type", "an array", value1, at + "/properties/audience/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           $checkRole(item3, path + "/audience/" + i2, errors);
         }
@@ -2233,8 +2224,7 @@ function $testAudioContent(value: unknown): value is AudioContent {
 }
 function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2288,8 +2278,7 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
 }
 function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2342,8 +2331,7 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
 }
 function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BooleanSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -2420,8 +2408,7 @@ function $testContentBlock(value: unknown): value is ContentBlock {
 }
 function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ContentBlock";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -2484,8 +2471,7 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -2549,8 +2535,7 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.includeContext;
     if (value1 !== undefined) {
@@ -2574,6 +2559,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkSamplingMessage(item5, path + "/messages/" + i4, errors);
       }
@@ -2595,6 +2581,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         );
       else {
         for (let i9 = 0; i9 < value8.length; i9++) {
+          if (errors.full) break;
           const item10 = value8[i9];
           if (typeof item10 !== "string")
             $runtime.unexpected(
@@ -2640,6 +2627,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         $runtime.unexpected(errors, path + "/tools", "type", "an array", value14, at + "/properties/tools/type");
       else {
         for (let i15 = 0; i15 < value14.length; i15++) {
+          if (errors.full) break;
           const item16 = value14[i15];
           $checkTool(item16, path + "/tools/" + i15, errors);
         }
@@ -2691,8 +2679,7 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2764,8 +2751,7 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -2815,8 +2801,7 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -2868,8 +2853,7 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
 }
 function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -2878,7 +2862,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+    else if (!$runtime.isJsonObject(value2))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -2889,6 +2873,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
       );
     else {
       for (const key3 in value2) {
+        if (errors.full) break;
         const item4 = value2[key3];
         $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
@@ -2899,6 +2884,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
         $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
       else {
         for (let i6 = 0; i6 < value5.length; i6++) {
+          if (errors.full) break;
           const item7 = value5[i6];
           if (typeof item7 !== "string")
             $runtime.unexpected(
@@ -2981,8 +2967,7 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.message;
     if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
@@ -3028,8 +3013,7 @@ function $testElicitResult(value: unknown): value is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.action;
     if (value1 === undefined) $runtime.missing(errors, path, "action", at + "/required");
@@ -3044,10 +3028,11 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
       );
     const value2 = value.content;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value2, at + "/properties/content/type");
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
           if (!($isStringArray(item4) || $isString(item4) || $isInteger(item4) || $isBoolean(item4))) {
             if ($isArray(item4)) {
@@ -3062,6 +3047,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
                 );
               else {
                 for (let i5 = 0; i5 < item4.length; i5++) {
+                  if (errors.full) break;
                   const item6 = item4[i5];
                   if (typeof item6 !== "string")
                     $runtime.unexpected(
@@ -3154,8 +3140,7 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
 }
 function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -3207,8 +3192,7 @@ function $testError(value: unknown): value is Error {
 }
 function $checkError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.code;
     if (value1 === undefined) $runtime.missing(errors, path, "code", at + "/required");
@@ -3251,8 +3235,7 @@ function $testIcon(value: unknown): value is Icon {
 }
 function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Icon";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mimeType;
     if (value1 !== undefined) {
@@ -3265,6 +3248,7 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): v
         $runtime.unexpected(errors, path + "/sizes", "type", "an array", value2, at + "/properties/sizes/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           if (typeof item4 !== "string")
             $runtime.unexpected(
@@ -3329,8 +3313,7 @@ function $testImageContent(value: unknown): value is ImageContent {
 }
 function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -3388,8 +3371,7 @@ function $testImplementation(value: unknown): value is Implementation {
 }
 function $checkImplementation(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Implementation";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.description;
     if (value1 !== undefined) {
@@ -3409,6 +3391,7 @@ function $checkImplementation(value: unknown, path: string, errors: $runtime.Err
         $runtime.unexpected(errors, path + "/icons", "type", "an array", value2, at + "/properties/icons/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           $checkIcon(item4, path + "/icons/" + i3, errors);
         }
@@ -3482,8 +3465,7 @@ function $testInputRequest(value: unknown): value is InputRequest {
 }
 function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.method;
     switch (tag1) {
@@ -3541,10 +3523,10 @@ function $testInputRequests(value: unknown): value is InputRequests {
 }
 function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       const item2 = value[key1];
       $checkInputRequest(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
@@ -3609,10 +3591,10 @@ function $testInputResponses(value: unknown): value is InputResponses {
 }
 function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       const item2 = value[key1];
       $checkInputResponse(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
@@ -3649,10 +3631,10 @@ function $testJSONObject(value: unknown): value is JSONObject {
 }
 function $checkJSONObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONObject";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     for (const key1 in value) {
+      if (errors.full) break;
       const item2 = value[key1];
       $checkJSONValue(item2, path + "/" + $runtime.pointerToken(key1), errors);
     }
@@ -3690,8 +3672,7 @@ function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification 
 }
 function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -3703,7 +3684,7 @@ function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtim
       $runtime.unexpected(errors, path + "/method", "type", "a string", value2, at + "/properties/method/type");
     const value3 = value.params;
     if (value3 !== undefined) {
-      if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
+      if (!$runtime.isJsonObject(value3))
         $runtime.unexpected(errors, path + "/params", "type", "an object", value3, at + "/properties/params/type");
     }
   }
@@ -3742,8 +3723,7 @@ function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
 }
 function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -3758,7 +3738,7 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/method", "type", "a string", value3, at + "/properties/method/type");
     const value4 = value.params;
     if (value4 !== undefined) {
-      if (!($runtime.isNonNullObject(value4) && $runtime.hasJsonPrototype(value4)))
+      if (!$runtime.isJsonObject(value4))
         $runtime.unexpected(errors, path + "/params", "type", "an object", value4, at + "/properties/params/type");
     }
   }
@@ -3806,6 +3786,7 @@ function $checkJSONValue(value: unknown, path: string, errors: $runtime.ErrorLis
       if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
+          if (errors.full) break;
           const item2 = value[i1];
           $checkJSONValue(item2, path + "/" + i1, errors);
         }
@@ -3868,8 +3849,7 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
 }
 function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -3894,6 +3874,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -3912,6 +3893,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
         $runtime.unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
       else {
         for (let i7 = 0; i7 < value6.length; i7++) {
+          if (errors.full) break;
           const item8 = value6[i7];
           if (typeof item8 !== "string")
             $runtime.unexpected(
@@ -3966,8 +3948,7 @@ function $testListRootsRequest(value: unknown): value is ListRootsRequest {
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.method;
     if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
@@ -4005,8 +3986,7 @@ function $testListRootsRequestParams(value: unknown): value is ListRootsRequestP
 }
 function $checkListRootsRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4040,8 +4020,7 @@ function $testListRootsResult(value: unknown): value is ListRootsResult {
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.roots;
     if (value1 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
@@ -4049,6 +4028,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/roots", "type", "an array", value1, at + "/properties/roots/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         $checkRoot(item3, path + "/roots/" + i2, errors);
       }
@@ -4080,8 +4060,7 @@ function $testMetaObject(value: unknown): value is MetaObject {
 }
 function $checkMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
 }
 /** Validates a value as `MetaObject`: the value, or its errors with their paths. */
 export function validateMetaObject(
@@ -4111,8 +4090,7 @@ function $testModelHint(value: unknown): value is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelHint";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
@@ -4157,8 +4135,7 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelPreferences";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
@@ -4196,6 +4173,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.E
         $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           $checkModelHint(item4, path + "/hints/" + i3, errors);
         }
@@ -4291,8 +4269,7 @@ function $testNotificationMetaObject(value: unknown): value is NotificationMetaO
 }
 function $checkNotificationMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/subscriptionId"];
     if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
@@ -4326,8 +4303,7 @@ function $testNotificationParams(value: unknown): value is NotificationParams {
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
@@ -4371,8 +4347,7 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
 }
 function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NumberSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -4547,8 +4522,7 @@ function $testResourceLink(value: unknown): value is ResourceLink {
 }
 function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4572,6 +4546,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Error
         $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
       else {
         for (let i5 = 0; i5 < value4.length; i5++) {
+          if (errors.full) break;
           const item6 = value4[i5];
           $checkIcon(item6, path + "/icons/" + i5, errors);
         }
@@ -4636,8 +4611,7 @@ function $testResult(value: unknown): value is Result {
 }
 function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -4672,8 +4646,7 @@ function $testResultMetaObject(value: unknown): value is ResultMetaObject {
 }
 function $checkResultMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/serverInfo"];
     if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
@@ -4736,8 +4709,7 @@ function $testRoot(value: unknown): value is Root {
 }
 function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4789,8 +4761,7 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4863,8 +4834,7 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -4938,8 +4908,7 @@ function $testStringSchema(value: unknown): value is StringSchema {
 }
 function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/StringSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5039,8 +5008,7 @@ function $testTextContent(value: unknown): value is TextContent {
 }
 function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5090,8 +5058,7 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
 }
 function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5150,8 +5117,7 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
 }
 function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5159,6 +5125,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
         $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -5236,8 +5203,7 @@ function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledM
 }
 function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -5245,6 +5211,7 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
       $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
       }
@@ -5282,8 +5249,7 @@ function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is Tit
 function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -5331,8 +5297,7 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
 }
 function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5357,6 +5322,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
       }
@@ -5402,8 +5368,7 @@ function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledS
 }
 function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -5457,8 +5422,7 @@ function $testTool(value: unknown): value is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5482,6 +5446,7 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): v
         $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
       else {
         for (let i5 = 0; i5 < value4.length; i5++) {
+          if (errors.full) break;
           const item6 = value4[i5];
           $checkIcon(item6, path + "/icons/" + i5, errors);
         }
@@ -5530,8 +5495,7 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -5572,8 +5536,7 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
 }
 function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -5618,8 +5581,7 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
 }
 function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolAnnotations";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.destructiveHint;
     if (value1 !== undefined) {
@@ -5704,8 +5666,7 @@ function $testToolChoice(value: unknown): value is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolChoice";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
@@ -5757,8 +5718,7 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5768,6 +5728,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
@@ -5823,8 +5784,7 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
 }
 function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5834,7 +5794,7 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
     const value3 = value.input;
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
+    else if (!$runtime.isJsonObject(value3))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
     const value4 = value.name;
     if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -5886,8 +5846,7 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
 }
 function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5895,6 +5854,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
         $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -5974,8 +5934,7 @@ function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is Untit
 }
 function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -5983,6 +5942,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
           $runtime.unexpected(
@@ -6037,8 +5997,7 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
 }
 function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -6063,6 +6022,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -6120,8 +6080,7 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
 }
 function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -6173,8 +6132,7 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
 }
 function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6184,6 +6142,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
@@ -6233,8 +6192,7 @@ function $testInputRequiredResult(value: unknown): value is InputRequiredResult 
 }
 function $checkInputRequiredResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6292,8 +6250,7 @@ function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
 }
 function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -6358,8 +6315,7 @@ function $testDiscoverResult(value: unknown): value is DiscoverResult {
 }
 function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6406,6 +6362,7 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.Err
       );
     else {
       for (let i7 = 0; i7 < value6.length; i7++) {
+        if (errors.full) break;
         const item8 = value6[i7];
         if (typeof item8 !== "string")
           $runtime.unexpected(
@@ -6460,8 +6417,7 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
 }
 function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -6522,8 +6478,7 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
 }
 function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6544,6 +6499,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
       $runtime.unexpected(errors, path + "/contents", "type", "an array", value3, at + "/properties/contents/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (!($testTextResourceContents(item5) || $testBlobResourceContents(item5)))
           $runtime.report(
@@ -6601,8 +6557,7 @@ function $testSubscriptionsListenRequest(value: unknown): value is Subscriptions
 }
 function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -6657,8 +6612,7 @@ function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsL
 }
 function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -6703,8 +6657,7 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
 }
 function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -6756,8 +6709,7 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
 }
 function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6779,6 +6731,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkPromptMessage(item5, path + "/messages/" + i4, errors);
       }
@@ -6823,8 +6776,7 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
 }
 function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -6880,8 +6832,7 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
 }
 function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6918,6 +6869,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/tools", "type", "an array", value5, at + "/properties/tools/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
+        if (errors.full) break;
         const item7 = value5[i6];
         $checkTool(item7, path + "/tools/" + i6, errors);
       }
@@ -6962,8 +6914,7 @@ function $testInputResponseRequestParams(value: unknown): value is InputResponse
 }
 function $checkInputResponseRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -7016,12 +6967,11 @@ function $testMissingRequiredClientCapabilityError(value: unknown): value is Mis
 }
 function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.error;
     if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+    else if (!$runtime.isJsonObject(value1))
       $runtime.unexpected(
         errors,
         path + "/error",
@@ -7094,8 +7044,7 @@ function $checkMissingRequiredClientCapabilityErrorData(
 ): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.requiredCapabilities;
     if (value1 === undefined) $runtime.missing(errors, path, "requiredCapabilities", at + "/required");
@@ -7141,8 +7090,7 @@ function $testSubscriptionsAcknowledgedNotification(value: unknown): value is Su
 }
 function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -7196,8 +7144,7 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
 }
 function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -7250,12 +7197,11 @@ function $testUnsupportedProtocolVersionError(value: unknown): value is Unsuppor
 }
 function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.error;
     if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+    else if (!$runtime.isJsonObject(value1))
       $runtime.unexpected(
         errors,
         path + "/error",
@@ -7322,8 +7268,7 @@ function $testUnsupportedProtocolVersionErrorData(value: unknown): value is Unsu
 function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.requested;
     if (value1 === undefined) $runtime.missing(errors, path, "requested", at + "/required");
@@ -7335,6 +7280,7 @@ function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string,
       $runtime.unexpected(errors, path + "/supported", "type", "an array", value2, at + "/properties/supported/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         if (typeof item4 !== "string")
           $runtime.unexpected(
@@ -7385,15 +7331,14 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
 }
 function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -7459,8 +7404,7 @@ function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
 }
 function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/clientCapabilities"];
     if (value1 === undefined)
@@ -7522,14 +7466,13 @@ function $testClientCapabilities(value: unknown): value is ClientCapabilities {
 }
 function $checkClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.elicitation;
     if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
     const value2 = value.experimental;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/experimental",
@@ -7540,6 +7483,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
         );
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
           $checkJSONObject(item4, path + "/experimental/" + $runtime.pointerToken(key3), errors);
         }
@@ -7547,7 +7491,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value5 = value.extensions;
     if (value5 !== undefined) {
-      if (!($runtime.isNonNullObject(value5) && $runtime.hasJsonPrototype(value5)))
+      if (!$runtime.isJsonObject(value5))
         $runtime.unexpected(
           errors,
           path + "/extensions",
@@ -7558,6 +7502,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
         );
       else {
         for (const key6 in value5) {
+          if (errors.full) break;
           const item7 = value5[key6];
           $checkJSONObject(item7, path + "/extensions/" + $runtime.pointerToken(key6), errors);
         }
@@ -7565,7 +7510,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value8 = value.roots;
     if (value8 !== undefined) {
-      if (!($runtime.isNonNullObject(value8) && $runtime.hasJsonPrototype(value8)))
+      if (!$runtime.isJsonObject(value8))
         $runtime.unexpected(errors, path + "/roots", "type", "an object", value8, at + "/properties/roots/type");
     }
     const value9 = value.sampling;
@@ -7602,8 +7547,7 @@ function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapa
 }
 function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.form;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/form", errors);
@@ -7641,8 +7585,7 @@ function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabil
 }
 function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.context;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/context", errors);
@@ -7749,8 +7692,7 @@ function $testRequestParams(value: unknown): value is RequestParams {
 }
 function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -7797,14 +7739,13 @@ function $testServerCapabilities(value: unknown): value is ServerCapabilities {
 }
 function $checkServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.completions;
     if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
     const value2 = value.experimental;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/experimental",
@@ -7815,6 +7756,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
         );
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
           $checkJSONObject(item4, path + "/experimental/" + $runtime.pointerToken(key3), errors);
         }
@@ -7822,7 +7764,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
     }
     const value5 = value.extensions;
     if (value5 !== undefined) {
-      if (!($runtime.isNonNullObject(value5) && $runtime.hasJsonPrototype(value5)))
+      if (!$runtime.isJsonObject(value5))
         $runtime.unexpected(
           errors,
           path + "/extensions",
@@ -7833,6 +7775,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $runtime
         );
       else {
         for (const key6 in value5) {
+          if (errors.full) break;
           const item7 = value5[key6];
           $checkJSONObject(item7, path + "/extensions/" + $runtime.pointerToken(key6), errors);
         }
@@ -7876,8 +7819,7 @@ function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabili
 }
 function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/prompts";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
     if (value1 !== undefined) {
@@ -7923,8 +7865,7 @@ function $testServerCapabilitiesResources(value: unknown): value is ServerCapabi
 }
 function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/resources";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
     if (value1 !== undefined) {
@@ -7980,8 +7921,7 @@ function $testServerCapabilitiesTools(value: unknown): value is ServerCapabiliti
 }
 function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/tools";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.listChanged;
     if (value1 !== undefined) {
@@ -8031,8 +7971,7 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
 }
 function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -8087,8 +8026,7 @@ function $testSubscriptionsListenRequestParams(value: unknown): value is Subscri
 }
 function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -8132,8 +8070,7 @@ function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
 }
 function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionFilter";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.promptsListChanged;
     if (value1 !== undefined) {
@@ -8160,6 +8097,7 @@ function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime
         );
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           if (typeof item4 !== "string")
             $runtime.unexpected(
@@ -8229,8 +8167,7 @@ function $testSubscriptionsListenResultMeta(value: unknown): value is Subscripti
 }
 function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value["io.modelcontextprotocol/serverInfo"];
     if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
@@ -8276,15 +8213,14 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
 }
 function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
     else $checkRequestMetaObject(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -8295,6 +8231,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
         );
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
           if (typeof item4 !== "string")
             $runtime.unexpected(
@@ -8358,8 +8295,7 @@ function $testPromptMessage(value: unknown): value is PromptMessage {
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.content;
     if (value1 === undefined) $runtime.missing(errors, path, "content", at + "/required");
@@ -8399,8 +8335,7 @@ function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestP
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
@@ -8450,8 +8385,7 @@ function $checkSubscriptionsAcknowledgedNotificationParams(
   errors: $runtime.ErrorList,
 ): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 34a755e491517d5a607e6ae8a6f0da071c60db09f0fd2bf99c134a0d10cce2a4 f8aa6e0d29d5909a62bc45eeddfebab6622391645395a808675e8aa4ed9ac2e4
+// Fingerprint: 8906a8dc1b20f7b32f483a335a265c8e74e96fda6f67669191a353f6aeaf65e8 1fd239557727665055675fc17c4e8fdf4d74263433e93a0eb5facd3ad6016464
 
 import type {
   TaskStatus,
@@ -104,8 +104,9 @@ import * as $runtime from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
-// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the
-// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them
+// `maxErrors`, 50 by default) and `errorCount`, how many there are (`{ abortEarly: true }`: the first
+// error only, and no further search); `parseX(value)` returns the value or throws
+// `ValidationFailed` carrying its first 50 errors and their count. None of them
 // throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`
 // answers false, `validateX` and `parseX` say why.
 
@@ -175,8 +176,7 @@ function $testTaskMetadata(value: unknown): value is TaskMetadata {
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.ttl;
     if (value1 !== undefined) {
@@ -213,8 +213,7 @@ function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata 
 }
 function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -262,8 +261,7 @@ function $testTask(value: unknown): value is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createdAt;
     if (value1 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
@@ -353,12 +351,11 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.task;
@@ -396,8 +393,7 @@ function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmented
 }
 function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -433,8 +429,7 @@ function $testParamsMeta(value: unknown): value is ParamsMeta {
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.progressToken;
     if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
@@ -474,8 +469,7 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -521,8 +515,7 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -571,7 +564,7 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -619,8 +612,7 @@ function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequ
 }
 function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -666,8 +658,7 @@ function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPaylo
 }
 function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -703,12 +694,11 @@ function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResul
 }
 function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
@@ -747,8 +737,7 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -794,8 +783,7 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskId;
     if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
@@ -844,7 +832,7 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -892,8 +880,7 @@ function $testListTasksRequest(value: unknown): value is ListTasksRequest {
 }
 function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -942,12 +929,11 @@ function $testListTasksResult(value: unknown): value is ListTasksResult {
 }
 function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.nextCursor;
@@ -968,6 +954,7 @@ function $checkListTasksResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/tasks", "type", "an array", value3, at + "/properties/tasks/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkTask(item5, path + "/tasks/" + i4, errors);
       }
@@ -1015,7 +1002,7 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
+  if (!$runtime.isJsonObject(value))
     $runtime.unexpected(
       errors,
       path,
@@ -1061,8 +1048,7 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -1112,8 +1098,7 @@ function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabil
 }
 function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
     if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
@@ -1151,17 +1136,16 @@ function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCa
 }
 function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
@@ -1196,8 +1180,7 @@ function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is Task
 }
 function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tools;
     if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
@@ -1240,12 +1223,11 @@ function $checkTaskServerCapabilitiesTasksRequestsTools(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.call;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
     }
   }
@@ -1283,8 +1265,7 @@ function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabil
 }
 function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.tasks;
     if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
@@ -1322,17 +1303,16 @@ function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCa
 }
 function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.list;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
     }
     const value2 = value.cancel;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
     }
     const value3 = value.requests;
@@ -1369,8 +1349,7 @@ function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is Task
 }
 function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.sampling;
     if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
@@ -1416,12 +1395,11 @@ function $checkTaskClientCapabilitiesTasksRequestsSampling(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.createMessage;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(
           errors,
           path + "/createMessage",
@@ -1475,12 +1453,11 @@ function $checkTaskClientCapabilitiesTasksRequestsElicitation(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.create;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
     }
   }
@@ -1552,8 +1529,7 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
 }
 function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1605,12 +1581,11 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
 }
 function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -1619,6 +1594,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
@@ -1630,7 +1606,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $runtime.Err
     }
     const value6 = value.structuredContent;
     if (value6 !== undefined) {
-      if (!($runtime.isNonNullObject(value6) && $runtime.hasJsonPrototype(value6)))
+      if (!$runtime.isJsonObject(value6))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
@@ -1676,8 +1652,7 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
 }
 function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1732,12 +1707,11 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
 }
 function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.contents;
@@ -1746,6 +1720,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $runtime
       $runtime.unexpected(errors, path + "/contents", "type", "an array", value2, at + "/properties/contents/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         if (!($testTextResourceContents(item4) || $testBlobResourceContents(item4)))
           $runtime.report(
@@ -1793,8 +1768,7 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
 }
 function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1844,12 +1818,11 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
 }
 function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.description;
@@ -1870,6 +1843,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkPromptMessage(item5, path + "/messages/" + i4, errors);
       }
@@ -1910,8 +1884,7 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
 }
 function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -1960,12 +1933,11 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
 }
 function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.nextCursor;
@@ -1986,6 +1958,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $runtime.Er
       $runtime.unexpected(errors, path + "/tools", "type", "an array", value3, at + "/properties/tools/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkTool(item5, path + "/tools/" + i4, errors);
       }
@@ -2026,8 +1999,7 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -2096,12 +2068,11 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -2176,8 +2147,7 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.id;
     if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
@@ -2234,12 +2204,11 @@ function $testElicitResult(value: unknown): value is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.action;
@@ -2255,10 +2224,11 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
       );
     const value3 = value.content;
     if (value3 !== undefined) {
-      if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
+      if (!$runtime.isJsonObject(value3))
         $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
       else {
         for (const key4 in value3) {
+          if (errors.full) break;
           const item5 = value3[key4];
           if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
             if ($isArray(item5)) {
@@ -2273,6 +2243,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $runtime.Error
                 );
               else {
                 for (let i6 = 0; i6 < item5.length; i6++) {
+                  if (errors.full) break;
                   const item7 = item5[i6];
                   if (typeof item7 !== "string")
                     $runtime.unexpected(
@@ -2363,8 +2334,7 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
 }
 function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.jsonrpc;
     if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
@@ -2485,12 +2455,11 @@ function $testResult(value: unknown): value is Result {
 }
 function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Result";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
@@ -2522,8 +2491,7 @@ function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestP
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2562,12 +2530,11 @@ function $testNotificationParams(value: unknown): value is NotificationParams {
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
   }
@@ -2606,14 +2573,13 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
 }
 function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -2678,8 +2644,7 @@ function $testContentBlock(value: unknown): value is ContentBlock {
 }
 function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ContentBlock";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -2746,12 +2711,11 @@ function $testTextContent(value: unknown): value is TextContent {
 }
 function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2798,8 +2762,7 @@ function $testAnnotations(value: unknown): value is Annotations {
 }
 function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Annotations";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.audience;
     if (value1 !== undefined) {
@@ -2807,6 +2770,7 @@ function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorL
         $runtime.unexpected(errors, path + "/audience", "type", "an array", value1, at + "/properties/audience/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           $checkRole(item3, path + "/audience/" + i2, errors);
         }
@@ -2898,12 +2862,11 @@ function $testImageContent(value: unknown): value is ImageContent {
 }
 function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ImageContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -2958,12 +2921,11 @@ function $testAudioContent(value: unknown): value is AudioContent {
 }
 function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/AudioContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -3028,12 +2990,11 @@ function $testResourceLink(value: unknown): value is ResourceLink {
 }
 function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ResourceLink";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -3056,6 +3017,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $runtime.Error
         $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
       else {
         for (let i5 = 0; i5 < value4.length; i5++) {
+          if (errors.full) break;
           const item6 = value4[i5];
           $checkIcon(item6, path + "/icons/" + i5, errors);
         }
@@ -3124,8 +3086,7 @@ function $testIcon(value: unknown): value is Icon {
 }
 function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Icon";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mimeType;
     if (value1 !== undefined) {
@@ -3138,6 +3099,7 @@ function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): v
         $runtime.unexpected(errors, path + "/sizes", "type", "an array", value2, at + "/properties/sizes/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           if (typeof item4 !== "string")
             $runtime.unexpected(
@@ -3200,12 +3162,11 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
 }
 function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/EmbeddedResource";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -3260,12 +3221,11 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
 }
 function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextResourceContents";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.mimeType;
@@ -3317,12 +3277,11 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
 }
 function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BlobResourceContents";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.blob;
@@ -3370,8 +3329,7 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
 }
 function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3413,14 +3371,13 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
 }
 function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
     const value2 = value.arguments;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/arguments",
@@ -3431,6 +3388,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $run
         );
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
           if (typeof item4 !== "string")
             $runtime.unexpected(
@@ -3480,8 +3438,7 @@ function $testPromptMessage(value: unknown): value is PromptMessage {
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.content;
     if (value1 === undefined) $runtime.missing(errors, path, "content", at + "/required");
@@ -3535,12 +3492,11 @@ function $testTool(value: unknown): value is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.annotations;
@@ -3565,6 +3521,7 @@ function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): v
         $runtime.unexpected(errors, path + "/icons", "type", "an array", value5, at + "/properties/icons/type");
       else {
         for (let i6 = 0; i6 < value5.length; i6++) {
+          if (errors.full) break;
           const item7 = value5[i6];
           $checkIcon(item7, path + "/icons/" + i6, errors);
         }
@@ -3617,8 +3574,7 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -3627,7 +3583,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
     }
     const value2 = value.properties;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/properties",
@@ -3638,8 +3594,9 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
         );
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
-          if (!($runtime.isNonNullObject(item4) && $runtime.hasJsonPrototype(item4)))
+          if (!$runtime.isJsonObject(item4))
             $runtime.unexpected(
               errors,
               path + "/properties/" + $runtime.pointerToken(key3),
@@ -3657,6 +3614,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.Er
         $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
       else {
         for (let i6 = 0; i6 < value5.length; i6++) {
+          if (errors.full) break;
           const item7 = value5[i6];
           if (typeof item7 !== "string")
             $runtime.unexpected(
@@ -3710,8 +3668,7 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
 }
 function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -3720,7 +3677,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
     }
     const value2 = value.properties;
     if (value2 !== undefined) {
-      if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+      if (!$runtime.isJsonObject(value2))
         $runtime.unexpected(
           errors,
           path + "/properties",
@@ -3731,8 +3688,9 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
         );
       else {
         for (const key3 in value2) {
+          if (errors.full) break;
           const item4 = value2[key3];
-          if (!($runtime.isNonNullObject(item4) && $runtime.hasJsonPrototype(item4)))
+          if (!$runtime.isJsonObject(item4))
             $runtime.unexpected(
               errors,
               path + "/properties/" + $runtime.pointerToken(key3),
@@ -3750,6 +3708,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.E
         $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
       else {
         for (let i6 = 0; i6 < value5.length; i6++) {
+          if (errors.full) break;
           const item7 = value5[i6];
           if (typeof item7 !== "string")
             $runtime.unexpected(
@@ -3805,8 +3764,7 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
 }
 function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolAnnotations";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.destructiveHint;
     if (value1 !== undefined) {
@@ -3891,8 +3849,7 @@ function $testToolExecution(value: unknown): value is ToolExecution {
 }
 function $checkToolExecution(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.taskSupport;
     if (value1 !== undefined) {
@@ -3958,8 +3915,7 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3985,13 +3941,14 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       $runtime.unexpected(errors, path + "/messages", "type", "an array", value4, at + "/properties/messages/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
+        if (errors.full) break;
         const item6 = value4[i5];
         $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
       }
     }
     const value7 = value.metadata;
     if (value7 !== undefined) {
-      if (!($runtime.isNonNullObject(value7) && $runtime.hasJsonPrototype(value7)))
+      if (!$runtime.isJsonObject(value7))
         $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
     }
     const value8 = value.modelPreferences;
@@ -4009,6 +3966,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         );
       else {
         for (let i10 = 0; i10 < value9.length; i10++) {
+          if (errors.full) break;
           const item11 = value9[i10];
           if (typeof item11 !== "string")
             $runtime.unexpected(
@@ -4056,6 +4014,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         $runtime.unexpected(errors, path + "/tools", "type", "an array", value16, at + "/properties/tools/type");
       else {
         for (let i17 = 0; i17 < value16.length; i17++) {
+          if (errors.full) break;
           const item18 = value16[i17];
           $checkTool(item18, path + "/tools/" + i17, errors);
         }
@@ -4103,12 +4062,11 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -4169,12 +4127,11 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
 }
 function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolUseContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.id;
@@ -4183,7 +4140,7 @@ function $checkToolUseContent(value: unknown, path: string, errors: $runtime.Err
       $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
     const value3 = value.input;
     if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!($runtime.isNonNullObject(value3) && $runtime.hasJsonPrototype(value3)))
+    else if (!$runtime.isJsonObject(value3))
       $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
     const value4 = value.name;
     if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
@@ -4233,12 +4190,11 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolResultContent";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) {
-      if (!($runtime.isNonNullObject(value1) && $runtime.hasJsonPrototype(value1)))
+      if (!$runtime.isJsonObject(value1))
         $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
     }
     const value2 = value.content;
@@ -4247,6 +4203,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
       $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
         const item4 = value2[i3];
         $checkContentBlock(item4, path + "/content/" + i3, errors);
       }
@@ -4258,7 +4215,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $runtime.
     }
     const value6 = value.structuredContent;
     if (value6 !== undefined) {
-      if (!($runtime.isNonNullObject(value6) && $runtime.hasJsonPrototype(value6)))
+      if (!$runtime.isJsonObject(value6))
         $runtime.unexpected(
           errors,
           path + "/structuredContent",
@@ -4325,8 +4282,7 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
   else {
     const tag1 = value.type;
     switch (tag1) {
@@ -4395,8 +4351,7 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.costPriority;
     if (value1 !== undefined) {
@@ -4434,6 +4389,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $runtime.E
         $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
       else {
         for (let i3 = 0; i3 < value2.length; i3++) {
+          if (errors.full) break;
           const item4 = value2[i3];
           $checkModelHint(item4, path + "/hints/" + i3, errors);
         }
@@ -4529,8 +4485,7 @@ function $testModelHint(value: unknown): value is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.name;
     if (value1 !== undefined) {
@@ -4567,8 +4522,7 @@ function $testToolChoice(value: unknown): value is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.mode;
     if (value1 !== undefined) {
@@ -4650,8 +4604,7 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -4718,8 +4671,7 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value._meta;
     if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -4775,8 +4727,7 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
 }
 function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.$schema;
     if (value1 !== undefined) {
@@ -4785,7 +4736,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     }
     const value2 = value.properties;
     if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!($runtime.isNonNullObject(value2) && $runtime.hasJsonPrototype(value2)))
+    else if (!$runtime.isJsonObject(value2))
       $runtime.unexpected(
         errors,
         path + "/properties",
@@ -4796,6 +4747,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
       );
     else {
       for (const key3 in value2) {
+        if (errors.full) break;
         const item4 = value2[key3];
         $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
       }
@@ -4806,6 +4758,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
         $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
       else {
         for (let i6 = 0; i6 < value5.length; i6++) {
+          if (errors.full) break;
           const item7 = value5[i6];
           if (typeof item7 !== "string")
             $runtime.unexpected(
@@ -4915,8 +4868,7 @@ function $testStringSchema(value: unknown): value is StringSchema {
 }
 function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/StringSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5020,8 +4972,7 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
 }
 function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NumberSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5102,8 +5053,7 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
 }
 function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BooleanSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5169,8 +5119,7 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
 }
 function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5195,6 +5144,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -5254,8 +5204,7 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
 }
 function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5280,6 +5229,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
       }
@@ -5325,8 +5275,7 @@ function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledS
 }
 function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -5378,8 +5327,7 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
 }
 function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5387,6 +5335,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
         $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -5466,8 +5415,7 @@ function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is Untit
 }
 function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.enum;
     if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
@@ -5475,6 +5423,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
           $runtime.unexpected(
@@ -5533,8 +5482,7 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
 }
 function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5542,6 +5490,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
         $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
       else {
         for (let i2 = 0; i2 < value1.length; i2++) {
+          if (errors.full) break;
           const item3 = value1[i2];
           if (typeof item3 !== "string")
             $runtime.unexpected(
@@ -5619,8 +5568,7 @@ function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledM
 }
 function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.anyOf;
     if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
@@ -5628,6 +5576,7 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
       $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
         const item3 = value1[i2];
         $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
       }
@@ -5665,8 +5614,7 @@ function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is Tit
 function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at =
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.const;
     if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
@@ -5716,8 +5664,7 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
 }
 function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!($runtime.isNonNullObject(value) && $runtime.hasJsonPrototype(value)))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
   else {
     const value1 = value.default;
     if (value1 !== undefined) {
@@ -5742,6 +5689,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
       $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
     else {
       for (let i4 = 0; i4 < value3.length; i4++) {
+        if (errors.full) break;
         const item5 = value3[i4];
         if (typeof item5 !== "string")
           $runtime.unexpected(
@@ -5760,6 +5708,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $run
         $runtime.unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
       else {
         for (let i7 = 0; i7 < value6.length; i7++) {
+          if (errors.full) break;
           const item8 = value6[i7];
           if (typeof item8 !== "string")
             $runtime.unexpected(

@@ -67,6 +67,11 @@ import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
 
 const PATH = id("path");
 const ERRORS = id("errors");
+/**
+ * The head of every loop over a value's items or properties: once the caller's first error is found
+ * (`abortEarly`), the loop ends, so the search costs no more than the way to that error.
+ */
+const STOP_WHEN_FULL = ifElse(member(ERRORS, "full"), [BREAK]);
 
 /** A function body and the schema location its `at` stands for (see codegen/nodes.ts `location`). */
 export interface CheckBody {
@@ -235,7 +240,7 @@ export class CheckEmitter {
           properties.kind === "never"
             ? [this.report(keyPath, "unevaluatedProperties", message, node, "unevaluatedProperties")]
             : [constant(item, index(v, id(key))), ...this.statements(properties, id(item), keyPath, owner)];
-        out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, forIn(key, v, ifElse(not(evaluated), inner))]));
+        out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, forIn(key, v, [...STOP_WHEN_FULL, ...ifElse(not(evaluated), inner)])]));
       }
     }
     const items = node.items;
@@ -250,7 +255,7 @@ export class CheckEmitter {
           items.kind === "never"
             ? [this.report(itemPath, "unevaluatedItems", str("unexpected item"), node, "unevaluatedItems")]
             : [constant(item, index(v, id(i))), ...this.statements(items, id(item), itemPath, owner)];
-        out.push(...ifElse(call(member(id("Array"), "isArray"), v), [...decided, forRange(i, 0, member(v, "length"), ifElse(not(evaluated), inner))]));
+        out.push(...ifElse(call(member(id("Array"), "isArray"), v), [...decided, forRange(i, 0, member(v, "length"), [...STOP_WHEN_FULL, ...ifElse(not(evaluated), inner)])]));
       }
     }
     return out;
@@ -373,7 +378,7 @@ export class CheckEmitter {
     }
     if (checks.length === 0) return [];
     const body = mentionsLocal(checks, item) ? [constant(item, index(v, id(key))), ...checks] : checks;
-    return [forIn(key, v, body)];
+    return [forIn(key, v, [...STOP_WHEN_FULL, ...body])];
   }
 
   private mapStatements(node: MapNode, owner: string): Stmt[] {
@@ -388,7 +393,7 @@ export class CheckEmitter {
     }
     const inner = this.statements(node.values, id(item), keyPath, owner);
     if (inner.length) loop.push(...(mentionsLocal(inner, item) ? [constant(item, index(v, id(key)))] : []), ...inner);
-    const body = [...(loop.length ? [forIn(key, v, loop)] : []), ...this.conditions(objectSizeConditions(node, v), PATH, node)];
+    const body = [...(loop.length ? [forIn(key, v, [...STOP_WHEN_FULL, ...loop])] : []), ...this.conditions(objectSizeConditions(node, v), PATH, node)];
     return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.objectGuard(PATH, node)], body);
   }
 
@@ -407,7 +412,7 @@ export class CheckEmitter {
       const i = new Local("i");
       const x = new Local("item");
       const inner = this.statements(node.items, id(x), plus(path, str("/"), id(i)), owner);
-      if (inner.length) body.push(forRange(i, node.prefixItems.length, member(v, "length"), bind(x, index(v, id(i)), inner)));
+      if (inner.length) body.push(forRange(i, node.prefixItems.length, member(v, "length"), [...STOP_WHEN_FULL, ...bind(x, index(v, id(i)), inner)]));
     }
     if (node.contains) {
       const { min, max } = containsBounds(node);

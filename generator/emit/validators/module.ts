@@ -1,6 +1,6 @@
 /**
  * `validators.ts` of a schema set: per definition `X`, `isX` (boolean, no allocations),
- * `validateX` (the first 50 errors and their count), `parseX` (throws), plus the private `$testX`
+ * `validateX` (the first 50 errors and their count, or the first error only), `parseX` (throws), plus the private `$testX`
  * (the test) and `$checkX` (collects errors). Definitions reach each other through the private
  * functions; the exported ones are the entry, whose own `try` answers a value that throws when
  * read (too deep for the stack, cyclic, a throwing getter or Proxy) as invalid instead of throwing.
@@ -18,8 +18,9 @@ import { call, id, ifElse, namesOf, raw, ret, RETURN_FALSE, str, tryCatch, type 
 const MODULE_DOC = [
   "// Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;",
   "// `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first",
-  "// `maxErrors`, 50 by default) and `errorCount`, how many there are; `parseX(value)` returns the",
-  "// value or throws `ValidationFailed` carrying its first 50 errors and their count. None of them",
+  "// `maxErrors`, 50 by default) and `errorCount`, how many there are (`{ abortEarly: true }`: the first",
+  "// error only, and no further search); `parseX(value)` returns the value or throws",
+  "// `ValidationFailed` carrying its first 50 errors and their count. None of them",
   "// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`",
   "// answers false, `validateX` and `parseX` say why.",
 ];

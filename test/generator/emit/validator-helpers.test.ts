@@ -183,6 +183,6 @@ describe("no redundant checks", () => {
     });
     expect(diagnostics).toEqual([]);
     const check = /function \$checkBoth\([^]*?\n\}/.exec(validators)![0];
-    expect(check.match(/isNonNullObject\(value\)/g)).toHaveLength(1);
+    expect(check.match(/isJsonObject\(value\)/g)).toHaveLength(1);
   });
 });

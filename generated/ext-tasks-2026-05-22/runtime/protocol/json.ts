@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: f46a2648caa68e5d7b593859a3eb4ac6a6636063db37e3bc62b2dd8bc90a53af 832b9ade48483225c3d02075e07b89d374f2ee259bca3096b3c3339c0b841c1e
+// Fingerprint: 7ab63bc88b466bcac1bab0d9c112fcf07a9b2ab37feccb4192b68c9436d5b937 d1ba9836b376caa95e2b59e0e6e5f680b12fd66040ca79cc4876e0a57299b581
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -26,8 +26,8 @@ export type ValidationResult<T> =
       readonly errors: readonly ValidationError[];
       /**
        * How many distinct errors the value has: more than `errors.length` when the list was cut at
-       * `maxErrors`. Generated validators always say; a hand-written validator may leave it out
-       * (then `errors` is every error).
+       * `maxErrors` (1 when asked to stop at the first, `abortEarly`). Generated validators always
+       * say; a hand-written validator may leave it out (then `errors` is every error).
        */
       readonly errorCount?: number;
     };
@@ -43,6 +43,12 @@ export interface ValidateOptions {
    * and a list cut short costs no more memory than its 50 errors and one key per other error.
    */
   readonly maxErrors?: number;
+  /**
+   * Stop at the first error (ajv's default; `abortEarly` in Joi, Yup and Valibot): `errors` holds
+   * that one error, the rest of the value is not searched, and `errorCount` is 1. The cheapest
+   * answer to a value that will be refused anyway (`maxErrors` is then ignored).
+   */
+  readonly abortEarly?: boolean;
 }
 
 /** Thrown by the `parse*` functions; carries the same errors `validate*` returns. */
@@ -71,61 +77,233 @@ function failureMessage(typeName: string, errors: readonly ValidationError[], er
 /**
  * The errors a check finds, as the generated `$checkX` functions collect them: each distinct error
  * once (an `allOf` can report the same mismatch from several branches; distinct = same path, keyword
- * and message), the first `limit` kept, all counted. Linear in the errors found: a few are compared
+ * and message), the first `limit` kept, all counted; or only the first, when the caller asked to stop
+ * there (`full` then tells the check's loops to stop). Linear in the errors found: a few are compared
  * with each other directly, more go through a key set, never each error against all before it.
  * Shaped for the common case of one or two errors: plain fields set in the constructor (one object
- * shape), the keyword compared first (a literal, so a pointer comparison) and a message's length
- * before its text, the key set built out of line.
+ * shape), the keyword compared first (a literal, so a pointer comparison), what a message was made of
+ * before the message itself (comparing two concatenated messages flattens both), the key set built
+ * out of line.
  */
 export class ErrorList {
-  /** The first `limit` distinct errors, in the order found. */
-  readonly kept: ValidationError[];
   /** How many distinct errors were found. */
   count: number;
+  /** Whether the search can stop: only the first error was asked for and it is found. */
+  full: boolean;
+  /**
+   * The first `limit` distinct errors, in the order found; null until the first (an array made with
+   * its first error costs a fraction of an empty one grown by `push`).
+   */
+  private found: ValidationError[] | null;
+  /**
+   * Per kept error, what its message was made of (two entries: the expected text and the value for
+   * `unexpected`, the property name for `missing`, the message otherwise), to tell duplicates cheaply.
+   */
+  private parts: unknown[] | null;
   /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
   private seen: Set<string> | null;
 
-  constructor(readonly limit: number = DEFAULT_MAX_ERRORS) {
-    this.kept = [];
+  constructor(
+    readonly limit: number = DEFAULT_MAX_ERRORS,
+    /** Stop at the first error (`ValidateOptions.abortEarly`). */
+    readonly stopAtFirst: boolean = false,
+  ) {
     this.count = 0;
+    this.full = false;
+    this.found = null;
+    this.parts = null;
     this.seen = null;
   }
 
+  /** The first `limit` distinct errors, in the order found. */
+  get kept(): ValidationError[] {
+    return this.found ?? (this.found = []);
+  }
+
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.isNew(path, keyword, message)) return;
-    if (this.kept.length < this.limit) this.kept.push({ path, keyword, message, schemaPath });
+    if (this.full) return;
+    if (this.stopAtFirst) this.first({ path, keyword, message, schemaPath });
+    else if (!this.isKnown(path, keyword, message, PLAIN))
+      this.keep({ path, keyword, message, schemaPath }, message, PLAIN);
+  }
+
+  /** `expected …, got …` (keyword `type`, `const`, `enum`, …), its message built only when it is kept. */
+  addUnexpected(path: string, keyword: string, expected: string, value: unknown, schemaPath: string): void {
+    if (this.full) return;
+    if (this.stopAtFirst)
+      this.first({ path, keyword, message: unexpectedMessage(keyword, expected, value), schemaPath });
+    else if (!this.isKnown(path, keyword, expected, value)) {
+      this.keep({ path, keyword, message: unexpectedMessage(keyword, expected, value), schemaPath }, expected, value);
+    }
+  }
+
+  /** A required property that is absent (`path`: the object's path). */
+  addMissing(path: string, name: string, schemaPath: string): void {
+    if (this.full) return;
+    const words = missingWords(name);
+    const at = path + words.token;
+    if (this.stopAtFirst) this.first({ path: at, keyword: "required", message: words.message, schemaPath });
+    else if (!this.isKnown(at, "required", name, MISSING)) {
+      this.keep({ path: at, keyword: "required", message: words.message, schemaPath }, name, MISSING);
+    }
   }
 
   /** Adds an error that must be seen whatever else was found (it says why the check stopped). */
   addFirst(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (!this.isNew(path, keyword, message)) return;
-    this.kept.unshift({ path, keyword, message, schemaPath });
-    if (this.kept.length > this.limit) this.kept.pop();
-  }
-
-  private isNew(path: string, keyword: string, message: string): boolean {
+    if (this.isKnown(path, keyword, message, PLAIN) || !this.counted(path, keyword, message)) return;
     const kept = this.kept;
-    if (this.seen === null && this.count < FEW_ERRORS && kept.length < this.limit) {
-      // Every error so far is kept, and so will this one be: compare with them (at most FEW_ERRORS).
-      for (let i = 0; i < kept.length; i++) {
-        const e = kept[i]!;
-        // Lengths before contents: a message is usually a concatenation, which `===` must flatten.
-        if (e.keyword === keyword && e.path === path && e.message.length === message.length && e.message === message)
-          return false;
-      }
-      this.count++;
-      return true;
+    const parts = (this.parts ??= []);
+    kept.unshift({ path, keyword, message, schemaPath });
+    parts.unshift(message, PLAIN);
+    if (kept.length > this.limit) {
+      kept.pop();
+      parts.length = 2 * kept.length;
     }
-    return this.isNewKey(errorKey(path, keyword, message));
   }
 
-  private isNewKey(key: string): boolean {
-    if (this.seen === null) this.seen = new Set(this.kept.map((e) => errorKey(e.path, e.keyword, e.message)));
-    if (this.seen.has(key)) return false;
-    this.seen.add(key);
+  /** The only error there will be (`stopAtFirst`): nothing to compare it with, then or later. */
+  private first(error: ValidationError): void {
+    this.found = [error];
+    this.count = 1;
+    this.full = true;
+  }
+
+  private keep(error: ValidationError, part: unknown, value: unknown): void {
+    if (!this.counted(error.path, error.keyword, error.message)) return;
+    const found = this.found;
+    if (found === null) {
+      this.found = [error];
+      this.parts = [part, value];
+    } else if (found.length < this.limit) {
+      found.push(error);
+      this.parts!.push(part, value);
+    }
+  }
+
+  /**
+   * Whether an error like this one was found before. While every error is kept and they are few,
+   * each is compared with this one: same keyword and path, then what the messages were made of
+   * (the same parts make the same message), and only when those differ, the messages themselves.
+   * Past that, `keep` asks the key set.
+   */
+  private isKnown(path: string, keyword: string, part: unknown, value: unknown): boolean {
+    const kept = this.found;
+    if (kept === null || this.seen !== null) return false;
+    if (this.count >= FEW_ERRORS || kept.length >= this.limit) {
+      this.seen = new Set(kept.map((e) => errorKey(e.path, e.keyword, e.message)));
+      return false;
+    }
+    const parts = this.parts!;
+    for (let i = 0; i < kept.length; i++) {
+      const e = kept[i]!;
+      if (e.keyword !== keyword || e.path !== path) continue;
+      if (parts[2 * i] === part && Object.is(parts[2 * i + 1], value)) return true;
+      if (e.message === messageOf(keyword, part, value)) return true;
+    }
+    return false;
+  }
+
+  /** Counts an error `isKnown` did not know, unless the key set (once there is one) has it: whether it is new. */
+  private counted(path: string, keyword: string, message: string): boolean {
+    if (this.seen !== null) {
+      const key = errorKey(path, keyword, message);
+      if (this.seen.has(key)) return false;
+      this.seen.add(key);
+    }
     this.count++;
     return true;
   }
+}
+
+/** The second part of a `missing` error and of one given as its message (no value a check meets equals either). */
+const MISSING = Symbol("missing");
+const PLAIN = Symbol("plain");
+
+/** The message an error's parts make (see `ErrorList.parts`). */
+function messageOf(keyword: string, part: unknown, value: unknown): string {
+  if (value === MISSING) return missingWords(String(part)).message;
+  if (value === PLAIN) return String(part);
+  return unexpectedMessage(keyword, String(part), value);
+}
+
+/**
+ * `expected X, got Y`. A `type` error says which JSON type it got (`got a string`, `got an array`), as
+ * Zod does, or the number (`expected an integer, got 1.5`); the others (`const`, `enum`, a union's
+ * tag) show the value itself (`got "tasks/gex"`). Built from pieces kept per expected text (see
+ * `wordsFor`), a type error's whole message once per type: on the error path, building strings
+ * costs more than finding the error.
+ */
+function unexpectedMessage(keyword: string, expected: string, value: unknown): string {
+  const words = wordsFor(expected);
+  const type = keyword === "type" ? jsonTypeIndex(value) : -1;
+  if (type < 0)
+    return words === undefined ? `expected ${expected}, got ${describe(value)}` : words.prefix + describe(value);
+  if (words === undefined) return `expected ${expected}, got ${JSON_TYPE_WORDS[type]!}`;
+  return (words.byType[type] ??= words.prefix + JSON_TYPE_WORDS[type]!);
+}
+
+/** What a type error says it got, by `jsonTypeIndex`. */
+const JSON_TYPE_WORDS = ["null", "true", "false", "a string", "an array", "an object"] as const;
+
+/**
+ * The place of what a type error says of a value in `JSON_TYPE_WORDS`; -1 for a number (said as itself)
+ * and for what JSON has not (a `Map`, a function…: `describe` says what it is).
+ */
+function jsonTypeIndex(value: unknown): number {
+  if (value === null) return 0;
+  switch (typeof value) {
+    case "boolean":
+      return value ? 1 : 2;
+    case "string":
+      return 3;
+    case "object":
+      return Array.isArray(value) ? 4 : hasJsonPrototype(value) ? 5 : -1;
+    default:
+      return -1;
+  }
+}
+
+interface ExpectedWords {
+  /** `expected X, got `. */
+  readonly prefix: string;
+  /** The whole type error per JSON type got, once made. */
+  readonly byType: (string | undefined)[];
+}
+
+interface MissingWords {
+  /** `/name` as a JSON-pointer token. */
+  readonly token: string;
+  readonly message: string;
+}
+
+/**
+ * The pieces of messages, kept per expected text or property name. Those come from the generated checks'
+ * own literals, so the maps stay small; `MAX_KEPT_WORDS` bounds them anyway, for a caller that passes
+ * texts of its own (past it, messages are built each time).
+ */
+const expectedWords = new Map<string, ExpectedWords>();
+const missingWordsByName = new Map<string, MissingWords>();
+const MAX_KEPT_WORDS = 4096;
+
+function wordsFor(expected: string): ExpectedWords | undefined {
+  let words = expectedWords.get(expected);
+  if (words === undefined && expectedWords.size < MAX_KEPT_WORDS) {
+    words = {
+      prefix: `expected ${expected}, got `,
+      byType: [undefined, undefined, undefined, undefined, undefined, undefined],
+    };
+    expectedWords.set(expected, words);
+  }
+  return words;
+}
+
+function missingWords(name: string): MissingWords {
+  let words = missingWordsByName.get(name);
+  if (words === undefined) {
+    words = { token: `/${pointerToken(name)}`, message: `missing required property "${name}"` };
+    if (missingWordsByName.size < MAX_KEPT_WORDS) missingWordsByName.set(name, words);
+  }
+  return words;
 }
 
 /** Up to this many errors, an `ErrorList` compares them directly. */
@@ -157,6 +335,16 @@ export function isObject(value: unknown): value is JsonObject {
  */
 export function isNonNullObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null;
+}
+
+/**
+ * Whether a value is a JSON object (see `hasJsonPrototype`), as the error mode (`validateX` once its test
+ * said no) asks it: `constructor === Object` answers for a plain object of this realm, as the tests
+ * ask it in place, and the prototypes are read only when that fails. One call, where the tests write
+ * the question out at each place for its own inline cache.
+ */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && (value.constructor === Object || hasJsonPrototype(value));
 }
 
 /**
@@ -339,12 +527,12 @@ export function unexpected(
   value: unknown,
   schemaPath: string,
 ): void {
-  errors.add(path, keyword, `expected ${expected}, got ${describe(value)}`, schemaPath);
+  errors.addUnexpected(path, keyword, expected, value, schemaPath);
 }
 
 /** Reports a required property that is absent. */
 export function missing(errors: ErrorList, path: string, name: string, schemaPath: string): void {
-  errors.add(`${path}/${pointerToken(name)}`, "required", `missing required property "${name}"`, schemaPath);
+  errors.addMissing(path, name, schemaPath);
 }
 
 /**
@@ -356,7 +544,7 @@ export function invalid(
   check: (value: unknown, path: string, errors: ErrorList) => void,
   options: ValidateOptions | undefined,
 ): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
-  const errors = collectErrors(value, check, maxErrorsOf(options));
+  const errors = collectErrors(value, check, options);
   return { ok: false, errors: errors.kept, errorCount: errors.count };
 }
 
@@ -369,14 +557,15 @@ export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
 function collectErrors(
   value: unknown,
   check: (value: unknown, path: string, errors: ErrorList) => void,
-  limit: number,
+  options: ValidateOptions | undefined,
 ): ErrorList {
-  const errors = new ErrorList(limit);
+  const errors = options?.abortEarly === true ? new ErrorList(1, true) : new ErrorList(maxErrorsOf(options));
   try {
     check(value, "", errors);
   } catch (error) {
-    // What was found before stays, after the reason the check stopped.
-    errors.addFirst("", "type", unreadable(error), "");
+    // What was found before stays, after the reason the check stopped (asked for the first error
+    // only, what was found is the answer: the search would have ended there).
+    if (!errors.full) errors.addFirst("", "type", unreadable(error), "");
   }
   // The test said no but the check found nothing: a getter that answers differently on each read.
   if (errors.count === 0) errors.add("", "type", "value changed while it was checked (a getter or Proxy)", "");
